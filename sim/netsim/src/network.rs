@@ -1,0 +1,264 @@
+//! The network path: a drop-tail bottleneck, a one-way delay each way, optional random loss and
+//! reordering, and the TCP receivers at the far end. Discrete-event, in u64 nanoseconds.
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap};
+
+use crate::receiver::{ReceiverConfig, TcpReceiver};
+use crate::rng::SimRng;
+use crate::wire;
+
+/// Bytes a frame occupies on an Ethernet wire beyond the bytes handed to the MAC:
+/// preamble+SFD (8), FCS (4) and the minimum inter-frame gap (12).
+pub const ETH_WIRE_OVERHEAD: u64 = 24;
+/// Minimum Ethernet frame without FCS (the MAC pads shorter frames).
+pub const ETH_MIN_FRAME: u64 = 60;
+
+/// Bytes a frame of `len` bytes (without FCS) takes on the wire, overhead included.
+pub fn wire_bytes(len: usize) -> u64 {
+    (len as u64).max(ETH_MIN_FRAME) + ETH_WIRE_OVERHEAD
+}
+
+/// Nanoseconds to serialize `bytes` at `rate_bps`, rounded up (a frame is never shorter than
+/// its bits allow).
+pub fn serialize_ns(bytes: u64, rate_bps: u64) -> u64 {
+    let bits = u128::from(bytes) * 8 * 1_000_000_000;
+    let r = u128::from(rate_bps.max(1));
+    bits.div_ceil(r) as u64
+}
+
+/// The path between the sender's card and the receiver.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathConfig {
+    /// Bottleneck rate in bits per second.
+    pub rate_bps: u64,
+    /// Base round-trip time (both one-way delays, no queueing), ns.
+    pub rtt_ns: u64,
+    /// Drop-tail buffer in bytes (wire bytes of frames waiting or in service).
+    pub buffer_bytes: u64,
+    /// Probability a frame is lost after the bottleneck.
+    pub loss: f64,
+    /// Probability a frame is held back by `reorder_delay_ns` (it then arrives after later ones).
+    pub reorder: f64,
+    pub reorder_delay_ns: u64,
+}
+
+impl Default for PathConfig {
+    fn default() -> Self {
+        PathConfig {
+            rate_bps: 10_000_000_000,
+            rtt_ns: 100_000,
+            buffer_bytes: 1_000_000,
+            loss: 0.0,
+            reorder: 0.0,
+            reorder_delay_ns: 20_000,
+        }
+    }
+}
+
+/// What happened on the path.
+#[derive(Debug, Clone, Default)]
+pub struct PathStats {
+    pub frames_in: u64,
+    pub dropped_buffer: u64,
+    pub dropped_random: u64,
+    pub reordered: u64,
+    /// Queueing delay at the bottleneck of each forwarded frame, ns.
+    pub queue_delay_ns: Vec<u64>,
+    pub max_backlog_bytes: u64,
+    /// Frames sent to unknown ports that were answered with a reset.
+    pub resets_sent: u64,
+}
+
+#[derive(Debug)]
+enum EvKind {
+    /// A frame reaches the receiver.
+    ToReceiver(Vec<u8>),
+    /// A frame reaches the sender's card input.
+    ToSender(Vec<u8>),
+    /// A receiver's delayed-ACK timer (keyed by its port).
+    DelAck(u16),
+}
+
+#[derive(Debug)]
+struct Ev {
+    t: u64,
+    seq: u64,
+    kind: EvKind,
+}
+impl PartialEq for Ev {
+    fn eq(&self, o: &Self) -> bool {
+        (self.t, self.seq) == (o.t, o.seq)
+    }
+}
+impl Eq for Ev {}
+impl PartialOrd for Ev {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Ev {
+    // Reversed so BinaryHeap pops the earliest (then the first scheduled).
+    fn cmp(&self, o: &Self) -> Ordering {
+        (o.t, o.seq).cmp(&(self.t, self.seq))
+    }
+}
+
+/// Path plus receivers.
+#[derive(Debug)]
+pub struct Network {
+    cfg: PathConfig,
+    rcv_cfg: ReceiverConfig,
+    rng: SimRng,
+    events: BinaryHeap<Ev>,
+    next_seq: u64,
+    /// Finish times and wire sizes of frames in the bottleneck (waiting or in service).
+    in_queue: std::collections::VecDeque<(u64, u64)>,
+    backlog_bytes: u64,
+    link_free_ns: u64,
+    receivers: HashMap<u16, TcpReceiver>,
+    pub stats: PathStats,
+}
+
+impl Network {
+    pub fn new(cfg: PathConfig, rcv_cfg: ReceiverConfig, seed: u64) -> Self {
+        Network {
+            cfg,
+            rcv_cfg,
+            rng: SimRng::new(seed ^ 0x6e65_7473_696d),
+            events: BinaryHeap::new(),
+            next_seq: 0,
+            in_queue: Default::default(),
+            backlog_bytes: 0,
+            link_free_ns: 0,
+            receivers: HashMap::new(),
+            stats: PathStats::default(),
+        }
+    }
+
+    pub fn config(&self) -> &PathConfig {
+        &self.cfg
+    }
+
+    fn push(&mut self, t: u64, kind: EvKind) {
+        self.next_seq += 1;
+        self.events.push(Ev {
+            t,
+            seq: self.next_seq,
+            kind,
+        });
+    }
+
+    /// The receiver listening on (or connected at) `port`.
+    pub fn receiver(&self, port: u16) -> Option<&TcpReceiver> {
+        self.receivers.get(&port)
+    }
+
+    /// All receivers, by local port.
+    pub fn receivers(&self) -> impl Iterator<Item = (&u16, &TcpReceiver)> {
+        self.receivers.iter()
+    }
+
+    /// Open a listening receiver on `port` (connections to other ports are reset).
+    pub fn listen(&mut self, port: u16) {
+        let iss = self.rng.next_u64() as u32;
+        self.receivers
+            .entry(port)
+            .or_insert_with(|| TcpReceiver::new(self.rcv_cfg.clone(), port, iss));
+    }
+
+    /// Bytes waiting or in service at the bottleneck at time `t`.
+    pub fn backlog_at(&mut self, t: u64) -> u64 {
+        while let Some(&(end, bytes)) = self.in_queue.front() {
+            if end > t {
+                break;
+            }
+            self.in_queue.pop_front();
+            self.backlog_bytes -= bytes;
+        }
+        self.backlog_bytes
+    }
+
+    /// A frame from the sender's card has fully arrived at the bottleneck input at `t`
+    /// (store-and-forward). It is queued, dropped, lost or delayed according to the path.
+    pub fn inject(&mut self, t: u64, frame: Vec<u8>) {
+        self.stats.frames_in += 1;
+        let wb = wire_bytes(frame.len());
+        let backlog = self.backlog_at(t);
+        if backlog + wb > self.cfg.buffer_bytes {
+            self.stats.dropped_buffer += 1;
+            return;
+        }
+        let start = t.max(self.link_free_ns);
+        let end = start + serialize_ns(wb, self.cfg.rate_bps);
+        self.link_free_ns = end;
+        self.in_queue.push_back((end, wb));
+        self.backlog_bytes += wb;
+        self.stats.max_backlog_bytes = self.stats.max_backlog_bytes.max(self.backlog_bytes);
+        self.stats.queue_delay_ns.push(start - t);
+        if self.rng.chance(self.cfg.loss) {
+            self.stats.dropped_random += 1;
+            return;
+        }
+        let mut arrive = end + self.cfg.rtt_ns / 2;
+        if self.rng.chance(self.cfg.reorder) {
+            self.stats.reordered += 1;
+            arrive += self.cfg.reorder_delay_ns;
+        }
+        self.push(arrive, EvKind::ToReceiver(frame));
+    }
+
+    /// Time of the next internal event, if any.
+    pub fn next_event_ns(&self) -> Option<u64> {
+        self.events.peek().map(|e| e.t)
+    }
+
+    /// Run every internal event at or before `now`; returns the frames that reach the sender,
+    /// each with its arrival time (in time order).
+    pub fn advance(&mut self, now: u64) -> Vec<(u64, Vec<u8>)> {
+        let mut out = Vec::new();
+        let reverse = self.cfg.rtt_ns - self.cfg.rtt_ns / 2;
+        while self.events.peek().is_some_and(|e| e.t <= now) {
+            let Some(ev) = self.events.pop() else { break };
+            match ev.kind {
+                EvKind::ToSender(f) => out.push((ev.t, f)),
+                EvKind::ToReceiver(f) => {
+                    let port = match wire::parse(&f) {
+                        Ok(p) => p.dst_port,
+                        Err(_) => continue,
+                    };
+                    let replies = match self.receivers.get_mut(&port) {
+                        Some(r) => {
+                            let before = r.delack_deadline();
+                            let replies = r.on_frame(ev.t, &f);
+                            if let Some(d) = r.delack_deadline() {
+                                if before != Some(d) {
+                                    self.push(d, EvKind::DelAck(port));
+                                }
+                            }
+                            replies
+                        }
+                        None => {
+                            // Nobody listens: reset, as a host would.
+                            let mut tmp = TcpReceiver::new(self.rcv_cfg.clone(), port, 0);
+                            let r = tmp.on_frame(ev.t, &f);
+                            self.stats.resets_sent += r.len() as u64;
+                            r
+                        }
+                    };
+                    for r in replies {
+                        self.push(ev.t + reverse, EvKind::ToSender(r));
+                    }
+                }
+                EvKind::DelAck(port) => {
+                    if let Some(r) = self.receivers.get_mut(&port) {
+                        if let Some(ack) = r.on_timer(ev.t) {
+                            self.push(ev.t + reverse, EvKind::ToSender(ack));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}

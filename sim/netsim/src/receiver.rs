@@ -1,0 +1,453 @@
+//! A TCP receiver: the far end of the simulated path.
+//!
+//! It answers the handshake (MSS, window scale, SACK-permitted, timestamps), keeps a
+//! cumulative ACK and an out-of-order map, reports SACK blocks (RFC 2018: the block holding the
+//! newest segment first), delays ACKs (every 2 data segments, or after 40 ms, as Linux's
+//! delayed-ACK minimum), echoes timestamps (RFC 7323 `TS.Recent`) and advertises a scaled
+//! window. The application is modelled as reading in-order data at once, and the receiver checks
+//! every payload byte against [`pattern_byte`], so tests can prove each byte arrived exactly once,
+//! in order, with the right contents.
+
+use std::collections::BTreeMap;
+
+use crate::wire::{self, flags, TcpFrame, TcpOptions};
+
+/// The payload byte at stream offset `offset` (offset 0 = first byte after the SYN). Senders
+/// fill their segments with this pattern so the receiver can check contents, not only counts.
+pub fn pattern_byte(offset: u64) -> u8 {
+    (offset % 251) as u8
+}
+
+/// Receiver settings.
+#[derive(Debug, Clone)]
+pub struct ReceiverConfig {
+    /// Receive buffer in bytes: the most the receiver ever advertises.
+    pub rcv_buf: u32,
+    /// Window scale shift the receiver offers (RFC 7323, at most 14).
+    pub wscale: u8,
+    /// MSS the receiver offers in its SYN-ACK.
+    pub mss: u16,
+    /// Delayed-ACK timeout (Linux TCP_DELACK_MIN is 40 ms).
+    pub delack_ns: u64,
+    /// ACK at once after this many unacknowledged data segments.
+    pub ack_every: u32,
+    /// Request/response mode: once every this many bytes the application "answers", which the
+    /// model sends as an immediate ACK (the response carries no payload).
+    pub rr_request: Option<u64>,
+}
+
+impl Default for ReceiverConfig {
+    fn default() -> Self {
+        ReceiverConfig {
+            rcv_buf: 6 * 1024 * 1024,
+            wscale: 7,
+            mss: 1460,
+            delack_ns: 40_000_000,
+            ack_every: 2,
+            rr_request: None,
+        }
+    }
+}
+
+/// Where the receiver's connection is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RcvState {
+    Listen,
+    SynReceived,
+    Established,
+    /// FIN received and our own FIN sent; waiting for its ACK.
+    LastAck,
+    Closed,
+}
+
+/// Counters a test or report reads.
+#[derive(Debug, Clone, Default)]
+pub struct ReceiverStats {
+    /// In-order bytes handed to the application.
+    pub delivered: u64,
+    /// Payload bytes that arrived again after they had already been received.
+    pub duplicate_bytes: u64,
+    /// Payload bytes whose contents did not match the pattern.
+    pub corrupt_bytes: u64,
+    /// Payload bytes outside the advertised window (dropped).
+    pub beyond_window_bytes: u64,
+    pub data_segments: u64,
+    pub acks_sent: u64,
+    pub fin_received: bool,
+    /// Frames the receiver could not parse (bad checksum etc.).
+    pub bad_frames: u64,
+}
+
+/// The receiving end of one connection.
+#[derive(Debug, Clone)]
+pub struct TcpReceiver {
+    cfg: ReceiverConfig,
+    pub state: RcvState,
+    // Addresses of this end (local) and the sender (peer), learned from the SYN.
+    local_mac: [u8; 6],
+    peer_mac: [u8; 6],
+    local_ip: [u8; 4],
+    peer_ip: [u8; 4],
+    local_port: u16,
+    peer_port: u16,
+    iss: u32,
+    /// Peer's initial sequence number; stream offset 0 is `irs + 1`.
+    irs: u32,
+    /// Next expected stream offset (cumulative ACK point, in 64-bit stream offsets).
+    rcv_nxt: u64,
+    /// Out-of-order data: start offset -> end offset, non-overlapping, non-adjacent.
+    ooo: BTreeMap<u64, u64>,
+    /// Start offsets of SACK blocks, most recently changed first.
+    sack_order: Vec<u64>,
+    fin_offset: Option<u64>,
+    peer_sack_ok: bool,
+    peer_ts_ok: bool,
+    /// Window scale we apply to our advertised window (0 if the peer did not offer scaling).
+    rcv_wscale: u8,
+    ts_recent: u32,
+    segs_since_ack: u32,
+    delack_deadline: Option<u64>,
+    pub stats: ReceiverStats,
+}
+
+impl TcpReceiver {
+    /// A listening receiver on `local_port`. `iss` is its initial sequence number.
+    pub fn new(cfg: ReceiverConfig, local_port: u16, iss: u32) -> Self {
+        TcpReceiver {
+            cfg,
+            state: RcvState::Listen,
+            local_mac: [0; 6],
+            peer_mac: [0; 6],
+            local_ip: [0; 4],
+            peer_ip: [0; 4],
+            local_port,
+            peer_port: 0,
+            iss,
+            irs: 0,
+            rcv_nxt: 0,
+            ooo: BTreeMap::new(),
+            sack_order: Vec::new(),
+            fin_offset: None,
+            peer_sack_ok: false,
+            peer_ts_ok: false,
+            rcv_wscale: 0,
+            ts_recent: 0,
+            segs_since_ack: 0,
+            delack_deadline: None,
+            stats: ReceiverStats::default(),
+        }
+    }
+
+    /// The pending delayed-ACK deadline, if any.
+    pub fn delack_deadline(&self) -> Option<u64> {
+        self.delack_deadline
+    }
+
+    /// Bytes held out of order (they count against the advertised window).
+    pub fn ooo_bytes(&self) -> u64 {
+        self.ooo.iter().map(|(s, e)| e - s).sum()
+    }
+
+    /// The cumulative ACK point as a stream offset.
+    pub fn rcv_nxt_offset(&self) -> u64 {
+        self.rcv_nxt
+    }
+
+    fn rcv_nxt_seq(&self) -> u32 {
+        // +1 for the SYN; +1 more once the FIN is consumed (rcv_nxt then counts it).
+        self.irs.wrapping_add(1).wrapping_add(self.rcv_nxt as u32)
+    }
+
+    /// Map a 32-bit sequence number to a 64-bit stream offset near rcv_nxt.
+    fn offset_of(&self, seq: u32) -> i128 {
+        let d = seq.wrapping_sub(self.rcv_nxt_seq()) as i32;
+        self.rcv_nxt as i128 + i128::from(d)
+    }
+
+    fn window_bytes(&self) -> u64 {
+        u64::from(self.cfg.rcv_buf).saturating_sub(self.ooo_bytes())
+    }
+
+    fn ts_now(now_ns: u64) -> u32 {
+        // Linux's TCP timestamp clock ticks in milliseconds.
+        (now_ns / 1_000_000) as u32
+    }
+
+    fn reply(&mut self, now: u64, fl: u8, options: TcpOptions, seq: u32) -> Vec<u8> {
+        let window = if fl & flags::SYN != 0 {
+            // The window in a SYN or SYN-ACK is never scaled.
+            self.window_bytes().min(65535) as u16
+        } else {
+            (self.window_bytes() >> self.rcv_wscale).min(65535) as u16
+        };
+        let mut options = options;
+        if self.peer_ts_ok {
+            options.timestamps = Some((Self::ts_now(now), self.ts_recent));
+        }
+        self.stats.acks_sent += 1;
+        wire::build(&TcpFrame {
+            src_mac: self.local_mac,
+            dst_mac: self.peer_mac,
+            src_ip: self.local_ip,
+            dst_ip: self.peer_ip,
+            src_port: self.local_port,
+            dst_port: self.peer_port,
+            seq,
+            ack: self.rcv_nxt_seq(),
+            flags: fl,
+            window,
+            options,
+            payload: Vec::new(),
+        })
+    }
+
+    fn sack_blocks(&self) -> Vec<(u32, u32)> {
+        if !self.peer_sack_ok {
+            return Vec::new();
+        }
+        let base = self.irs.wrapping_add(1);
+        self.sack_order
+            .iter()
+            .filter_map(|s| self.ooo.get(s).map(|e| (*s, *e)))
+            .take(4)
+            .map(|(s, e)| (base.wrapping_add(s as u32), base.wrapping_add(e as u32)))
+            .collect()
+    }
+
+    fn ack_now(&mut self, now: u64) -> Vec<u8> {
+        self.segs_since_ack = 0;
+        self.delack_deadline = None;
+        let opts = TcpOptions {
+            sack: self.sack_blocks(),
+            ..Default::default()
+        };
+        let seq = self.iss.wrapping_add(1);
+        self.reply(now, flags::ACK, opts, seq)
+    }
+
+    /// The delayed-ACK timer: call at or after [`Self::delack_deadline`].
+    pub fn on_timer(&mut self, now: u64) -> Option<Vec<u8>> {
+        match self.delack_deadline {
+            Some(d) if now >= d => Some(self.ack_now(now)),
+            _ => None,
+        }
+    }
+
+    /// Insert [s, e) into the out-of-order map, merging neighbours; returns the merged start.
+    fn insert_ooo(&mut self, mut s: u64, mut e: u64) -> u64 {
+        let overlapping: Vec<(u64, u64)> = self
+            .ooo
+            .range(..=e)
+            .filter(|(&bs, &be)| be >= s && bs <= e)
+            .map(|(a, b)| (*a, *b))
+            .collect();
+        for (bs, be) in overlapping {
+            self.ooo.remove(&bs);
+            self.sack_order.retain(|x| *x != bs);
+            s = s.min(bs);
+            e = e.max(be);
+        }
+        self.ooo.insert(s, e);
+        self.sack_order.insert(0, s);
+        s
+    }
+
+    /// Handle one frame from the sender; returns the frames to send back (at `now`).
+    pub fn on_frame(&mut self, now: u64, frame: &[u8]) -> Vec<Vec<u8>> {
+        let f = match wire::parse(frame) {
+            Ok(f) => f,
+            Err(_) => {
+                self.stats.bad_frames += 1;
+                return Vec::new();
+            }
+        };
+        if f.flags & flags::RST != 0 {
+            self.state = RcvState::Closed;
+            return Vec::new();
+        }
+        match self.state {
+            RcvState::Listen | RcvState::SynReceived if f.flags & flags::SYN != 0 => {
+                self.local_mac = f.dst_mac;
+                self.peer_mac = f.src_mac;
+                self.local_ip = f.dst_ip;
+                self.peer_ip = f.src_ip;
+                self.peer_port = f.src_port;
+                self.irs = f.seq;
+                self.rcv_nxt = 0;
+                self.peer_sack_ok = f.options.sack_permitted;
+                self.peer_ts_ok = f.options.timestamps.is_some();
+                if let Some((val, _)) = f.options.timestamps {
+                    self.ts_recent = val;
+                }
+                // RFC 7323: scaling is used only if both sides offer it.
+                self.rcv_wscale = if f.options.wscale.is_some() {
+                    self.cfg.wscale.min(14)
+                } else {
+                    0
+                };
+                self.state = RcvState::SynReceived;
+                let opts = TcpOptions {
+                    mss: Some(self.cfg.mss),
+                    wscale: f.options.wscale.map(|_| self.rcv_wscale),
+                    sack_permitted: self.peer_sack_ok,
+                    ..Default::default()
+                };
+                let iss = self.iss;
+                vec![self.reply(now, flags::SYN | flags::ACK, opts, iss)]
+            }
+            RcvState::Listen => {
+                // No connection: answer with a reset (RFC 9293 3.10.7.1).
+                vec![self.reset_for(&f)]
+            }
+            RcvState::Closed => Vec::new(),
+            _ => self.on_segment(now, f),
+        }
+    }
+
+    fn reset_for(&mut self, f: &TcpFrame) -> Vec<u8> {
+        let (seq, ack, fl) = if f.flags & flags::ACK != 0 {
+            (f.ack, 0, flags::RST)
+        } else {
+            let len = f.payload.len() as u32 + u32::from(f.flags & (flags::SYN | flags::FIN) != 0);
+            (0, f.seq.wrapping_add(len), flags::RST | flags::ACK)
+        };
+        wire::build(&TcpFrame {
+            src_mac: f.dst_mac,
+            dst_mac: f.src_mac,
+            src_ip: f.dst_ip,
+            dst_ip: f.src_ip,
+            src_port: f.dst_port,
+            dst_port: f.src_port,
+            seq,
+            ack,
+            flags: fl,
+            window: 0,
+            options: TcpOptions::default(),
+            payload: Vec::new(),
+        })
+    }
+
+    fn on_segment(&mut self, now: u64, f: TcpFrame) -> Vec<Vec<u8>> {
+        if f.flags & flags::SYN != 0 {
+            // A retransmitted SYN while established: repeat the ACK.
+            return vec![self.ack_now(now)];
+        }
+        if self.state == RcvState::SynReceived && f.flags & flags::ACK != 0 {
+            self.state = RcvState::Established;
+        }
+        if self.state == RcvState::LastAck {
+            if f.flags & flags::ACK != 0 && f.ack == self.iss.wrapping_add(2) {
+                self.state = RcvState::Closed;
+            }
+            return Vec::new();
+        }
+        let start = self.offset_of(f.seq);
+        // RFC 7323 TS.Recent: remember the timestamp of a segment that starts at or before
+        // the point we will acknowledge.
+        if let Some((val, _)) = f.options.timestamps {
+            if start <= self.rcv_nxt as i128 {
+                self.ts_recent = val;
+            }
+        }
+        let mut immediate = false;
+        if !f.payload.is_empty() {
+            self.stats.data_segments += 1;
+            immediate |= self.take_payload(start, &f.payload);
+            self.segs_since_ack += 1;
+        }
+        if f.flags & flags::FIN != 0 {
+            let fin_at = start + f.payload.len() as i128;
+            if fin_at >= 0 {
+                self.fin_offset = Some(fin_at as u64);
+            }
+        }
+        let mut out = Vec::new();
+        if let Some(fin) = self.fin_offset {
+            if fin == self.rcv_nxt && !self.stats.fin_received {
+                // Consume the FIN, then close our side too (the application has read all).
+                self.stats.fin_received = true;
+                self.rcv_nxt += 1;
+                self.segs_since_ack = 0;
+                self.delack_deadline = None;
+                let seq = self.iss.wrapping_add(1);
+                out.push(self.reply(now, flags::FIN | flags::ACK, TcpOptions::default(), seq));
+                self.state = RcvState::LastAck;
+                return out;
+            }
+        }
+        if f.payload.is_empty() {
+            return out;
+        }
+        if let Some(req) = self.cfg.rr_request {
+            if req > 0 && self.rcv_nxt % req == 0 && self.rcv_nxt > 0 {
+                immediate = true;
+            }
+        }
+        if immediate || self.segs_since_ack >= self.cfg.ack_every {
+            out.push(self.ack_now(now));
+        } else if self.delack_deadline.is_none() {
+            self.delack_deadline = Some(now + self.cfg.delack_ns);
+        }
+        out
+    }
+
+    /// Accept payload at stream offset `start`; returns true if an immediate ACK is due
+    /// (out-of-order data, a filled hole or a duplicate, as RFC 5681 4.2 asks).
+    fn take_payload(&mut self, start: i128, payload: &[u8]) -> bool {
+        let end = start + payload.len() as i128;
+        let nxt = self.rcv_nxt as i128;
+        let win_end = nxt + self.window_bytes() as i128;
+        if end <= nxt {
+            self.stats.duplicate_bytes += payload.len() as u64;
+            return true;
+        }
+        // Check contents of every byte we keep.
+        let s = start.max(nxt);
+        let e = end.min(win_end);
+        if e < end {
+            self.stats.beyond_window_bytes += (end - e.max(s)) as u64;
+        }
+        if e <= s {
+            return true;
+        }
+        if s > start {
+            self.stats.duplicate_bytes += (s - start) as u64;
+        }
+        for off in s..e {
+            let b = payload[(off - start) as usize];
+            if b != pattern_byte(off as u64) {
+                self.stats.corrupt_bytes += 1;
+            }
+        }
+        let (s, e) = (s as u64, e as u64);
+        if s == self.rcv_nxt {
+            let had_holes = !self.ooo.is_empty();
+            // Count bytes already held out of order inside [s, e) as duplicates.
+            let mut new_end = e;
+            let dup: u64 = self
+                .ooo
+                .range(s..e)
+                .map(|(bs, be)| be.min(&e) - bs)
+                .sum();
+            self.stats.duplicate_bytes += dup;
+            // Advance over the new data and every out-of-order block it now touches.
+            while let Some((&bs, &be)) = self.ooo.iter().next() {
+                if bs > new_end {
+                    break;
+                }
+                self.ooo.remove(&bs);
+                self.sack_order.retain(|x| *x != bs);
+                new_end = new_end.max(be);
+            }
+            self.stats.delivered += new_end - self.rcv_nxt;
+            self.rcv_nxt = new_end;
+            had_holes
+        } else {
+            let before = self.ooo_bytes();
+            self.insert_ooo(s, e);
+            let added = self.ooo_bytes() - before;
+            self.stats.duplicate_bytes += (e - s) - added;
+            true
+        }
+    }
+}
