@@ -1,0 +1,81 @@
+# tsnic: the two entry points are `make demo` and `make test`; both install what is missing first.
+#
+#   make demo          the main job on the simulated card
+#   make test          every test suite: contract drift, RTL lint, Rust tests, cocotb benches
+#   make deps          install Verilator/Icarus/Yosys (Debian packages) and the pinned Python venv
+#   make gen           regenerate the contract files from hdl/contract/tsnic.toml
+#   make lint          verilator --lint-only -Wall on every RTL module
+#   make synth         yosys synth_xilinx figures (see docs/BENCHMARKS.md)
+#   make soak          long randomized runs (not part of make test)
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+VENV := $(ROOT)/.venv
+PYTHON ?= python3
+APT_PACKAGES := verilator iverilog yosys
+# Root installs directly; a user with sudo gets sudo; otherwise the message says what to install.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+export PATH := $(VENV)/bin:$(PATH)
+
+.PHONY: help deps apt-deps py-deps gen check-contract lint test test-rust test-cocotb demo synth soak clean
+
+help:
+	@sed -n '2,11p' $(ROOT)/Makefile | sed 's/^# \{0,1\}//'
+
+# ---------------------------------------------------------------------------------------------
+# Dependencies: Debian packages (apt-get update first, once), then the venv from requirements.txt.
+deps: apt-deps py-deps
+
+apt-deps:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "deps: installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+py-deps: $(VENV)/.stamp
+
+$(VENV)/.stamp: $(ROOT)/requirements.txt
+	@echo "deps: creating the Python venv in .venv from requirements.txt"
+	@[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
+	@$(VENV)/bin/pip install -q --disable-pip-version-check -r $(ROOT)/requirements.txt
+	@touch $@
+
+# ---------------------------------------------------------------------------------------------
+# The contract: one source, generated into Verilog, Rust, Python and docs.
+gen:
+	$(PYTHON) $(ROOT)/hdl/contract/gen_contract.py
+
+check-contract:
+	@$(PYTHON) $(ROOT)/hdl/contract/gen_contract.py --check
+	@echo "contract: generated files match hdl/contract/tsnic.toml"
+
+# ---------------------------------------------------------------------------------------------
+lint: apt-deps
+	@$(ROOT)/hdl/lint.sh
+
+test: deps check-contract lint test-rust test-cocotb
+
+test-rust:
+	cargo test --workspace --locked
+
+test-cocotb: deps
+	@$(VENV)/bin/python $(ROOT)/tests/cocotb/run_benches.py
+
+soak: deps
+	@SOAK=1 $(VENV)/bin/python $(ROOT)/tests/cocotb/run_benches.py
+
+synth: apt-deps
+	@$(ROOT)/hdl/synth/all.sh
+
+# ---------------------------------------------------------------------------------------------
+demo: deps
+	@$(ROOT)/tests/demo.sh
+
+clean:
+	rm -rf $(ROOT)/target $(ROOT)/tests/cocotb/*/sim_build $(ROOT)/tests/cocotb/*/results.xml

@@ -1,0 +1,614 @@
+//! Generated from hdl/contract/tsnic.toml by hdl/contract/gen_contract.py. Do not edit: run `make gen`.
+//!
+//! The tsnic hardware/software contract: BAR0 offsets, record layouts and codes.
+
+#![allow(clippy::unreadable_literal)]
+
+/// Value of `CAP_MAGIC` ("TSNC").
+pub const MAGIC: u32 = 0x54534e43;
+/// Contract major version; the driver refuses a card with another one.
+pub const VERSION_MAJOR: u16 = 1;
+/// Contract minor version; newer minors only add.
+pub const VERSION_MINOR: u16 = 0;
+/// Size of BAR0 in bytes.
+pub const BAR0_SIZE: usize = 0x100000;
+
+/// Completion status codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Status {
+    /// Frame left on time: depart_ns is the PHC time of its first byte (plus TX latency compensation).
+    Sent = 1,
+    /// Launch time had already passed when the card scheduled it; queue late policy SEND sent it at once.
+    SentLate = 2,
+    /// Launch time had already passed; queue late policy DROP discarded it. depart_ns is the PHC time of the decision.
+    DroppedLate = 3,
+    /// Launch time was beyond the calendar horizon; queue horizon policy DROP discarded it.
+    DroppedHorizon = 4,
+    /// Removed by a queue flush, a queue disable or a core reset before it was sent.
+    Flushed = 5,
+    /// Malformed descriptor, never scheduled; the completion's reason field says why.
+    Rejected = 6,
+}
+
+impl Status {
+    /// Every value, in code order.
+    pub const ALL: [Status; 6] = [Status::Sent, Status::SentLate, Status::DroppedLate, Status::DroppedHorizon, Status::Flushed, Status::Rejected];
+
+    /// The code as the card writes it, or `None` for a code the contract does not define.
+    pub fn from_code(code: u8) -> Option<Self> {
+        match code {
+            1 => Some(Status::Sent),
+            2 => Some(Status::SentLate),
+            3 => Some(Status::DroppedLate),
+            4 => Some(Status::DroppedHorizon),
+            5 => Some(Status::Flushed),
+            6 => Some(Status::Rejected),
+            _ => None,
+        }
+    }
+
+    /// The contract's name for this code.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Sent => "SENT",
+            Status::SentLate => "SENT_LATE",
+            Status::DroppedLate => "DROPPED_LATE",
+            Status::DroppedHorizon => "DROPPED_HORIZON",
+            Status::Flushed => "FLUSHED",
+            Status::Rejected => "REJECTED",
+        }
+    }
+}
+
+/// Why a descriptor was completed REJECTED.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum RejectReason {
+    /// Not rejected.
+    None = 0,
+    /// Length is zero.
+    ZeroLen = 1,
+    /// Length exceeds CAP_MAX_FRAME_LEN.
+    Oversize = 2,
+    /// [addr, addr+len) is not inside the queue's registered DMA window.
+    OutsideWindow = 3,
+    /// A reserved flag bit is set.
+    BadFlags = 4,
+}
+
+impl RejectReason {
+    /// Every value, in code order.
+    pub const ALL: [RejectReason; 5] = [RejectReason::None, RejectReason::ZeroLen, RejectReason::Oversize, RejectReason::OutsideWindow, RejectReason::BadFlags];
+
+    /// The code as the card writes it, or `None` for a code the contract does not define.
+    pub fn from_code(code: u8) -> Option<Self> {
+        match code {
+            0 => Some(RejectReason::None),
+            1 => Some(RejectReason::ZeroLen),
+            2 => Some(RejectReason::Oversize),
+            3 => Some(RejectReason::OutsideWindow),
+            4 => Some(RejectReason::BadFlags),
+            _ => None,
+        }
+    }
+
+    /// The contract's name for this code.
+    pub fn name(self) -> &'static str {
+        match self {
+            RejectReason::None => "NONE",
+            RejectReason::ZeroLen => "ZERO_LEN",
+            RejectReason::Oversize => "OVERSIZE",
+            RejectReason::OutsideWindow => "OUTSIDE_WINDOW",
+            RejectReason::BadFlags => "BAD_FLAGS",
+        }
+    }
+}
+
+/// What a queue does with a frame whose launch time has passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum LatePolicy {
+    /// A frame whose launch time has passed is sent at once and completed SENT_LATE (sch_etf without drop).
+    Send = 0,
+    /// A frame whose launch time has passed is dropped and completed DROPPED_LATE (sch_etf's default).
+    Drop = 1,
+}
+
+impl LatePolicy {
+    /// Every value, in code order.
+    pub const ALL: [LatePolicy; 2] = [LatePolicy::Send, LatePolicy::Drop];
+
+    /// The code as the card writes it, or `None` for a code the contract does not define.
+    pub fn from_code(code: u8) -> Option<Self> {
+        match code {
+            0 => Some(LatePolicy::Send),
+            1 => Some(LatePolicy::Drop),
+            _ => None,
+        }
+    }
+
+    /// The contract's name for this code.
+    pub fn name(self) -> &'static str {
+        match self {
+            LatePolicy::Send => "SEND",
+            LatePolicy::Drop => "DROP",
+        }
+    }
+}
+
+/// What a queue does with a launch time beyond the horizon.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum HorizonPolicy {
+    /// A launch time beyond the horizon is dropped, completed DROPPED_HORIZON (sch_fq horizon_drop, its default).
+    Drop = 0,
+    /// A launch time beyond the horizon is moved to now + horizon (sch_fq horizon_cap).
+    Cap = 1,
+}
+
+impl HorizonPolicy {
+    /// Every value, in code order.
+    pub const ALL: [HorizonPolicy; 2] = [HorizonPolicy::Drop, HorizonPolicy::Cap];
+
+    /// The code as the card writes it, or `None` for a code the contract does not define.
+    pub fn from_code(code: u8) -> Option<Self> {
+        match code {
+            0 => Some(HorizonPolicy::Drop),
+            1 => Some(HorizonPolicy::Cap),
+            _ => None,
+        }
+    }
+
+    /// The contract's name for this code.
+    pub fn name(self) -> &'static str {
+        match self {
+            HorizonPolicy::Drop => "DROP",
+            HorizonPolicy::Cap => "CAP",
+        }
+    }
+}
+
+/// Per-queue late policy (send late / drop).
+pub const FEATURE_LATE_POLICY: u32 = 1 << 0;
+/// Per-queue horizon policy (drop / cap).
+pub const FEATURE_HORIZON_POLICY: u32 = 1 << 1;
+/// PHC frequency trim in ppb (PHC_ADJFINE_PPB).
+pub const FEATURE_PHC_ADJFINE: u32 = 1 << 2;
+/// Pulse-per-second output.
+pub const FEATURE_PPS_OUT: u32 = 1 << 3;
+/// Interrupt moderation by count and time.
+pub const FEATURE_IRQ_MODERATION: u32 = 1 << 4;
+
+/// Send as soon as possible: no launch time, the frame is scheduled at the PHC time it is fetched.
+pub const DESC_FLAG_ASAP: u32 = 1 << 0;
+
+/// Launch time was capped to the horizon (horizon policy CAP).
+pub const CPL_FLAG_CAPPED: u32 = 1 << 0;
+/// Phase bit: a record is valid when this equals the host's expected phase.
+pub const CPL_FLAG_PHASE: u32 = 1 << 31;
+
+/// Size of one descriptor record in bytes.
+pub const DESC_SIZE: usize = 32;
+
+/// One frame to send: where it is in host memory, how long it is, and when it must leave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TxDescriptor {
+    /// Host DMA address of the frame's first byte.
+    pub addr: u64,
+    /// Frame length in bytes, Ethernet header to end of payload, without FCS.
+    pub len: u32,
+    /// Opaque value echoed in the completion.
+    pub cookie: u32,
+    /// Earliest departure time, TAI ns (ignored with flag ASAP).
+    pub launch_ns: u64,
+    /// Descriptor flags (DESC_FLAG_*); reserved bits must be 0.
+    pub flags: u32,
+    /// Must be written 0; ignored by the card.
+    pub reserved: u32,
+}
+
+impl TxDescriptor {
+    /// Encode as the little-endian record the card reads or writes.
+    pub fn to_bytes(&self) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        b[0..8].copy_from_slice(&self.addr.to_le_bytes());
+        b[8..12].copy_from_slice(&self.len.to_le_bytes());
+        b[12..16].copy_from_slice(&self.cookie.to_le_bytes());
+        b[16..24].copy_from_slice(&self.launch_ns.to_le_bytes());
+        b[24..28].copy_from_slice(&self.flags.to_le_bytes());
+        b[28..32].copy_from_slice(&self.reserved.to_le_bytes());
+        b
+    }
+
+    /// Decode a little-endian record.
+    pub fn from_bytes(b: &[u8; 32]) -> Self {
+        Self {
+            addr: u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+            len: u32::from_le_bytes([b[8], b[9], b[10], b[11]]),
+            cookie: u32::from_le_bytes([b[12], b[13], b[14], b[15]]),
+            launch_ns: u64::from_le_bytes([b[16], b[17], b[18], b[19], b[20], b[21], b[22], b[23]]),
+            flags: u32::from_le_bytes([b[24], b[25], b[26], b[27]]),
+            reserved: u32::from_le_bytes([b[28], b[29], b[30], b[31]]),
+        }
+    }
+}
+
+/// Size of one completion record in bytes.
+pub const CPL_SIZE: usize = 32;
+
+/// One per descriptor, exactly once. The phase bit is in the last dword so a half-written record is never valid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Completion {
+    /// Actual departure (PHC time of the first beat plus TX latency compensation) for SENT and SENT_LATE; PHC time of the decision otherwise.
+    pub depart_ns: u64,
+    /// Requested launch time as the descriptor gave it.
+    pub launch_ns: u64,
+    /// The descriptor's cookie.
+    pub cookie: u32,
+    /// Index of the descriptor in its queue's ring (modulo 2^16).
+    pub ring_index: u16,
+    /// Queue the descriptor was posted on.
+    pub queue: u16,
+    /// STATUS_* code.
+    pub status: u8,
+    /// REJECT_* reason for REJECTED, 0 otherwise.
+    pub reason: u8,
+    /// Frame length from the descriptor (low 16 bits).
+    pub len: u16,
+    /// Bit 31: phase. It flips each time the card wraps the completion ring; the first pass writes 1.
+    pub flags: u32,
+}
+
+impl Completion {
+    /// Encode as the little-endian record the card reads or writes.
+    pub fn to_bytes(&self) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        b[0..8].copy_from_slice(&self.depart_ns.to_le_bytes());
+        b[8..16].copy_from_slice(&self.launch_ns.to_le_bytes());
+        b[16..20].copy_from_slice(&self.cookie.to_le_bytes());
+        b[20..22].copy_from_slice(&self.ring_index.to_le_bytes());
+        b[22..24].copy_from_slice(&self.queue.to_le_bytes());
+        b[24..25].copy_from_slice(&self.status.to_le_bytes());
+        b[25..26].copy_from_slice(&self.reason.to_le_bytes());
+        b[26..28].copy_from_slice(&self.len.to_le_bytes());
+        b[28..32].copy_from_slice(&self.flags.to_le_bytes());
+        b
+    }
+
+    /// Decode a little-endian record.
+    pub fn from_bytes(b: &[u8; 32]) -> Self {
+        Self {
+            depart_ns: u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+            launch_ns: u64::from_le_bytes([b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]]),
+            cookie: u32::from_le_bytes([b[16], b[17], b[18], b[19]]),
+            ring_index: u16::from_le_bytes([b[20], b[21]]),
+            queue: u16::from_le_bytes([b[22], b[23]]),
+            status: u8::from_le_bytes([b[24]]),
+            reason: u8::from_le_bytes([b[25]]),
+            len: u16::from_le_bytes([b[26], b[27]]),
+            flags: u32::from_le_bytes([b[28], b[29], b[30], b[31]]),
+        }
+    }
+}
+
+/// BAR0 register offsets (bytes). Per-queue registers are offsets inside one queue's block:
+/// queue `q`'s register `r` is at `Q_BASE + q * Q_STRIDE + r`.
+pub mod reg {
+    /// Block CAP: Identity and capabilities: read these first; nothing here is writable.
+    pub const CAP_BASE: usize = 0x0;
+    /// (ro) 0x54534E43 ("TSNC").
+    pub const CAP_MAGIC: usize = 0x0;
+    /// (ro) Contract version: major in bits 31:16, minor in bits 15:0.
+    pub const CAP_VERSION: usize = 0x4;
+    /// (ro) Number of TX queues.
+    pub const CAP_NUM_QUEUES: usize = 0x8;
+    /// (ro) Nominal core clock frequency in Hz.
+    pub const CAP_CLK_FREQ_HZ: usize = 0xc;
+    /// (ro) Calendar slot width in ns.
+    pub const CAP_SLOT_NS: usize = 0x10;
+    /// (ro) Number of slots in the calendar's fine level.
+    pub const CAP_SLOTS: usize = 0x14;
+    /// (ro) Calendar horizon in ns, bits 31:0.
+    pub const CAP_HORIZON_NS_LO: usize = 0x18;
+    /// (ro) Calendar horizon in ns, bits 63:32.
+    pub const CAP_HORIZON_NS_HI: usize = 0x1c;
+    /// (ro) FEATURE_* bits.
+    pub const CAP_FEATURES: usize = 0x20;
+    /// (ro) Largest allowed Q_SIZE_LOG2 and CPL_SIZE_LOG2.
+    pub const CAP_RING_LOG2_MAX: usize = 0x24;
+    /// (ro) Largest frame length (without FCS) a descriptor may carry.
+    pub const CAP_MAX_FRAME_LEN: usize = 0x28;
+    /// (ro) AXI-Stream TX data width in bits.
+    pub const CAP_TX_DATA_WIDTH: usize = 0x2c;
+    /// (ro) Calendar capacity: entries outstanding across all queues.
+    pub const CAP_NODES: usize = 0x30;
+    /// (ro) Byte offset of queue 0's register block.
+    pub const CAP_QUEUE_BASE: usize = 0x34;
+    /// (ro) Byte distance between consecutive queues' register blocks.
+    pub const CAP_QUEUE_STRIDE: usize = 0x38;
+    /// Block CTRL: Global control.
+    pub const CTRL_BASE: usize = 0x100;
+    /// (rw) Global control.
+    pub const CTRL_CONTROL: usize = 0x100;
+    /// 1: the core fetches, schedules and sends.
+    pub const CTRL_CONTROL_ENABLE: u32 = 0x1;
+    /// Write 1: core reset. Every outstanding descriptor is completed FLUSHED; self-clearing.
+    pub const CTRL_CONTROL_RESET: u32 = 0x2;
+    /// (ro) Global status.
+    pub const CTRL_STATUS: usize = 0x104;
+    /// Core enabled and out of reset.
+    pub const CTRL_STATUS_RUNNING: u32 = 0x1;
+    /// A core reset is still completing outstanding descriptors.
+    pub const CTRL_STATUS_RESET_BUSY: u32 = 0x2;
+    /// (rw) Payload prefetch lookahead: an entry leaves the calendar this long before its launch time.
+    pub const CTRL_LOOKAHEAD_NS: usize = 0x108;
+    /// (rw) Added to the PHC time of a frame's first beat to form depart_ns (MAC/PHY TX latency).
+    pub const CTRL_TX_LAT_COMP_NS: usize = 0x10c;
+    /// (rw) Interrupt control.
+    pub const CTRL_IRQ_CTRL: usize = 0x110;
+    /// 1: raise the interrupt output on completions.
+    pub const CTRL_IRQ_CTRL_ENABLE: u32 = 0x1;
+    /// (rw) Moderation: interrupt after this many completions (0 or 1: every completion).
+    pub const CTRL_IRQ_MOD_COUNT: usize = 0x114;
+    /// (rw) Moderation: interrupt at most this long after the first unsignalled completion (0: no timer).
+    pub const CTRL_IRQ_MOD_TIME_NS: usize = 0x118;
+    /// (w1c) Bit 0: interrupt pending. Write 1 to clear.
+    pub const CTRL_IRQ_STATUS: usize = 0x11c;
+    /// Block PHC: PTP hardware clock: TAI time as u64 ns plus a 48-bit fraction of a ns.
+    pub const PHC_BASE: usize = 0x200;
+    /// (rc) Reading latches a snapshot of the whole time (ns and fraction) and returns ns bits 31:0.
+    pub const PHC_TIME_LO: usize = 0x200;
+    /// (ro) ns bits 63:32 of the snapshot latched by the last TIME_LO read.
+    pub const PHC_TIME_HI: usize = 0x204;
+    /// (ro) Fraction of a ns (bits 47:16 of the 48-bit fraction) of the same snapshot.
+    pub const PHC_TIME_FNS: usize = 0x208;
+    /// (rw) New time for CMD.SET, ns bits 31:0.
+    pub const PHC_SET_LO: usize = 0x210;
+    /// (rw) New time for CMD.SET, ns bits 63:32.
+    pub const PHC_SET_HI: usize = 0x214;
+    /// (rw) Signed offset for CMD.ADJ, ns bits 31:0 (two's complement i64).
+    pub const PHC_ADJ_LO: usize = 0x218;
+    /// (rw) Signed offset for CMD.ADJ, ns bits 63:32.
+    pub const PHC_ADJ_HI: usize = 0x21c;
+    /// (wo) Write a 1 bit to act; both at once do SET.
+    pub const PHC_CMD: usize = 0x220;
+    /// Step the clock to SET_HI:SET_LO ns, fraction cleared.
+    pub const PHC_CMD_SET: u32 = 0x1;
+    /// Add the signed ADJ_HI:ADJ_LO ns atomically (adjtime), fraction kept.
+    pub const PHC_CMD_ADJ: u32 = 0x2;
+    /// (rw) Nominal increment per core clock, 16.48 fixed-point ns, bits 31:0 (staged until PERIOD_HI is written).
+    pub const PHC_PERIOD_LO: usize = 0x224;
+    /// (rw) Nominal increment bits 63:32 (bits 31:16 whole ns, 15:0 top of the fraction). Writing it applies PERIOD_HI:PERIOD_LO.
+    pub const PHC_PERIOD_HI: usize = 0x228;
+    /// (rw) Signed frequency trim in parts per billion: increment = period + trunc(period * ppb / 10^9).
+    pub const PHC_ADJFINE_PPB: usize = 0x22c;
+    /// (ro) PHC status.
+    pub const PHC_STATUS: usize = 0x230;
+    /// A new increment or the seconds view is still being computed.
+    pub const PHC_STATUS_BUSY: u32 = 0x1;
+    /// (ro) Number of steps (SET or ADJ) since reset; other blocks see each as a one-cycle step pulse.
+    pub const PHC_STEP_COUNT: usize = 0x234;
+    /// (ro) Seconds of the snapshot (snapshot ns / 10^9), bits 31:0.
+    pub const PHC_SEC_LO: usize = 0x238;
+    /// (ro) Seconds of the snapshot, bits 47:32.
+    pub const PHC_SEC_HI: usize = 0x23c;
+    /// (ro) Nanoseconds within the second of the snapshot (snapshot ns mod 10^9).
+    pub const PHC_NSEC: usize = 0x240;
+    /// Block CPL: Completion ring: one ring for all queues, written by the card, consumed by the host.
+    pub const CPL_BASE: usize = 0x300;
+    /// (rw) Ring base DMA address, bits 31:0 (32-byte aligned).
+    pub const CPL_BASE_LO: usize = 0x300;
+    /// (rw) Ring base DMA address, bits 63:32.
+    pub const CPL_BASE_HI: usize = 0x304;
+    /// (rw) log2 of the number of 32-byte records (at most CAP_RING_LOG2_MAX).
+    pub const CPL_SIZE_LOG2: usize = 0x308;
+    /// (rw) Bit 0: enable. Enabling resets the producer index to 0 and the phase to 1.
+    pub const CPL_CTRL: usize = 0x30c;
+    /// (ro) Card's producer index (records written, modulo 2^32).
+    pub const CPL_PROD: usize = 0x310;
+    /// (rw) Host's consumer index doorbell (records consumed, modulo 2^32). The card never overwrites an unconsumed record: it waits.
+    pub const CPL_CONS: usize = 0x314;
+    /// Block CNT: Global 64-bit counters. Reading _LO latches _HI.
+    pub const CNT_BASE: usize = 0x400;
+    /// (rc) Descriptors fetched from host rings, bits 31:0.
+    pub const CNT_POSTED_LO: usize = 0x400;
+    /// (ro) Bits 63:32.
+    pub const CNT_POSTED_HI: usize = 0x404;
+    /// (rc) Completions with status SENT.
+    pub const CNT_SENT_LO: usize = 0x408;
+    /// (ro) Bits 63:32.
+    pub const CNT_SENT_HI: usize = 0x40c;
+    /// (rc) Completions with status SENT_LATE.
+    pub const CNT_SENT_LATE_LO: usize = 0x410;
+    /// (ro) Bits 63:32.
+    pub const CNT_SENT_LATE_HI: usize = 0x414;
+    /// (rc) Completions with status DROPPED_LATE.
+    pub const CNT_DROPPED_LATE_LO: usize = 0x418;
+    /// (ro) Bits 63:32.
+    pub const CNT_DROPPED_LATE_HI: usize = 0x41c;
+    /// (rc) Completions with status DROPPED_HORIZON.
+    pub const CNT_DROPPED_HORIZON_LO: usize = 0x420;
+    /// (ro) Bits 63:32.
+    pub const CNT_DROPPED_HORIZON_HI: usize = 0x424;
+    /// (rc) Completions with status FLUSHED.
+    pub const CNT_FLUSHED_LO: usize = 0x428;
+    /// (ro) Bits 63:32.
+    pub const CNT_FLUSHED_HI: usize = 0x42c;
+    /// (rc) Completions with status REJECTED.
+    pub const CNT_REJECTED_LO: usize = 0x430;
+    /// (ro) Bits 63:32.
+    pub const CNT_REJECTED_HI: usize = 0x434;
+    /// (rc) Frame bytes sent on the wire (without FCS).
+    pub const CNT_TX_BYTES_LO: usize = 0x438;
+    /// (ro) Bits 63:32.
+    pub const CNT_TX_BYTES_HI: usize = 0x43c;
+    /// Block Q: Per-queue TX ring, policies and counters (one block per queue).
+    pub const Q_BASE: usize = 0x80000;
+    /// Distance between consecutive Q blocks.
+    pub const Q_STRIDE: usize = 0x80;
+    /// Most Q blocks the map has room for.
+    pub const Q_MAX_COUNT: usize = 4096;
+    /// (rw) Ring base DMA address, bits 31:0 (32-byte aligned).
+    pub const Q_BASE_LO: usize = 0x0;
+    /// (rw) Ring base DMA address, bits 63:32.
+    pub const Q_BASE_HI: usize = 0x4;
+    /// (rw) log2 of the number of descriptors in the ring (at most CAP_RING_LOG2_MAX).
+    pub const Q_SIZE_LOG2: usize = 0x8;
+    /// (rw) Queue control and policies.
+    pub const Q_CTRL: usize = 0xc;
+    /// 1: the queue's doorbells are served. Clearing it flushes the queue.
+    pub const Q_CTRL_ENABLE: u32 = 0x1;
+    /// LATE_POLICY_* for this queue.
+    pub const Q_CTRL_LATE_POLICY: u32 = 0x2;
+    /// HORIZON_POLICY_* for this queue.
+    pub const Q_CTRL_HORIZON_POLICY: u32 = 0x4;
+    /// Write 1: complete every scheduled entry of the queue FLUSHED; self-clearing.
+    pub const Q_CTRL_FLUSH: u32 = 0x8;
+    /// (rw) Producer index doorbell (descriptors posted, modulo 2^16). A value more than the ring size ahead of CONS is clamped to CONS + ring size.
+    pub const Q_PROD: usize = 0x10;
+    /// (ro) Consumer index: descriptors fetched by the card (modulo 2^16). Host buffers are reusable only after their completion.
+    pub const Q_CONS: usize = 0x14;
+    /// (rw) DMA window base, bits 31:0: frames must lie inside [WIN_BASE, WIN_BASE + WIN_LEN).
+    pub const Q_WIN_BASE_LO: usize = 0x18;
+    /// (rw) DMA window base, bits 63:32.
+    pub const Q_WIN_BASE_HI: usize = 0x1c;
+    /// (rw) DMA window length, bits 31:0.
+    pub const Q_WIN_LEN_LO: usize = 0x20;
+    /// (rw) DMA window length, bits 63:32.
+    pub const Q_WIN_LEN_HI: usize = 0x24;
+    /// (ro) Queue status.
+    pub const Q_STATUS: usize = 0x28;
+    /// The queue is enabled.
+    pub const Q_STATUS_ENABLED: u32 = 0x1;
+    /// A flush is still completing entries.
+    pub const Q_STATUS_FLUSH_BUSY: u32 = 0x2;
+    /// (rw) Most calendar entries this queue may hold at once (0: the calendar's default quota).
+    pub const Q_QUOTA: usize = 0x2c;
+    /// (ro) Descriptors fetched (32-bit, wraps).
+    pub const Q_CNT_POSTED: usize = 0x40;
+    /// (ro) Completions SENT (32-bit, wraps).
+    pub const Q_CNT_SENT: usize = 0x44;
+    /// (ro) Completions SENT_LATE (32-bit, wraps).
+    pub const Q_CNT_SENT_LATE: usize = 0x48;
+    /// (ro) Completions DROPPED_LATE (32-bit, wraps).
+    pub const Q_CNT_DROPPED_LATE: usize = 0x4c;
+    /// (ro) Completions DROPPED_HORIZON (32-bit, wraps).
+    pub const Q_CNT_DROPPED_HORIZON: usize = 0x50;
+    /// (ro) Completions FLUSHED (32-bit, wraps).
+    pub const Q_CNT_FLUSHED: usize = 0x54;
+    /// (ro) Completions REJECTED (32-bit, wraps).
+    pub const Q_CNT_REJECTED: usize = 0x58;
+}
+
+/// Access kinds of every register, for the driver's typed register block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Read-only.
+    Ro,
+    /// Read/write.
+    Rw,
+    /// Write-only; reads return 0.
+    Wo,
+    /// Write 1 to clear.
+    W1c,
+    /// Reading has a documented side effect (latches a snapshot).
+    Rc,
+}
+
+/// One register as the contract describes it.
+#[derive(Debug, Clone, Copy)]
+pub struct RegInfo {
+    /// Block and register name, e.g. `PHC_TIME_LO`.
+    pub name: &'static str,
+    /// Byte offset (inside a queue's block for `Q_*`).
+    pub offset: usize,
+    /// Access kind.
+    pub access: Access,
+    /// True for per-queue registers.
+    pub per_queue: bool,
+}
+
+/// Every register of the map.
+pub const REGISTERS: &[RegInfo] = &[
+    RegInfo { name: "CAP_MAGIC", offset: 0x0, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CAP_VERSION", offset: 0x4, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CAP_NUM_QUEUES", offset: 0x8, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CAP_CLK_FREQ_HZ", offset: 0xc, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CAP_SLOT_NS", offset: 0x10, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CAP_SLOTS", offset: 0x14, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CAP_HORIZON_NS_LO", offset: 0x18, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CAP_HORIZON_NS_HI", offset: 0x1c, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CAP_FEATURES", offset: 0x20, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CAP_RING_LOG2_MAX", offset: 0x24, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CAP_MAX_FRAME_LEN", offset: 0x28, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CAP_TX_DATA_WIDTH", offset: 0x2c, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CAP_NODES", offset: 0x30, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CAP_QUEUE_BASE", offset: 0x34, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CAP_QUEUE_STRIDE", offset: 0x38, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CTRL_CONTROL", offset: 0x100, access: Access::Rw, per_queue: false },
+    RegInfo { name: "CTRL_STATUS", offset: 0x104, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CTRL_LOOKAHEAD_NS", offset: 0x108, access: Access::Rw, per_queue: false },
+    RegInfo { name: "CTRL_TX_LAT_COMP_NS", offset: 0x10c, access: Access::Rw, per_queue: false },
+    RegInfo { name: "CTRL_IRQ_CTRL", offset: 0x110, access: Access::Rw, per_queue: false },
+    RegInfo { name: "CTRL_IRQ_MOD_COUNT", offset: 0x114, access: Access::Rw, per_queue: false },
+    RegInfo { name: "CTRL_IRQ_MOD_TIME_NS", offset: 0x118, access: Access::Rw, per_queue: false },
+    RegInfo { name: "CTRL_IRQ_STATUS", offset: 0x11c, access: Access::W1c, per_queue: false },
+    RegInfo { name: "PHC_TIME_LO", offset: 0x200, access: Access::Rc, per_queue: false },
+    RegInfo { name: "PHC_TIME_HI", offset: 0x204, access: Access::Ro, per_queue: false },
+    RegInfo { name: "PHC_TIME_FNS", offset: 0x208, access: Access::Ro, per_queue: false },
+    RegInfo { name: "PHC_SET_LO", offset: 0x210, access: Access::Rw, per_queue: false },
+    RegInfo { name: "PHC_SET_HI", offset: 0x214, access: Access::Rw, per_queue: false },
+    RegInfo { name: "PHC_ADJ_LO", offset: 0x218, access: Access::Rw, per_queue: false },
+    RegInfo { name: "PHC_ADJ_HI", offset: 0x21c, access: Access::Rw, per_queue: false },
+    RegInfo { name: "PHC_CMD", offset: 0x220, access: Access::Wo, per_queue: false },
+    RegInfo { name: "PHC_PERIOD_LO", offset: 0x224, access: Access::Rw, per_queue: false },
+    RegInfo { name: "PHC_PERIOD_HI", offset: 0x228, access: Access::Rw, per_queue: false },
+    RegInfo { name: "PHC_ADJFINE_PPB", offset: 0x22c, access: Access::Rw, per_queue: false },
+    RegInfo { name: "PHC_STATUS", offset: 0x230, access: Access::Ro, per_queue: false },
+    RegInfo { name: "PHC_STEP_COUNT", offset: 0x234, access: Access::Ro, per_queue: false },
+    RegInfo { name: "PHC_SEC_LO", offset: 0x238, access: Access::Ro, per_queue: false },
+    RegInfo { name: "PHC_SEC_HI", offset: 0x23c, access: Access::Ro, per_queue: false },
+    RegInfo { name: "PHC_NSEC", offset: 0x240, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CPL_BASE_LO", offset: 0x300, access: Access::Rw, per_queue: false },
+    RegInfo { name: "CPL_BASE_HI", offset: 0x304, access: Access::Rw, per_queue: false },
+    RegInfo { name: "CPL_SIZE_LOG2", offset: 0x308, access: Access::Rw, per_queue: false },
+    RegInfo { name: "CPL_CTRL", offset: 0x30c, access: Access::Rw, per_queue: false },
+    RegInfo { name: "CPL_PROD", offset: 0x310, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CPL_CONS", offset: 0x314, access: Access::Rw, per_queue: false },
+    RegInfo { name: "CNT_POSTED_LO", offset: 0x400, access: Access::Rc, per_queue: false },
+    RegInfo { name: "CNT_POSTED_HI", offset: 0x404, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CNT_SENT_LO", offset: 0x408, access: Access::Rc, per_queue: false },
+    RegInfo { name: "CNT_SENT_HI", offset: 0x40c, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CNT_SENT_LATE_LO", offset: 0x410, access: Access::Rc, per_queue: false },
+    RegInfo { name: "CNT_SENT_LATE_HI", offset: 0x414, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CNT_DROPPED_LATE_LO", offset: 0x418, access: Access::Rc, per_queue: false },
+    RegInfo { name: "CNT_DROPPED_LATE_HI", offset: 0x41c, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CNT_DROPPED_HORIZON_LO", offset: 0x420, access: Access::Rc, per_queue: false },
+    RegInfo { name: "CNT_DROPPED_HORIZON_HI", offset: 0x424, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CNT_FLUSHED_LO", offset: 0x428, access: Access::Rc, per_queue: false },
+    RegInfo { name: "CNT_FLUSHED_HI", offset: 0x42c, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CNT_REJECTED_LO", offset: 0x430, access: Access::Rc, per_queue: false },
+    RegInfo { name: "CNT_REJECTED_HI", offset: 0x434, access: Access::Ro, per_queue: false },
+    RegInfo { name: "CNT_TX_BYTES_LO", offset: 0x438, access: Access::Rc, per_queue: false },
+    RegInfo { name: "CNT_TX_BYTES_HI", offset: 0x43c, access: Access::Ro, per_queue: false },
+    RegInfo { name: "Q_BASE_LO", offset: 0x0, access: Access::Rw, per_queue: true },
+    RegInfo { name: "Q_BASE_HI", offset: 0x4, access: Access::Rw, per_queue: true },
+    RegInfo { name: "Q_SIZE_LOG2", offset: 0x8, access: Access::Rw, per_queue: true },
+    RegInfo { name: "Q_CTRL", offset: 0xc, access: Access::Rw, per_queue: true },
+    RegInfo { name: "Q_PROD", offset: 0x10, access: Access::Rw, per_queue: true },
+    RegInfo { name: "Q_CONS", offset: 0x14, access: Access::Ro, per_queue: true },
+    RegInfo { name: "Q_WIN_BASE_LO", offset: 0x18, access: Access::Rw, per_queue: true },
+    RegInfo { name: "Q_WIN_BASE_HI", offset: 0x1c, access: Access::Rw, per_queue: true },
+    RegInfo { name: "Q_WIN_LEN_LO", offset: 0x20, access: Access::Rw, per_queue: true },
+    RegInfo { name: "Q_WIN_LEN_HI", offset: 0x24, access: Access::Rw, per_queue: true },
+    RegInfo { name: "Q_STATUS", offset: 0x28, access: Access::Ro, per_queue: true },
+    RegInfo { name: "Q_QUOTA", offset: 0x2c, access: Access::Rw, per_queue: true },
+    RegInfo { name: "Q_CNT_POSTED", offset: 0x40, access: Access::Ro, per_queue: true },
+    RegInfo { name: "Q_CNT_SENT", offset: 0x44, access: Access::Ro, per_queue: true },
+    RegInfo { name: "Q_CNT_SENT_LATE", offset: 0x48, access: Access::Ro, per_queue: true },
+    RegInfo { name: "Q_CNT_DROPPED_LATE", offset: 0x4c, access: Access::Ro, per_queue: true },
+    RegInfo { name: "Q_CNT_DROPPED_HORIZON", offset: 0x50, access: Access::Ro, per_queue: true },
+    RegInfo { name: "Q_CNT_FLUSHED", offset: 0x54, access: Access::Ro, per_queue: true },
+    RegInfo { name: "Q_CNT_REJECTED", offset: 0x58, access: Access::Ro, per_queue: true },
+];

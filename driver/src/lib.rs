@@ -1,0 +1,3 @@
+//! tsnic: userspace driver for the tsnic time-scheduled transmit NIC.
+
+pub mod contract;

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Lint every RTL module with Verilator -Wall, each file as its own top (one module per file).
+# Fails on the first warning or error, printing it.
+set -euo pipefail
+cd "$(dirname "$0")/rtl"
+status=0
+count=0
+for f in *.v; do
+  top=$(basename "$f" .v)
+  if ! out=$(verilator --lint-only -Wall -I. -y . --top-module "$top" "$f" 2>&1); then
+    echo "lint: $f"; echo "$out"; status=1
+  elif [ -n "$out" ]; then
+    echo "lint: $f"; echo "$out"; status=1
+  fi
+  count=$((count + 1))
+done
+if [ $status -eq 0 ]; then echo "lint: $count RTL modules clean under verilator --lint-only -Wall"; fi
+exit $status

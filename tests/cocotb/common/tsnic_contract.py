@@ -1,0 +1,181 @@
+"""Generated from hdl/contract/tsnic.toml by hdl/contract/gen_contract.py. Do not edit: run `make gen`."""
+
+import struct
+
+MAGIC = 0x54534e43
+VERSION = 0x00010000
+BAR0_SIZE = 0x100000
+
+STATUS_SENT = 1
+STATUS_SENT_LATE = 2
+STATUS_DROPPED_LATE = 3
+STATUS_DROPPED_HORIZON = 4
+STATUS_FLUSHED = 5
+STATUS_REJECTED = 6
+
+REJECT_NONE = 0
+REJECT_ZERO_LEN = 1
+REJECT_OVERSIZE = 2
+REJECT_OUTSIDE_WINDOW = 3
+REJECT_BAD_FLAGS = 4
+
+LATE_POLICY_SEND = 0
+LATE_POLICY_DROP = 1
+
+HORIZON_POLICY_DROP = 0
+HORIZON_POLICY_CAP = 1
+
+STATUS_NAMES = {1: "SENT", 2: "SENT_LATE", 3: "DROPPED_LATE", 4: "DROPPED_HORIZON", 5: "FLUSHED", 6: "REJECTED"}
+
+FEATURE_LATE_POLICY = 1 << 0
+FEATURE_HORIZON_POLICY = 1 << 1
+FEATURE_PHC_ADJFINE = 1 << 2
+FEATURE_PPS_OUT = 1 << 3
+FEATURE_IRQ_MODERATION = 1 << 4
+
+DESC_FLAG_ASAP = 1 << 0
+
+CPL_FLAG_CAPPED = 1 << 0
+CPL_FLAG_PHASE = 1 << 31
+
+CAP_BASE = 0x0
+CAP_MAGIC = 0x0
+CAP_VERSION = 0x4
+CAP_NUM_QUEUES = 0x8
+CAP_CLK_FREQ_HZ = 0xc
+CAP_SLOT_NS = 0x10
+CAP_SLOTS = 0x14
+CAP_HORIZON_NS_LO = 0x18
+CAP_HORIZON_NS_HI = 0x1c
+CAP_FEATURES = 0x20
+CAP_RING_LOG2_MAX = 0x24
+CAP_MAX_FRAME_LEN = 0x28
+CAP_TX_DATA_WIDTH = 0x2c
+CAP_NODES = 0x30
+CAP_QUEUE_BASE = 0x34
+CAP_QUEUE_STRIDE = 0x38
+
+CTRL_BASE = 0x100
+CTRL_CONTROL = 0x100
+CTRL_CONTROL_ENABLE = 0x1
+CTRL_CONTROL_RESET = 0x2
+CTRL_STATUS = 0x104
+CTRL_STATUS_RUNNING = 0x1
+CTRL_STATUS_RESET_BUSY = 0x2
+CTRL_LOOKAHEAD_NS = 0x108
+CTRL_TX_LAT_COMP_NS = 0x10c
+CTRL_IRQ_CTRL = 0x110
+CTRL_IRQ_CTRL_ENABLE = 0x1
+CTRL_IRQ_MOD_COUNT = 0x114
+CTRL_IRQ_MOD_TIME_NS = 0x118
+CTRL_IRQ_STATUS = 0x11c
+
+PHC_BASE = 0x200
+PHC_TIME_LO = 0x200
+PHC_TIME_HI = 0x204
+PHC_TIME_FNS = 0x208
+PHC_SET_LO = 0x210
+PHC_SET_HI = 0x214
+PHC_ADJ_LO = 0x218
+PHC_ADJ_HI = 0x21c
+PHC_CMD = 0x220
+PHC_CMD_SET = 0x1
+PHC_CMD_ADJ = 0x2
+PHC_PERIOD_LO = 0x224
+PHC_PERIOD_HI = 0x228
+PHC_ADJFINE_PPB = 0x22c
+PHC_STATUS = 0x230
+PHC_STATUS_BUSY = 0x1
+PHC_STEP_COUNT = 0x234
+PHC_SEC_LO = 0x238
+PHC_SEC_HI = 0x23c
+PHC_NSEC = 0x240
+
+CPL_BASE = 0x300
+CPL_BASE_LO = 0x300
+CPL_BASE_HI = 0x304
+CPL_SIZE_LOG2 = 0x308
+CPL_CTRL = 0x30c
+CPL_PROD = 0x310
+CPL_CONS = 0x314
+
+CNT_BASE = 0x400
+CNT_POSTED_LO = 0x400
+CNT_POSTED_HI = 0x404
+CNT_SENT_LO = 0x408
+CNT_SENT_HI = 0x40c
+CNT_SENT_LATE_LO = 0x410
+CNT_SENT_LATE_HI = 0x414
+CNT_DROPPED_LATE_LO = 0x418
+CNT_DROPPED_LATE_HI = 0x41c
+CNT_DROPPED_HORIZON_LO = 0x420
+CNT_DROPPED_HORIZON_HI = 0x424
+CNT_FLUSHED_LO = 0x428
+CNT_FLUSHED_HI = 0x42c
+CNT_REJECTED_LO = 0x430
+CNT_REJECTED_HI = 0x434
+CNT_TX_BYTES_LO = 0x438
+CNT_TX_BYTES_HI = 0x43c
+
+Q_BASE = 0x80000
+Q_STRIDE = 0x80
+Q_BASE_LO = 0x0
+Q_BASE_HI = 0x4
+Q_SIZE_LOG2 = 0x8
+Q_CTRL = 0xc
+Q_CTRL_ENABLE = 0x1
+Q_CTRL_LATE_POLICY = 0x2
+Q_CTRL_HORIZON_POLICY = 0x4
+Q_CTRL_FLUSH = 0x8
+Q_PROD = 0x10
+Q_CONS = 0x14
+Q_WIN_BASE_LO = 0x18
+Q_WIN_BASE_HI = 0x1c
+Q_WIN_LEN_LO = 0x20
+Q_WIN_LEN_HI = 0x24
+Q_STATUS = 0x28
+Q_STATUS_ENABLED = 0x1
+Q_STATUS_FLUSH_BUSY = 0x2
+Q_QUOTA = 0x2c
+Q_CNT_POSTED = 0x40
+Q_CNT_SENT = 0x44
+Q_CNT_SENT_LATE = 0x48
+Q_CNT_DROPPED_LATE = 0x4c
+Q_CNT_DROPPED_HORIZON = 0x50
+Q_CNT_FLUSHED = 0x54
+Q_CNT_REJECTED = 0x58
+
+DESC_SIZE = 32
+DESC_FIELDS = ('addr', 'len', 'cookie', 'launch_ns', 'flags', 'reserved')
+_DESC_FMT = struct.Struct('<QIIQII')
+
+
+def pack_descriptor(**fields) -> bytes:
+    """Pack a descriptor record; fields not given are 0."""
+    unknown = set(fields) - set(DESC_FIELDS)
+    if unknown:
+        raise KeyError(f"unknown descriptor fields: {sorted(unknown)}")
+    return _DESC_FMT.pack(*(fields.get(n, 0) for n in DESC_FIELDS))
+
+
+def unpack_descriptor(data: bytes) -> dict:
+    """Unpack a descriptor record into a dict of its fields."""
+    return dict(zip(DESC_FIELDS, _DESC_FMT.unpack(bytes(data[:DESC_SIZE]))))
+
+
+CPL_SIZE = 32
+CPL_FIELDS = ('depart_ns', 'launch_ns', 'cookie', 'ring_index', 'queue', 'status', 'reason', 'len', 'flags')
+_CPL_FMT = struct.Struct('<QQIHHBBHI')
+
+
+def pack_completion(**fields) -> bytes:
+    """Pack a completion record; fields not given are 0."""
+    unknown = set(fields) - set(CPL_FIELDS)
+    if unknown:
+        raise KeyError(f"unknown completion fields: {sorted(unknown)}")
+    return _CPL_FMT.pack(*(fields.get(n, 0) for n in CPL_FIELDS))
+
+
+def unpack_completion(data: bytes) -> dict:
+    """Unpack a completion record into a dict of its fields."""
+    return dict(zip(CPL_FIELDS, _CPL_FMT.unpack(bytes(data[:CPL_SIZE]))))
