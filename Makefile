@@ -20,7 +20,7 @@ APT_PACKAGES := verilator iverilog yosys
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PATH := $(VENV)/bin:$(PATH)
 
-.PHONY: help deps apt-deps py-deps gen check-contract lint test test-rust test-cocotb demo synth soak clean
+.PHONY: help deps apt-deps py-deps gen check-contract lint test test-python test-rust test-cocotb demo synth soak clean
 
 help:
 	@sed -n '2,11p' $(ROOT)/Makefile | sed 's/^# \{0,1\}//'
@@ -59,7 +59,10 @@ check-contract:
 lint: apt-deps
 	@$(ROOT)/hdl/lint.sh
 
-test: deps check-contract lint test-rust test-cocotb
+test: deps check-contract lint test-python test-rust test-cocotb
+
+test-python: py-deps
+	$(VENV)/bin/python -m pytest -q $(ROOT)/tests/contract
 
 test-rust:
 	cargo test --workspace --locked

@@ -473,11 +473,13 @@ def outputs(c: dict) -> dict[Path, str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--check", action="store_true", help="fail if a generated file is stale; write nothing")
+    ap.add_argument("--source", type=Path, default=SOURCE, help="contract source (default: %(default)s)")
     args = ap.parse_args(argv)
     try:
-        c = load()
-    except (ContractError, tomllib.TOMLDecodeError, KeyError) as e:
-        print(f"gen_contract: {SOURCE.relative_to(ROOT)}: {e}", file=sys.stderr)
+        c = load(args.source)
+    except (ContractError, tomllib.TOMLDecodeError, KeyError, OSError) as e:
+        what = f"missing key {e}" if isinstance(e, KeyError) else str(e)
+        print(f"gen_contract: {args.source}: {what}", file=sys.stderr)
         return 2
     stale = []
     for path, text in outputs(c).items():
