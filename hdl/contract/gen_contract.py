@@ -12,6 +12,8 @@ cocotb benches and docs/REGISTERS.md for people.
 from __future__ import annotations
 
 import argparse
+import shutil
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -466,8 +468,19 @@ def gen_markdown(c: dict) -> str:
 # ----------------------------------------------------------------------------------------------
 
 
+def rustfmt(text: str) -> str:
+    """Format generated Rust as `cargo fmt` would, so the drift check and `cargo fmt --check` agree."""
+    exe = shutil.which("rustfmt")
+    if exe is None:
+        raise ContractError("rustfmt not found: install the Rust toolchain (rustup component add rustfmt)")
+    r = subprocess.run([exe, "--edition", "2021", "--emit", "stdout"], input=text, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise ContractError(f"rustfmt refused the generated Rust: {r.stderr.strip()}")
+    return r.stdout
+
+
 def outputs(c: dict) -> dict[Path, str]:
-    return {OUT_VH: gen_verilog(c), OUT_RS: gen_rust(c), OUT_PY: gen_python(c), OUT_MD: gen_markdown(c)}
+    return {OUT_VH: gen_verilog(c), OUT_RS: rustfmt(gen_rust(c)), OUT_PY: gen_python(c), OUT_MD: gen_markdown(c)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -481,8 +494,13 @@ def main(argv: list[str] | None = None) -> int:
         what = f"missing key {e}" if isinstance(e, KeyError) else str(e)
         print(f"gen_contract: {args.source}: {what}", file=sys.stderr)
         return 2
+    try:
+        generated = outputs(c)
+    except ContractError as e:
+        print(f"gen_contract: {e}", file=sys.stderr)
+        return 2
     stale = []
-    for path, text in outputs(c).items():
+    for path, text in generated.items():
         rel = path.relative_to(ROOT)
         current = path.read_text() if path.exists() else None
         if current == text:
