@@ -1,3 +1,4 @@
 //! tsnic: userspace driver for the tsnic time-scheduled transmit NIC.
 
 pub mod contract;
+pub mod trace;
