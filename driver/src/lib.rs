@@ -1,4 +1,5 @@
 //! tsnic: userspace driver for the tsnic time-scheduled transmit NIC.
 
 pub mod contract;
+pub mod device;
 pub mod trace;

@@ -1,0 +1,598 @@
+//! The device backend: the one seam between the driver and a card.
+//!
+//! Everything above this module (rings, PHC, EDT sender, CLI) is the same code on every backend.
+//! A backend gives three things:
+//!
+//! - **MMIO**: 32-bit reads and writes of BAR0 at a byte offset ([`Backend::read32`],
+//!   [`Backend::write32`]). Offsets come from [`crate::contract::reg`]; never hard-code one.
+//! - **DMA memory**: regions of host memory the card can read and write, each with its device address
+//!   (IOVA). The driver touches them only through the backend ([`Backend::dma_write`],
+//!   [`Backend::dma_read`]) with a [`DmaRegion`] handle, so no code above the backends needs `unsafe`.
+//! - **Time**: the host clock as the backend sees it ([`Backend::now_ns`]: `CLOCK_TAI` on a real machine,
+//!   a host-clock model on the simulator) and waiting ([`Backend::wait_ns`]: sleeps or spins on a real
+//!   card, advances simulated time on the simulator).
+//!
+//! Backends: `vfio` ([`vfio`]: a real card behind vfio-pci), `sim` (the Verilated RTL in-process, crate
+//! `tsnic-sim`) and `mem` ([`mem`]: an in-memory register file with no card behind it, for unit tests and
+//! benchmarks). [`Card`] opens one from a spec string (`sim`, `vfio:0000:01:00.0`, `mem`) and checks the
+//! card's identity.
+//!
+//! Ordering rules every backend keeps:
+//! - [`Backend::write32`] is a release point: every earlier `dma_write` is visible to the card before the
+//!   register write reaches it (doorbells rely on this).
+//! - `dma_read` returns what the card wrote; a caller that checks a phase/valid word and then reads the
+//!   rest of a record must put an acquire fence between the two reads (the ring does).
+
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::contract::{self, reg};
+
+pub mod mem;
+pub mod vfio;
+
+/// Errors of opening and driving a card. Each message says what to do about it.
+#[derive(Debug, Error)]
+pub enum DeviceError {
+    /// The backend spec string did not parse.
+    #[error(
+        "unknown backend `{0}`: use `sim`, `mem` or `vfio:DDDD:BB:DD.F` (e.g. `vfio:0000:01:00.0`)"
+    )]
+    BadBackendSpec(String),
+    /// A PCI address did not parse.
+    #[error("bad PCI address `{addr}`: {why}; write it as DDDD:BB:DD.F, e.g. 0000:01:00.0 (see `lspci -D`)")]
+    BadPciAddress {
+        /// The address as given.
+        addr: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The simulator backend is not built in.
+    #[error("the sim backend is not available in this build: {0}")]
+    SimUnavailable(String),
+    /// /dev/vfio/vfio is missing.
+    #[error("no {path}: load the VFIO driver (`modprobe vfio-pci`) and enable the IOMMU (intel_iommu=on or amd_iommu=on on the kernel command line)")]
+    NoVfio {
+        /// The path that is missing.
+        path: String,
+    },
+    /// The device does not exist in sysfs.
+    #[error("no PCI device {addr}: check the address with `lspci -D`")]
+    NoSuchDevice {
+        /// PCI address.
+        addr: String,
+    },
+    /// The device is bound to another driver (or none).
+    #[error("PCI device {addr} is not bound to vfio-pci (driver: {driver}): run `echo {addr} > /sys/bus/pci/devices/{addr}/driver/unbind; echo vfio-pci > /sys/bus/pci/devices/{addr}/driver_override; echo {addr} > /sys/bus/pci/drivers_probe`")]
+    NotBoundToVfio {
+        /// PCI address.
+        addr: String,
+        /// The driver it is bound to, or `none`.
+        driver: String,
+    },
+    /// The IOMMU group has devices not bound to vfio-pci.
+    #[error("IOMMU group {group} is not viable: every device in /sys/kernel/iommu_groups/{group}/devices must be bound to vfio-pci (or have no driver); bind them too or move the card to another slot")]
+    GroupNotViable {
+        /// IOMMU group number.
+        group: u32,
+    },
+    /// Opening a VFIO file was refused.
+    #[error("permission denied opening {path}: run as root or give your user access (`chown $USER {path}`) and raise the locked-memory limit (`ulimit -l unlimited`)")]
+    PermissionDenied {
+        /// The path.
+        path: String,
+    },
+    /// BAR0 is smaller than the contract's map.
+    #[error("BAR0 is {size:#x} bytes, the register map needs {need:#x}: wrong device or wrong bitstream")]
+    BarTooSmall {
+        /// Size found.
+        size: u64,
+        /// Size needed.
+        need: u64,
+    },
+    /// CAP_MAGIC is wrong: not a tsnic card.
+    #[error("CAP_MAGIC reads {found:#010x}, expected {expected:#010x} (\"TSNC\"): this is not a tsnic card, or its bitstream is not loaded")]
+    BadMagic {
+        /// Value read.
+        found: u32,
+        /// Value expected.
+        expected: u32,
+    },
+    /// Contract major version differs.
+    #[error("card speaks contract version {major}.{minor}, this driver speaks {want_major}.{want_minor}: update the driver or the bitstream so the major versions match")]
+    VersionMismatch {
+        /// Card's major.
+        major: u16,
+        /// Card's minor.
+        minor: u16,
+        /// Driver's major.
+        want_major: u16,
+        /// Driver's minor.
+        want_minor: u16,
+    },
+    /// A DMA allocation or mapping failed.
+    #[error("cannot allocate {len} bytes of DMA memory: {why}")]
+    DmaAlloc {
+        /// Bytes asked for.
+        len: usize,
+        /// Why.
+        why: String,
+    },
+    /// The card did not do something in time.
+    #[error("timed out after {ns} ns waiting for {what}: is the card running (`tsnic info`)?")]
+    Timeout {
+        /// What we waited for.
+        what: String,
+        /// How long.
+        ns: u64,
+    },
+    /// An argument is out of the card's range.
+    #[error("{0}")]
+    OutOfRange(String),
+    /// The simulator failed.
+    #[error("simulator: {0}")]
+    Sim(String),
+    /// An OS call failed.
+    #[error("{context}: {source}")]
+    Io {
+        /// What we were doing.
+        context: String,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// A region of DMA memory: a handle the backend hands out. Access it through the backend that made it.
+///
+/// Dropping the handle does not free the memory; the backend frees every region when it is dropped, or
+/// earlier with [`Backend::dma_free`].
+#[derive(Debug, PartialEq, Eq)]
+pub struct DmaRegion {
+    id: usize,
+    iova: u64,
+    len: usize,
+}
+
+impl DmaRegion {
+    /// Made by a backend: `id` is the backend's own index, `iova` the device address of byte 0.
+    pub fn new(id: usize, iova: u64, len: usize) -> Self {
+        Self { id, iova, len }
+    }
+    /// The backend's index of this region.
+    pub fn id(&self) -> usize {
+        self.id
+    }
+    /// Device address (IOVA) of the region's first byte.
+    pub fn iova(&self) -> u64 {
+        self.iova
+    }
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// True for a zero-length region.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// Alignment every backend gives DMA regions (both their host memory and their IOVA).
+pub const DMA_ALIGN: usize = 4096;
+
+/// A model of the host clock (`CLOCK_TAI`) for simulated backends: it runs at `1 + ppb/1e9` times the
+/// true (simulated) time and can be stepped. Lets tests inject an oscillator error between host and card.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostClockModel {
+    /// True time at the last re-base.
+    base_true_ns: u64,
+    /// Host clock reading at `base_true_ns`.
+    base_host_ns: i128,
+    /// Frequency error of the host clock in parts per billion (positive: host runs fast).
+    ppb: f64,
+}
+
+impl HostClockModel {
+    /// A host clock that reads `host_ns` at true time `true_ns` and runs at the true rate.
+    pub fn new(true_ns: u64, host_ns: u64) -> Self {
+        Self {
+            base_true_ns: true_ns,
+            base_host_ns: host_ns as i128,
+            ppb: 0.0,
+        }
+    }
+    /// Host clock reading at true time `true_ns` (saturating at 0).
+    pub fn host_ns(&self, true_ns: u64) -> u64 {
+        let dt = true_ns as i128 - self.base_true_ns as i128;
+        let host = self.base_host_ns + dt + ((dt as f64) * self.ppb / 1e9).round() as i128;
+        host.clamp(0, u64::MAX as i128) as u64
+    }
+    /// Set the frequency error from true time `true_ns` on, keeping the clock continuous.
+    pub fn set_freq_error_ppb(&mut self, true_ns: u64, ppb: f64) {
+        self.base_host_ns = self.host_ns(true_ns) as i128;
+        self.base_true_ns = true_ns;
+        self.ppb = ppb;
+    }
+    /// The frequency error in ppb.
+    pub fn freq_error_ppb(&self) -> f64 {
+        self.ppb
+    }
+    /// Step the host clock by `delta_ns` at true time `true_ns`.
+    pub fn step(&mut self, true_ns: u64, delta_ns: i64) {
+        self.base_host_ns = self.host_ns(true_ns) as i128 + delta_ns as i128;
+        self.base_true_ns = true_ns;
+    }
+}
+
+/// The backend trait. Offsets are BAR0 byte offsets; a backend panics on an offset outside BAR0 or a
+/// DMA access outside its region (both are driver bugs, never user input).
+pub trait Backend {
+    /// A short description for `tsnic info`, e.g. `vfio 0000:01:00.0` or `sim (Verilated tsnic_core)`.
+    fn describe(&self) -> String;
+
+    /// Read a 32-bit register at BAR0 byte `offset` (4-byte aligned).
+    fn read32(&mut self, offset: usize) -> u32;
+
+    /// Write a 32-bit register. A release point: earlier DMA writes reach the card first.
+    fn write32(&mut self, offset: usize, value: u32);
+
+    /// Allocate `len` bytes of zeroed DMA memory (rounded up to [`DMA_ALIGN`]), mapped for the card.
+    fn dma_alloc(&mut self, len: usize) -> Result<DmaRegion, DeviceError>;
+
+    /// Unmap and free a region. Its IOVA may be reused afterwards.
+    fn dma_free(&mut self, region: DmaRegion) -> Result<(), DeviceError>;
+
+    /// Copy `data` into `region` at byte `offset`.
+    fn dma_write(&mut self, region: &DmaRegion, offset: usize, data: &[u8]);
+
+    /// Copy from `region` at byte `offset` into `buf`.
+    fn dma_read(&mut self, region: &DmaRegion, offset: usize, buf: &mut [u8]);
+
+    /// Read a little-endian u32 from DMA memory (one access on backends that can).
+    fn dma_read_u32(&mut self, region: &DmaRegion, offset: usize) -> u32 {
+        let mut b = [0u8; 4];
+        self.dma_read(region, offset, &mut b);
+        u32::from_le_bytes(b)
+    }
+
+    /// Host clock in TAI ns as this backend sees it (`CLOCK_TAI`, or the host-clock model on sim).
+    fn now_ns(&mut self) -> u64;
+
+    /// Let `ns` nanoseconds pass: sleep/spin on hardware, advance simulated time on the simulator.
+    fn wait_ns(&mut self, ns: u64) -> Result<(), DeviceError>;
+
+    /// Wait until the card raises its interrupt or `timeout_ns` passes; true if it was raised.
+    /// Backends without an interrupt path just wait and return false (callers then poll).
+    fn wait_irq(&mut self, timeout_ns: u64) -> Result<bool, DeviceError> {
+        self.wait_ns(timeout_ns)?;
+        Ok(false)
+    }
+
+    /// The host-clock model, on backends that simulate the host clock (tests inject errors through it).
+    fn host_clock_model(&mut self) -> Option<&mut HostClockModel> {
+        None
+    }
+}
+
+impl<B: Backend + ?Sized> Backend for Box<B> {
+    fn describe(&self) -> String {
+        (**self).describe()
+    }
+    #[inline]
+    fn read32(&mut self, offset: usize) -> u32 {
+        (**self).read32(offset)
+    }
+    #[inline]
+    fn write32(&mut self, offset: usize, value: u32) {
+        (**self).write32(offset, value)
+    }
+    fn dma_alloc(&mut self, len: usize) -> Result<DmaRegion, DeviceError> {
+        (**self).dma_alloc(len)
+    }
+    fn dma_free(&mut self, region: DmaRegion) -> Result<(), DeviceError> {
+        (**self).dma_free(region)
+    }
+    #[inline]
+    fn dma_write(&mut self, region: &DmaRegion, offset: usize, data: &[u8]) {
+        (**self).dma_write(region, offset, data)
+    }
+    #[inline]
+    fn dma_read(&mut self, region: &DmaRegion, offset: usize, buf: &mut [u8]) {
+        (**self).dma_read(region, offset, buf)
+    }
+    #[inline]
+    fn dma_read_u32(&mut self, region: &DmaRegion, offset: usize) -> u32 {
+        (**self).dma_read_u32(region, offset)
+    }
+    fn now_ns(&mut self) -> u64 {
+        (**self).now_ns()
+    }
+    fn wait_ns(&mut self, ns: u64) -> Result<(), DeviceError> {
+        (**self).wait_ns(ns)
+    }
+    fn wait_irq(&mut self, timeout_ns: u64) -> Result<bool, DeviceError> {
+        (**self).wait_irq(timeout_ns)
+    }
+    fn host_clock_model(&mut self) -> Option<&mut HostClockModel> {
+        (**self).host_clock_model()
+    }
+}
+
+/// A PCI address `DDDD:BB:DD.F`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PciAddress {
+    /// Domain (segment).
+    pub domain: u16,
+    /// Bus.
+    pub bus: u8,
+    /// Device (0..=31).
+    pub device: u8,
+    /// Function (0..=7).
+    pub function: u8,
+}
+
+impl std::str::FromStr for PciAddress {
+    type Err = DeviceError;
+
+    /// Parses `DDDD:BB:DD.F` or the short `BB:DD.F` (domain 0), hex, as `lspci -D` prints them.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = |why: &str| DeviceError::BadPciAddress {
+            addr: s.to_string(),
+            why: why.to_string(),
+        };
+        let (rest, function) = s
+            .rsplit_once('.')
+            .ok_or_else(|| bad("no `.` before the function"))?;
+        let parts: Vec<&str> = rest.split(':').collect();
+        let (domain, bus, device) = match parts.as_slice() {
+            [d, b, dev] => (*d, *b, *dev),
+            [b, dev] => ("0000", *b, *dev),
+            _ => return Err(bad("expected DDDD:BB:DD.F")),
+        };
+        let hex = |f: &str, max_digits: usize, name: &str| -> Result<u32, DeviceError> {
+            if f.is_empty() || f.len() > max_digits || !f.bytes().all(|c| c.is_ascii_hexdigit()) {
+                return Err(bad(&format!(
+                    "{name} `{f}` is not 1 to {max_digits} hex digits"
+                )));
+            }
+            u32::from_str_radix(f, 16).map_err(|_| bad(&format!("{name} `{f}` is not hex")))
+        };
+        let domain = hex(domain, 4, "domain")? as u16;
+        let bus = hex(bus, 2, "bus")? as u8;
+        let device = hex(device, 2, "device")?;
+        if device > 0x1f {
+            return Err(bad("device must be 00..1f"));
+        }
+        let function = hex(function, 1, "function")?;
+        if function > 7 {
+            return Err(bad("function must be 0..7"));
+        }
+        Ok(Self {
+            domain,
+            bus,
+            device: device as u8,
+            function: function as u8,
+        })
+    }
+}
+
+impl fmt::Display for PciAddress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:04x}:{:02x}:{:02x}.{:x}",
+            self.domain, self.bus, self.device, self.function
+        )
+    }
+}
+
+/// Which backend to open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BackendSpec {
+    /// The Verilated RTL in-process (default).
+    Sim,
+    /// An in-memory register file with no card (tests, benchmarks).
+    Mem,
+    /// A real card behind vfio-pci.
+    Vfio(PciAddress),
+}
+
+impl std::str::FromStr for BackendSpec {
+    type Err = DeviceError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "sim" => Ok(BackendSpec::Sim),
+            "mem" => Ok(BackendSpec::Mem),
+            _ => match s.strip_prefix("vfio:") {
+                Some(addr) => Ok(BackendSpec::Vfio(addr.parse()?)),
+                None => Err(DeviceError::BadBackendSpec(s.to_string())),
+            },
+        }
+    }
+}
+
+impl fmt::Display for BackendSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BackendSpec::Sim => write!(f, "sim"),
+            BackendSpec::Mem => write!(f, "mem"),
+            BackendSpec::Vfio(a) => write!(f, "vfio:{a}"),
+        }
+    }
+}
+
+/// Open the backend a spec names. The sim backend lives in `device/sim.rs` (Engineer D2): until it is
+/// built in, `sim` reports [`DeviceError::SimUnavailable`].
+pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError> {
+    match spec {
+        BackendSpec::Sim => open_sim(),
+        BackendSpec::Mem => Ok(Box::new(mem::MemBackend::new_identity())),
+        BackendSpec::Vfio(addr) => Ok(Box::new(vfio::VfioBackend::open(*addr)?)),
+    }
+}
+
+// D2: replace the body with `Ok(Box::new(sim::SimBackend::new(Default::default())?))` (and add `pub mod sim;`).
+fn open_sim() -> Result<Box<dyn Backend>, DeviceError> {
+    Err(DeviceError::SimUnavailable(
+        "the co-simulation backend (device/sim.rs) is not wired in yet; use `--backend vfio:DDDD:BB:DD.F`".into(),
+    ))
+}
+
+/// Identity and capabilities read from the CAP block.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Caps {
+    /// Contract major version of the card.
+    pub version_major: u16,
+    /// Contract minor version of the card.
+    pub version_minor: u16,
+    /// Number of TX queues.
+    pub num_queues: u32,
+    /// Nominal core clock in Hz.
+    pub clk_freq_hz: u32,
+    /// Calendar slot width in ns.
+    pub slot_ns: u32,
+    /// Slots in the calendar's fine level.
+    pub slots: u32,
+    /// Calendar horizon in ns.
+    pub horizon_ns: u64,
+    /// Feature bits.
+    pub features: u32,
+    /// Largest ring size log2.
+    pub ring_log2_max: u32,
+    /// Largest frame length (without FCS).
+    pub max_frame_len: u32,
+    /// TX data width in bits.
+    pub tx_data_width: u32,
+    /// Calendar capacity (entries outstanding across all queues).
+    pub nodes: u32,
+    /// Byte offset of queue 0's register block.
+    pub queue_base: u32,
+    /// Byte distance between queue blocks.
+    pub queue_stride: u32,
+}
+
+impl Caps {
+    /// Read and check the CAP block: magic first, then the major version.
+    pub fn read(b: &mut dyn Backend) -> Result<Caps, DeviceError> {
+        let magic = b.read32(reg::CAP_MAGIC);
+        if magic != contract::MAGIC {
+            return Err(DeviceError::BadMagic {
+                found: magic,
+                expected: contract::MAGIC,
+            });
+        }
+        let version = b.read32(reg::CAP_VERSION);
+        let (major, minor) = ((version >> 16) as u16, version as u16);
+        if major != contract::VERSION_MAJOR {
+            return Err(DeviceError::VersionMismatch {
+                major,
+                minor,
+                want_major: contract::VERSION_MAJOR,
+                want_minor: contract::VERSION_MINOR,
+            });
+        }
+        let caps = Caps {
+            version_major: major,
+            version_minor: minor,
+            num_queues: b.read32(reg::CAP_NUM_QUEUES),
+            clk_freq_hz: b.read32(reg::CAP_CLK_FREQ_HZ),
+            slot_ns: b.read32(reg::CAP_SLOT_NS),
+            slots: b.read32(reg::CAP_SLOTS),
+            horizon_ns: (b.read32(reg::CAP_HORIZON_NS_LO) as u64)
+                | ((b.read32(reg::CAP_HORIZON_NS_HI) as u64) << 32),
+            features: b.read32(reg::CAP_FEATURES),
+            ring_log2_max: b.read32(reg::CAP_RING_LOG2_MAX),
+            max_frame_len: b.read32(reg::CAP_MAX_FRAME_LEN),
+            tx_data_width: b.read32(reg::CAP_TX_DATA_WIDTH),
+            nodes: b.read32(reg::CAP_NODES),
+            queue_base: b.read32(reg::CAP_QUEUE_BASE),
+            queue_stride: b.read32(reg::CAP_QUEUE_STRIDE),
+        };
+        let last_q = caps.queue_base as u64 + caps.num_queues as u64 * caps.queue_stride as u64;
+        if caps.num_queues == 0 || last_q > contract::BAR0_SIZE as u64 || caps.queue_stride < 0x60 {
+            return Err(DeviceError::OutOfRange(format!(
+                "card reports {} queues at {:#x} stride {:#x}, which does not fit BAR0: wrong bitstream?",
+                caps.num_queues, caps.queue_base, caps.queue_stride
+            )));
+        }
+        Ok(caps)
+    }
+
+    /// BAR0 offset of queue `q`'s register `r` (an offset from `contract::reg::Q_*`).
+    #[inline]
+    pub fn q_reg(&self, q: u16, r: usize) -> usize {
+        self.queue_base as usize + q as usize * self.queue_stride as usize + r
+    }
+
+    /// Core clock period in ns (0 if the card reports no frequency).
+    pub fn clk_period_ns(&self) -> f64 {
+        if self.clk_freq_hz == 0 {
+            0.0
+        } else {
+            1e9 / self.clk_freq_hz as f64
+        }
+    }
+}
+
+/// An open card: its backend plus the identity read at open.
+pub struct Card {
+    backend: Box<dyn Backend>,
+    caps: Caps,
+    spec: String,
+}
+
+impl fmt::Debug for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Card")
+            .field("spec", &self.spec)
+            .field("caps", &self.caps)
+            .finish()
+    }
+}
+
+impl Card {
+    /// Open by spec string: `sim`, `mem`, `vfio:0000:01:00.0`. Checks magic and version.
+    pub fn open(spec: &str) -> Result<Card, DeviceError> {
+        let parsed: BackendSpec = spec.parse()?;
+        let backend = open_backend(&parsed)?;
+        Card::from_backend(backend, parsed.to_string())
+    }
+
+    /// Wrap an already open backend (tests, sim with a custom configuration).
+    pub fn from_backend(mut backend: Box<dyn Backend>, spec: String) -> Result<Card, DeviceError> {
+        let caps = Caps::read(backend.as_mut())?;
+        Ok(Card {
+            backend,
+            caps,
+            spec,
+        })
+    }
+
+    /// The capabilities read at open.
+    pub fn caps(&self) -> &Caps {
+        &self.caps
+    }
+
+    /// The spec the card was opened with.
+    pub fn spec(&self) -> &str {
+        &self.spec
+    }
+
+    /// The backend (MMIO, DMA, time).
+    pub fn backend(&mut self) -> &mut dyn Backend {
+        self.backend.as_mut()
+    }
+
+    /// Split into capabilities and backend, to drive rings and the PHC at once.
+    pub fn parts(&mut self) -> (&Caps, &mut dyn Backend) {
+        (&self.caps, self.backend.as_mut())
+    }
+
+    /// Read a 64-bit LO/HI counter pair (reading LO latches HI).
+    pub fn read_u64(&mut self, lo: usize, hi: usize) -> u64 {
+        let l = self.backend.read32(lo) as u64;
+        let h = self.backend.read32(hi) as u64;
+        l | (h << 32)
+    }
+}
