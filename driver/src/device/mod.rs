@@ -596,3 +596,153 @@ impl Card {
         l | (h << 32)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pci_address_parses_and_prints() {
+        let a: PciAddress = "0000:01:00.0".parse().unwrap();
+        assert_eq!(
+            a,
+            PciAddress {
+                domain: 0,
+                bus: 1,
+                device: 0,
+                function: 0
+            }
+        );
+        assert_eq!(a.to_string(), "0000:01:00.0");
+        let b: PciAddress = "3b:1f.7".parse().unwrap();
+        assert_eq!(b.to_string(), "0000:3b:1f.7");
+        let c: PciAddress = "ABCD:ff:1F.7".parse().unwrap();
+        assert_eq!(c.to_string(), "abcd:ff:1f.7");
+    }
+
+    #[test]
+    fn bad_pci_addresses_name_the_field() {
+        for (s, field) in [
+            ("0000:01:00", "no `.`"),
+            ("0000:01:20.0", "device must be"),
+            ("0000:01:00.8", "function must be"),
+            ("00000:01:00.0", "domain"),
+            ("0000:g1:00.0", "bus"),
+            ("0000:01::00.0", "DDDD:BB:DD.F"),
+            ("", "no `.`"),
+            ("0000:01:00.", "function"),
+        ] {
+            let e = s.parse::<PciAddress>().unwrap_err().to_string();
+            assert!(e.contains(field), "{s}: {e}");
+            assert!(e.contains("lspci -D"), "{e}");
+        }
+    }
+
+    #[test]
+    fn backend_specs() {
+        assert_eq!("sim".parse::<BackendSpec>().unwrap(), BackendSpec::Sim);
+        assert_eq!("mem".parse::<BackendSpec>().unwrap(), BackendSpec::Mem);
+        let v: BackendSpec = "vfio:0000:01:00.0".parse().unwrap();
+        assert_eq!(v.to_string(), "vfio:0000:01:00.0");
+        assert!(matches!(
+            "pcie".parse::<BackendSpec>(),
+            Err(DeviceError::BadBackendSpec(_))
+        ));
+        assert!(matches!(
+            "vfio:zz".parse::<BackendSpec>(),
+            Err(DeviceError::BadPciAddress { .. })
+        ));
+    }
+
+    #[test]
+    fn card_opens_mem_and_reads_caps() {
+        let mut card = Card::open("mem").unwrap();
+        let caps = card.caps().clone();
+        assert_eq!(caps.version_major, contract::VERSION_MAJOR);
+        assert_eq!(caps.num_queues, 8);
+        assert_eq!(
+            caps.q_reg(2, reg::Q_PROD),
+            reg::Q_BASE + 2 * reg::Q_STRIDE + reg::Q_PROD
+        );
+        assert!((caps.clk_period_ns() - 4.0).abs() < 1e-9);
+        assert_eq!(
+            card.read_u64(reg::CAP_HORIZON_NS_LO, reg::CAP_HORIZON_NS_HI),
+            caps.horizon_ns
+        );
+    }
+
+    #[test]
+    fn card_refuses_bad_magic_and_other_major() {
+        let e =
+            Card::from_backend(Box::new(mem::MemBackend::new_blank()), "mem".into()).unwrap_err();
+        assert!(matches!(e, DeviceError::BadMagic { found: 0, .. }), "{e}");
+        assert!(e.to_string().contains("not a tsnic card"));
+        let mut m = mem::MemBackend::new_identity();
+        m.set_reg(
+            reg::CAP_VERSION,
+            ((contract::VERSION_MAJOR as u32 + 1) << 16) | 3,
+        );
+        let e = Card::from_backend(Box::new(m), "mem".into()).unwrap_err();
+        assert!(
+            matches!(e, DeviceError::VersionMismatch { minor: 3, .. }),
+            "{e}"
+        );
+        assert!(e.to_string().contains("update the driver or the bitstream"));
+        // A newer minor is fine.
+        let mut m = mem::MemBackend::new_identity();
+        m.set_reg(
+            reg::CAP_VERSION,
+            ((contract::VERSION_MAJOR as u32) << 16) | 9,
+        );
+        assert_eq!(
+            Card::from_backend(Box::new(m), "mem".into())
+                .unwrap()
+                .caps()
+                .version_minor,
+            9
+        );
+    }
+
+    #[test]
+    fn card_refuses_a_queue_map_outside_bar0() {
+        let mut m = mem::MemBackend::new_identity();
+        m.set_reg(reg::CAP_NUM_QUEUES, 100_000);
+        assert!(matches!(
+            Card::from_backend(Box::new(m), "mem".into()),
+            Err(DeviceError::OutOfRange(_))
+        ));
+    }
+
+    #[test]
+    fn sim_reports_unavailable_or_opens() {
+        match Card::open("sim") {
+            Ok(_) | Err(DeviceError::SimUnavailable(_)) => {}
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn host_clock_model_drifts_and_steps() {
+        let mut c = HostClockModel::new(0, 1_000);
+        assert_eq!(c.host_ns(500), 1_500);
+        c.set_freq_error_ppb(1_000, 100_000.0); // +100 ppm
+        assert_eq!(c.host_ns(1_000), 2_000);
+        assert_eq!(c.host_ns(1_000 + 1_000_000_000), 2_000 + 1_000_100_000);
+        c.step(2_000, -500);
+        assert_eq!(c.host_ns(2_000), 2_000 + 1_000 - 500);
+    }
+
+    #[test]
+    fn mem_backend_dma_round_trip() {
+        let mut m = mem::MemBackend::new_identity();
+        let r = m.dma_alloc(100).unwrap();
+        assert_eq!(r.len(), DMA_ALIGN);
+        assert_eq!(r.iova() % DMA_ALIGN as u64, 0);
+        m.dma_write(&r, 8, &[1, 2, 3, 4]);
+        assert_eq!(m.dma_read_u32(&r, 8), 0x0403_0201);
+        assert_eq!(m.iova_to(r.iova() + 10), Some((r.id(), 10)));
+        let t0 = m.now_ns();
+        m.wait_ns(1000).unwrap();
+        assert_eq!(m.now_ns(), t0 + 1000);
+    }
+}
