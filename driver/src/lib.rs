@@ -2,4 +2,5 @@
 
 pub mod contract;
 pub mod device;
+pub mod regs;
 pub mod trace;

@@ -23,6 +23,7 @@ use vfio_ioctls::{VfioContainer, VfioDevice, VfioError};
 
 use super::{Backend, DeviceError, DmaRegion, PciAddress, DMA_ALIGN};
 use crate::contract;
+use crate::regs::Bar0;
 
 /// VFIO region index of BAR0 (`VFIO_PCI_BAR0_REGION_INDEX`).
 const BAR0_INDEX: u32 = vfio_bindings::bindings::vfio::VFIO_PCI_BAR0_REGION_INDEX;
@@ -202,20 +203,36 @@ impl VfioBackend {
                 source: e,
             })?;
 
-        Ok(Self {
+        let me = Self {
             addr,
             bar0,
             dma: Vec::new(),
             next_iova: IOVA_BASE,
             device,
             container,
-        })
+        };
+        // All ones: the read was not claimed (link down, card in reset, bitstream not loaded).
+        if me.regs().cap.magic.read() == u32::MAX {
+            return Err(DeviceError::Io {
+                context: format!("BAR0 of {addr} reads all ones: the card does not answer (link down or bitstream not loaded); reload the bitstream and rescan the bus"),
+                source: io::Error::from(io::ErrorKind::NotConnected),
+            });
+        }
+        Ok(me)
+    }
+
+    /// The typed register block over the mapped BAR0 (volatile cells).
+    pub fn regs(&self) -> &Bar0 {
+        // SAFETY: the mapping is BAR0_SIZE bytes (== size_of::<Bar0>(), checked at compile time in regs.rs),
+        // page-aligned, and lives as long as `self`. Bar0 is made only of volatile cells (UnsafeCell
+        // inside), so a shared reference to device memory is sound: every access is a volatile load/store.
+        unsafe { &*(self.bar0.as_ptr() as *const Bar0) }
     }
 
     #[inline]
     fn reg_ptr(&self, offset: usize) -> *mut u32 {
         assert!(
-            offset % 4 == 0 && offset + 4 <= contract::BAR0_SIZE,
+            offset & 3 == 0 && offset + 4 <= contract::BAR0_SIZE,
             "BAR0 offset {offset:#x} out of range"
         );
         // Pointer arithmetic only (wrapping_add is safe); the access happens in read32/write32.
@@ -264,7 +281,7 @@ fn enable_bus_master(device: &VfioDevice, addr: &PciAddress) -> Result<(), Devic
 /// `dst..dst+src.len()` must be inside one live mapping.
 unsafe fn volatile_copy_to(dst: *mut u8, src: &[u8]) {
     let mut i = 0;
-    while i < src.len() && (dst as usize + i) % 8 != 0 {
+    while i < src.len() && (dst as usize + i) & 7 != 0 {
         // SAFETY: i < src.len(), inside the mapping by the caller's contract.
         unsafe { dst.add(i).write_volatile(src[i]) };
         i += 1;
@@ -288,7 +305,7 @@ unsafe fn volatile_copy_to(dst: *mut u8, src: &[u8]) {
 /// `src..src+dst.len()` must be inside one live mapping.
 unsafe fn volatile_copy_from(src: *const u8, dst: &mut [u8]) {
     let mut i = 0;
-    while i < dst.len() && (src as usize + i) % 8 != 0 {
+    while i < dst.len() && (src as usize + i) & 7 != 0 {
         // SAFETY: inside the mapping by the caller's contract.
         dst[i] = unsafe { src.add(i).read_volatile() };
         i += 1;
@@ -397,7 +414,7 @@ impl Backend for VfioBackend {
     #[inline]
     fn dma_read_u32(&mut self, region: &DmaRegion, offset: usize) -> u32 {
         let p = self.region(region, offset, 4);
-        assert!(offset % 4 == 0, "unaligned DMA u32 read");
+        assert!(offset & 3 == 0, "unaligned DMA u32 read");
         // SAFETY: inside a live DMA mapping (checked), 4-byte aligned (page-aligned base + offset % 4 == 0).
         u32::from_le(unsafe { (p as *const u32).read_volatile() })
     }
