@@ -3,4 +3,5 @@
 pub mod contract;
 pub mod device;
 pub mod regs;
+pub mod ring;
 pub mod trace;

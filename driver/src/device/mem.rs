@@ -114,6 +114,11 @@ impl MemBackend {
         self.regions[region.id()].as_deref().expect("region freed")
     }
 
+    /// The bytes of the region with index `region_id`.
+    pub fn region_bytes(&self, region_id: usize) -> &[u8] {
+        self.regions[region_id].as_deref().expect("region freed")
+    }
+
     /// The bytes of a region, writable (plays the card's DMA writes).
     pub fn dma_mut(&mut self, region_id: usize) -> &mut [u8] {
         self.regions[region_id]
