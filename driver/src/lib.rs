@@ -2,6 +2,8 @@
 
 pub mod contract;
 pub mod device;
+pub mod phc;
 pub mod regs;
 pub mod ring;
 pub mod trace;
+pub mod edt;

@@ -1,0 +1,701 @@
+//! The card's PTP hardware clock: get, set, adjtime, adjfine through the PHC registers, and a PI servo
+//! that locks it to the host's `CLOCK_TAI` the way linuxptp's `phc2sys` does.
+//!
+//! [`PhcModel`] is a pure-Rust model of `hdl/rtl/tsnic_phc.v` (same register semantics, same 16.48
+//! arithmetic, same increment latency) that plugs into the `mem` backend, so the servo can be tested
+//! against a clock that behaves like the RTL without a simulator.
+
+use thiserror::Error;
+
+use crate::contract::reg;
+use crate::device::mem::RegHook;
+use crate::device::{Backend, DeviceError};
+use crate::regs::{PhcCmd, PhcStatus};
+
+/// PHC errors.
+#[derive(Debug, Error)]
+pub enum PhcError {
+    /// A backend error.
+    #[error(transparent)]
+    Device(#[from] DeviceError),
+    /// A frequency trim out of range.
+    #[error("frequency trim {ppb} ppb is outside +/-{max} ppb")]
+    FreqOutOfRange {
+        /// Asked.
+        ppb: i64,
+        /// Limit.
+        max: i64,
+    },
+    /// A nominal period the 16.48 register cannot hold.
+    #[error("nominal period {0} ns is outside (0, 65536) ns")]
+    BadPeriod(f64),
+}
+
+/// Largest frequency trim the driver writes (PHC_ADJFINE_PPB is a signed 32-bit register; 1% keeps the
+/// clock sane, like the max_adj of common PHC drivers).
+pub const MAX_ADJFINE_PPB: i64 = 10_000_000;
+
+/// A PHC reading: whole ns and the fraction (bits 47:16 of the 48-bit fraction).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct PhcTime {
+    /// TAI ns.
+    pub ns: u64,
+    /// Fraction of a ns, units of 2^-32 ns.
+    pub frac32: u32,
+    /// Seconds view of the same snapshot.
+    pub sec: u64,
+    /// ns within the second of the same snapshot.
+    pub nsec: u32,
+}
+
+/// Read the PHC (TIME_LO latches the snapshot; the rest read that snapshot).
+pub fn get(b: &mut dyn Backend) -> PhcTime {
+    let lo = b.read32(reg::PHC_TIME_LO) as u64;
+    let hi = b.read32(reg::PHC_TIME_HI) as u64;
+    let frac32 = b.read32(reg::PHC_TIME_FNS);
+    let sec =
+        (b.read32(reg::PHC_SEC_LO) as u64) | ((b.read32(reg::PHC_SEC_HI) as u64 & 0xffff) << 32);
+    let nsec = b.read32(reg::PHC_NSEC);
+    PhcTime {
+        ns: lo | (hi << 32),
+        frac32,
+        sec,
+        nsec,
+    }
+}
+
+/// Read only the ns (three fewer register reads than [`get`]).
+pub fn get_ns(b: &mut dyn Backend) -> u64 {
+    let lo = b.read32(reg::PHC_TIME_LO) as u64;
+    let hi = b.read32(reg::PHC_TIME_HI) as u64;
+    lo | (hi << 32)
+}
+
+/// Step the clock to `ns` (fraction cleared).
+pub fn set(b: &mut dyn Backend, ns: u64) {
+    b.write32(reg::PHC_SET_LO, ns as u32);
+    b.write32(reg::PHC_SET_HI, (ns >> 32) as u32);
+    b.write32(reg::PHC_CMD, PhcCmd::SET.bits());
+}
+
+/// Add `delta_ns` atomically (adjtime), fraction kept.
+pub fn adjtime(b: &mut dyn Backend, delta_ns: i64) {
+    let d = delta_ns as u64;
+    b.write32(reg::PHC_ADJ_LO, d as u32);
+    b.write32(reg::PHC_ADJ_HI, (d >> 32) as u32);
+    b.write32(reg::PHC_CMD, PhcCmd::ADJ.bits());
+}
+
+/// Set the frequency trim in ppb (adjfine): increment = period + trunc(period * ppb / 10^9).
+pub fn adjfine(b: &mut dyn Backend, ppb: i64) -> Result<(), PhcError> {
+    if ppb.abs() > MAX_ADJFINE_PPB {
+        return Err(PhcError::FreqOutOfRange {
+            ppb,
+            max: MAX_ADJFINE_PPB,
+        });
+    }
+    b.write32(reg::PHC_ADJFINE_PPB, ppb as i32 as u32);
+    Ok(())
+}
+
+/// The frequency trim in force, ppb.
+pub fn freq(b: &mut dyn Backend) -> i64 {
+    b.read32(reg::PHC_ADJFINE_PPB) as i32 as i64
+}
+
+/// The nominal increment per clock, 16.48 fixed-point ns.
+pub fn period(b: &mut dyn Backend) -> u64 {
+    (b.read32(reg::PHC_PERIOD_LO) as u64) | ((b.read32(reg::PHC_PERIOD_HI) as u64) << 32)
+}
+
+/// Set the nominal increment (16.48 fixed-point ns): LO is staged, HI applies.
+pub fn set_period(b: &mut dyn Backend, period_1648: u64) {
+    b.write32(reg::PHC_PERIOD_LO, period_1648 as u32);
+    b.write32(reg::PHC_PERIOD_HI, (period_1648 >> 32) as u32);
+}
+
+/// ns as 16.48 fixed point (rounded).
+pub fn period_from_ns(ns: f64) -> Result<u64, PhcError> {
+    if !(ns > 0.0 && ns < 65536.0) {
+        return Err(PhcError::BadPeriod(ns));
+    }
+    Ok((ns * (1u64 << 48) as f64).round() as u64)
+}
+
+/// Steps (SET/ADJ) since reset.
+pub fn step_count(b: &mut dyn Backend) -> u32 {
+    b.read32(reg::PHC_STEP_COUNT)
+}
+
+/// True while a new increment or the seconds view is being computed.
+pub fn busy(b: &mut dyn Backend) -> bool {
+    PhcStatus::from_bits_truncate(b.read32(reg::PHC_STATUS)).contains(PhcStatus::BUSY)
+}
+
+/// One offset measurement against the host clock: `phc - host` at host time `host_ns`, and the delay of
+/// the reading (host time spent around the PHC read). Best of `tries` readings (shortest delay), as
+/// `phc2sys -N` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct OffsetSample {
+    /// PHC minus host, ns.
+    pub offset_ns: i64,
+    /// Host time of the sample (middle of the reading), ns.
+    pub host_ns: u64,
+    /// Host time the reading took, ns.
+    pub delay_ns: u64,
+}
+
+/// Measure the PHC against the backend's host clock.
+pub fn measure_offset(b: &mut dyn Backend, tries: u32) -> OffsetSample {
+    let mut best: Option<OffsetSample> = None;
+    for _ in 0..tries.max(1) {
+        let t1 = b.now_ns();
+        let phc = get_ns(b);
+        let t2 = b.now_ns();
+        let delay = t2.saturating_sub(t1);
+        let mid = t1 + delay / 2;
+        let s = OffsetSample {
+            offset_ns: phc.wrapping_sub(mid) as i64,
+            host_ns: mid,
+            delay_ns: delay,
+        };
+        if best.is_none_or(|b| s.delay_ns < b.delay_ns) {
+            best = Some(s);
+        }
+    }
+    best.expect("at least one try")
+}
+
+/// Servo state after a sample (linuxptp's `servo_state`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum ServoState {
+    /// Collecting the first samples.
+    Unlocked,
+    /// Step the clock by -offset and set the frequency.
+    Jump,
+    /// Adjust the frequency only.
+    Locked,
+}
+
+/// A PI servo with linuxptp's `pi.c` behaviour and default constants (hardware time stamping):
+/// kp = min(0.7 * T^-0.3, 0.7 / T), ki = min(0.3 * T^0.4, 0.3 / T) for a sample interval T in seconds;
+/// the second sample estimates the frequency error from the first two offsets; a first offset above
+/// `first_step_threshold_ns` (default 20 us, as phc2sys) steps the clock.
+#[derive(Debug, Clone)]
+pub struct PiServo {
+    kp: f64,
+    ki: f64,
+    max_ppb: f64,
+    drift: f64,
+    count: u32,
+    offset0: i64,
+    local0: u64,
+    first_update: bool,
+    /// Step when the first locked offset exceeds this (0: never).
+    pub first_step_threshold_ns: u64,
+    /// Step (and restart) whenever the offset exceeds this (0: never).
+    pub step_threshold_ns: u64,
+}
+
+impl PiServo {
+    /// A servo for samples every `interval_s` seconds, starting from frequency `start_ppb` (the trim in
+    /// force, in the clock's sense: positive runs the clock fast).
+    pub fn new(interval_s: f64, start_ppb: f64, max_ppb: f64) -> Self {
+        let kp = (0.7 * interval_s.powf(-0.3)).min(0.7 / interval_s);
+        let ki = (0.3 * interval_s.powf(0.4)).min(0.3 / interval_s);
+        Self {
+            kp,
+            ki,
+            max_ppb,
+            drift: -start_ppb, // linuxptp's drift is in the servo's sense: the clock runs -freq
+            count: 0,
+            offset0: 0,
+            local0: 0,
+            first_update: true,
+            first_step_threshold_ns: 20_000,
+            step_threshold_ns: 0,
+        }
+    }
+
+    /// Proportional and integral constants in use.
+    pub fn constants(&self) -> (f64, f64) {
+        (self.kp, self.ki)
+    }
+
+    /// Feed one offset (clock minus reference, ns) taken at local time `local_ns`; returns the frequency
+    /// to set **on the clock** in ppb (phc2sys sets `-ppb` of pi.c's output; this returns that already)
+    /// and the state (on [`ServoState::Jump`] step the clock by `-offset`, then set the frequency).
+    pub fn sample(&mut self, offset_ns: i64, local_ns: u64) -> (f64, ServoState) {
+        let offset = offset_ns as f64;
+        let (ppb, state) = match self.count {
+            0 => {
+                self.offset0 = offset_ns;
+                self.local0 = local_ns;
+                self.count = 1;
+                (self.drift, ServoState::Unlocked)
+            }
+            1 => {
+                if self.local0 >= local_ns {
+                    self.count = 0;
+                    (self.drift, ServoState::Unlocked)
+                } else {
+                    let df = (offset_ns - self.offset0) as f64 / (local_ns - self.local0) as f64;
+                    self.drift += (1e9 - self.drift) * df;
+                    self.drift = self.drift.clamp(-self.max_ppb, self.max_ppb);
+                    let step = (self.first_update
+                        && self.first_step_threshold_ns > 0
+                        && offset.abs() > self.first_step_threshold_ns as f64)
+                        || (self.step_threshold_ns > 0
+                            && offset.abs() > self.step_threshold_ns as f64);
+                    self.count = 2;
+                    (
+                        self.drift,
+                        if step {
+                            ServoState::Jump
+                        } else {
+                            ServoState::Locked
+                        },
+                    )
+                }
+            }
+            _ => {
+                if self.step_threshold_ns > 0 && offset.abs() > self.step_threshold_ns as f64 {
+                    self.count = 0;
+                    (self.drift, ServoState::Unlocked)
+                } else {
+                    let ki_term = self.ki * offset;
+                    let mut ppb = self.kp * offset + self.drift + ki_term;
+                    if ppb < -self.max_ppb {
+                        ppb = -self.max_ppb;
+                    } else if ppb > self.max_ppb {
+                        ppb = self.max_ppb;
+                    } else {
+                        self.drift += ki_term;
+                    }
+                    (ppb, ServoState::Locked)
+                }
+            }
+        };
+        if state != ServoState::Unlocked {
+            self.first_update = false;
+        }
+        (-ppb, state)
+    }
+}
+
+/// One step of the sync loop, for reporting.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct SyncStep {
+    /// The measurement.
+    pub sample: OffsetSample,
+    /// Servo state.
+    pub state: ServoState,
+    /// Frequency written, ppb.
+    pub freq_ppb: i64,
+}
+
+/// Lock the PHC to the backend's host clock like phc2sys: every `interval_ns`, measure, run the servo,
+/// step or trim. Calls `each` after every sample (print it, or stop by returning false).
+pub fn sync(
+    b: &mut dyn Backend,
+    servo: &mut PiServo,
+    interval_ns: u64,
+    samples: u64,
+    mut each: impl FnMut(&SyncStep) -> bool,
+) -> Result<Vec<SyncStep>, PhcError> {
+    let mut log = Vec::new();
+    for _ in 0..samples {
+        let s = measure_offset(b, 3);
+        let (ppb, state) = servo.sample(s.offset_ns, s.host_ns);
+        let freq_ppb = (ppb.round() as i64).clamp(-MAX_ADJFINE_PPB, MAX_ADJFINE_PPB);
+        match state {
+            ServoState::Unlocked => {}
+            ServoState::Jump => {
+                adjfine(b, freq_ppb)?;
+                adjtime(b, -s.offset_ns);
+            }
+            ServoState::Locked => adjfine(b, freq_ppb)?,
+        }
+        let step = SyncStep {
+            sample: s,
+            state,
+            freq_ppb,
+        };
+        log.push(step);
+        if !each(&step) {
+            break;
+        }
+        b.wait_ns(interval_ns)?;
+    }
+    Ok(log)
+}
+
+/// Cycles after a PERIOD_HI or ADJFINE_PPB write before the new increment is used (tsnic_phc_incr).
+pub const INCR_LATENCY: u64 = 131;
+/// Cycles the seconds view is recomputed after a step (tsnic_phc_div).
+pub const SECONDS_VIEW_LATENCY: u64 = 65;
+
+/// A model of `hdl/rtl/tsnic_phc.v`: {ns, 48-bit fraction} grows by `inc` (16.48) every clock of period
+/// `num/den` ns of true time; inc = period + trunc(period * ppb / 10^9), saturated, applied
+/// [`INCR_LATENCY`] cycles after the write; SET/ADJ act at once; TIME_LO latches the snapshot.
+#[derive(Debug, Clone)]
+pub struct PhcModel {
+    num: u64,
+    den: u64,
+    cycle: u64,
+    ns: u64,
+    fns: u64,
+    period: u64,
+    period_lo_stage: u32,
+    ppb: u32,
+    inc: u64,
+    pending: Option<(u64, u64)>, // (cycle it applies, new inc)
+    sv_busy_until: u64,
+    set: u64,
+    adj: u64,
+    step_count: u32,
+    snap: (u64, u32),
+}
+
+impl PhcModel {
+    /// A clock of nominal period `num/den` ns (the RTL parameters PERIOD_NUM/PERIOD_DEN), out of reset.
+    pub fn new(num: u64, den: u64) -> Self {
+        let period = (((num as u128) << 48) + (den as u128 >> 1)) / den as u128;
+        let period = period as u64;
+        Self {
+            num,
+            den,
+            cycle: 0,
+            ns: 0,
+            fns: 0,
+            period,
+            period_lo_stage: period as u32,
+            ppb: 0,
+            inc: period,
+            pending: None,
+            sv_busy_until: 0,
+            set: 0,
+            adj: 0,
+            step_count: 0,
+            snap: (0, 0),
+        }
+    }
+
+    /// The increment the RTL computes: period + trunc(period * ppb / 10^9), saturated to [0, 2^64-1].
+    pub fn effective_inc(period: u64, ppb: u32) -> u64 {
+        let neg = (ppb as i32) < 0;
+        let mag = (ppb as i32).unsigned_abs() as u128;
+        let q = (period as u128 * mag) / 1_000_000_000u128;
+        if neg {
+            (period as u128).checked_sub(q).map_or(0, |v| v as u64)
+        } else {
+            (period as u128 + q).min(u64::MAX as u128) as u64
+        }
+    }
+
+    /// The clock cycle in progress at true time `t` ns.
+    fn cycle_at(&self, t: u64) -> u64 {
+        ((t as u128 * self.den as u128) / self.num as u128) as u64
+    }
+
+    fn add_cycles(&mut self, n: u64, inc: u64) {
+        let total = (((self.ns as u128) << 48) | self.fns as u128) + n as u128 * inc as u128;
+        self.ns = (total >> 48) as u64;
+        self.fns = (total & ((1u128 << 48) - 1)) as u64;
+    }
+
+    /// Run the clock up to true time `t`.
+    pub fn advance_to(&mut self, t: u64) {
+        let target = self.cycle_at(t);
+        if target <= self.cycle {
+            return;
+        }
+        if let Some((at, new_inc)) = self.pending {
+            if at <= target {
+                let n = at.saturating_sub(self.cycle);
+                self.add_cycles(n, self.inc);
+                self.cycle += n;
+                self.inc = new_inc;
+                self.pending = None;
+            }
+        }
+        let n = target - self.cycle;
+        self.add_cycles(n, self.inc);
+        self.cycle = target;
+    }
+
+    /// Time now (after [`PhcModel::advance_to`]): ns and 48-bit fraction.
+    pub fn time(&self) -> (u64, u64) {
+        (self.ns, self.fns)
+    }
+
+    /// The increment in force.
+    pub fn inc(&self) -> u64 {
+        self.inc
+    }
+
+    fn start_incr(&mut self) {
+        self.pending = Some((
+            self.cycle + INCR_LATENCY,
+            Self::effective_inc(self.period, self.ppb),
+        ));
+    }
+}
+
+impl RegHook for PhcModel {
+    fn read32(&mut self, offset: usize, now_ns: u64) -> Option<u32> {
+        self.advance_to(now_ns);
+        let v = match offset {
+            reg::PHC_TIME_LO => {
+                self.snap = (self.ns, (self.fns >> 16) as u32);
+                self.ns as u32
+            }
+            reg::PHC_TIME_HI => (self.snap.0 >> 32) as u32,
+            reg::PHC_TIME_FNS => self.snap.1,
+            reg::PHC_SET_LO => self.set as u32,
+            reg::PHC_SET_HI => (self.set >> 32) as u32,
+            reg::PHC_ADJ_LO => self.adj as u32,
+            reg::PHC_ADJ_HI => (self.adj >> 32) as u32,
+            reg::PHC_CMD => 0,
+            reg::PHC_PERIOD_LO => self.period as u32,
+            reg::PHC_PERIOD_HI => (self.period >> 32) as u32,
+            reg::PHC_ADJFINE_PPB => self.ppb,
+            reg::PHC_STATUS => {
+                (self.pending.is_some() || self.cycle < self.sv_busy_until) as u32
+                    * PhcStatus::BUSY.bits()
+            }
+            reg::PHC_STEP_COUNT => self.step_count,
+            reg::PHC_SEC_LO => (self.snap.0 / 1_000_000_000) as u32,
+            reg::PHC_SEC_HI => ((self.snap.0 / 1_000_000_000) >> 32) as u32 & 0xffff,
+            reg::PHC_NSEC => (self.snap.0 % 1_000_000_000) as u32,
+            _ => return None,
+        };
+        Some(v)
+    }
+
+    fn write32(&mut self, offset: usize, value: u32, now_ns: u64) -> bool {
+        self.advance_to(now_ns);
+        match offset {
+            reg::PHC_SET_LO => self.set = (self.set & !0xffff_ffff) | value as u64,
+            reg::PHC_SET_HI => self.set = (self.set & 0xffff_ffff) | ((value as u64) << 32),
+            reg::PHC_ADJ_LO => self.adj = (self.adj & !0xffff_ffff) | value as u64,
+            reg::PHC_ADJ_HI => self.adj = (self.adj & 0xffff_ffff) | ((value as u64) << 32),
+            reg::PHC_CMD => {
+                let cmd = PhcCmd::from_bits_truncate(value);
+                if cmd.contains(PhcCmd::SET) {
+                    self.ns = self.set;
+                    self.fns = 0;
+                } else if cmd.contains(PhcCmd::ADJ) {
+                    self.ns = self.ns.wrapping_add(self.adj);
+                }
+                if !cmd.is_empty() {
+                    self.step_count = self.step_count.wrapping_add(1);
+                    self.sv_busy_until = self.cycle + SECONDS_VIEW_LATENCY;
+                }
+            }
+            reg::PHC_PERIOD_LO => self.period_lo_stage = value,
+            reg::PHC_PERIOD_HI => {
+                self.period = ((value as u64) << 32) | self.period_lo_stage as u64;
+                self.start_incr();
+            }
+            reg::PHC_ADJFINE_PPB => {
+                self.ppb = value;
+                self.start_incr();
+            }
+            r if (reg::PHC_BASE..reg::PHC_NSEC + 4).contains(&r) => {} // read-only: ignored
+            _ => return false,
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::mem::MemBackend;
+
+    /// A mem backend whose PHC block is the RTL model at 156.25 MHz (6.4 ns).
+    fn card() -> MemBackend {
+        MemBackend::new_identity().with_hook(Box::new(PhcModel::new(32, 5)))
+    }
+
+    #[test]
+    fn nominal_period_matches_the_rtl_rounding() {
+        let m = PhcModel::new(32, 5);
+        assert_eq!(m.inc(), (((32u128 << 48) + 2) / 5) as u64);
+        let m = PhcModel::new(512, 165);
+        assert_eq!(m.inc(), (((512u128 << 48) + 82) / 165) as u64);
+    }
+
+    #[test]
+    fn effective_increment_is_exact_and_saturates() {
+        let p = 6u64 << 48;
+        assert_eq!(PhcModel::effective_inc(p, 0), p);
+        assert_eq!(
+            PhcModel::effective_inc(p, 1000),
+            p + (p as u128 * 1000 / 1_000_000_000) as u64
+        );
+        assert_eq!(
+            PhcModel::effective_inc(p, (-1000i32) as u32),
+            p - (p as u128 * 1000 / 1_000_000_000) as u64
+        );
+        // trunc toward zero for negative trims too
+        assert_eq!(PhcModel::effective_inc(3, (-1i32) as u32), 3);
+        assert_eq!(PhcModel::effective_inc(u64::MAX, i32::MAX as u32), u64::MAX);
+        assert_eq!(PhcModel::effective_inc(1 << 40, i32::MIN as u32), 0);
+    }
+
+    const P64: u64 = 1_801_439_850_948_198; // 6.4 ns in 16.48, rounded as the RTL does
+
+    /// ns after `cycles` cycles of increment `inc` from a whole ns with fraction 0.
+    fn after(cycles: u64, inc: u64) -> u64 {
+        ((cycles as u128 * inc as u128) >> 48) as u64
+    }
+
+    #[test]
+    fn get_set_adjtime_through_registers() {
+        let mut b = card();
+        set(&mut b, 1_000_000_000_123);
+        let t = get(&mut b);
+        assert_eq!(t.ns, 1_000_000_000_123);
+        assert_eq!(t.frac32, 0);
+        assert_eq!((t.sec, t.nsec), (1000, 123));
+        b.wait_ns(64_000).unwrap(); // exactly 10_000 cycles of 6.4 ns
+                                    // 6.4 ns is not exact in 16.48: the RTL's clock is a hair slow, and so is the model.
+        assert_eq!(get_ns(&mut b), 1_000_000_000_123 + after(10_000, P64));
+        assert_eq!(after(10_000, P64), 63_999);
+        let base = get_ns(&mut b);
+        adjtime(&mut b, -5_000);
+        assert_eq!(get_ns(&mut b), base - 5_000);
+        adjtime(&mut b, 1 << 40);
+        assert_eq!(get_ns(&mut b), base - 5_000 + (1 << 40));
+        assert_eq!(step_count(&mut b), 3);
+        assert!(busy(&mut b), "seconds view is recomputed after a step");
+        b.wait_ns(1_000).unwrap();
+        assert!(!busy(&mut b));
+    }
+
+    #[test]
+    fn adjfine_applies_after_the_rtl_latency() {
+        let mut b = card();
+        set(&mut b, 0);
+        adjfine(&mut b, 1_000_000).unwrap(); // +1000 ppm
+        assert_eq!(freq(&mut b), 1_000_000);
+        assert!(busy(&mut b));
+        // 130 cycles later (832 ns) the old increment is still in force
+        b.wait_ns(832).unwrap();
+        assert_eq!(get_ns(&mut b), after(130, P64));
+        assert!(busy(&mut b));
+        b.wait_ns(64).unwrap(); // cycle 140: 131 old increments, 9 new ones
+        let new_inc = PhcModel::effective_inc(P64, 1_000_000);
+        let t = (131u128 * P64 as u128 + 9 * new_inc as u128) >> 48;
+        assert_eq!(get_ns(&mut b), t as u64);
+        assert!(!busy(&mut b));
+        // 1 ms at +1000 ppm gains 1 us
+        let t0 = get_ns(&mut b);
+        b.wait_ns(1_000_000).unwrap();
+        let gained = get_ns(&mut b) - t0;
+        assert!((1_000_999..=1_001_001).contains(&gained), "{gained}");
+        assert!(adjfine(&mut b, MAX_ADJFINE_PPB + 1).is_err());
+    }
+
+    #[test]
+    fn period_is_staged_until_hi() {
+        let mut b = card();
+        let p = period(&mut b);
+        let p8 = period_from_ns(8.0).unwrap();
+        b.write32(reg::PHC_PERIOD_LO, p8 as u32);
+        assert_eq!(period(&mut b), p, "LO alone changes nothing");
+        set_period(&mut b, p8);
+        assert_eq!(period(&mut b), p8);
+        assert!(period_from_ns(0.0).is_err());
+    }
+
+    #[test]
+    fn servo_constants_match_linuxptp() {
+        let s = PiServo::new(1.0, 0.0, 1e7);
+        assert_eq!(s.constants(), (0.7, 0.3));
+        let (kp, ki) = PiServo::new(0.125, 0.0, 1e7).constants();
+        assert!(
+            (kp - 0.7 * 0.125f64.powf(-0.3)).abs() < 1e-12
+                && (ki - 0.3 * 0.125f64.powf(0.4)).abs() < 1e-12
+        );
+    }
+
+    /// Run the sync loop against the RTL model with the host clock off by `ppb`, return the offsets.
+    fn lock(
+        host_err_ppb: f64,
+        interval_ns: u64,
+        samples: u64,
+        step_at: Option<(u64, i64)>,
+    ) -> Vec<SyncStep> {
+        let mut b = card();
+        let t = b.true_ns();
+        b.host_clock_model()
+            .unwrap()
+            .set_freq_error_ppb(t, host_err_ppb);
+        let mut servo = PiServo::new(interval_ns as f64 / 1e9, 0.0, MAX_ADJFINE_PPB as f64);
+        let mut log = Vec::new();
+        let mut n = 0u64;
+        while n < samples {
+            let chunk = match step_at {
+                Some((k, _)) if n < k => k - n,
+                _ => samples - n,
+            };
+            log.extend(sync(&mut b, &mut servo, interval_ns, chunk, |_| true).unwrap());
+            n += chunk;
+            if let Some((k, d)) = step_at {
+                if n == k {
+                    let t = b.true_ns();
+                    b.host_clock_model().unwrap().step(t, d);
+                }
+            }
+        }
+        log
+    }
+
+    fn worst_after(log: &[SyncStep], from: usize) -> i64 {
+        log[from..]
+            .iter()
+            .map(|s| s.sample.offset_ns.abs())
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn servo_locks_within_50ns_at_plus_and_minus_100ppm() {
+        for err in [100_000.0, -100_000.0, 0.0, 37_123.4] {
+            let log = lock(err, 1_000_000_000, 120, None);
+            assert_eq!(
+                log[1].state,
+                ServoState::Jump,
+                "the first offset (the PHC starts at 0) is stepped"
+            );
+            let w = worst_after(&log, 30);
+            assert!(
+                w < 50,
+                "{err} ppb: worst offset after 30 s = {w} ns: {:?}",
+                &log[25..35]
+            );
+            // The trim converges on the error the host clock has against the card's oscillator.
+            let f = log.last().unwrap().freq_ppb as f64;
+            assert!((f - err).abs() < 5.0, "{err}: trim {f}");
+        }
+    }
+
+    #[test]
+    fn servo_locks_with_a_fast_interval_too() {
+        let log = lock(-100_000.0, 10_000_000, 2000, None);
+        let w = worst_after(&log, 1000);
+        assert!(w < 50, "worst {w}");
+    }
+
+    #[test]
+    fn servo_relocks_after_a_host_step() {
+        let log = lock(100_000.0, 1_000_000_000, 200, Some((100, 3_000)));
+        let w = worst_after(&log, 160);
+        assert!(w < 50, "worst after re-lock {w}: {:?}", &log[100..110]);
+        // A 3 us step is below the first-step threshold after the first update: slewed, not stepped.
+        assert!(log[100..].iter().all(|s| s.state == ServoState::Locked));
+    }
+}
