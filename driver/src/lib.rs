@@ -6,4 +6,3 @@ pub mod phc;
 pub mod regs;
 pub mod ring;
 pub mod trace;
-pub mod edt;
