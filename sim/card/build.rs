@@ -1,0 +1,222 @@
+//! Verilates `tsnic_core` from `hdl/rtl` and links it in, beside the `extern "C"` shim.
+//!
+//! Debian's Verilator 5.006 with `--cc --build` and no `--exe` leaves only `V<top>__ALL.a` and no
+//! runtime library, so this script runs `verilator --cc` only and compiles the generated C++, the
+//! runtime (`verilated.cpp`, `verilated_threads.cpp`, C++17) and `csrc/shim.cpp` itself with the `cc`
+//! crate (always at -O2: the model is the hot loop even in debug builds). It needs no network.
+//!
+//! Configurations: `w64` (the core's defaults: 64-bit AXI and AXI-Stream, 10G) always; `w512`
+//! (512-bit AXI and AXI-Stream, 100G) with the `wide` feature.
+//!
+//! When `hdl/rtl/tsnic_core.v` does not exist, or Verilator is missing or fails, the crate still
+//! builds (its models and unit tests do not need the core) with the cfg `tsnic_sim_no_core`, and
+//! `Card::new` returns an error that carries the reason. The script reruns when any `.v`/`.vh` file in
+//! `hdl/rtl` changes or a file is added or removed there.
+
+use std::env;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Config {
+    name: &'static str,
+    params: &'static [(&'static str, &'static str)],
+}
+
+const CONFIGS: &[Config] = &[
+    Config {
+        name: "w64",
+        params: &[("AXI_DATA_W", "64"), ("AXIS_DATA_W", "64")],
+    },
+    Config {
+        name: "w512",
+        params: &[("AXI_DATA_W", "512"), ("AXIS_DATA_W", "512")],
+    },
+];
+
+fn main() {
+    println!("cargo:rustc-check-cfg=cfg(tsnic_sim_no_core)");
+    println!("cargo:rustc-check-cfg=cfg(tsnic_sim_w512)");
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=csrc/shim.cpp");
+    println!("cargo:rerun-if-changed=csrc/ports.h");
+    println!("cargo:rerun-if-env-changed=TSNIC_SIM_VERILATOR");
+    println!("cargo:rerun-if-env-changed=TSNIC_SIM_RTL_DIR");
+
+    let manifest =
+        PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    // TSNIC_SIM_RTL_DIR points the build at another RTL tree (e.g. a work tree under review).
+    let rtl = env::var_os("TSNIC_SIM_RTL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| manifest.join("../../hdl/rtl"));
+    let rtl = rtl.canonicalize().unwrap_or(rtl);
+    println!("cargo:rerun-if-changed={}", rtl.display());
+    if let Ok(dir) = fs::read_dir(&rtl) {
+        let mut files: Vec<PathBuf> = dir.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        files.sort();
+        for f in files {
+            if matches!(
+                f.extension().and_then(|e| e.to_str()),
+                Some("v") | Some("vh") | Some("sv") | Some("svh")
+            ) {
+                println!("cargo:rerun-if-changed={}", f.display());
+            }
+        }
+    }
+
+    let core = rtl.join("tsnic_core.v");
+    if !core.exists() {
+        no_core(&format!(
+            "{} does not exist yet (the RTL core top has not landed)",
+            core.display()
+        ));
+        return;
+    }
+    let verilator = env::var("TSNIC_SIM_VERILATOR").unwrap_or_else(|_| "verilator".into());
+    let root = match Command::new(&verilator)
+        .args(["--getenv", "VERILATOR_ROOT"])
+        .output()
+    {
+        Ok(o) if o.status.success() => {
+            PathBuf::from(String::from_utf8_lossy(&o.stdout).trim().to_string())
+        }
+        Ok(o) => {
+            no_core(&format!(
+                "`{verilator} --getenv VERILATOR_ROOT` failed: {}",
+                String::from_utf8_lossy(&o.stderr).trim()
+            ));
+            return;
+        }
+        Err(e) => {
+            no_core(&format!("cannot run `{verilator}` ({e}): install it with `make deps` (Debian package verilator)"));
+            return;
+        }
+    };
+    let include = root.join("include");
+
+    let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let wide = env::var_os("CARGO_FEATURE_WIDE").is_some();
+    let mut built = Vec::new();
+    for cfg in CONFIGS {
+        if cfg.name == "w512" && !wide {
+            continue;
+        }
+        let mdir = out.join(format!("vl_{}", cfg.name));
+        let prefix = format!("Vtsnic_core_{}", cfg.name);
+        if let Err(msg) = verilate(&verilator, &rtl, &core, &mdir, &prefix, cfg.params) {
+            no_core(&msg);
+            return;
+        }
+        let mut b = cc_base(&include);
+        b.include(&mdir)
+            .define("TSNIC_TOP", prefix.as_str())
+            .define("TSNIC_TOP_HDR", format!("\"{prefix}.h\"").as_str())
+            .define(
+                "TSNIC_FN(x)",
+                format!("tsnic_sim_{}_##x", cfg.name).as_str(),
+            )
+            .file(manifest.join("csrc/shim.cpp"));
+        let mut cpps: Vec<PathBuf> = fs::read_dir(&mdir)
+            .expect("verilator wrote its output directory")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("cpp"))
+            .collect();
+        cpps.sort();
+        b.files(&cpps);
+        b.compile(&format!("tsnic_sim_{}", cfg.name));
+        built.push(cfg.name);
+    }
+
+    let mut rt = cc_base(&include);
+    rt.file(include.join("verilated.cpp"))
+        .file(include.join("verilated_threads.cpp"));
+    rt.compile("tsnic_verilated");
+    if built.contains(&"w512") {
+        println!("cargo:rustc-cfg=tsnic_sim_w512");
+    }
+    println!("cargo:rustc-env=TSNIC_SIM_UNAVAILABLE=");
+    println!("cargo:rustc-env=TSNIC_SIM_RTL_DIR={}", rtl.display());
+}
+
+fn cc_base(include: &Path) -> cc::Build {
+    let mut b = cc::Build::new();
+    b.cpp(true)
+        .std("c++17")
+        .opt_level(2)
+        .debug(false)
+        .warnings(false)
+        .flag_if_supported("-w")
+        .flag_if_supported("-fno-strict-aliasing")
+        .include(include)
+        .include(include.join("vltstd"))
+        .include(PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap()).join("csrc"))
+        .define("VM_COVERAGE", "0")
+        .define("VM_SC", "0")
+        .define("VM_TRACE", "0")
+        .define("VM_TRACE_FST", "0")
+        .define("VM_TRACE_VCD", "0");
+    b
+}
+
+fn verilate(
+    verilator: &str,
+    rtl: &Path,
+    core: &Path,
+    mdir: &Path,
+    prefix: &str,
+    params: &[(&str, &str)],
+) -> Result<(), String> {
+    let _ = fs::remove_dir_all(mdir);
+    fs::create_dir_all(mdir).map_err(|e| format!("cannot create {}: {e}", mdir.display()))?;
+    let mut cmd = Command::new(verilator);
+    cmd.arg("--cc")
+        .args(["--top-module", "tsnic_core", "--prefix", prefix])
+        .arg("-Mdir")
+        .arg(mdir)
+        .arg("-y")
+        .arg(rtl)
+        .arg(format!("+incdir+{}", rtl.display()))
+        .args([
+            "-O3",
+            "--x-assign",
+            "fast",
+            "--x-initial",
+            "fast",
+            "--noassert",
+            "--no-timing",
+        ])
+        .args(["-Wno-fatal", "-Wno-lint", "-Wno-style"]);
+    for (k, v) in params {
+        cmd.arg(format!("-G{k}={v}"));
+    }
+    cmd.arg(core);
+    let o = cmd
+        .output()
+        .map_err(|e| format!("cannot run `{verilator}`: {e}"))?;
+    if !o.status.success() {
+        let log = mdir.join("verilator.log");
+        let text = String::from_utf8_lossy(&o.stderr).to_string();
+        let _ = fs::write(&log, &text);
+        let head: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("%Error"))
+            .take(5)
+            .collect();
+        return Err(format!(
+            "verilator failed on hdl/rtl/tsnic_core.v ({}): {} (full log: {})",
+            prefix,
+            head.join(" | "),
+            log.display()
+        ));
+    }
+    Ok(())
+}
+
+fn no_core(reason: &str) {
+    println!("cargo:warning=tsnic-sim: building without the Verilated core: {reason}");
+    println!("cargo:rustc-cfg=tsnic_sim_no_core");
+    println!(
+        "cargo:rustc-env=TSNIC_SIM_UNAVAILABLE={}",
+        reason.replace('\n', " ")
+    );
+}

@@ -1,0 +1,44 @@
+// The tsnic_core port image exchanged with Rust once per clock cycle (mirrored by src/ffi.rs).
+// Every field is a uint64_t so the C and Rust layouts agree with no padding rules involved; wide buses
+// (up to 512 bits) are little-endian arrays of 8 words (word 0 = bits 63:0).
+#ifndef TSNIC_SIM_PORTS_H
+#define TSNIC_SIM_PORTS_H
+#include <stdint.h>
+
+#define TSNIC_SIM_WIDE_WORDS 8
+
+typedef struct {
+    uint64_t rst;
+    // BAR0: AXI-Lite slave inputs
+    uint64_t s_axil_awaddr, s_axil_awprot, s_axil_awvalid;
+    uint64_t s_axil_wdata, s_axil_wstrb, s_axil_wvalid;
+    uint64_t s_axil_bready;
+    uint64_t s_axil_araddr, s_axil_arprot, s_axil_arvalid;
+    uint64_t s_axil_rready;
+    // host memory: AXI4 master inputs
+    uint64_t m_axi_awready, m_axi_wready;
+    uint64_t m_axi_bid, m_axi_bresp, m_axi_bvalid;
+    uint64_t m_axi_arready;
+    uint64_t m_axi_rid, m_axi_rresp, m_axi_rlast, m_axi_rvalid;
+    uint64_t m_axi_rdata[TSNIC_SIM_WIDE_WORDS];
+    // TX AXI-Stream
+    uint64_t m_axis_tx_tready;
+} tsnic_sim_in;
+
+typedef struct {
+    // BAR0: AXI-Lite slave outputs
+    uint64_t s_axil_awready, s_axil_wready, s_axil_bresp, s_axil_bvalid;
+    uint64_t s_axil_arready, s_axil_rdata, s_axil_rresp, s_axil_rvalid;
+    // host memory: AXI4 master outputs
+    uint64_t m_axi_awid, m_axi_awaddr, m_axi_awlen, m_axi_awsize, m_axi_awburst, m_axi_awvalid;
+    uint64_t m_axi_wstrb, m_axi_wlast, m_axi_wvalid, m_axi_bready;
+    uint64_t m_axi_arid, m_axi_araddr, m_axi_arlen, m_axi_arsize, m_axi_arburst, m_axi_arvalid;
+    uint64_t m_axi_rready;
+    uint64_t m_axi_wdata[TSNIC_SIM_WIDE_WORDS];
+    // TX AXI-Stream
+    uint64_t m_axis_tx_tdata[TSNIC_SIM_WIDE_WORDS];
+    uint64_t m_axis_tx_tkeep, m_axis_tx_tvalid, m_axis_tx_tlast, m_axis_tx_tuser;
+    uint64_t irq, pps;
+} tsnic_sim_out;
+
+#endif

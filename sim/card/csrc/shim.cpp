@@ -1,0 +1,140 @@
+// extern "C" shim around one Verilated tsnic_core configuration.
+//
+// Compiled once per configuration with -DTSNIC_TOP=<Verilated class> -DTSNIC_TOP_HDR="<class>.h"
+// -DTSNIC_FN(x)=tsnic_sim_<config>_##x. One call of step() is one core clock cycle:
+//   set the inputs (clk low), eval (combinational paths settle), copy the outputs out (these are the
+//   values the handshakes of this cycle see), raise clk, eval (registers update), lower clk.
+#include <cstddef>
+#include <cstdint>
+#include <new>
+
+#include "verilated.h"
+#include "ports.h"
+#include TSNIC_TOP_HDR
+
+namespace {
+
+// Scalar ports (CData/SData/IData/QData): word 0.
+template <typename T>
+inline void put(T& port, const uint64_t* w) { port = static_cast<T>(w[0]); }
+template <typename T>
+inline void get(const T& port, uint64_t* w) {
+    for (int i = 0; i < TSNIC_SIM_WIDE_WORDS; i++) w[i] = 0;
+    w[0] = static_cast<uint64_t>(port);
+}
+// Wide ports (VlWide<N>: N 32-bit words).
+template <std::size_t N>
+inline void put(VlWide<N>& port, const uint64_t* w) {
+    static_assert(N <= 2 * TSNIC_SIM_WIDE_WORDS, "bus wider than 512 bits");
+    for (std::size_t i = 0; i < N; i++) port[i] = static_cast<uint32_t>(w[i / 2] >> (32 * (i % 2)));
+}
+template <std::size_t N>
+inline void get(const VlWide<N>& port, uint64_t* w) {
+    static_assert(N <= 2 * TSNIC_SIM_WIDE_WORDS, "bus wider than 512 bits");
+    for (int i = 0; i < TSNIC_SIM_WIDE_WORDS; i++) w[i] = 0;
+    for (std::size_t i = 0; i < N; i++) w[i / 2] |= static_cast<uint64_t>(port.at(i)) << (32 * (i % 2));
+}
+template <typename T>
+inline uint64_t get1(const T& port) { return static_cast<uint64_t>(port); }
+
+struct Model {
+    VerilatedContext ctx;
+    TSNIC_TOP* top;
+    Model() : top(nullptr) {
+        ctx.randReset(0);  // X and uninitialized state start at 0: same inputs, same outputs
+        top = new TSNIC_TOP(&ctx, "tsnic_core");
+    }
+    ~Model() {
+        top->final();
+        delete top;
+    }
+};
+
+}  // namespace
+
+extern "C" {
+
+void* TSNIC_FN(new)(void) {
+    Model* m = new (std::nothrow) Model();
+    if (m == nullptr) return nullptr;
+    m->top->clk = 0;
+    m->top->rst = 1;
+    m->top->eval();
+    return m;
+}
+
+void TSNIC_FN(free)(void* handle) { delete static_cast<Model*>(handle); }
+
+void TSNIC_FN(step)(void* handle, const tsnic_sim_in* in, tsnic_sim_out* out) {
+    TSNIC_TOP* t = static_cast<Model*>(handle)->top;
+    t->clk = 0;
+    t->rst = static_cast<uint8_t>(in->rst);
+    t->s_axil_awaddr = static_cast<uint32_t>(in->s_axil_awaddr);
+    t->s_axil_awprot = static_cast<uint8_t>(in->s_axil_awprot);
+    t->s_axil_awvalid = static_cast<uint8_t>(in->s_axil_awvalid);
+    t->s_axil_wdata = static_cast<uint32_t>(in->s_axil_wdata);
+    t->s_axil_wstrb = static_cast<uint8_t>(in->s_axil_wstrb);
+    t->s_axil_wvalid = static_cast<uint8_t>(in->s_axil_wvalid);
+    t->s_axil_bready = static_cast<uint8_t>(in->s_axil_bready);
+    t->s_axil_araddr = static_cast<uint32_t>(in->s_axil_araddr);
+    t->s_axil_arprot = static_cast<uint8_t>(in->s_axil_arprot);
+    t->s_axil_arvalid = static_cast<uint8_t>(in->s_axil_arvalid);
+    t->s_axil_rready = static_cast<uint8_t>(in->s_axil_rready);
+    t->m_axi_awready = static_cast<uint8_t>(in->m_axi_awready);
+    t->m_axi_wready = static_cast<uint8_t>(in->m_axi_wready);
+    put(t->m_axi_bid, &in->m_axi_bid);
+    t->m_axi_bresp = static_cast<uint8_t>(in->m_axi_bresp);
+    t->m_axi_bvalid = static_cast<uint8_t>(in->m_axi_bvalid);
+    t->m_axi_arready = static_cast<uint8_t>(in->m_axi_arready);
+    put(t->m_axi_rid, &in->m_axi_rid);
+    t->m_axi_rresp = static_cast<uint8_t>(in->m_axi_rresp);
+    t->m_axi_rlast = static_cast<uint8_t>(in->m_axi_rlast);
+    t->m_axi_rvalid = static_cast<uint8_t>(in->m_axi_rvalid);
+    put(t->m_axi_rdata, in->m_axi_rdata);
+    t->m_axis_tx_tready = static_cast<uint8_t>(in->m_axis_tx_tready);
+    t->eval();
+
+    out->s_axil_awready = get1(t->s_axil_awready);
+    out->s_axil_wready = get1(t->s_axil_wready);
+    out->s_axil_bresp = get1(t->s_axil_bresp);
+    out->s_axil_bvalid = get1(t->s_axil_bvalid);
+    out->s_axil_arready = get1(t->s_axil_arready);
+    out->s_axil_rdata = get1(t->s_axil_rdata);
+    out->s_axil_rresp = get1(t->s_axil_rresp);
+    out->s_axil_rvalid = get1(t->s_axil_rvalid);
+    out->m_axi_awid = get1(t->m_axi_awid);
+    out->m_axi_awaddr = get1(t->m_axi_awaddr);
+    out->m_axi_awlen = get1(t->m_axi_awlen);
+    out->m_axi_awsize = get1(t->m_axi_awsize);
+    out->m_axi_awburst = get1(t->m_axi_awburst);
+    out->m_axi_awvalid = get1(t->m_axi_awvalid);
+    {
+        uint64_t w[TSNIC_SIM_WIDE_WORDS];
+        get(t->m_axi_wstrb, w);
+        out->m_axi_wstrb = w[0];
+        get(t->m_axis_tx_tkeep, w);
+        out->m_axis_tx_tkeep = w[0];
+    }
+    out->m_axi_wlast = get1(t->m_axi_wlast);
+    out->m_axi_wvalid = get1(t->m_axi_wvalid);
+    out->m_axi_bready = get1(t->m_axi_bready);
+    out->m_axi_arid = get1(t->m_axi_arid);
+    out->m_axi_araddr = get1(t->m_axi_araddr);
+    out->m_axi_arlen = get1(t->m_axi_arlen);
+    out->m_axi_arsize = get1(t->m_axi_arsize);
+    out->m_axi_arburst = get1(t->m_axi_arburst);
+    out->m_axi_arvalid = get1(t->m_axi_arvalid);
+    out->m_axi_rready = get1(t->m_axi_rready);
+    get(t->m_axi_wdata, out->m_axi_wdata);
+    get(t->m_axis_tx_tdata, out->m_axis_tx_tdata);
+    out->m_axis_tx_tvalid = get1(t->m_axis_tx_tvalid);
+    out->m_axis_tx_tlast = get1(t->m_axis_tx_tlast);
+    out->m_axis_tx_tuser = get1(t->m_axis_tx_tuser);
+    out->irq = get1(t->irq);
+    out->pps = get1(t->pps);
+
+    t->clk = 1;
+    t->eval();
+}
+
+}  // extern "C"

@@ -1,0 +1,333 @@
+//! tsnic co-simulation: the Verilated `tsnic_core` in-process, and the machine around it.
+//!
+//! [`SimCard`] clocks the RTL one core cycle at a time and, each cycle, lets three models play the
+//! card's surroundings:
+//! - [`hostmem::HostMemory`]: host memory behind the core's AXI4 master, holding the driver's DMA
+//!   buffers, with PCIe-like read latency (default 800 ns, never zero);
+//! - [`wire::Wire`]: the MAC and the wire at 10, 25 or 100 Gb/s (preamble, FCS, inter-frame gap;
+//!   frames never overlap), recording each frame's bytes and the time of its first beat;
+//! - [`axil::AxiLiteMaster`]: BAR0 reads and writes as AXI-Lite transactions;
+//!
+//! and samples the interrupt line. Everything is integer and single-threaded: the same inputs give the
+//! same wire, bit for bit. The only `unsafe` code is the FFI in [`ffi`].
+//!
+//! The build script Verilates `hdl/rtl/tsnic_core.v`; when the core is not there (or Verilator failed)
+//! the crate still builds, [`core_unavailable`] says why and [`SimCard::new`] returns
+//! [`SimError::CoreUnavailable`].
+
+pub mod axil;
+pub mod ffi;
+pub mod hostmem;
+pub mod wire;
+
+use thiserror::Error;
+
+pub use ffi::{core_unavailable, PortsIn, PortsOut, Rtl, Width};
+pub use hostmem::{HostMemory, MemStats};
+pub use wire::{LineRate, Wire, WireFrame, WireStats};
+
+/// Errors of the co-simulation.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SimError {
+    /// The RTL is not built in.
+    #[error("the Verilated tsnic_core is not built into this binary: {0}")]
+    CoreUnavailable(String),
+    /// The configuration asks for a width that was not built.
+    #[error("the {0:?} configuration of tsnic_core is not built in: build with `--features wide` (tsnic-sim/wide)")]
+    WidthNotBuilt(Width),
+    /// A configuration value is out of range.
+    #[error("bad simulator configuration: {0}")]
+    BadConfig(String),
+    /// A BAR0 access got no response.
+    #[error("BAR0 {what} at {offset:#x} got no AXI-Lite response in {cycles} cycles: the core is hung or in reset")]
+    MmioTimeout {
+        /// `read` or `write`.
+        what: &'static str,
+        /// BAR0 offset.
+        offset: u32,
+        /// Cycles waited.
+        cycles: u64,
+    },
+}
+
+/// How the simulated machine is set up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// Which Verilated configuration (bus widths).
+    pub width: Width,
+    /// Line rate of the wire.
+    pub line_rate: LineRate,
+    /// Core clock period in ps; must match the core's `CLK_FREQ_HZ` (250 MHz: 4000 ps).
+    pub clk_period_ps: u64,
+    /// Host-memory read latency, address to first data beat, ns (at least one cycle is used).
+    pub read_latency_ns: u64,
+    /// Host-memory write response latency after the last beat, ns.
+    pub write_latency_ns: u64,
+    /// Cycles `rst` is held at start.
+    pub reset_cycles: u64,
+    /// Most cycles a BAR0 access may take before [`SimError::MmioTimeout`].
+    pub mmio_timeout_cycles: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            width: Width::W64,
+            line_rate: LineRate::G10,
+            clk_period_ps: 4000,
+            read_latency_ns: 800,
+            write_latency_ns: 0,
+            reset_cycles: 16,
+            mmio_timeout_cycles: 100_000,
+        }
+    }
+}
+
+impl Config {
+    /// The 100G configuration: 512-bit buses, 100 Gb/s wire.
+    pub fn wide_100g() -> Self {
+        Config {
+            width: Width::W512,
+            line_rate: LineRate::G100,
+            ..Config::default()
+        }
+    }
+
+    fn check(&self) -> Result<(), SimError> {
+        if self.clk_period_ps == 0 {
+            return Err(SimError::BadConfig("clk_period_ps must be above 0".into()));
+        }
+        if self.read_latency_ns == 0 {
+            return Err(SimError::BadConfig(
+                "read_latency_ns must be above 0: host memory is never instant".into(),
+            ));
+        }
+        let bus_bits = self.width.bytes() as u64 * 8;
+        let bus_bps = bus_bits * 1_000_000_000_000 / self.clk_period_ps;
+        if bus_bps < self.line_rate.bits_per_s() {
+            return Err(SimError::BadConfig(format!(
+                "a {bus_bits}-bit stream at {} MHz carries {} Gb/s, less than the {} Gb/s line: use the 512-bit configuration",
+                1_000_000 / self.clk_period_ps,
+                bus_bps / 1_000_000_000,
+                self.line_rate.bits_per_s() / 1_000_000_000
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The simulated card and its surroundings.
+pub struct SimCard {
+    cfg: Config,
+    rtl: Box<dyn Rtl>,
+    inp: PortsIn,
+    out: PortsOut,
+    cycle: u64,
+    mem: HostMemory,
+    wire: Wire,
+    axil: axil::AxiLiteMaster,
+    irq_edges: u64,
+}
+
+impl std::fmt::Debug for SimCard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SimCard")
+            .field("cfg", &self.cfg)
+            .field("cycle", &self.cycle)
+            .finish()
+    }
+}
+
+impl SimCard {
+    /// Build the Verilated core in `cfg.width`, hold it in reset for `cfg.reset_cycles` and release it.
+    pub fn new(cfg: Config) -> Result<SimCard, SimError> {
+        cfg.check()?;
+        #[cfg(tsnic_sim_no_core)]
+        {
+            Err(SimError::CoreUnavailable(
+                core_unavailable().unwrap_or("unknown reason").to_string(),
+            ))
+        }
+        #[cfg(not(tsnic_sim_no_core))]
+        {
+            let rtl = ffi::Verilated::new(cfg.width).ok_or(SimError::WidthNotBuilt(cfg.width))?;
+            SimCard::with_rtl(cfg, Box::new(rtl))
+        }
+    }
+
+    /// Build around any [`Rtl`] (the Verilated core in another configuration).
+    pub fn with_rtl(cfg: Config, rtl: Box<dyn Rtl>) -> Result<SimCard, SimError> {
+        cfg.check()?;
+        let cyc = |ns: u64| (ns * 1000).div_ceil(cfg.clk_period_ps);
+        let mut card = SimCard {
+            cfg,
+            rtl,
+            inp: PortsIn::default(),
+            out: PortsOut::default(),
+            cycle: 0,
+            mem: HostMemory::new(
+                cfg.width.bytes(),
+                cyc(cfg.read_latency_ns).max(1),
+                cyc(cfg.write_latency_ns),
+            ),
+            wire: Wire::new(cfg.line_rate, cfg.width.bytes()),
+            axil: axil::AxiLiteMaster::new(),
+            irq_edges: 0,
+        };
+        card.reset(cfg.reset_cycles);
+        Ok(card)
+    }
+
+    /// Hold `rst` for `cycles` cycles, then release it.
+    pub fn reset(&mut self, cycles: u64) {
+        self.inp.rst = 1;
+        self.run(cycles.max(1));
+        self.inp.rst = 0;
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.cfg
+    }
+
+    /// One core clock cycle.
+    #[inline]
+    pub fn step(&mut self) {
+        let now_ps = self.cycle * self.cfg.clk_period_ps;
+        self.mem.drive(&mut self.inp, self.cycle);
+        self.wire.drive(&mut self.inp, now_ps);
+        self.axil.drive(&mut self.inp);
+        let irq_before = self.out.irq;
+        self.rtl.step(&self.inp, &mut self.out);
+        self.mem.clock(&self.inp, &self.out, self.cycle);
+        self.wire.clock(&self.inp, &self.out, self.cycle, now_ps);
+        self.axil.clock(&self.inp, &self.out, self.cycle);
+        if irq_before == 0 && self.out.irq == 1 {
+            self.irq_edges += 1;
+        }
+        self.cycle += 1;
+    }
+
+    /// `n` core clock cycles.
+    pub fn run(&mut self, n: u64) {
+        for _ in 0..n {
+            self.step();
+        }
+    }
+
+    /// Run until simulated time reaches `ps` (no-op if it already has).
+    pub fn run_until_ps(&mut self, ps: u64) {
+        while self.now_ps() < ps {
+            self.step();
+        }
+    }
+
+    /// Cycles simulated so far (reset included).
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    /// Simulated time in ps since the start: the clock edge of the next cycle.
+    pub fn now_ps(&self) -> u64 {
+        self.cycle * self.cfg.clk_period_ps
+    }
+
+    fn mmio(&mut self, access: axil::Access) -> Result<u32, SimError> {
+        self.axil.start(access, self.cycle);
+        let start = self.cycle;
+        loop {
+            self.step();
+            if let Some(d) = self.axil.take_done() {
+                return Ok(d.data);
+            }
+            if self.cycle - start > self.cfg.mmio_timeout_cycles {
+                // Abandon the access: a fresh master for the next one.
+                self.axil = axil::AxiLiteMaster::new();
+                let (what, offset) = match access {
+                    axil::Access::Read(o) => ("read", o),
+                    axil::Access::Write(o, _) => ("write", o),
+                };
+                return Err(SimError::MmioTimeout {
+                    what,
+                    offset,
+                    cycles: self.cfg.mmio_timeout_cycles,
+                });
+            }
+        }
+    }
+
+    /// Read the 32-bit BAR0 register at byte `offset` (simulated time advances by the access).
+    pub fn mmio_read(&mut self, offset: u32) -> Result<u32, SimError> {
+        self.mmio(axil::Access::Read(offset))
+    }
+
+    /// Write the 32-bit BAR0 register at byte `offset` (completes at the write response).
+    pub fn mmio_write(&mut self, offset: u32, value: u32) -> Result<(), SimError> {
+        self.mmio(axil::Access::Write(offset, value)).map(|_| ())
+    }
+
+    /// Host memory (the driver's DMA regions).
+    pub fn mem(&self) -> &HostMemory {
+        &self.mem
+    }
+
+    /// Host memory, writable.
+    pub fn mem_mut(&mut self) -> &mut HostMemory {
+        &mut self.mem
+    }
+
+    /// The wire.
+    pub fn wire(&self) -> &Wire {
+        &self.wire
+    }
+
+    /// The wire, to take its frames.
+    pub fn wire_mut(&mut self) -> &mut Wire {
+        &mut self.wire
+    }
+
+    /// The interrupt line as sampled in the last cycle.
+    pub fn irq(&self) -> bool {
+        self.out.irq == 1
+    }
+
+    /// Rising edges of the interrupt line so far.
+    pub fn irq_edges(&self) -> u64 {
+        self.irq_edges
+    }
+
+    /// The PPS output as sampled in the last cycle.
+    pub fn pps(&self) -> bool {
+        self.out.pps == 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_checks() {
+        assert!(Config::default().check().is_ok());
+        assert!(Config::wide_100g().check().is_ok());
+        let zero = Config {
+            read_latency_ns: 0,
+            ..Config::default()
+        };
+        assert!(matches!(zero.check(), Err(SimError::BadConfig(m)) if m.contains("never instant")));
+        let slow = Config {
+            line_rate: LineRate::G100,
+            ..Config::default()
+        };
+        assert!(matches!(slow.check(), Err(SimError::BadConfig(m)) if m.contains("512-bit")));
+    }
+
+    #[test]
+    fn new_reports_why_the_core_is_missing() {
+        match (SimCard::new(Config::default()), core_unavailable()) {
+            (Err(SimError::CoreUnavailable(why)), Some(reason)) => assert_eq!(why, reason),
+            (Ok(_), None) => {}
+            (r, u) => panic!("inconsistent: {r:?} / {u:?}"),
+        }
+    }
+}

@@ -1,0 +1,353 @@
+//! The MAC and the wire: takes the core's AXI-Stream TX and serializes frames at line rate.
+//!
+//! Time is kept in integer picoseconds (a byte lasts 800 ps at 10 Gb/s, 320 ps at 25 Gb/s, 80 ps at
+//! 100 Gb/s; a 250 MHz cycle is 4000 ps), so the model is exact and deterministic.
+//!
+//! A frame occupies the wire for preamble+SFD (8 bytes), its bytes (padded to 60), FCS (4 bytes) and the
+//! inter-frame gap (12 bytes); frames never overlap. The MAC has a small FIFO: it accepts a beat while
+//! less than two bus words' worth of wire time is queued ahead of it (the rest of the frame on the
+//! wire and its gap included), which throttles a bus faster than the line to line rate and lets a
+//! 512-bit bus at 250 MHz (one frame per beat at most) keep 100G busy with minimum-size frames.
+//! A frame starts on the wire (preamble) at its first beat's clock edge on an idle line, or when the
+//! previous frame's gap ends. A beat that arrives after its first byte was due on the wire is an
+//! **underrun** (a real MAC would abort the frame): it is counted, and the co-simulation tests require
+//! none.
+
+use crate::ffi::{wide_byte, PortsIn, PortsOut};
+
+/// Preamble and start-of-frame delimiter, bytes.
+pub const PREAMBLE: u64 = 8;
+/// Frame check sequence, bytes.
+pub const FCS: u64 = 4;
+/// Inter-frame gap, bytes.
+pub const IFG: u64 = 12;
+/// Shortest frame without FCS: shorter frames are padded by the MAC.
+pub const MIN_FRAME: u64 = 60;
+
+/// Line rate of the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LineRate {
+    /// 10 Gb/s.
+    #[default]
+    G10,
+    /// 25 Gb/s.
+    G25,
+    /// 100 Gb/s.
+    G100,
+}
+
+impl LineRate {
+    /// Duration of one byte in ps.
+    pub fn byte_ps(self) -> u64 {
+        match self {
+            LineRate::G10 => 800,
+            LineRate::G25 => 320,
+            LineRate::G100 => 80,
+        }
+    }
+    /// Bits per second.
+    pub fn bits_per_s(self) -> u64 {
+        8_000_000_000_000 / self.byte_ps()
+    }
+    /// Parse `10`, `25`, `100` (optionally with `g`/`G`).
+    pub fn parse(s: &str) -> Option<LineRate> {
+        match s.trim_end_matches(['g', 'G']) {
+            "10" => Some(LineRate::G10),
+            "25" => Some(LineRate::G25),
+            "100" => Some(LineRate::G100),
+            _ => None,
+        }
+    }
+    /// Wire time of a frame of `len` bytes (without FCS), preamble to end of gap, in ps.
+    pub fn frame_ps(self, len: u64) -> u64 {
+        (PREAMBLE + len.max(MIN_FRAME) + FCS + IFG) * self.byte_ps()
+    }
+}
+
+/// One frame as it went out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WireFrame {
+    /// The frame's bytes as the core sent them (no FCS).
+    pub bytes: Vec<u8>,
+    /// Core clock cycle of the first beat's handshake.
+    pub first_beat_cycle: u64,
+    /// Simulated time of the first beat's handshake, ps since the simulation started.
+    pub first_beat_ps: u64,
+    /// When the preamble starts on the wire, ps: the first beat's edge on an idle line.
+    pub start_ps: u64,
+    /// When the wire is free again (end of the inter-frame gap), ps.
+    pub end_ps: u64,
+    /// `tuser` was set on some beat (errored frame).
+    pub errored: bool,
+}
+
+/// Counters of the wire model.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WireStats {
+    /// Frames sent.
+    pub frames: u64,
+    /// Frame bytes sent (no preamble, FCS, gap, padding).
+    pub bytes: u64,
+    /// Beats that came after their first byte was due on the wire.
+    pub underruns: u64,
+    /// Beats with a bad `tkeep` (a hole, or a partial word before `tlast`).
+    pub keep_errors: u64,
+}
+
+struct InFlight {
+    bytes: Vec<u8>,
+    first_beat_cycle: u64,
+    first_beat_ps: u64,
+    start_ps: u64,
+    errored: bool,
+}
+
+/// The MAC/wire model.
+pub struct Wire {
+    rate: LineRate,
+    bus_bytes: u64,
+    free_ps: u64,
+    cur: Option<InFlight>,
+    frames: Vec<WireFrame>,
+    stats: WireStats,
+    record: bool,
+}
+
+impl Wire {
+    /// A wire at `rate` behind a `bus_bytes`-wide AXI-Stream.
+    pub fn new(rate: LineRate, bus_bytes: usize) -> Self {
+        Wire {
+            rate,
+            bus_bytes: bus_bytes as u64,
+            free_ps: 0,
+            cur: None,
+            frames: Vec::new(),
+            stats: WireStats::default(),
+            record: true,
+        }
+    }
+
+    /// The line rate.
+    pub fn rate(&self) -> LineRate {
+        self.rate
+    }
+
+    /// Keep the frames' bytes (default) or only count them (long benchmarks).
+    pub fn set_recording(&mut self, on: bool) {
+        self.record = on;
+    }
+
+    /// Frames recorded so far, in wire order.
+    pub fn frames(&self) -> &[WireFrame] {
+        &self.frames
+    }
+
+    /// Take the recorded frames out.
+    pub fn take_frames(&mut self) -> Vec<WireFrame> {
+        std::mem::take(&mut self.frames)
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> WireStats {
+        self.stats
+    }
+
+    /// True while a frame is being accepted or the wire is still busy at `now_ps`.
+    pub fn busy(&self, now_ps: u64) -> bool {
+        self.cur.is_some() || now_ps < self.free_ps
+    }
+
+    /// Wire time the MAC may hold queued ahead of the present: two bus words.
+    fn fifo_ps(&self) -> u64 {
+        2 * self.bus_bytes * self.rate.byte_ps()
+    }
+
+    /// Drive `tready` for the cycle whose clock edge is at `now_ps`.
+    pub fn drive(&self, inp: &mut PortsIn, now_ps: u64) {
+        // When the wire has taken everything accepted so far (for a frame in progress, its bytes so far).
+        let queued_until = match &self.cur {
+            None => self.free_ps,
+            Some(f) => f.start_ps + (PREAMBLE + f.bytes.len() as u64) * self.rate.byte_ps(),
+        };
+        inp.m_axis_tx_tready = (queued_until.saturating_sub(now_ps) < self.fifo_ps()) as u64;
+    }
+
+    /// Take the beat of the cycle, if any.
+    pub fn clock(&mut self, inp: &PortsIn, out: &PortsOut, cycle: u64, now_ps: u64) {
+        if !(out.m_axis_tx_tvalid == 1 && inp.m_axis_tx_tready == 1) {
+            return;
+        }
+        let keep = out.m_axis_tx_tkeep;
+        let mask = |n: u64| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let full = mask(self.bus_bytes);
+        let n = (keep & full).trailing_ones() as u64;
+        let last = out.m_axis_tx_tlast == 1;
+        if keep & full != mask(n) || (!last && n != self.bus_bytes) || n == 0 {
+            self.stats.keep_errors += 1;
+        }
+        let free_ps = self.free_ps;
+        let f = self.cur.get_or_insert_with(|| InFlight {
+            bytes: Vec::new(),
+            first_beat_cycle: cycle,
+            first_beat_ps: now_ps,
+            start_ps: now_ps.max(free_ps),
+            errored: false,
+        });
+        let offset = f.bytes.len() as u64;
+        let due = f.start_ps + (PREAMBLE + offset) * self.rate.byte_ps();
+        if now_ps > due {
+            self.stats.underruns += 1;
+        }
+        for i in 0..n as usize {
+            f.bytes.push(wide_byte(&out.m_axis_tx_tdata, i));
+        }
+        f.errored |= out.m_axis_tx_tuser & 1 == 1;
+        if last {
+            let f = self.cur.take().expect("in flight");
+            let len = f.bytes.len() as u64;
+            let end_ps = f.start_ps + self.rate.frame_ps(len);
+            self.free_ps = end_ps;
+            self.stats.frames += 1;
+            self.stats.bytes += len;
+            if self.record {
+                self.frames.push(WireFrame {
+                    bytes: f.bytes,
+                    first_beat_cycle: f.first_beat_cycle,
+                    first_beat_ps: f.first_beat_ps,
+                    start_ps: f.start_ps,
+                    end_ps,
+                    errored: f.errored,
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ffi::set_wide_byte;
+
+    /// Streams frames into the wire as fast as it accepts them: (frames, cycles used).
+    fn stream(wire: &mut Wire, period_ps: u64, frames: &[Vec<u8>], gaps: &[u64]) -> u64 {
+        let bus = wire.bus_bytes as usize;
+        let mut inp = PortsIn::default();
+        let mut out = PortsOut::default();
+        let (mut fi, mut pos, mut cycle) = (0usize, 0usize, 0u64);
+        let mut wait_until = gaps.first().copied().unwrap_or(0);
+        while fi < frames.len() {
+            let now = cycle * period_ps;
+            let f = &frames[fi];
+            out.m_axis_tx_tvalid = (cycle >= wait_until) as u64;
+            let n = (f.len() - pos).min(bus);
+            out.m_axis_tx_tdata = [0; 8];
+            for i in 0..n {
+                set_wide_byte(&mut out.m_axis_tx_tdata, i, f[pos + i]);
+            }
+            out.m_axis_tx_tkeep = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+            out.m_axis_tx_tlast = (pos + n == f.len()) as u64;
+            wire.drive(&mut inp, now);
+            wire.clock(&inp, &out, cycle, now);
+            if out.m_axis_tx_tvalid == 1 && inp.m_axis_tx_tready == 1 {
+                pos += n;
+                if pos == f.len() {
+                    fi += 1;
+                    pos = 0;
+                    wait_until = cycle + 1 + gaps.get(fi).copied().unwrap_or(0);
+                }
+            }
+            cycle += 1;
+            assert!(cycle < 100_000_000);
+        }
+        cycle
+    }
+
+    fn frame(len: usize, seed: u8) -> Vec<u8> {
+        (0..len)
+            .map(|i| (i as u8).wrapping_mul(7).wrapping_add(seed))
+            .collect()
+    }
+
+    #[test]
+    fn back_to_back_min_frames_at_10g_never_overlap_and_keep_line_rate() {
+        let mut w = Wire::new(LineRate::G10, 8);
+        let frames: Vec<Vec<u8>> = (0..100).map(|i| frame(60, i as u8)).collect();
+        stream(&mut w, 4000, &frames, &[]);
+        let got = w.frames();
+        assert_eq!(got.len(), 100);
+        for (g, f) in got.iter().zip(&frames) {
+            assert_eq!(&g.bytes, f);
+            assert_eq!(g.end_ps - g.start_ps, 84 * 800);
+        }
+        for p in got.windows(2) {
+            // Back to back: the next preamble starts exactly when the gap ends.
+            assert_eq!(p[1].start_ps, p[0].end_ps);
+            assert!(p[1].first_beat_ps <= p[1].start_ps);
+        }
+        assert_eq!(w.stats().underruns, 0);
+        assert_eq!(w.stats().keep_errors, 0);
+    }
+
+    #[test]
+    fn line_rate_at_100g_with_512_bit_bus() {
+        // 250 MHz, 512 bits: 60-byte frames need 6.72 ns of wire, the bus offers a beat every 4 ns,
+        // so the wire (not the bus) is the limit: 148.8 Mpps.
+        let mut w = Wire::new(LineRate::G100, 64);
+        let frames: Vec<Vec<u8>> = (0..1000).map(|i| frame(60, i as u8)).collect();
+        stream(&mut w, 4000, &frames, &[]);
+        let f = w.frames();
+        let span = f.last().unwrap().end_ps - f[0].start_ps;
+        let mpps = 1000.0 / (span as f64 * 1e-12) / 1e6;
+        assert!((mpps - 148.81).abs() < 0.01, "{mpps}");
+        for p in f.windows(2) {
+            assert_eq!(p[1].start_ps, p[0].end_ps);
+        }
+        assert_eq!(w.stats().underruns, 0);
+        let jumbo = vec![frame(9000, 1), frame(1514, 2)];
+        let mut w = Wire::new(LineRate::G100, 64);
+        stream(&mut w, 4000, &jumbo, &[]);
+        assert_eq!(w.stats().underruns, 0);
+        assert_eq!(w.frames()[0].bytes, jumbo[0]);
+    }
+
+    #[test]
+    fn slow_bus_underruns_are_counted() {
+        // 64-bit bus at 250 MHz is 16 Gb/s: too slow for 25G.
+        let mut w = Wire::new(LineRate::G25, 8);
+        stream(&mut w, 4000, &[frame(1514, 0)], &[]);
+        assert!(w.stats().underruns > 0);
+    }
+
+    #[test]
+    fn idle_line_frame_starts_at_its_first_beat() {
+        let mut w = Wire::new(LineRate::G10, 8);
+        stream(&mut w, 4000, &[frame(100, 0), frame(100, 1)], &[10, 1000]);
+        let f = w.frames();
+        assert_eq!(f[0].first_beat_cycle, 10);
+        assert_eq!(f[0].start_ps, 40_000);
+        assert_eq!(f[0].first_beat_ps, 40_000);
+        assert!(f[1].start_ps > f[0].end_ps);
+        assert_eq!(f[1].start_ps, f[1].first_beat_ps);
+    }
+
+    #[test]
+    fn deterministic() {
+        let frames: Vec<Vec<u8>> = (0..50).map(|i| frame(60 + i * 13, i as u8)).collect();
+        let run = || {
+            let mut w = Wire::new(LineRate::G10, 8);
+            stream(&mut w, 4000, &frames, &[3, 0, 7]);
+            w.take_frames()
+        };
+        assert_eq!(run(), run());
+    }
+
+    #[test]
+    fn rates() {
+        assert_eq!(LineRate::G10.bits_per_s(), 10_000_000_000);
+        assert_eq!(LineRate::G100.bits_per_s(), 100_000_000_000);
+        assert_eq!(LineRate::parse("25g"), Some(LineRate::G25));
+        assert_eq!(LineRate::parse("40"), None);
+        // 100G minimum frames: 84 bytes * 80 ps = 6.72 ns -> 148.8 Mpps.
+        assert_eq!(LineRate::G100.frame_ps(60), 6720);
+    }
+}
