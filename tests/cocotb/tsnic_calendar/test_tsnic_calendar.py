@@ -1,0 +1,520 @@
+"""cocotb bench for tsnic_calendar (the timing wheel).
+
+The bench owns the PHC: phc_ns is a Python counter driven every cycle, so tests can make time crawl,
+race or jump (phc_step). Every cycle is handled at the falling clock edge: the bench reads the
+registered outputs (s_ins_ready, m_rel_valid, flush signals), decides the handshakes that the next
+rising edge will perform, and drives its inputs. The scoreboard (calendar_model.py) checks every
+release: exactly once, never early, policy status, launch order against everything inside.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+
+import cocotb
+from cocotb.clock import Clock
+from cocotb.triggers import FallingEdge, Timer
+
+from calendar_model import (DROPPED_HORIZON, DROPPED_LATE, FLUSHED, HOR_CAP, HOR_DROP, LATE_DROP,
+                            LATE_SEND, SENT, SENT_LATE, Entry, Scoreboard, expected_tie_order)
+
+CLK_NS = 4
+HORIZON = 10_000_000_000
+LOOKAHEAD = 2_000
+SLOT_NS = 64
+FINE_SLOTS = 8192
+COARSE_NS = SLOT_NS * FINE_SLOTS // 2
+COARSE_SLOTS = 65536
+QUEUE_W = int(os.environ.get("CAL_QUEUE_W", "12"))
+NODE_W = int(os.environ.get("CAL_NODE_W", "12"))
+NQ = 1 << QUEUE_W
+POOL = 1 << NODE_W
+T0 = 1_764_480_000 * 1_000_000_000 + 37_000_000_000   # a TAI time in late 2025
+
+
+class Bench:
+    def __init__(self, dut, phc0=T0, lookahead=LOOKAHEAD, seed=1):
+        self.dut = dut
+        self.phc = phc0
+        self.inc = CLK_NS            # PHC advance per cycle
+        self.step_next = None        # (new_phc) applied with phc_step at the next cycle
+        self.lookahead = lookahead
+        self.sb = Scoreboard(horizon=HORIZON, lookahead=lookahead)
+        self.rng = random.Random(seed)
+        self.k = 0
+        self.cur_ins = None
+        self.ins_src = None          # callable(bench) -> Entry or None
+        self.ins_queue = []          # explicit inserts (directed tests)
+        self.cur_flush = None
+        self.flush_reqs = []
+        self.rel_ready_p = 1.0
+        self.rel_new = True
+        self.seq = 0
+        self.next_handle = 0
+        self.max_ready_gap = 0
+        self.flush_log = []          # (queue, start_k, done_k)
+        self.ins_cycles = 0
+        self.rel_cycles = 0
+        self.stall_hold = 0
+        self.quota_writes = []
+
+    def new_entry(self, queue, launch, lp=LATE_SEND, hp=HOR_DROP):
+        h = self.next_handle
+        while h in self.sb.outstanding:
+            h = (h + 1) & 0xFFFF
+        self.next_handle = (h + 1) & 0xFFFF
+        e = Entry(seq=self.seq, queue=queue, handle=h, launch=launch & ((1 << 64) - 1),
+                  late_policy=lp, horizon_policy=hp)
+        self.seq += 1
+        return e
+
+    async def start(self):
+        d = self.dut
+        cocotb.start_soon(Clock(d.clk, CLK_NS, units="ns").start())
+        d.rst.value = 1
+        d.phc_ns.value = self.phc
+        d.phc_step.value = 0
+        d.lookahead_ns.value = self.lookahead
+        d.s_ins_valid.value = 0
+        d.s_ins_queue.value = 0
+        d.s_ins_handle.value = 0
+        d.s_ins_launch_ns.value = 0
+        d.s_ins_late_policy.value = 0
+        d.s_ins_horizon_policy.value = 0
+        d.m_rel_ready.value = 0
+        d.s_flush_valid.value = 0
+        d.s_flush_queue.value = 0
+        d.cfg_quota_wr.value = 0
+        d.cfg_quota_queue.value = 0
+        d.cfg_quota_value.value = 0
+        for _ in range(3):
+            await FallingEdge(d.clk)
+        d.rst.value = 0
+        # RAM clear after reset: wait without a Python callback per cycle
+        await Timer((COARSE_SLOTS + 16) * CLK_NS, units="ns")
+        await FallingEdge(d.clk)
+        while int(d.stat_init_busy.value):
+            await FallingEdge(d.clk)
+
+    async def cycle(self):
+        """One clock cycle, handled at its falling edge."""
+        d = self.dut
+        await FallingEdge(d.clk)
+        self.k += 1
+        k = self.k
+        phc_dec = self.phc           # PHC the last rising edge decided with
+        sb = self.sb
+        # --- insert handshake at the coming rising edge (s_ins_ready depends on registers only)
+        ins_hold = flush_hold = False
+        if self.cur_ins is not None and int(d.s_ins_ready.value):
+            # transfer at the coming edge with the data on the wires now: change them next cycle
+            sb.accept(self.cur_ins, phc_dec, k)
+            self.cur_ins = None
+            self.ins_cycles += 1
+            ins_hold = True
+        # --- flush handshake / completion
+        if int(d.flush_done.value):
+            q = sb.flush_done(k)
+            for i, (fq, s, dn) in enumerate(self.flush_log):
+                if fq == q and dn is None:
+                    self.flush_log[i] = (fq, s, k)
+        if self.cur_flush is not None and int(d.s_flush_ready.value):
+            sb.flush_start(self.cur_flush, k)
+            self.flush_log.append((self.cur_flush, k, None))
+            self.cur_flush = None
+            flush_hold = True
+        # --- release port
+        if int(d.m_rel_valid.value):
+            ready = self.rel_ready_p >= 1.0 or self.rng.random() < self.rel_ready_p
+            if self.rel_new:
+                self.rel_item = (int(d.m_rel_handle.value), int(d.m_rel_queue.value),
+                                 int(d.m_rel_status.value), int(d.m_rel_launch_ns.value),
+                                 int(d.m_rel_capped.value), phc_dec, k)
+            if ready:
+                h, q, st, ln, cp, pd, kd = self.rel_item
+                sb.release(h, q, st, ln, cp, pd, kd, int(d.stat_forced.value))
+                self.rel_cycles += 1
+            self.rel_new = ready
+            d.m_rel_ready.value = 1 if ready else 0
+        else:
+            self.rel_new = True
+            d.m_rel_ready.value = 1 if self.rel_ready_p >= 1.0 else int(self.rng.random() < self.rel_ready_p)
+        # --- quota configuration (one write per cycle)
+        if self.quota_writes:
+            q, v = self.quota_writes.pop(0)
+            d.cfg_quota_wr.value = 1
+            d.cfg_quota_queue.value = q
+            d.cfg_quota_value.value = v
+        else:
+            d.cfg_quota_wr.value = 0
+        # --- PHC for the next cycle
+        if self.step_next is not None:
+            self.phc = self.step_next
+            self.step_next = None
+            d.phc_step.value = 1
+        else:
+            self.phc += self.inc
+            d.phc_step.value = 0
+        d.phc_ns.value = self.phc
+        # --- next insert
+        if self.cur_ins is None and not ins_hold:
+            e = None
+            if self.ins_queue:
+                e = self.ins_queue.pop(0)
+            elif self.ins_src is not None:
+                e = self.ins_src(self)
+            if e is not None:
+                self.cur_ins = e
+                d.s_ins_queue.value = e.queue
+                d.s_ins_handle.value = e.handle
+                d.s_ins_launch_ns.value = e.launch
+                d.s_ins_late_policy.value = e.late_policy
+                d.s_ins_horizon_policy.value = e.horizon_policy
+                d.s_ins_valid.value = 1
+            else:
+                d.s_ins_valid.value = 0
+        # --- next flush
+        if flush_hold:
+            pass
+        elif self.cur_flush is None and self.flush_reqs and not sb.flushing:
+            self.cur_flush = self.flush_reqs.pop(0)
+            d.s_flush_queue.value = self.cur_flush
+            d.s_flush_valid.value = 1
+        elif self.cur_flush is None:
+            d.s_flush_valid.value = 0
+
+    async def run(self, n):
+        for _ in range(n):
+            await self.cycle()
+
+    async def run_until(self, cond, limit, what="condition"):
+        for _ in range(limit):
+            if cond():
+                return
+            await self.cycle()
+        assert cond(), f"timeout after {limit} cycles waiting for {what}"
+
+    def idle(self):
+        return (self.cur_ins is None and not self.ins_queue and not self.sb.outstanding
+                and self.cur_flush is None and not self.flush_reqs and not self.sb.flushing)
+
+    async def drain(self, limit=200_000):
+        await self.run_until(self.idle, limit, "all entries released")
+        await self.run(8)
+        assert not self.sb.outstanding
+        assert int(self.dut.stat_occupancy.value) == 0, "stat_occupancy not 0 when empty"
+
+    def post(self, entries):
+        self.ins_queue.extend(entries)
+
+
+# ------------------------------------------------------------------------------------------------
+@cocotb.test()
+async def test_basic_order(dut):
+    """A handful of entries in several queues, inserted out of order, leave in launch order."""
+    b = Bench(dut)
+    await b.start()
+    base = b.phc + 50_000
+    offs = [900, 100, 500, 100, 300, 7000, 20, 640, 641, 639]
+    es = [b.new_entry(q % 5, base + o) for q, o in enumerate(offs)]
+    b.post(es)
+    await b.drain()
+    got = [h for h, *_ in b.sb.released]
+    exp = [e.handle for e in sorted(es, key=lambda e: (e.launch, e.seq))]
+    assert got == exp, f"order {got} != {exp}"
+    assert all(st == SENT for _, st, *_ in b.sb.released)
+
+
+@cocotb.test()
+async def test_ties_round_robin(dut):
+    """Ties across many queues: round r serves each queue's r-th entry, queues in posting order."""
+    b = Bench(dut)
+    await b.start()
+    t = b.phc + 200_000
+    es = []
+    # 10 queues post 3 entries each at the same launch_ns, in bursts per queue (30 entries)
+    for q in [7, 3, 4095, 12, 0, 99, 1000, 2048, 5, 6]:
+        for _ in range(3):
+            es.append(b.new_entry(q, t))
+    b.post(es)
+    await b.drain()
+    got = [h for h, *_ in b.sb.released]
+    exp = expected_tie_order(es)
+    assert got == exp, f"tie order\n got {got}\n exp {exp}"
+    # interleaved posting and several launch times sharing one 64 ns slot
+    t2 = b.phc + 100_000
+    es = []
+    for i in range(28):
+        q = [1, 2, 3, 4][i % 4] if i < 16 else 9
+        es.append(b.new_entry(q, t2 + (i % 2)))
+    b.post(es)
+    await b.drain()
+    got = [h for h, *_ in b.sb.released[-28:]]
+    exp = expected_tie_order(es)
+    assert got == exp, f"tie order 2\n got {got}\n exp {exp}"
+
+
+@cocotb.test()
+async def test_out_of_order_one_slot(dut):
+    """Entries of one 64 ns slot inserted in random order leave sorted, exactly."""
+    b = Bench(dut, seed=3)
+    await b.start()
+    slot0 = ((b.phc + 300_000) // SLOT_NS) * SLOT_NS
+    offs = list(range(0, 64, 2))
+    b.rng.shuffle(offs)
+    es = [b.new_entry(b.rng.randrange(NQ), slot0 + o) for o in offs]
+    b.post(es)
+    await b.drain()
+    got = [ln for _, _, ln, _, _ in b.sb.released]
+    assert got == sorted(e.launch for e in es), got
+
+
+@cocotb.test()
+async def test_slot_wrap(dut):
+    """Fine and coarse slot indices wrap around while entries are pending."""
+    # start 20 fine slots before a fine index wrap that is also 2 coarse slots before a coarse wrap
+    period = COARSE_NS * COARSE_SLOTS
+    start = ((T0 // period) + 1) * period - 2 * COARSE_NS - 20 * SLOT_NS
+    b = Bench(dut, phc0=start, seed=4)
+    await b.start()
+    es = []
+    for i in range(60):
+        es.append(b.new_entry(i, start + 1000 + i * 97))                    # across the fine wrap
+    for i in range(60):
+        es.append(b.new_entry(100 + i, start + (i + 1) * COARSE_NS // 3 + i))  # across coarse wrap
+    for i in range(20):
+        es.append(b.new_entry(200 + i, start + 5 * COARSE_NS + i * 4096))
+    b.rng.shuffle(es)
+    b.post(es)
+    await b.run_until(lambda: not b.ins_queue and b.cur_ins is None, 5000)
+    b.inc = 256     # run time faster: 10 coarse slots in ~10^4 cycles
+    await b.drain(limit=100_000)
+    got = [ln for _, _, ln, _, _ in b.sb.released]
+    assert got == sorted(e.launch for e in es)
+    assert all(st == SENT for _, st, *_ in b.sb.released)
+
+
+@cocotb.test()
+async def test_horizon_edge(dut):
+    """launch = phc + horizon is inside; one ns more is beyond: DROP drops, CAP caps."""
+    b = Bench(dut, seed=5)
+    await b.start()
+    b.inc = 0         # freeze time so the classification phc is known exactly
+    await b.run(2)
+    p = b.phc
+    inside_d = b.new_entry(1, p + HORIZON, hp=HOR_DROP)
+    outside_d = b.new_entry(2, p + HORIZON + 1, hp=HOR_DROP)
+    inside_c = b.new_entry(3, p + HORIZON, hp=HOR_CAP)
+    outside_c = b.new_entry(4, p + HORIZON + 1, hp=HOR_CAP)
+    far_c = b.new_entry(5, p + 5 * HORIZON, hp=HOR_CAP)
+    b.post([inside_d, outside_d, inside_c, outside_c, far_c])
+    await b.run_until(lambda: not b.ins_queue and b.cur_ins is None, 200)
+    await b.run(20)
+    rel = {h: (st, ln, cp) for h, st, ln, cp, _ in b.sb.released}
+    assert rel.get(outside_d.handle, (None,))[0] == DROPPED_HORIZON, rel
+    assert inside_d.handle not in rel and inside_c.handle not in rel
+    assert outside_c.handle not in rel and far_c.handle not in rel
+    # move time to just before the horizon: nothing may leave yet; then past it
+    b.step_next = p + HORIZON - LOOKAHEAD - 1000
+    await b.run(4000)
+    assert len(b.sb.released) == 1, b.sb.released
+    b.inc = CLK_NS
+    await b.drain(limit=20_000)
+    rel = {h: (st, ln, cp) for h, st, ln, cp, _ in b.sb.released}
+    for e in (inside_d, inside_c):
+        assert rel[e.handle] == (SENT, p + HORIZON, 0), rel[e.handle]
+    for e in (outside_c, far_c):
+        assert rel[e.handle] == (SENT, p + HORIZON, 1), rel[e.handle]
+
+
+@cocotb.test()
+async def test_late_edge(dut):
+    """launch = phc is on time; launch = phc - 1 is late: SEND sends it marked late, DROP drops it."""
+    b = Bench(dut, seed=6)
+    await b.start()
+    b.inc = 0
+    await b.run(2)
+    p = b.phc
+    on_time = b.new_entry(1, p, lp=LATE_DROP)
+    late_send = b.new_entry(2, p - 1, lp=LATE_SEND)
+    late_drop = b.new_entry(3, p - 1, lp=LATE_DROP)
+    very_late = b.new_entry(4, 5, lp=LATE_SEND)
+    b.post([on_time, late_send, late_drop, very_late])
+    await b.drain(limit=2000)
+    rel = {h: st for h, st, *_ in b.sb.released}
+    assert rel[on_time.handle] == SENT
+    assert rel[late_send.handle] == SENT_LATE
+    assert rel[late_drop.handle] == DROPPED_LATE
+    assert rel[very_late.handle] == SENT_LATE
+    # an entry that becomes late while waiting (release blocked) follows its policy at release
+    b.rel_ready_p = 0.0
+    e1 = b.new_entry(5, p + 100, lp=LATE_DROP)
+    e2 = b.new_entry(6, p + 101, lp=LATE_SEND)
+    b.post([e1, e2])
+    await b.run(50)
+    b.inc = 1000
+    await b.run(5)
+    b.rel_ready_p = 1.0
+    b.inc = 0
+    await b.drain(limit=2000)
+    rel = {h: st for h, st, *_ in b.sb.released}
+    assert rel[e1.handle] in (SENT, DROPPED_LATE) and rel[e2.handle] in (SENT, SENT_LATE)
+
+
+@cocotb.test()
+async def test_full_pool_backpressure(dut):
+    """The pool fills: s_ins_ready stays low (nothing lost); per-queue quota holds one queue back."""
+    b = Bench(dut, seed=7)
+    await b.start()
+    far = b.phc + 3_000_000
+    # quota: queue 5 may hold 10 nodes
+    b.quota_writes.append((5, 10))
+    await b.run(2)
+    q5 = [b.new_entry(5, far + i) for i in range(12)]
+    b.post(q5)
+    await b.run(400)
+    assert b.sb.accepted == 10 and b.cur_ins is q5[10], "quota did not hold queue 5 at 10 entries"
+    # other queues fill the pool; the 11th entry of queue 5 waits at the head (head-of-line)
+    b.ins_queue = []
+    held = b.cur_ins
+    b.cur_ins = None
+    b.dut.s_ins_valid.value = 0
+    fill = [b.new_entry(100 + (i % 3000), far + 1000 + i) for i in range(POOL + 50)]
+    b.post(fill)
+    await b.run((POOL + 60) * 3)
+    assert b.sb.accepted == POOL, f"accepted {b.sb.accepted}, pool {POOL}"
+    assert b.cur_ins is not None and not int(dut.s_ins_ready.value)
+    stuck = b.cur_ins
+    await b.run(200)
+    assert b.cur_ins is stuck, "insert accepted with a full pool"
+    b.post([held])
+    b.inc = 500
+    await b.drain(limit=400_000)
+    assert b.sb.accepted == POOL + 50 + 1 + 1
+
+
+@cocotb.test()
+async def test_flush_under_load(dut):
+    """Flush one queue while others stream: all its entries come out FLUSHED within the bound."""
+    b = Bench(dut, seed=8)
+    await b.start()
+    tq = 77
+    rng = b.rng
+
+    def src(bb):
+        q = tq if rng.random() < 0.3 else rng.randrange(NQ)
+        kind = rng.random()
+        if kind < 0.7:
+            ln = bb.phc + LOOKAHEAD + rng.randrange(5_000, 400_000)
+        else:
+            ln = bb.phc + rng.randrange(1_000_000, 3_000_000_000)
+        return bb.new_entry(q, ln, lp=rng.randrange(2), hp=rng.randrange(2))
+    b.ins_src = src
+    await b.run(3000)
+    n_tq = sum(1 for e in b.sb.outstanding.values() if e.queue == tq)
+    b.flush_reqs.append(tq)
+    await b.run_until(lambda: b.flush_log and b.flush_log[-1][2] is not None, 2_000_000, "flush_done")
+    q, s, dn = b.flush_log[-1]
+    bound = 14 * POOL + 64
+    dut._log.info("flush of queue %d with %d entries took %d cycles (bound %d)", tq, n_tq, dn - s, bound)
+    assert dn - s <= bound
+    assert b.sb.counts.get(FLUSHED, 0) >= n_tq
+    rel_before = b.rel_cycles
+    await b.run(2000)
+    assert b.rel_cycles > rel_before, "other queues stopped"
+    b.ins_src = None
+    b.inc = 20_000
+    await b.drain(limit=400_000)
+
+
+@cocotb.test()
+async def test_phc_step(dut):
+    """PHC step forward: what is due leaves in order, late per policy; backward: nothing early."""
+    b = Bench(dut, seed=9)
+    await b.start()
+    rng = b.rng
+    p = b.phc
+    es = [b.new_entry(rng.randrange(NQ), p + rng.randrange(10_000, 2_000_000_000), lp=rng.randrange(2))
+          for _ in range(300)]
+    b.post(es)
+    await b.run_until(lambda: not b.ins_queue and b.cur_ins is None, 5000)
+    # forward 1 s: the entries before the new time leave, late, in launch order
+    b.step_next = p + 1_000_000_000
+    await b.run(20_000)
+    due = sorted(e.launch for e in es if e.launch <= p + 1_000_000_000 + LOOKAHEAD)
+    got = [ln for _, _, ln, _, _ in b.sb.released]
+    assert got == due[:len(got)] and len(got) == len(due), f"{len(got)} of {len(due)} due released"
+    # backward 0.5 s, then post entries around the old and new time: nothing early (scoreboard)
+    b.step_next = p + 500_000_000
+    await b.run(2)
+    q2 = b.phc
+    es2 = [b.new_entry(rng.randrange(NQ), q2 + rng.randrange(-1000, 3_000_000)) for _ in range(200)]
+    b.post(es2)
+    b.inc = 64
+    await b.run(30_000)
+    b.step_next = p - 10_000_000           # another backward step, below everything
+    await b.run(2000)
+    b.inc = 200_000
+    await b.drain(limit=200_000)
+
+
+# ------------------------------------------------------------------------------------------------
+@cocotb.test()
+async def test_random(dut):
+    """Randomized: >= 1,000,000 operations (inserts + releases + flushes) over 4096 queues."""
+    soak = os.environ.get("SOAK", "0") not in ("", "0")
+    ops_target = int(os.environ.get("RAND_OPS", "10000000" if soak else "1000000"))
+    seed = int(os.environ.get("RAND_SEED", "12345"))
+    b = Bench(dut, seed=seed)
+    await b.start()
+    rng = b.rng
+    b.rel_ready_p = 0.95
+    qpol = [(rng.randrange(2), rng.randrange(2)) for _ in range(NQ)]
+
+    def src(bb):
+        q = rng.randrange(NQ)
+        lp, hp = qpol[q]
+        r = rng.random()
+        now = bb.phc
+        if r < 0.62:        # near: inside the next ~50 us, often within the lookahead
+            ln = now + rng.randrange(-200, 50_000)
+        elif r < 0.64:      # tie burst on a coarse grid
+            ln = (now // 4096 + 3) * 4096
+        elif r < 0.76:      # far: up to the horizon
+            ln = now + rng.randrange(1_000_000, HORIZON + 1)
+        elif r < 0.88:      # late
+            ln = now - rng.randrange(1, 5_000_000)
+        else:               # beyond the horizon (and the horizon edge)
+            ln = now + HORIZON + rng.choice([0, 1, rng.randrange(1, 20_000_000_000)])
+        return bb.new_entry(q, ln, lp=lp, hp=hp)
+
+    b.ins_src = src
+    t_start = time.time()
+    n_steps = 0
+    while b.sb.accepted + b.rel_cycles + len(b.flush_log) < ops_target:
+        await b.run(1000)
+        r = rng.random()
+        if r < 0.02:
+            b.step_next = b.phc + rng.randrange(1_000_000, 3_000_000_000)     # forward step
+            n_steps += 1
+        elif r < 0.03:
+            b.step_next = b.phc - rng.randrange(1, 2_000_000)                 # backward step
+            n_steps += 1
+        elif r < 0.05 and not b.flush_reqs and not b.sb.flushing:
+            b.flush_reqs.append(rng.randrange(NQ))
+        b.inc = rng.choice([4, 4, 16, 64, 256])
+    cycles = b.k
+    b.ins_src = None
+    b.inc = 1_000_000
+    await b.drain(limit=2_000_000)
+    wall = time.time() - t_start
+    c = b.sb.counts
+    dut._log.info("random: %d ops (%d inserts, %d releases, %d flushes, %d steps) in %d cycles, %.1f s; "
+                  "inserts/cycle %.3f releases/cycle %.3f; statuses %s; forced %d, order exceptions %d",
+                  b.sb.accepted + b.rel_cycles + len(b.flush_log), b.sb.accepted, b.rel_cycles,
+                  len(b.flush_log), n_steps, cycles, wall, b.ins_cycles / cycles, b.rel_cycles / cycles,
+                  dict(sorted(c.items())), int(dut.stat_forced.value), b.sb.order_violations)
+    for (q, s, dn) in b.flush_log:
+        assert dn is not None and dn - s <= 14 * POOL + 64, (q, s, dn)
