@@ -379,7 +379,7 @@ impl TcpReceiver {
             return out;
         }
         if let Some(req) = self.cfg.rr_request {
-            if req > 0 && self.rcv_nxt % req == 0 && self.rcv_nxt > 0 {
+            if req > 0 && self.rcv_nxt.is_multiple_of(req) && self.rcv_nxt > 0 {
                 immediate = true;
             }
         }
@@ -424,11 +424,7 @@ impl TcpReceiver {
             let had_holes = !self.ooo.is_empty();
             // Count bytes already held out of order inside [s, e) as duplicates.
             let mut new_end = e;
-            let dup: u64 = self
-                .ooo
-                .range(s..e)
-                .map(|(bs, be)| be.min(&e) - bs)
-                .sum();
+            let dup: u64 = self.ooo.range(s..e).map(|(bs, be)| be.min(&e) - bs).sum();
             self.stats.duplicate_bytes += dup;
             // Advance over the new data and every out-of-order block it now touches.
             while let Some((&bs, &be)) = self.ooo.iter().next() {

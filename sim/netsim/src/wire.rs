@@ -97,7 +97,10 @@ fn parse_options(mut o: &[u8]) -> Result<TcpOptions, NetsimError> {
             0 => break,
             1 => o = &o[1..],
             _ => {
-                let len = *o.get(1).ok_or(NetsimError::Malformed("truncated TCP option"))? as usize;
+                let len = *o
+                    .get(1)
+                    .ok_or(NetsimError::Malformed("truncated TCP option"))?
+                    as usize;
                 if len < 2 || len > o.len() {
                     return Err(NetsimError::Malformed("bad TCP option length"));
                 }
@@ -107,7 +110,7 @@ fn parse_options(mut o: &[u8]) -> Result<TcpOptions, NetsimError> {
                     (3, 3) => out.wscale = Some(body[0]),
                     (4, 2) => out.sack_permitted = true,
                     (8, 10) => out.timestamps = Some((be32(body, 0), be32(body, 4))),
-                    (5, _) if (len - 2) % 8 == 0 => {
+                    (5, _) if (len - 2).is_multiple_of(8) => {
                         for b in body.chunks_exact(8) {
                             out.sack.push((be32(b, 0), be32(b, 4)));
                         }
@@ -127,7 +130,9 @@ fn parse_options(mut o: &[u8]) -> Result<TcpOptions, NetsimError> {
 /// Parse a frame and check the IPv4 header checksum and the TCP checksum.
 pub fn parse(frame: &[u8]) -> Result<TcpFrame, NetsimError> {
     if frame.len() < 14 + 20 + 20 {
-        return Err(NetsimError::Malformed("frame too short for Ethernet+IPv4+TCP"));
+        return Err(NetsimError::Malformed(
+            "frame too short for Ethernet+IPv4+TCP",
+        ));
     }
     if be16(frame, 12) != ETHERTYPE_IPV4 {
         return Err(NetsimError::Malformed("not IPv4"));
@@ -289,6 +294,9 @@ mod tests {
         assert!(matches!(parse(&bad), Err(NetsimError::BadChecksum("TCP"))));
         let mut bad = b;
         bad[14 + 8] ^= 1; // TTL
-        assert!(matches!(parse(&bad), Err(NetsimError::BadChecksum("IPv4 header"))));
+        assert!(matches!(
+            parse(&bad),
+            Err(NetsimError::BadChecksum("IPv4 header"))
+        ));
     }
 }

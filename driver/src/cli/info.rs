@@ -1,0 +1,96 @@
+//! `tsnic info`: the card's identity and capabilities.
+
+use anyhow::Result;
+use clap::Args;
+use tsnic::contract::reg;
+use tsnic::regs::{CtrlStatus, Features};
+
+use super::common::{fmt_ns, open_card};
+
+/// Arguments of `tsnic info`.
+#[derive(Args, Debug)]
+pub struct InfoArgs {
+    /// Card to open: `sim` (Verilated RTL), `vfio:DDDD:BB:DD.F` (a real card), `mem` (no card).
+    #[arg(long, default_value = "sim")]
+    pub backend: String,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run `tsnic info`.
+pub fn run(args: InfoArgs) -> Result<()> {
+    let mut card = open_card(&args.backend)?;
+    let caps = card.caps().clone();
+    let describe = card.backend().describe();
+    let status = CtrlStatus::from_bits_truncate(card.backend().read32(reg::CTRL_STATUS));
+    let phc_ns = tsnic::phc::get_ns(card.backend());
+    let features = Features::from_bits_truncate(caps.features);
+    if args.json {
+        let v = serde_json::json!({
+            "backend": describe,
+            "caps": caps,
+            "features": features.names(),
+            "running": status.contains(CtrlStatus::RUNNING),
+            "phc_ns": phc_ns,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    let rows: Vec<(&str, String)> = vec![
+        ("backend", describe),
+        (
+            "contract version",
+            format!("{}.{}", caps.version_major, caps.version_minor),
+        ),
+        ("TX queues", caps.num_queues.to_string()),
+        (
+            "core clock",
+            format!(
+                "{:.6} MHz ({:.4} ns)",
+                caps.clk_freq_hz as f64 / 1e6,
+                caps.clk_period_ns()
+            ),
+        ),
+        ("TX data width", format!("{} bit", caps.tx_data_width)),
+        (
+            "calendar",
+            format!(
+                "{} slots x {} ns, {} entries",
+                caps.slots, caps.slot_ns, caps.nodes
+            ),
+        ),
+        ("horizon", fmt_ns(caps.horizon_ns)),
+        ("largest ring", format!("2^{} entries", caps.ring_log2_max)),
+        (
+            "largest frame",
+            format!("{} bytes (without FCS)", caps.max_frame_len),
+        ),
+        (
+            "features",
+            if features.is_empty() {
+                "none".into()
+            } else {
+                features.names().join(", ")
+            },
+        ),
+        (
+            "queue registers",
+            format!("{:#x} + q * {:#x}", caps.queue_base, caps.queue_stride),
+        ),
+        (
+            "core",
+            if status.contains(CtrlStatus::RUNNING) {
+                "running".into()
+            } else {
+                "stopped".into()
+            },
+        ),
+        ("PHC", fmt_ns(phc_ns)),
+    ];
+    let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+    for (k, v) in rows {
+        println!("{k:<w$}  {v}");
+    }
+    Ok(())
+}

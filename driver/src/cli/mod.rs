@@ -1,0 +1,7 @@
+//! Subcommands of the `tsnic` CLI, one module each.
+
+pub mod common;
+pub mod info;
+pub mod phc;
+pub mod send;
+pub mod stats;

@@ -1,0 +1,208 @@
+//! `tsnic phc get|set|adj|freq|sync`: the card's PTP hardware clock.
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use tsnic::phc::{self, PiServo, ServoState, MAX_ADJFINE_PPB};
+
+use super::common::{fmt_ns, open_card, parse_signed_ns};
+
+/// Arguments of `tsnic phc`.
+#[derive(Args, Debug)]
+pub struct PhcArgs {
+    /// Card to open: `sim`, `vfio:DDDD:BB:DD.F`, `mem` (no card; its PHC is the Rust model of the RTL).
+    #[arg(long, default_value = "sim", global = true)]
+    pub backend: String,
+    /// What to do.
+    #[command(subcommand)]
+    pub cmd: PhcCmd,
+}
+
+/// `tsnic phc` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum PhcCmd {
+    /// Read the clock (TAI) and its offset from the host's CLOCK_TAI.
+    Get,
+    /// Step the clock to an absolute TAI time in ns, or to the host's CLOCK_TAI with --host.
+    Set {
+        /// TAI time in ns.
+        #[arg(required_unless_present = "host")]
+        ns: Option<u64>,
+        /// Step to the host clock instead.
+        #[arg(long, conflicts_with = "ns")]
+        host: bool,
+    },
+    /// Add a signed offset atomically (adjtime): -1500, +2us, 1.5ms.
+    Adj {
+        /// Offset (ns, or with a unit ns/us/ms/s).
+        #[arg(allow_hyphen_values = true, value_parser = parse_signed_ns)]
+        delta: i64,
+    },
+    /// Print the frequency trim, or set it in ppb (adjfine).
+    Freq {
+        /// New trim in parts per billion (positive: faster).
+        #[arg(allow_hyphen_values = true)]
+        ppb: Option<i64>,
+    },
+    /// Lock the clock to the host's CLOCK_TAI with a PI servo, as phc2sys does.
+    Sync {
+        /// Time between samples (default 1s on vfio, 10ms on sim/mem where waiting is simulated).
+        #[arg(long, value_parser = parse_signed_ns)]
+        interval: Option<i64>,
+        /// Number of samples.
+        #[arg(long, default_value_t = 60)]
+        samples: u64,
+        /// sim/mem only: make the modelled host clock run this many ppb off the card's oscillator.
+        #[arg(long, allow_hyphen_values = true)]
+        host_error_ppb: Option<f64>,
+        /// sim/mem only: step the modelled host clock by this much halfway through (ns or a unit).
+        #[arg(long, allow_hyphen_values = true, value_parser = parse_signed_ns)]
+        host_step: Option<i64>,
+        /// Print only the summary.
+        #[arg(long)]
+        quiet: bool,
+    },
+}
+
+/// Run `tsnic phc`.
+pub fn run(args: PhcArgs) -> Result<()> {
+    let mut card = open_card(&args.backend)?;
+    let b = card.backend();
+    match args.cmd {
+        PhcCmd::Get => {
+            let t = phc::get(b);
+            let s = phc::measure_offset(b, 5);
+            println!(
+                "phc        {} (TAI {} ns + {:.3} ns)",
+                fmt_ns(t.ns),
+                t.ns,
+                t.frac32 as f64 / 4294967296.0
+            );
+            println!("freq       {} ppb", phc::freq(b));
+            println!(
+                "offset     {} ns from the host CLOCK_TAI (read delay {} ns)",
+                s.offset_ns, s.delay_ns
+            );
+            println!("steps      {}", phc::step_count(b));
+        }
+        PhcCmd::Set { ns, host } => {
+            let target = if host {
+                b.now_ns()
+            } else {
+                ns.context("give the TAI time in ns, or --host")?
+            };
+            phc::set(b, target);
+            println!("phc set to {} ({target} ns)", fmt_ns(target));
+        }
+        PhcCmd::Adj { delta } => {
+            phc::adjtime(b, delta);
+            println!(
+                "phc adjusted by {delta:+} ns, now {}",
+                fmt_ns(phc::get_ns(b))
+            );
+        }
+        PhcCmd::Freq { ppb: None } => println!("{} ppb", phc::freq(b)),
+        PhcCmd::Freq { ppb: Some(ppb) } => {
+            phc::adjfine(b, ppb)
+                .with_context(|| format!("use a trim within +/-{MAX_ADJFINE_PPB} ppb"))?;
+            println!("frequency trim set to {ppb} ppb");
+        }
+        PhcCmd::Sync {
+            interval,
+            samples,
+            host_error_ppb,
+            host_step,
+            quiet,
+        } => {
+            let default_ns = if args.backend.starts_with("vfio") {
+                1_000_000_000
+            } else {
+                10_000_000
+            };
+            let interval_ns = interval.unwrap_or(default_ns);
+            if interval_ns <= 0 {
+                bail!("--interval must be positive");
+            }
+            let interval_ns = interval_ns as u64;
+            if let Some(ppb) = host_error_ppb {
+                if !b.set_host_freq_error_ppb(ppb) {
+                    bail!("--host-error-ppb needs a modelled host clock: use --backend sim or mem");
+                }
+            }
+            if host_step.is_some() && b.sim_time_ns().is_none() {
+                bail!("--host-step needs a modelled host clock: use --backend sim or mem");
+            }
+            let mut servo = PiServo::new(
+                interval_ns as f64 / 1e9,
+                phc::freq(b) as f64,
+                MAX_ADJFINE_PPB as f64,
+            );
+            if !quiet {
+                println!(
+                    "{:>6} {:>14} {:>12} {:>8}  state",
+                    "sample", "offset_ns", "freq_ppb", "delay_ns"
+                );
+            }
+            let half = samples / 2;
+            let mut log = Vec::new();
+            let mut printed = 0u64;
+            while (log.len() as u64) < samples {
+                let done = log.len() as u64;
+                let chunk = if host_step.is_some() && done < half {
+                    half - done
+                } else {
+                    samples - done
+                };
+                let part = phc::sync(b, &mut servo, interval_ns, chunk, |s| {
+                    printed += 1;
+                    if !quiet {
+                        let st = match s.state {
+                            ServoState::Unlocked => "unlocked",
+                            ServoState::Jump => "step",
+                            ServoState::Locked => "locked",
+                        };
+                        println!(
+                            "{printed:>6} {:>14} {:>12} {:>8}  {st}",
+                            s.sample.offset_ns, s.freq_ppb, s.sample.delay_ns
+                        );
+                    }
+                    true
+                })?;
+                log.extend(part);
+                if log.len() as u64 == half {
+                    if let Some(d) = host_step {
+                        b.step_host_clock(d);
+                        if !quiet {
+                            println!("-- host clock stepped by {d:+} ns --");
+                        }
+                    }
+                }
+            }
+            // Settled: from this sample on every |offset| stays under 50 ns.
+            let settled = log
+                .iter()
+                .rposition(|s| s.sample.offset_ns.abs() >= 50)
+                .map_or(0, |i| i + 1);
+            let worst_tail = log[settled.min(log.len())..]
+                .iter()
+                .map(|s| s.sample.offset_ns.abs())
+                .max();
+            match worst_tail {
+                Some(w) => println!(
+                    "{} samples every {} ns: |offset| under 50 ns from sample {} on (worst there {} ns), final trim {} ppb",
+                    log.len(),
+                    interval_ns,
+                    settled + 1,
+                    w,
+                    log.last().map_or(0, |s| s.freq_ppb)
+                ),
+                None => println!(
+                    "{} samples every {} ns: not settled under 50 ns (last offset {} ns); run more samples",
+                    log.len(),
+                    interval_ns,
+                    log.last().map_or(0, |s| s.sample.offset_ns)
+                ),
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,182 @@
+//! `tsnic send`: the EDT TCP sender over a simulated path.
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::{Args, ValueEnum};
+
+use tsnic::edt::cc::CcKind;
+use tsnic::edt::pcap::write_pcapng;
+use tsnic::edt::run::{
+    parse_duration_ns, parse_path, parse_rate_bps, parse_size, run as run_loop, CardKind, RunConfig,
+};
+use tsnic::edt::sender::{Pacer, PacingModel};
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum CcArg {
+    Cubic,
+    Bbr,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum PacingModelArg {
+    /// Earliest Departure Time: the sender stamps launch times; RTT from actual departure.
+    Edt,
+    /// Pre-EDT: an fq-like pacer queue releases packets; RTT stamped at enqueue.
+    Queue,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum PacerArg {
+    /// The card holds each frame until its launch time (the sender posts ahead).
+    Card,
+    /// Linux internal pacing: a host timer (subject to --jitter) releases each burst.
+    Host,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum CardArg {
+    /// The software card model (IdealCardModel). The RTL co-simulation is not wired in yet.
+    Model,
+}
+
+fn size_arg(s: &str) -> Result<u64, String> {
+    parse_size(s).ok_or_else(|| format!("`{s}` is not a size; use e.g. 10MB, 64KB, 1500"))
+}
+fn rate_arg(s: &str) -> Result<u64, String> {
+    parse_rate_bps(s).ok_or_else(|| format!("`{s}` is not a rate; use bits/s like 24M, 8G"))
+}
+fn dur_arg(s: &str) -> Result<u64, String> {
+    parse_duration_ns(s).ok_or_else(|| format!("`{s}` is not a duration; use e.g. 5us, 2ms, 1s"))
+}
+
+/// Arguments of `tsnic send`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Runs on the software card model today: frames depart at \
+max(launch time, line free) at line rate. Example:\n  \
+tsnic send --cc bbr --bytes 20MB --path rate=1G,rtt=1ms,buffer=100KB"
+)]
+pub struct SendArgs {
+    /// Congestion control.
+    #[arg(long, value_enum, default_value = "cubic")]
+    pub cc: CcArg,
+    /// Bytes per flow (in --rr mode: request bytes per flow). Sizes: 10MB, 64KB, 1500.
+    #[arg(long, default_value = "10MB", value_parser = size_arg)]
+    pub bytes: u64,
+    /// Network path: rate=10G,rtt=100us,buffer=1MB[,loss=0.001][,reorder=0.01][,reorder_delay=20us]
+    #[arg(long, default_value = "rate=10G,rtt=100us,buffer=1MB")]
+    pub path: String,
+    /// Number of parallel flows (each to its own receiver port).
+    #[arg(long, default_value_t = 1)]
+    pub flows: usize,
+    /// Maximum pacing rate per flow (SO_MAX_PACING_RATE), bits/s: 24M, 8G.
+    #[arg(long, value_parser = rate_arg)]
+    pub max_rate: Option<u64>,
+    /// TCP_NOTSENT_LOWAT: the application writes only while unsent bytes are below this.
+    #[arg(long, value_parser = size_arg)]
+    pub notsent_lowat: Option<u64>,
+    /// Request/response mode: requests of SIZE bytes, one outstanding; reports latency.
+    #[arg(long, value_parser = size_arg)]
+    pub rr: Option<u64>,
+    /// Where samples are stamped: edt (actual departure) or queue (pre-EDT, at enqueue).
+    #[arg(long, value_enum, default_value = "edt")]
+    pub pacing_model: PacingModelArg,
+    /// Who waits for launch times: the card, or a host pacing timer (see --jitter).
+    #[arg(long, value_enum, default_value = "card")]
+    pub pacer: PacerArg,
+    /// Injected sender wake-up jitter: each pacing-timer wake-up is late by U[0, JITTER].
+    #[arg(long, default_value = "0ns", value_parser = dur_arg)]
+    pub jitter: u64,
+    /// Turn off the EDT jitter credit (to measure what it buys).
+    #[arg(long)]
+    pub no_jitter_credit: bool,
+    /// Seed of every random choice (same seed, same run).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Card to send through. Only `model` (software model) exists today.
+    #[arg(long, value_enum, default_value = "model")]
+    pub card: CardArg,
+    /// Card port speed, bits/s.
+    #[arg(long, default_value = "10G", value_parser = rate_arg)]
+    pub line_rate: u64,
+    /// TCP timer tick (Linux jiffy); timers round up to it.
+    #[arg(long, default_value = "1ms", value_parser = dur_arg)]
+    pub tick: u64,
+    /// Stop after this much simulated time even if not finished.
+    #[arg(long, default_value = "60s", value_parser = dur_arg)]
+    pub time_limit: u64,
+    /// Write the report as JSON to FILE.
+    #[arg(long)]
+    pub report: Option<PathBuf>,
+    /// Write the frames the card sent to FILE as pcapng (ns timestamps = departure time).
+    #[arg(long)]
+    pub pcap: Option<PathBuf>,
+}
+
+pub fn run(a: SendArgs) -> Result<()> {
+    let path = parse_path(&a.path).context("the --path value is not valid")?;
+    let cfg = RunConfig {
+        card: match a.card {
+            CardArg::Model => CardKind::Model,
+        },
+        cc: match a.cc {
+            CcArg::Cubic => CcKind::Cubic,
+            CcArg::Bbr => CcKind::Bbr,
+        },
+        flows: a.flows,
+        bytes: a.bytes,
+        path,
+        path_text: a.path.clone(),
+        line_rate_bps: a.line_rate,
+        max_rate_bps: a.max_rate,
+        notsent_lowat: a.notsent_lowat,
+        rr: a.rr,
+        pacing_model: match a.pacing_model {
+            PacingModelArg::Edt => PacingModel::Edt,
+            PacingModelArg::Queue => PacingModel::Queue,
+        },
+        pacer: match a.pacer {
+            PacerArg::Card => Pacer::Card,
+            PacerArg::Host => Pacer::Host,
+        },
+        jitter_ns: a.jitter,
+        jitter_credit: !a.no_jitter_credit,
+        seed: a.seed,
+        time_limit_ns: a.time_limit,
+        tick_ns: a.tick,
+        capture: a.pcap.is_some(),
+    };
+    let report = run_loop(&cfg).context("the simulation could not start; check the options")?;
+    print!("{}", report.table());
+    if !report.completed {
+        eprintln!(
+            "note: the transfer did not finish within --time-limit {} ms of simulated time; \
+             raise --time-limit or lower --bytes",
+            a.time_limit / 1_000_000
+        );
+    }
+    if let Some(p) = &a.report {
+        let f = File::create(p).with_context(|| {
+            format!(
+                "cannot create report file {}; check the directory exists",
+                p.display()
+            )
+        })?;
+        serde_json::to_writer_pretty(BufWriter::new(f), &report)
+            .with_context(|| format!("cannot write JSON report to {}", p.display()))?;
+    }
+    if let Some(p) = &a.pcap {
+        let f = File::create(p).with_context(|| {
+            format!(
+                "cannot create pcap file {}; check the directory exists",
+                p.display()
+            )
+        })?;
+        write_pcapng(BufWriter::new(f), &report.pcap)
+            .with_context(|| format!("cannot write pcapng to {}", p.display()))?;
+    }
+    Ok(())
+}

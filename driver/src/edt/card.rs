@@ -1,0 +1,220 @@
+//! The transmit port the sender talks to, and a software model of the card behind it.
+//!
+//! [`TxPort`] is all the sender needs from a card: post a frame with its launch time, and
+//! later learn when it actually left. The sender takes RTT and delivery-rate samples from that
+//! departure time, never from the time it posted the frame.
+//!
+//! [`IdealCardModel`] is a software stand-in, NOT the tsnic RTL: it departs each frame at
+//! `max(launch_ns, line free, time posted)` in launch-time order and serializes it at line rate
+//! with preamble, FCS and inter-frame gap. The Verilated card (co-simulation) will implement
+//! the same traits; until then `tsnic send` runs on this model and says so.
+
+use std::collections::BTreeMap;
+
+use tsnic_netsim::{serialize_ns, wire_bytes};
+
+/// A frame handed to the card.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TxRequest {
+    /// Earliest departure time (TAI ns). The card never sends before it.
+    pub launch_ns: u64,
+    /// A complete Ethernet frame without FCS.
+    pub frame: Vec<u8>,
+    /// Opaque to the card; returned in the completion.
+    pub cookie: u64,
+}
+
+/// Outcome of one posted frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TxStatus {
+    /// Sent on time: departure = launch, or waited only for the frame ahead on the wire.
+    Sent,
+    /// The launch time had already passed when the card got the frame; sent at once.
+    SentLate,
+}
+
+/// Exactly one per posted frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Completion {
+    pub cookie: u64,
+    pub launch_ns: u64,
+    /// When the frame's first byte entered the MAC.
+    pub depart_ns: u64,
+    pub status: TxStatus,
+}
+
+/// A frame as it left on the wire (for the simulated network and for pcap).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WireFrame {
+    pub depart_ns: u64,
+    /// When its last bit (plus FCS and gap) has left.
+    pub end_ns: u64,
+    pub frame: Vec<u8>,
+}
+
+/// What the sender needs from a card.
+pub trait TxPort {
+    /// Post `req` at time `now`. Frames leave in launch-time order, never early.
+    fn post(&mut self, now: u64, req: TxRequest);
+    /// Time of the card's next departure, if it has work (lets a simulation jump ahead).
+    fn next_event_ns(&self) -> Option<u64>;
+    /// Advance to `now`; return the completions of frames that have departed by then.
+    fn poll(&mut self, now: u64) -> Vec<Completion>;
+    /// Port speed in bits per second.
+    fn line_rate_bps(&self) -> u64;
+    /// A short honest name of what this port is (shown in reports).
+    fn describe(&self) -> String;
+}
+
+/// Simulation-only: the frames that went out on the wire since the last call.
+pub trait SimWire {
+    fn drain_wire(&mut self) -> Vec<WireFrame>;
+}
+
+#[derive(Debug, Clone)]
+struct Pending {
+    launch_ns: u64,
+    late: bool,
+    frame: Vec<u8>,
+    cookie: u64,
+}
+
+/// Software model of a launch-time card on an otherwise idle line.
+#[derive(Debug, Clone)]
+pub struct IdealCardModel {
+    line_rate_bps: u64,
+    line_free_ns: u64,
+    next_seq: u64,
+    /// Keyed by (effective launch, posting order): launch order, ties in posting order.
+    pending: BTreeMap<(u64, u64), Pending>,
+    wire: Vec<WireFrame>,
+}
+
+impl IdealCardModel {
+    pub fn new(line_rate_bps: u64) -> Self {
+        IdealCardModel {
+            line_rate_bps: line_rate_bps.max(1),
+            line_free_ns: 0,
+            next_seq: 0,
+            pending: BTreeMap::new(),
+            wire: Vec::new(),
+        }
+    }
+
+    /// Frames posted and not yet departed.
+    pub fn queued(&self) -> usize {
+        self.pending.len()
+    }
+}
+
+impl TxPort for IdealCardModel {
+    fn post(&mut self, now: u64, req: TxRequest) {
+        // A launch time in the past means "send now" (the card's late policy: send and mark).
+        let late = req.launch_ns < now;
+        let eff = req.launch_ns.max(now);
+        self.next_seq += 1;
+        self.pending.insert(
+            (eff, self.next_seq),
+            Pending {
+                launch_ns: req.launch_ns,
+                late,
+                frame: req.frame,
+                cookie: req.cookie,
+            },
+        );
+    }
+
+    fn next_event_ns(&self) -> Option<u64> {
+        self.pending
+            .keys()
+            .next()
+            .map(|&(eff, _)| eff.max(self.line_free_ns))
+    }
+
+    fn poll(&mut self, now: u64) -> Vec<Completion> {
+        let mut out = Vec::new();
+        while let Some((&key, _)) = self.pending.iter().next() {
+            let depart = key.0.max(self.line_free_ns);
+            if depart > now {
+                break;
+            }
+            let Some(p) = self.pending.remove(&key) else {
+                break;
+            };
+            let end = depart + serialize_ns(wire_bytes(p.frame.len()), self.line_rate_bps);
+            self.line_free_ns = end;
+            out.push(Completion {
+                cookie: p.cookie,
+                launch_ns: p.launch_ns,
+                depart_ns: depart,
+                status: if p.late {
+                    TxStatus::SentLate
+                } else {
+                    TxStatus::Sent
+                },
+            });
+            self.wire.push(WireFrame {
+                depart_ns: depart,
+                end_ns: end,
+                frame: p.frame,
+            });
+        }
+        out
+    }
+
+    fn line_rate_bps(&self) -> u64 {
+        self.line_rate_bps
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "software card model (IdealCardModel, {} Gbit/s line; not the RTL)",
+            self.line_rate_bps as f64 / 1e9
+        )
+    }
+}
+
+impl SimWire for IdealCardModel {
+    fn drain_wire(&mut self) -> Vec<WireFrame> {
+        std::mem::take(&mut self.wire)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(launch: u64, cookie: u64, len: usize) -> TxRequest {
+        TxRequest {
+            launch_ns: launch,
+            frame: vec![0; len],
+            cookie,
+        }
+    }
+
+    #[test]
+    fn never_early_launch_order_and_line_rate() {
+        let mut c = IdealCardModel::new(10_000_000_000);
+        c.post(0, req(1000, 1, 1514));
+        c.post(0, req(500, 2, 1514));
+        c.post(0, req(1000, 3, 60));
+        let done = c.poll(10_000);
+        let order: Vec<u64> = done.iter().map(|d| d.cookie).collect();
+        assert_eq!(order, vec![2, 1, 3]);
+        // 1514+24 = 1538 bytes at 10G = 1230.4 -> 1231 ns on the wire.
+        assert_eq!(done[0].depart_ns, 500);
+        assert_eq!(done[1].depart_ns, 500 + 1231);
+        assert_eq!(done[2].depart_ns, 500 + 2 * 1231);
+        assert!(done.iter().all(|d| d.depart_ns >= d.launch_ns));
+    }
+
+    #[test]
+    fn late_frames_go_at_once_and_are_marked() {
+        let mut c = IdealCardModel::new(1_000_000_000);
+        c.post(5000, req(100, 9, 100));
+        assert_eq!(c.next_event_ns(), Some(5000));
+        let d = c.poll(5000);
+        assert_eq!(d[0].status, TxStatus::SentLate);
+        assert_eq!(d[0].depart_ns, 5000);
+    }
+}

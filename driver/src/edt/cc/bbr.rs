@@ -1,0 +1,440 @@
+//! BBR v1 as Linux's tcp_bbr.c runs it.
+//!
+//! Model: the bottleneck bandwidth (windowed max of delivery-rate samples over 10 round trips)
+//! and the min RTT (windowed min over 10 s). Modes: STARTUP (gain 2/ln2 = 2.885 on pacing and
+//! cwnd), DRAIN (pacing 1/2.885 until in-flight falls to one BDP), PROBE_BW (pacing gain cycle
+//! 5/4, 3/4, then 1 six times; cwnd gain 2), PROBE_RTT (cwnd 4 segments for 200 ms once the min
+//! RTT is 10 s old). Pacing runs 1 % under the bandwidth estimate (bbr_pacing_margin_percent).
+//! Gains are in BBR_UNIT = 256 fixed point; bandwidth in segments per us << 24 (BW_UNIT).
+
+use super::{AckInfo, CcState, CongestionControl};
+use tsnic_netsim::SimRng;
+
+pub const BBR_SCALE: u32 = 8;
+pub const BBR_UNIT: u64 = 1 << BBR_SCALE;
+pub const BW_SCALE: u32 = 24;
+pub const BW_UNIT: u64 = 1 << BW_SCALE;
+/// 2/ln(2) = 2.885 in BBR_UNIT, +1 to round up: 2885 * 256 / 1000 + 1 = 739.
+pub const HIGH_GAIN: u64 = BBR_UNIT * 2885 / 1000 + 1;
+/// 1/high_gain: 1000 * 256 / 2885 = 88.
+pub const DRAIN_GAIN: u64 = BBR_UNIT * 1000 / 2885;
+/// cwnd gain in PROBE_BW: 2.
+pub const CWND_GAIN: u64 = BBR_UNIT * 2;
+/// Pacing gain cycle in PROBE_BW.
+pub const PACING_GAIN: [u64; 8] = [
+    BBR_UNIT * 5 / 4,
+    BBR_UNIT * 3 / 4,
+    BBR_UNIT,
+    BBR_UNIT,
+    BBR_UNIT,
+    BBR_UNIT,
+    BBR_UNIT,
+    BBR_UNIT,
+];
+/// Rounds in the bandwidth max filter (bbr_bw_rtts = CYCLE_LEN + 2).
+pub const BW_RTTS: u64 = 10;
+/// Min RTT filter window: 10 s.
+pub const MIN_RTT_WIN_US: u64 = 10_000_000;
+/// Time spent in PROBE_RTT: 200 ms.
+pub const PROBE_RTT_US: u64 = 200_000;
+/// cwnd floor (bbr_cwnd_min_target).
+pub const CWND_MIN_TARGET: u64 = 4;
+/// Bandwidth must grow 25 % per round to count as still growing (bbr_full_bw_thresh).
+pub const FULL_BW_THRESH: u64 = BBR_UNIT * 5 / 4;
+/// Rounds without that growth before the pipe is called full (bbr_full_bw_cnt).
+pub const FULL_BW_CNT: u32 = 3;
+/// Pace this many percent under the estimate (bbr_pacing_margin_percent).
+pub const PACING_MARGIN_PERCENT: u64 = 1;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Startup,
+    Drain,
+    ProbeBw,
+    ProbeRtt,
+}
+
+/// Windowed max over rounds: keeps the best sample of each of the last BW_RTTS rounds.
+/// (Linux uses a 3-sample minmax approximation; this keeps every round, which is exact.)
+#[derive(Debug, Clone, Default)]
+pub struct MaxFilter {
+    samples: std::collections::VecDeque<(u64, u64)>, // (round, value)
+}
+
+impl MaxFilter {
+    pub fn update(&mut self, round: u64, value: u64, window: u64) {
+        while self
+            .samples
+            .front()
+            .is_some_and(|&(r, _)| r + window <= round)
+        {
+            self.samples.pop_front();
+        }
+        match self.samples.back_mut() {
+            Some((r, v)) if *r == round => *v = (*v).max(value),
+            _ => self.samples.push_back((round, value)),
+        }
+    }
+    pub fn get(&self) -> u64 {
+        self.samples.iter().map(|s| s.1).max().unwrap_or(0)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Bbr {
+    pub mode: Mode,
+    pub bw: MaxFilter,
+    pub round_count: u64,
+    next_rtt_delivered: u64,
+    round_start: bool,
+    pub min_rtt_us: u64,
+    min_rtt_stamp_us: u64,
+    probe_rtt_done_us: Option<u64>,
+    probe_rtt_round_done: bool,
+    prior_cwnd: u64,
+    pub full_bw: u64,
+    full_bw_cnt: u32,
+    pub full_bw_reached: bool,
+    pub cycle_idx: usize,
+    cycle_stamp_us: u64,
+    pub pacing_gain: u64,
+    pub cwnd_gain: u64,
+    pacing_rate: u64,
+    has_seen_rtt: bool,
+    packet_conservation: bool,
+    recovery_round: u64,
+    mss: u64,
+    rng: SimRng,
+}
+
+impl Bbr {
+    pub fn new(seed: u64) -> Self {
+        Bbr {
+            mode: Mode::Startup,
+            bw: MaxFilter::default(),
+            round_count: 0,
+            next_rtt_delivered: 0,
+            round_start: false,
+            min_rtt_us: u64::MAX,
+            min_rtt_stamp_us: 0,
+            probe_rtt_done_us: None,
+            probe_rtt_round_done: false,
+            prior_cwnd: 0,
+            full_bw: 0,
+            full_bw_cnt: 0,
+            full_bw_reached: false,
+            cycle_idx: 0,
+            cycle_stamp_us: 0,
+            pacing_gain: HIGH_GAIN,
+            cwnd_gain: HIGH_GAIN,
+            pacing_rate: 0,
+            has_seen_rtt: false,
+            packet_conservation: false,
+            recovery_round: 0,
+            mss: 1448,
+            rng: SimRng::new(seed ^ 0xbb5),
+        }
+    }
+
+    /// Linux `bbr_rate_bytes_per_sec`: bw (segments/us << 24) x gain -> bytes/s, less 1 %.
+    pub fn rate_bytes_per_sec(bw: u64, gain: u64, mss: u64) -> u64 {
+        let mut rate = u128::from(bw) * u128::from(mss);
+        rate *= u128::from(gain);
+        rate >>= BBR_SCALE;
+        rate *= 1_000_000 / 100 * (100 - u128::from(PACING_MARGIN_PERCENT));
+        (rate >> BW_SCALE) as u64
+    }
+
+    /// Linux `bbr_bdp`: segments for bw x min_rtt x gain, rounded up.
+    pub fn bdp(&self, bw: u64, gain: u64) -> u64 {
+        if self.min_rtt_us == u64::MAX {
+            return super::INIT_CWND; // no RTT sample yet
+        }
+        let w = u128::from(bw) * u128::from(self.min_rtt_us);
+        let unit = u128::from(BW_UNIT) * u128::from(BBR_UNIT);
+        (w * u128::from(gain)).div_ceil(unit) as u64
+    }
+
+    fn max_bw(&self) -> u64 {
+        self.bw.get()
+    }
+
+    fn target_inflight(&self, gain: u64) -> u64 {
+        // bdp plus room for 3 bursts in flight (bbr_quantization_budget), even, +2 on the
+        // 5/4 probing phase.
+        let mut w = self.bdp(self.max_bw(), gain);
+        w += 3 * 2; // 3 x tso_segs_goal (2 at low rates; a lower bound)
+        w = (w + 1) & !1;
+        if self.mode == Mode::ProbeBw && self.cycle_idx == 0 {
+            w += 2;
+        }
+        w
+    }
+
+    fn set_pacing_rate(&mut self, st: &CcState, srtt_us8: u64, gain: u64) {
+        let bw = self.max_bw();
+        if !self.has_seen_rtt && srtt_us8 != 0 {
+            // Linux bbr_init_pacing_rate_from_rtt: high_gain x cwnd / srtt.
+            self.has_seen_rtt = true;
+        }
+        let rate = if bw == 0 {
+            let srtt = (srtt_us8 >> 3).max(1);
+            let bw0 = st.cwnd * BW_UNIT / srtt;
+            Self::rate_bytes_per_sec(bw0, HIGH_GAIN, self.mss)
+        } else {
+            Self::rate_bytes_per_sec(bw, gain, self.mss)
+        };
+        if self.full_bw_reached || rate > self.pacing_rate {
+            self.pacing_rate = rate;
+        }
+    }
+
+    fn reset_probe_bw(&mut self, now_us: u64) {
+        self.mode = Mode::ProbeBw;
+        // Start at a random phase other than the 3/4 drain phase (bbr_cycle_rand = 7).
+        self.cycle_idx = 8 - 1 - self.rng.below_or_eq(6) as usize;
+        self.cycle_stamp_us = now_us;
+        self.advance_cycle(now_us);
+    }
+
+    fn advance_cycle(&mut self, now_us: u64) {
+        self.cycle_idx = (self.cycle_idx + 1) % PACING_GAIN.len();
+        self.cycle_stamp_us = now_us;
+    }
+
+    fn update_gains(&mut self) {
+        match self.mode {
+            Mode::Startup => {
+                self.pacing_gain = HIGH_GAIN;
+                self.cwnd_gain = HIGH_GAIN;
+            }
+            Mode::Drain => {
+                self.pacing_gain = DRAIN_GAIN;
+                self.cwnd_gain = HIGH_GAIN;
+            }
+            Mode::ProbeBw => {
+                self.pacing_gain = PACING_GAIN[self.cycle_idx];
+                self.cwnd_gain = CWND_GAIN;
+            }
+            Mode::ProbeRtt => {
+                self.pacing_gain = BBR_UNIT;
+                self.cwnd_gain = BBR_UNIT;
+            }
+        }
+    }
+
+    fn is_next_cycle_phase(&self, ack: &AckInfo, now_us: u64) -> bool {
+        let full_length = now_us.saturating_sub(self.cycle_stamp_us) > self.min_rtt_us;
+        let gain = self.pacing_gain;
+        if gain == BBR_UNIT {
+            return full_length;
+        }
+        if gain > BBR_UNIT {
+            // Probe until in-flight reaches gain x BDP (or loss says stop).
+            return full_length
+                && (ack.newly_lost > 0 || ack.in_flight >= self.target_inflight(gain));
+        }
+        full_length || ack.in_flight <= self.target_inflight(BBR_UNIT)
+    }
+}
+
+impl CongestionControl for Bbr {
+    fn name(&self) -> &'static str {
+        "bbr"
+    }
+
+    fn controls_window(&self) -> bool {
+        true
+    }
+
+    fn pacing_rate(&self) -> Option<u64> {
+        (self.pacing_rate > 0).then_some(self.pacing_rate)
+    }
+
+    fn sndbuf_expand(&self) -> u64 {
+        3
+    }
+
+    fn state_label(&self) -> String {
+        format!(
+            "{:?} bw={} min_rtt={}us",
+            self.mode,
+            self.max_bw(),
+            self.min_rtt_us
+        )
+    }
+
+    fn on_recovery_start(&mut self, st: &mut CcState, in_flight: u64) {
+        // Linux bbr_set_cwnd_to_recover_or_restore: packet conservation for one round.
+        self.prior_cwnd = self.prior_cwnd.max(st.cwnd);
+        self.packet_conservation = true;
+        self.recovery_round = self.round_count;
+        st.cwnd = in_flight.max(1);
+    }
+
+    fn on_recovery_end(&mut self, st: &mut CcState) {
+        st.cwnd = st.cwnd.max(self.prior_cwnd);
+        self.packet_conservation = false;
+        self.prior_cwnd = 0;
+    }
+
+    fn ssthresh(&mut self, st: &CcState) -> u64 {
+        // BBR does not use ssthresh to cut cwnd (Linux bbr_undo_cwnd / bbr_ssthresh keep it).
+        st.ssthresh
+    }
+
+    fn on_rto(&mut self, st: &mut CcState) {
+        self.prior_cwnd = self.prior_cwnd.max(st.cwnd);
+        st.cwnd = 1;
+        self.full_bw = 0;
+        self.round_start = true;
+    }
+
+    fn on_ack(&mut self, st: &mut CcState, ack: &AckInfo) {
+        self.mss = st.mss;
+        let now_us = ack.now_ns / 1000;
+        // --- bbr_update_bw: round counting and the bandwidth filter.
+        self.round_start = false;
+        if let Some(rs) = ack.rate {
+            if rs.prior_delivered >= self.next_rtt_delivered {
+                self.next_rtt_delivered = ack.delivered;
+                self.round_count += 1;
+                self.round_start = true;
+                self.packet_conservation = false;
+            }
+            if rs.interval_us > 0 && rs.delivered > 0 {
+                let bw = rs.delivered * BW_UNIT / rs.interval_us;
+                // App-limited samples only count when they raise the estimate.
+                if !rs.is_app_limited || bw >= self.max_bw() {
+                    self.bw.update(self.round_count, bw, BW_RTTS);
+                }
+            }
+        }
+        // --- bbr_check_full_bw_reached
+        if !self.full_bw_reached && self.round_start && !ack.rate.is_some_and(|r| r.is_app_limited)
+        {
+            let bw = self.max_bw();
+            if bw >= self.full_bw * FULL_BW_THRESH / BBR_UNIT {
+                self.full_bw = bw;
+                self.full_bw_cnt = 0;
+            } else {
+                self.full_bw_cnt += 1;
+                self.full_bw_reached = self.full_bw_cnt >= FULL_BW_CNT;
+            }
+        }
+        // --- bbr_update_cycle_phase
+        if self.mode == Mode::ProbeBw && self.is_next_cycle_phase(ack, now_us) {
+            self.advance_cycle(now_us);
+        }
+        // --- bbr_check_drain
+        if self.mode == Mode::Startup && self.full_bw_reached {
+            self.mode = Mode::Drain;
+            st.ssthresh = self.target_inflight(BBR_UNIT);
+        }
+        if self.mode == Mode::Drain && ack.in_flight <= self.target_inflight(BBR_UNIT) {
+            self.reset_probe_bw(now_us);
+        }
+        // --- bbr_update_min_rtt and PROBE_RTT
+        let expired = now_us > self.min_rtt_stamp_us + MIN_RTT_WIN_US;
+        if let Some(rtt) = ack.rtt_us {
+            if rtt < self.min_rtt_us || expired {
+                self.min_rtt_us = rtt.max(1);
+                self.min_rtt_stamp_us = now_us;
+            }
+        }
+        if expired && self.mode != Mode::ProbeRtt && self.min_rtt_us != u64::MAX {
+            self.mode = Mode::ProbeRtt;
+            self.prior_cwnd = self.prior_cwnd.max(st.cwnd);
+            self.probe_rtt_done_us = None;
+        }
+        if self.mode == Mode::ProbeRtt {
+            match self.probe_rtt_done_us {
+                None if ack.in_flight <= CWND_MIN_TARGET => {
+                    self.probe_rtt_done_us = Some(now_us + PROBE_RTT_US);
+                    self.probe_rtt_round_done = false;
+                    self.next_rtt_delivered = ack.delivered;
+                }
+                Some(done) => {
+                    if self.round_start {
+                        self.probe_rtt_round_done = true;
+                    }
+                    if self.probe_rtt_round_done && now_us > done {
+                        self.min_rtt_stamp_us = now_us;
+                        st.cwnd = st.cwnd.max(self.prior_cwnd);
+                        self.prior_cwnd = 0;
+                        if self.full_bw_reached {
+                            self.reset_probe_bw(now_us);
+                        } else {
+                            self.mode = Mode::Startup;
+                        }
+                    }
+                }
+                None => {}
+            }
+        }
+        self.update_gains();
+        // --- bbr_set_pacing_rate
+        self.set_pacing_rate(st, ack.srtt_us8, self.pacing_gain);
+        // --- bbr_set_cwnd
+        let target = self.target_inflight(self.cwnd_gain);
+        if self.packet_conservation {
+            st.cwnd = st.cwnd.max(ack.in_flight + ack.acked);
+        } else if self.full_bw_reached {
+            st.cwnd = (st.cwnd + ack.acked).min(target);
+        } else if st.cwnd < target || ack.delivered < super::INIT_CWND {
+            st.cwnd += ack.acked;
+        }
+        st.cwnd = st.cwnd.max(CWND_MIN_TARGET).min(st.cwnd_clamp);
+        if self.mode == Mode::ProbeRtt {
+            st.cwnd = st.cwnd.min(CWND_MIN_TARGET);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gains() {
+        // 2885*256/1000 = 738.56 -> 738, +1 = 739; 256000/2885 = 88.7 -> 88.
+        assert_eq!(HIGH_GAIN, 739);
+        assert_eq!(DRAIN_GAIN, 88);
+        assert_eq!(PACING_GAIN[0], 320);
+        assert_eq!(PACING_GAIN[1], 192);
+    }
+
+    #[test]
+    fn rate_table() {
+        // bw = 1 segment/us (BW_UNIT), gain 1, mss 1000 -> 1e9 B/s less 1 % = 990_000_000.
+        assert_eq!(
+            Bbr::rate_bytes_per_sec(BW_UNIT, BBR_UNIT, 1000),
+            990_000_000
+        );
+        // gain 5/4: 1.25e9 * 0.99 = 1_237_500_000.
+        assert_eq!(
+            Bbr::rate_bytes_per_sec(BW_UNIT, PACING_GAIN[0], 1000),
+            1_237_500_000
+        );
+    }
+
+    #[test]
+    fn bdp_table() {
+        // bw 0.5 seg/us, min_rtt 100 us, gain 2 -> 0.5*100*2 = 100 segments.
+        let mut b = Bbr::new(1);
+        b.min_rtt_us = 100;
+        assert_eq!(b.bdp(BW_UNIT / 2, CWND_GAIN), 100);
+        // gain 739/256 = 2.887 -> 50 * 2.887 = 144.3 -> rounds up to 145.
+        assert_eq!(b.bdp(BW_UNIT / 2, HIGH_GAIN), 145);
+    }
+
+    #[test]
+    fn max_filter_forgets_after_window() {
+        let mut f = MaxFilter::default();
+        f.update(1, 100, 10);
+        f.update(5, 50, 10);
+        assert_eq!(f.get(), 100);
+        f.update(11, 40, 10); // round 1 is now 10 rounds old
+        assert_eq!(f.get(), 50);
+    }
+}

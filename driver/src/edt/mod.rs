@@ -1,0 +1,28 @@
+//! The EDT TCP sender: a TCP sender that decides *when* each segment may leave, the way
+//! Linux's Earliest Departure Time model does, and hands frames with their launch time to a
+//! card ([`card::TxPort`]).
+//!
+//! See docs/EDT.md for the design and which Linux function each part mirrors.
+
+pub mod card;
+pub mod cc;
+pub mod frame;
+pub mod pacing;
+pub mod pcap;
+pub mod rtt;
+pub mod run;
+pub mod sender;
+pub mod timer;
+
+/// Errors of the EDT sender library.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum EdtError {
+    #[error("bad frame: {0}")]
+    BadFrame(&'static str),
+    #[error("bad path description: {0}")]
+    BadPath(String),
+    #[error("invalid setting: {0}")]
+    Invalid(String),
+    #[error("pcap output failed: {0}")]
+    Pcap(String),
+}

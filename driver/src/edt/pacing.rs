@@ -1,0 +1,208 @@
+//! Earliest Departure Time stamping and the rate-derived limits around it.
+//!
+//! Mirrors, in tcp_output.c / tcp_input.c:
+//! - `__tcp_transmit_skb` + `tcp_update_skb_after_send`: [`EdtClock`];
+//! - `tcp_update_pacing_rate`: [`tcp_pacing_rate`];
+//! - `tcp_tso_autosize`: [`tso_autosize_segs`];
+//! - `tcp_small_queue_check`: [`tsq_limit_bytes`].
+//!
+//! Rates are in bytes per second, as Linux's `sk_pacing_rate`.
+
+/// Linux sysctl_tcp_pacing_ss_ratio default: 200 %.
+pub const PACING_SS_RATIO: u64 = 200;
+/// Linux sysctl_tcp_pacing_ca_ratio default: 120 %.
+pub const PACING_CA_RATIO: u64 = 120;
+/// Segments sent before pacing starts (Linux: `tp->data_segs_out >= 10`).
+pub const UNPACED_SEGS: u64 = 10;
+/// Linux sk_pacing_shift default: 10, i.e. about 1 ms of data.
+pub const PACING_SHIFT: u32 = 10;
+/// Linux sysctl_tcp_min_tso_segs default.
+pub const MIN_TSO_SEGS: u64 = 2;
+/// GSO maximum size (64 KB) bounds one burst, as for a TSO packet.
+pub const GSO_MAX_SIZE: u64 = 65_536;
+/// Linux sysctl_tcp_limit_output_bytes default (1 MB): TSQ never allows more than this.
+pub const LIMIT_OUTPUT_BYTES: u64 = 1_048_576;
+
+/// Pacing rate from cwnd and srtt (Linux `tcp_update_pacing_rate`):
+/// `rate = mss * cwnd / srtt`, times 200 % while `cwnd < ssthresh / 2` (early slow start, so
+/// the flow can still double per RTT) and 120 % after, capped by `max_rate`.
+/// `srtt_us8` is srtt << 3 as Linux keeps it; 0 means no sample yet (no division).
+pub fn tcp_pacing_rate(
+    mss: u64,
+    cwnd: u64,
+    packets_out: u64,
+    ssthresh: u64,
+    srtt_us8: u64,
+    max_rate: u64,
+) -> u64 {
+    // mss * (USEC_PER_SEC/100 << 3): the /100 turns the ratio percent into a factor, the << 3
+    // cancels srtt's << 3 scaling.
+    let mut rate: u128 = u128::from(mss) * ((1_000_000u128 / 100) << 3);
+    rate *= if cwnd < ssthresh / 2 {
+        u128::from(PACING_SS_RATIO)
+    } else {
+        u128::from(PACING_CA_RATIO)
+    };
+    rate *= u128::from(cwnd.max(packets_out));
+    if srtt_us8 != 0 {
+        rate /= u128::from(srtt_us8);
+    }
+    rate.min(u128::from(max_rate)) as u64
+}
+
+/// Segments per burst (Linux `tcp_tso_autosize`): about 1 ms of data at the pacing rate
+/// (`pacing_rate >> 10` bytes), at least `MIN_TSO_SEGS`, at most a 64 KB GSO packet.
+pub fn tso_autosize_segs(pacing_rate: u64, mss: u64) -> u64 {
+    let bytes = (pacing_rate >> PACING_SHIFT).min(GSO_MAX_SIZE);
+    let segs = (bytes / mss.max(1)).max(MIN_TSO_SEGS);
+    segs.min((GSO_MAX_SIZE / mss.max(1)).max(MIN_TSO_SEGS))
+}
+
+/// TCP Small Queues limit (Linux `tcp_small_queue_check`): bytes one flow may have posted to
+/// the card and not yet departed: about 1 ms at the pacing rate, at least two bursts, at most
+/// `LIMIT_OUTPUT_BYTES`.
+pub fn tsq_limit_bytes(pacing_rate: u64, burst_bytes: u64) -> u64 {
+    (pacing_rate >> PACING_SHIFT)
+        .max(2 * burst_bytes)
+        .min(LIMIT_OUTPUT_BYTES)
+}
+
+/// Nanoseconds `len` bytes take at `rate` bytes/s (Linux: `len * NSEC_PER_SEC / rate`,
+/// rounded down as div64_ul does).
+pub fn len_ns(len: u64, rate: u64) -> u64 {
+    if rate == 0 {
+        return 0;
+    }
+    (u128::from(len) * 1_000_000_000 / u128::from(rate)) as u64
+}
+
+/// Per-connection departure clock (Linux `tp->tcp_wstamp_ns`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EdtClock {
+    /// Earliest departure time of the next segment.
+    pub wstamp_ns: u64,
+    /// Data segments sent so far (Linux `data_segs_out`): the first 10 are not paced.
+    pub data_segs_out: u64,
+    /// Apply the jitter credit (on by default; off only to measure what it buys).
+    pub jitter_credit: bool,
+}
+
+impl EdtClock {
+    pub fn new(jitter_credit: bool) -> Self {
+        EdtClock {
+            wstamp_ns: 0,
+            data_segs_out: 0,
+            jitter_credit,
+        }
+    }
+
+    /// Stamp a burst about to be sent at `now`: `launch = max(wstamp, now)`. Returns
+    /// `(launch_ns, prior_wstamp)`; pass `prior_wstamp` to [`Self::after_send`].
+    pub fn stamp(&mut self, now: u64) -> (u64, u64) {
+        let prior = self.wstamp_ns;
+        self.wstamp_ns = self.wstamp_ns.max(now);
+        (self.wstamp_ns, prior)
+    }
+
+    /// Advance the clock after sending `len` bytes in `segs` data segments at `rate` bytes/s
+    /// (Linux `tcp_update_skb_after_send`). The credit is how far `now` had run past the old
+    /// stamp (time the sender lost to wake-up jitter); up to half the burst's air time is
+    /// given back: `len_ns -= min(len_ns / 2, credit)`.
+    pub fn after_send(&mut self, len: u64, segs: u64, rate: u64, prior_wstamp: u64) {
+        let paced = rate != 0 && rate != u64::MAX && self.data_segs_out >= UNPACED_SEGS;
+        self.data_segs_out += segs;
+        if !paced {
+            return;
+        }
+        let mut l = len_ns(len, rate);
+        if self.jitter_credit {
+            let credit = self.wstamp_ns - prior_wstamp;
+            l -= (l / 2).min(credit);
+        }
+        self.wstamp_ns += l;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pacing_rate_table() {
+        // (mss, cwnd, packets_out, ssthresh, srtt_us, max, expected bytes/s)
+        // By hand: rate = ratio% * mss * max(cwnd,packets_out) / srtt.
+        let cases = [
+            // slow start (10 < inf/2): 2 * 1448 * 10 / 100us = 289_600_000 B/s
+            (1448, 10, 0, u64::MAX, 100, u64::MAX, 289_600_000),
+            // congestion avoidance (cwnd 20 >= 30/2): 1.2 * 1448 * 20 / 100us = 347_520_000
+            (1448, 20, 0, 30, 100, u64::MAX, 347_520_000),
+            // boundary: cwnd 14 < 30/2=15 -> still 200 %: 2*1448*14/100us = 405_440_000
+            (1448, 14, 0, 30, 100, u64::MAX, 405_440_000),
+            // packets_out above cwnd counts: 1.2*1448*40/1000us = 69_504_000
+            (1448, 20, 40, 20, 1000, u64::MAX, 69_504_000),
+            // capped at max rate 3 MB/s (24 Mbit/s)
+            (1448, 20, 0, 20, 50, 3_000_000, 3_000_000),
+        ];
+        for (mss, cwnd, po, ssth, srtt, max, want) in cases {
+            assert_eq!(tcp_pacing_rate(mss, cwnd, po, ssth, srtt << 3, max), want);
+        }
+    }
+
+    #[test]
+    fn tso_and_tsq_table() {
+        // 10 Gbit/s = 1.25e9 B/s: >>10 = 1_220_703 B, capped at 64 KB -> 65536/1448 = 45 segs.
+        assert_eq!(tso_autosize_segs(1_250_000_000, 1448), 45);
+        // 24 Mbit/s = 3e6 B/s: >>10 = 2929 B -> 2 segs (and min 2).
+        assert_eq!(tso_autosize_segs(3_000_000, 1448), 2);
+        // 100 Mbit/s = 12.5e6 B/s: >>10 = 12207 -> 8 segs.
+        assert_eq!(tso_autosize_segs(12_500_000, 1448), 8);
+        // TSQ at 1 Gbit/s: 125e6>>10 = 122070 B > 2 * 8 segs.
+        assert_eq!(tsq_limit_bytes(125_000_000, 8 * 1448), 122_070);
+        // TSQ at 24 Mbit/s: 2929 < 2 bursts of 2896 -> 5792.
+        assert_eq!(tsq_limit_bytes(3_000_000, 2896), 5792);
+        // TSQ never above 1 MB.
+        assert_eq!(tsq_limit_bytes(u64::MAX / 2, 65536), LIMIT_OUTPUT_BYTES);
+    }
+
+    #[test]
+    fn jitter_credit_seed_example() {
+        // Seed (edt-jitter-credit.txt): idle 300 us, air time 500 us -> next stamp now+250 us.
+        // rate 1e9 B/s, 500_000 bytes = 500 us.
+        let mut c = EdtClock::new(true);
+        c.data_segs_out = UNPACED_SEGS;
+        c.wstamp_ns = 1_000_000;
+        let now = 1_300_000;
+        let (launch, prior) = c.stamp(now);
+        assert_eq!(launch, now);
+        c.after_send(500_000, 1, 1_000_000_000, prior);
+        assert_eq!(c.wstamp_ns, now + 250_000);
+        // Without the credit: now + 500 us.
+        let mut c = EdtClock::new(false);
+        c.data_segs_out = UNPACED_SEGS;
+        c.wstamp_ns = 1_000_000;
+        let (_, prior) = c.stamp(now);
+        c.after_send(500_000, 1, 1_000_000_000, prior);
+        assert_eq!(c.wstamp_ns, now + 500_000);
+        // Credit smaller than half: idle 100 us -> 500 - 100 = 400 us.
+        let mut c = EdtClock::new(true);
+        c.data_segs_out = UNPACED_SEGS;
+        c.wstamp_ns = 1_200_000;
+        let (_, prior) = c.stamp(now);
+        c.after_send(500_000, 1, 1_000_000_000, prior);
+        assert_eq!(c.wstamp_ns, now + 400_000);
+    }
+
+    #[test]
+    fn first_ten_segments_unpaced() {
+        let mut c = EdtClock::new(true);
+        for _ in 0..10 {
+            let (l, p) = c.stamp(5);
+            assert_eq!(l, 5);
+            c.after_send(1448, 1, 1_000_000, p);
+        }
+        assert_eq!(c.wstamp_ns, 5);
+        let (_, p) = c.stamp(5);
+        c.after_send(1000, 1, 1_000_000, p); // 1 ms
+        assert_eq!(c.wstamp_ns, 5 + 1_000_000);
+    }
+}

@@ -1,0 +1,732 @@
+//! The closed loop: senders -> card -> network path -> receivers -> ACKs -> senders, in
+//! simulated time, plus the application model (bulk transfer, request/response,
+//! NOTSENT_LOWAT) and the report.
+
+use serde::Serialize;
+use tsnic_netsim::{Network, PathConfig, ReceiverConfig, SimRng};
+
+use super::card::{IdealCardModel, SimWire, TxPort};
+use super::cc::CcKind;
+use super::frame::Endpoints;
+use super::sender::{Pacer, PacingModel, SenderConfig, TcpSender};
+use super::timer::DEFAULT_TICK_NS;
+use super::EdtError;
+
+/// Application writes go in chunks of one 64 KB skb (Linux checks memory per skb, so the
+/// unsent bytes can exceed NOTSENT_LOWAT by up to one chunk).
+pub const APP_CHUNK: u64 = 65_536;
+
+/// Which card the sender runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CardKind {
+    /// The software model [`IdealCardModel`] (the only one today).
+    Model,
+}
+
+/// Everything one `tsnic send` run needs.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunConfig {
+    pub card: CardKind,
+    pub cc: CcKind,
+    pub flows: usize,
+    /// Bytes per flow (in RR mode: request bytes per flow).
+    pub bytes: u64,
+    #[serde(skip)]
+    pub path: PathConfig,
+    pub path_text: String,
+    pub line_rate_bps: u64,
+    pub max_rate_bps: Option<u64>,
+    pub notsent_lowat: Option<u64>,
+    pub rr: Option<u64>,
+    pub pacing_model: PacingModel,
+    pub pacer: Pacer,
+    pub jitter_ns: u64,
+    pub jitter_credit: bool,
+    pub seed: u64,
+    pub time_limit_ns: u64,
+    pub tick_ns: u64,
+    pub capture: bool,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            card: CardKind::Model,
+            cc: CcKind::Cubic,
+            flows: 1,
+            bytes: 1_000_000,
+            path: PathConfig::default(),
+            path_text: "rate=10G,rtt=100us,buffer=1MB".into(),
+            line_rate_bps: 10_000_000_000,
+            max_rate_bps: None,
+            notsent_lowat: None,
+            rr: None,
+            pacing_model: PacingModel::Edt,
+            pacer: Pacer::Card,
+            jitter_ns: 0,
+            jitter_credit: true,
+            seed: 1,
+            time_limit_ns: 60_000_000_000,
+            tick_ns: DEFAULT_TICK_NS,
+            capture: false,
+        }
+    }
+}
+
+/// min / mean / p50 / p99 / max of a sample set, in the unit given by the caller.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq)]
+pub struct Summary {
+    pub count: usize,
+    pub min: f64,
+    pub mean: f64,
+    pub p50: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+impl Summary {
+    /// Summarize `v` (values divided by `scale`).
+    pub fn of(v: &[u64], scale: f64) -> Summary {
+        if v.is_empty() {
+            return Summary::default();
+        }
+        let mut s = v.to_vec();
+        s.sort_unstable();
+        let pct = |p: f64| {
+            // nearest-rank percentile
+            let rank = ((p / 100.0) * s.len() as f64).ceil().max(1.0) as usize;
+            s[rank.min(s.len()) - 1] as f64 / scale
+        };
+        Summary {
+            count: s.len(),
+            min: s[0] as f64 / scale,
+            mean: s.iter().map(|&x| x as f64).sum::<f64>() / s.len() as f64 / scale,
+            p50: pct(50.0),
+            p99: pct(99.0),
+            max: s[s.len() - 1] as f64 / scale,
+        }
+    }
+}
+
+/// The result of one run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub card: String,
+    pub config: RunConfig,
+    pub completed: bool,
+    pub sim_time_ms: f64,
+    pub bytes_acked: u64,
+    pub goodput_mbps: f64,
+    pub srtt_us: Summary,
+    pub rtt_sample_us: Summary,
+    pub base_rtt_us: f64,
+    pub retransmitted_segments: u64,
+    pub tlp_probes: u64,
+    pub rto_fires: u64,
+    pub recoveries: u64,
+    /// Payload rate at which data frames left the card after the first 10 segments, Mbit/s.
+    pub achieved_send_mbps: f64,
+    /// achieved / max rate (when a max rate is set).
+    pub pacing_accuracy: Option<f64>,
+    /// departure - launch per frame (how late the card sent), ns.
+    pub launch_error_ns: Summary,
+    pub frames_sent_late: u64,
+    pub queue_delay_us: Summary,
+    pub bottleneck_drops: u64,
+    pub random_losses: u64,
+    pub max_backlog_bytes: u64,
+    pub rr_latency_us: Option<Summary>,
+    pub peak_unsent_bytes: u64,
+    pub peak_buffered_bytes: u64,
+    pub receiver_delivered: u64,
+    pub receiver_duplicate_bytes: u64,
+    pub receiver_corrupt_bytes: u64,
+    pub window_violations: u64,
+    pub wstamp_backward: u64,
+    pub early_timer_fires: u64,
+    pub final_cwnd: Vec<u64>,
+    pub cc_state: Vec<String>,
+    #[serde(skip)]
+    pub pcap: Vec<(u64, Vec<u8>)>,
+}
+
+#[derive(Debug, Default, Clone)]
+struct App {
+    remaining: u64,
+    closed: bool,
+    rr_left: u64,
+    rr_outstanding: Option<(u64, u64)>,
+    data_done_ns: Option<u64>,
+}
+
+/// Parse a size like `1MB`, `64KB`, `1500`, `2MiB` (KB = 1000, KiB = 1024).
+pub fn parse_bytes(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let split = s.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+    let (num, unit) = if split == 0 {
+        return None;
+    } else {
+        s.split_at(split)
+    };
+    let n: f64 = num.parse().ok()?;
+    let mult = match unit.to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kb" => 1e3,
+        "m" | "mb" => 1e6,
+        "g" | "gb" => 1e9,
+        "kib" => 1024.0,
+        "mib" => 1024.0 * 1024.0,
+        "gib" => 1024.0 * 1024.0 * 1024.0,
+        _ => return None,
+    };
+    let v = n * mult;
+    (v.is_finite() && v >= 0.0).then_some(v as u64)
+}
+
+/// Parse a size; a plain number is bytes.
+pub fn parse_size(s: &str) -> Option<u64> {
+    s.trim().parse::<u64>().ok().or_else(|| parse_bytes(s))
+}
+
+/// Parse a rate in bits/s: `10G`, `24M`, `500k`, `8Gbit`, `1000000`.
+pub fn parse_rate_bps(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let t = s
+        .strip_suffix("bit/s")
+        .or_else(|| s.strip_suffix("bps"))
+        .or_else(|| s.strip_suffix("bit"))
+        .unwrap_or(s);
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    if split == 0 {
+        return None;
+    }
+    let (num, unit) = t.split_at(split);
+    let n: f64 = num.parse().ok()?;
+    let mult = match unit.to_ascii_lowercase().as_str() {
+        "" => 1.0,
+        "k" => 1e3,
+        "m" => 1e6,
+        "g" => 1e9,
+        "t" => 1e12,
+        _ => return None,
+    };
+    let v = n * mult;
+    (v.is_finite() && v >= 1.0).then_some(v as u64)
+}
+
+/// Parse a duration: `100us`, `50us`, `2ms`, `1s`, `500ns` (a bare number is an error).
+pub fn parse_duration_ns(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let split = s.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+    if split == 0 {
+        return None;
+    }
+    let (num, unit) = s.split_at(split);
+    let n: f64 = num.parse().ok()?;
+    let mult = match unit {
+        "ns" => 1.0,
+        "us" => 1e3,
+        "ms" => 1e6,
+        "s" => 1e9,
+        _ => return None,
+    };
+    let v = n * mult;
+    (v.is_finite() && v >= 0.0).then_some(v.round() as u64)
+}
+
+const PATH_EXAMPLE: &str =
+    "rate=10G,rtt=100us,buffer=1MB[,loss=0.001][,reorder=0.01][,reorder_delay=20us]";
+
+/// Parse `--path`: `rate=10G,rtt=100us,buffer=1MB[,loss=P][,reorder=P][,reorder_delay=D]`.
+pub fn parse_path(s: &str) -> Result<PathConfig, EdtError> {
+    let mut p = PathConfig::default();
+    let mut seen_rate = false;
+    for field in s.split(',').filter(|f| !f.trim().is_empty()) {
+        let bad = |what: &str| {
+            EdtError::BadPath(format!(
+                "field `{}`: {what}; example: --path {PATH_EXAMPLE}",
+                field.trim()
+            ))
+        };
+        let (k, v) = field
+            .split_once('=')
+            .ok_or_else(|| bad("expected key=value"))?;
+        let v = v.trim();
+        match k.trim() {
+            "rate" => {
+                p.rate_bps = parse_rate_bps(v)
+                    .ok_or_else(|| bad("rate must be bits/s like 10G, 24M or 500k"))?;
+                seen_rate = true;
+            }
+            "rtt" => {
+                p.rtt_ns = parse_duration_ns(v)
+                    .ok_or_else(|| bad("rtt must be a duration like 100us or 2ms"))?
+            }
+            "buffer" => {
+                p.buffer_bytes = parse_size(v)
+                    .ok_or_else(|| bad("buffer must be a size like 1MB, 64KB or 150000"))?
+            }
+            "loss" | "reorder" => {
+                let x: f64 = v
+                    .parse()
+                    .ok()
+                    .filter(|x: &f64| (0.0..1.0).contains(x))
+                    .ok_or_else(|| bad("must be a probability in [0, 1), like 0.001"))?;
+                if k.trim() == "loss" {
+                    p.loss = x
+                } else {
+                    p.reorder = x
+                }
+            }
+            "reorder_delay" => {
+                p.reorder_delay_ns = parse_duration_ns(v)
+                    .ok_or_else(|| bad("reorder_delay must be a duration like 20us"))?
+            }
+            _ => {
+                return Err(bad(
+                    "unknown key (known: rate, rtt, buffer, loss, reorder, reorder_delay)",
+                ))
+            }
+        }
+    }
+    if !seen_rate {
+        return Err(EdtError::BadPath(format!(
+            "`rate` is missing; example: --path {PATH_EXAMPLE}"
+        )));
+    }
+    Ok(p)
+}
+
+/// Run the closed loop to completion (or the time limit).
+pub fn run(cfg: &RunConfig) -> Result<Report, EdtError> {
+    if cfg.flows == 0 || cfg.flows > 4096 {
+        return Err(EdtError::Invalid(format!(
+            "--flows must be 1..=4096, got {}",
+            cfg.flows
+        )));
+    }
+    if cfg.bytes == 0 {
+        return Err(EdtError::Invalid("--bytes must be at least 1".into()));
+    }
+    if cfg.rr == Some(0) {
+        return Err(EdtError::Invalid(
+            "--rr size must be at least 1 byte".into(),
+        ));
+    }
+    let mut rng = SimRng::new(cfg.seed);
+    let mut card = match cfg.card {
+        CardKind::Model => IdealCardModel::new(cfg.line_rate_bps),
+    };
+    let rcv_cfg = ReceiverConfig {
+        rr_request: cfg.rr,
+        ..ReceiverConfig::default()
+    };
+    let mut net = Network::new(cfg.path.clone(), rcv_cfg, cfg.seed);
+    let mut senders = Vec::with_capacity(cfg.flows);
+    let mut apps = Vec::with_capacity(cfg.flows);
+    for i in 0..cfg.flows {
+        let dport = 5001 + i as u16;
+        net.listen(dport);
+        let ends = Endpoints {
+            src_mac: [0x02, 0x74, 0x73, 0x6e, 0x69, 0x01],
+            dst_mac: [0x02, 0x74, 0x73, 0x6e, 0x69, 0x02],
+            src_ip: [10, 0, 0, 1],
+            dst_ip: [10, 0, 0, 2],
+            src_port: 40000 + i as u16,
+            dst_port: dport,
+        };
+        let mut sc = SenderConfig::new(ends, rng.next_u64() as u32, cfg.cc);
+        sc.max_pacing_rate = cfg.max_rate_bps.map_or(u64::MAX, |r| r / 8);
+        sc.jitter_credit = cfg.jitter_credit;
+        sc.pacing_model = cfg.pacing_model;
+        sc.pacer = cfg.pacer;
+        sc.tick_ns = cfg.tick_ns;
+        sc.seed = cfg.seed.wrapping_add(i as u64);
+        senders.push(TcpSender::new(sc, (i as u64 + 1) << 48));
+        let mut app = App::default();
+        match cfg.rr {
+            Some(r) => app.rr_left = cfg.bytes.div_ceil(r),
+            None => app.remaining = cfg.bytes,
+        }
+        apps.push(app);
+    }
+    for s in senders.iter_mut() {
+        s.connect(0, &mut card);
+    }
+    let mut pcap = Vec::new();
+    let mut rr_lat = Vec::new();
+    let mut now = 0u64;
+    let (mut peak_unsent, mut peak_buffered) = (0u64, 0u64);
+    let mut unsent: Vec<u64> = vec![0; cfg.flows];
+    let mut buffered: Vec<u64> = vec![0; cfg.flows];
+    let (mut sum_unsent, mut sum_buffered) = (0u64, 0u64);
+    let mut dirty: Vec<bool> = vec![true; cfg.flows];
+    let mut completed = false;
+    loop {
+        let next = [card.next_event_ns(), net.next_event_ns()]
+            .into_iter()
+            .chain(senders.iter().map(|s| s.next_timer_ns()))
+            .flatten()
+            .min();
+        let Some(t) = next else {
+            completed = senders.iter().all(|s| s.is_finished());
+            break;
+        };
+        if t > cfg.time_limit_ns {
+            break;
+        }
+        now = now.max(t);
+        for c in card.poll(now) {
+            let idx = (c.cookie >> 48) as usize;
+            if let Some(s) = idx.checked_sub(1).and_then(|i| senders.get_mut(i)) {
+                s.on_completion(&c);
+                dirty[idx - 1] = true;
+            }
+        }
+        for w in card.drain_wire() {
+            if cfg.capture {
+                pcap.push((w.depart_ns, w.frame.clone()));
+            }
+            net.inject(w.end_ns, w.frame);
+        }
+        for (_, f) in net.advance(now) {
+            // Demultiplex by our port (bytes 36..38 = TCP destination port of the ACK).
+            if f.len() < 38 {
+                continue;
+            }
+            let port = u16::from_be_bytes([f[36], f[37]]);
+            let i = usize::from(port.wrapping_sub(40000));
+            if let Some(s) = senders.get_mut(i) {
+                s.on_frame(now, &f, &mut card);
+                dirty[i] = true;
+            }
+        }
+        for (i, s) in senders.iter_mut().enumerate() {
+            if s.next_timer_ns().is_some_and(|d| d <= now) {
+                s.next_wakeup_jitter_ns = rng.below_or_eq(cfg.jitter_ns);
+                s.on_timers(now, &mut card);
+                dirty[i] = true;
+            }
+        }
+        for i in 0..cfg.flows {
+            if !dirty[i] {
+                continue;
+            }
+            dirty[i] = false;
+            let s = &mut senders[i];
+            let a = &mut apps[i];
+            if s.is_finished() || s.state == super::sender::ConnState::Closed {
+                continue;
+            }
+            if !matches!(
+                s.state,
+                super::sender::ConnState::Established | super::sender::ConnState::FinWait
+            ) {
+                continue;
+            }
+            s.next_wakeup_jitter_ns = rng.below_or_eq(cfg.jitter_ns);
+            if cfg.rr.is_some() {
+                if let Some((end, start)) = a.rr_outstanding {
+                    if s.snd_una >= end {
+                        rr_lat.push(now - start);
+                        a.rr_outstanding = None;
+                    }
+                }
+                if a.rr_outstanding.is_none() && !a.closed {
+                    if a.rr_left > 0 {
+                        let r = cfg.rr.unwrap_or(1);
+                        s.write(r);
+                        a.rr_left -= 1;
+                        a.rr_outstanding = Some((s.write_seq, now));
+                    } else {
+                        a.closed = true;
+                        a.data_done_ns = Some(now);
+                        s.close();
+                    }
+                }
+            } else {
+                let lowat = cfg.notsent_lowat.unwrap_or(u64::MAX);
+                while a.remaining > 0
+                    && s.buffered_bytes() < s.sndbuf_bytes()
+                    && s.notsent_bytes() < lowat
+                {
+                    let n = a.remaining.min(APP_CHUNK);
+                    s.write(n);
+                    a.remaining -= n;
+                }
+                if a.remaining == 0 && !a.closed {
+                    a.closed = true;
+                    s.close();
+                }
+                if a.data_done_ns.is_none() && s.snd_una >= cfg.bytes {
+                    a.data_done_ns = Some(now);
+                }
+            }
+            s.xmit(now, &mut card);
+            sum_unsent = sum_unsent - unsent[i] + s.notsent_bytes();
+            unsent[i] = s.notsent_bytes();
+            sum_buffered = sum_buffered - buffered[i] + s.buffered_bytes();
+            buffered[i] = s.buffered_bytes();
+        }
+        peak_unsent = peak_unsent.max(sum_unsent);
+        peak_buffered = peak_buffered.max(sum_buffered);
+        if senders.iter().all(|s| s.is_finished()) {
+            completed = true;
+            break;
+        }
+    }
+    Ok(make_report(
+        cfg,
+        &card,
+        &net,
+        &senders,
+        &apps,
+        rr_lat,
+        now,
+        completed,
+        peak_unsent,
+        peak_buffered,
+        pcap,
+    ))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn make_report(
+    cfg: &RunConfig,
+    card: &IdealCardModel,
+    net: &Network,
+    senders: &[TcpSender],
+    apps: &[App],
+    rr_lat: Vec<u64>,
+    now: u64,
+    completed: bool,
+    peak_unsent: u64,
+    peak_buffered: u64,
+    pcap: Vec<(u64, Vec<u8>)>,
+) -> Report {
+    let cat = |f: &dyn Fn(&TcpSender) -> &Vec<u64>| -> Vec<u64> {
+        senders.iter().flat_map(|s| f(s).iter().copied()).collect()
+    };
+    let srtt = cat(&|s| &s.stats.srtt_ns);
+    let rtt = cat(&|s| &s.stats.rtt_ns);
+    let lerr = cat(&|s| &s.stats.launch_error_ns);
+    let bytes_acked: u64 = senders.iter().map(|s| s.stats.acked_bytes).sum();
+    let start = senders
+        .iter()
+        .map(|s| s.stats.established_ns)
+        .min()
+        .unwrap_or(0);
+    let end = apps
+        .iter()
+        .map(|a| a.data_done_ns.unwrap_or(now))
+        .max()
+        .unwrap_or(now);
+    let dur = end.saturating_sub(start).max(1);
+    // Achieved send rate after the unpaced first 10 segments of each flow.
+    let mut deps: Vec<(u64, u32)> = senders
+        .iter()
+        .flat_map(|s| s.stats.departures.iter().skip(10).copied())
+        .collect();
+    deps.sort_unstable();
+    let achieved = if deps.len() >= 2 {
+        let span = deps[deps.len() - 1].0 - deps[0].0;
+        // Bytes that left between the first and the last counted departure.
+        let bytes: u64 = deps[..deps.len() - 1].iter().map(|d| u64::from(d.1)).sum();
+        if span > 0 {
+            bytes as f64 * 8.0 / span as f64 * 1e3
+        } else {
+            0.0
+        }
+    } else {
+        0.0
+    };
+    let st = &net.stats;
+    let mut delivered = 0;
+    let mut dup = 0;
+    let mut corrupt = 0;
+    for (_, r) in net.receivers() {
+        delivered += r.stats.delivered;
+        dup += r.stats.duplicate_bytes;
+        corrupt += r.stats.corrupt_bytes;
+    }
+    Report {
+        card: card.describe(),
+        config: cfg.clone(),
+        completed,
+        sim_time_ms: now as f64 / 1e6,
+        bytes_acked,
+        goodput_mbps: bytes_acked as f64 * 8.0 / dur as f64 * 1e3,
+        srtt_us: Summary::of(&srtt, 1000.0),
+        rtt_sample_us: Summary::of(&rtt, 1000.0),
+        base_rtt_us: cfg.path.rtt_ns as f64 / 1000.0,
+        retransmitted_segments: senders.iter().map(|s| s.stats.retrans_segs).sum(),
+        tlp_probes: senders.iter().map(|s| s.stats.tlp_probes).sum(),
+        rto_fires: senders.iter().map(|s| s.stats.rto_fires).sum(),
+        recoveries: senders.iter().map(|s| s.stats.recoveries).sum(),
+        achieved_send_mbps: achieved,
+        pacing_accuracy: cfg.max_rate_bps.map(|r| achieved * 1e6 / r as f64),
+        launch_error_ns: Summary::of(&lerr, 1.0),
+        frames_sent_late: senders.iter().map(|s| s.stats.frames_sent_late).sum(),
+        queue_delay_us: Summary::of(&st.queue_delay_ns, 1000.0),
+        bottleneck_drops: st.dropped_buffer,
+        random_losses: st.dropped_random,
+        max_backlog_bytes: st.max_backlog_bytes,
+        rr_latency_us: cfg.rr.map(|_| Summary::of(&rr_lat, 1000.0)),
+        peak_unsent_bytes: peak_unsent,
+        peak_buffered_bytes: peak_buffered,
+        receiver_delivered: delivered,
+        receiver_duplicate_bytes: dup,
+        receiver_corrupt_bytes: corrupt,
+        window_violations: senders.iter().map(|s| s.stats.window_violations).sum(),
+        wstamp_backward: senders.iter().map(|s| s.stats.wstamp_backward).sum(),
+        early_timer_fires: senders.iter().map(|s| s.early_timer_fires()).sum(),
+        final_cwnd: senders.iter().map(|s| s.cc_state.cwnd).collect(),
+        cc_state: senders.iter().map(|s| s.cc_label()).collect(),
+        pcap,
+    }
+}
+
+impl Report {
+    /// The human table printed by `tsnic send`.
+    pub fn table(&self) -> String {
+        use std::fmt::Write;
+        let mut o = String::new();
+        let c = &self.config;
+        let _ = writeln!(o, "card         {}", self.card);
+        let _ = writeln!(
+            o,
+            "run          cc={:?} flows={} bytes/flow={} path={} pacing-model={:?} pacer={:?} seed={}",
+            c.cc, c.flows, c.bytes, c.path_text, c.pacing_model, c.pacer, c.seed
+        );
+        let _ = writeln!(
+            o,
+            "completed    {} (simulated {:.3} ms)",
+            self.completed, self.sim_time_ms
+        );
+        let _ = writeln!(o, "{:<26}{:>14}", "metric", "value");
+        let row = |o: &mut String, k: &str, v: String| {
+            let _ = writeln!(o, "{k:<26}{v:>14}");
+        };
+        row(
+            &mut o,
+            "goodput Mbit/s",
+            format!("{:.2}", self.goodput_mbps),
+        );
+        row(&mut o, "bytes acked", self.bytes_acked.to_string());
+        row(&mut o, "base RTT us", format!("{:.1}", self.base_rtt_us));
+        row(&mut o, "srtt min us", format!("{:.1}", self.srtt_us.min));
+        row(&mut o, "srtt mean us", format!("{:.1}", self.srtt_us.mean));
+        row(&mut o, "srtt p99 us", format!("{:.1}", self.srtt_us.p99));
+        row(
+            &mut o,
+            "retransmitted segs",
+            self.retransmitted_segments.to_string(),
+        );
+        row(
+            &mut o,
+            "TLP probes / RTOs",
+            format!("{} / {}", self.tlp_probes, self.rto_fires),
+        );
+        row(
+            &mut o,
+            "send rate Mbit/s",
+            format!("{:.2}", self.achieved_send_mbps),
+        );
+        if let Some(a) = self.pacing_accuracy {
+            row(&mut o, "rate / max-rate", format!("{:.4}", a));
+        }
+        row(
+            &mut o,
+            "launch error mean ns",
+            format!("{:.1}", self.launch_error_ns.mean),
+        );
+        row(
+            &mut o,
+            "launch error max ns",
+            format!("{:.0}", self.launch_error_ns.max),
+        );
+        row(
+            &mut o,
+            "queue delay mean us",
+            format!("{:.2}", self.queue_delay_us.mean),
+        );
+        row(
+            &mut o,
+            "queue delay p99 us",
+            format!("{:.2}", self.queue_delay_us.p99),
+        );
+        row(
+            &mut o,
+            "bottleneck drops",
+            self.bottleneck_drops.to_string(),
+        );
+        row(&mut o, "random losses", self.random_losses.to_string());
+        if let Some(l) = &self.rr_latency_us {
+            row(&mut o, "RR latency p50 us", format!("{:.1}", l.p50));
+            row(&mut o, "RR latency p99 us", format!("{:.1}", l.p99));
+            row(&mut o, "RR latency max us", format!("{:.1}", l.max));
+        }
+        row(
+            &mut o,
+            "peak unsent bytes",
+            self.peak_unsent_bytes.to_string(),
+        );
+        row(
+            &mut o,
+            "peak buffered bytes",
+            self.peak_buffered_bytes.to_string(),
+        );
+        row(
+            &mut o,
+            "receiver ok",
+            format!(
+                "{}",
+                self.receiver_corrupt_bytes == 0 && self.receiver_delivered >= self.bytes_acked
+            ),
+        );
+        o
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_units() {
+        assert_eq!(parse_rate_bps("10G"), Some(10_000_000_000));
+        assert_eq!(parse_rate_bps("24M"), Some(24_000_000));
+        assert_eq!(parse_rate_bps("8Gbit"), Some(8_000_000_000));
+        assert_eq!(parse_duration_ns("100us"), Some(100_000));
+        assert_eq!(parse_duration_ns("2ms"), Some(2_000_000));
+        assert_eq!(parse_duration_ns("100"), None);
+        assert_eq!(parse_size("1MB"), Some(1_000_000));
+        assert_eq!(parse_size("64KiB"), Some(65_536));
+        assert_eq!(parse_size("1500"), Some(1500));
+    }
+
+    #[test]
+    fn path_errors_name_the_field() {
+        let p = parse_path("rate=10G,rtt=100us,buffer=1MB,loss=0.001").unwrap();
+        assert_eq!(p.rate_bps, 10_000_000_000);
+        assert_eq!(p.loss, 0.001);
+        let e = parse_path("rate=10G,rtt=fast").unwrap_err().to_string();
+        assert!(e.contains("rtt=fast") && e.contains("example"), "{e}");
+        let e = parse_path("rate=10G,loss=2").unwrap_err().to_string();
+        assert!(e.contains("loss=2"), "{e}");
+        let e = parse_path("rtt=1ms").unwrap_err().to_string();
+        assert!(e.contains("rate"), "{e}");
+        let e = parse_path("rate=10G,colour=red").unwrap_err().to_string();
+        assert!(e.contains("unknown key"), "{e}");
+    }
+
+    #[test]
+    fn summary_percentiles() {
+        let v: Vec<u64> = (1..=100).collect();
+        let s = Summary::of(&v, 1.0);
+        assert_eq!((s.min, s.p50, s.p99, s.max), (1.0, 50.0, 99.0, 100.0));
+    }
+}

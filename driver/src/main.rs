@@ -1,0 +1,49 @@
+//! `tsnic`: the command-line front end. Parses the subcommand and hands it to `cli::<cmd>::run`.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "tsnic",
+    version,
+    about = "tsnic time-scheduled transmit NIC: driver and tools"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the EDT TCP sender (CUBIC or BBR) closed-loop over a simulated network path.
+    ///
+    /// Today this runs on the software card model (`--card model`), not on the Verilated RTL.
+    Send(cli::send::SendArgs),
+    /// Identity and capabilities of the card.
+    Info(cli::info::InfoArgs),
+    /// The card's counters (global and per queue).
+    Stats(cli::stats::StatsArgs),
+    /// The card's PTP hardware clock: get, set, adj, freq, sync (lock to the host CLOCK_TAI).
+    Phc(cli::phc::PhcArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.cmd {
+        Command::Send(args) => cli::send::run(args),
+        Command::Info(args) => cli::info::run(args),
+        Command::Stats(args) => cli::stats::run(args),
+        Command::Phc(args) => cli::phc::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
