@@ -2,6 +2,7 @@
 
 pub mod contract;
 pub mod device;
+pub mod edt;
 pub mod phc;
 pub mod regs;
 pub mod ring;
