@@ -7,3 +7,5 @@ pub mod phc;
 pub mod regs;
 pub mod ring;
 pub mod trace;
+pub mod capture;
+pub mod push;

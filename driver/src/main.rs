@@ -29,6 +29,10 @@ enum Command {
     Stats(cli::stats::StatsArgs),
     /// The card's PTP hardware clock: get, set, adj, freq, sync (lock to the host CLOCK_TAI).
     Phc(cli::phc::PhcArgs),
+    /// Push a pacing trace (CSV format v1: launch_ns,queue,len) through the card, each frame on time.
+    Push(cli::push::PushArgs),
+    /// Replay a pcap/pcapng capture byte for byte with its own inter-packet timing.
+    Replay(cli::replay::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +42,8 @@ fn main() -> ExitCode {
         Command::Info(args) => cli::info::run(args),
         Command::Stats(args) => cli::stats::run(args),
         Command::Phc(args) => cli::phc::run(args),
+        Command::Push(args) => cli::push::run(args),
+        Command::Replay(args) => cli::replay::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

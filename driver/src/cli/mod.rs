@@ -3,5 +3,7 @@
 pub mod common;
 pub mod info;
 pub mod phc;
+pub mod push;
+pub mod replay;
 pub mod send;
 pub mod stats;

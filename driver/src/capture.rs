@@ -1,0 +1,306 @@
+//! Captures: writing the wire as pcapng with nanosecond timestamps, and reading pcap or pcapng back
+//! (for `tsnic replay` and the tests).
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::Path;
+use std::time::Duration;
+
+use pcap_file::pcap::PcapReader;
+use pcap_file::pcapng::blocks::enhanced_packet::EnhancedPacketBlock;
+use pcap_file::pcapng::blocks::interface_description::{
+    InterfaceDescriptionBlock, InterfaceDescriptionOption,
+};
+use pcap_file::pcapng::{Block, PcapNgReader, PcapNgWriter};
+use pcap_file::DataLink;
+use thiserror::Error;
+
+/// One packet of a capture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Packet {
+    /// Timestamp in ns since the epoch of the capture (TAI ns for tsnic's own captures).
+    pub ts_ns: u64,
+    /// Captured bytes.
+    pub data: Vec<u8>,
+    /// Length on the wire (may exceed `data.len()` for a truncated capture).
+    pub orig_len: u32,
+}
+
+/// Capture errors.
+#[derive(Debug, Error)]
+pub enum CaptureError {
+    /// The file could not be opened, read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// File.
+        path: String,
+        /// OS error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not a capture this tool reads.
+    #[error("{path}: {why}")]
+    Format {
+        /// File.
+        path: String,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+/// Writes a pcapng file: one Ethernet interface with `if_tsresol` = 9 (ns), one EPB per packet.
+pub struct PcapNgOut {
+    w: PcapNgWriter<BufWriter<File>>,
+    path: String,
+}
+
+impl PcapNgOut {
+    /// Create `path` and write the section and interface headers.
+    pub fn create(path: &Path) -> Result<PcapNgOut, CaptureError> {
+        let p = path.display().to_string();
+        let io = |e| CaptureError::Io {
+            path: p.clone(),
+            source: e,
+        };
+        let f = File::create(path).map_err(io)?;
+        let fmt = |e: pcap_file::PcapError| CaptureError::Format {
+            path: p.clone(),
+            why: e.to_string(),
+        };
+        let mut w = PcapNgWriter::new(BufWriter::new(f)).map_err(fmt)?;
+        let idb = InterfaceDescriptionBlock {
+            linktype: DataLink::ETHERNET,
+            snaplen: 0,
+            options: vec![
+                InterfaceDescriptionOption::IfName(Cow::Borrowed("tsnic0")),
+                InterfaceDescriptionOption::IfTsResol(9),
+            ],
+        };
+        w.write_pcapng_block(idb).map_err(fmt)?;
+        Ok(PcapNgOut { w, path: p })
+    }
+
+    /// Append one packet with its timestamp in ns.
+    pub fn write(&mut self, ts_ns: u64, data: &[u8]) -> Result<(), CaptureError> {
+        let epb = EnhancedPacketBlock {
+            interface_id: 0,
+            timestamp: Duration::from_nanos(ts_ns),
+            original_len: data.len() as u32,
+            data: Cow::Borrowed(data),
+            options: vec![],
+        };
+        self.w
+            .write_pcapng_block(epb)
+            .map(|_| ())
+            .map_err(|e| CaptureError::Format {
+                path: self.path.clone(),
+                why: e.to_string(),
+            })
+    }
+
+    /// Flush and close.
+    pub fn finish(self) -> Result<(), CaptureError> {
+        let path = self.path;
+        self.w
+            .into_inner()
+            .flush()
+            .map_err(|e| CaptureError::Io { path, source: e })
+    }
+}
+
+/// Timestamp units per second of a pcapng `if_tsresol` value (default 6: microseconds).
+fn tsresol_to_ns(raw: u64, resol: u8) -> u64 {
+    if resol & 0x80 == 0 {
+        let exp = resol as i32;
+        if exp <= 9 {
+            raw.saturating_mul(10u64.pow((9 - exp) as u32))
+        } else {
+            raw / 10u64.pow((exp - 9).min(19) as u32)
+        }
+    } else {
+        let shift = (resol & 0x7f) as u32;
+        ((raw as u128 * 1_000_000_000u128) >> shift.min(127)) as u64
+    }
+}
+
+/// Read a pcap (micro- or nanosecond) or pcapng capture, whichever the file is.
+pub fn read(path: &Path) -> Result<Vec<Packet>, CaptureError> {
+    let p = path.display().to_string();
+    let mut f = BufReader::new(File::open(path).map_err(|e| CaptureError::Io {
+        path: p.clone(),
+        source: e,
+    })?);
+    let mut magic = [0u8; 4];
+    f.read_exact(&mut magic).map_err(|e| CaptureError::Format {
+        path: p.clone(),
+        why: format!("too short to be a capture ({e})"),
+    })?;
+    let f = BufReader::new(File::open(path).map_err(|e| CaptureError::Io {
+        path: p.clone(),
+        source: e,
+    })?);
+    let fmt = |why: String| CaptureError::Format {
+        path: p.clone(),
+        why,
+    };
+    let mut out = Vec::new();
+    match magic {
+        [0x0a, 0x0d, 0x0d, 0x0a] => {
+            let mut r = PcapNgReader::new(f)
+                .map_err(|e| fmt(format!("not a readable pcapng file: {e}")))?;
+            let mut resol: Vec<u8> = Vec::new();
+            let mut link_ok: Vec<bool> = Vec::new();
+            while let Some(block) = r.next_block() {
+                let block = block.map_err(|e| {
+                    fmt(format!("bad pcapng block after {} packets: {e}", out.len()))
+                })?;
+                match block {
+                    Block::SectionHeader(_) => {
+                        resol.clear();
+                        link_ok.clear();
+                    }
+                    Block::InterfaceDescription(idb) => {
+                        let r = idb
+                            .options
+                            .iter()
+                            .find_map(|o| match o {
+                                InterfaceDescriptionOption::IfTsResol(v) => Some(*v),
+                                _ => None,
+                            })
+                            .unwrap_or(6);
+                        resol.push(r);
+                        link_ok.push(idb.linktype == DataLink::ETHERNET);
+                    }
+                    Block::EnhancedPacket(epb) => {
+                        let i = epb.interface_id as usize;
+                        let res = *resol.get(i).ok_or_else(|| {
+                            fmt(format!(
+                                "packet {} names interface {i}, which is not described",
+                                out.len()
+                            ))
+                        })?;
+                        if !link_ok[i] {
+                            return Err(fmt(format!("packet {} is not Ethernet (only Ethernet captures can be replayed)", out.len())));
+                        }
+                        let raw = epb.timestamp.as_nanos() as u64; // the crate stores raw units as ns
+                        out.push(Packet {
+                            ts_ns: tsresol_to_ns(raw, res),
+                            data: epb.data.into_owned(),
+                            orig_len: epb.original_len,
+                        });
+                    }
+                    Block::SimplePacket(_) | Block::Packet(_) => {
+                        return Err(fmt(format!(
+                            "packet {} has no timestamp (simple/obsolete packet block)",
+                            out.len()
+                        )));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        _ => {
+            let mut r =
+                PcapReader::new(f).map_err(|e| fmt(format!("neither pcap nor pcapng: {e}")))?;
+            if r.header().datalink != DataLink::ETHERNET {
+                return Err(fmt(format!(
+                    "link type {:?}: only Ethernet captures can be replayed",
+                    r.header().datalink
+                )));
+            }
+            while let Some(pkt) = r.next_packet() {
+                let pkt = pkt.map_err(|e| {
+                    fmt(format!(
+                        "bad packet record after {} packets: {e}",
+                        out.len()
+                    ))
+                })?;
+                out.push(Packet {
+                    ts_ns: pkt.timestamp.as_nanos() as u64,
+                    data: pkt.data.into_owned(),
+                    orig_len: pkt.orig_len,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmp(name: &str) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!("tsnic-capture-{}-{name}", std::process::id()))
+    }
+
+    #[test]
+    fn pcapng_roundtrip_keeps_ns() {
+        let p = tmp("rt.pcapng");
+        let mut w = PcapNgOut::create(&p).unwrap();
+        let pkts: Vec<(u64, Vec<u8>)> = (0..10u64)
+            .map(|i| {
+                (
+                    1_700_000_000_123_456_789 + i * 67,
+                    vec![i as u8; 60 + i as usize],
+                )
+            })
+            .collect();
+        for (t, d) in &pkts {
+            w.write(*t, d).unwrap();
+        }
+        w.finish().unwrap();
+        let back = read(&p).unwrap();
+        assert_eq!(back.len(), 10);
+        for (b, (t, d)) in back.iter().zip(&pkts) {
+            assert_eq!(b.ts_ns, *t);
+            assert_eq!(&b.data, d);
+        }
+        std::fs::remove_file(&p).ok();
+    }
+
+    #[test]
+    fn legacy_pcap_in_us_and_ns() {
+        use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};
+        use pcap_file::TsResolution;
+        for (res, t) in [
+            (TsResolution::MicroSecond, 1_500_000_000_000_001_000u64),
+            (TsResolution::NanoSecond, 1_500_000_000_000_000_123),
+        ] {
+            let p = tmp("legacy.pcap");
+            let hdr = PcapHeader {
+                ts_resolution: res,
+                ..Default::default()
+            };
+            let mut w = PcapWriter::with_header(File::create(&p).unwrap(), hdr).unwrap();
+            w.write_packet(&PcapPacket::new(Duration::from_nanos(t), 64, &[0xaa; 64]))
+                .unwrap();
+            drop(w);
+            let back = read(&p).unwrap();
+            assert_eq!(back[0].ts_ns, t);
+            assert_eq!(back[0].data, vec![0xaa; 64]);
+            std::fs::remove_file(&p).ok();
+        }
+    }
+
+    #[test]
+    fn garbage_is_a_format_error() {
+        let p = tmp("garbage");
+        std::fs::write(&p, b"this is not a capture at all").unwrap();
+        assert!(matches!(read(&p), Err(CaptureError::Format { .. })));
+        std::fs::remove_file(&p).ok();
+        assert!(matches!(
+            read(Path::new("/nonexistent/x.pcap")),
+            Err(CaptureError::Io { .. })
+        ));
+    }
+
+    #[test]
+    fn tsresol_units() {
+        assert_eq!(tsresol_to_ns(5, 6), 5000);
+        assert_eq!(tsresol_to_ns(5, 9), 5);
+        assert_eq!(tsresol_to_ns(5000, 12), 5);
+        assert_eq!(tsresol_to_ns(1 << 20, 0x80 | 20), 1_000_000_000);
+    }
+}

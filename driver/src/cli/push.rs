@@ -1,0 +1,360 @@
+//! `tsnic push TRACE`: send a pacing trace (format v1, docs/TRACE_FORMAT.md) through the card.
+//!
+//! Also the output side shared with `tsnic replay`: opening the card (with the sim's wire tap),
+//! the progress bar, `--pcap`, `--report`, `--plot` and the summary table.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use tsnic::capture::PcapNgOut;
+use tsnic::contract::{reg, HorizonPolicy, LatePolicy};
+use tsnic::device::sim::{LineRate, SimBackend, SimConfig, Width, WireTap};
+use tsnic::device::{Card, DeviceError};
+use tsnic::push::{self, FrameSource, JobFrame, Outcome, PushOptions, Report};
+use tsnic::trace::{self, Limits};
+
+/// Late policy on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum LateArg {
+    /// Send a late frame at once (SENT_LATE).
+    Send,
+    /// Drop it (DROPPED_LATE).
+    Drop,
+}
+
+/// Horizon policy on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum HorizonArg {
+    /// Drop a frame beyond the horizon (DROPPED_HORIZON).
+    Drop,
+    /// Cap its launch time to the horizon.
+    Cap,
+}
+
+/// Options shared by `push` and `replay`.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// Card to use: `sim` (the Verilated RTL, default) or `vfio:DDDD:BB:DD.F` (a real card).
+    #[arg(long, default_value = "sim")]
+    pub backend: String,
+    /// Write the wire as pcapng, nanosecond timestamps = actual departure (TAI ns).
+    #[arg(long, value_name = "FILE")]
+    pub pcap: Option<PathBuf>,
+    /// Write a JSON report (counts, departure error percentiles, duration, rates).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// Draw the departure-error histogram (PNG or SVG, by extension).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Time 0 of a relative schedule is the PHC at start plus this lead (default: chosen from the
+    /// card's lookahead and the first ring-fulls).
+    #[arg(long, value_name = "NS")]
+    pub lead_ns: Option<u64>,
+    /// What each queue does with a frame whose launch time has passed.
+    #[arg(long, value_enum, default_value = "send")]
+    pub late: LateArg,
+    /// What each queue does with a launch time beyond the card's horizon.
+    #[arg(long, value_enum, default_value = "drop")]
+    pub horizon: HorizonArg,
+    /// log2 of each TX ring's size.
+    #[arg(long, default_value_t = 10)]
+    pub ring_log2: u32,
+    /// sim: line rate in Gb/s (10, 25 or 100).
+    #[arg(long, default_value = "10")]
+    pub line_rate: String,
+    /// sim: the 512-bit configuration (needed for 25 and 100 Gb/s; build with `--features wide`).
+    #[arg(long)]
+    pub wide: bool,
+    /// sim: host-memory read latency in ns (PCIe-like; never 0).
+    #[arg(long, default_value_t = 800)]
+    pub read_latency_ns: u64,
+    /// sim: only count wire frames, do not keep their bytes (long benchmarks; no wire check).
+    #[arg(long)]
+    pub no_wire_record: bool,
+    /// Print no summary table.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Arguments of `tsnic push`.
+#[derive(Args, Debug)]
+pub struct PushArgs {
+    /// The pacing trace (CSV, format v1: `launch_ns,queue,len`).
+    pub trace: PathBuf,
+    /// Launch times are absolute TAI ns of the card's PHC, not relative to the start.
+    #[arg(long)]
+    pub absolute: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// An open card plus, on sim, the tap on its wire.
+pub struct Opened {
+    /// The card.
+    pub card: Card,
+    /// The wire tap (sim only).
+    pub tap: Option<WireTap>,
+}
+
+/// Open the card for a push or replay; on sim with the wire tapped.
+pub fn open(args: &RunArgs) -> Result<Opened> {
+    if args.backend != "sim" {
+        if args.wide || args.line_rate != "10" || args.read_latency_ns != 800 {
+            bail!("--wide, --line-rate and --read-latency-ns configure the simulator; drop them for `--backend {}`", args.backend);
+        }
+        let card = Card::open(&args.backend)
+            .with_context(|| format!("cannot open the card `{}`", args.backend))?;
+        return Ok(Opened { card, tap: None });
+    }
+    let line_rate = LineRate::parse(&args.line_rate)
+        .ok_or_else(|| anyhow!("--line-rate {} is not one of 10, 25, 100", args.line_rate))?;
+    let cfg = SimConfig {
+        width: if args.wide { Width::W512 } else { Width::W64 },
+        line_rate,
+        read_latency_ns: args.read_latency_ns,
+        ..SimConfig::default()
+    };
+    let mut sim = SimBackend::new(cfg)
+        .map_err(|e| match e {
+            DeviceError::Sim(m) if m.contains("Gb/s") => {
+                anyhow!("{m}; pass --wide (and build with `--features wide`)")
+            }
+            e => anyhow!(e),
+        })
+        .context("cannot start the simulated card")?;
+    sim.card().wire_mut().set_recording(!args.no_wire_record);
+    let tap = sim.tap();
+    let card = Card::from_backend(Box::new(sim), "sim".into())
+        .context("the simulated card did not identify itself")?;
+    Ok(Opened {
+        card,
+        tap: Some(tap),
+    })
+}
+
+/// Push options from the command line.
+pub fn options(args: &RunArgs) -> PushOptions {
+    PushOptions {
+        ring_log2: args.ring_log2,
+        late: match args.late {
+            LateArg::Send => LatePolicy::Send,
+            LateArg::Drop => LatePolicy::Drop,
+        },
+        horizon: match args.horizon {
+            HorizonArg::Drop => HorizonPolicy::Drop,
+            HorizonArg::Cap => HorizonPolicy::Cap,
+        },
+        ..PushOptions::default()
+    }
+}
+
+/// Time 0 for a relative schedule: the PHC now plus the lead. Returns (t0, lead).
+pub fn time_zero(card: &mut Card, args: &RunArgs, frames: usize) -> (u64, u64) {
+    let (caps, b) = card.parts();
+    let window = (frames as u64).min(caps.num_queues as u64 * (1u64 << args.ring_log2.min(15)));
+    let lookahead = b.read32(reg::CTRL_LOOKAHEAD_NS) as u64;
+    let lead = args
+        .lead_ns
+        .unwrap_or_else(|| push::default_lead_ns(window, lookahead));
+    (push::phc_now(b) + lead, lead)
+}
+
+/// Run the job with a progress bar on a terminal, then write the outputs.
+pub fn run_and_report(
+    mut opened: Opened,
+    args: &RunArgs,
+    frames: &[JobFrame],
+    src: &dyn FrameSource,
+    t0: u64,
+    lead: u64,
+    check_tags: bool,
+) -> Result<Report> {
+    let opts = options(args);
+    let bar = if std::io::stderr().is_terminal() {
+        let pb = ProgressBar::new(frames.len() as u64);
+        pb.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} frames completed ({per_sec})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        Some(pb)
+    } else {
+        None
+    };
+    let mut progress = |done: u64, _total: u64| {
+        if let Some(b) = &bar {
+            b.set_position(done);
+        }
+    };
+    let describe = opened.card.backend().describe();
+    let outcome: Outcome = push::run(&mut opened.card, frames, src, &opts, &mut progress)
+        .context("the push failed")?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let report = Report::new(&outcome, t0, lead, describe);
+
+    if let Some(path) = &args.pcap {
+        let wire = match &opened.tap {
+            Some(t) if !args.no_wire_record => {
+                Some(t.take().into_iter().map(|f| f.bytes).collect())
+            }
+            _ => None,
+        };
+        let packets = push::wire_packets(&outcome.results, frames, src, wire)
+            .map_err(|e| anyhow!("the wire does not match the completions: {e}"))?;
+        if check_tags {
+            for p in &packets {
+                match trace::parse_frame(&p.data) {
+                    Some(tag) if tag.index == p.index => {}
+                    _ => bail!("the wire frame at {} ns is not trace row {}: the card reordered or corrupted it", p.ts_ns, p.index),
+                }
+            }
+        }
+        let mut w = PcapNgOut::create(path)
+            .with_context(|| format!("cannot write --pcap {}", path.display()))?;
+        for p in &packets {
+            w.write(p.ts_ns, &p.data)?;
+        }
+        w.finish()?;
+    }
+    if let Some(path) = &args.report {
+        let json = serde_json::to_string_pretty(&report)?;
+        std::fs::write(path, json + "\n")
+            .with_context(|| format!("cannot write --report {}", path.display()))?;
+    }
+    if let Some(path) = &args.plot {
+        let mut errs: Vec<i64> = outcome
+            .results
+            .iter()
+            .filter(|r| r.on_wire())
+            .map(|r| r.error_ns())
+            .collect();
+        errs.sort_unstable();
+        plot_histogram(path, &errs)
+            .with_context(|| format!("cannot draw --plot {}", path.display()))?;
+    }
+    if !args.quiet {
+        print!("{}", report.table());
+    }
+    Ok(report)
+}
+
+/// Frames of a trace: generated from the row (header, row index, launch time, pattern).
+pub struct TraceFrames;
+
+impl FrameSource for TraceFrames {
+    fn frame(&self, f: &JobFrame, out: &mut Vec<u8>) {
+        trace::build_frame(f.index, f.launch_ns, f.len as usize, out);
+    }
+}
+
+/// Run `tsnic push`.
+pub fn run(args: PushArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&args.trace)
+        .with_context(|| format!("cannot read the trace {}", args.trace.display()))?;
+    let mut opened = open(&args.run)?;
+    let caps = opened.card.caps().clone();
+    let limits = Limits::for_card(caps.num_queues, caps.max_frame_len);
+    let tr = trace::parse(&text, &limits).map_err(|e| {
+        anyhow!(
+            "{}: {e}; nothing was sent (fix the trace, see docs/TRACE_FORMAT.md)",
+            args.trace.display()
+        )
+    })?;
+    let (t0, lead) = if args.absolute {
+        (0, 0)
+    } else {
+        time_zero(&mut opened.card, &args.run, tr.rows.len())
+    };
+    let mut frames = Vec::with_capacity(tr.rows.len());
+    for r in &tr.rows {
+        let launch_ns = t0.checked_add(r.launch_ns).ok_or_else(|| {
+            anyhow!(
+                "{}: line {}, field `launch_ns`: time 0 ({t0} ns) plus {} overflows 64 bits; nothing was sent",
+                args.trace.display(),
+                r.line,
+                r.launch_ns
+            )
+        })?;
+        frames.push(JobFrame {
+            index: r.index,
+            queue: r.queue as u16,
+            len: r.len,
+            launch_ns,
+        });
+    }
+    run_and_report(opened, &args.run, &frames, &TraceFrames, t0, lead, true)?;
+    Ok(())
+}
+
+/// Draw a histogram of departure errors (ns) as PNG or SVG.
+pub fn plot_histogram(path: &Path, sorted_errs: &[i64]) -> Result<()> {
+    use plotters::prelude::*;
+    let font = [
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    ]
+    .iter()
+    .find_map(|p| std::fs::read(p).ok())
+    .ok_or_else(|| {
+        anyhow!(
+            "no DejaVu Sans font for the labels: install it (`apt-get install fonts-dejavu-core`)"
+        )
+    })?;
+    let font: &'static [u8] = Box::leak(font.into_boxed_slice());
+    plotters::style::register_font("sans-serif", FontStyle::Normal, font)
+        .map_err(|_| anyhow!("the DejaVu Sans font file does not load"))?;
+    let (lo, hi) = match (sorted_errs.first(), sorted_errs.last()) {
+        (Some(&a), Some(&b)) => (a, b),
+        _ => (0, 0),
+    };
+    let bins = 50i64;
+    let width = ((hi - lo) / bins + 1).max(1);
+    let mut counts = vec![0u64; bins as usize + 1];
+    for &e in sorted_errs {
+        counts[((e - lo) / width) as usize] += 1;
+    }
+    let ymax = counts.iter().copied().max().unwrap_or(1).max(1);
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let title = format!(
+        "departure error (departure - requested), {} frames",
+        sorted_errs.len()
+    );
+    macro_rules! draw {
+        ($root:expr) => {{
+            let root = $root.into_drawing_area();
+            root.fill(&WHITE)?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(&title, ("sans-serif", 20))
+                .margin(15)
+                .x_label_area_size(40)
+                .y_label_area_size(60)
+                .build_cartesian_2d(lo..(lo + width * (bins + 1)), 0u64..(ymax + ymax / 10 + 1))?;
+            chart
+                .configure_mesh()
+                .x_desc("error (ns)")
+                .y_desc("frames")
+                .draw()?;
+            chart.draw_series(counts.iter().enumerate().map(|(i, &c)| {
+                let x0 = lo + i as i64 * width;
+                Rectangle::new([(x0, 0), (x0 + width, c)], BLUE.filled())
+            }))?;
+            root.present()?;
+        }};
+    }
+    match ext.as_str() {
+        "svg" => draw!(SVGBackend::new(path, (900, 500))),
+        "png" => draw!(BitMapBackend::new(path, (900, 500))),
+        _ => bail!("--plot {} must end in .png or .svg", path.display()),
+    }
+    Ok(())
+}

@@ -1,0 +1,108 @@
+//! `tsnic replay CAPTURE`: send a capture's frames byte for byte with its own inter-packet timing.
+//!
+//! Packet i leaves at time 0 + (ts_i - ts_0): time 0 is the PHC at start plus a lead, as for
+//! `tsnic push` (or, with `--absolute`, the capture's own timestamps are TAI ns of the card's PHC).
+
+use std::path::PathBuf;
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use tsnic::capture;
+use tsnic::push::{FrameSource, JobFrame};
+
+use super::push::{open, run_and_report, time_zero, RunArgs};
+
+/// Arguments of `tsnic replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The capture (pcap or pcapng, Ethernet).
+    pub capture: PathBuf,
+    /// TX queue to send on.
+    #[arg(long, default_value_t = 0)]
+    pub queue: u16,
+    /// Use the capture's timestamps as absolute TAI launch times instead of relative to the first.
+    #[arg(long)]
+    pub absolute: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// Frames straight from the capture.
+struct CaptureFrames(Vec<Vec<u8>>);
+
+impl FrameSource for CaptureFrames {
+    fn frame(&self, f: &JobFrame, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend_from_slice(&self.0[f.index as usize]);
+    }
+}
+
+/// Run `tsnic replay`.
+pub fn run(args: ReplayArgs) -> Result<()> {
+    let pkts = capture::read(&args.capture).context("cannot replay it")?;
+    if pkts.is_empty() {
+        bail!(
+            "{} holds no packets: nothing to replay",
+            args.capture.display()
+        );
+    }
+    for (i, p) in pkts.iter().enumerate() {
+        if (p.orig_len as usize) > p.data.len() {
+            bail!(
+                "{}: packet {i} was captured truncated ({} of {} bytes): it cannot be replayed byte for byte; recapture with a larger snap length; nothing was sent",
+                args.capture.display(),
+                p.data.len(),
+                p.orig_len
+            );
+        }
+    }
+    let mut opened = open(&args.run)?;
+    let caps = opened.card.caps().clone();
+    if u32::from(args.queue) >= caps.num_queues {
+        bail!(
+            "--queue {} does not exist: the card has {} queue(s)",
+            args.queue,
+            caps.num_queues
+        );
+    }
+    for (i, p) in pkts.iter().enumerate() {
+        if p.data.is_empty() || p.data.len() > caps.max_frame_len as usize {
+            bail!(
+                "{}: packet {i} is {} bytes; the card sends 1..={} bytes (without FCS); nothing was sent",
+                args.capture.display(),
+                p.data.len(),
+                caps.max_frame_len
+            );
+        }
+    }
+    let ts0 = pkts[0].ts_ns;
+    let (t0, lead) = if args.absolute {
+        (0, 0)
+    } else {
+        time_zero(&mut opened.card, &args.run, pkts.len())
+    };
+    let mut frames = Vec::with_capacity(pkts.len());
+    let mut prev = 0u64;
+    for (i, p) in pkts.iter().enumerate() {
+        let t = if args.absolute {
+            p.ts_ns
+        } else {
+            let rel = p.ts_ns.saturating_sub(ts0);
+            t0.checked_add(rel)
+                .ok_or_else(|| anyhow!("packet {i}: time 0 plus {rel} ns overflows"))?
+        };
+        // A timestamp that goes backwards (a merged capture) is due with the packet before it, so the
+        // capture's order is kept (ties leave in posting order within a queue).
+        let launch_ns = t.max(prev);
+        prev = launch_ns;
+        frames.push(JobFrame {
+            index: i as u64,
+            queue: args.queue,
+            len: p.data.len() as u32,
+            launch_ns,
+        });
+    }
+    let src = CaptureFrames(pkts.into_iter().map(|p| p.data).collect());
+    run_and_report(opened, &args.run, &frames, &src, t0, lead, false)?;
+    Ok(())
+}
