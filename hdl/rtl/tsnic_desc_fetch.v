@@ -1,0 +1,847 @@
+// tsnic_desc_fetch: per-queue TX ring registers and descriptor fetch.
+//
+// Owns the Q block registers BASE_LO..QUOTA and CNT_POSTED (CNT_SENT..CNT_REJECTED belong to
+// tsnic_cpl_write). Per-queue state lives in inferred RAMs indexed by queue; one command at a time
+// goes through a read-modify-write "engine" (pick -> RAM read -> compute + write back, with forwarding,
+// one command per cycle). Commands: flush done, burst done, register write (PROD doorbell, CTRL),
+// register read, schedule. Queues with work sit in an active-queue FIFO (each at most once): the
+// scheduler pops one, issues one AXI4 read burst of up to 2^MAX_BURST_LOG2 descriptors for it and puts
+// it back at the tail if it still has work (round robin, one burst per turn).
+//
+// Reads use one AXI ID, so responses come back in issue order; a burst is issued only when the
+// descriptor FIFO has room reserved for all its descriptors, so rready never waits on the calendar or
+// the table (the R channel, shared with the payload prefetch, is never blocked by a full calendar).
+// Each descriptor is validated (zero length, oversize, reserved flag, outside the DMA window) and then
+// either sent as a REJECTED completion request or written to a freshly allocated tsnic_desc_table
+// entry and inserted into the calendar. See docs/DATAPATH.md, section "tsnic_desc_fetch".
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+`include "tsnic_contract.vh"
+
+module tsnic_desc_fetch #(
+    parameter NUM_QUEUES      = 8,
+    parameter QUEUE_W         = 3,        // >= log2(NUM_QUEUES), >= 1
+    parameter NODE_W          = 10,
+    parameter ADDR_W          = 20,       // register interface address width
+    parameter AXI_DATA_W      = 64,       // 64, 128, 256, 512 or 1024
+    parameter AXI_ADDR_W      = 64,
+    parameter AXI_ID_W        = 8,
+    parameter [AXI_ID_W-1:0] AXI_ID = 0,  // the one ID every descriptor read uses
+    parameter MAX_BURST_LOG2  = 3,        // descriptors per read burst, at most 2^7
+    parameter MAX_OUT_LOG2    = 3,        // read bursts outstanding
+    parameter DESC_FIFO_LOG2  = 5,        // descriptor buffer (>= MAX_BURST_LOG2)
+    parameter RING_LOG2_MAX   = 16,
+    parameter MAX_FRAME_LEN   = 9600
+) (
+    input  wire                   clk,
+    input  wire                   rst,
+
+    input  wire                   enable,          // CTRL.CONTROL.ENABLE: schedule reads when 1
+    input  wire [63:0]            phc_ns,
+    output wire                   idle,            // nothing fetched or in flight
+
+    // register interface (Q block)
+    input  wire [ADDR_W-1:0]      reg_wr_addr,
+    input  wire [31:0]            reg_wr_data,
+    input  wire [3:0]             reg_wr_strb,
+    input  wire                   reg_wr_en,
+    output wire                   reg_wr_wait,
+    output wire                   reg_wr_ack,
+    input  wire [ADDR_W-1:0]      reg_rd_addr,
+    input  wire                   reg_rd_en,
+    output wire [31:0]            reg_rd_data,
+    output wire                   reg_rd_wait,
+    output wire                   reg_rd_ack,
+
+    // AXI4 read master (descriptors)
+    output wire [AXI_ID_W-1:0]    m_axi_arid,
+    output wire [AXI_ADDR_W-1:0]  m_axi_araddr,
+    output wire [7:0]             m_axi_arlen,
+    output wire [2:0]             m_axi_arsize,
+    output wire [1:0]             m_axi_arburst,
+    output wire                   m_axi_arlock,
+    output wire [3:0]             m_axi_arcache,
+    output wire [2:0]             m_axi_arprot,
+    output wire                   m_axi_arvalid,
+    input  wire                   m_axi_arready,
+    input  wire [AXI_ID_W-1:0]    m_axi_rid,
+    input  wire [AXI_DATA_W-1:0]  m_axi_rdata,
+    input  wire [1:0]             m_axi_rresp,
+    input  wire                   m_axi_rlast,
+    input  wire                   m_axi_rvalid,
+    output wire                   m_axi_rready,
+
+    // descriptor table: allocate + write
+    input  wire                   tbl_alloc_valid,
+    input  wire [NODE_W-1:0]      tbl_alloc_handle,
+    output wire                   tbl_wr_en,
+    output wire [63:0]            tbl_wr_addr,
+    output wire [15:0]            tbl_wr_len,
+    output wire [31:0]            tbl_wr_cookie,
+    output wire [63:0]            tbl_wr_launch_ns,
+    output wire [15:0]            tbl_wr_ring_index,
+    output wire [QUEUE_W-1:0]     tbl_wr_queue,
+
+    // calendar insert
+    output reg                    m_ins_valid,
+    input  wire                   m_ins_ready,
+    output reg  [QUEUE_W-1:0]     m_ins_queue,
+    output reg  [NODE_W-1:0]      m_ins_handle,
+    output reg  [63:0]            m_ins_launch_ns,
+    output reg                    m_ins_late_policy,
+    output reg                    m_ins_horizon_policy,
+
+    // calendar flush and quota
+    output reg                    m_flush_valid,
+    input  wire                   m_flush_ready,
+    output reg  [QUEUE_W-1:0]     m_flush_queue,
+    input  wire                   flush_done,
+    output reg                    cfg_quota_wr,
+    output reg  [QUEUE_W-1:0]     cfg_quota_queue,
+    output reg  [31:0]            cfg_quota_value,
+
+    // completion request (REJECTED)
+    output reg                    m_cpl_req_valid,
+    input  wire                   m_cpl_req_ready,
+    output reg  [QUEUE_W-1:0]     m_cpl_req_queue,
+    output reg  [15:0]            m_cpl_req_ring_index,
+    output reg  [31:0]            m_cpl_req_cookie,
+    output reg  [63:0]            m_cpl_req_launch_ns,
+    output reg  [63:0]            m_cpl_req_depart_ns,
+    output reg  [15:0]            m_cpl_req_len,
+    output wire [7:0]             m_cpl_req_status,
+    output reg  [7:0]             m_cpl_req_reason,
+    output wire                   m_cpl_req_capped,
+    output wire [NODE_W-1:0]      m_cpl_req_handle,
+    output wire                   m_cpl_req_handle_valid,
+
+    // events
+    output reg                    evt_posted       // one pulse per descriptor fetched
+);
+
+// ------------------------------------------------------------------------------------------------
+// constants
+localparam MAX_BURST     = (1 << MAX_BURST_LOG2);
+localparam MAX_OUT       = (1 << MAX_OUT_LOG2);
+localparam DESC_FIFO     = (1 << DESC_FIFO_LOG2);
+localparam BEAT_BYTES    = AXI_DATA_W / 8;
+localparam BEAT_LOG2     = $clog2(BEAT_BYTES);
+localparam BPD           = (AXI_DATA_W < 256) ? (256 / AXI_DATA_W) : 1;   // beats per descriptor
+localparam LANES         = (AXI_DATA_W > 256) ? (AXI_DATA_W / 256) : 1;   // descriptors per beat
+localparam LANES_LOG2    = (LANES > 1) ? $clog2(LANES) : 1;
+localparam BPD_LOG2      = (BPD > 1) ? $clog2(BPD) : 1;
+localparam [31:0] Q_BASE32 = `TSNIC_Q_BASE;
+localparam [ADDR_W-1:0] Q_BASE = Q_BASE32[ADDR_W-1:0];
+localparam [31:0] BEAT_LOG2_32 = BEAT_LOG2;
+localparam [31:0] BPD_LAST_32 = BPD - 1;
+localparam [31:0] LANES_M1_32 = LANES - 1;
+localparam [31:0] NQ32 = NUM_QUEUES;
+localparam BPD_SH = (BPD > 1) ? $clog2(BPD) : 0;
+localparam SL            = `TSNIC_Q_STRIDE_LOG2;
+localparam [4:0] RL2MAX  = RING_LOG2_MAX;
+localparam [31:0] MAXLEN = MAX_FRAME_LEN;
+
+// engine commands
+localparam [2:0] C_FDONE = 3'd1, C_BDONE = 3'd2, C_PROD = 3'd3, C_CTRL = 3'd4, C_READ = 3'd5,
+                 C_SCHED = 3'd6;
+
+// dynamic per-queue state word
+localparam ST_W = 83;
+`define ST_PROD  15:0
+`define ST_ISSUE 31:16
+`define ST_CONS  47:32
+`define ST_CNT   79:48
+`define ST_EN    80
+`define ST_FP    81
+`define ST_INF   82
+
+// context of one read burst
+localparam CTX_W = QUEUE_W + 16 + 8 + LANES_LOG2 + 64 + 64 + 2;
+// descriptor buffer entry
+localparam DF_W  = 64 + 16 + 32 + 64 + QUEUE_W + 16 + 2 + 8 + 1 + 16 + 8;
+// burst done entry
+localparam DN_W  = QUEUE_W + 16 + 8;
+
+function [31:0] apply_strb(input [31:0] old, input [31:0] val, input [3:0] strb);
+    integer j;
+    begin
+        for (j = 0; j < 4; j = j + 1) apply_strb[j*8 +: 8] = strb[j] ? val[j*8 +: 8] : old[j*8 +: 8];
+    end
+endfunction
+
+// offsets of the Q block this module answers (word addresses)
+`define TSNIC_DF_OWNED(o) ( \
+    ({o[6:2], 2'b00} == `TSNIC_Q_BASE_LO)     || ({o[6:2], 2'b00} == `TSNIC_Q_BASE_HI)     || \
+    ({o[6:2], 2'b00} == `TSNIC_Q_SIZE_LOG2)   || ({o[6:2], 2'b00} == `TSNIC_Q_CTRL)        || \
+    ({o[6:2], 2'b00} == `TSNIC_Q_PROD)        || ({o[6:2], 2'b00} == `TSNIC_Q_CONS)        || \
+    ({o[6:2], 2'b00} == `TSNIC_Q_WIN_BASE_LO) || ({o[6:2], 2'b00} == `TSNIC_Q_WIN_BASE_HI) || \
+    ({o[6:2], 2'b00} == `TSNIC_Q_WIN_LEN_LO)  || ({o[6:2], 2'b00} == `TSNIC_Q_WIN_LEN_HI)  || \
+    ({o[6:2], 2'b00} == `TSNIC_Q_STATUS)      || ({o[6:2], 2'b00} == `TSNIC_Q_QUOTA)       || \
+    ({o[6:2], 2'b00} == `TSNIC_Q_CNT_POSTED))
+
+// ------------------------------------------------------------------------------------------------
+// reset sweep: zero every queue's state
+reg               init_busy;
+reg [QUEUE_W-1:0] init_q;
+
+always @(posedge clk) begin
+    if (rst) begin
+        init_busy <= 1'b1;
+        init_q    <= {QUEUE_W{1'b0}};
+    end else if (init_busy) begin
+        init_q <= init_q + 1'b1;
+        if (&init_q) init_busy <= 1'b0;
+    end
+end
+
+// ------------------------------------------------------------------------------------------------
+// register address decode
+wire [ADDR_W-1:0] wr_rel = reg_wr_addr - Q_BASE;
+wire [ADDR_W-1:0] rd_rel = reg_rd_addr - Q_BASE;
+wire [ADDR_W-1:0] wr_qi  = wr_rel >> SL;
+wire [6:2]        wr_off = reg_wr_addr[6:2];
+wire [6:2]        rd_off = reg_rd_addr[6:2];
+wire [ADDR_W-1:0] rd_qi  = rd_rel >> SL;
+wire wr_hit = (reg_wr_addr >= Q_BASE) && ({{(32-ADDR_W){1'b0}}, wr_qi} < NQ32) && `TSNIC_DF_OWNED(wr_off);
+wire rd_hit = (reg_rd_addr >= Q_BASE) && ({{(32-ADDR_W){1'b0}}, rd_qi} < NQ32) && `TSNIC_DF_OWNED(rd_off);
+
+// write side
+reg               wr_busy, wr_ack_r, wr_cmd_req;
+reg [QUEUE_W-1:0] wr_q;
+reg [6:0]         wr_o;
+reg [31:0]        wr_d;
+reg [3:0]         wr_s;
+wire              wr_grant;
+wire              wr_done = wr_busy && (!wr_cmd_req || wr_grant);
+
+// read side
+reg               rd_busy, rd_ack_r, rd_cmd_req;
+reg [QUEUE_W-1:0] rd_q;
+reg [6:0]         rd_o;
+reg [31:0]        rd_data_r;
+wire              rd_grant;
+
+assign reg_wr_ack  = wr_ack_r;
+assign reg_wr_wait = wr_busy;
+assign reg_rd_ack  = rd_ack_r;
+assign reg_rd_wait = rd_busy;
+assign reg_rd_data = rd_ack_r ? rd_data_r : 32'd0;
+
+wire [6:0] wr_o_al = {wr_o[6:2], 2'b00};
+
+always @(posedge clk) begin
+    if (rst) begin
+        wr_busy <= 1'b0; wr_ack_r <= 1'b0; wr_cmd_req <= 1'b0;
+        wr_q <= {QUEUE_W{1'b0}}; wr_o <= 7'd0; wr_d <= 32'd0; wr_s <= 4'd0;
+        cfg_quota_wr <= 1'b0; cfg_quota_queue <= {QUEUE_W{1'b0}}; cfg_quota_value <= 32'd0;
+    end else begin
+        wr_ack_r     <= 1'b0;
+        cfg_quota_wr <= 1'b0;
+        if (!wr_busy && !wr_ack_r && reg_wr_en && wr_hit && !init_busy) begin
+            wr_busy    <= 1'b1;
+            wr_q       <= wr_qi[QUEUE_W-1:0];
+            wr_o       <= reg_wr_addr[6:0];
+            wr_d       <= reg_wr_data;
+            wr_s       <= reg_wr_strb;
+            wr_cmd_req <= ({reg_wr_addr[6:2], 2'b00} == `TSNIC_Q_PROD && reg_wr_strb[1:0] != 2'b00)
+                       || ({reg_wr_addr[6:2], 2'b00} == `TSNIC_Q_CTRL && reg_wr_strb[0]);
+        end else if (wr_done) begin
+            wr_busy    <= 1'b0;
+            wr_cmd_req <= 1'b0;
+            wr_ack_r   <= 1'b1;
+            if (wr_o_al == `TSNIC_Q_QUOTA) begin
+                cfg_quota_wr    <= 1'b1;
+                cfg_quota_queue <= wr_q;
+                cfg_quota_value <= wr_d;
+            end
+        end
+    end
+end
+
+// configuration RAM writes (done when the write access completes; zeroed by the reset sweep)
+wire              cfg_wr   = wr_done;
+wire [QUEUE_W-1:0] cfg_addr = init_busy ? init_q : wr_q;
+wire [3:0] we_base_lo = init_busy ? 4'hf : ((cfg_wr && wr_o_al == `TSNIC_Q_BASE_LO)     ? wr_s : 4'h0);
+wire [3:0] we_base_hi = init_busy ? 4'hf : ((cfg_wr && wr_o_al == `TSNIC_Q_BASE_HI)     ? wr_s : 4'h0);
+wire [3:0] we_wb_lo   = init_busy ? 4'hf : ((cfg_wr && wr_o_al == `TSNIC_Q_WIN_BASE_LO) ? wr_s : 4'h0);
+wire [3:0] we_wb_hi   = init_busy ? 4'hf : ((cfg_wr && wr_o_al == `TSNIC_Q_WIN_BASE_HI) ? wr_s : 4'h0);
+wire [3:0] we_wl_lo   = init_busy ? 4'hf : ((cfg_wr && wr_o_al == `TSNIC_Q_WIN_LEN_LO)  ? wr_s : 4'h0);
+wire [3:0] we_wl_hi   = init_busy ? 4'hf : ((cfg_wr && wr_o_al == `TSNIC_Q_WIN_LEN_HI)  ? wr_s : 4'h0);
+wire [3:0] we_quota   = init_busy ? 4'hf : ((cfg_wr && wr_o_al == `TSNIC_Q_QUOTA)       ? wr_s : 4'h0);
+wire       we_size    = init_busy || (cfg_wr && wr_o_al == `TSNIC_Q_SIZE_LOG2 && wr_s[0]);
+wire       we_pol     = init_busy || (cfg_wr && wr_o_al == `TSNIC_Q_CTRL && wr_s[0]);
+wire [31:0] cfg_d     = init_busy ? 32'd0 : wr_d;
+wire [4:0]  size_wr   = (wr_d[7:0] > {3'd0, RL2MAX}) ? RL2MAX : wr_d[4:0];
+wire [4:0]  cfg_size_d = init_busy ? 5'd0 : size_wr;
+wire [1:0]  cfg_pol_d  = init_busy ? 2'd0 : {wr_d[`TSNIC_Q_CTRL_HORIZON_POLICY_BIT], wr_d[`TSNIC_Q_CTRL_LATE_POLICY_BIT]};
+
+// ------------------------------------------------------------------------------------------------
+// engine: pick
+wire              act_valid, fl_valid_unused;
+wire [QUEUE_W-1:0] act_q;
+wire              dn_valid;
+wire [DN_W-1:0]   dn_data;
+reg               fd_req;
+reg  [QUEUE_W-1:0] fd_q;
+reg               b_valid;
+reg  [2:0]        b_cmd;
+reg  [QUEUE_W-1:0] b_q;
+reg  [31:0]       b_data;
+reg  [3:0]        b_strb;
+reg  [6:0]        b_off;
+reg  [15:0]       b_new_cons;
+reg  [7:0]        b_n;
+reg  [MAX_OUT_LOG2:0]   ctx_cnt;
+reg  [DESC_FIFO_LOG2:0] credits;
+
+wire can_sched = act_valid && enable && (ctx_cnt < MAX_OUT) && (credits >= MAX_BURST)
+              && !(b_valid && b_cmd == C_SCHED);
+
+reg               p_valid;
+reg  [2:0]        p_cmd;
+reg  [QUEUE_W-1:0] p_q;
+always @* begin
+    p_valid = 1'b1;
+    p_cmd   = C_SCHED;
+    p_q     = act_q;
+    if (init_busy) begin
+        p_valid = 1'b0; p_cmd = 3'd0;
+    end else if (fd_req) begin
+        p_cmd = C_FDONE; p_q = fd_q;
+    end else if (dn_valid) begin
+        p_cmd = C_BDONE; p_q = dn_data[DN_W-1 -: QUEUE_W];
+    end else if (wr_cmd_req) begin
+        p_cmd = ({wr_o[6:2], 2'b00} == `TSNIC_Q_PROD) ? C_PROD : C_CTRL; p_q = wr_q;
+    end else if (rd_cmd_req) begin
+        p_cmd = C_READ; p_q = rd_q;
+    end else if (!can_sched) begin
+        p_valid = 1'b0; p_cmd = 3'd0;
+    end
+end
+
+wire fd_grant  = p_valid && p_cmd == C_FDONE;
+wire dn_pop    = p_valid && p_cmd == C_BDONE;
+assign wr_grant = p_valid && (p_cmd == C_PROD || p_cmd == C_CTRL);
+assign rd_grant = p_valid && p_cmd == C_READ;
+wire act_pop   = p_valid && p_cmd == C_SCHED;
+
+// state RAMs
+wire [ST_W-1:0] st_ram;
+reg  [ST_W-1:0] st_new;
+reg             st_we;
+reg             fwd;
+reg  [ST_W-1:0] fwd_data;
+wire [ST_W-1:0] st = fwd ? fwd_data : st_ram;
+
+tsnic_desc_fetch_ram #(.WIDTH(ST_W), .ADDR_W(QUEUE_W), .BE_W(1)) ram_state (
+    .clk(clk), .wr_en(init_busy || st_we), .wr_addr(init_busy ? init_q : b_q),
+    .wr_data(init_busy ? {ST_W{1'b0}} : st_new), .rd_en(p_valid), .rd_addr(p_q), .rd_data(st_ram));
+
+wire [31:0] c_base_lo, c_base_hi, c_wb_lo, c_wb_hi, c_wl_lo, c_wl_hi, c_quota;
+wire [4:0]  c_size;
+wire [1:0]  c_pol;
+
+tsnic_desc_fetch_ram #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_base_lo (
+    .clk(clk), .wr_en(we_base_lo), .wr_addr(cfg_addr), .wr_data({cfg_d[31:5], 5'd0}),
+    .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_base_lo));
+tsnic_desc_fetch_ram #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_base_hi (
+    .clk(clk), .wr_en(we_base_hi), .wr_addr(cfg_addr), .wr_data(cfg_d),
+    .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_base_hi));
+tsnic_desc_fetch_ram #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wb_lo (
+    .clk(clk), .wr_en(we_wb_lo), .wr_addr(cfg_addr), .wr_data(cfg_d),
+    .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_wb_lo));
+tsnic_desc_fetch_ram #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wb_hi (
+    .clk(clk), .wr_en(we_wb_hi), .wr_addr(cfg_addr), .wr_data(cfg_d),
+    .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_wb_hi));
+tsnic_desc_fetch_ram #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wl_lo (
+    .clk(clk), .wr_en(we_wl_lo), .wr_addr(cfg_addr), .wr_data(cfg_d),
+    .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_wl_lo));
+tsnic_desc_fetch_ram #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wl_hi (
+    .clk(clk), .wr_en(we_wl_hi), .wr_addr(cfg_addr), .wr_data(cfg_d),
+    .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_wl_hi));
+tsnic_desc_fetch_ram #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_quota (
+    .clk(clk), .wr_en(we_quota), .wr_addr(cfg_addr), .wr_data(cfg_d),
+    .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_quota));
+tsnic_desc_fetch_ram #(.WIDTH(5), .ADDR_W(QUEUE_W), .BE_W(1)) ram_size (
+    .clk(clk), .wr_en(we_size), .wr_addr(cfg_addr), .wr_data(cfg_size_d),
+    .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_size));
+tsnic_desc_fetch_ram #(.WIDTH(2), .ADDR_W(QUEUE_W), .BE_W(1)) ram_pol (
+    .clk(clk), .wr_en(we_pol), .wr_addr(cfg_addr), .wr_data(cfg_pol_d),
+    .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_pol));
+
+// ------------------------------------------------------------------------------------------------
+// engine: compute (stage B)
+wire [63:0] c_base = {c_base_hi, c_base_lo[31:5], 5'd0};
+wire [63:0] c_wb   = {c_wb_hi, c_wb_lo};
+wire [63:0] c_wl   = {c_wl_hi, c_wl_lo};
+
+wire [16:0] size     = 17'd1 << c_size;
+wire [15:0] mask     = size[15:0] - 16'd1 + {15'd0, size[16]};   // size 2^16 -> 0xffff
+wire [15:0] s_prod   = st[`ST_PROD];
+wire [15:0] s_issue  = st[`ST_ISSUE];
+wire [15:0] s_cons   = st[`ST_CONS];
+
+// doorbell: clamp to CONS + ring size; never move behind what was already issued
+wire [31:0] prod_raw   = apply_strb({16'd0, s_prod}, b_data, b_strb);
+wire [15:0] db_dist    = prod_raw[15:0] - s_cons;
+wire [16:0] db_dist_cl = ({1'b0, db_dist} > size) ? size : {1'b0, db_dist};
+wire [15:0] db_infl    = s_issue - s_cons;
+wire [15:0] db_prod    = (db_dist_cl < {1'b0, db_infl}) ? s_issue : (s_cons + db_dist_cl[15:0]);
+
+// schedule: burst size
+wire [15:0] sc_avail  = s_prod - s_issue;
+wire [15:0] sc_slot   = s_issue & mask;
+wire [16:0] sc_wrap   = size - {1'b0, sc_slot};
+wire [63:0] sc_daddr  = c_base + {43'd0, sc_slot, 5'd0};
+wire [7:0]  sc_4k     = 8'd128 - {1'b0, sc_daddr[11:5]};
+reg  [16:0] sc_n17;
+always @* begin
+    sc_n17 = MAX_BURST;
+    if ({1'b0, sc_avail} < sc_n17) sc_n17 = {1'b0, sc_avail};
+    if (sc_wrap < sc_n17)          sc_n17 = sc_wrap;
+    if ({9'd0, sc_4k} < sc_n17)    sc_n17 = {9'd0, sc_4k};
+end
+wire [7:0]  sc_n = sc_n17[7:0];
+
+wire [LANES_LOG2-1:0] sc_lane0;
+wire [7:0]            sc_arlen;
+wire [63:0]           sc_araddr;
+generate
+    if (LANES > 1) begin : g_lanes_ar
+        /* verilator lint_off UNUSEDSIGNAL */
+        wire [8:0] beats = ({{(9-LANES_LOG2){1'b0}}, sc_daddr[BEAT_LOG2-1:5]} + {1'b0, sc_n} + LANES_M1_32[8:0]) >> LANES_LOG2;
+        /* verilator lint_on UNUSEDSIGNAL */
+        assign sc_lane0  = sc_daddr[BEAT_LOG2-1:5];
+        assign sc_arlen  = beats[7:0] - 8'd1;
+        assign sc_araddr = {sc_daddr[63:BEAT_LOG2], {BEAT_LOG2{1'b0}}};
+    end else begin : g_beats_ar
+        /* verilator lint_off UNUSEDSIGNAL */
+        wire [15:0] beats = {8'd0, sc_n} << BPD_SH;
+        /* verilator lint_on UNUSEDSIGNAL */
+        assign sc_lane0  = {LANES_LOG2{1'b0}};
+        assign sc_arlen  = beats[7:0] - 8'd1;
+        assign sc_araddr = sc_daddr;
+    end
+endgenerate
+
+wire sched_go = b_valid && b_cmd == C_SCHED && st[`ST_EN] && !st[`ST_FP] && (s_issue != s_prod);
+
+reg        act_push, fl_push;
+reg [31:0] rd_val;
+
+always @* begin
+    st_new   = st;
+    st_we    = b_valid && b_cmd != C_READ;
+    act_push = 1'b0;
+    fl_push  = 1'b0;
+    rd_val   = 32'd0;
+    case (b_cmd)
+        C_PROD: begin
+            st_new[`ST_PROD] = db_prod;
+        end
+        C_CTRL: begin
+            st_new[`ST_EN] = b_data[`TSNIC_Q_CTRL_ENABLE_BIT];
+            if ((b_data[`TSNIC_Q_CTRL_FLUSH_BIT] || (st[`ST_EN] && !b_data[`TSNIC_Q_CTRL_ENABLE_BIT]))
+                    && !st[`ST_FP]) begin
+                st_new[`ST_FP] = 1'b1;
+                fl_push = (s_issue == s_cons);
+            end
+        end
+        C_FDONE: begin
+            st_new[`ST_FP] = 1'b0;
+        end
+        C_BDONE: begin
+            st_new[`ST_CONS] = b_new_cons;
+            st_new[`ST_CNT]  = st[`ST_CNT] + {24'd0, b_n};
+            fl_push = st[`ST_FP] && (s_issue == b_new_cons);
+        end
+        C_SCHED: begin
+            if (sched_go) begin
+                st_new[`ST_ISSUE] = s_issue + {8'd0, sc_n};
+                if (s_issue + {8'd0, sc_n} != s_prod) act_push = 1'b1;
+                else st_new[`ST_INF] = 1'b0;
+            end else begin
+                st_new[`ST_INF] = 1'b0;
+            end
+        end
+        C_READ: begin
+            case ({b_off[6:2], 2'b00})
+                `TSNIC_Q_BASE_LO:     rd_val = {c_base_lo[31:5], 5'd0};
+                `TSNIC_Q_BASE_HI:     rd_val = c_base_hi;
+                `TSNIC_Q_SIZE_LOG2:   rd_val = {27'd0, c_size};
+                `TSNIC_Q_CTRL:        rd_val = ({31'd0, st[`ST_EN]} << `TSNIC_Q_CTRL_ENABLE_BIT)
+                                             | ({31'd0, c_pol[0]} << `TSNIC_Q_CTRL_LATE_POLICY_BIT)
+                                             | ({31'd0, c_pol[1]} << `TSNIC_Q_CTRL_HORIZON_POLICY_BIT);
+                `TSNIC_Q_PROD:        rd_val = {16'd0, s_prod};
+                `TSNIC_Q_CONS:        rd_val = {16'd0, s_cons};
+                `TSNIC_Q_WIN_BASE_LO: rd_val = c_wb_lo;
+                `TSNIC_Q_WIN_BASE_HI: rd_val = c_wb_hi;
+                `TSNIC_Q_WIN_LEN_LO:  rd_val = c_wl_lo;
+                `TSNIC_Q_WIN_LEN_HI:  rd_val = c_wl_hi;
+                `TSNIC_Q_STATUS:      rd_val = ({31'd0, st[`ST_EN]} << `TSNIC_Q_STATUS_ENABLED_BIT)
+                                             | ({31'd0, st[`ST_FP]} << `TSNIC_Q_STATUS_FLUSH_BUSY_BIT);
+                `TSNIC_Q_QUOTA:       rd_val = c_quota;
+                `TSNIC_Q_CNT_POSTED:  rd_val = st[`ST_CNT];
+                default:              rd_val = 32'd0;
+            endcase
+        end
+        default: begin
+            st_we = 1'b0;
+        end
+    endcase
+    // activation: a queue with work, enabled and not flushing goes to the active FIFO once
+    if (b_valid && (b_cmd == C_PROD || b_cmd == C_CTRL || b_cmd == C_FDONE)) begin
+        if (st_new[`ST_EN] && !st_new[`ST_FP] && st_new[`ST_ISSUE] != st_new[`ST_PROD] && !st[`ST_INF]) begin
+            st_new[`ST_INF] = 1'b1;
+            act_push = 1'b1;
+        end
+    end
+    if (!b_valid) begin
+        act_push = 1'b0;
+        fl_push  = 1'b0;
+    end
+end
+
+always @(posedge clk) begin
+    if (rst) begin
+        b_valid <= 1'b0; b_cmd <= 3'd0; b_q <= {QUEUE_W{1'b0}}; b_data <= 32'd0; b_strb <= 4'd0;
+        b_off <= 7'd0; b_new_cons <= 16'd0; b_n <= 8'd0;
+        fwd <= 1'b0; fwd_data <= {ST_W{1'b0}};
+        rd_busy <= 1'b0; rd_ack_r <= 1'b0; rd_cmd_req <= 1'b0; rd_q <= {QUEUE_W{1'b0}}; rd_o <= 7'd0;
+        rd_data_r <= 32'd0;
+    end else begin
+        b_valid <= p_valid;
+        b_cmd   <= p_cmd;
+        b_q     <= p_q;
+        b_data  <= wr_d;
+        b_strb  <= wr_s;
+        b_off   <= rd_o;
+        b_new_cons <= dn_data[23:8];
+        b_n        <= dn_data[7:0];
+        fwd      <= p_valid && st_we && (b_q == p_q);
+        fwd_data <= st_new;
+
+        // register read side
+        rd_ack_r <= 1'b0;
+        if (!rd_busy && !rd_ack_r && reg_rd_en && rd_hit && !init_busy) begin
+            rd_busy    <= 1'b1;
+            rd_cmd_req <= 1'b1;
+            rd_q       <= rd_qi[QUEUE_W-1:0];
+            rd_o       <= reg_rd_addr[6:0];
+        end
+        if (rd_grant) rd_cmd_req <= 1'b0;
+        if (b_valid && b_cmd == C_READ) begin
+            rd_data_r <= rd_val;
+            rd_ack_r  <= 1'b1;
+            rd_busy   <= 1'b0;
+        end
+    end
+end
+
+// active-queue FIFO and flush FIFO (each queue at most once in each: never full)
+/* verilator lint_off PINCONNECTEMPTY */
+tsnic_desc_fetch_fifo #(.WIDTH(QUEUE_W), .ADDR_W(QUEUE_W)) act_fifo (
+    .clk(clk), .rst(rst),
+    .s_valid(act_push), .s_ready(), .s_data(b_q),
+    .m_valid(act_valid), .m_ready(act_pop), .m_data(act_q), .ram_count());
+
+wire               flq_valid;
+wire [QUEUE_W-1:0] flq_q;
+reg                fl_busy;
+wire               fl_issue = flq_valid && !fl_busy && !(m_ins_valid && m_ins_queue == flq_q);
+
+tsnic_desc_fetch_fifo #(.WIDTH(QUEUE_W), .ADDR_W(QUEUE_W)) flush_fifo (
+    .clk(clk), .rst(rst),
+    .s_valid(fl_push), .s_ready(), .s_data(b_q),
+    .m_valid(flq_valid), .m_ready(fl_issue), .m_data(flq_q), .ram_count());
+/* verilator lint_on PINCONNECTEMPTY */
+assign fl_valid_unused = 1'b0;
+
+// one calendar flush at a time; flush_done answers the one outstanding
+always @(posedge clk) begin
+    if (rst) begin
+        m_flush_valid <= 1'b0; m_flush_queue <= {QUEUE_W{1'b0}};
+        fl_busy <= 1'b0; fd_req <= 1'b0; fd_q <= {QUEUE_W{1'b0}};
+    end else begin
+        if (m_flush_valid && m_flush_ready) m_flush_valid <= 1'b0;
+        if (fl_issue) begin
+            m_flush_valid <= 1'b1;
+            m_flush_queue <= flq_q;
+            fl_busy       <= 1'b1;
+        end
+        if (flush_done && fl_busy && !fd_req) begin
+            fd_req <= 1'b1;
+            fd_q   <= m_flush_queue;
+        end
+        if (fd_grant) begin
+            fd_req  <= 1'b0;
+            fl_busy <= 1'b0;
+        end
+    end
+end
+
+// ------------------------------------------------------------------------------------------------
+// read issue: AR FIFO and burst context FIFO
+wire ar_fifo_valid;
+wire [63+8:0] ar_fifo_data;
+wire ctx_valid;
+wire [CTX_W-1:0] ctx_data;
+wire ctx_pop;
+wire [CTX_W-1:0] ctx_push_data = {b_q, s_issue, sc_n, sc_lane0, c_wb, c_wl, c_pol};
+
+/* verilator lint_off PINCONNECTEMPTY */
+tsnic_desc_fetch_fifo #(.WIDTH(72), .ADDR_W(MAX_OUT_LOG2)) ar_fifo (
+    .clk(clk), .rst(rst),
+    .s_valid(sched_go), .s_ready(), .s_data({sc_arlen, sc_araddr}),
+    .m_valid(ar_fifo_valid), .m_ready(m_axi_arready), .m_data(ar_fifo_data), .ram_count());
+
+tsnic_desc_fetch_fifo #(.WIDTH(CTX_W), .ADDR_W(MAX_OUT_LOG2)) ctx_fifo (
+    .clk(clk), .rst(rst),
+    .s_valid(sched_go), .s_ready(), .s_data(ctx_push_data),
+    .m_valid(ctx_valid), .m_ready(ctx_pop), .m_data(ctx_data), .ram_count());
+/* verilator lint_on PINCONNECTEMPTY */
+
+assign m_axi_arid    = AXI_ID;
+assign m_axi_araddr  = ar_fifo_data[AXI_ADDR_W-1:0];
+assign m_axi_arlen   = ar_fifo_data[71:64];
+assign m_axi_arsize  = BEAT_LOG2_32[2:0];
+assign m_axi_arburst = 2'b01;
+assign m_axi_arlock  = 1'b0;
+assign m_axi_arcache = 4'b0011;
+assign m_axi_arprot  = 3'b010;
+assign m_axi_arvalid = ar_fifo_valid;
+
+// ctx fields
+wire [1:0]            x_pol   = ctx_data[1:0];
+wire [63:0]           x_wl    = ctx_data[65:2];
+wire [63:0]           x_wb    = ctx_data[129:66];
+wire [LANES_LOG2-1:0] x_lane0 = ctx_data[130 +: LANES_LOG2];
+wire [7:0]            x_n     = ctx_data[130+LANES_LOG2 +: 8];
+wire [15:0]           x_start = ctx_data[138+LANES_LOG2 +: 16];
+wire [QUEUE_W-1:0]    x_q     = ctx_data[154+LANES_LOG2 +: QUEUE_W];
+
+// ------------------------------------------------------------------------------------------------
+// unpack R beats into descriptors
+reg  [7:0]   k;
+wire         emit;
+wire [255:0] emit_desc;
+wire         emit_last = (k == x_n - 8'd1);
+assign ctx_pop = emit && emit_last;
+
+generate
+    if (LANES > 1) begin : g_unpack_lanes
+        reg [AXI_DATA_W-1:0]  hb;
+        reg                   hb_valid;
+        reg [LANES_LOG2-1:0]  ln;
+        wire [LANES_LOG2-1:0] cur_lane = (k == 8'd0) ? x_lane0 : ln;
+        wire last_in_beat = (cur_lane == LANES_M1_32[LANES_LOG2-1:0]) || emit_last;
+        assign emit = hb_valid && ctx_valid;
+        assign emit_desc = hb[cur_lane*256 +: 256];
+        assign m_axi_rready = !hb_valid || (emit && last_in_beat);
+        always @(posedge clk) begin
+            if (rst) begin
+                hb_valid <= 1'b0; ln <= {LANES_LOG2{1'b0}}; hb <= {AXI_DATA_W{1'b0}};
+            end else begin
+                if (emit) ln <= last_in_beat ? {LANES_LOG2{1'b0}} : cur_lane + 1'b1;
+                if (m_axi_rvalid && m_axi_rready) begin
+                    hb       <= m_axi_rdata;
+                    hb_valid <= 1'b1;
+                end else if (emit && last_in_beat) begin
+                    hb_valid <= 1'b0;
+                end
+            end
+        end
+    end else if (BPD > 1) begin : g_unpack_beats
+        /* verilator lint_off UNUSEDSIGNAL */
+        reg [255:0]        sh;
+        /* verilator lint_on UNUSEDSIGNAL */
+        reg [BPD_LOG2-1:0] bcnt;
+        wire [255:0] asm_desc = {m_axi_rdata, sh[255:AXI_DATA_W]};
+        assign m_axi_rready = 1'b1;
+        assign emit = m_axi_rvalid && (bcnt == BPD_LAST_32[BPD_LOG2-1:0]);
+        assign emit_desc = asm_desc;
+        always @(posedge clk) begin
+            if (rst) begin
+                bcnt <= {BPD_LOG2{1'b0}}; sh <= 256'd0;
+            end else if (m_axi_rvalid) begin
+                sh   <= asm_desc;
+                bcnt <= (bcnt == BPD_LAST_32[BPD_LOG2-1:0]) ? {BPD_LOG2{1'b0}} : bcnt + 1'b1;
+            end
+        end
+    end else begin : g_unpack_one
+        assign m_axi_rready = 1'b1;
+        assign emit = m_axi_rvalid;
+        assign emit_desc = m_axi_rdata[255:0];
+    end
+endgenerate
+
+reg              u_valid;
+reg [255:0]      u_desc;
+reg [QUEUE_W-1:0] u_q;
+reg [15:0]       u_idx;
+reg              u_last;
+reg [15:0]       u_new_cons;
+reg [7:0]        u_n;
+reg [63:0]       u_wb, u_wl;
+reg [1:0]        u_pol;
+
+always @(posedge clk) begin
+    if (rst) begin
+        k <= 8'd0; u_valid <= 1'b0; u_desc <= 256'd0; u_q <= {QUEUE_W{1'b0}}; u_idx <= 16'd0;
+        u_last <= 1'b0; u_new_cons <= 16'd0; u_n <= 8'd0; u_wb <= 64'd0; u_wl <= 64'd0; u_pol <= 2'd0;
+    end else begin
+        u_valid <= emit;
+        if (emit) begin
+            k          <= emit_last ? 8'd0 : k + 8'd1;
+            u_desc     <= emit_desc;
+            u_q        <= x_q;
+            u_idx      <= x_start + {8'd0, k};
+            u_last     <= emit_last;
+            u_new_cons <= x_start + {8'd0, x_n};
+            u_n        <= x_n;
+            u_wb       <= x_wb;
+            u_wl       <= x_wl;
+            u_pol      <= x_pol;
+        end
+    end
+end
+
+// validate
+wire [63:0] d_addr   = u_desc[`TSNIC_DESC_ADDR_LSB +: 64];
+wire [31:0] d_len    = u_desc[`TSNIC_DESC_LEN_LSB +: 32];
+wire [31:0] d_cookie = u_desc[`TSNIC_DESC_COOKIE_LSB +: 32];
+wire [63:0] d_launch = u_desc[`TSNIC_DESC_LAUNCH_NS_LSB +: 64];
+wire [31:0] d_flags  = u_desc[`TSNIC_DESC_FLAGS_LSB +: 32];
+wire        d_asap   = d_flags[`TSNIC_DESC_FLAG_ASAP_BIT];
+wire        d_bad    = |(d_flags & ~(32'd1 << `TSNIC_DESC_FLAG_ASAP_BIT));
+wire [64:0] d_end    = {1'b0, d_addr} + {33'd0, d_len};
+wire [64:0] w_end    = {1'b0, u_wb} + {1'b0, u_wl};
+wire        d_out    = (d_addr < u_wb) || (d_end > w_end);
+wire [7:0]  d_reason = (d_len == 32'd0)  ? `TSNIC_REJECT_ZERO_LEN :
+                       (d_len > MAXLEN)  ? `TSNIC_REJECT_OVERSIZE :
+                       d_bad             ? `TSNIC_REJECT_BAD_FLAGS :
+                       d_out             ? `TSNIC_REJECT_OUTSIDE_WINDOW : `TSNIC_REJECT_NONE;
+wire [63:0] d_lt     = (d_asap && d_reason == `TSNIC_REJECT_NONE) ? phc_ns : d_launch;
+
+wire [DF_W-1:0] df_in = {d_addr, d_len[15:0], d_cookie, d_lt, u_q, u_idx, u_pol, d_reason, u_last,
+                         u_new_cons, u_n};
+
+// descriptor buffer
+wire            df_valid;
+wire [DF_W-1:0] df_data;
+wire            df_pop;
+/* verilator lint_off PINCONNECTEMPTY */
+tsnic_desc_fetch_fifo #(.WIDTH(DF_W), .ADDR_W(DESC_FIFO_LOG2)) desc_fifo (
+    .clk(clk), .rst(rst),
+    .s_valid(u_valid), .s_ready(), .s_data(df_in),
+    .m_valid(df_valid), .m_ready(df_pop), .m_data(df_data), .ram_count());
+/* verilator lint_on PINCONNECTEMPTY */
+
+wire [7:0]         f_n        = df_data[7:0];
+wire [15:0]        f_new_cons = df_data[23:8];
+wire               f_last     = df_data[24];
+wire [7:0]         f_reason   = df_data[32:25];
+wire [1:0]         f_pol      = df_data[34:33];
+wire [15:0]        f_idx      = df_data[50:35];
+wire [QUEUE_W-1:0] f_q        = df_data[51 +: QUEUE_W];
+wire [63:0]        f_launch   = df_data[51+QUEUE_W +: 64];
+wire [31:0]        f_cookie   = df_data[115+QUEUE_W +: 32];
+wire [15:0]        f_len      = df_data[147+QUEUE_W +: 16];
+wire [63:0]        f_addr     = df_data[163+QUEUE_W +: 64];
+wire               f_rej      = (f_reason != `TSNIC_REJECT_NONE);
+
+// burst-done FIFO (to the engine)
+wire dn_ready;
+/* verilator lint_off PINCONNECTEMPTY */
+tsnic_desc_fetch_fifo #(.WIDTH(DN_W), .ADDR_W(2)) done_fifo (
+    .clk(clk), .rst(rst),
+    .s_valid(df_pop && f_last), .s_ready(dn_ready), .s_data({f_q, f_new_cons, f_n}),
+    .m_valid(dn_valid), .m_ready(dn_pop), .m_data(dn_data), .ram_count());
+/* verilator lint_on PINCONNECTEMPTY */
+
+wire ins_free = !m_ins_valid || m_ins_ready;
+wire cpl_free = !m_cpl_req_valid || m_cpl_req_ready;
+assign df_pop = df_valid && (!f_last || dn_ready)
+             && (f_rej ? cpl_free : (tbl_alloc_valid && ins_free));
+
+assign tbl_wr_en         = df_pop && !f_rej;
+assign tbl_wr_addr       = f_addr;
+assign tbl_wr_len        = f_len;
+assign tbl_wr_cookie     = f_cookie;
+assign tbl_wr_launch_ns  = f_launch;
+assign tbl_wr_ring_index = f_idx;
+assign tbl_wr_queue      = f_q;
+
+assign m_cpl_req_status       = `TSNIC_STATUS_REJECTED;
+assign m_cpl_req_capped       = 1'b0;
+assign m_cpl_req_handle       = {NODE_W{1'b0}};
+assign m_cpl_req_handle_valid = 1'b0;
+
+always @(posedge clk) begin
+    if (rst) begin
+        m_ins_valid <= 1'b0; m_ins_queue <= {QUEUE_W{1'b0}}; m_ins_handle <= {NODE_W{1'b0}};
+        m_ins_launch_ns <= 64'd0; m_ins_late_policy <= 1'b0; m_ins_horizon_policy <= 1'b0;
+        m_cpl_req_valid <= 1'b0; m_cpl_req_queue <= {QUEUE_W{1'b0}}; m_cpl_req_ring_index <= 16'd0;
+        m_cpl_req_cookie <= 32'd0; m_cpl_req_launch_ns <= 64'd0; m_cpl_req_depart_ns <= 64'd0;
+        m_cpl_req_len <= 16'd0; m_cpl_req_reason <= 8'd0;
+        evt_posted <= 1'b0;
+    end else begin
+        evt_posted <= df_pop;
+        if (m_ins_valid && m_ins_ready) m_ins_valid <= 1'b0;
+        if (m_cpl_req_valid && m_cpl_req_ready) m_cpl_req_valid <= 1'b0;
+        if (df_pop && !f_rej) begin
+            m_ins_valid          <= 1'b1;
+            m_ins_queue          <= f_q;
+            m_ins_handle         <= tbl_alloc_handle;
+            m_ins_launch_ns      <= f_launch;
+            m_ins_late_policy    <= f_pol[0];
+            m_ins_horizon_policy <= f_pol[1];
+        end
+        if (df_pop && f_rej) begin
+            m_cpl_req_valid      <= 1'b1;
+            m_cpl_req_queue      <= f_q;
+            m_cpl_req_ring_index <= f_idx;
+            m_cpl_req_cookie     <= f_cookie;
+            m_cpl_req_launch_ns  <= f_launch;
+            m_cpl_req_depart_ns  <= phc_ns;
+            m_cpl_req_len        <= f_len;
+            m_cpl_req_reason     <= f_reason;
+        end
+    end
+end
+
+// ------------------------------------------------------------------------------------------------
+// credits (descriptor buffer room reserved by issued bursts) and outstanding bursts
+always @(posedge clk) begin
+    if (rst) begin
+        credits <= DESC_FIFO;
+        ctx_cnt <= {(MAX_OUT_LOG2+1){1'b0}};
+    end else begin
+        credits <= credits - (sched_go ? sc_n[DESC_FIFO_LOG2:0] : {(DESC_FIFO_LOG2+1){1'b0}})
+                           + {{DESC_FIFO_LOG2{1'b0}}, df_pop};
+        ctx_cnt <= ctx_cnt + {{MAX_OUT_LOG2{1'b0}}, sched_go} - {{MAX_OUT_LOG2{1'b0}}, ctx_pop};
+    end
+end
+
+assign idle = !init_busy && (ctx_cnt == 0) && (credits == DESC_FIFO) && !u_valid && !m_ins_valid
+           && !m_cpl_req_valid && !dn_valid && !b_valid;
+
+// unused inputs
+/* verilator lint_off UNUSEDSIGNAL */
+wire unused_ok = &{1'b0, m_axi_rid, m_axi_rresp, m_axi_rlast, u_desc[255:224], fl_valid_unused, ctx_valid,
+                   x_lane0, wr_o[1:0], b_off[1:0], c_base_lo[4:0], prod_raw[31:16], sc_daddr[4:0]};
+/* verilator lint_on UNUSEDSIGNAL */
+
+`undef TSNIC_DF_OWNED
+`undef ST_PROD
+`undef ST_ISSUE
+`undef ST_CONS
+`undef ST_CNT
+`undef ST_EN
+`undef ST_FP
+`undef ST_INF
+
+endmodule
+
+`resetall
