@@ -214,7 +214,7 @@ pub fn run(
     check_job(&caps, frames)?;
     bring_up(b, opts);
 
-    let max_log2 = caps.ring_log2_max.min(crate::ring::MAX_RING_LOG2).max(1);
+    let max_log2 = caps.ring_log2_max.clamp(1, crate::ring::MAX_RING_LOG2);
     let ring_log2 = opts.ring_log2.clamp(1, max_log2);
     let cpl_log2 = opts.cpl_log2.clamp(1, caps.ring_log2_max.max(1));
     let cpl = CplRing::create(b, &caps, cpl_log2)?;

@@ -191,12 +191,30 @@ pub fn run_and_report(
         }
     };
     let describe = opened.card.backend().describe();
+    let wall = std::time::Instant::now();
+    let cycles0 = opened.tap.as_ref().map_or(0, |t| t.cycles());
     let outcome: Outcome = push::run(&mut opened.card, frames, src, &opts, &mut progress)
         .context("the push failed")?;
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
     let report = Report::new(&outcome, t0, lead, describe);
+    if let Some(t) = &opened.tap {
+        let secs = wall.elapsed().as_secs_f64();
+        let cycles = t.cycles() - cycles0;
+        let (w, m) = (t.wire_stats(), t.mem_stats());
+        eprintln!(
+            "sim: {cycles} core cycles in {secs:.2} s wall ({:.2} M cycles/s); wire: {} frames, {} underruns, {} tkeep errors; host memory: {} bad accesses",
+            cycles as f64 / secs.max(1e-9) / 1e6,
+            w.frames,
+            w.underruns,
+            w.keep_errors,
+            m.errors
+        );
+        if w.underruns > 0 || w.keep_errors > 0 || m.errors > 0 {
+            bail!("the simulated wire or host memory saw protocol errors (see the line above): an RTL bug");
+        }
+    }
 
     if let Some(path) = &args.pcap {
         let wire = match &opened.tap {

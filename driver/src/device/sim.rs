@@ -16,7 +16,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use tsnic_sim::{Config, SimCard, SimError, WireFrame};
+use tsnic_sim::{Config, MemStats, SimCard, SimError, WireFrame, WireStats};
 
 use super::{Backend, DeviceError, DmaRegion, HostClockModel, DMA_ALIGN};
 
@@ -25,22 +25,44 @@ pub use tsnic_sim::{Config as SimConfig, LineRate, Width};
 /// Host clock reading at simulated time 0 (TAI ns, late 2023): the host-clock model starts here.
 pub const SIM_HOST_EPOCH_NS: u64 = 1_700_000_000_000_000_000;
 
-/// Frames the wire sent, shared between the backend and whoever reads them.
+/// What the tap has seen so far.
 #[derive(Debug, Clone, Default)]
-pub struct WireTap(Rc<RefCell<Vec<WireFrame>>>);
+struct TapState {
+    frames: Vec<WireFrame>,
+    cycles: u64,
+    wire: WireStats,
+    mem: MemStats,
+}
+
+/// The simulated card's wire and counters, shared between the backend and whoever reads them (the
+/// backend itself disappears into a [`super::Card`]).
+#[derive(Debug, Clone, Default)]
+pub struct WireTap(Rc<RefCell<TapState>>);
 
 impl WireTap {
     /// Take the frames collected so far (wire order).
     pub fn take(&self) -> Vec<WireFrame> {
-        std::mem::take(&mut self.0.borrow_mut())
+        std::mem::take(&mut self.0.borrow_mut().frames)
     }
     /// Frames collected and not taken yet.
     pub fn len(&self) -> usize {
-        self.0.borrow().len()
+        self.0.borrow().frames.len()
     }
     /// True when no frame is waiting.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+    /// Core cycles simulated so far (reset included), as of the backend's last call.
+    pub fn cycles(&self) -> u64 {
+        self.0.borrow().cycles
+    }
+    /// The wire model's counters (frames, bytes, underruns, tkeep errors).
+    pub fn wire_stats(&self) -> WireStats {
+        self.0.borrow().wire
+    }
+    /// The host-memory model's counters (bursts, beats, bad accesses).
+    pub fn mem_stats(&self) -> MemStats {
+        self.0.borrow().mem
     }
 }
 
@@ -91,11 +113,15 @@ impl SimBackend {
         t
     }
 
-    /// Move the wire's new frames into the tap (or drop them if nobody taps).
+    /// Move the wire's new frames and the counters into the tap (or drop the frames if nobody taps).
     fn drain_wire(&mut self) {
         let frames = self.card.wire_mut().take_frames();
         if let Some(t) = &self.tap {
-            t.0.borrow_mut().extend(frames);
+            let mut st = t.0.borrow_mut();
+            st.frames.extend(frames);
+            st.cycles = self.card.cycle();
+            st.wire = self.card.wire().stats();
+            st.mem = self.card.mem().stats();
         }
     }
 
@@ -121,7 +147,7 @@ impl SimBackend {
 
     fn check_offset(offset: usize) -> u32 {
         assert!(
-            offset < crate::contract::BAR0_SIZE && offset % 4 == 0,
+            offset < crate::contract::BAR0_SIZE && offset & 3 == 0,
             "BAR0 offset {offset:#x} outside the map or unaligned: a driver bug"
         );
         offset as u32
