@@ -1,0 +1,511 @@
+// tsnic_cpl_write: the completion writer.
+//
+// - N_SRC completion request ports (docs/DATAPATH.md "Completion request"), packed into vectors,
+//   served round robin. A request is accepted only when the host completion ring has a free record,
+//   so nothing is ever dropped or overwritten: a full ring holds `ready` low (backpressure).
+// - Each accepted request becomes one 32-byte record (contract layout, phase bit in the last dword)
+//   written with one AXI4 write burst at CPL_BASE + (prod mod size) * 32. Up to 2^OUT_LOG2 writes
+//   are outstanding; all use one ID so their B responses return in order.
+// - On each B response (the record is in host memory): CPL_PROD advances, the descriptor-table handle
+//   is freed (m_free_*), the per-queue counter of that status is incremented, and a one-cycle event
+//   (evt_cpl_*) feeds the global counters and the interrupt moderator in tsnic_regs.
+// - Register blocks owned: CPL (BASE_LO/HI, SIZE_LOG2, CTRL, PROD, CONS) and, in each Q block,
+//   CNT_SENT..CNT_REJECTED (per-queue 32-bit counters in one block RAM, 8 words per queue).
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+`include "tsnic_contract.vh"
+
+module tsnic_cpl_write #(
+    parameter ADDR_W        = 20,
+    parameter NUM_QUEUES    = 8,
+    parameter QUEUE_W       = (NUM_QUEUES > 1) ? $clog2(NUM_QUEUES) : 1,
+    parameter NODE_W        = 10,
+    parameter N_SRC         = 3,
+    parameter RING_LOG2_MAX = 16,
+    parameter AXI_DATA_W    = 64,
+    parameter AXI_ID_W      = 8,
+    parameter [AXI_ID_W-1:0] AXI_WR_ID = {AXI_ID_W{1'b0}},
+    parameter OUT_LOG2      = 3
+) (
+    input  wire                        clk,
+    input  wire                        rst,
+
+    // register interface
+    input  wire [ADDR_W-1:0]           reg_wr_addr,
+    input  wire [31:0]                 reg_wr_data,
+    input  wire [3:0]                  reg_wr_strb,
+    input  wire                        reg_wr_en,
+    output wire                        reg_wr_wait,
+    output wire                        reg_wr_ack,
+    input  wire [ADDR_W-1:0]           reg_rd_addr,
+    input  wire                        reg_rd_en,
+    output wire [31:0]                 reg_rd_data,
+    output wire                        reg_rd_wait,
+    output wire                        reg_rd_ack,
+
+    // completion requests, source i in bits [i*W +: W]
+    input  wire [N_SRC-1:0]            s_cpl_req_valid,
+    output wire [N_SRC-1:0]            s_cpl_req_ready,
+    input  wire [N_SRC*QUEUE_W-1:0]    s_cpl_req_queue,
+    input  wire [N_SRC*16-1:0]         s_cpl_req_ring_index,
+    input  wire [N_SRC*32-1:0]         s_cpl_req_cookie,
+    input  wire [N_SRC*64-1:0]         s_cpl_req_launch_ns,
+    input  wire [N_SRC*64-1:0]         s_cpl_req_depart_ns,
+    input  wire [N_SRC*16-1:0]         s_cpl_req_len,
+    input  wire [N_SRC*8-1:0]          s_cpl_req_status,
+    input  wire [N_SRC*8-1:0]          s_cpl_req_reason,
+    input  wire [N_SRC-1:0]            s_cpl_req_capped,
+    input  wire [N_SRC*NODE_W-1:0]     s_cpl_req_handle,
+    input  wire [N_SRC-1:0]            s_cpl_req_handle_valid,
+
+    // AXI4 write master (host completion ring)
+    output wire [AXI_ID_W-1:0]         m_axi_awid,
+    output wire [63:0]                 m_axi_awaddr,
+    output wire [7:0]                  m_axi_awlen,
+    output wire [2:0]                  m_axi_awsize,
+    output wire [1:0]                  m_axi_awburst,
+    output wire                        m_axi_awlock,
+    output wire [3:0]                  m_axi_awcache,
+    output wire [2:0]                  m_axi_awprot,
+    output wire                        m_axi_awvalid,
+    input  wire                        m_axi_awready,
+    output wire [AXI_DATA_W-1:0]       m_axi_wdata,
+    output wire [AXI_DATA_W/8-1:0]     m_axi_wstrb,
+    output wire                        m_axi_wlast,
+    output wire                        m_axi_wvalid,
+    input  wire                        m_axi_wready,
+    input  wire [AXI_ID_W-1:0]         m_axi_bid,
+    input  wire [1:0]                  m_axi_bresp,
+    input  wire                        m_axi_bvalid,
+    output wire                        m_axi_bready,
+
+    // descriptor-table handle free
+    output wire                        m_free_valid,
+    input  wire                        m_free_ready,
+    output wire [NODE_W-1:0]           m_free_handle,
+
+    // events (one cycle per completion made visible to the host)
+    output wire                        evt_cpl_valid,
+    output wire [7:0]                  evt_cpl_status,
+    output wire [15:0]                 evt_cpl_len,
+    output wire [QUEUE_W-1:0]          evt_cpl_queue
+);
+
+localparam SRC_W      = (N_SRC > 1) ? $clog2(N_SRC) : 1;
+localparam BUS_BYTES  = AXI_DATA_W / 8;
+localparam BUS_LOG2   = $clog2(BUS_BYTES);
+localparam BEATS      = (AXI_DATA_W >= 256) ? 1 : 256 / AXI_DATA_W;
+localparam BEAT_W     = (BEATS > 1) ? $clog2(BEATS) : 1;
+localparam OUT_DEPTH  = 1 << OUT_LOG2;
+localparam CNT_ADDR_W = QUEUE_W + 3;
+localparam CNT_WORDS  = NUM_QUEUES * 8;
+
+// ---------------------------------------------------------------------------------------------
+// CPL block registers
+reg [63:0] base_reg = 64'd0;
+reg [7:0]  size_log2_reg = 8'd0;
+reg        enable_reg = 1'b0;
+reg [31:0] prod_issue_reg = 32'd0;   // records accepted (next record's index)
+reg [31:0] prod_done_reg = 32'd0;    // records written (B received): CPL_PROD
+reg [31:0] cons_reg = 32'd0;
+
+wire [4:0]  size_log2_eff = (size_log2_reg > RING_LOG2_MAX) ? RING_LOG2_MAX[4:0] : size_log2_reg[4:0];
+wire [31:0] ring_size = 32'd1 << size_log2_eff;
+wire [31:0] ring_used = prod_issue_reg - cons_reg;
+wire        ring_space = ring_used < ring_size;
+
+// ---------------------------------------------------------------------------------------------
+// outstanding-write FIFO (metadata needed after the B response)
+reg [NODE_W-1:0]  fifo_handle [0:OUT_DEPTH-1];
+reg               fifo_hvalid [0:OUT_DEPTH-1];
+reg [QUEUE_W-1:0] fifo_queue [0:OUT_DEPTH-1];
+reg [7:0]         fifo_status [0:OUT_DEPTH-1];
+reg [15:0]        fifo_len [0:OUT_DEPTH-1];
+reg [OUT_LOG2:0]  fifo_wr_ptr = 0;
+reg [OUT_LOG2:0]  fifo_rd_ptr = 0;
+wire fifo_full  = (fifo_wr_ptr ^ fifo_rd_ptr) == {1'b1, {OUT_LOG2{1'b0}}};
+wire fifo_empty = fifo_wr_ptr == fifo_rd_ptr;
+
+// ---------------------------------------------------------------------------------------------
+// request arbitration (round robin after the last grant)
+reg [SRC_W-1:0] last_reg = N_SRC - 1;
+reg [SRC_W-1:0] grant_idx;
+reg             grant_found;
+integer k, idx;
+
+always @* begin
+    grant_found = 1'b0;
+    grant_idx = {SRC_W{1'b0}};
+    for (k = 1; k <= N_SRC; k = k + 1) begin
+        idx = {{(32-SRC_W){1'b0}}, last_reg} + k;
+        if (idx >= N_SRC) idx = idx - N_SRC;
+        if (!grant_found && s_cpl_req_valid[idx]) begin
+            grant_found = 1'b1;
+            grant_idx = idx[SRC_W-1:0];
+        end
+    end
+end
+
+reg  rec_valid_reg = 1'b0;   // a record is being issued on AW/W
+reg  init_done_reg = 1'b0;   // counter RAM cleared
+
+wire can_accept = init_done_reg && enable_reg && ring_space && !rec_valid_reg && !fifo_full;
+wire accept = can_accept && grant_found;
+
+assign s_cpl_req_ready = accept ? ({{(N_SRC-1){1'b0}}, 1'b1} << grant_idx) : {N_SRC{1'b0}};
+
+wire [QUEUE_W-1:0] g_queue  = s_cpl_req_queue[grant_idx*QUEUE_W +: QUEUE_W];
+wire [15:0]        g_index  = s_cpl_req_ring_index[grant_idx*16 +: 16];
+wire [31:0]        g_cookie = s_cpl_req_cookie[grant_idx*32 +: 32];
+wire [63:0]        g_launch = s_cpl_req_launch_ns[grant_idx*64 +: 64];
+wire [63:0]        g_depart = s_cpl_req_depart_ns[grant_idx*64 +: 64];
+wire [15:0]        g_len    = s_cpl_req_len[grant_idx*16 +: 16];
+wire [7:0]         g_status = s_cpl_req_status[grant_idx*8 +: 8];
+wire [7:0]         g_reason = s_cpl_req_reason[grant_idx*8 +: 8];
+wire               g_capped = s_cpl_req_capped[grant_idx];
+wire [NODE_W-1:0]  g_handle = s_cpl_req_handle[grant_idx*NODE_W +: NODE_W];
+wire               g_hvalid = s_cpl_req_handle_valid[grant_idx];
+
+// the record, in the contract's layout
+wire [31:0] ring_mask = ring_size - 32'd1;
+wire [31:0] slot = prod_issue_reg & ring_mask;
+wire        phase = ~|((prod_issue_reg >> size_log2_eff) & 32'd1);   // first pass writes 1
+wire [63:0] slot_addr = base_reg + {27'd0, slot, 5'd0};
+
+reg [255:0] rec;
+always @* begin
+    rec = 256'd0;
+    rec[`TSNIC_CPL_DEPART_NS_LSB +: `TSNIC_CPL_DEPART_NS_W] = g_depart;
+    rec[`TSNIC_CPL_LAUNCH_NS_LSB +: `TSNIC_CPL_LAUNCH_NS_W] = g_launch;
+    rec[`TSNIC_CPL_COOKIE_LSB +: `TSNIC_CPL_COOKIE_W] = g_cookie;
+    rec[`TSNIC_CPL_RING_INDEX_LSB +: `TSNIC_CPL_RING_INDEX_W] = g_index;
+    rec[`TSNIC_CPL_QUEUE_LSB +: `TSNIC_CPL_QUEUE_W] = {{(`TSNIC_CPL_QUEUE_W-QUEUE_W){1'b0}}, g_queue};
+    rec[`TSNIC_CPL_STATUS_LSB +: `TSNIC_CPL_STATUS_W] = g_status;
+    rec[`TSNIC_CPL_REASON_LSB +: `TSNIC_CPL_REASON_W] = g_reason;
+    rec[`TSNIC_CPL_LEN_LSB +: `TSNIC_CPL_LEN_W] = g_len;
+    rec[`TSNIC_CPL_FLAGS_LSB + `TSNIC_CPL_FLAG_CAPPED_BIT] = g_capped;
+    rec[`TSNIC_CPL_FLAGS_LSB + `TSNIC_CPL_FLAG_PHASE_BIT] = phase;
+end
+
+// ---------------------------------------------------------------------------------------------
+// AW / W issue
+reg [63:0]       awaddr_reg = 64'd0;
+reg              awvalid_reg = 1'b0;
+reg [255:0]      rec_reg = 256'd0;
+reg [BEAT_W-1:0] beat_reg = 0;
+reg              wvalid_reg = 1'b0;
+
+assign m_axi_awid    = AXI_WR_ID;
+assign m_axi_awaddr  = awaddr_reg;
+assign m_axi_awlen   = BEATS[7:0] - 8'd1;
+assign m_axi_awsize  = (AXI_DATA_W > 256) ? 3'd5 : BUS_LOG2[2:0];
+assign m_axi_awburst = 2'b01;
+assign m_axi_awlock  = 1'b0;
+assign m_axi_awcache = 4'b0011;
+assign m_axi_awprot  = 3'b010;
+assign m_axi_awvalid = awvalid_reg;
+assign m_axi_wvalid  = wvalid_reg;
+assign m_axi_wlast   = ({{(32-BEAT_W){1'b0}}, beat_reg} == BEATS - 1);
+
+generate
+    if (AXI_DATA_W > 256) begin : g_wide
+        // one narrow beat: the 32-byte record sits in the byte lanes its address selects
+        wire [BUS_LOG2-6:0] lane = awaddr_reg[BUS_LOG2-1:5];
+        assign m_axi_wdata = {{(AXI_DATA_W-256){1'b0}}, rec_reg} << (lane * 256);
+        assign m_axi_wstrb = {{(BUS_BYTES-32){1'b0}}, 32'hffffffff} << (lane * 32);
+    end else begin : g_narrow
+        assign m_axi_wdata = rec_reg[beat_reg*AXI_DATA_W +: AXI_DATA_W];
+        assign m_axi_wstrb = {BUS_BYTES{1'b1}};
+    end
+endgenerate
+
+// ---------------------------------------------------------------------------------------------
+// per-queue counter RAM and its sequencer (B responses and register reads share the read port)
+reg [31:0]           cnt_ram [0:CNT_WORDS-1];
+reg [31:0]           cnt_q = 32'd0;
+reg                  ram_re;
+reg [CNT_ADDR_W-1:0] ram_ra;
+reg                  ram_we;
+reg [CNT_ADDR_W-1:0] ram_wa;
+reg [31:0]           ram_wd;
+
+always @(posedge clk) begin
+    if (ram_we) cnt_ram[ram_wa] <= ram_wd;
+    if (ram_re) cnt_q <= cnt_ram[ram_ra];
+end
+
+localparam [1:0] S_INIT = 2'd0, S_IDLE = 2'd1, S_UPD = 2'd2, S_RDACK = 2'd3;
+reg [1:0]            cstate_reg = S_INIT;
+reg [CNT_ADDR_W-1:0] caddr_reg = 0;
+reg                  cupd_reg = 1'b0;
+
+localparam [31:0] WORD_SENT_32 = (`TSNIC_Q_CNT_SENT - `TSNIC_Q_CNT_POSTED) / 4;
+localparam [31:0] WORD_SENT_LATE_32 = (`TSNIC_Q_CNT_SENT_LATE - `TSNIC_Q_CNT_POSTED) / 4;
+localparam [31:0] WORD_DROPPED_LATE_32 = (`TSNIC_Q_CNT_DROPPED_LATE - `TSNIC_Q_CNT_POSTED) / 4;
+localparam [31:0] WORD_DROPPED_HORIZON_32 = (`TSNIC_Q_CNT_DROPPED_HORIZON - `TSNIC_Q_CNT_POSTED) / 4;
+localparam [31:0] WORD_FLUSHED_32 = (`TSNIC_Q_CNT_FLUSHED - `TSNIC_Q_CNT_POSTED) / 4;
+localparam [31:0] WORD_REJECTED_32 = (`TSNIC_Q_CNT_REJECTED - `TSNIC_Q_CNT_POSTED) / 4;
+localparam [2:0] WORD_SENT = WORD_SENT_32[2:0];
+localparam [2:0] WORD_SENT_LATE = WORD_SENT_LATE_32[2:0];
+localparam [2:0] WORD_DROPPED_LATE = WORD_DROPPED_LATE_32[2:0];
+localparam [2:0] WORD_DROPPED_HORIZON = WORD_DROPPED_HORIZON_32[2:0];
+localparam [2:0] WORD_FLUSHED = WORD_FLUSHED_32[2:0];
+localparam [2:0] WORD_REJECTED = WORD_REJECTED_32[2:0];
+
+function [2:0] status_word(input [7:0] st);   // word index in a queue's counter block (0: none)
+    begin
+        case (st)
+            `TSNIC_STATUS_SENT:            status_word = WORD_SENT;
+            `TSNIC_STATUS_SENT_LATE:       status_word = WORD_SENT_LATE;
+            `TSNIC_STATUS_DROPPED_LATE:    status_word = WORD_DROPPED_LATE;
+            `TSNIC_STATUS_DROPPED_HORIZON: status_word = WORD_DROPPED_HORIZON;
+            `TSNIC_STATUS_FLUSHED:         status_word = WORD_FLUSHED;
+            `TSNIC_STATUS_REJECTED:        status_word = WORD_REJECTED;
+            default:                       status_word = 3'd0;
+        endcase
+    end
+endfunction
+
+// register decode
+wire [31:0] rd_a = {{(32-ADDR_W){1'b0}}, reg_rd_addr[ADDR_W-1:2], 2'b00};
+wire [31:0] wr_a = {{(32-ADDR_W){1'b0}}, reg_wr_addr[ADDR_W-1:2], 2'b00};
+wire [31:0] rd_qrel = rd_a - `TSNIC_Q_BASE;
+wire [31:0] rd_qnum = rd_qrel >> `TSNIC_Q_STRIDE_LOG2;
+wire [31:0] rd_qoff = rd_qrel & (`TSNIC_Q_STRIDE - 1);
+wire        rd_qcnt = (rd_a >= `TSNIC_Q_BASE) && (rd_qnum < NUM_QUEUES)
+                   && (rd_qoff >= `TSNIC_Q_CNT_SENT) && (rd_qoff <= `TSNIC_Q_CNT_REJECTED);
+wire [31:0] rd_qword = (rd_qoff - `TSNIC_Q_CNT_POSTED) >> 2;
+wire [CNT_ADDR_W-1:0] rd_caddr = {rd_qnum[QUEUE_W-1:0], rd_qword[2:0]};
+
+wire rd_cpl = (rd_a == `TSNIC_CPL_BASE_LO) || (rd_a == `TSNIC_CPL_BASE_HI) || (rd_a == `TSNIC_CPL_SIZE_LOG2)
+           || (rd_a == `TSNIC_CPL_CTRL) || (rd_a == `TSNIC_CPL_PROD) || (rd_a == `TSNIC_CPL_CONS);
+wire wr_cpl = (wr_a == `TSNIC_CPL_BASE_LO) || (wr_a == `TSNIC_CPL_BASE_HI) || (wr_a == `TSNIC_CPL_SIZE_LOG2)
+           || (wr_a == `TSNIC_CPL_CTRL) || (wr_a == `TSNIC_CPL_PROD) || (wr_a == `TSNIC_CPL_CONS);
+wire [31:0] wr_qrel = wr_a - `TSNIC_Q_BASE;
+wire [31:0] wr_qnum = wr_qrel >> `TSNIC_Q_STRIDE_LOG2;
+wire [31:0] wr_qoff = wr_qrel & (`TSNIC_Q_STRIDE - 1);
+wire        wr_qcnt = (wr_a >= `TSNIC_Q_BASE) && (wr_qnum < NUM_QUEUES)
+                   && (wr_qoff >= `TSNIC_Q_CNT_SENT) && (wr_qoff <= `TSNIC_Q_CNT_REJECTED);
+
+reg        wr_ack_reg = 1'b0;
+reg        rd_ack_reg = 1'b0;
+reg [31:0] rd_data_reg = 32'd0;
+
+assign reg_wr_wait = 1'b0;
+assign reg_wr_ack = wr_ack_reg;
+assign reg_rd_ack = rd_ack_reg;
+assign reg_rd_data = rd_data_reg;
+assign reg_rd_wait = reg_rd_en && rd_qcnt && !rd_ack_reg;
+
+// verilator lint_off UNUSEDSIGNAL
+wire [3:0]  unused_addr_lsbs = {reg_wr_addr[1:0], reg_rd_addr[1:0]};
+wire [95:0] unused_q = {rd_qnum, rd_qword, wr_qnum};
+wire [AXI_ID_W+1:0] unused_b = {m_axi_bid, m_axi_bresp};
+// verilator lint_on UNUSEDSIGNAL
+
+function [31:0] apply_strb(input [31:0] old, input [31:0] val, input [3:0] strb);
+    integer b;
+    begin
+        apply_strb = old;
+        for (b = 0; b < 4; b = b + 1)
+            if (strb[b]) apply_strb[b*8 +: 8] = val[b*8 +: 8];
+    end
+endfunction
+
+// B response handling
+reg               free_valid_reg = 1'b0;
+reg [NODE_W-1:0]  free_handle_reg = 0;
+reg               evt_valid_reg = 1'b0;
+reg [7:0]         evt_status_reg = 8'd0;
+reg [15:0]        evt_len_reg = 16'd0;
+reg [QUEUE_W-1:0] evt_queue_reg = 0;
+
+assign m_free_valid = free_valid_reg;
+assign m_free_handle = free_handle_reg;
+assign evt_cpl_valid = evt_valid_reg;
+assign evt_cpl_status = evt_status_reg;
+assign evt_cpl_len = evt_len_reg;
+assign evt_cpl_queue = evt_queue_reg;
+
+wire [OUT_LOG2-1:0] rd_slot = fifo_rd_ptr[OUT_LOG2-1:0];
+wire [OUT_LOG2-1:0] wr_slot = fifo_wr_ptr[OUT_LOG2-1:0];
+wire [2:0]          b_word = status_word(fifo_status[rd_slot]);
+
+wire reg_cnt_rd = reg_rd_en && rd_qcnt && !rd_ack_reg;
+wire b_ok = (cstate_reg == S_IDLE) && !reg_cnt_rd && !fifo_empty && (!free_valid_reg || m_free_ready);
+assign m_axi_bready = b_ok;
+wire b_fire = b_ok && m_axi_bvalid;
+
+always @* begin
+    ram_re = 1'b0;
+    ram_ra = {CNT_ADDR_W{1'b0}};
+    ram_we = 1'b0;
+    ram_wa = caddr_reg;
+    ram_wd = cnt_q + 32'd1;
+    case (cstate_reg)
+        S_INIT: begin
+            ram_we = 1'b1;
+            ram_wd = 32'd0;
+        end
+        S_IDLE: begin
+            if (reg_cnt_rd) begin
+                ram_re = 1'b1;
+                ram_ra = rd_caddr;
+            end else if (b_fire) begin
+                ram_re = 1'b1;
+                ram_ra = {fifo_queue[rd_slot], b_word};
+            end
+        end
+        S_UPD: begin
+            ram_we = cupd_reg;
+        end
+        default: ;
+    endcase
+end
+
+always @(posedge clk) begin
+    wr_ack_reg <= 1'b0;
+    rd_ack_reg <= 1'b0;
+    rd_data_reg <= 32'd0;
+    evt_valid_reg <= 1'b0;
+    if (m_free_ready) free_valid_reg <= 1'b0;
+
+    // ---- CPL block register writes
+    if (reg_wr_en && !wr_ack_reg && (wr_cpl || wr_qcnt)) begin
+        wr_ack_reg <= 1'b1;
+        case (wr_a)
+            `TSNIC_CPL_BASE_LO:   base_reg[31:0] <= apply_strb(base_reg[31:0], reg_wr_data, reg_wr_strb);
+            `TSNIC_CPL_BASE_HI:   base_reg[63:32] <= apply_strb(base_reg[63:32], reg_wr_data, reg_wr_strb);
+            `TSNIC_CPL_SIZE_LOG2: if (reg_wr_strb[0]) size_log2_reg <= reg_wr_data[7:0];
+            `TSNIC_CPL_CTRL: begin
+                if (reg_wr_strb[0]) begin
+                    enable_reg <= reg_wr_data[0];
+                    if (reg_wr_data[0] && !enable_reg) begin
+                        // enabling starts a fresh ring: index 0, phase 1, nothing consumed
+                        prod_issue_reg <= 32'd0;
+                        prod_done_reg <= 32'd0;
+                        cons_reg <= 32'd0;
+                    end
+                end
+            end
+            `TSNIC_CPL_CONS:      cons_reg <= apply_strb(cons_reg, reg_wr_data, reg_wr_strb);
+            default: ;
+        endcase
+    end
+
+    // ---- register reads
+    if (reg_rd_en && !rd_ack_reg && rd_cpl) begin
+        rd_ack_reg <= 1'b1;
+        case (rd_a)
+            `TSNIC_CPL_BASE_LO:   rd_data_reg <= base_reg[31:0];
+            `TSNIC_CPL_BASE_HI:   rd_data_reg <= base_reg[63:32];
+            `TSNIC_CPL_SIZE_LOG2: rd_data_reg <= {24'd0, size_log2_reg};
+            `TSNIC_CPL_CTRL:      rd_data_reg <= {31'd0, enable_reg};
+            `TSNIC_CPL_PROD:      rd_data_reg <= prod_done_reg;
+            `TSNIC_CPL_CONS:      rd_data_reg <= cons_reg;
+            default: ;
+        endcase
+    end
+
+    // ---- accept a request
+    if (accept) begin
+        last_reg <= grant_idx;
+        rec_valid_reg <= 1'b1;
+        rec_reg <= rec;
+        awaddr_reg <= slot_addr;
+        awvalid_reg <= 1'b1;
+        wvalid_reg <= 1'b1;
+        beat_reg <= 0;
+        prod_issue_reg <= prod_issue_reg + 32'd1;
+        fifo_handle[wr_slot] <= g_handle;
+        fifo_hvalid[wr_slot] <= g_hvalid;
+        fifo_queue[wr_slot] <= g_queue;
+        fifo_status[wr_slot] <= g_status;
+        fifo_len[wr_slot] <= g_len;
+        fifo_wr_ptr <= fifo_wr_ptr + 1'b1;
+    end
+
+    // ---- issue AW and W
+    if (awvalid_reg && m_axi_awready) begin
+        awvalid_reg <= 1'b0;
+    end
+    if (wvalid_reg && m_axi_wready) begin
+        if (m_axi_wlast) begin
+            wvalid_reg <= 1'b0;
+        end else begin
+            beat_reg <= beat_reg + 1'b1;
+        end
+    end
+    if (rec_valid_reg && !(awvalid_reg && !m_axi_awready) && !(wvalid_reg && !(m_axi_wready && m_axi_wlast))) begin
+        rec_valid_reg <= 1'b0;
+    end
+
+    // ---- B responses and the counter RAM
+    case (cstate_reg)
+        S_INIT: begin
+            caddr_reg <= caddr_reg + 1'b1;
+            if (caddr_reg == CNT_WORDS - 1) begin
+                cstate_reg <= S_IDLE;
+                init_done_reg <= 1'b1;
+            end
+        end
+        S_IDLE: begin
+            if (reg_cnt_rd) begin
+                cstate_reg <= S_RDACK;
+            end else if (b_fire) begin
+                fifo_rd_ptr <= fifo_rd_ptr + 1'b1;
+                prod_done_reg <= prod_done_reg + 32'd1;
+                if (fifo_hvalid[rd_slot]) begin
+                    free_valid_reg <= 1'b1;
+                    free_handle_reg <= fifo_handle[rd_slot];
+                end
+                evt_valid_reg <= 1'b1;
+                evt_status_reg <= fifo_status[rd_slot];
+                evt_len_reg <= fifo_len[rd_slot];
+                evt_queue_reg <= fifo_queue[rd_slot];
+                caddr_reg <= {fifo_queue[rd_slot], b_word};
+                cupd_reg <= (b_word != 3'd0);
+                cstate_reg <= S_UPD;
+            end
+        end
+        S_UPD: begin
+            cstate_reg <= S_IDLE;
+        end
+        S_RDACK: begin
+            rd_ack_reg <= 1'b1;
+            rd_data_reg <= cnt_q;
+            cstate_reg <= S_IDLE;
+        end
+        default: cstate_reg <= S_IDLE;
+    endcase
+
+    if (rst) begin
+        base_reg <= 64'd0;
+        size_log2_reg <= 8'd0;
+        enable_reg <= 1'b0;
+        prod_issue_reg <= 32'd0;
+        prod_done_reg <= 32'd0;
+        cons_reg <= 32'd0;
+        fifo_wr_ptr <= 0;
+        fifo_rd_ptr <= 0;
+        last_reg <= N_SRC - 1;
+        rec_valid_reg <= 1'b0;
+        awvalid_reg <= 1'b0;
+        wvalid_reg <= 1'b0;
+        beat_reg <= 0;
+        init_done_reg <= 1'b0;
+        cstate_reg <= S_INIT;
+        caddr_reg <= 0;
+        cupd_reg <= 1'b0;
+        wr_ack_reg <= 1'b0;
+        rd_ack_reg <= 1'b0;
+        rd_data_reg <= 32'd0;
+        free_valid_reg <= 1'b0;
+        evt_valid_reg <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall
