@@ -233,7 +233,18 @@ pub fn run(
     };
     for &q in used.keys() {
         qpos[q as usize] = queues.len();
-        queues.push(TxQueue::create(b, &caps, q, &qcfg)?);
+        // Buffers as large as this queue's largest frame (rounded to 64 bytes), not the card's maximum.
+        let longest = frames
+            .iter()
+            .filter(|f| f.queue == q)
+            .map(|f| f.len as usize)
+            .max()
+            .unwrap_or(64);
+        let cfg = QueueConfig {
+            buf_size: longest.div_ceil(64) * 64,
+            ..qcfg.clone()
+        };
+        queues.push(TxQueue::create(b, &caps, q, &cfg)?);
     }
     let mut rings = Rings { queues, cpl };
     // (queue position, cookie) -> job position
