@@ -206,4 +206,8 @@ impl Backend for MemBackend {
     fn host_clock_model(&mut self) -> Option<&mut HostClockModel> {
         Some(&mut self.clock)
     }
+
+    fn sim_time_ns(&mut self) -> Option<u64> {
+        Some(self.true_ns)
+    }
 }

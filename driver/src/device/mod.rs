@@ -274,6 +274,34 @@ pub trait Backend {
     fn host_clock_model(&mut self) -> Option<&mut HostClockModel> {
         None
     }
+
+    /// Simulated backends: the true (simulated) time in ns that the host-clock model is a function of.
+    fn sim_time_ns(&mut self) -> Option<u64> {
+        None
+    }
+
+    /// Simulated backends: make the host clock run `ppb` off true time from now on. False if the backend
+    /// has no host-clock model (a real machine).
+    fn set_host_freq_error_ppb(&mut self, ppb: f64) -> bool {
+        match self.sim_time_ns() {
+            Some(t) => self
+                .host_clock_model()
+                .map(|m| m.set_freq_error_ppb(t, ppb))
+                .is_some(),
+            None => false,
+        }
+    }
+
+    /// Simulated backends: step the host clock by `delta_ns` now. False without a host-clock model.
+    fn step_host_clock(&mut self, delta_ns: i64) -> bool {
+        match self.sim_time_ns() {
+            Some(t) => self
+                .host_clock_model()
+                .map(|m| m.step(t, delta_ns))
+                .is_some(),
+            None => false,
+        }
+    }
 }
 
 impl<B: Backend + ?Sized> Backend for Box<B> {
@@ -317,6 +345,15 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     }
     fn host_clock_model(&mut self) -> Option<&mut HostClockModel> {
         (**self).host_clock_model()
+    }
+    fn sim_time_ns(&mut self) -> Option<u64> {
+        (**self).sim_time_ns()
+    }
+    fn set_host_freq_error_ppb(&mut self, ppb: f64) -> bool {
+        (**self).set_host_freq_error_ppb(ppb)
+    }
+    fn step_host_clock(&mut self, delta_ns: i64) -> bool {
+        (**self).step_host_clock(delta_ns)
     }
 }
 
@@ -428,7 +465,11 @@ impl fmt::Display for BackendSpec {
 pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError> {
     match spec {
         BackendSpec::Sim => open_sim(),
-        BackendSpec::Mem => Ok(Box::new(mem::MemBackend::new_identity())),
+        // The mem backend's PHC block is the Rust model of tsnic_phc.v at the card's 250 MHz, so
+        // `tsnic phc ...` works on it; everything else is a plain register file.
+        BackendSpec::Mem => Ok(Box::new(
+            mem::MemBackend::new_identity().with_hook(Box::new(crate::phc::PhcModel::new(4, 1))),
+        )),
         BackendSpec::Vfio(addr) => Ok(Box::new(vfio::VfioBackend::open(*addr)?)),
     }
 }
