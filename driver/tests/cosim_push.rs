@@ -262,6 +262,13 @@ fn push_demo_trace_through_the_cli_and_check_every_row() {
     for (i, s) in seen.iter().enumerate() {
         assert_eq!(*s, !beyond.contains(&(i as u64)), "row {i}");
     }
+    if let Some((n_read, bad)) = tshark_check(&pcap) {
+        assert_eq!(
+            (n_read, bad),
+            (pkts.len(), 0),
+            "tshark: packets read, malformed"
+        );
+    }
     let e = &rep["error_ns"];
     assert!(e["min"].as_i64().unwrap() >= 0);
     // The demo has a busy line at 6000 ns (two 1514-byte frames): only those may wait.
@@ -386,5 +393,80 @@ fn replay_keeps_bytes_order_and_timing() {
         let bound = want.max(prev_end) + CYCLE_NS as u64;
         assert!(g.ts_ns <= bound, "packet {i}: {} ns late", g.ts_ns - want);
         prev_end = g.ts_ns + LineRate::G10.frame_ps(g.data.len() as u64) / 1000;
+    }
+}
+
+/// tshark's verdict on a capture: (packets read, malformed packets). `None` without tshark.
+fn tshark_check(path: &Path) -> Option<(usize, usize)> {
+    let run = |args: &[&str]| Command::new("tshark").args(args).output().ok();
+    let all = run(&[
+        "-n",
+        "-r",
+        path.to_str().unwrap(),
+        "-T",
+        "fields",
+        "-e",
+        "frame.time_epoch",
+    ])?;
+    if !all.status.success() {
+        panic!(
+            "tshark could not read {}: {}",
+            path.display(),
+            String::from_utf8_lossy(&all.stderr)
+        );
+    }
+    let bad = run(&[
+        "-n",
+        "-r",
+        path.to_str().unwrap(),
+        "-Y",
+        "_ws.malformed || _ws.expert.severity >= \"error\"",
+    ])?;
+    let count = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .count()
+    };
+    Some((count(&all), count(&bad)))
+}
+
+#[test]
+fn pcapng_of_trace_frames_reads_clean_in_tshark() {
+    // The writer alone (no core): tsnic frames with ns timestamps.
+    let p = tmp("tshark.pcapng");
+    let mut w = capture::PcapNgOut::create(&p).unwrap();
+    let mut f = Vec::new();
+    for i in 0..20u64 {
+        let t = 1_700_000_000_000_000_001 + i * 1_234;
+        trace::build_frame(i, t, 60 + (i as usize * 301) % 1455, &mut f);
+        w.write(t, &f).unwrap();
+    }
+    w.finish().unwrap();
+    match tshark_check(&p) {
+        None => eprintln!("SKIPPED: tshark is not installed (apt-get install tshark)"),
+        Some((n, bad)) => {
+            assert_eq!((n, bad), (20, 0));
+            // nanosecond timestamps survive
+            let o = Command::new("tshark")
+                .args([
+                    "-n",
+                    "-r",
+                    p.to_str().unwrap(),
+                    "-T",
+                    "fields",
+                    "-e",
+                    "frame.time_epoch",
+                    "-c",
+                    "1",
+                ])
+                .output()
+                .unwrap();
+            assert!(
+                String::from_utf8_lossy(&o.stdout).contains("1700000000.000000001"),
+                "{}",
+                String::from_utf8_lossy(&o.stdout)
+            );
+        }
     }
 }
