@@ -255,6 +255,10 @@ impl Backend for SimBackend {
     fn host_clock_model(&mut self) -> Option<&mut HostClockModel> {
         Some(&mut self.clock)
     }
+
+    fn sim_time_ns(&mut self) -> Option<u64> {
+        Some(self.sim_ns())
+    }
 }
 
 #[cfg(test)]
