@@ -398,15 +398,16 @@ impl ErrorStats {
             return ErrorStats::default();
         }
         v.sort_unstable();
-        let pct = |p: f64| {
-            let rank = ((p / 100.0) * v.len() as f64).ceil() as usize;
+        // Nearest rank with integer arithmetic: rank = ceil(permille * n / 1000).
+        let pct = |permille: usize| {
+            let rank = (permille * v.len()).div_ceil(1000);
             v[rank.clamp(1, v.len()) - 1]
         };
         ErrorStats {
             min: v[0],
-            p50: pct(50.0),
-            p99: pct(99.0),
-            p999: pct(99.9),
+            p50: pct(500),
+            p99: pct(990),
+            p999: pct(999),
             max: v[v.len() - 1],
         }
     }
