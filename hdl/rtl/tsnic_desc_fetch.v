@@ -29,8 +29,8 @@ module tsnic_desc_fetch #(
     parameter AXI_ID_W        = 8,
     parameter [AXI_ID_W-1:0] AXI_ID = 0,  // the one ID every descriptor read uses
     parameter MAX_BURST_LOG2  = 3,        // descriptors per read burst, at most 2^7
-    parameter MAX_OUT_LOG2    = 3,        // read bursts outstanding
-    parameter DESC_FIFO_LOG2  = 5,        // descriptor buffer (>= MAX_BURST_LOG2)
+    parameter MAX_OUT_LOG2    = 4,        // read bursts outstanding
+    parameter DESC_FIFO_LOG2  = 7,        // descriptor buffer (>= MAX_BURST_LOG2)
     parameter RING_LOG2_MAX   = 16,
     parameter MAX_FRAME_LEN   = 9600
 ) (
@@ -137,6 +137,7 @@ localparam [31:0] BEAT_LOG2_32 = BEAT_LOG2;
 localparam [31:0] BPD_LAST_32 = BPD - 1;
 localparam [31:0] LANES_M1_32 = LANES - 1;
 localparam [31:0] NQ32 = NUM_QUEUES;
+localparam [31:0] QUOTA_MAX = 32'd1 << NODE_W;     // more than the node pool means nothing
 localparam BPD_SH = (BPD > 1) ? $clog2(BPD) : 0;
 localparam SL            = `TSNIC_Q_STRIDE_LOG2;
 localparam [4:0] RL2MAX  = RING_LOG2_MAX;
@@ -253,7 +254,7 @@ always @(posedge clk) begin
             if (wr_o_al == `TSNIC_Q_QUOTA) begin
                 cfg_quota_wr    <= 1'b1;
                 cfg_quota_queue <= wr_q;
-                cfg_quota_value <= wr_d;
+                cfg_quota_value <= (wr_d > QUOTA_MAX) ? QUOTA_MAX : wr_d;
             end
         end
     end

@@ -456,7 +456,7 @@ async def test_registers(dut):
     q = 3
     vals = {C.Q_BASE_LO: 0x12345660, C.Q_BASE_HI: 0x9ABCDEF0, C.Q_WIN_BASE_LO: 0x11111111,
             C.Q_WIN_BASE_HI: 0x22222222, C.Q_WIN_LEN_LO: 0x33333333, C.Q_WIN_LEN_HI: 0x44444444,
-            C.Q_QUOTA: 77}
+            C.Q_QUOTA: 17}
     for off, v in vals.items():
         await tb.wr(qreg(q, off), v)
     for off, v in vals.items():
@@ -483,7 +483,12 @@ async def test_registers(dut):
     assert await tb.rd(qreg(q, C.Q_CNT_POSTED)) == 0
     # quota goes to the calendar
     await Timer(20, "ns")
-    assert (q, 77) in tb.quota_log, tb.quota_log
+    assert (q, 17) in tb.quota_log, tb.quota_log
+    # more than the node pool saturates at 2^NODE_W toward the calendar; the register keeps the value
+    await tb.wr(qreg(1, C.Q_QUOTA), 1000)
+    await Timer(20, "ns")
+    assert tb.quota_log[-1] == (1, NODES), tb.quota_log
+    assert await tb.rd(qreg(1, C.Q_QUOTA)) == 1000
     # not ours: reserved offsets, cpl_write's counters, queues beyond NUM_QUEUES, other blocks
     for addr in (qreg(q, 0x30), qreg(q, 0x3C), qreg(q, C.Q_CNT_SENT), qreg(q, C.Q_CNT_REJECTED),
                  qreg(q, 0x7C), qreg(NUM_QUEUES, C.Q_BASE_LO), C.CTRL_CONTROL, C.CPL_PROD):
