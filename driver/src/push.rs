@@ -267,6 +267,9 @@ pub fn run(
     let start_phc_ns = phc_now(b);
     let mut last_progress_phc = start_phc_ns;
     let mut polls_since_phc = 0u32;
+    let mut progressed = false;
+    // Position in `order` of the earliest posted frame still without completion.
+    let mut oldest = 0usize;
 
     while done < total {
         // Post as much as fits, in order.
@@ -330,8 +333,7 @@ pub fn run(
         }
         if n > 0 {
             progress(done, total);
-            polls_since_phc = 0;
-            last_progress_phc = phc_now(b);
+            progressed = true;
             continue;
         }
         if next < order.len() && posted_any {
@@ -343,20 +345,24 @@ pub fn run(
         if polls_since_phc >= 256 {
             polls_since_phc = 0;
             let now = phc_now(b);
-            let pending_due = order[..next]
-                .iter()
-                .any(|&i| results[i].is_none() && frames[i].launch_ns <= now);
+            if progressed {
+                progressed = false;
+                last_progress_phc = now;
+            }
+            while oldest < next && results[order[oldest]].is_some() {
+                oldest += 1;
+            }
+            let pending_due = oldest < next && frames[order[oldest]].launch_ns <= now;
             let idle_for = now.saturating_sub(last_progress_phc);
-            if pending_due && idle_for > opts.stall_timeout_ns {
+            if !pending_due {
+                last_progress_phc = now;
+            } else if idle_for > opts.stall_timeout_ns {
                 return Err(PushError::Stalled {
                     outstanding: total - done,
                     total,
                     stalled_ns: idle_for,
                     phc_ns: now,
                 });
-            }
-            if !pending_due {
-                last_progress_phc = now;
             }
         }
     }
