@@ -376,3 +376,29 @@ pub fn plot_histogram(path: &Path, sorted_errs: &[i64]) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn histogram_png_and_svg() {
+        let errs: Vec<i64> = (0..1000).map(|i| (i * i) % 97).collect::<Vec<_>>();
+        let mut sorted = errs.clone();
+        sorted.sort_unstable();
+        for ext in ["png", "svg"] {
+            let p = std::env::temp_dir().join(format!("tsnic-hist-{}.{ext}", std::process::id()));
+            plot_histogram(&p, &sorted).unwrap();
+            assert!(std::fs::metadata(&p).unwrap().len() > 1000, "{ext}");
+            if std::env::var_os("TSNIC_KEEP_PLOT").is_none() {
+                std::fs::remove_file(&p).ok();
+            }
+        }
+        let bad = std::env::temp_dir().join("tsnic-hist.gif");
+        assert!(plot_histogram(&bad, &sorted).is_err());
+        // empty input still draws
+        let p = std::env::temp_dir().join(format!("tsnic-hist-empty-{}.svg", std::process::id()));
+        plot_histogram(&p, &[]).unwrap();
+        std::fs::remove_file(&p).ok();
+    }
+}
