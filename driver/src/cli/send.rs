@@ -148,6 +148,7 @@ pub fn run(a: SendArgs) -> Result<()> {
         time_limit_ns: a.time_limit,
         tick_ns: a.tick,
         capture: a.pcap.is_some(),
+        ..RunConfig::default()
     };
     let report = run_loop(&cfg).context("the simulation could not start; check the options")?;
     print!("{}", report.table());

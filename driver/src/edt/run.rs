@@ -47,6 +47,8 @@ pub struct RunConfig {
     pub time_limit_ns: u64,
     pub tick_ns: u64,
     pub capture: bool,
+    /// Receiver buffer (the most it advertises), bytes.
+    pub rcv_buf: u32,
 }
 
 impl Default for RunConfig {
@@ -70,6 +72,7 @@ impl Default for RunConfig {
             time_limit_ns: 60_000_000_000,
             tick_ns: DEFAULT_TICK_NS,
             capture: false,
+            rcv_buf: 6 * 1024 * 1024,
         }
     }
 }
@@ -142,6 +145,8 @@ pub struct Report {
     pub receiver_delivered: u64,
     pub receiver_duplicate_bytes: u64,
     pub receiver_corrupt_bytes: u64,
+    /// Payload bytes that arrived beyond the advertised window (must be 0).
+    pub receiver_beyond_window_bytes: u64,
     pub window_violations: u64,
     pub wstamp_backward: u64,
     pub early_timer_fires: u64,
@@ -322,6 +327,7 @@ pub fn run(cfg: &RunConfig) -> Result<Report, EdtError> {
     };
     let rcv_cfg = ReceiverConfig {
         rr_request: cfg.rr,
+        rcv_buf: cfg.rcv_buf,
         ..ReceiverConfig::default()
     };
     let mut net = Network::new(cfg.path.clone(), rcv_cfg, cfg.seed);
@@ -547,7 +553,9 @@ fn make_report(
     let mut delivered = 0;
     let mut dup = 0;
     let mut corrupt = 0;
+    let mut beyond = 0;
     for (_, r) in net.receivers() {
+        beyond += r.stats.beyond_window_bytes;
         delivered += r.stats.delivered;
         dup += r.stats.duplicate_bytes;
         corrupt += r.stats.corrupt_bytes;
@@ -580,6 +588,7 @@ fn make_report(
         receiver_delivered: delivered,
         receiver_duplicate_bytes: dup,
         receiver_corrupt_bytes: corrupt,
+        receiver_beyond_window_bytes: beyond,
         window_violations: senders.iter().map(|s| s.stats.window_violations).sum(),
         wstamp_backward: senders.iter().map(|s| s.stats.wstamp_backward).sum(),
         early_timer_fires: senders.iter().map(|s| s.early_timer_fires()).sum(),

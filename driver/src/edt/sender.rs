@@ -1251,16 +1251,15 @@ impl TcpSender {
             if idxs.is_empty() {
                 break;
             }
-            // Invariant checks: never beyond cwnd or the receive window.
-            let new_flight = self.in_flight();
-            let sent_new = idxs.iter().filter(|&&i| self.rtx[i].tx_count == 0).count() as u64;
-            let _ = sent_new;
-            if new_flight > cwnd || self.snd_nxt > rwnd_end + 1 {
-                self.stats.window_violations += 1;
-            }
             let data = idxs.iter().filter(|&&i| self.rtx[i].len > 0).count() as u64;
             self.stats.data_segs_out += data;
             self.post_burst(now, &idxs, port);
+            // Invariant checks: never beyond cwnd or the receive window (a FIN takes no
+            // window space).
+            let data_end = self.snd_nxt - u64::from(self.fin_sent);
+            if self.in_flight() > cwnd || data_end > rwnd_end {
+                self.stats.window_violations += 1;
+            }
             self.schedule_tlp_after_send(now);
         }
         // tcp_cwnd_validate

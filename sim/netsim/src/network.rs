@@ -240,8 +240,8 @@ impl Network {
                         }
                         None => {
                             // Nobody listens: reset, as a host would.
-                            let mut tmp = TcpReceiver::new(self.rcv_cfg.clone(), port, 0);
-                            let r = tmp.on_frame(ev.t, &f);
+                            let r: Vec<Vec<u8>> =
+                                TcpReceiver::reset_reply(&f).into_iter().collect();
                             self.stats.resets_sent += r.len() as u64;
                             r
                         }

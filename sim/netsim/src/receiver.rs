@@ -143,7 +143,7 @@ impl TcpReceiver {
         self.delack_deadline
     }
 
-    /// Bytes held out of order (they count against the advertised window).
+    /// Bytes held out of order.
     pub fn ooo_bytes(&self) -> u64 {
         self.ooo.iter().map(|(s, e)| e - s).sum()
     }
@@ -164,8 +164,11 @@ impl TcpReceiver {
         self.rcv_nxt as i128 + i128::from(d)
     }
 
+    /// The application reads in-order data at once, and out-of-order data lies inside
+    /// [rcv_nxt, rcv_nxt + rcv_buf), so the window is the whole buffer and its right edge
+    /// never moves left (RFC 9293 3.8.6: a receiver should not shrink the window).
     fn window_bytes(&self) -> u64 {
-        u64::from(self.cfg.rcv_buf).saturating_sub(self.ooo_bytes())
+        u64::from(self.cfg.rcv_buf)
     }
 
     fn ts_now(now_ns: u64) -> u32 {
@@ -297,14 +300,24 @@ impl TcpReceiver {
             }
             RcvState::Listen => {
                 // No connection: answer with a reset (RFC 9293 3.10.7.1).
-                vec![self.reset_for(&f)]
+                vec![Self::reset_for(&f)]
             }
             RcvState::Closed => Vec::new(),
             _ => self.on_segment(now, f),
         }
     }
 
-    fn reset_for(&mut self, f: &TcpFrame) -> Vec<u8> {
+    /// The RST a host sends for a segment that reaches no connection (RFC 9293 3.10.7.1);
+    /// None for a segment that is itself a reset.
+    pub fn reset_reply(frame: &[u8]) -> Option<Vec<u8>> {
+        let f = wire::parse(frame).ok()?;
+        if f.flags & flags::RST != 0 {
+            return None;
+        }
+        Some(Self::reset_for(&f))
+    }
+
+    fn reset_for(f: &TcpFrame) -> Vec<u8> {
         let (seq, ack, fl) = if f.flags & flags::ACK != 0 {
             (f.ack, 0, flags::RST)
         } else {
