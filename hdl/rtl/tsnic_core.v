@@ -1,0 +1,551 @@
+// tsnic_core: the card core. Ports and parameters: docs/DATAPATH.md "tsnic_core ports".
+//
+// Wires the AXI-Lite register bridge, the register blocks (tsnic_regs, tsnic_phc, tsnic_desc_fetch's
+// Q block, tsnic_cpl_write's CPL block and Q counters), the descriptor fetch, the descriptor table, the
+// calendar, the payload prefetch, the launch gate and the completion writer. Host-memory reads of the
+// fetch (ID MSB 0) and the prefetch (ID MSB 1) share m_axi_ar/r through tsnic_axi_rd_arb; the
+// completion writer owns m_axi_aw/w/b. AXI_DATA_W must equal AXIS_DATA_W (the prefetch moves payload
+// words from host reads straight into the TX buffer).
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+`include "tsnic_contract.vh"
+
+module tsnic_core #(
+    parameter NUM_QUEUES           = 8,          // TX queues, power of two, 1..4096
+    parameter NODE_W               = 10,         // 2^NODE_W descriptor-table entries (= calendar nodes)
+    parameter RING_LOG2_MAX        = 16,         // largest Q_SIZE_LOG2 / CPL_SIZE_LOG2
+    parameter MAX_FRAME_LEN        = 9600,       // bytes, without FCS
+    parameter CLK_FREQ_HZ          = 250000000,  // nominal core clock (CAP_CLK_FREQ_HZ, PHC period reset value)
+    parameter SLOT_NS              = 64,         // calendar fine slot width
+    parameter SLOTS                = 1024,       // calendar fine slots
+    parameter TX_BUF_BYTES         = 32768,      // on-card TX buffer (payload prefetch)
+    parameter LOOKAHEAD_NS_DEFAULT = 4000,       // CTRL_LOOKAHEAD_NS after reset
+    parameter AXI_DATA_W           = 64,         // host-memory AXI4 data width (32..512)
+    parameter AXI_ID_W             = 8,          // AXI4 ID width (>= 2)
+    parameter AXIS_DATA_W          = 64,         // TX AXI-Stream data width (64 for 10G, 512 for 100G)
+    parameter AXIS_USER_W          = 1,
+    parameter CSLOT_W              = 16,         // calendar coarse slots: 2^CSLOT_W of SLOTS/2 fine slots
+    parameter [63:0] HORIZON_NS    = 64'd1000000000  // calendar horizon (CAP_HORIZON_NS)
+) (
+    input  wire                     clk,
+    input  wire                     rst,
+
+    // BAR0: AXI-Lite slave, 20-bit byte address, 32-bit data
+    input  wire [19:0]              s_axil_awaddr,
+    input  wire [2:0]               s_axil_awprot,
+    input  wire                     s_axil_awvalid,
+    output wire                     s_axil_awready,
+    input  wire [31:0]              s_axil_wdata,
+    input  wire [3:0]               s_axil_wstrb,
+    input  wire                     s_axil_wvalid,
+    output wire                     s_axil_wready,
+    output wire [1:0]               s_axil_bresp,
+    output wire                     s_axil_bvalid,
+    input  wire                     s_axil_bready,
+    input  wire [19:0]              s_axil_araddr,
+    input  wire [2:0]               s_axil_arprot,
+    input  wire                     s_axil_arvalid,
+    output wire                     s_axil_arready,
+    output wire [31:0]              s_axil_rdata,
+    output wire [1:0]               s_axil_rresp,
+    output wire                     s_axil_rvalid,
+    input  wire                     s_axil_rready,
+
+    // host memory: AXI4 master, 64-bit address
+    output wire [AXI_ID_W-1:0]      m_axi_awid,
+    output wire [63:0]              m_axi_awaddr,
+    output wire [7:0]               m_axi_awlen,
+    output wire [2:0]               m_axi_awsize,
+    output wire [1:0]               m_axi_awburst,
+    output wire                     m_axi_awlock,
+    output wire [3:0]               m_axi_awcache,
+    output wire [2:0]               m_axi_awprot,
+    output wire                     m_axi_awvalid,
+    input  wire                     m_axi_awready,
+    output wire [AXI_DATA_W-1:0]    m_axi_wdata,
+    output wire [AXI_DATA_W/8-1:0]  m_axi_wstrb,
+    output wire                     m_axi_wlast,
+    output wire                     m_axi_wvalid,
+    input  wire                     m_axi_wready,
+    input  wire [AXI_ID_W-1:0]      m_axi_bid,
+    input  wire [1:0]               m_axi_bresp,
+    input  wire                     m_axi_bvalid,
+    output wire                     m_axi_bready,
+    output wire [AXI_ID_W-1:0]      m_axi_arid,
+    output wire [63:0]              m_axi_araddr,
+    output wire [7:0]               m_axi_arlen,
+    output wire [2:0]               m_axi_arsize,
+    output wire [1:0]               m_axi_arburst,
+    output wire                     m_axi_arlock,
+    output wire [3:0]               m_axi_arcache,
+    output wire [2:0]               m_axi_arprot,
+    output wire                     m_axi_arvalid,
+    input  wire                     m_axi_arready,
+    input  wire [AXI_ID_W-1:0]      m_axi_rid,
+    input  wire [AXI_DATA_W-1:0]    m_axi_rdata,
+    input  wire [1:0]               m_axi_rresp,
+    input  wire                     m_axi_rlast,
+    input  wire                     m_axi_rvalid,
+    output wire                     m_axi_rready,
+
+    // TX to the MAC: AXI-Stream master
+    output wire [AXIS_DATA_W-1:0]   m_axis_tx_tdata,
+    output wire [AXIS_DATA_W/8-1:0] m_axis_tx_tkeep,
+    output wire                     m_axis_tx_tvalid,
+    input  wire                     m_axis_tx_tready,
+    output wire                     m_axis_tx_tlast,
+    output wire [AXIS_USER_W-1:0]   m_axis_tx_tuser,
+
+    output wire                     irq,
+    output wire                     pps
+);
+
+localparam QUEUE_W   = (NUM_QUEUES > 1) ? $clog2(NUM_QUEUES) : 1;
+localparam SLOT_NS_W = $clog2(SLOT_NS);
+localparam SLOT_W    = $clog2(SLOTS);
+localparam S_ID_W    = AXI_ID_W - 1;
+localparam ADDR_W    = 20;
+localparam DATA_W    = AXIS_DATA_W;     // tx_prefetch: AXI read data = TX buffer = stream width
+
+// ---------------------------------------------------------------------------------------------
+// register bus: AXI-Lite bridge -> regs, phc, desc_fetch (Q block), cpl_write (CPL + Q counters)
+wire [ADDR_W-1:0] reg_wr_addr;
+wire [31:0]       reg_wr_data;
+wire [3:0]        reg_wr_strb;
+wire              reg_wr_en;
+wire [ADDR_W-1:0] reg_rd_addr;
+wire              reg_rd_en;
+
+wire        regs_wr_wait, regs_wr_ack, regs_rd_wait, regs_rd_ack;
+wire [31:0] regs_rd_data;
+wire        phc_wr_wait, phc_wr_ack, phc_rd_wait, phc_rd_ack;
+wire [31:0] phc_rd_data;
+wire        df_wr_wait, df_wr_ack, df_rd_wait, df_rd_ack;
+wire [31:0] df_rd_data;
+wire        cw_wr_wait, cw_wr_ack, cw_rd_wait, cw_rd_ack;
+wire [31:0] cw_rd_data;
+
+tsnic_axil_reg_if #(
+    .ADDR_W(ADDR_W)
+) axil_reg_if_inst (
+    .clk(clk), .rst(rst),
+    .s_axil_awaddr(s_axil_awaddr), .s_axil_awprot(s_axil_awprot), .s_axil_awvalid(s_axil_awvalid),
+    .s_axil_awready(s_axil_awready), .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb),
+    .s_axil_wvalid(s_axil_wvalid), .s_axil_wready(s_axil_wready), .s_axil_bresp(s_axil_bresp),
+    .s_axil_bvalid(s_axil_bvalid), .s_axil_bready(s_axil_bready), .s_axil_araddr(s_axil_araddr),
+    .s_axil_arprot(s_axil_arprot), .s_axil_arvalid(s_axil_arvalid), .s_axil_arready(s_axil_arready),
+    .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp), .s_axil_rvalid(s_axil_rvalid),
+    .s_axil_rready(s_axil_rready),
+    .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
+    .reg_wr_wait(regs_wr_wait | phc_wr_wait | df_wr_wait | cw_wr_wait),
+    .reg_wr_ack(regs_wr_ack | phc_wr_ack | df_wr_ack | cw_wr_ack),
+    .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en),
+    .reg_rd_data(regs_rd_data | phc_rd_data | df_rd_data | cw_rd_data),
+    .reg_rd_wait(regs_rd_wait | phc_rd_wait | df_rd_wait | cw_rd_wait),
+    .reg_rd_ack(regs_rd_ack | phc_rd_ack | df_rd_ack | cw_rd_ack)
+);
+
+// ---------------------------------------------------------------------------------------------
+// PHC
+wire [63:0] phc_ns;
+wire        phc_step;
+
+// verilator lint_off UNUSEDSIGNAL
+wire [47:0] phc_fns;
+wire [47:0] phc_sec;
+wire [29:0] phc_nsec;
+wire        phc_sec_valid;
+// verilator lint_on UNUSEDSIGNAL
+
+tsnic_phc #(
+    .ADDR_W(ADDR_W),
+    .PERIOD_NUM(1000000000),
+    .PERIOD_DEN(CLK_FREQ_HZ)
+) phc_inst (
+    .clk(clk), .rst(rst),
+    .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
+    .reg_wr_wait(phc_wr_wait), .reg_wr_ack(phc_wr_ack),
+    .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(phc_rd_data),
+    .reg_rd_wait(phc_rd_wait), .reg_rd_ack(phc_rd_ack),
+    .phc_ns(phc_ns), .phc_fns(phc_fns), .phc_sec(phc_sec), .phc_nsec(phc_nsec),
+    .phc_sec_valid(phc_sec_valid), .phc_step(phc_step), .pps(pps)
+);
+
+// ---------------------------------------------------------------------------------------------
+// CAP / CTRL / CNT registers and the interrupt
+wire        ctrl_enable;
+wire        ctrl_reset;
+wire        reset_busy;
+wire [31:0] lookahead_ns;
+wire [31:0] tx_lat_comp_ns;
+wire        evt_posted;
+wire        evt_cpl_valid;
+wire [7:0]  evt_cpl_status;
+wire [15:0] evt_cpl_len;
+
+tsnic_regs #(
+    .ADDR_W(ADDR_W),
+    .NUM_QUEUES(NUM_QUEUES),
+    .CLK_FREQ_HZ(CLK_FREQ_HZ),
+    .SLOT_NS(SLOT_NS),
+    .SLOTS(SLOTS),
+    .HORIZON_NS(HORIZON_NS),
+    .FEATURES((32'd1 << `TSNIC_FEATURE_LATE_POLICY_BIT) | (32'd1 << `TSNIC_FEATURE_HORIZON_POLICY_BIT)
+            | (32'd1 << `TSNIC_FEATURE_PHC_ADJFINE_BIT) | (32'd1 << `TSNIC_FEATURE_PPS_OUT_BIT)
+            | (32'd1 << `TSNIC_FEATURE_IRQ_MODERATION_BIT)),
+    .RING_LOG2_MAX(RING_LOG2_MAX),
+    .MAX_FRAME_LEN(MAX_FRAME_LEN),
+    .TX_DATA_WIDTH(AXIS_DATA_W),
+    .NODES(1 << NODE_W),
+    .LOOKAHEAD_NS_DEFAULT(LOOKAHEAD_NS_DEFAULT)
+) regs_inst (
+    .clk(clk), .rst(rst),
+    .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
+    .reg_wr_wait(regs_wr_wait), .reg_wr_ack(regs_wr_ack),
+    .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(regs_rd_data),
+    .reg_rd_wait(regs_rd_wait), .reg_rd_ack(regs_rd_ack),
+    .ctrl_enable(ctrl_enable), .ctrl_reset(ctrl_reset), .reset_busy(reset_busy),
+    .lookahead_ns(lookahead_ns), .tx_lat_comp_ns(tx_lat_comp_ns),
+    .phc_ns(phc_ns), .phc_step(phc_step),
+    .evt_posted(evt_posted), .evt_cpl_valid(evt_cpl_valid), .evt_cpl_status(evt_cpl_status),
+    .evt_cpl_len(evt_cpl_len),
+    .irq(irq)
+);
+
+// ---------------------------------------------------------------------------------------------
+// core reset sequencer (CTRL_CONTROL.RESET): stop fetching, wait for the fetch to drain, flush
+// every queue in the calendar, then hold the launch gate in flush until every descriptor-table
+// entry has been completed (its completion written and its handle freed).
+localparam [2:0] R_IDLE = 3'd0, R_STOP = 3'd1, R_FLUSH = 3'd2, R_FWAIT = 3'd3, R_DRAIN = 3'd4;
+reg  [2:0]         rseq_reg = R_IDLE;
+reg  [QUEUE_W:0]   rq_reg = 0;
+reg                fetch_fl_out_reg = 1'b0;   // a fetch-issued calendar flush is outstanding
+
+wire               df_idle;
+wire               df_flush_valid;
+wire [QUEUE_W-1:0] df_flush_queue;
+wire               cal_flush_ready;
+wire               cal_flush_done;
+wire [NODE_W:0]    tbl_used;
+
+assign reset_busy = (rseq_reg != R_IDLE);
+wire seq_owns_flush = (rseq_reg == R_FLUSH) || (rseq_reg == R_FWAIT);
+wire cal_flush_valid = seq_owns_flush ? (rseq_reg == R_FLUSH) : df_flush_valid;
+wire [QUEUE_W-1:0] cal_flush_queue = seq_owns_flush ? rq_reg[QUEUE_W-1:0] : df_flush_queue;
+wire df_flush_ready = !seq_owns_flush && cal_flush_ready;
+wire df_flush_done = !seq_owns_flush && cal_flush_done;
+wire gate_flush = (rseq_reg == R_DRAIN);
+
+always @(posedge clk) begin
+    if (df_flush_valid && df_flush_ready) fetch_fl_out_reg <= 1'b1;
+    else if (df_flush_done) fetch_fl_out_reg <= 1'b0;
+
+    case (rseq_reg)
+        R_IDLE: if (ctrl_reset) rseq_reg <= R_STOP;
+        R_STOP: begin
+            rq_reg <= 0;
+            if (df_idle && !fetch_fl_out_reg && !df_flush_valid) rseq_reg <= R_FLUSH;
+        end
+        R_FLUSH: if (cal_flush_ready) rseq_reg <= R_FWAIT;
+        R_FWAIT: begin
+            if (cal_flush_done) begin
+                rq_reg <= rq_reg + 1'b1;
+                rseq_reg <= (rq_reg == NUM_QUEUES - 1) ? R_DRAIN : R_FLUSH;
+            end
+        end
+        R_DRAIN: if (tbl_used == 0) rseq_reg <= R_IDLE;
+        default: rseq_reg <= R_IDLE;
+    endcase
+
+    if (rst) begin
+        rseq_reg <= R_IDLE;
+        rq_reg <= 0;
+        fetch_fl_out_reg <= 1'b0;
+    end
+end
+
+// ---------------------------------------------------------------------------------------------
+// descriptor fetch, descriptor table, calendar
+wire [S_ID_W-1:0]  df_arid, pf_arid, df_rid, pf_rid;
+wire [63:0]        df_araddr, pf_araddr;
+wire [7:0]         df_arlen, pf_arlen;
+wire [2:0]         df_arsize, pf_arsize, df_arprot, pf_arprot;
+wire [1:0]         df_arburst, pf_arburst, df_rresp, pf_rresp;
+wire               df_arlock, pf_arlock;
+wire [3:0]         df_arcache, pf_arcache;
+wire               df_arvalid, pf_arvalid, df_arready, pf_arready;
+wire [AXI_DATA_W-1:0] df_rdata, pf_rdata;
+wire               df_rlast, pf_rlast, df_rvalid, pf_rvalid, df_rready, pf_rready;
+
+wire               tbl_alloc_valid;
+wire [NODE_W-1:0]  tbl_alloc_handle;
+wire               tbl_wr_en;
+wire [63:0]        tbl_wr_addr;
+wire [15:0]        tbl_wr_len;
+wire [31:0]        tbl_wr_cookie;
+wire [63:0]        tbl_wr_launch_ns;
+wire [15:0]        tbl_wr_ring_index;
+wire [QUEUE_W-1:0] tbl_wr_queue;
+
+wire               ins_valid, ins_ready, ins_late_policy, ins_horizon_policy;
+wire [QUEUE_W-1:0] ins_queue;
+wire [NODE_W-1:0]  ins_handle;
+wire [63:0]        ins_launch_ns;
+wire               quota_wr;
+wire [QUEUE_W-1:0] quota_queue;
+wire [31:0]        quota_value;
+
+// completion request ports: 0 = fetch (REJECTED), 1 = prefetch (non-wire), 2 = launch gate
+wire [2:0]          cr_valid, cr_ready, cr_capped, cr_hvalid;
+wire [3*QUEUE_W-1:0] cr_queue;
+wire [3*16-1:0]     cr_index, cr_len;
+wire [3*32-1:0]     cr_cookie;
+wire [3*64-1:0]     cr_launch, cr_depart;
+wire [3*8-1:0]      cr_status, cr_reason;
+wire [3*NODE_W-1:0] cr_handle;
+
+tsnic_desc_fetch #(
+    .NUM_QUEUES(NUM_QUEUES),
+    .QUEUE_W(QUEUE_W),
+    .NODE_W(NODE_W),
+    .ADDR_W(ADDR_W),
+    .AXI_DATA_W(AXI_DATA_W),
+    .AXI_ADDR_W(64),
+    .AXI_ID_W(S_ID_W),
+    .AXI_ID({S_ID_W{1'b0}}),
+    .RING_LOG2_MAX(RING_LOG2_MAX),
+    .MAX_FRAME_LEN(MAX_FRAME_LEN)
+) desc_fetch_inst (
+    .clk(clk), .rst(rst),
+    .enable(ctrl_enable && !reset_busy),
+    .phc_ns(phc_ns),
+    .idle(df_idle),
+    .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
+    .reg_wr_wait(df_wr_wait), .reg_wr_ack(df_wr_ack),
+    .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(df_rd_data),
+    .reg_rd_wait(df_rd_wait), .reg_rd_ack(df_rd_ack),
+    .m_axi_arid(df_arid), .m_axi_araddr(df_araddr), .m_axi_arlen(df_arlen), .m_axi_arsize(df_arsize),
+    .m_axi_arburst(df_arburst), .m_axi_arlock(df_arlock), .m_axi_arcache(df_arcache), .m_axi_arprot(df_arprot),
+    .m_axi_arvalid(df_arvalid), .m_axi_arready(df_arready),
+    .m_axi_rid(df_rid), .m_axi_rdata(df_rdata), .m_axi_rresp(df_rresp), .m_axi_rlast(df_rlast),
+    .m_axi_rvalid(df_rvalid), .m_axi_rready(df_rready),
+    .tbl_alloc_valid(tbl_alloc_valid), .tbl_alloc_handle(tbl_alloc_handle),
+    .tbl_wr_en(tbl_wr_en), .tbl_wr_addr(tbl_wr_addr), .tbl_wr_len(tbl_wr_len), .tbl_wr_cookie(tbl_wr_cookie),
+    .tbl_wr_launch_ns(tbl_wr_launch_ns), .tbl_wr_ring_index(tbl_wr_ring_index), .tbl_wr_queue(tbl_wr_queue),
+    .m_ins_valid(ins_valid), .m_ins_ready(ins_ready), .m_ins_queue(ins_queue), .m_ins_handle(ins_handle),
+    .m_ins_launch_ns(ins_launch_ns), .m_ins_late_policy(ins_late_policy),
+    .m_ins_horizon_policy(ins_horizon_policy),
+    .m_flush_valid(df_flush_valid), .m_flush_ready(df_flush_ready), .m_flush_queue(df_flush_queue),
+    .flush_done(df_flush_done),
+    .cfg_quota_wr(quota_wr), .cfg_quota_queue(quota_queue), .cfg_quota_value(quota_value),
+    .m_cpl_req_valid(cr_valid[0]), .m_cpl_req_ready(cr_ready[0]),
+    .m_cpl_req_queue(cr_queue[0*QUEUE_W +: QUEUE_W]), .m_cpl_req_ring_index(cr_index[0*16 +: 16]),
+    .m_cpl_req_cookie(cr_cookie[0*32 +: 32]), .m_cpl_req_launch_ns(cr_launch[0*64 +: 64]),
+    .m_cpl_req_depart_ns(cr_depart[0*64 +: 64]), .m_cpl_req_len(cr_len[0*16 +: 16]),
+    .m_cpl_req_status(cr_status[0*8 +: 8]), .m_cpl_req_reason(cr_reason[0*8 +: 8]),
+    .m_cpl_req_capped(cr_capped[0]), .m_cpl_req_handle(cr_handle[0*NODE_W +: NODE_W]),
+    .m_cpl_req_handle_valid(cr_hvalid[0]),
+    .evt_posted(evt_posted)
+);
+
+wire               dt_rd_en;
+wire [NODE_W-1:0]  dt_rd_handle;
+wire [63:0]        dt_rd_addr;
+wire [15:0]        dt_rd_len;
+wire [31:0]        dt_rd_cookie;
+wire [63:0]        dt_rd_launch_ns;
+wire [15:0]        dt_rd_ring_index;
+wire [QUEUE_W-1:0] dt_rd_queue;
+wire               free_valid, free_ready;
+wire [NODE_W-1:0]  free_handle;
+
+// verilator lint_off UNUSEDSIGNAL
+wire               dt_rd_valid;
+wire [NODE_W:0]    cal_occupancy;
+wire [31:0]        cal_forced;
+wire               cal_init_busy;
+wire [QUEUE_W-1:0] evt_cpl_queue;
+// verilator lint_on UNUSEDSIGNAL
+
+tsnic_desc_table #(
+    .NODE_W(NODE_W),
+    .QUEUE_W(QUEUE_W)
+) desc_table_inst (
+    .clk(clk), .rst(rst),
+    .alloc_valid(tbl_alloc_valid), .alloc_handle(tbl_alloc_handle),
+    .wr_en(tbl_wr_en), .wr_addr(tbl_wr_addr), .wr_len(tbl_wr_len), .wr_cookie(tbl_wr_cookie),
+    .wr_launch_ns(tbl_wr_launch_ns), .wr_ring_index(tbl_wr_ring_index), .wr_queue(tbl_wr_queue),
+    .rd_en(dt_rd_en), .rd_handle(dt_rd_handle), .rd_valid(dt_rd_valid), .rd_addr(dt_rd_addr),
+    .rd_len(dt_rd_len), .rd_cookie(dt_rd_cookie), .rd_launch_ns(dt_rd_launch_ns),
+    .rd_ring_index(dt_rd_ring_index), .rd_queue(dt_rd_queue),
+    .free_valid(free_valid), .free_ready(free_ready), .free_handle(free_handle),
+    .used_count(tbl_used)
+);
+
+wire               rel_valid, rel_ready, rel_capped;
+wire [QUEUE_W-1:0] rel_queue;
+wire [NODE_W-1:0]  rel_handle;
+wire [63:0]        rel_launch_ns;
+wire [7:0]         rel_status;
+
+// quota: 0 = the calendar's default; larger than the pool saturates to the pool size
+wire [NODE_W:0] quota_sat = (quota_value > (32'd1 << NODE_W)) ? ({1'b1, {NODE_W{1'b0}}}) : quota_value[NODE_W:0];
+
+tsnic_calendar #(
+    .QUEUE_W(QUEUE_W),
+    .NODE_W(NODE_W),
+    .HANDLE_W(NODE_W),
+    .SLOT_NS_W(SLOT_NS_W),
+    .SLOT_W(SLOT_W),
+    .CSLOT_W(CSLOT_W),
+    .HORIZON_NS(HORIZON_NS)
+) calendar_inst (
+    .clk(clk), .rst(rst),
+    .phc_ns(phc_ns), .phc_step(phc_step), .lookahead_ns(lookahead_ns),
+    .s_ins_valid(ins_valid), .s_ins_ready(ins_ready), .s_ins_queue(ins_queue), .s_ins_handle(ins_handle),
+    .s_ins_launch_ns(ins_launch_ns), .s_ins_late_policy(ins_late_policy),
+    .s_ins_horizon_policy(ins_horizon_policy),
+    .m_rel_valid(rel_valid), .m_rel_ready(rel_ready), .m_rel_queue(rel_queue), .m_rel_handle(rel_handle),
+    .m_rel_launch_ns(rel_launch_ns), .m_rel_status(rel_status), .m_rel_capped(rel_capped),
+    .s_flush_valid(cal_flush_valid), .s_flush_ready(cal_flush_ready), .s_flush_queue(cal_flush_queue),
+    .flush_done(cal_flush_done),
+    .cfg_quota_wr(quota_wr), .cfg_quota_queue(quota_queue), .cfg_quota_value(quota_sat),
+    .stat_occupancy(cal_occupancy), .stat_forced(cal_forced), .stat_init_busy(cal_init_busy)
+);
+
+// ---------------------------------------------------------------------------------------------
+// payload prefetch and launch gate
+wire               frm_valid, frm_ready, frm_late, frm_capped;
+wire [63:0]        frm_launch_ns, frm_req_launch_ns;
+wire [QUEUE_W-1:0] frm_queue;
+wire [15:0]        frm_ring_index, frm_len;
+wire [31:0]        frm_cookie;
+wire [NODE_W-1:0]  frm_handle;
+wire [DATA_W-1:0]  pay_tdata;
+wire [DATA_W/8-1:0] pay_tkeep;
+wire               pay_tlast, pay_tvalid, pay_tready;
+
+tsnic_tx_prefetch #(
+    .DATA_W(DATA_W),
+    .NODE_W(NODE_W),
+    .QUEUE_W(QUEUE_W),
+    .AXI_ID_W(S_ID_W),
+    .AXI_ARID({S_ID_W{1'b0}}),
+    .BUF_BYTES(TX_BUF_BYTES)
+) tx_prefetch_inst (
+    .clk(clk), .rst(rst),
+    .phc_ns(phc_ns),
+    .s_rel_valid(rel_valid), .s_rel_ready(rel_ready), .s_rel_queue(rel_queue), .s_rel_handle(rel_handle),
+    .s_rel_launch_ns(rel_launch_ns), .s_rel_status(rel_status), .s_rel_capped(rel_capped),
+    .dt_rd_en(dt_rd_en), .dt_rd_handle(dt_rd_handle), .dt_rd_addr(dt_rd_addr), .dt_rd_len(dt_rd_len),
+    .dt_rd_cookie(dt_rd_cookie), .dt_rd_launch_ns(dt_rd_launch_ns), .dt_rd_ring_index(dt_rd_ring_index),
+    .dt_rd_queue(dt_rd_queue),
+    .m_axi_arid(pf_arid), .m_axi_araddr(pf_araddr), .m_axi_arlen(pf_arlen), .m_axi_arsize(pf_arsize),
+    .m_axi_arburst(pf_arburst), .m_axi_arlock(pf_arlock), .m_axi_arcache(pf_arcache), .m_axi_arprot(pf_arprot),
+    .m_axi_arvalid(pf_arvalid), .m_axi_arready(pf_arready),
+    .m_axi_rid(pf_rid), .m_axi_rdata(pf_rdata), .m_axi_rresp(pf_rresp), .m_axi_rlast(pf_rlast),
+    .m_axi_rvalid(pf_rvalid), .m_axi_rready(pf_rready),
+    .m_cpl_req_valid(cr_valid[1]), .m_cpl_req_ready(cr_ready[1]),
+    .m_cpl_req_queue(cr_queue[1*QUEUE_W +: QUEUE_W]), .m_cpl_req_ring_index(cr_index[1*16 +: 16]),
+    .m_cpl_req_cookie(cr_cookie[1*32 +: 32]), .m_cpl_req_launch_ns(cr_launch[1*64 +: 64]),
+    .m_cpl_req_depart_ns(cr_depart[1*64 +: 64]), .m_cpl_req_len(cr_len[1*16 +: 16]),
+    .m_cpl_req_status(cr_status[1*8 +: 8]), .m_cpl_req_reason(cr_reason[1*8 +: 8]),
+    .m_cpl_req_capped(cr_capped[1]), .m_cpl_req_handle(cr_handle[1*NODE_W +: NODE_W]),
+    .m_cpl_req_handle_valid(cr_hvalid[1]),
+    .m_frm_valid(frm_valid), .m_frm_ready(frm_ready), .m_frm_launch_ns(frm_launch_ns),
+    .m_frm_req_launch_ns(frm_req_launch_ns), .m_frm_late(frm_late), .m_frm_capped(frm_capped),
+    .m_frm_queue(frm_queue), .m_frm_ring_index(frm_ring_index), .m_frm_cookie(frm_cookie),
+    .m_frm_len(frm_len), .m_frm_handle(frm_handle),
+    .m_axis_pay_tdata(pay_tdata), .m_axis_pay_tkeep(pay_tkeep), .m_axis_pay_tlast(pay_tlast),
+    .m_axis_pay_tvalid(pay_tvalid), .m_axis_pay_tready(pay_tready)
+);
+
+tsnic_launch_gate #(
+    .DATA_W(DATA_W),
+    .NODE_W(NODE_W),
+    .QUEUE_W(QUEUE_W)
+) launch_gate_inst (
+    .clk(clk), .rst(rst),
+    .phc_ns(phc_ns), .tx_lat_comp_ns(tx_lat_comp_ns), .flush(gate_flush),
+    .s_frm_valid(frm_valid), .s_frm_ready(frm_ready), .s_frm_launch_ns(frm_launch_ns),
+    .s_frm_req_launch_ns(frm_req_launch_ns), .s_frm_late(frm_late), .s_frm_capped(frm_capped),
+    .s_frm_queue(frm_queue), .s_frm_ring_index(frm_ring_index), .s_frm_cookie(frm_cookie),
+    .s_frm_len(frm_len), .s_frm_handle(frm_handle),
+    .s_axis_pay_tdata(pay_tdata), .s_axis_pay_tkeep(pay_tkeep), .s_axis_pay_tlast(pay_tlast),
+    .s_axis_pay_tvalid(pay_tvalid), .s_axis_pay_tready(pay_tready),
+    .m_axis_tx_tdata(m_axis_tx_tdata), .m_axis_tx_tkeep(m_axis_tx_tkeep), .m_axis_tx_tlast(m_axis_tx_tlast),
+    .m_axis_tx_tvalid(m_axis_tx_tvalid), .m_axis_tx_tready(m_axis_tx_tready),
+    .m_cpl_req_valid(cr_valid[2]), .m_cpl_req_ready(cr_ready[2]),
+    .m_cpl_req_queue(cr_queue[2*QUEUE_W +: QUEUE_W]), .m_cpl_req_ring_index(cr_index[2*16 +: 16]),
+    .m_cpl_req_cookie(cr_cookie[2*32 +: 32]), .m_cpl_req_launch_ns(cr_launch[2*64 +: 64]),
+    .m_cpl_req_depart_ns(cr_depart[2*64 +: 64]), .m_cpl_req_len(cr_len[2*16 +: 16]),
+    .m_cpl_req_status(cr_status[2*8 +: 8]), .m_cpl_req_reason(cr_reason[2*8 +: 8]),
+    .m_cpl_req_capped(cr_capped[2]), .m_cpl_req_handle(cr_handle[2*NODE_W +: NODE_W]),
+    .m_cpl_req_handle_valid(cr_hvalid[2])
+);
+
+assign m_axis_tx_tuser = {AXIS_USER_W{1'b0}};
+
+// ---------------------------------------------------------------------------------------------
+// host memory: reads (fetch, prefetch) through the arbiter; writes from the completion writer
+tsnic_axi_rd_arb #(
+    .DATA_W(AXI_DATA_W),
+    .ADDR_W(64),
+    .S_ID_W(S_ID_W),
+    .M_ID_W(AXI_ID_W)
+) axi_rd_arb_inst (
+    .clk(clk), .rst(rst),
+    .s0_axi_arid(df_arid), .s0_axi_araddr(df_araddr), .s0_axi_arlen(df_arlen), .s0_axi_arsize(df_arsize),
+    .s0_axi_arburst(df_arburst), .s0_axi_arlock(df_arlock), .s0_axi_arcache(df_arcache),
+    .s0_axi_arprot(df_arprot), .s0_axi_arvalid(df_arvalid), .s0_axi_arready(df_arready),
+    .s0_axi_rid(df_rid), .s0_axi_rdata(df_rdata), .s0_axi_rresp(df_rresp), .s0_axi_rlast(df_rlast),
+    .s0_axi_rvalid(df_rvalid), .s0_axi_rready(df_rready),
+    .s1_axi_arid(pf_arid), .s1_axi_araddr(pf_araddr), .s1_axi_arlen(pf_arlen), .s1_axi_arsize(pf_arsize),
+    .s1_axi_arburst(pf_arburst), .s1_axi_arlock(pf_arlock), .s1_axi_arcache(pf_arcache),
+    .s1_axi_arprot(pf_arprot), .s1_axi_arvalid(pf_arvalid), .s1_axi_arready(pf_arready),
+    .s1_axi_rid(pf_rid), .s1_axi_rdata(pf_rdata), .s1_axi_rresp(pf_rresp), .s1_axi_rlast(pf_rlast),
+    .s1_axi_rvalid(pf_rvalid), .s1_axi_rready(pf_rready),
+    .m_axi_arid(m_axi_arid), .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen),
+    .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst), .m_axi_arlock(m_axi_arlock),
+    .m_axi_arcache(m_axi_arcache), .m_axi_arprot(m_axi_arprot), .m_axi_arvalid(m_axi_arvalid),
+    .m_axi_arready(m_axi_arready),
+    .m_axi_rid(m_axi_rid), .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast),
+    .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready)
+);
+
+tsnic_cpl_write #(
+    .ADDR_W(ADDR_W),
+    .NUM_QUEUES(NUM_QUEUES),
+    .QUEUE_W(QUEUE_W),
+    .NODE_W(NODE_W),
+    .N_SRC(3),
+    .RING_LOG2_MAX(RING_LOG2_MAX),
+    .AXI_DATA_W(AXI_DATA_W),
+    .AXI_ID_W(AXI_ID_W),
+    .AXI_WR_ID({AXI_ID_W{1'b0}})
+) cpl_write_inst (
+    .clk(clk), .rst(rst),
+    .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
+    .reg_wr_wait(cw_wr_wait), .reg_wr_ack(cw_wr_ack),
+    .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(cw_rd_data),
+    .reg_rd_wait(cw_rd_wait), .reg_rd_ack(cw_rd_ack),
+    .s_cpl_req_valid(cr_valid), .s_cpl_req_ready(cr_ready), .s_cpl_req_queue(cr_queue),
+    .s_cpl_req_ring_index(cr_index), .s_cpl_req_cookie(cr_cookie), .s_cpl_req_launch_ns(cr_launch),
+    .s_cpl_req_depart_ns(cr_depart), .s_cpl_req_len(cr_len), .s_cpl_req_status(cr_status),
+    .s_cpl_req_reason(cr_reason), .s_cpl_req_capped(cr_capped), .s_cpl_req_handle(cr_handle),
+    .s_cpl_req_handle_valid(cr_hvalid),
+    .m_axi_awid(m_axi_awid), .m_axi_awaddr(m_axi_awaddr), .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize),
+    .m_axi_awburst(m_axi_awburst), .m_axi_awlock(m_axi_awlock), .m_axi_awcache(m_axi_awcache),
+    .m_axi_awprot(m_axi_awprot), .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready),
+    .m_axi_wdata(m_axi_wdata), .m_axi_wstrb(m_axi_wstrb), .m_axi_wlast(m_axi_wlast),
+    .m_axi_wvalid(m_axi_wvalid), .m_axi_wready(m_axi_wready),
+    .m_axi_bid(m_axi_bid), .m_axi_bresp(m_axi_bresp), .m_axi_bvalid(m_axi_bvalid), .m_axi_bready(m_axi_bready),
+    .m_free_valid(free_valid), .m_free_ready(free_ready), .m_free_handle(free_handle),
+    .evt_cpl_valid(evt_cpl_valid), .evt_cpl_status(evt_cpl_status), .evt_cpl_len(evt_cpl_len),
+    .evt_cpl_queue(evt_cpl_queue)
+);
+
+endmodule
+
+`resetall
