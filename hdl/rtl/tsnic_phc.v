@@ -6,16 +6,19 @@
 // The nominal period after reset is PERIOD_NUM / PERIOD_DEN ns rounded to 48 fractional bits
 // (32/5 = 6.4 ns for 156.25 MHz, 512/165 ns for 322.265625 MHz: relative error < 2e-15).
 //
-// A seconds view {sec, nsec} = divmod(ns, 10^9) is kept beside the ns count: it advances with the
-// same whole-ns steps, rolling nsec over at 10^9 (that edge starts the `pps` pulse). After a SET, an
-// ADJ or a 2^64 ns wrap it is recomputed by a serial divider (65 cycles, STATUS.BUSY), while the clock
-// keeps running; a TIME_LO read waits (reg_rd_wait) until the view is valid, so a snapshot is always
-// consistent: snap_sec * 10^9 + snap_nsec == snap_ns.
+// A seconds view {sec, nsec} = divmod(ns, 10^9) is kept one pipeline stage behind the ns count (it
+// describes the time of the previous cycle, so the 112-bit adder's carry never feeds it): it advances
+// with the same whole-ns steps, rolling nsec over at 10^9 (that edge starts the `pps` pulse, which
+// therefore rises one cycle after the first cycle of the new second). After a SET, an ADJ or a 2^64 ns
+// wrap it is recomputed by a serial divider (66 cycles, STATUS.BUSY), while the clock keeps running;
+// a TIME_LO read waits (reg_rd_wait) until the view is valid, so a snapshot is always consistent:
+// snap_sec * 10^9 + snap_nsec == snap_ns.
 //
 // Register interface: Corundum style (docs/DATAPATH.md), full BAR0 byte addresses; only the defined
 // PHC registers are acknowledged. Timing, in cycles of `clk` (the cycle in which reg_*_ack is high is
 // the "ack cycle"):
-//   TIME_LO read  : the snapshot is the time of the cycle before the ack cycle.
+//   TIME_LO read  : the snapshot is the time of the cycle two before the ack cycle (the sampling
+//                   cycle's delayed copy, to which the seconds view belongs).
 //   CMD.SET       : phc_ns equals SET_HI:SET_LO (fraction 0) in the ack cycle; phc_step high then.
 //   CMD.ADJ       : from the ack cycle on, time is what it would have been plus ADJ_HI:ADJ_LO ns.
 //   PERIOD_HI / ADJFINE_PPB write: the new increment is used from a fixed latency on
@@ -50,8 +53,8 @@ module tsnic_phc #(
     // time
     output wire [63:0]       phc_ns,
     output wire [47:0]       phc_fns,
-    output wire [47:0]       phc_sec,        // seconds view (valid when phc_sec_valid)
-    output wire [29:0]       phc_nsec,
+    output wire [47:0]       phc_sec,        // divmod(phc_ns of the previous cycle, 10^9),
+    output wire [29:0]       phc_nsec,       //   valid when phc_sec_valid
     output wire              phc_sec_valid,
     output wire              phc_step,       // one-cycle pulse: time was set or adjusted
     output wire              pps
@@ -105,6 +108,11 @@ reg [23:0] sv_delta_reg = 24'd0;   // ns added since the divided value
 reg        step_reg = 1'b0;
 reg [31:0] step_cnt_reg = 32'd0;
 reg [PPS_CNT_W-1:0] pps_cnt_reg = {PPS_CNT_W{1'b0}};
+// the previous cycle, for the seconds view and the snapshot
+reg [63:0] ns_d_reg = 64'd0;
+reg [47:16] fns_d_reg = 32'd0;   // the bits TIME_FNS shows
+reg [16:0] delta_d_reg = 17'd0;
+reg        restart_d_reg = 1'b0;
 
 reg [63:0] set_reg = 64'd0;
 reg [63:0] adj_reg = 64'd0;
@@ -130,12 +138,13 @@ wire do_set = wr_cmd && reg_wr_data[`TSNIC_PHC_CMD_SET_BIT];
 wire do_adj = wr_cmd && reg_wr_data[`TSNIC_PHC_CMD_ADJ_BIT] && !reg_wr_data[`TSNIC_PHC_CMD_SET_BIT];
 wire step_now = do_set || do_adj;
 
+wire sv_wait = sv_busy_reg || restart_d_reg;   // seconds view invalid or about to be recomputed
 wire rd_time_lo = reg_rd_en && !rd_ack_reg && (ra == `TSNIC_PHC_TIME_LO);
-wire rd_go = reg_rd_en && !rd_ack_reg && is_phc_reg(ra) && !(rd_time_lo && sv_busy_reg);
+wire rd_go = reg_rd_en && !rd_ack_reg && is_phc_reg(ra) && !(rd_time_lo && sv_wait);
 
 assign reg_wr_wait = 1'b0;
 assign reg_wr_ack = wr_ack_reg;
-assign reg_rd_wait = rd_time_lo && sv_busy_reg;   // snapshot waits for a valid seconds view
+assign reg_rd_wait = rd_time_lo && sv_wait;   // snapshot waits for a valid seconds view
 assign reg_rd_ack = rd_ack_reg;
 assign reg_rd_data = rd_data_reg;
 
@@ -158,11 +167,15 @@ tsnic_phc_incr #(
 
 // ---------------------------------------------------------------------------------------------
 // time
-wire [48:0] fns_sum = {1'b0, fns_reg} + {1'b0, inc[47:0]};
-wire [16:0] ns_delta = {1'b0, inc[63:48]} + {16'd0, fns_sum[48]};
-wire [64:0] ns_inc = {1'b0, ns_reg} + {48'd0, ns_delta};
-wire [63:0] ns_adj = ns_inc[63:0] + adj_reg;
-wire        wrap_now = !step_now && ns_inc[64];
+// one 112-bit carry chain; an ADJ folds its offset into the whole-ns addend (from registers only)
+wire [63:0]  addend_ns = do_adj ? adj_reg + {48'd0, inc[63:48]} : {48'd0, inc[63:48]};
+wire [112:0] t_next = {1'b0, ns_reg, fns_reg} + {1'b0, addend_ns, inc[47:0]};
+// whole ns added this cycle (without any ADJ), for the seconds view
+/* verilator lint_off UNUSEDSIGNAL */
+wire [48:0]  fns_sum = {1'b0, fns_reg} + {1'b0, inc[47:0]};      // only the carry is used
+/* verilator lint_on UNUSEDSIGNAL */
+wire [16:0]  ns_delta = {1'b0, inc[63:48]} + {16'd0, fns_sum[48]};
+wire         wrap_now = !step_now && t_next[112];
 wire        restart = step_now || wrap_now;
 
 // seconds view
@@ -182,22 +195,23 @@ tsnic_phc_div #(
     .clk(clk),
     .rst(rst),
     .start(sv_start_reg),
-    .dividend(ns_reg),
+    .dividend(ns_d_reg),
     .busy(div_busy),
     .done(div_done),
     .quotient(div_q),
     .remainder(div_r)
 );
 
-wire [30:0] nsec_sum = {1'b0, nsec_reg} + {14'd0, ns_delta};
-wire [31:0] fin_sum = {2'b00, div_r} + {8'd0, sv_delta_reg} + {15'd0, ns_delta};
+wire [30:0] nsec_sum = {1'b0, nsec_reg} + {14'd0, delta_d_reg};
+wire [31:0] fin_sum = {2'b00, div_r} + {8'd0, sv_delta_reg} + {15'd0, delta_d_reg};
 wire        fin_wrap = fin_sum >= {1'b0, NS_PER_SEC};
 /* verilator lint_off UNUSEDSIGNAL */
 wire [31:0] fin_nsec = fin_wrap ? fin_sum - {1'b0, NS_PER_SEC} : fin_sum;   // < 10^9: 30 bits
 wire        run_wrap = nsec_sum >= NS_PER_SEC;
 wire [30:0] run_nsec = run_wrap ? nsec_sum - NS_PER_SEC : nsec_sum;        // < 10^9: 30 bits
 /* verilator lint_on UNUSEDSIGNAL */
-wire [47:0] fin_sec = div_q[47:0] + {47'd0, fin_wrap};
+wire [47:0] q_plus1 = div_q[47:0] + 48'd1;
+wire [47:0] fin_sec = fin_wrap ? q_plus1 : div_q[47:0];
 
 always @(posedge clk) begin
     // time
@@ -205,25 +219,30 @@ always @(posedge clk) begin
         ns_reg <= set_reg;
         fns_reg <= 48'd0;
     end else begin
-        ns_reg <= do_adj ? ns_adj : ns_inc[63:0];
-        fns_reg <= fns_sum[47:0];
+        ns_reg <= t_next[111:48];
+        fns_reg <= t_next[47:0];
     end
     step_reg <= step_now;
     if (step_now) begin
         step_cnt_reg <= step_cnt_reg + 32'd1;
     end
 
-    // seconds view and pps
+    ns_d_reg <= ns_reg;
+    fns_d_reg <= fns_reg[47:16];
+    delta_d_reg <= ns_delta;
+    restart_d_reg <= restart;
+
+    // seconds view (of the previous cycle) and pps
     if (pps_cnt_reg != {PPS_CNT_W{1'b0}}) begin
         pps_cnt_reg <= pps_cnt_reg - 1'b1;
     end
     sv_start_reg <= 1'b0;
-    if (restart) begin
+    if (restart_d_reg) begin
         sv_busy_reg <= 1'b1;
-        sv_start_reg <= 1'b1;      // the divider takes ns_reg of the next cycle: the new time
+        sv_start_reg <= 1'b1;      // the divider takes ns_d_reg of the next cycle: the new time
         sv_delta_reg <= 24'd0;
     end else if (sv_busy_reg) begin
-        sv_delta_reg <= sv_delta_reg + {7'd0, ns_delta};
+        sv_delta_reg <= sv_delta_reg + {7'd0, delta_d_reg};
         if (div_done && !sv_start_reg) begin
             sv_busy_reg <= 1'b0;
             sec_reg <= fin_sec;
@@ -251,6 +270,10 @@ always @(posedge clk) begin
         step_reg <= 1'b0;
         step_cnt_reg <= 32'd0;
         pps_cnt_reg <= {PPS_CNT_W{1'b0}};
+        ns_d_reg <= 64'd0;
+        fns_d_reg <= 32'd0;
+        delta_d_reg <= 17'd0;
+        restart_d_reg <= 1'b0;
     end
 end
 
@@ -285,9 +308,9 @@ always @(posedge clk) begin
         rd_ack_reg <= 1'b1;
         case (ra)
             `TSNIC_PHC_TIME_LO: begin
-                rd_data_reg <= ns_reg[31:0];
-                snap_hi_reg <= ns_reg[63:32];
-                snap_fns_reg <= fns_reg[47:16];
+                rd_data_reg <= ns_d_reg[31:0];
+                snap_hi_reg <= ns_d_reg[63:32];
+                snap_fns_reg <= fns_d_reg[47:16];
                 snap_sec_reg <= sec_reg;
                 snap_nsec_reg <= nsec_reg;
             end
@@ -300,7 +323,7 @@ always @(posedge clk) begin
             `TSNIC_PHC_PERIOD_LO: rd_data_reg <= period_reg[31:0];
             `TSNIC_PHC_PERIOD_HI: rd_data_reg <= period_reg[63:32];
             `TSNIC_PHC_ADJFINE_PPB: rd_data_reg <= ppb_reg;
-            `TSNIC_PHC_STATUS: rd_data_reg <= {31'd0, sv_busy_reg || incr_busy};
+            `TSNIC_PHC_STATUS: rd_data_reg <= {31'd0, sv_wait || incr_busy};
             `TSNIC_PHC_STEP_COUNT: rd_data_reg <= step_cnt_reg;
             `TSNIC_PHC_SEC_LO: rd_data_reg <= snap_sec_reg[31:0];
             `TSNIC_PHC_SEC_HI: rd_data_reg <= {16'd0, snap_sec_reg[47:32]};
@@ -330,7 +353,7 @@ assign phc_ns = ns_reg;
 assign phc_fns = fns_reg;
 assign phc_sec = sec_reg;
 assign phc_nsec = nsec_reg;
-assign phc_sec_valid = !sv_busy_reg;
+assign phc_sec_valid = !sv_busy_reg;   // sec/nsec = divmod(ns of the previous cycle)
 assign phc_step = step_reg;
 assign pps = pps_cnt_reg != {PPS_CNT_W{1'b0}};
 

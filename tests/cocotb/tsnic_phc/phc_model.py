@@ -7,11 +7,13 @@ known future cycle. The bench tells the model the cycle in which each register a
 acknowledged (the wrapper latches it), and the model predicts every register value exactly.
 
 Timing rules (from the RTL; 'a' is the ack cycle of the access):
-  - TIME_LO read: the snapshot is the time of cycle a-1 (the seconds view must be valid then).
+  - TIME_LO read: the snapshot is the time of cycle a-2: the read is sampled in cycle a-1, where the
+    PHC's delayed copy and its seconds view hold the time of cycle a-2 (the view must be valid).
   - CMD.SET: time(a) = SET << 48 (fraction cleared).   CMD.ADJ: time(c) += ADJ << 48 for c >= a.
   - PERIOD_HI / ADJFINE_PPB write: the new increment is used from cycle a + INC_LATENCY on; a newer
     such write before then cancels the older one. STATUS.BUSY covers cycles a .. a + INC_LATENCY - 1.
   - A step (SET or ADJ) makes the seconds view busy for cycles a .. a + SV_BUSY - 1.
+  - pps rises one cycle after the first cycle of each new second (the seconds view lags one cycle).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ MASK64 = (1 << 64) - 1
 MASK112 = (1 << 112) - 1
 NS_PER_SEC = 10**9
 INC_LATENCY = 131    # 1 (start) + 32 (multiply) + 1 (divider start) + 96 (divide) + 1 (apply)
-SV_BUSY = 66         # 1 (start) + 64 (divide) + 1 (finish)
+SV_BUSY = 67         # 1 (delay stage) + 1 (start) + 64 (divide) + 1 (finish)
 
 PHC_REGS = {
     C.PHC_TIME_LO, C.PHC_TIME_HI, C.PHC_TIME_FNS, C.PHC_SET_LO, C.PHC_SET_HI, C.PHC_ADJ_LO,
@@ -139,7 +141,7 @@ class PhcModel:
         s = a - 1
         if addr == C.PHC_TIME_LO:
             assert not (self.sv_busy[0] <= s <= self.sv_busy[1]), "snapshot taken while the seconds view was busy"
-            t = self.time(s)
+            t = self.time(s - 1)
             ns = t >> FRAC_BITS
             sec, nsec = divmod(ns, NS_PER_SEC)
             self.snap = (ns >> 32, (t & FRAC_MASK) >> 16, sec, nsec)
@@ -166,7 +168,7 @@ class PhcModel:
     # --- predictions -------------------------------------------------------------------------
     def second_boundaries(self, c_from: int, count: int) -> list[int]:
         """First cycles (>= c_from) of the next `count` whole TAI seconds, assuming no further events
-        and no pending increment change: where pps rises."""
+        and no pending increment change (pps rises one cycle after each)."""
         self._advance(c_from)
         assert not self.pending and self.inc > 0
         out = []
