@@ -1031,8 +1031,16 @@ impl TcpSender {
             self.retrans_timer.cancel();
             return;
         }
-        self.retrans_timer.arm(now, self.rto_ns(), self.cfg.tick_ns);
+        let t = self.rto_ns() + self.pacing_delay_ns(now);
+        self.retrans_timer.arm(now, t, self.cfg.tick_ns);
         self.retrans_pending = RetransPending::Rto;
+    }
+
+    /// Linux `tcp_pacing_delay`: how far the departure clock runs ahead of now. RTO and TLP
+    /// timers are pushed back by it (`tcp_reset_xmit_timer`), so a segment still waiting for
+    /// its launch time is not declared lost.
+    fn pacing_delay_ns(&self, now: u64) -> u64 {
+        self.edt.wstamp_ns.saturating_sub(now)
     }
 
     /// Linux `tcp_schedule_loss_probe`: PTO = 2 x srtt plus 2 ticks (plus the 200 ms delayed-
@@ -1054,7 +1062,8 @@ impl TcpSender {
                 2 * self.cfg.tick_ns
             };
             2 * srtt_ns + extra
-        };
+        } + self.pacing_delay_ns(now);
+        // If the RTO would fire earlier, probe at the RTO time instead.
         if let Some(d) = self.retrans_timer.deadline() {
             if self.retrans_pending == RetransPending::Rto {
                 pto = pto.min(d.saturating_sub(now));
@@ -1115,8 +1124,12 @@ impl TcpSender {
                 let before = self.snd_nxt;
                 self.xmit_new_one(now, port);
                 if self.snd_nxt == before {
+                    // Linux skb_still_in_host_queue: never retransmit a segment the card has
+                    // not sent yet.
                     if let Some(i) = (0..self.rtx.len()).rev().find(|&i| !self.rtx[i].sacked) {
-                        self.post_burst(now, &[i], port);
+                        if !self.rtx[i].on_card {
+                            self.post_burst(now, &[i], port);
+                        }
                     }
                 }
                 self.rearm_rto(now);
