@@ -24,7 +24,7 @@ fn setup() -> (MemBackend, Caps, Rings, FakeCard) {
     let caps = Caps::read(&mut m).expect("identity");
     let cfg = QueueConfig {
         ring_log2: 10,
-        buf_size: 2048,
+        buf_size: 0, // the default: the card's max frame (9000) rounded up to 64
         batch: 32,
         ..Default::default()
     };

@@ -276,7 +276,7 @@ impl TxQueue {
         b.dma_write(
             &self.desc,
             (self.prod & self.mask) as usize * DESC_SIZE,
-            &d.to_bytes(),
+            &encode_desc(&d),
         );
         self.prod = self.prod.wrapping_add(1);
         if self.pending() >= self.batch {
@@ -334,6 +334,21 @@ impl TxQueue {
         b.dma_free(self.bufs)?;
         Ok(())
     }
+}
+
+/// The descriptor record, byte for byte what [`TxDescriptor::to_bytes`] gives (a test checks it), but
+/// inlined into the post path: the generated encoder is an out-of-line call that costs about a fifth of
+/// a post.
+#[inline(always)]
+fn encode_desc(d: &TxDescriptor) -> [u8; DESC_SIZE] {
+    let mut b = [0u8; DESC_SIZE];
+    b[0..8].copy_from_slice(&d.addr.to_le_bytes());
+    b[8..12].copy_from_slice(&d.len.to_le_bytes());
+    b[12..16].copy_from_slice(&d.cookie.to_le_bytes());
+    b[16..24].copy_from_slice(&d.launch_ns.to_le_bytes());
+    b[24..28].copy_from_slice(&d.flags.to_le_bytes());
+    b[28..32].copy_from_slice(&d.reserved.to_le_bytes());
+    b
 }
 
 /// The completion ring.
@@ -603,6 +618,16 @@ mod tests {
 
     fn frame(tag: u32, len: usize) -> Vec<u8> {
         (0..len).map(|i| (tag as usize * 31 + i) as u8).collect()
+    }
+
+    proptest! {
+        #[test]
+        fn inlined_descriptor_encoder_matches_the_contract(
+            addr: u64, len: u32, cookie: u32, launch_ns: u64, flags: u32, reserved: u32,
+        ) {
+            let d = TxDescriptor { addr, len, cookie, launch_ns, flags, reserved };
+            prop_assert_eq!(encode_desc(&d), d.to_bytes());
+        }
     }
 
     #[test]
