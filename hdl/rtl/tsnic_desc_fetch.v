@@ -395,15 +395,17 @@ wire [15:0] sc_avail  = s_prod - s_issue;
 wire [15:0] sc_slot   = s_issue & mask;
 wire [16:0] sc_wrap   = size - {1'b0, sc_slot};
 wire [63:0] sc_daddr  = c_base + {43'd0, sc_slot, 5'd0};
-wire [7:0]  sc_4k     = 8'd128 - {1'b0, sc_daddr[11:5]};
-reg  [16:0] sc_n17;
+wire [6:0]  sc_pg     = c_base[11:5] + sc_slot[6:0];      // 32-byte slot of the first descriptor in its 4 KiB page
+wire [7:0]  sc_4k     = 8'd128 - {1'b0, sc_pg};
+// limit from everything but the work available (computed in parallel with sc_avail)
+reg  [16:0] sc_lim;
 always @* begin
-    sc_n17 = MAX_BURST;
-    if ({1'b0, sc_avail} < sc_n17) sc_n17 = {1'b0, sc_avail};
-    if (sc_wrap < sc_n17)          sc_n17 = sc_wrap;
-    if ({9'd0, sc_4k} < sc_n17)    sc_n17 = {9'd0, sc_4k};
+    sc_lim = MAX_BURST;
+    if (sc_wrap < sc_lim)          sc_lim = sc_wrap;
+    if ({9'd0, sc_4k} < sc_lim)    sc_lim = {9'd0, sc_4k};
 end
-wire [7:0]  sc_n = sc_n17[7:0];
+wire        sc_all  = ({1'b0, sc_avail} <= sc_lim);       // this burst takes all the queue's work
+wire [7:0]  sc_n    = sc_all ? sc_avail[7:0] : sc_lim[7:0];
 
 wire [LANES_LOG2-1:0] sc_lane0;
 wire [7:0]            sc_arlen;
@@ -460,7 +462,7 @@ always @* begin
         C_SCHED: begin
             if (sched_go) begin
                 st_new[`ST_ISSUE] = s_issue + {8'd0, sc_n};
-                if (s_issue + {8'd0, sc_n} != s_prod) act_push = 1'b1;
+                if (!sc_all) act_push = 1'b1;
                 else st_new[`ST_INF] = 1'b0;
             end else begin
                 st_new[`ST_INF] = 1'b0;

@@ -438,6 +438,12 @@ class TB:
             n = sum(1 for k in self.outcome if k[0] == q)
             assert cnt >= n, f"q{q} CNT_POSTED {cnt} < {n} seen"
         assert int(self.dut.tbl_used_count.value) == 0, "table entries leaked"
+        # no insert of a queue while the calendar flushes it (flush handshake .. flush_done)
+        assert len(self.flush_log) == len(self.flush_done_log)
+        for (tf, q), (td, q2) in zip(self.flush_log, self.flush_done_log):
+            assert q == q2
+            bad = [r for r in self.ins_log if r["q"] == q and tf <= r["t"] <= td]
+            assert not bad, f"queue {q} inserted during its flush ({tf}..{td} ns): {bad[:2]}"
 
 
 async def make_tb(dut, latency_ns=800, seed=None):
@@ -743,13 +749,15 @@ async def test_random(dut):
                              base=0x100000 + q * 0x40000 + random.randrange(0, 0x1000, 32))
     tb.mem.r_channel.set_pause_generator(itertools.cycle([0, 0, 0, 1]))
     tb.mem.ar_channel.set_pause_generator(itertools.cycle([0, 1, 0]))
-    rounds = int(os.environ.get("ROUNDS", "60"))
+    rounds = int(os.environ.get("ROUNDS", "150"))
     for rnd in range(rounds):
         q = random.randrange(NUM_QUEUES)
         r = random.random()
         if r < 0.05:
-            await tb.set_ctrl(q, True, flush=True)
-        elif r < 0.08:
+            await tb.set_ctrl(q, tb.queues[q].enabled, flush=True)
+        elif r < 0.09:
+            await tb.set_ctrl(q, not tb.queues[q].enabled)     # disable (flush) or re-enable
+        elif r < 0.11:
             await tb.wr(qreg(q, C.Q_PROD), tb.queues[q].prod)      # nothing new
         else:
             n = random.randint(0, tb.room(q))
@@ -758,6 +766,9 @@ async def test_random(dut):
             await tb.post(q, descs)
         if random.random() < 0.3:
             await Timer(random.randint(10, 1500), "ns")
+    for q, qq in tb.queues.items():
+        if not qq.enabled:
+            await tb.set_ctrl(q, True)
     await tb.check_final()
     tb.log.info("random: %d descriptors, %d inserted, %d rejected, %d bursts, %d flushes",
                 len(tb.expected), len(tb.ins_log), len(tb.rej_log), len(tb.ar_log), len(tb.flush_log))
