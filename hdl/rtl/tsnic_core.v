@@ -25,8 +25,8 @@ module tsnic_core #(
     parameter AXI_ID_W             = 8,          // AXI4 ID width (>= 2)
     parameter AXIS_DATA_W          = 64,         // TX AXI-Stream data width (64 for 10G, 512 for 100G)
     parameter AXIS_USER_W          = 1,
-    parameter CSLOT_W              = 16,         // calendar coarse slots: 2^CSLOT_W of SLOTS/2 fine slots
-    parameter [63:0] HORIZON_NS    = 64'd1000000000  // calendar horizon (CAP_HORIZON_NS)
+    parameter CSLOT_W              = 12,         // calendar coarse slots: 2^CSLOT_W of SLOTS/2 fine slots (init sweep 2^CSLOT_W cycles)
+    parameter [63:0] HORIZON_NS    = 64'd100000000   // calendar horizon, CAP_HORIZON_NS (< 2^CSLOT_W * SLOTS/2 * SLOT_NS)
 ) (
     input  wire                     clk,
     input  wire                     rst,
