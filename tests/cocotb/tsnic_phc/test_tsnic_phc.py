@@ -17,7 +17,7 @@ from cocotbext.axi import AxiLiteBus, AxiLiteMaster
 
 import tsnic_contract as C
 from phc_model import (
-    FRAC_BITS, FRAC_MASK, MASK64, NS_PER_SEC, PHC_REGS, PhcModel, effective_inc, ideal_rate,
+    FRAC_BITS, FRAC_MASK, MASK64, NS_PER_SEC, PHC_REGS, SV_BUSY, PhcModel, effective_inc, ideal_rate,
     period_fixed,
 )
 
@@ -354,3 +354,20 @@ async def test_random_sequences(dut):
     await tb.read_all()
     await ClockCycles(dut.clk, 3)
     assert [c for c, _ in tb.step_seen] == tb.model.step_cycles
+
+
+@cocotb.test()
+async def test_pps_after_step(dut):
+    """A step that lands just before a second boundary: the boundary falls while the seconds view is
+    recomputed, and pps fires when the view is valid again (SV_BUSY cycles after the step), not never."""
+    tb = await start(dut)
+    await tb.set_time(3 * NS_PER_SEC - 50)        # boundary ~8 cycles later, inside the busy window
+    a = tb.model.step_cycles[-1]
+    await ClockCycles(dut.clk, 100)
+    await tb.snapshot()
+    assert [c for c, _ in tb.pps_seen] == [a + SV_BUSY], (a, tb.pps_seen)
+    # a step to exactly a whole second crosses no boundary: no pulse
+    tb.pps_seen.clear()
+    await tb.set_time(5 * NS_PER_SEC)
+    await ClockCycles(dut.clk, 100)
+    assert tb.pps_seen == []
