@@ -277,6 +277,9 @@ class TB:
     async def check(self, exact=True, flushed_ok=False):
         """Compare everything; returns the list of departure errors (ns, cycles) of SENT frames."""
         assert not self.errors, "\n".join(self.errors[:10])
+        pf = self.dut.prefetch
+        assert int(pf.slots_used.value) == 0 and not int(pf.is_valid.value) and not int(pf.lk_valid.value), \
+            "prefetch not drained after every completion"
         wire = [e for e in self.entries if e.wire]
         nw = [e for e in self.entries if not e.wire]
         # non-wire completions: straight through, in order, fields intact
@@ -360,7 +363,7 @@ async def test_bytes_all_lengths(dut):
     await tb.reset()
     lens = [60, 61, 62, 63, 64, 65, 66, 67, 71, 72, 73, BYTES * 2 - 1, BYTES * 2, BYTES * 2 + 1,
             127, 128, 129, 1500, 1514, 1518, 4095, 4096, 4097, 8191, 8999, 9000]
-    lens += [random.randint(60, 9000) for _ in range(14)]
+    lens += [random.randint(60, 9000) for _ in range(6)]
     t = tb.phc() + tb.lookahead + 500
     for i, length in enumerate(lens):
         for align in (i % BYTES, BYTES - 1 - (i * 7) % BYTES):
@@ -383,7 +386,7 @@ async def test_idle_line_accuracy(dut):
     tb.lat_comp = 123
     dut.tx_lat_comp_ns.value = tb.lat_comp
     tb.set_rd_latency_ns(400)
-    n = 400 if SOAK else (160 if DATA_W == 64 else 240)
+    n = 600 if SOAK else (100 if DATA_W == 64 else 160)
     lens = [rand_len() for _ in range(n)]
     idle_schedule(tb, n, tb.phc() + tb.lookahead + 300, lens)
     await tb.release_all()
@@ -474,7 +477,7 @@ async def test_mac_backpressure(dut):
         while True:
             yield random.random() < 0.3
     tb.sink.set_pause_generator(pause())
-    n = 80
+    n = 50 if DATA_W == 64 else 80
     idle_schedule(tb, n, tb.phc() + tb.lookahead + 300, [rand_len() for _ in range(n)], gap=(0, 300))
     await tb.release_all()
     await tb.wait_done()
