@@ -31,7 +31,9 @@ module tsnic_calendar #(
     parameter [63:0] HORIZON_NS = 64'd10_000_000_000,
     parameter DEFAULT_QUOTA = (1 << NODE_W) / 4,  // per-queue node quota when cfg value is 0
     parameter SORT_W     = 5,                 // release buffer: 2^SORT_W cells
-    parameter RANK_W     = 4                  // tie rounds counted exactly up to 2^RANK_W - 1
+    parameter RANK_W     = 4,                 // tie rounds counted exactly up to 2^RANK_W - 1
+    parameter GROUP_W    = 6,                 // fine slots per occupancy counter = 2^GROUP_W
+    parameter CGROUP_W   = 6                  // 2^CGROUP_W occupancy counters over the coarse ring
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -96,8 +98,18 @@ localparam [1:0] NS_FREE = 2'd0, NS_LIVE = 2'd1, NS_DEAD = 2'd2;
 localparam [2:0] C_URG = 3'd0, C_SORT = 3'd1, C_FINE = 3'd2, C_COARSE = 3'd3, C_STALL = 3'd4;
 
 // sequencer states
-localparam [3:0] S_INIT = 4'd0, S_IDLE = 4'd1, S_INS1 = 4'd2, S_LD1 = 4'd3, S_LD2 = 4'd4,
-                 S_LD3 = 4'd5, S_CS1 = 4'd6, S_CS2 = 4'd7, S_CS3 = 4'd8, S_SW1 = 4'd9;
+localparam [3:0] S_INIT = 4'd0, S_IDLE = 4'd1, S_INS1 = 4'd2, S_LD1 = 4'd3, S_LDB = 4'd4,
+                 S_LDE = 4'd5, S_CS1 = 4'd6, S_CS2 = 4'd7, S_CS3 = 4'd8, S_SWB = 4'd9,
+                 S_FST = 4'd10;
+
+// burst lengths: the loader pops up to LD_BURST entries of one slot at one per cycle, the flush
+// sweep visits up to SW_BURST nodes at one per cycle, before the round robin moves on
+localparam LD_BURST = 16;
+localparam SW_BURST = 64;
+localparam CS_BURST = 64;
+localparam NG_W     = SLOT_W - GROUP_W;       // fine-slot groups, each with an entry counter
+localparam CGS_W    = CSLOT_W - CGROUP_W;     // coarse slots per coarse group = 2^CGS_W
+localparam [SORT_W:0] SRT_LAST = (1 << SORT_W) - 1;
 
 // ------------------------------------------------------------------ state
 reg  [3:0]        st;
@@ -118,6 +130,14 @@ reg  [1:0]        rr;
 reg               fl_active;
 reg  [QUEUE_W-1:0] fl_q;
 reg  [NODE_W:0]   sw_ptr;
+reg  [6:0]        burst;
+reg               dq_valid;      // loader: qcount read issued last cycle for queue dq_q
+reg  [QUEUE_W-1:0] dq_q;
+reg               wq_valid;      // loader: qcount written last cycle (forwarding)
+reg  [QUEUE_W-1:0] wq_q;
+reg  [NODE_W:0]   wq_val;
+reg  [NODE_W:0]   gcnt [0:(1<<NG_W)-1];  // entries per group of 2^GROUP_W fine slots (flip-flops)
+reg  [NODE_W:0]   cgcnt [0:(1<<CGROUP_W)-1]; // entries per group of 2^CGS_W coarse ring slots
 reg  [NODE_W:0]   sw_lim;
 reg               flush_done_reg;
 
@@ -130,7 +150,6 @@ reg  [NODE_W-1:0] op_head;
 reg  [NODE_W-1:0] op_tail;
 reg  [NODE_W-1:0] op_next;
 reg  [SLOT_W-1:0] op_fidx;
-reg  [QUEUE_W-1:0] op_q;
 
 // ------------------------------------------------------------------ RAMs
 reg  [SLOT_W-1:0]  fs_ra;  wire [SL_W-1:0] fs_rd;
@@ -232,7 +251,7 @@ tsnic_calendar_sorter #(
     .phc_ns(phc_ns), .now_l(now_l), .scan_lim(scan),
     .push_valid(sp_valid), .push_launch(sp_launch), .push_queue(sp_queue), .push_handle(sp_handle),
     .push_capped(sp_capped), .push_latepol(sp_latepol), .push_urg(sp_urg), .push_ustat(sp_ustat),
-    .mark_valid(mark_valid), .mark_queue(fl_q),
+    .mark_valid(mark_valid), .mark_queue(s_flush_queue),
     .count(srt_count), .has_flushed(srt_has_flushed), .forced(srt_forced),
     .m_rel_valid(m_rel_valid), .m_rel_ready(m_rel_ready), .m_rel_queue(m_rel_queue),
     .m_rel_handle(m_rel_handle), .m_rel_launch_ns(m_rel_launch_ns), .m_rel_status(m_rel_status),
@@ -289,10 +308,38 @@ always @* begin
     end
 end
 
-wire idle_house = act_fin || act_fstart || rewind_req || act_jump || act_fskip || act_cskip;
+// fine-slot group occupancy: skip a whole empty group at once
+wire [NG_W-1:0] scan_g    = scan[SLOT_W-1:GROUP_W];
+wire            g_empty   = (gcnt[scan_g] == {(NODE_W+1){1'b0}});
+wire [AS_W-GROUP_W-1:0] scan_gn = scan[AS_W-1:GROUP_W] + 1'b1;
+wire [AS_W-1:0] g_end     = {scan_gn, {GROUP_W{1'b0}}};
+wire [AS_W-1:0] gskip_t   = (g_end < fskip_t) ? g_end : fskip_t;
+wire            act_gskip = (fcount != {(NODE_W+1){1'b0}}) && g_empty && (scan < gskip_t);
+// cascade: empty coarse slots pass at one per cycle while the fine wheel is empty
+wire [AS_W-1:0] fl_next   = {ccur_p1, {CWB{1'b0}}};
+wire            cs_more   = (fcount == {(NODE_W+1){1'b0}}) && (due_p1 >= fl_next) &&
+                            (burst != CS_BURST - 1) && (ccount != {(NODE_W+1){1'b0}});
+
+// coarse group occupancy: with the fine wheel empty, pass a whole empty coarse group at once
+wire [CGROUP_W-1:0] ccur_g = ccur[CSLOT_W-1:CGS_W];
+wire            cg_empty  = (cgcnt[ccur_g] == {(NODE_W+1){1'b0}});
+wire [AC_W-CGS_W-1:0] ccur_gn = ccur[AC_W-1:CGS_W] + 1'b1;
+wire [AC_W-1:0] cg_end    = {ccur_gn, {CGS_W{1'b0}}};
+wire [AC_W-1:0] cg_lim    = due_p1[AS_W-1:CWB];          // fine limit may not pass due_p1
+wire [AC_W-1:0] cgskip_t  = (cg_end < cg_lim) ? cg_end : cg_lim;
+wire            act_cgskip = (fcount == {(NODE_W+1){1'b0}}) && (ccount != {(NODE_W+1){1'b0}}) &&
+                             cg_empty && (cgskip_t > ccur);
+wire idle_house = act_fin || act_fstart || rewind_req || act_jump || act_fskip || act_cskip || act_gskip || act_cgskip;
 wire go_ins = (st == S_IDLE) && !idle_house && pick_v && pick == 2'd0;
 
 wire ins_hs = (st == S_INS1) && ins_ok;   // handshake this cycle (s_ins_valid is held by AXI rules)
+
+// loader burst: continue with the next node of the slot?
+wire            ld_more  = (op_head != op_tail) && (burst != LD_BURST - 1) && (srt_count < SRT_LAST);
+wire [NODE_W:0] dq_base  = (wq_valid && wq_q == dq_q) ? wq_val : qc_rd;
+// sweep burst
+wire [NODE_W:0] sw_ptr_p1 = sw_ptr + 1'b1;
+wire            sw_more  = (sw_ptr_p1 < sw_lim) && (burst != SW_BURST - 1) && (srt_count < SRT_LAST);
 
 // ------------------------------------------------------------------ RAM port control
 always @* begin
@@ -328,7 +375,9 @@ always @* begin
                 fs_ra = i_slot[SLOT_W-1:0];
                 cs_ra = i_slot[CWB +: CSLOT_W];
             end
-            mark_valid = act_fin ? 1'b0 : act_fstart;
+        end
+        S_FST: begin
+            mark_valid = 1'b1;
         end
         S_INS1: begin
             if (ins_ok) begin
@@ -354,23 +403,30 @@ always @* begin
         S_LD1: begin
             nd_ra = fs_head; nx_ra = fs_head; ns_ra = fs_head;
         end
-        S_LD2: begin
+        S_LDB: begin
+            // node op_head is on the RAM outputs: hand it to the sorter, free it
             if (ns_rd == NS_LIVE) begin
                 sp_valid = 1'b1; sp_launch = nd_launch; sp_queue = nd_queue; sp_handle = nd_handle;
                 sp_capped = nd_capped; sp_latepol = nd_latepol;
                 sp_urg = fl_active && (nd_queue == fl_q); sp_ustat = US_FLUSHED;
             end
-            fs_we = 1'b1; fs_wa = op_fidx;
-            fs_wd = (op_head == op_tail) ? {SL_W{1'b0}} : {1'b1, nx_rd, op_tail};
             ns_we = 1'b1; ns_wa = op_head; ns_wd = NS_FREE;
             fr_we = 1'b1; fr_wa = free_wr; fr_wd = op_head;
             qc_ra = nd_queue;
+            qc_we = dq_valid; qc_wa = dq_q; qc_wd = dq_base - 1'b1;
+            if (ld_more) begin
+                nd_ra = nx_rd; nx_ra = nx_rd; ns_ra = nx_rd;
+            end else begin
+                fs_we = 1'b1; fs_wa = op_fidx;
+                fs_wd = (op_head == op_tail) ? {SL_W{1'b0}} : {1'b1, nx_rd, op_tail};
+            end
         end
-        S_LD3: begin
-            qc_we = 1'b1; qc_wa = op_q; qc_wd = qc_rd - 1'b1;
+        S_LDE: begin
+            qc_we = dq_valid; qc_wa = dq_q; qc_wd = dq_base - 1'b1;
         end
         S_CS1: begin
             nd_ra = cs_head; nx_ra = cs_head;
+            cs_ra = ccur_p1[CSLOT_W-1:0];     // next coarse slot, for an empty-slot burst
         end
         S_CS2: begin
             fs_ra = nd_launch[SLOT_NS_W +: SLOT_W];
@@ -382,15 +438,48 @@ always @* begin
             cs_we = 1'b1; cs_wa = ccur[CSLOT_W-1:0];
             cs_wd = (op_head == op_tail) ? {SL_W{1'b0}} : {1'b1, op_next, op_tail};
         end
-        S_SW1: begin
+        S_SWB: begin
+            // node sw_ptr is on the RAM outputs; the read of sw_ptr + 1 goes out now
             if (ns_rd == NS_LIVE && nd_queue == fl_q) begin
                 sp_valid = 1'b1; sp_launch = nd_launch; sp_queue = nd_queue; sp_handle = nd_handle;
                 sp_capped = nd_capped; sp_latepol = nd_latepol; sp_urg = 1'b1; sp_ustat = US_FLUSHED;
                 ns_we = 1'b1; ns_wa = sw_ptr[NODE_W-1:0]; ns_wd = NS_DEAD;
             end
+            nd_ra = sw_ptr_p1[NODE_W-1:0]; ns_ra = sw_ptr_p1[NODE_W-1:0];
         end
         default: begin end
     endcase
+end
+
+// ------------------------------------------------------------------ group counters
+reg             g_inc;
+reg             g_dec;
+wire [NG_W-1:0] g_idx = op_fidx[SLOT_W-1:GROUP_W];
+always @* begin
+    g_inc = ((st == S_INS1) && ins_ok && (i_cls == C_FINE)) || (st == S_CS3);
+    g_dec = (st == S_LDB);
+end
+always @(posedge clk) begin
+    if (st == S_INIT) begin
+        gcnt[init_ptr[NG_W-1:0]] <= {(NODE_W+1){1'b0}};   // INIT runs >= 2^NG_W cycles
+    end else if (g_inc) begin
+        gcnt[g_idx] <= gcnt[g_idx] + 1'b1;
+    end else if (g_dec) begin
+        gcnt[g_idx] <= gcnt[g_idx] - 1'b1;
+    end
+end
+
+wire [CGROUP_W-1:0] cg_idx = (st == S_INS1) ? i_launch[SLOT_NS_W+CWB+CGS_W +: CGROUP_W] : ccur_g;
+wire            cg_inc = (st == S_INS1) && ins_ok && (i_cls == C_COARSE);
+wire            cg_dec = (st == S_CS3);
+always @(posedge clk) begin
+    if (st == S_INIT) begin
+        cgcnt[init_ptr[CGROUP_W-1:0]] <= {(NODE_W+1){1'b0}};
+    end else if (cg_inc) begin
+        cgcnt[cg_idx] <= cgcnt[cg_idx] + 1'b1;
+    end else if (cg_dec) begin
+        cgcnt[cg_idx] <= cgcnt[cg_idx] - 1'b1;
+    end
 end
 
 // ------------------------------------------------------------------ sequencer
@@ -410,10 +499,7 @@ always @(posedge clk) begin
                 fl_active <= 1'b0;
                 flush_done_reg <= 1'b1;
             end else if (act_fstart) begin
-                fl_active <= 1'b1;
-                fl_q <= s_flush_queue;
-                sw_ptr <= {(NODE_W+1){1'b0}};
-                sw_lim <= bump;
+                st <= S_FST;
             end else if (rewind_req) begin
                 rewind_req <= phc_step;
                 if (rw_t < scan) begin
@@ -429,6 +515,13 @@ always @(posedge clk) begin
                 scan_empty_known <= 1'b0;
             end else if (act_cskip) begin
                 ccur <= cskip_t;
+            end else if (act_gskip) begin
+                scan <= gskip_t;
+                scan_empty_known <= 1'b0;
+            end else if (act_cgskip) begin
+                ccur <= cgskip_t;
+                scan <= {cgskip_t, {CWB{1'b0}}};
+                scan_empty_known <= 1'b0;
             end else if (pick_v) begin
                 rr <= pick + 1'b1;
                 case (pick)
@@ -444,8 +537,14 @@ always @(posedge clk) begin
                         st <= S_LD1;
                         op_fidx <= scan[SLOT_W-1:0];
                     end
-                    2'd2: st <= S_CS1;
-                    default: st <= S_SW1;
+                    2'd2: begin
+                        st <= S_CS1;
+                        burst <= 7'd0;
+                    end
+                    default: begin
+                        st <= S_SWB;
+                        burst <= 7'd0;
+                    end
                 endcase
             end
         end
@@ -476,25 +575,45 @@ always @(posedge clk) begin
                     scan_empty_known <= 1'b1;
                 end
             end else begin
-                st <= S_LD2;
+                st <= S_LDB;
                 op_head <= fs_head;
                 op_tail <= fs_tail;
+                burst <= 7'd0;
+                dq_valid <= 1'b0;
+                wq_valid <= 1'b0;
             end
         end
-        S_LD2: begin
-            st <= S_LD3;
-            op_q <= nd_queue;
+        S_LDB: begin
             free_wr  <= free_wr + 1'b1;
             free_cnt <= free_cnt + 1'b1;
             fcount   <= fcount - 1'b1;
+            burst    <= burst + 1'b1;
+            dq_valid <= 1'b1;
+            dq_q     <= nd_queue;
+            wq_valid <= dq_valid;
+            wq_q     <= dq_q;
+            wq_val   <= dq_base - 1'b1;
+            if (ld_more) begin
+                op_head <= nx_rd;
+            end else begin
+                st <= S_LDE;
+            end
         end
-        S_LD3: begin
+        S_LDE: begin
             st <= S_IDLE;
+            dq_valid <= 1'b0;
+            wq_valid <= 1'b0;
         end
         S_CS1: begin
             if (!cs_v) begin
-                st <= S_IDLE;
                 ccur <= ccur_p1;
+                burst <= burst + 1'b1;
+                if (cs_more) begin
+                    scan <= fl_next;          // fine wheel empty: keep scan at the fine limit
+                    scan_empty_known <= 1'b0;
+                end else begin
+                    st <= S_IDLE;
+                end
             end else begin
                 st <= S_CS2;
                 op_head <= cs_head;
@@ -512,9 +631,18 @@ always @(posedge clk) begin
             ccount <= ccount - 1'b1;
             if (op_fidx == scan[SLOT_W-1:0]) scan_empty_known <= 1'b0;
         end
-        S_SW1: begin
+        S_FST: begin
+            // s_flush_ready is high in this state only (s_flush_valid was seen in IDLE)
             st <= S_IDLE;
-            sw_ptr <= sw_ptr + 1'b1;
+            fl_active <= 1'b1;
+            fl_q <= s_flush_queue;
+            sw_ptr <= {(NODE_W+1){1'b0}};
+            sw_lim <= bump;
+        end
+        S_SWB: begin
+            sw_ptr <= sw_ptr_p1;
+            burst  <= burst + 1'b1;
+            if (!sw_more) st <= S_IDLE;
         end
         default: st <= S_IDLE;
     endcase
@@ -540,11 +668,17 @@ always @(posedge clk) begin
         sw_ptr <= {(NODE_W+1){1'b0}};
         sw_lim <= {(NODE_W+1){1'b0}};
         flush_done_reg <= 1'b0;
+        burst <= 7'd0;
+        dq_valid <= 1'b0;
+        dq_q <= {QUEUE_W{1'b0}};
+        wq_valid <= 1'b0;
+        wq_q <= {QUEUE_W{1'b0}};
+        wq_val <= {(NODE_W+1){1'b0}};
     end
 end
 
 assign s_ins_ready    = ins_hs;
-assign s_flush_ready  = (st == S_IDLE) && !act_fin && act_fstart;
+assign s_flush_ready  = (st == S_FST);
 assign flush_done     = flush_done_reg;
 assign stat_occupancy = occ;
 assign stat_forced    = forced_cnt;

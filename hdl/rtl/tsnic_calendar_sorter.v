@@ -82,131 +82,95 @@ reg               out_valid_reg;
 reg  [CW-1:0]     out_cell_reg;
 reg  [7:0]        out_status_reg;
 
-// combinational next state
-reg  [S-1:0]      v_next;
-reg  [S*CW-1:0]   c_next;
-reg  [S-1:0]      v_sh;        // after removal
-reg  [S*CW-1:0]   c_sh;
-reg  [S:0]        le;          // cell key <= new key (cell valid)
-reg  [S:0]        le_sh;
-reg  [S-1:0]      urg_vec;
-reg  [S-1:0]      fl_vec;
-reg               urg_any;
-reg  [SORT_W-1:0] k;
-reg  [RANK_W-1:0] new_rank;
-reg  [CW-1:0]     new_cell;
-reg  [CW-1:0]     sel_cell;
-reg  [CW-1:0]     cell_i;
-reg               do_remove;
-reg               head_due;
-reg               head_ord;
-reg               rel_head;
-reg               out_free;
-reg  [7:0]        sel_status;
-reg               sel_late;
-
-integer i;
-integer f;
-reg  [CW-1:0]     cell_f;
-
-// flushed cells still inside (kept out of the main block: no false combinational loop)
+wire [S-1:0]      le;          // valid cell with key <= the new key
+wire [S-1:0]      urg_vec;
+wire [S-1:0]      fl_vec;
+wire [S-1:0]      mt;          // same queue and launch_ns as the new entry (not urgent)
+wire [S*RANK_W-1:0] rk1;       // each cell's rank + 1 (saturating)
+reg  [RANK_W-1:0] rk_last;     // rank + 1 of the last matching cell (ranks of one queue and
+reg               mt_any;      // launch_ns grow with the index, so the last holds the largest)
+reg  [SORT_W-1:0] k_first;     // index of the first urgent cell
+integer n;
 always @* begin
-    for (f = 0; f < S; f = f + 1) begin
-        cell_f = c_reg[f*CW +: CW];
-        fl_vec[f] = v_reg[f] && cell_f[O_URG] && (cell_f[2:0] == ST_FLUSHED);
+    rk_last = {RANK_W{1'b0}};
+    mt_any  = 1'b0;
+    k_first = {SORT_W{1'b0}};
+    for (n = 0; n < S; n = n + 1) begin
+        if (mt[n]) begin
+            rk_last = rk1[n*RANK_W +: RANK_W];
+            mt_any  = 1'b1;
+        end
+    end
+    for (n = S-1; n >= 0; n = n - 1) begin
+        if (urg_vec[n]) k_first = n[SORT_W-1:0];
     end
 end
+wire [S-1:0]      ge;          // cell index >= removal index (and removing)
+wire [S-1:0]      v_sh;
+wire [S*CW-1:0]   c_sh;
+wire [S-1:0]      le_sh;
 
-always @* begin
-    // --- rank of the entry being pushed (max rank of same queue and launch_ns, + 1)
-    new_rank = {RANK_W{1'b0}};
-    for (i = 0; i < S; i = i + 1) begin
-        cell_i = c_reg[i*CW +: CW];
-        if (v_reg[i] && !cell_i[O_URG] && cell_i[O_L +: 64] == push_launch &&
-            cell_i[O_Q +: QUEUE_W] == push_queue) begin
-            new_rank = (cell_i[O_RANK +: RANK_W] == RANK_MAX) ? RANK_MAX : cell_i[O_RANK +: RANK_W] + 1'b1;
-        end
-    end
-    if (push_urg) new_rank = {RANK_W{1'b0}};
-    new_cell = {push_launch, new_rank, push_queue, push_handle, push_capped, push_latepol, push_urg, push_ustat};
+wire [RANK_W-1:0] new_rank = (push_urg || !mt_any) ? {RANK_W{1'b0}} : rk_last;
+wire [CW-1:0]     new_cell = {push_launch, new_rank, push_queue, push_handle, push_capped, push_latepol, push_urg, push_ustat};
+wire [KW-1:0]     new_key  = new_cell[CW-1 -: KW];
 
-    // --- compare every cell with the new key
-    for (i = 0; i < S; i = i + 1) begin
-        cell_i = c_reg[i*CW +: CW];
-        le[i] = v_reg[i] && (cell_i[CW-1 -: KW] <= new_cell[CW-1 -: KW]);
-        urg_vec[i] = v_reg[i] && cell_i[O_URG];
-    end
-    le[S] = 1'b0;
+// --- what leaves this cycle: the first urgent cell, else the head when it may go
+wire              urg_any  = |urg_vec;
+wire [SORT_W-1:0] k        = k_first;
+wire [63:0]       head_l   = c_reg[O_L +: 64];
+wire              head_due = v_reg[0] && (head_l <= now_l);
+wire              head_ord = (head_l[63:SLOT_NS_W] < scan_lim);
+wire              rel_head = head_due && (head_ord || count_reg[SORT_W]);
+wire              out_free = !out_valid_reg || m_rel_ready;
+wire              do_remove = out_free && (urg_any || rel_head);
+wire [CW-1:0]     sel_cell = c_reg[k*CW +: CW];
+wire              sel_late = sel_cell[O_L +: 64] < phc_ns;
+wire [7:0]        sel_status = sel_cell[O_URG] ? {5'd0, sel_cell[2:0]} :
+                               sel_late ? (sel_cell[O_LP] ? `TSNIC_STATUS_DROPPED_LATE : `TSNIC_STATUS_SENT_LATE) :
+                               `TSNIC_STATUS_SENT;
 
-    // --- what leaves this cycle
-    urg_any = |urg_vec;
-    k = {SORT_W{1'b0}};
-    for (i = S-1; i >= 0; i = i - 1) begin
-        if (urg_vec[i]) k = i[SORT_W-1:0];
-    end
-    cell_i   = c_reg[0 +: CW];
-    head_due = v_reg[0] && (cell_i[O_L +: 64] <= now_l);
-    head_ord = ((cell_i[O_L +: 64] >> SLOT_NS_W) < {{SLOT_NS_W{1'b0}}, scan_lim});
-    rel_head = head_due && (head_ord || count_reg[SORT_W]);
-    out_free = !out_valid_reg || m_rel_ready;
-    do_remove = out_free && (urg_any || rel_head);
-    sel_cell = c_reg[k*CW +: CW];
-    sel_late = sel_cell[O_L +: 64] < phc_ns;
-    if (sel_cell[O_URG])
-        sel_status = {5'd0, sel_cell[2:0]};
-    else if (sel_late)
-        sel_status = sel_cell[O_LP] ? `TSNIC_STATUS_DROPPED_LATE : `TSNIC_STATUS_SENT_LATE;
-    else
-        sel_status = `TSNIC_STATUS_SENT;
+genvar g;
+generate
+for (g = 0; g < S; g = g + 1) begin : g_cell
+    wire [CW-1:0] c   = c_reg[g*CW +: CW];
+    wire [CW-1:0] cup = (g == S-1) ? {CW{1'b0}} : c_reg[((g+1)%S)*CW +: CW];
+    wire          vup = (g == S-1) ? 1'b0 : v_reg[(g+1)%S];
+    wire          leup = (g == S-1) ? 1'b0 : le[(g+1)%S];
 
-    // --- remove cell k (shift the cells above it down)
-    for (i = 0; i < S; i = i + 1) begin
-        if (do_remove && (i >= k)) begin
-            if (i == S-1) begin
-                v_sh[i] = 1'b0;
-                c_sh[i*CW +: CW] = c_reg[i*CW +: CW];
-            end else begin
-                v_sh[i] = v_reg[i+1];
-                c_sh[i*CW +: CW] = c_reg[(i+1)*CW +: CW];
-            end
-            le_sh[i] = le[i+1];
-        end else begin
-            v_sh[i] = v_reg[i];
-            c_sh[i*CW +: CW] = c_reg[i*CW +: CW];
-            le_sh[i] = le[i];
-        end
-    end
-    le_sh[S] = 1'b0;
+    assign le[g]      = v_reg[g] && (c[CW-1 -: KW] <= new_key);
+    assign urg_vec[g] = v_reg[g] && c[O_URG];
+    assign fl_vec[g]  = v_reg[g] && c[O_URG] && (c[2:0] == ST_FLUSHED);
+    assign mt[g]      = v_reg[g] && !c[O_URG] && (c[O_L +: 64] == push_launch) && (c[O_Q +: QUEUE_W] == push_queue);
 
-    // --- insert the new cell after every cell with key <= its key (stable)
-    for (i = 0; i < S; i = i + 1) begin
-        if (!push_valid || le_sh[i]) begin
-            v_next[i] = v_sh[i];
-            c_next[i*CW +: CW] = c_sh[i*CW +: CW];
-        end else if (i == 0 || le_sh[i-1]) begin
-            v_next[i] = 1'b1;
-            c_next[i*CW +: CW] = new_cell;
-        end else begin
-            v_next[i] = v_sh[i-1];
-            c_next[i*CW +: CW] = c_sh[(i-1)*CW +: CW];
-        end
-    end
+    assign rk1[g*RANK_W +: RANK_W] = (c[O_RANK +: RANK_W] == RANK_MAX) ? RANK_MAX : c[O_RANK +: RANK_W] + 1'b1;
 
-    // --- queue flush: mark the queue's cells (never in the same cycle as a push)
-    if (mark_valid) begin
-        for (i = 0; i < S; i = i + 1) begin
-            cell_i = c_next[i*CW +: CW];
-            if (v_next[i] && !cell_i[O_URG] && cell_i[O_Q +: QUEUE_W] == mark_queue) begin
-                c_next[i*CW + O_URG] = 1'b1;
-                c_next[i*CW +: 3] = ST_FLUSHED;
-            end
-        end
+    // remove cell k: cells at or above it take their upper neighbour
+    /* verilator lint_off CMPCONST */
+    assign ge[g]    = do_remove && (g >= k);
+    /* verilator lint_on CMPCONST */
+    assign v_sh[g]  = ge[g] ? vup : v_reg[g];
+    assign c_sh[g*CW +: CW] = ge[g] ? cup : c;
+    assign le_sh[g] = ge[g] ? leup : le[g];
+
+    // insert the new cell after every cell with key <= its key (stable)
+    wire          lelo = (g == 0) ? 1'b1 : le_sh[(g+S-1)%S];
+    wire          vlo  = (g == 0) ? 1'b0 : v_sh[(g+S-1)%S];
+    wire [CW-1:0] clo  = (g == 0) ? {CW{1'b0}} : c_sh[((g+S-1)%S)*CW +: CW];
+    wire          take_sh  = !push_valid || le_sh[g];
+    wire          take_new = !take_sh && lelo;
+    wire          v_n  = take_sh ? v_sh[g] : (take_new ? 1'b1 : vlo);
+    wire [CW-1:0] c_n  = take_sh ? c_sh[g*CW +: CW] : (take_new ? new_cell : clo);
+    // queue flush marks the queue's cells (never in the same cycle as a push)
+    wire          mark = mark_valid && v_n && !c_n[O_URG] && (c_n[O_Q +: QUEUE_W] == mark_queue);
+
+    always @(posedge clk) begin
+        v_reg[g] <= rst ? 1'b0 : v_n;
+        c_reg[g*CW +: CW] <= mark ? {c_n[CW-1:O_URG+1], 1'b1, ST_FLUSHED} : c_n;
     end
 end
+endgenerate
 
 always @(posedge clk) begin
-    v_reg     <= v_next;
-    c_reg     <= c_next;
     count_reg <= count_reg + {{SORT_W{1'b0}}, push_valid} - {{SORT_W{1'b0}}, do_remove};
     if (do_remove) begin
         out_valid_reg  <= 1'b1;
@@ -216,7 +180,6 @@ always @(posedge clk) begin
         out_valid_reg  <= 1'b0;
     end
     if (rst) begin
-        v_reg         <= {S{1'b0}};
         count_reg     <= {(SORT_W+1){1'b0}};
         out_valid_reg <= 1'b0;
     end
