@@ -31,6 +31,9 @@ pub struct MemBackend {
     hook: Option<Box<dyn RegHook>>,
     /// Number of register writes so far (tests count doorbells with it).
     pub writes: u64,
+    read_ns: u64,
+    read_jitter_ns: u64,
+    rng: u64,
 }
 
 impl Default for MemBackend {
@@ -51,6 +54,9 @@ impl MemBackend {
             clock: HostClockModel::new(1_000_000_000, 1_700_000_000_000_000_000),
             hook: None,
             writes: 0,
+            read_ns: 0,
+            read_jitter_ns: 0,
+            rng: 0x9e37_79b9_7f4a_7c15,
         }
     }
 
@@ -92,6 +98,36 @@ impl MemBackend {
     pub fn with_hook(mut self, hook: Box<dyn RegHook>) -> Self {
         self.hook = Some(hook);
         self
+    }
+
+    /// Make every register read take `ns` plus a deterministic pseudo-random `j` in `0..=jitter_ns` of
+    /// true time, like a PCIe read round trip: the card samples the register `ns/2` plus a random part
+    /// of `j` after the read starts (the fixed part is symmetric, the jitter is not).
+    pub fn with_read_latency(mut self, ns: u64, jitter_ns: u64) -> Self {
+        self.read_ns = ns;
+        self.read_jitter_ns = jitter_ns;
+        self
+    }
+
+    fn next_rand(&mut self) -> u64 {
+        // xorshift64*: deterministic, so tests are repeatable.
+        self.rng ^= self.rng >> 12;
+        self.rng ^= self.rng << 25;
+        self.rng ^= self.rng >> 27;
+        self.rng.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// (time before the card samples, time after) for one register read.
+    fn read_cost(&mut self) -> (u64, u64) {
+        if self.read_ns == 0 && self.read_jitter_ns == 0 {
+            return (0, 0);
+        }
+        let j = self.next_rand() % (self.read_jitter_ns + 1);
+        let jb = self.next_rand() % (j + 1);
+        (
+            self.read_ns / 2 + jb,
+            self.read_ns - self.read_ns / 2 + (j - jb),
+        )
     }
 
     /// Read the register file directly (no hook, no side effects).
@@ -142,12 +178,16 @@ impl Backend for MemBackend {
 
     #[inline]
     fn read32(&mut self, offset: usize) -> u32 {
+        let (before, after) = self.read_cost();
+        self.true_ns += before;
+        let mut v = self.regs[offset / 4];
         if let Some(h) = self.hook.as_mut() {
-            if let Some(v) = h.read32(offset, self.true_ns) {
-                return v;
+            if let Some(x) = h.read32(offset, self.true_ns) {
+                v = x;
             }
         }
-        self.regs[offset / 4]
+        self.true_ns += after;
+        v
     }
 
     #[inline]

@@ -466,9 +466,12 @@ pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError>
     match spec {
         BackendSpec::Sim => open_sim(),
         // The mem backend's PHC block is the Rust model of tsnic_phc.v at the card's 250 MHz, so
-        // `tsnic phc ...` works on it; everything else is a plain register file.
+        // `tsnic phc ...` works on it, and register reads take a PCIe-like 1 us +/- 100 ns; everything
+        // else is a plain register file.
         BackendSpec::Mem => Ok(Box::new(
-            mem::MemBackend::new_identity().with_hook(Box::new(crate::phc::PhcModel::new(4, 1))),
+            mem::MemBackend::new_identity()
+                .with_hook(Box::new(crate::phc::PhcModel::new(4, 1)))
+                .with_read_latency(1000, 100),
         )),
         BackendSpec::Vfio(addr) => Ok(Box::new(vfio::VfioBackend::open(*addr)?)),
     }
