@@ -102,6 +102,7 @@ class TB:
         d.rst.value = 0
         await RisingEdge(d.clk)
         cocotb.start_soon(self.monitor())
+        cocotb.start_soon(self.ar_monitor())
         cocotb.start_soon(self.cpl_sink("nw_cpl", self.nw_cpls))
         cocotb.start_soon(self.cpl_sink("tx_cpl", self.tx_cpls))
 
@@ -185,6 +186,26 @@ class TB:
                 rec["phc"] = self.phc()
                 out.append(rec)
             ready.value = 1 if random.random() < self.cpl_ready_prob else 0
+
+    # ---- payload reads: legal bursts, and how many are outstanding at once
+    async def ar_monitor(self):
+        d = self.dut
+        self.max_outstanding = 0
+        self.n_bursts = 0
+        out = 0
+        while True:
+            await RisingEdge(d.clk)
+            if int(d.pf_arvalid.value) and int(d.pf_arready.value):
+                addr = int(d.pf_araddr.value)
+                beats = int(d.pf_arlen.value) + 1
+                end = addr + beats * BYTES
+                if addr % BYTES or (addr >> 12) != ((end - 1) >> 12) or beats > 256:
+                    self.errors.append(f"bad burst addr {addr:#x} beats {beats}")
+                out += 1
+                self.n_bursts += 1
+            if int(d.host_axi_rvalid.value) and int(d.host_axi_rready.value) and int(d.host_axi_rlast.value):
+                out -= 1
+            self.max_outstanding = max(self.max_outstanding, out)
 
     # ---- MAC-side monitor
     async def monitor(self):
@@ -417,6 +438,8 @@ async def test_latency_1us_enough_lookahead(dut):
     await tb.wait_done()
     errs = await tb.check(exact=True)
     assert all(r["status"] == C.STATUS_SENT and 0 <= e < PERIOD_NS for _, r, e, _ in errs)
+    tb.log.info("1 us latency: %d bursts, at most %d payload reads outstanding", tb.n_bursts, tb.max_outstanding)
+    assert tb.max_outstanding >= 4
 
 
 @cocotb.test()
@@ -522,6 +545,12 @@ async def test_random_vs_model(dut):
         while True:
             yield random.random() < 0.1
     tb.sink.set_pause_generator(pause())
+
+    def host_pause(p):
+        while True:
+            yield random.random() < p
+    tb.ram.ar_channel.set_pause_generator(host_pause(0.3))   # interconnect holds arready low
+    tb.ram.r_channel.set_pause_generator(host_pause(0.2))    # gaps in the read data
     t = tb.phc() + 2000
     n = 300 if SOAK else 120
     for i in range(n):
