@@ -9,6 +9,7 @@ pub mod cc;
 pub mod frame;
 pub mod pacing;
 pub mod pcap;
+pub mod recovery;
 pub mod rtt;
 pub mod run;
 pub mod sender;

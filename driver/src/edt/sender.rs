@@ -744,13 +744,14 @@ impl TcpSender {
     /// Linux `tcp_rack_reo_wnd`: min_rtt/4 once reordering was seen; before that, zero when
     /// already in recovery or with 3+ SACKed segments (DUPACK threshold behaviour).
     fn rack_reo_wnd_us(&self) -> u64 {
-        if !self.reord_seen {
-            let sacked = self.rtx.iter().filter(|s| s.sacked).count();
-            if self.ca_state != CaState::Open || sacked >= 3 {
-                return 0;
-            }
-        }
-        (self.min_rtt_us / 4).min(self.rtt.srtt())
+        let sacked = self.rtx.iter().filter(|s| s.sacked).count();
+        super::recovery::rack_reo_wnd_us(
+            self.min_rtt_us,
+            self.rtt.srtt(),
+            self.reord_seen,
+            self.ca_state != CaState::Open,
+            sacked,
+        )
     }
 
     /// Linux `tcp_rack_detect_loss`: a segment sent before the most recently delivered one
@@ -1052,17 +1053,9 @@ impl TcpSender {
         if self.tlp_high_seq.is_some() {
             return;
         }
-        let srtt_ns = self.rtt.srtt() * 1000;
-        let mut pto = if srtt_ns == 0 {
-            super::rtt::RTO_INIT_US * 1000
-        } else {
-            let extra = if self.rtx.len() == 1 {
-                super::rtt::RTO_MIN_US * 1000
-            } else {
-                2 * self.cfg.tick_ns
-            };
-            2 * srtt_ns + extra
-        } + self.pacing_delay_ns(now);
+        let mut pto =
+            super::recovery::tlp_timeout_ns(self.rtt.srtt(), self.rtx.len(), self.cfg.tick_ns)
+                + self.pacing_delay_ns(now);
         // If the RTO would fire earlier, probe at the RTO time instead.
         if let Some(d) = self.retrans_timer.deadline() {
             if self.retrans_pending == RetransPending::Rto {
