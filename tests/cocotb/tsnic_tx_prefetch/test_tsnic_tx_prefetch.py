@@ -559,10 +559,25 @@ async def test_random_vs_model(dut):
         length = rand_len()
         tb.add(length, t, status=st)
         t += random.choice([0, 10, 100, int(length / BYTES * PERIOD_NS), 2000])
+    cov = {"buffer_full": 0, "slots_full": 0}
+
+    async def coverage():
+        pf = dut.prefetch
+        while True:
+            await RisingEdge(dut.clk)
+            if int(pf.job_valid.value) and int(pf.j_wire.value):
+                if int(pf.j_words.value) > int(pf.buf_free.value):
+                    cov["buffer_full"] += 1
+                if int(pf.slots_used.value) == 32:
+                    cov["slots_full"] += 1
+    cocotb.start_soon(coverage())
     await tb.release_all()
     await tb.wait_done()
     errs = await tb.check(exact=False)
-    tb.log.info("random: %d sent, lateness ns %s", len(errs), stats([e for _, _, e, _ in errs]))
+    tb.log.info("random: %d sent, lateness ns %s, stall cycles %s", len(errs),
+                stats([e for _, _, e, _ in errs]), cov)
+    if DATA_W == 64:
+        assert cov["buffer_full"] > 0 and cov["slots_full"] > 0, cov
 
 
 @cocotb.test()
