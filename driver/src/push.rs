@@ -17,7 +17,7 @@ use thiserror::Error;
 
 use crate::contract::{reg, Completion, HorizonPolicy, LatePolicy, Status};
 use crate::device::{Backend, Caps, Card, DeviceError};
-use crate::regs::{Control, DescFlags};
+use crate::regs::{Control, CtrlStatus, DescFlags};
 use crate::ring::{CplRing, QueueConfig, RingError, Rings, TxQueue};
 
 /// One frame to send.
@@ -168,8 +168,9 @@ pub fn phc_now(b: &mut dyn Backend) -> u64 {
     crate::phc::get_ns(b)
 }
 
-/// Enable the core (idempotent) and program the lookahead if asked.
-pub fn bring_up(b: &mut dyn Backend, opts: &PushOptions) {
+/// Enable the core (idempotent), program the lookahead if asked, and wait until CTRL_STATUS says
+/// RUNNING and not RESET_BUSY (at most 10 ms of card time).
+pub fn bring_up(b: &mut dyn Backend, opts: &PushOptions) -> Result<(), PushError> {
     if let Some(l) = opts.lookahead_ns {
         b.write32(reg::CTRL_LOOKAHEAD_NS, l);
     }
@@ -180,6 +181,32 @@ pub fn bring_up(b: &mut dyn Backend, opts: &PushOptions) {
             (ctrl | Control::ENABLE).bits() & !Control::RESET.bits(),
         );
     }
+    let mut waited = 0u64;
+    loop {
+        let st = CtrlStatus::from_bits_truncate(b.read32(reg::CTRL_STATUS));
+        if st.contains(CtrlStatus::RUNNING) && !st.contains(CtrlStatus::RESET_BUSY) {
+            return Ok(());
+        }
+        if waited >= 10_000_000 {
+            return Err(PushError::Device(DeviceError::Timeout {
+                what: format!(
+                    "the core to run after enabling it (CTRL_STATUS = {:#x})",
+                    st.bits()
+                ),
+                ns: waited,
+            }));
+        }
+        b.wait_ns(1000)?;
+        waited += 1000;
+    }
+}
+
+/// A payload lookahead long enough to prefetch the longest frame of a job before its launch time:
+/// two host read latencies, the frame's beats on a `bus_bits` bus at `clk_period_ns`, and 1 us.
+pub fn lookahead_for(max_len: u32, bus_bits: u32, clk_period_ns: f64, read_latency_ns: u64) -> u32 {
+    let beats = (max_len as u64).div_ceil((bus_bits.max(8) / 8) as u64);
+    let ns = 2 * read_latency_ns + (beats as f64 * clk_period_ns).ceil() as u64 + 1000;
+    ns.min(u32::MAX as u64) as u32
 }
 
 /// Check a job against the card before anything is posted.
@@ -212,7 +239,7 @@ pub fn run(
     let (caps, b) = card.parts();
     let caps = caps.clone();
     check_job(&caps, frames)?;
-    bring_up(b, opts);
+    bring_up(b, opts)?;
 
     let max_log2 = caps.ring_log2_max.clamp(1, crate::ring::MAX_RING_LOG2);
     let ring_log2 = opts.ring_log2.clamp(1, max_log2);
@@ -735,6 +762,13 @@ mod tests {
             assert!(json["error_ns"].get(k).is_some(), "{k}");
         }
         assert!(r.table().contains("dropped_horizon"));
+    }
+
+    #[test]
+    fn lookahead_covers_the_longest_frame() {
+        // 9000 bytes on 64 bits at 4 ns: 1125 beats = 4500 ns, + 2 x 800 + 1000.
+        assert_eq!(lookahead_for(9000, 64, 4.0, 800), 7100);
+        assert_eq!(lookahead_for(60, 512, 4.0, 800), 2604);
     }
 
     #[test]

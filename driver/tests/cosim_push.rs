@@ -61,6 +61,7 @@ fn sim_card() -> (Card, WireTap) {
 }
 
 struct Run {
+    start_phc_ns: u64,
     frames: Vec<JobFrame>,
     results: Vec<FrameResult>,
     wire: Vec<WireFrame>,
@@ -97,6 +98,7 @@ fn push_trace(text: &str, lead_ns: u64) -> Run {
     )
     .expect("push");
     Run {
+        start_phc_ns: out.start_phc_ns,
         frames,
         results: out.results,
         wire: tap.take(),
@@ -105,6 +107,8 @@ fn push_trace(text: &str, lead_ns: u64) -> Run {
 
 /// Check the wire and the results against the frames. Returns the results by status.
 fn check_run(run: &Run, rate: LineRate) -> BTreeMap<&'static str, usize> {
+    // Frames already due when posting started cannot be on time; the bound applies to the others.
+    let first_post_phc = run.start_phc_ns + 10_000;
     let mut by_status = BTreeMap::new();
     for r in &run.results {
         *by_status.entry(r.status.name()).or_insert(0) += 1;
@@ -160,7 +164,7 @@ fn check_run(run: &Run, rate: LineRate) -> BTreeMap<&'static str, usize> {
             let free_ns = (pw.end_ps / 1000) as i64 + offset.unwrap();
             let bound = (r.launch_ns as i64).max(free_ns) + CYCLE_NS;
             assert!(
-                r.status != Status::Sent || (r.depart_ns as i64) <= bound,
+                !r.on_wire() || r.launch_ns < first_post_phc || (r.depart_ns as i64) <= bound,
                 "frame {} departs {} ns after launch; bound {} (line free at {})",
                 r.index,
                 r.depart_ns - r.launch_ns,
@@ -226,8 +230,11 @@ fn push_demo_trace_through_the_cli_and_check_every_row() {
         .collect();
     assert_eq!(beyond.len(), 1);
     assert_eq!(rep["dropped_horizon"].as_u64(), Some(1), "{rep}");
-    assert_eq!(rep["sent"].as_u64(), Some(n - 1), "{rep}");
-    for k in ["sent_late", "dropped_late", "rejected", "flushed"] {
+    // On the wire: SENT, or SENT_LATE (the launch gate also says SENT_LATE for a frame that waited
+    // for the frame ahead of it on a busy line, and the demo has such frames).
+    let on_wire = rep["sent"].as_u64().unwrap() + rep["sent_late"].as_u64().unwrap();
+    assert_eq!(on_wire, n - 1, "{rep}");
+    for k in ["dropped_late", "rejected", "flushed"] {
         assert_eq!(rep[k].as_u64(), Some(0), "{k}: {rep}");
     }
     assert_eq!(pkts.len() as u64, n - 1);
@@ -252,7 +259,13 @@ fn push_demo_trace_through_the_cli_and_check_every_row() {
         assert!(p.ts_ns >= tag.launch_ns, "row {} early", tag.index);
         if let Some((pts, plaunch, pq)) = prev {
             assert!(p.ts_ns > pts, "timestamps increase");
-            assert!(plaunch <= tag.launch_ns, "launch order");
+            assert!(
+                plaunch <= tag.launch_ns,
+                "launch order: row {} (launch t0+{}) left after a frame with launch t0+{}",
+                tag.index,
+                tag.launch_ns - t0,
+                plaunch - t0
+            );
             if plaunch == tag.launch_ns && pq == row.queue {
                 // same queue, same time: trace order (checked by index through `seen` order)
             }
@@ -296,11 +309,8 @@ fn push_checks_wire_order_ties_bound_and_is_deterministic() {
     text.push_str("80000,0,60\n80000,0,61\n80000,0,62\n");
     let a = push_trace(&text, 30_000);
     let by = check_run(&a, LineRate::G10);
-    assert_eq!(
-        by.get("SENT").copied().unwrap_or(0),
-        a.frames.len(),
-        "{by:?}"
-    );
+    let on_wire = by.get("SENT").copied().unwrap_or(0) + by.get("SENT_LATE").copied().unwrap_or(0);
+    assert_eq!(on_wire, a.frames.len(), "{by:?}");
     // Same inputs, same wire, bit for bit.
     let b = push_trace(&text, 30_000);
     assert_eq!(a.results, b.results);

@@ -3,7 +3,7 @@
 //! Debian's Verilator 5.006 with `--cc --build` and no `--exe` leaves only `V<top>__ALL.a` and no
 //! runtime library, so this script runs `verilator --cc` only and compiles the generated C++, the
 //! runtime (`verilated.cpp`, `verilated_threads.cpp`, C++17) and `csrc/shim.cpp` itself with the `cc`
-//! crate (always at -O2: the model is the hot loop even in debug builds). It needs no network.
+//! crate (always at -O3 unless TSNIC_SIM_CXX_OPT says otherwise: the model is the hot loop even in debug builds). It needs no network.
 //!
 //! Configurations: `w64` (the core's defaults: 64-bit AXI and AXI-Stream, 10G) always; `w512`
 //! (512-bit AXI and AXI-Stream, 100G) with the `wide` feature.
@@ -42,6 +42,7 @@ fn main() {
     println!("cargo:rerun-if-changed=csrc/ports.h");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_VERILATOR");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_RTL_DIR");
+    println!("cargo:rerun-if-env-changed=TSNIC_SIM_CXX_OPT");
 
     let manifest =
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
@@ -138,11 +139,14 @@ fn main() {
     println!("cargo:rustc-env=TSNIC_SIM_RTL_DIR={}", rtl.display());
 }
 
+/// Optimization level of the Verilated C++ (`TSNIC_SIM_CXX_OPT` overrides it).
+const DEFAULT_OPT: &str = "3";
+
 fn cc_base(include: &Path) -> cc::Build {
     let mut b = cc::Build::new();
     b.cpp(true)
         .std("c++17")
-        .opt_level(2)
+        .opt_level_str(&env::var("TSNIC_SIM_CXX_OPT").unwrap_or_else(|_| DEFAULT_OPT.into()))
         .debug(false)
         .warnings(false)
         .flag_if_supported("-w")

@@ -59,6 +59,9 @@ pub struct RunArgs {
     /// What each queue does with a launch time beyond the card's horizon.
     #[arg(long, value_enum, default_value = "drop")]
     pub horizon: HorizonArg,
+    /// Program this payload lookahead (CTRL_LOOKAHEAD_NS) instead of choosing one from the longest frame.
+    #[arg(long, value_name = "NS")]
+    pub lookahead_ns: Option<u32>,
     /// log2 of each TX ring's size.
     #[arg(long, default_value_t = 10)]
     pub ring_log2: u32,
@@ -148,6 +151,21 @@ pub fn options(args: &RunArgs) -> PushOptions {
             HorizonArg::Cap => HorizonPolicy::Cap,
         },
         ..PushOptions::default()
+    }
+}
+
+/// Set `--lookahead-ns`, or raise the card's payload lookahead if the job's longest frame needs more (see
+/// [`push::lookahead_for`]; the host read latency is the simulator's, or 2 us on a real card).
+pub fn tune_lookahead(card: &mut Card, args: &RunArgs, max_len: u32) {
+    let (caps, b) = card.parts();
+    let latency = if args.backend == "sim" {
+        args.read_latency_ns
+    } else {
+        2000
+    };
+    let need = push::lookahead_for(max_len, caps.tx_data_width, caps.clk_period_ns(), latency);
+    if b.read32(reg::CTRL_LOOKAHEAD_NS) < need {
+        b.write32(reg::CTRL_LOOKAHEAD_NS, need);
     }
 }
 
@@ -284,6 +302,8 @@ pub fn run(args: PushArgs) -> Result<()> {
             args.trace.display()
         )
     })?;
+    let max_len = tr.rows.iter().map(|r| r.len).max().unwrap_or(60);
+    tune_lookahead(&mut opened.card, &args.run, max_len);
     let (t0, lead) = if args.absolute {
         (0, 0)
     } else {

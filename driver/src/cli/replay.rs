@@ -10,7 +10,7 @@ use clap::Args;
 use tsnic::capture;
 use tsnic::push::{FrameSource, JobFrame};
 
-use super::push::{open, run_and_report, time_zero, RunArgs};
+use super::push::{open, run_and_report, time_zero, tune_lookahead, RunArgs};
 
 /// Arguments of `tsnic replay`.
 #[derive(Args, Debug)]
@@ -76,6 +76,8 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         }
     }
     let ts0 = pkts[0].ts_ns;
+    let max_len = pkts.iter().map(|p| p.data.len() as u32).max().unwrap_or(60);
+    tune_lookahead(&mut opened.card, &args.run, max_len);
     let (t0, lead) = if args.absolute {
         (0, 0)
     } else {
