@@ -10,7 +10,10 @@ use tsnic_sim::{Config, SimCard};
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let cycles: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(5_000_000);
+    let cycles: u64 = args
+        .next()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(5_000_000);
     let cfg = match args.next().as_deref() {
         Some("512") => Config::wide_100g(),
         _ => Config::default(),
