@@ -146,3 +146,20 @@ fn frames_are_valid_for_an_independent_parser() {
         .iter()
         .any(|(_, f)| tsnic_netsim::wire::parse(f).unwrap().flags & 0x01 != 0));
 }
+
+#[test]
+fn bbr_reaches_probe_bw_and_keeps_deep_buffer_emptier_than_cubic() {
+    let mut c = cfg("rate=1G,rtt=2ms,buffer=2MB", 10_000_000);
+    c.cc = CcKind::Cubic;
+    let cubic = run(&c).unwrap();
+    c.cc = CcKind::Bbr;
+    let bbr = run(&c).unwrap();
+    assert!(cubic.completed && bbr.completed);
+    assert!(bbr.cc_state[0].starts_with("ProbeBw"), "{:?}", bbr.cc_state);
+    assert!(
+        bbr.queue_delay_us.mean * 2.0 < cubic.queue_delay_us.mean,
+        "bbr {} us vs cubic {} us",
+        bbr.queue_delay_us.mean,
+        cubic.queue_delay_us.mean
+    );
+}

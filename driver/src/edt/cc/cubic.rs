@@ -330,4 +330,58 @@ mod tests {
         cong_avoid_ai(&mut st, &mut cnt, 15, 15);
         assert_eq!((st.cwnd, cnt), (16, 0));
     }
+
+    fn ack(now_us: u64, rtt_us: u64, una: u64, nxt: u64) -> AckInfo {
+        AckInfo {
+            now_ns: now_us * 1000,
+            acked: 1,
+            rtt_us: Some(rtt_us),
+            snd_una: una,
+            snd_nxt: nxt,
+            pacing_rate: 0,      // no pacing: hystart_ack_delay = 0
+            cwnd_limited: false, // keep cwnd fixed; HyStart runs before the growth check
+            ..AckInfo::default()
+        }
+    }
+
+    #[test]
+    fn hystart_ack_train() {
+        // delay_min = 100 us. A train of ACKs 10 us apart starting a round at t = 1000 us
+        // ends slow start once it spans more than delay_min: at t = 1110 (1100 - 1000 = 100
+        // is not more than 100).
+        let mut c = Cubic::new();
+        let mut st = CcState::new(1448);
+        st.cwnd = 20;
+        let mut t = 1000;
+        let mut una = 1;
+        while t < 1110 {
+            c.on_ack(&mut st, &ack(t, 100, una, 1_000_000));
+            assert!(st.in_slow_start(), "found too early at {t}");
+            t += 10;
+            una += 1448;
+        }
+        c.on_ack(&mut st, &ack(1110, 100, una, 1_000_000));
+        assert!(c.hystart_found);
+        assert_eq!(st.ssthresh, 20);
+    }
+
+    #[test]
+    fn hystart_delay_increase() {
+        // delay_min 10 ms: threshold = 10 ms + clamp(10 ms / 8, 4 ms, 16 ms) = 14 ms.
+        // ACKs 3 ms apart (no ACK train). A round whose first 8 RTT samples are 15 ms ends
+        // slow start on the 9th ACK; with 13.9 ms samples it does not.
+        for (rtt, found) in [(15_000, true), (13_900, false)] {
+            let mut c = Cubic::new();
+            let mut st = CcState::new(1448);
+            st.cwnd = 20;
+            c.on_ack(&mut st, &ack(0, 10_000, 1, 10)); // round 1, delay_min 10 ms
+            let mut t = 3000;
+            for i in 0..9u64 {
+                // snd_una 11.. > end_seq 10: the first of these starts round 2
+                c.on_ack(&mut st, &ack(t, rtt, 11 + i, 1_000_000));
+                t += 3000;
+            }
+            assert_eq!(c.hystart_found, found, "rtt {rtt}");
+        }
+    }
 }
