@@ -649,7 +649,8 @@ mod tests {
         b.host_clock_model()
             .unwrap()
             .set_freq_error_ppb(t, host_err_ppb);
-        let mut servo = PiServo::new(interval_ns as f64 / 1e9, 0.0, MAX_ADJFINE_PPB as f64);
+        let start = freq(&mut b) as f64;
+        let mut servo = PiServo::new(interval_ns as f64 / 1e9, start, MAX_ADJFINE_PPB as f64);
         let mut log = Vec::new();
         let mut n = 0u64;
         while n < samples {
@@ -710,6 +711,27 @@ mod tests {
             assert!(w < 50, "{err} ppb: worst offset after 30 s = {w} ns");
             eprintln!("read jitter, {err} ppb: worst |offset| after 30 s: {w} ns");
             assert!(log[30..].iter().all(|s| s.sample.delay_ns >= 990));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// Any host-clock frequency error within +/-100 ppm, any starting PHC time and trim, any read
+        /// jitter up to 100 ns: after 30 one-second samples the offset is under 50 ns and stays there
+        /// for the remaining 90.
+        #[test]
+        fn servo_settles_for_any_error_within_100ppm(
+            err_ppb in -100_000.0f64..=100_000.0,
+            start_ns in 0u64..1u64 << 62,
+            start_trim in -200_000i64..=200_000,
+            jitter in 0u64..=100,
+        ) {
+            let mut b = card().with_read_latency(1000, jitter);
+            set(&mut b, start_ns);
+            adjfine(&mut b, start_trim).unwrap();
+            let log = lock_on(b, err_ppb, 1_000_000_000, 120, None);
+            let w = worst_after(&log, 30);
+            proptest::prop_assert!(w < 50, "worst {} ns after 30 s", w);
         }
     }
 
