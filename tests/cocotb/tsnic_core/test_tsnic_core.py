@@ -478,6 +478,10 @@ async def test_malformed(dut):
     await tb.start()
     await tb.drv.setup_queue(1, 5)
     drv = tb.drv
+    # interrupt on every completion (level until IRQ_STATUS is cleared)
+    await drv.wr(C.CTRL_IRQ_MOD_COUNT, 1)
+    await drv.wr(C.CTRL_IRQ_CTRL, C.CTRL_IRQ_CTRL_ENABLE)
+    assert dut.irq.value == 0
     t = tb.phc() + 15_000
     drv.add_desc(1, t, expect=C.STATUS_SENT)
     drv.add_desc(1, t + 1000, length=0, addr=PAY_BASE, data=b"", expect=C.STATUS_REJECTED, reason=C.REJECT_ZERO_LEN)
@@ -493,8 +497,13 @@ async def test_malformed(dut):
     await drv.doorbell(1)
     await drv.doorbell(1)         # nothing new
     await tb.wait_all_completed()
+    assert dut.irq.value == 1, "no interrupt after completions"
+    assert await drv.rd(C.CTRL_IRQ_STATUS) == 1
+    await drv.wr(C.CTRL_IRQ_STATUS, 1)
+    assert dut.irq.value == 0
     await drv.doorbell(1)         # nothing new, after everything completed
     await ClockCycles(dut.clk, 500)
+    assert dut.irq.value == 0, "interrupt without a completion"
     assert len(drv.cpls) == len(drv.all_posted)
     assert await drv.rd(C.Q_BASE + 1 * C.Q_STRIDE + C.Q_CONS) == 8
     await tb.check()
