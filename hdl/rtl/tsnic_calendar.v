@@ -136,7 +136,7 @@ reg  [QUEUE_W-1:0] dq_q;
 reg               wq_valid;      // loader: qcount written last cycle (forwarding)
 reg  [QUEUE_W-1:0] wq_q;
 reg  [NODE_W:0]   wq_val;
-reg  [NODE_W:0]   gcnt [0:(1<<NG_W)-1];  // entries per group of 2^GROUP_W fine slots (flip-flops)
+reg  [(1<<GROUP_W)-1:0] fbits [0:(1<<NG_W)-1];  // fine slot non-empty bits, one word per group
 reg  [NODE_W:0]   cgcnt [0:(1<<CGROUP_W)-1]; // entries per group of 2^CGS_W coarse ring slots
 reg  [NODE_W:0]   sw_lim;
 reg               flush_done_reg;
@@ -310,11 +310,23 @@ end
 
 // fine-slot group occupancy: skip a whole empty group at once
 wire [NG_W-1:0] scan_g    = scan[SLOT_W-1:GROUP_W];
-wire            g_empty   = (gcnt[scan_g] == {(NODE_W+1){1'b0}});
+wire [(1<<GROUP_W)-1:0] g_word = fbits[scan_g];
+wire [(1<<GROUP_W)-1:0] g_rest = g_word & ({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]);
+reg  [GROUP_W-1:0] g_next;       // first non-empty slot at or after scan in its group
+integer gb;
+always @* begin
+    g_next = {GROUP_W{1'b0}};
+    for (gb = (1<<GROUP_W)-1; gb >= 0; gb = gb - 1) begin
+        if (g_rest[gb]) g_next = gb[GROUP_W-1:0];
+    end
+end
 wire [AS_W-GROUP_W-1:0] scan_gn = scan[AS_W-1:GROUP_W] + 1'b1;
 wire [AS_W-1:0] g_end     = {scan_gn, {GROUP_W{1'b0}}};
-wire [AS_W-1:0] gskip_t   = (g_end < fskip_t) ? g_end : fskip_t;
-wire            act_gskip = (fcount != {(NODE_W+1){1'b0}}) && g_empty && (scan < gskip_t);
+wire [AS_W-1:0] g_hit     = {scan[AS_W-1:GROUP_W], g_next};
+wire [AS_W-1:0] g_tgt     = (g_rest == {(1<<GROUP_W){1'b0}}) ? g_end : g_hit;
+wire [AS_W-1:0] gskip_t   = (g_tgt < fskip_t) ? g_tgt : fskip_t;
+// skip empty fine slots (up to the next non-empty one, the group end, due_slot+1 or the fine limit)
+wire            act_gskip = (fcount != {(NODE_W+1){1'b0}}) && !g_word[scan[GROUP_W-1:0]] && (scan < gskip_t);
 // cascade: empty coarse slots pass at one per cycle while the fine wheel is empty
 wire [AS_W-1:0] fl_next   = {ccur_p1, {CWB{1'b0}}};
 wire            cs_more   = (fcount == {(NODE_W+1){1'b0}}) && (due_p1 >= fl_next) &&
@@ -452,20 +464,21 @@ always @* begin
 end
 
 // ------------------------------------------------------------------ group counters
-reg             g_inc;
-reg             g_dec;
+reg             g_set;
+reg             g_clr;
 wire [NG_W-1:0] g_idx = op_fidx[SLOT_W-1:GROUP_W];
+wire [(1<<GROUP_W)-1:0] g_bit = {{((1<<GROUP_W)-1){1'b0}}, 1'b1} << op_fidx[GROUP_W-1:0];
 always @* begin
-    g_inc = ((st == S_INS1) && ins_ok && (i_cls == C_FINE)) || (st == S_CS3);
-    g_dec = (st == S_LDB);
+    g_set = ((st == S_INS1) && ins_ok && (i_cls == C_FINE)) || (st == S_CS3);
+    g_clr = (st == S_LDB) && !ld_more && (op_head == op_tail);      // slot emptied
 end
 always @(posedge clk) begin
     if (st == S_INIT) begin
-        gcnt[init_ptr[NG_W-1:0]] <= {(NODE_W+1){1'b0}};   // INIT runs >= 2^NG_W cycles
-    end else if (g_inc) begin
-        gcnt[g_idx] <= gcnt[g_idx] + 1'b1;
-    end else if (g_dec) begin
-        gcnt[g_idx] <= gcnt[g_idx] - 1'b1;
+        fbits[init_ptr[NG_W-1:0]] <= {(1<<GROUP_W){1'b0}};   // INIT runs >= 2^NG_W cycles
+    end else if (g_set) begin
+        fbits[g_idx] <= fbits[g_idx] | g_bit;
+    end else if (g_clr) begin
+        fbits[g_idx] <= fbits[g_idx] & ~g_bit;
     end
 end
 

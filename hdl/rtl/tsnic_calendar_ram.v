@@ -20,12 +20,16 @@ module tsnic_calendar_ram #(
 
 reg [WIDTH-1:0] mem [0:(1<<ADDR_W)-1];
 
+// Simulation only: start from zeros instead of X (the calendar clears what it relies on after reset).
+// Not for synthesis: Yosys would unroll the loop over up to 65536 words.
+`ifndef SYNTHESIS
 integer i;
 
 initial begin
     rd_data = {WIDTH{1'b0}};
     for (i = 0; i < (1<<ADDR_W); i = i + 1) mem[i] = {WIDTH{1'b0}};
 end
+`endif
 
 always @(posedge clk) begin
     if (wr_en) mem[wr_addr] <= wr_data;

@@ -27,7 +27,7 @@ FINE_SLOTS = 8192
 COARSE_NS = SLOT_NS * FINE_SLOTS // 2
 COARSE_SLOTS = 65536
 QUEUE_W = int(os.environ.get("CAL_QUEUE_W", "12"))
-NODE_W = int(os.environ.get("CAL_NODE_W", "12"))
+NODE_W = int(os.environ.get("CAL_NODE_W", "13"))
 NQ = 1 << QUEUE_W
 POOL = 1 << NODE_W
 T0 = 1_764_480_000 * 1_000_000_000 + 37_000_000_000   # a TAI time in late 2025
@@ -535,14 +535,14 @@ async def test_random(dut):
         lp, hp = qpol[q]
         r = rng.random()
         now = bb.phc
-        if r < 0.62:        # near: inside the next ~50 us, often within the lookahead
-            ln = now + rng.randrange(-200, 50_000)
-        elif r < 0.64:      # tie burst on a coarse grid
+        if r < 0.62:        # near: inside the next 20 us, often within the lookahead
+            ln = now + rng.randrange(-200, 20_000)
+        elif r < 0.64:      # tie burst on a 4 us grid
             ln = (now // 4096 + 3) * 4096
-        elif r < 0.74:      # far: 1 to 50 ms
-            ln = now + rng.randrange(1_000_000, 50_000_000)
+        elif r < 0.755:     # far: 0.2 to 20 ms
+            ln = now + rng.randrange(200_000, 20_000_000)
         elif r < 0.76:      # very far: up to the horizon
-            ln = now + rng.randrange(50_000_000, HORIZON + 1)
+            ln = now + rng.randrange(20_000_000, HORIZON + 1)
         elif r < 0.88:      # late
             ln = now - rng.randrange(1, 5_000_000)
         else:               # beyond the horizon (and the horizon edge)
@@ -552,21 +552,27 @@ async def test_random(dut):
     b.ins_src = src
     t_start = time.time()
     n_steps = 0
+    next_log = 100_000
     while b.sb.accepted + b.rel_cycles + len(b.flush_log) < ops_target:
         await b.run(1000)
+        if b.k >= next_log:
+            next_log += 100_000
+            dut._log.info("random: cycle %d, %d inserts, %d releases, %.1f s", b.k, b.sb.accepted,
+                          b.rel_cycles, time.time() - t_start)
+            b.dump()
         r = rng.random()
-        if r < 0.04:
-            b.step_next = b.phc + rng.randrange(1_000_000, 100_000_000)       # forward step
+        if r < 0.03:
+            b.step_next = b.phc + rng.randrange(100_000, 20_000_000)          # forward step
             n_steps += 1
-        elif r < 0.045:
-            b.step_next = b.phc + rng.randrange(100_000_000, 3_000_000_000)   # large forward step
+        elif r < 0.033:
+            b.step_next = b.phc + rng.randrange(20_000_000, 3_000_000_000)    # large forward step
             n_steps += 1
-        elif r < 0.055:
-            b.step_next = b.phc - rng.randrange(1, 2_000_000)                 # backward step
+        elif r < 0.038:
+            b.step_next = b.phc - rng.randrange(1, 200_000)                   # backward step
             n_steps += 1
-        elif r < 0.075 and not b.flush_reqs and not b.sb.flushing:
+        elif r < 0.058 and not b.flush_reqs and not b.sb.flushing:
             b.flush_reqs.append(rng.randrange(NQ))
-        b.inc = rng.choice([4, 4, 16, 64, 256])
+        b.inc = rng.choice([4, 4, 4, 4, 4, 4, 4, 16, 16, 64])
     cycles = b.k
     b.ins_src = None
     b.inc = 1_000_000
