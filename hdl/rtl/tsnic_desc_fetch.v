@@ -754,19 +754,46 @@ wire [15:0]        f_len      = df_data[147+QUEUE_W +: 16];
 wire [63:0]        f_addr     = df_data[163+QUEUE_W +: 64];
 wire               f_rej      = (f_reason != `TSNIC_REJECT_NONE);
 
-// burst-done FIFO (to the engine)
+// progress to the engine: consecutive descriptors of one queue leaving the buffer are merged into one
+// "done" update (queue, new CONS, count); the update goes out the cycle after the run breaks: another
+// queue, a cycle without a descriptor, or the end of a burst. So CONS trails the descriptors that have
+// left by a few cycles at most, even when the calendar stalls in the middle of a burst.
+reg               acc_valid, acc_last;
+reg [QUEUE_W-1:0] acc_q;
+reg [15:0]        acc_cons;
+reg [7:0]         acc_n;
 wire dn_ready;
+wire acc_push_go;
+wire acc_merge = acc_valid && !acc_last && (acc_q == f_q);
 /* verilator lint_off PINCONNECTEMPTY */
 tsnic_desc_fetch_fifo #(.WIDTH(DN_W), .ADDR_W(2)) done_fifo (
     .clk(clk), .rst(rst),
-    .s_valid(df_pop && f_last), .s_ready(dn_ready), .s_data({f_q, f_new_cons, f_n}),
+    .s_valid(acc_push_go), .s_ready(dn_ready), .s_data({acc_q, acc_cons, acc_n}),
     .m_valid(dn_valid), .m_ready(dn_pop), .m_data(dn_data), .ram_count());
 /* verilator lint_on PINCONNECTEMPTY */
 
 wire ins_free = !m_ins_valid || m_ins_ready;
 wire cpl_free = !m_cpl_req_valid || m_cpl_req_ready;
-assign df_pop = df_valid && (!f_last || dn_ready)
+assign df_pop = df_valid && (acc_merge || !acc_valid || dn_ready)
              && (f_rej ? cpl_free : (tbl_alloc_valid && ins_free));
+// push the accumulated run when a descriptor of another run leaves, or when none leaves
+assign acc_push_go = acc_valid && dn_ready && (df_pop ? !acc_merge : 1'b1);
+
+always @(posedge clk) begin
+    if (rst) begin
+        acc_valid <= 1'b0; acc_last <= 1'b0; acc_q <= {QUEUE_W{1'b0}}; acc_cons <= 16'd0; acc_n <= 8'd0;
+    end else begin
+        if (df_pop) begin
+            acc_valid <= 1'b1;
+            acc_q     <= f_q;
+            acc_cons  <= f_idx + 16'd1;
+            acc_last  <= f_last;
+            acc_n     <= acc_merge ? acc_n + 8'd1 : 8'd1;
+        end else if (acc_push_go) begin
+            acc_valid <= 1'b0;
+        end
+    end
+end
 
 assign tbl_wr_en         = df_pop && !f_rej;
 assign tbl_wr_addr       = f_addr;
@@ -828,11 +855,11 @@ always @(posedge clk) begin
 end
 
 assign idle = !init_busy && (ctx_cnt == 0) && (credits == DESC_FIFO) && !u_valid && !m_ins_valid
-           && !m_cpl_req_valid && !dn_valid && !b_valid;
+           && !m_cpl_req_valid && !dn_valid && !b_valid && !acc_valid;
 
 // unused inputs
 /* verilator lint_off UNUSEDSIGNAL */
-wire unused_ok = &{1'b0, m_axi_rid, m_axi_rresp, m_axi_rlast, u_desc[255:224], fl_valid_unused, ctx_valid,
+wire unused_ok = &{1'b0, m_axi_rid, m_axi_rresp, m_axi_rlast, u_desc[255:224], fl_valid_unused, f_n, f_new_cons, ctx_valid,
                    x_lane0, wr_o[1:0], b_off[1:0], c_base_lo[4:0], prod_raw[31:16], sc_daddr[4:0]};
 /* verilator lint_on UNUSEDSIGNAL */
 
