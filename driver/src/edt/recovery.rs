@@ -32,9 +32,63 @@ pub fn rack_reo_wnd_us(
     (min_rtt_us / 4).min(srtt_us)
 }
 
+/// Proportional Rate Reduction (RFC 6937, Linux `tcp_cwnd_reduction`): how many segments
+/// may be sent on this ACK. Above ssthresh: `ceil(ssthresh * prr_delivered / prior_cwnd) -
+/// prr_out`; at or below it (PRR-SSRB): `max(prr_delivered - prr_out, newly_delivered)`, +1
+/// when snd_una advanced and nothing new was lost, at most `ssthresh - in_flight`. At least 1
+/// before anything was sent in recovery (the fast retransmit).
+pub fn prr_sndcnt(
+    in_flight: u64,
+    ssthresh: u64,
+    prior_cwnd: u64,
+    prr_delivered: u64,
+    prr_out: u64,
+    newly_delivered: u64,
+    una_advanced_no_loss: bool,
+) -> u64 {
+    let n = if in_flight > ssthresh {
+        (ssthresh * prr_delivered)
+            .div_ceil(prior_cwnd.max(1))
+            .saturating_sub(prr_out)
+    } else {
+        let n = prr_delivered.saturating_sub(prr_out).max(newly_delivered)
+            + u64::from(una_advanced_no_loss);
+        n.min(ssthresh - in_flight)
+    };
+    n.max(u64::from(prr_out == 0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prr_table() {
+        // (in_flight, ssthresh, prior_cwnd, prr_delivered, prr_out, newly, una_adv, expected)
+        let cases = [
+            // RFC 6937 example shape: prior 20, ssthresh 14 (CUBIC 0.7), 1 delivered, nothing
+            // sent yet: ceil(14*1/20) - 0 = 1.
+            (19, 14, 20, 1, 0, 1, false, 1),
+            // 10 delivered, 6 sent: ceil(140/20) - 6 = 1.
+            (18, 14, 20, 10, 6, 1, false, 1),
+            // 3 delivered, 2 sent: ceil(42/20)=3 - 2 = 1.
+            (17, 14, 20, 3, 2, 1, false, 1),
+            // below ssthresh: max(8-5, 2) + 1 = 4, capped by 14 - 12 = 2.
+            (12, 14, 20, 8, 5, 2, true, 2),
+            // below ssthresh, room: max(8-5, 2) = 3 (no +1: a new loss).
+            (5, 14, 20, 8, 5, 2, false, 3),
+            // entry from the RACK timer: nothing delivered, nothing sent: 0 -> still 1
+            // (the fast retransmit).
+            (30, 7, 100, 0, 0, 0, false, 1),
+        ];
+        for (fl, ss, pc, pd, po, nd, ua, want) in cases {
+            assert_eq!(
+                prr_sndcnt(fl, ss, pc, pd, po, nd, ua),
+                want,
+                "{fl} {ss} {pc} {pd} {po}"
+            );
+        }
+    }
 
     #[test]
     fn tlp_table() {

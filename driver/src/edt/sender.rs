@@ -233,6 +233,10 @@ pub struct TcpSender {
     app_limited_until: u64,
     // Recovery.
     high_seq: u64,
+    /// PRR state (Linux prior_cwnd, prr_delivered, prr_out).
+    prior_cwnd: u64,
+    prr_delivered: u64,
+    prr_out: u64,
     reord_seen: bool,
     highest_sacked_end: u64,
     rack_tx_ns: u64,
@@ -302,6 +306,9 @@ impl TcpSender {
             first_tx_ns: 0,
             app_limited_until: 0,
             high_seq: 0,
+            prior_cwnd: 0,
+            prr_delivered: 0,
+            prr_out: 0,
             reord_seen: false,
             highest_sacked_end: 0,
             rack_tx_ns: 0,
@@ -523,6 +530,9 @@ impl TcpSender {
     /// Stamp and post a burst of segments (indices into rtx) as one TSO-like unit.
     fn post_burst(&mut self, now: u64, idxs: &[usize], port: &mut dyn TxPort) {
         let burst_bytes: u64 = idxs.iter().map(|&i| u64::from(self.rtx[i].len)).sum();
+        if self.ca_state == CaState::Recovery {
+            self.prr_out += idxs.len() as u64;
+        }
         let data_segs = idxs.len() as u64;
         let launch = match self.cfg.pacing_model {
             PacingModel::Edt => {
@@ -946,17 +956,10 @@ impl TcpSender {
             self.ca_state = CaState::Open;
         }
         if newly_lost > 0 && self.ca_state == CaState::Open {
-            self.ca_state = CaState::Recovery;
-            self.stats.recoveries += 1;
-            self.high_seq = self.snd_nxt;
-            let inflight = self.in_flight();
-            if self.cc.controls_window() {
-                self.cc.on_recovery_start(&mut self.cc_state, inflight);
-            } else {
-                let ss = self.cc.ssthresh(&self.cc_state);
-                self.cc_state.ssthresh = ss;
-                self.cc_state.cwnd = ss.max(2);
-            }
+            self.enter_recovery();
+        }
+        if self.ca_state == CaState::Recovery && !self.cc.controls_window() {
+            self.cwnd_reduction(acked_segs, newly_lost, advanced);
         }
         if let Some(h) = self.tlp_high_seq {
             if self.snd_una >= h {
@@ -1012,6 +1015,45 @@ impl TcpSender {
             self.retrans_timer.cancel();
         }
         self.xmit(now, port);
+    }
+
+    /// Enter fast recovery (Linux `tcp_enter_recovery` + `tcp_init_cwnd_reduction`).
+    fn enter_recovery(&mut self) {
+        self.ca_state = CaState::Recovery;
+        self.stats.recoveries += 1;
+        self.high_seq = self.snd_nxt;
+        let inflight = self.in_flight();
+        if self.cc.controls_window() {
+            self.cc.on_recovery_start(&mut self.cc_state, inflight);
+        } else {
+            self.prior_cwnd = self.cc_state.cwnd;
+            self.prr_delivered = 0;
+            self.prr_out = 0;
+            let ss = self.cc.ssthresh(&self.cc_state);
+            self.cc_state.ssthresh = ss;
+        }
+    }
+
+    /// Proportional Rate Reduction (RFC 6937, Linux `tcp_cwnd_reduction`): while in flight
+    /// is above ssthresh, send `ssthresh / prior_cwnd` of what is delivered; below it, grow
+    /// back toward ssthresh by at most what was delivered (+1 when snd_una advanced and
+    /// nothing new was lost). At least one segment on entry (the fast retransmit).
+    fn cwnd_reduction(&mut self, newly_acked_sacked: u64, newly_lost: u64, una_advanced: bool) {
+        if newly_acked_sacked == 0 && self.prr_out > 0 {
+            return;
+        }
+        self.prr_delivered += newly_acked_sacked;
+        let inflight = self.in_flight();
+        let sndcnt = super::recovery::prr_sndcnt(
+            inflight,
+            self.cc_state.ssthresh,
+            self.prior_cwnd,
+            self.prr_delivered,
+            self.prr_out,
+            newly_acked_sacked,
+            una_advanced && newly_lost == 0,
+        );
+        self.cc_state.cwnd = (inflight + sndcnt).max(1);
     }
 
     fn cwnd_limited(&self) -> bool {
@@ -1090,16 +1132,10 @@ impl TcpSender {
             RetransPending::Reo => {
                 let (lost, wait) = self.rack_detect_loss(now);
                 if lost > 0 && self.ca_state == CaState::Open {
-                    self.ca_state = CaState::Recovery;
-                    self.stats.recoveries += 1;
-                    self.high_seq = self.snd_nxt;
-                    let inflight = self.in_flight();
-                    if self.cc.controls_window() {
-                        self.cc.on_recovery_start(&mut self.cc_state, inflight);
-                    } else {
-                        let ss = self.cc.ssthresh(&self.cc_state);
-                        self.cc_state.ssthresh = ss;
-                        self.cc_state.cwnd = ss.max(2);
+                    self.enter_recovery();
+                    if !self.cc.controls_window() {
+                        // Force the fast retransmit (PRR's "at least one on entry").
+                        self.cc_state.cwnd = self.in_flight() + 1;
                     }
                 }
                 if let Some(w) = wait {
