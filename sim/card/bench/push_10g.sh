@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Co-simulation speed while pushing: N frames of 60/128/512/1514 bytes on 4 queues, each launched
+# 200 ns after the previous one's wire time ends (10 Gb/s), through the default (64-bit) Verilated
+# core. Prints the summary and the `sim:` line (core cycles per wall second).
+# Usage: sim/card/bench/push_10g.sh [N]   (default 5000)
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+N=${1:-5000}
+mkdir -p target/bench
+python3 -c "
+import sys
+w = sys.stdout.write
+w('launch_ns,queue,len\n')
+t = 0
+for i in range($N):
+    n = [60, 128, 512, 1514][i % 4]
+    w(f'{t},{i % 4},{n}\n')
+    t += (8 + n + 4 + 12) * 8 // 10 + 200
+" > target/bench/push_10g.csv
+cargo build --release --locked -q -p tsnic
+./target/release/tsnic push target/bench/push_10g.csv --report target/bench/push_10g.json
