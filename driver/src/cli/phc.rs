@@ -94,6 +94,12 @@ pub fn run(args: PhcArgs) -> Result<()> {
             println!("phc set to {} ({target} ns)", fmt_ns(target));
         }
         PhcCmd::Adj { delta } => {
+            let now = phc::get_ns(b);
+            if delta < 0 && delta.unsigned_abs() > now {
+                bail!(
+                    "adjusting by {delta} ns would put the clock before TAI 0 (it reads {now} ns): set it first with `tsnic phc set`"
+                );
+            }
             phc::adjtime(b, delta);
             println!(
                 "phc adjusted by {delta:+} ns, now {}",
