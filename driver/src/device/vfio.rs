@@ -611,8 +611,15 @@ mod tests {
 
     #[test]
     fn bar_too_small_and_all_ones_say_what_is_wrong() {
-        let e = DeviceError::BarTooSmall { size: 0x1000, need: contract::BAR0_SIZE as u64 };
-        assert!(e.to_string().contains("BAR0 is 0x1000 bytes, the register map needs 0x100000"), "{e}");
+        let e = DeviceError::BarTooSmall {
+            size: 0x1000,
+            need: contract::BAR0_SIZE as u64,
+        };
+        assert!(
+            e.to_string()
+                .contains("BAR0 is 0x1000 bytes, the register map needs 0x100000"),
+            "{e}"
+        );
         assert!(e.to_string().contains("wrong bitstream"));
     }
 
