@@ -150,7 +150,11 @@ end
 reg  rec_valid_reg = 1'b0;   // a record is being issued on AW/W
 reg  init_done_reg = 1'b0;   // counter RAM cleared
 
-wire can_accept = init_done_reg && enable_reg && ring_space && !rec_valid_reg && !fifo_full;
+// the record register is free, or its last AW/W handshakes happen this cycle
+wire aw_done_now = !awvalid_reg || m_axi_awready;
+wire w_done_now = !wvalid_reg || (m_axi_wready && m_axi_wlast);
+wire rec_free = !rec_valid_reg || (aw_done_now && w_done_now);
+wire can_accept = init_done_reg && enable_reg && ring_space && rec_free && !fifo_full;
 wire accept = can_accept && grant_found;
 
 assign s_cpl_req_ready = accept ? ({{(N_SRC-1){1'b0}}, 1'b1} << grant_idx) : {N_SRC{1'b0}};
@@ -235,10 +239,16 @@ always @(posedge clk) begin
     if (ram_re) cnt_q <= cnt_ram[ram_ra];
 end
 
-localparam [1:0] S_INIT = 2'd0, S_IDLE = 2'd1, S_UPD = 2'd2, S_RDACK = 2'd3;
-reg [1:0]            cstate_reg = S_INIT;
-reg [CNT_ADDR_W-1:0] caddr_reg = 0;
-reg                  cupd_reg = 1'b0;
+// Pipeline, one B response per cycle: cycle 1 reads the counter (b_fire), cycle 2 writes it + 1
+// (upd_reg). A read in the same cycle as a write to the same word returns the old word, so that
+// case is forwarded (fwd_reg). Register reads take the read port when they come (2-cycle answer).
+reg                  init_reg = 1'b1;        // clearing the RAM after reset
+reg [CNT_ADDR_W-1:0] caddr_reg = 0;          // init pointer, then the word being updated
+reg                  upd_reg = 1'b0;
+reg                  rdp_reg = 1'b0;         // register read issued last cycle
+reg                  fwd_reg = 1'b0;
+reg [31:0]           fwd_data_reg = 32'd0;
+wire [31:0]          cnt_cur = fwd_reg ? fwd_data_reg : cnt_q;
 
 localparam [31:0] WORD_SENT_32 = (`TSNIC_Q_CNT_SENT - `TSNIC_Q_CNT_POSTED) / 4;
 localparam [31:0] WORD_SENT_LATE_32 = (`TSNIC_Q_CNT_SENT_LATE - `TSNIC_Q_CNT_POSTED) / 4;
@@ -332,8 +342,8 @@ wire [OUT_LOG2-1:0] rd_slot = fifo_rd_ptr[OUT_LOG2-1:0];
 wire [OUT_LOG2-1:0] wr_slot = fifo_wr_ptr[OUT_LOG2-1:0];
 wire [2:0]          b_word = status_word(fifo_status[rd_slot]);
 
-wire reg_cnt_rd = reg_rd_en && rd_qcnt && !rd_ack_reg;
-wire b_ok = (cstate_reg == S_IDLE) && !reg_cnt_rd && !fifo_empty && (!free_valid_reg || m_free_ready);
+wire reg_cnt_rd = reg_rd_en && rd_qcnt && !rd_ack_reg && !rdp_reg && !init_reg;
+wire b_ok = !init_reg && !reg_cnt_rd && !fifo_empty && (!free_valid_reg || m_free_ready);
 assign m_axi_bready = b_ok;
 wire b_fire = b_ok && m_axi_bvalid;
 
@@ -342,26 +352,20 @@ always @* begin
     ram_ra = {CNT_ADDR_W{1'b0}};
     ram_we = 1'b0;
     ram_wa = caddr_reg;
-    ram_wd = cnt_q + 32'd1;
-    case (cstate_reg)
-        S_INIT: begin
-            ram_we = 1'b1;
-            ram_wd = 32'd0;
+    ram_wd = cnt_cur + 32'd1;
+    if (init_reg) begin
+        ram_we = 1'b1;
+        ram_wd = 32'd0;
+    end else begin
+        ram_we = upd_reg;
+        if (reg_cnt_rd) begin
+            ram_re = 1'b1;
+            ram_ra = rd_caddr;
+        end else if (b_fire) begin
+            ram_re = 1'b1;
+            ram_ra = {fifo_queue[rd_slot], b_word};
         end
-        S_IDLE: begin
-            if (reg_cnt_rd) begin
-                ram_re = 1'b1;
-                ram_ra = rd_caddr;
-            end else if (b_fire) begin
-                ram_re = 1'b1;
-                ram_ra = {fifo_queue[rd_slot], b_word};
-            end
-        end
-        S_UPD: begin
-            ram_we = cupd_reg;
-        end
-        default: ;
-    endcase
+    end
 end
 
 always @(posedge clk) begin
@@ -408,6 +412,21 @@ always @(posedge clk) begin
         endcase
     end
 
+    // ---- issue AW and W
+    if (awvalid_reg && m_axi_awready) begin
+        awvalid_reg <= 1'b0;
+    end
+    if (wvalid_reg && m_axi_wready) begin
+        if (m_axi_wlast) begin
+            wvalid_reg <= 1'b0;
+        end else begin
+            beat_reg <= beat_reg + 1'b1;
+        end
+    end
+    if (rec_valid_reg && !(awvalid_reg && !m_axi_awready) && !(wvalid_reg && !(m_axi_wready && m_axi_wlast))) begin
+        rec_valid_reg <= 1'b0;
+    end
+
     // ---- accept a request
     if (accept) begin
         last_reg <= grant_idx;
@@ -426,59 +445,35 @@ always @(posedge clk) begin
         fifo_wr_ptr <= fifo_wr_ptr + 1'b1;
     end
 
-    // ---- issue AW and W
-    if (awvalid_reg && m_axi_awready) begin
-        awvalid_reg <= 1'b0;
-    end
-    if (wvalid_reg && m_axi_wready) begin
-        if (m_axi_wlast) begin
-            wvalid_reg <= 1'b0;
-        end else begin
-            beat_reg <= beat_reg + 1'b1;
-        end
-    end
-    if (rec_valid_reg && !(awvalid_reg && !m_axi_awready) && !(wvalid_reg && !(m_axi_wready && m_axi_wlast))) begin
-        rec_valid_reg <= 1'b0;
-    end
-
     // ---- B responses and the counter RAM
-    case (cstate_reg)
-        S_INIT: begin
-            caddr_reg <= caddr_reg + 1'b1;
-            if (caddr_reg == CNT_WORDS - 1) begin
-                cstate_reg <= S_IDLE;
-                init_done_reg <= 1'b1;
-            end
+    fwd_reg <= ram_re && ram_we && (ram_ra == ram_wa);
+    fwd_data_reg <= ram_wd;
+    upd_reg <= 1'b0;
+    rdp_reg <= reg_cnt_rd;
+    if (rdp_reg) begin
+        rd_ack_reg <= 1'b1;
+        rd_data_reg <= cnt_cur;
+    end
+    if (init_reg) begin
+        caddr_reg <= caddr_reg + 1'b1;
+        if (caddr_reg == CNT_WORDS - 1) begin
+            init_reg <= 1'b0;
+            init_done_reg <= 1'b1;
         end
-        S_IDLE: begin
-            if (reg_cnt_rd) begin
-                cstate_reg <= S_RDACK;
-            end else if (b_fire) begin
-                fifo_rd_ptr <= fifo_rd_ptr + 1'b1;
-                prod_done_reg <= prod_done_reg + 32'd1;
-                if (fifo_hvalid[rd_slot]) begin
-                    free_valid_reg <= 1'b1;
-                    free_handle_reg <= fifo_handle[rd_slot];
-                end
-                evt_valid_reg <= 1'b1;
-                evt_status_reg <= fifo_status[rd_slot];
-                evt_len_reg <= fifo_len[rd_slot];
-                evt_queue_reg <= fifo_queue[rd_slot];
-                caddr_reg <= {fifo_queue[rd_slot], b_word};
-                cupd_reg <= (b_word != 3'd0);
-                cstate_reg <= S_UPD;
-            end
+    end else if (b_fire) begin
+        fifo_rd_ptr <= fifo_rd_ptr + 1'b1;
+        prod_done_reg <= prod_done_reg + 32'd1;
+        if (fifo_hvalid[rd_slot]) begin
+            free_valid_reg <= 1'b1;
+            free_handle_reg <= fifo_handle[rd_slot];
         end
-        S_UPD: begin
-            cstate_reg <= S_IDLE;
-        end
-        S_RDACK: begin
-            rd_ack_reg <= 1'b1;
-            rd_data_reg <= cnt_q;
-            cstate_reg <= S_IDLE;
-        end
-        default: cstate_reg <= S_IDLE;
-    endcase
+        evt_valid_reg <= 1'b1;
+        evt_status_reg <= fifo_status[rd_slot];
+        evt_len_reg <= fifo_len[rd_slot];
+        evt_queue_reg <= fifo_queue[rd_slot];
+        caddr_reg <= {fifo_queue[rd_slot], b_word};
+        upd_reg <= (b_word != 3'd0);
+    end
 
     if (rst) begin
         base_reg <= 64'd0;
@@ -495,9 +490,11 @@ always @(posedge clk) begin
         wvalid_reg <= 1'b0;
         beat_reg <= 0;
         init_done_reg <= 1'b0;
-        cstate_reg <= S_INIT;
+        init_reg <= 1'b1;
         caddr_reg <= 0;
-        cupd_reg <= 1'b0;
+        upd_reg <= 1'b0;
+        rdp_reg <= 1'b0;
+        fwd_reg <= 1'b0;
         wr_ack_reg <= 1'b0;
         rd_ack_reg <= 1'b0;
         rd_data_reg <= 32'd0;
