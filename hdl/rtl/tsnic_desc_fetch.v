@@ -378,7 +378,7 @@ wire [63:0] c_wb   = {c_wb_hi, c_wb_lo};
 wire [63:0] c_wl   = {c_wl_hi, c_wl_lo};
 
 wire [16:0] size     = 17'd1 << c_size;
-wire [15:0] mask     = size[15:0] - 16'd1 + {15'd0, size[16]};   // size 2^16 -> 0xffff
+wire [15:0] mask     = ~(16'hffff << c_size);                    // size - 1 (2^16 -> 0xffff)
 wire [15:0] s_prod   = st[`ST_PROD];
 wire [15:0] s_issue  = st[`ST_ISSUE];
 wire [15:0] s_cons   = st[`ST_CONS];
@@ -431,6 +431,8 @@ endgenerate
 wire sched_go = b_valid && b_cmd == C_SCHED && st[`ST_EN] && !st[`ST_FP] && (s_issue != s_prod);
 
 reg        act_push, fl_push;
+// work left after a PROD / CTRL / FDONE command (these never move the issued index)
+wire       act_work = (b_cmd == C_PROD) ? (s_issue != db_prod) : (s_issue != s_prod);
 reg [31:0] rd_val;
 
 always @* begin
@@ -495,7 +497,7 @@ always @* begin
     endcase
     // activation: a queue with work, enabled and not flushing goes to the active FIFO once
     if (b_valid && (b_cmd == C_PROD || b_cmd == C_CTRL || b_cmd == C_FDONE)) begin
-        if (st_new[`ST_EN] && !st_new[`ST_FP] && st_new[`ST_ISSUE] != st_new[`ST_PROD] && !st[`ST_INF]) begin
+        if (st_new[`ST_EN] && !st_new[`ST_FP] && act_work && !st[`ST_INF]) begin
             st_new[`ST_INF] = 1'b1;
             act_push = 1'b1;
         end
