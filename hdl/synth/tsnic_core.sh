@@ -25,7 +25,9 @@ out="$root/build/synth"
 mkdir -p "$out"
 log="$out/$top$tag.log"
 rm -f "$log"
-script="verilog_defaults -add -I$rtl; read_verilog $rtl/$top.v; hierarchy -check -libdir $rtl -top $top$chparams; synth_xilinx -flatten -top $top; stat; delete t:FD* t:LD*; ltp -noff; delete t:RAMB18E1 t:RAMB36E1; ltp -noff"
+# -defer: elaborate each module only with the parameters the core gives it (hierarchy -libdir would
+# first elaborate every library module with its own defaults, e.g. the 65536-node calendar).
+script="verilog_defaults -add -I$rtl; read_verilog -defer $rtl/tsnic_*.v; hierarchy -check -top $top$chparams; synth_xilinx -flatten -top $top; stat; delete t:FD* t:LD*; ltp -noff; delete t:RAMB18E1 t:RAMB36E1; ltp -noff"
 start=$(date +%s)
 if ! yosys -q -l "$log" -p "$script" >/dev/null 2>&1; then
   echo "synth: yosys failed on $top, see $log" >&2
