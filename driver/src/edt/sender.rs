@@ -716,7 +716,8 @@ impl TcpSender {
         } else {
             0
         };
-        self.mss = peer_mss.min(u64::from(self.cfg.mss)) - opt;
+        // Linux TCP_MIN_MSS (88) floors a peer's tiny or zero MSS option.
+        self.mss = peer_mss.min(u64::from(self.cfg.mss)).max(88) - opt;
         self.cc_state.mss = self.mss;
         self.snd_wnd = u64::from(seg.window); // not scaled in a SYN-ACK
         if let Some(t) = self.syn_tx_ns {
