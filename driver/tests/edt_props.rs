@@ -83,3 +83,85 @@ proptest! {
         prop_assert_eq!(t.early_fires, 0);
     }
 }
+
+mod hostile_peer {
+    use proptest::prelude::*;
+    use tsnic::edt::card::IdealCardModel;
+    use tsnic::edt::cc::CcKind;
+    use tsnic::edt::frame::Endpoints;
+    use tsnic::edt::sender::{SenderConfig, TcpSender};
+    use tsnic_netsim::wire::{self, flags, TcpFrame, TcpOptions};
+
+    const ISS: u32 = 1000;
+
+    fn ends() -> Endpoints {
+        Endpoints {
+            src_mac: [2, 0, 0, 0, 0, 1],
+            dst_mac: [2, 0, 0, 0, 0, 2],
+            src_ip: [10, 0, 0, 1],
+            dst_ip: [10, 0, 0, 2],
+            src_port: 40000,
+            dst_port: 5001,
+        }
+    }
+
+    fn from_peer(seq: u32, ack: u32, fl: u8, window: u16, options: TcpOptions) -> Vec<u8> {
+        wire::build(&TcpFrame {
+            src_mac: [2, 0, 0, 0, 0, 2],
+            dst_mac: [2, 0, 0, 0, 0, 1],
+            src_ip: [10, 0, 0, 2],
+            dst_ip: [10, 0, 0, 1],
+            src_port: 5001,
+            dst_port: 40000,
+            seq,
+            ack,
+            flags: fl,
+            window,
+            options,
+            payload: vec![],
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+        /// Any SYN-ACK options and any stream of ACKs (wild ACK numbers, SACK blocks, windows,
+        /// garbage bytes) leave the sender without a panic and within cwnd and the window.
+        #[test]
+        fn hostile_acks_never_panic(
+            mss in any::<u16>(),
+            ws in proptest::option::of(any::<u8>()),
+            acks in proptest::collection::vec(
+                (any::<u32>(), any::<u16>(), proptest::collection::vec((any::<u32>(), any::<u32>()), 0..4), any::<bool>()),
+                1..40),
+            garbage in proptest::collection::vec(any::<u8>(), 0..80),
+        ) {
+            let mut card = IdealCardModel::new(10_000_000_000);
+            let mut s = TcpSender::new(SenderConfig::new(ends(), ISS, CcKind::Cubic), 1 << 48);
+            s.connect(0, &mut card);
+            s.write(200_000);
+            let synack = from_peer(5, ISS + 1, flags::SYN | flags::ACK, 65535, TcpOptions {
+                mss: Some(mss), wscale: ws, sack_permitted: true, timestamps: Some((1, 1)), sack: vec![],
+            });
+            let mut now = 10_000;
+            s.on_frame(now, &synack, &mut card);
+            s.on_frame(now, &garbage, &mut card);
+            for (ack_delta, window, sack, near) in acks {
+                now += 5_000;
+                for c in tsnic::edt::card::TxPort::poll(&mut card, now) {
+                    s.on_completion(&c);
+                }
+                // Half the ACKs land near the send window, half anywhere in sequence space.
+                let ack = if near { ISS + 1 + (ack_delta % 300_000) } else { ack_delta };
+                let f = from_peer(6, ack, flags::ACK, window, TcpOptions {
+                    sack, timestamps: Some((2, 2)), ..Default::default()
+                });
+                s.on_frame(now, &f, &mut card);
+                s.on_timers(now, &mut card);
+                prop_assert!(s.in_flight() <= s.cc_state.cwnd.max(1) + 1);
+            }
+            prop_assert_eq!(s.stats.window_violations, 0);
+            prop_assert_eq!(s.stats.wstamp_backward, 0);
+        }
+    }
+}
