@@ -163,3 +163,18 @@ fn bbr_reaches_probe_bw_and_keeps_deep_buffer_emptier_than_cubic() {
         cubic.queue_delay_us.mean
     );
 }
+
+#[test]
+fn same_seed_same_report() {
+    let mut c = cfg(
+        "rate=1G,rtt=300us,buffer=60KB,loss=0.01,reorder=0.02",
+        400_000,
+    );
+    c.cc = CcKind::Bbr;
+    let a = serde_json::to_string(&run(&c).unwrap()).unwrap();
+    let b = serde_json::to_string(&run(&c).unwrap()).unwrap();
+    assert_eq!(a, b);
+    c.seed = 2;
+    let d = serde_json::to_string(&run(&c).unwrap()).unwrap();
+    assert_ne!(a, d, "a different seed should change the losses");
+}
