@@ -521,7 +521,7 @@ async def test_ring_wrap_and_clamp(dut):
     drv = tb.drv
     await drv.setup_queue(2, 3)
     await drv.setup_queue(4, 3)
-    for rnd in range(4):
+    for rnd in range(3):
         t = tb.phc() + 8_000
         for q in (2, 4):
             n = drv.free_slots(q)
