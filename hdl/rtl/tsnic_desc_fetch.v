@@ -712,25 +712,59 @@ always @(posedge clk) begin
     end
 end
 
-// validate
+// validate, in two registered steps: (1) the sums and the simple checks, (2) the window compare
 wire [63:0] d_addr   = u_desc[`TSNIC_DESC_ADDR_LSB +: 64];
 wire [31:0] d_len    = u_desc[`TSNIC_DESC_LEN_LSB +: 32];
-wire [31:0] d_cookie = u_desc[`TSNIC_DESC_COOKIE_LSB +: 32];
-wire [63:0] d_launch = u_desc[`TSNIC_DESC_LAUNCH_NS_LSB +: 64];
 wire [31:0] d_flags  = u_desc[`TSNIC_DESC_FLAGS_LSB +: 32];
-wire        d_asap   = d_flags[`TSNIC_DESC_FLAG_ASAP_BIT];
-wire        d_bad    = |(d_flags & ~(32'd1 << `TSNIC_DESC_FLAG_ASAP_BIT));
-wire [64:0] d_end    = {1'b0, d_addr} + {33'd0, d_len};
-wire [64:0] w_end    = {1'b0, u_wb} + {1'b0, u_wl};
-wire        d_out    = (d_addr < u_wb) || (d_end > w_end);
-wire [7:0]  d_reason = (d_len == 32'd0)  ? `TSNIC_REJECT_ZERO_LEN :
-                       (d_len > MAXLEN)  ? `TSNIC_REJECT_OVERSIZE :
-                       d_bad             ? `TSNIC_REJECT_BAD_FLAGS :
-                       d_out             ? `TSNIC_REJECT_OUTSIDE_WINDOW : `TSNIC_REJECT_NONE;
-wire [63:0] d_lt     = (d_asap && d_reason == `TSNIC_REJECT_NONE) ? phc_ns : d_launch;
 
-wire [DF_W-1:0] df_in = {d_addr, d_len[15:0], d_cookie, d_lt, u_q, u_idx, u_pol, d_reason, u_last,
-                         u_new_cons, u_n};
+reg               v_valid, v_asap, v_bad, v_zero, v_over, v_below, v_last;
+reg [63:0]        v_addr, v_launch;
+reg [15:0]        v_len, v_idx, v_new_cons;
+reg [31:0]        v_cookie;
+reg [64:0]        v_dend, v_wend;
+reg [QUEUE_W-1:0] v_q;
+reg [1:0]         v_pol;
+reg [7:0]         v_n;
+
+always @(posedge clk) begin
+    if (rst) begin
+        v_valid <= 1'b0; v_asap <= 1'b0; v_bad <= 1'b0; v_zero <= 1'b0; v_over <= 1'b0; v_below <= 1'b0;
+        v_last <= 1'b0; v_addr <= 64'd0; v_launch <= 64'd0; v_len <= 16'd0; v_idx <= 16'd0;
+        v_new_cons <= 16'd0; v_cookie <= 32'd0; v_dend <= 65'd0; v_wend <= 65'd0;
+        v_q <= {QUEUE_W{1'b0}}; v_pol <= 2'd0; v_n <= 8'd0;
+    end else begin
+        v_valid <= u_valid;
+        if (u_valid) begin
+            v_addr     <= d_addr;
+            v_len      <= d_len[15:0];
+            v_cookie   <= u_desc[`TSNIC_DESC_COOKIE_LSB +: 32];
+            v_launch   <= u_desc[`TSNIC_DESC_LAUNCH_NS_LSB +: 64];
+            v_asap     <= d_flags[`TSNIC_DESC_FLAG_ASAP_BIT];
+            v_bad      <= |(d_flags & ~(32'd1 << `TSNIC_DESC_FLAG_ASAP_BIT));
+            v_zero     <= (d_len == 32'd0);
+            v_over     <= (d_len > MAXLEN);
+            v_below    <= (d_addr < u_wb);
+            v_dend     <= {1'b0, d_addr} + {33'd0, d_len};
+            v_wend     <= {1'b0, u_wb} + {1'b0, u_wl};
+            v_q        <= u_q;
+            v_idx      <= u_idx;
+            v_pol      <= u_pol;
+            v_last     <= u_last;
+            v_new_cons <= u_new_cons;
+            v_n        <= u_n;
+        end
+    end
+end
+
+wire        d_out    = v_below || (v_dend > v_wend);
+wire [7:0]  d_reason = v_zero ? `TSNIC_REJECT_ZERO_LEN :
+                       v_over ? `TSNIC_REJECT_OVERSIZE :
+                       v_bad  ? `TSNIC_REJECT_BAD_FLAGS :
+                       d_out  ? `TSNIC_REJECT_OUTSIDE_WINDOW : `TSNIC_REJECT_NONE;
+wire [63:0] d_lt     = (v_asap && d_reason == `TSNIC_REJECT_NONE) ? phc_ns : v_launch;
+
+wire [DF_W-1:0] df_in = {v_addr, v_len, v_cookie, d_lt, v_q, v_idx, v_pol, d_reason, v_last,
+                         v_new_cons, v_n};
 
 // descriptor buffer
 wire            df_valid;
@@ -739,7 +773,7 @@ wire            df_pop;
 /* verilator lint_off PINCONNECTEMPTY */
 tsnic_desc_fetch_fifo #(.WIDTH(DF_W), .ADDR_W(DESC_FIFO_LOG2)) desc_fifo (
     .clk(clk), .rst(rst),
-    .s_valid(u_valid), .s_ready(), .s_data(df_in),
+    .s_valid(v_valid), .s_ready(), .s_data(df_in),
     .m_valid(df_valid), .m_ready(df_pop), .m_data(df_data), .ram_count());
 /* verilator lint_on PINCONNECTEMPTY */
 
@@ -856,7 +890,7 @@ always @(posedge clk) begin
     end
 end
 
-assign idle = !init_busy && (ctx_cnt == 0) && (credits == DESC_FIFO) && !u_valid && !m_ins_valid
+assign idle = !init_busy && (ctx_cnt == 0) && (credits == DESC_FIFO) && !u_valid && !v_valid && !m_ins_valid
            && !m_cpl_req_valid && !dn_valid && !b_valid && !acc_valid;
 
 // unused inputs
