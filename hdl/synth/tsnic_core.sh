@@ -15,6 +15,26 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 rtl="$root/hdl/rtl"
 top=tsnic_core
+# TSNIC_SYNTH_NOINIT=1: synthesize a copy of the RTL (build/synth/rtl_noinit) in which every top-level
+# `initial begin ... end` block that is not already inside `ifndef SYNTHESIS is wrapped in one. Yosys
+# 0.23 unrolls simulation-only zero-fill loops (2^16 iterations at the 4096-queue size) for a very long
+# time; block RAM powers up zero anyway, so the hardware is the same.
+if [ "${TSNIC_SYNTH_NOINIT:-0}" = 1 ]; then
+  copy="$root/build/synth/rtl_noinit"
+  rm -rf "$copy"; mkdir -p "$copy"; cp "$rtl"/*.v "$rtl"/*.vh "$copy"/
+  python3 - "$copy" <<'PY'
+import pathlib, re, sys
+for f in pathlib.Path(sys.argv[1]).glob("*.v"):
+    s = f.read_text()
+    if "`ifndef SYNTHESIS" in s:
+        continue
+    t = re.sub(r"(?ms)^initial begin\n.*?^end\n", lambda m: "`ifndef SYNTHESIS\n" + m.group(0) + "`endif\n", s)
+    if t != s:
+        f.write_text(t)
+        print("synth: simulation-only initial blocks guarded in", f.name, file=sys.stderr)
+PY
+  rtl="$copy"
+fi
 chparams=""
 tag=""
 for kv in "$@"; do
