@@ -682,9 +682,12 @@ pub fn wire_packets(
 
 /// Lead for a relative trace: enough to post the first ring-fulls and for the card to fetch and
 /// prefetch them before the first launch time. `lookahead_ns` is the card's prefetch lookahead.
+///
+/// lookahead + 20 us + 100 ns per frame of the first window, at least 30 us. The 20 us also cover a
+/// card just out of reset: the calendar's initial sweep (16 us on the default core) is not shown in
+/// CTRL_STATUS, and entries that come due during it leave in insertion order, not launch order.
 pub fn default_lead_ns(frames_first_window: u64, lookahead_ns: u64) -> u64 {
-    // ~100 ns per posted frame (driver + doorbells + descriptor fetch), plus lookahead, plus 10 us.
-    (lookahead_ns + 10_000 + frames_first_window * 100).max(20_000)
+    (lookahead_ns + 20_000 + frames_first_window * 100).max(30_000)
 }
 
 #[cfg(test)]
@@ -773,7 +776,7 @@ mod tests {
 
     #[test]
     fn lead_has_a_floor() {
-        assert_eq!(default_lead_ns(0, 0), 20_000);
-        assert_eq!(default_lead_ns(1000, 4000), 4000 + 10_000 + 100_000);
+        assert_eq!(default_lead_ns(0, 0), 30_000);
+        assert_eq!(default_lead_ns(1000, 4000), 4000 + 20_000 + 100_000);
     }
 }

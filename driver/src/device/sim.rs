@@ -95,7 +95,11 @@ fn sim_err(e: SimError) -> DeviceError {
 impl SimBackend {
     /// Build the simulated card (core out of reset, nothing configured).
     pub fn new(cfg: Config) -> Result<SimBackend, DeviceError> {
-        let card = SimCard::new(cfg).map_err(sim_err)?;
+        let mut card = SimCard::new(cfg).map_err(sim_err)?;
+        // Diagnosis: TSNIC_SIM_MEMLOG=1 prints every host-memory burst when the backend is dropped.
+        if std::env::var_os("TSNIC_SIM_MEMLOG").is_some() {
+            card.mem_mut().set_logging(true);
+        }
         Ok(SimBackend {
             card,
             clock: HostClockModel::new(0, SIM_HOST_EPOCH_NS),
@@ -151,6 +155,22 @@ impl SimBackend {
             "BAR0 offset {offset:#x} outside the map or unaligned: a driver bug"
         );
         offset as u32
+    }
+}
+
+impl Drop for SimBackend {
+    fn drop(&mut self) {
+        let period = self.card.config().clk_period_ps;
+        for a in self.card.mem_mut().take_log() {
+            eprintln!(
+                "memlog {:>10} ns {} id {:#04x} addr {:#x} beats {}",
+                a.cycle * period / 1000,
+                if a.write { "W" } else { "R" },
+                a.id,
+                a.addr,
+                a.beats
+            );
+        }
     }
 }
 

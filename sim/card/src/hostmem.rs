@@ -93,6 +93,22 @@ pub struct HostMemory {
     bresp: VecDeque<(u64, u64, u64)>, // (ready_cycle, id, resp)
     stats: MemStats,
     first_error: Option<String>,
+    log: Option<Vec<Access>>,
+}
+
+/// One accepted burst, for diagnosis ([`HostMemory::set_logging`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Access {
+    /// Cycle the address was accepted.
+    pub cycle: u64,
+    /// True for a write.
+    pub write: bool,
+    /// AXI ID.
+    pub id: u64,
+    /// Start address.
+    pub addr: u64,
+    /// Beats.
+    pub beats: u64,
 }
 
 impl HostMemory {
@@ -113,6 +129,7 @@ impl HostMemory {
             bresp: VecDeque::new(),
             stats: MemStats::default(),
             first_error: None,
+            log: None,
         }
     }
 
@@ -150,6 +167,16 @@ impl HostMemory {
     /// The bytes of region `id`, writable.
     pub fn region_mut(&mut self, id: usize) -> &mut [u8] {
         self.regions[id].data.as_deref_mut().expect("region freed")
+    }
+
+    /// Record every accepted burst address (off by default), or stop recording.
+    pub fn set_logging(&mut self, on: bool) {
+        self.log = if on { Some(Vec::new()) } else { None };
+    }
+
+    /// Take the recorded bursts.
+    pub fn take_log(&mut self) -> Vec<Access> {
+        self.log.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// Counters.
@@ -274,6 +301,15 @@ impl HostMemory {
                 err,
             });
             self.stats.read_bursts += 1;
+            if let Some(l) = &mut self.log {
+                l.push(Access {
+                    cycle,
+                    write: false,
+                    id: out.m_axi_arid,
+                    addr: out.m_axi_araddr,
+                    beats: (out.m_axi_arlen & 0xff) + 1,
+                });
+            }
             self.stats.max_reads_outstanding = self
                 .stats
                 .max_reads_outstanding
@@ -288,6 +324,15 @@ impl HostMemory {
                     "write burst type {} size {} at {:#x} not allowed",
                     burst, out.m_axi_awsize, out.m_axi_awaddr
                 ));
+            }
+            if let Some(l) = &mut self.log {
+                l.push(Access {
+                    cycle,
+                    write: true,
+                    id: out.m_axi_awid,
+                    addr: out.m_axi_awaddr,
+                    beats: (out.m_axi_awlen & 0xff) + 1,
+                });
             }
             self.writes.push_back(Burst {
                 id: out.m_axi_awid,
