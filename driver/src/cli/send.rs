@@ -38,7 +38,11 @@ pub enum PacerArg {
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum CardArg {
-    /// The software card model (IdealCardModel). The RTL co-simulation is not wired in yet.
+    /// The Verilated RTL (tsnic_core) through the driver's rings and completions, in-process:
+    /// real departure times, about one wall second per simulated millisecond.
+    Sim,
+    /// The software card model (IdealCardModel, not the RTL): frames depart at
+    /// max(launch time, line free) at line rate. Fast; for unit tests and long runs.
     Model,
 }
 
@@ -55,9 +59,11 @@ fn dur_arg(s: &str) -> Result<u64, String> {
 /// Arguments of `tsnic send`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Runs on the software card model today: frames depart at \
-max(launch time, line free) at line rate. Example:\n  \
-tsnic send --cc bbr --bytes 20MB --path rate=1G,rtt=1ms,buffer=100KB"
+    after_help = "Runs on the simulated card (the Verilated RTL) by default; --card model uses \
+the fast software model instead. The sim card simulates every core cycle (about one wall \
+second per simulated millisecond here), so keep --bytes small on it. Examples:\n  \
+tsnic send --cc cubic --bytes 200KB --path rate=10G,rtt=100us,buffer=1MB\n  \
+tsnic send --card model --cc bbr --bytes 20MB --path rate=1G,rtt=1ms,buffer=100KB"
 )]
 pub struct SendArgs {
     /// Congestion control.
@@ -96,8 +102,8 @@ pub struct SendArgs {
     /// Seed of every random choice (same seed, same run).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Card to send through. Only `model` (software model) exists today.
-    #[arg(long, value_enum, default_value = "model")]
+    /// Card to send through: `sim` (the Verilated RTL, 10G line only) or `model` (software model).
+    #[arg(long, value_enum, default_value = "sim")]
     pub card: CardArg,
     /// Card port speed, bits/s.
     #[arg(long, default_value = "10G", value_parser = rate_arg)]
@@ -121,6 +127,7 @@ pub fn run(a: SendArgs) -> Result<()> {
     let cfg = RunConfig {
         card: match a.card {
             CardArg::Model => CardKind::Model,
+            CardArg::Sim => CardKind::Sim,
         },
         cc: match a.cc {
             CcArg::Cubic => CcKind::Cubic,

@@ -5,6 +5,7 @@
 //! See docs/EDT.md for the design and which Linux function each part mirrors.
 
 pub mod card;
+pub mod card_sim;
 pub mod cc;
 pub mod frame;
 pub mod pacing;
@@ -24,6 +25,8 @@ pub enum EdtError {
     BadPath(String),
     #[error("invalid setting: {0}")]
     Invalid(String),
+    #[error("simulated card: {0}")]
+    Card(String),
     #[error("pcap output failed: {0}")]
     Pcap(String),
 }

@@ -6,6 +6,7 @@ use serde::Serialize;
 use tsnic_netsim::{Network, PathConfig, ReceiverConfig, SimRng};
 
 use super::card::{IdealCardModel, SimWire, TxPort};
+use super::card_sim::{SimCardPort, SimCardStats};
 use super::cc::CcKind;
 use super::frame::Endpoints;
 use super::sender::{Pacer, PacingModel, SenderConfig, TcpSender};
@@ -20,8 +21,10 @@ pub const APP_CHUNK: u64 = 65_536;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CardKind {
-    /// The software model [`IdealCardModel`] (the only one today).
+    /// The software model [`IdealCardModel`] (fast; for unit tests).
     Model,
+    /// The Verilated RTL through the driver's rings ([`SimCardPort`]); `tsnic send`'s default.
+    Sim,
 }
 
 /// Everything one `tsnic send` run needs.
@@ -152,6 +155,9 @@ pub struct Report {
     pub early_timer_fires: u64,
     pub final_cwnd: Vec<u64>,
     pub cc_state: Vec<String>,
+    /// On the simulated card: per-status counts and departure error (depart - launch).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card_stats: Option<SimCardStats>,
     #[serde(skip)]
     pub pcap: Vec<(u64, Vec<u8>)>,
 }
@@ -321,10 +327,23 @@ pub fn run(cfg: &RunConfig) -> Result<Report, EdtError> {
             "--rr size must be at least 1 byte".into(),
         ));
     }
+    match cfg.card {
+        CardKind::Model => run_on(cfg, IdealCardModel::new(cfg.line_rate_bps)).map(|(r, _)| r),
+        CardKind::Sim => {
+            let port = SimCardPort::open(cfg.flows, cfg.line_rate_bps)?;
+            let (mut r, port) = run_on(cfg, port)?;
+            if let Some(e) = port.error() {
+                return Err(EdtError::Card(e.to_string()));
+            }
+            r.card_stats = Some(port.stats());
+            Ok(r)
+        }
+    }
+}
+
+/// The loop itself, on any card.
+fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, C), EdtError> {
     let mut rng = SimRng::new(cfg.seed);
-    let mut card = match cfg.card {
-        CardKind::Model => IdealCardModel::new(cfg.line_rate_bps),
-    };
     let rcv_cfg = ReceiverConfig {
         rr_request: cfg.rr,
         rcv_buf: cfg.rcv_buf,
@@ -484,7 +503,7 @@ pub fn run(cfg: &RunConfig) -> Result<Report, EdtError> {
             break;
         }
     }
-    Ok(make_report(
+    let report = make_report(
         cfg,
         &card,
         &net,
@@ -496,13 +515,14 @@ pub fn run(cfg: &RunConfig) -> Result<Report, EdtError> {
         peak_unsent,
         peak_buffered,
         pcap,
-    ))
+    );
+    Ok((report, card))
 }
 
 #[allow(clippy::too_many_arguments)]
 fn make_report(
     cfg: &RunConfig,
-    card: &IdealCardModel,
+    card: &dyn TxPort,
     net: &Network,
     senders: &[TcpSender],
     apps: &[App],
@@ -594,6 +614,7 @@ fn make_report(
         early_timer_fires: senders.iter().map(|s| s.early_timer_fires()).sum(),
         final_cwnd: senders.iter().map(|s| s.cc_state.cwnd).collect(),
         cc_state: senders.iter().map(|s| s.cc_label()).collect(),
+        card_stats: None,
         pcap,
     }
 }
@@ -696,6 +717,9 @@ impl Report {
                 self.receiver_corrupt_bytes == 0 && self.receiver_delivered >= self.bytes_acked
             ),
         );
+        if let Some(s) = &self.card_stats {
+            o.push_str(&s.table_rows());
+        }
         o
     }
 }

@@ -1,0 +1,552 @@
+//! The EDT sender on the **simulated card**: [`TxPort`] and [`SimWire`] over the real driver stack
+//! (TX rings, completion ring, PHC) on the sim backend, i.e. the Verilated `tsnic_core`.
+//!
+//! - Each segment is posted as a TX descriptor with its launch time (the card's PHC time) on a card
+//!   queue: flow `i` uses queue `i % queues`. Doorbell on every post (batch 1): an EDT post must
+//!   reach the card at once.
+//! - The completion's `depart_ns` (the card's own departure time) is what the sender gets back, so
+//!   RTT and delivery-rate samples start at the real departure.
+//! - The frames handed to the network model are the bytes the wire model recorded, with their
+//!   wire start and end times.
+//! - One clock: sender time `t` is card simulated time `t + sim_off` and PHC time `t + phc_off` (the
+//!   PHC is not adjusted during a run, so it runs at the simulated rate). [`TxPort::poll`] runs the
+//!   core up to `t` with the backend's `wait_ns`; the closed loop processes card, network and timer
+//!   events in time order, so the network model and the card share simulated time. BAR0 accesses
+//!   take simulated cycles too, so the card can be a few tens of ns ahead of the loop's `now`; it is
+//!   never behind.
+//!
+//! Cost: every simulated nanosecond is simulated cycle by cycle (about 0.25 M core cycles per wall
+//! second here, i.e. about one wall second per simulated millisecond at 250 MHz).
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+use serde::Serialize;
+
+use super::card::{Completion, SimWire, TxPort, TxRequest, TxStatus, WireFrame};
+use super::EdtError;
+use crate::contract::{HorizonPolicy, LatePolicy, Status};
+use crate::device::sim::{LineRate, SimBackend, SimConfig, WireTap};
+use crate::device::Backend;
+use crate::device::Card;
+use crate::push::{bring_up, ErrorStats, PushOptions};
+use crate::regs::DescFlags;
+use crate::ring::{CplRing, QueueConfig, Rings, TxQueue};
+
+/// Poll step while the card holds a frame that is due (departing, or departed and its completion on
+/// the way), ns of simulated time.
+pub const POLL_STEP_NS: u64 = 200;
+/// Give up when a due frame has no completion for this long (simulated ns).
+pub const STALL_NS: u64 = 5_000_000;
+/// Frame buffer size per descriptor (the sender's frames are at most 1514 bytes).
+const BUF_SIZE: usize = 2048;
+/// Simulated time left after enabling the core before the first post: the calendar's initial sweep
+/// after reset (16 us on the default core) orders nothing by launch time.
+const SETTLE_NS: u64 = 30_000;
+
+/// Per-status counts and departure error of the frames the sender posted on the simulated card.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct SimCardStats {
+    /// Frames posted.
+    pub posted: u64,
+    /// Completed SENT.
+    pub sent: u64,
+    /// Completed SENT_LATE (launch time already passed when the card fetched the frame: the first
+    /// unpaced segments, ACK-clocked bursts posted "now").
+    pub sent_late: u64,
+    /// Completed DROPPED_LATE.
+    pub dropped_late: u64,
+    /// Completed DROPPED_HORIZON.
+    pub dropped_horizon: u64,
+    /// Completed REJECTED.
+    pub rejected: u64,
+    /// Completed FLUSHED.
+    pub flushed: u64,
+    /// Frames on the wire that left before their launch time (must be 0).
+    pub early: u64,
+    /// Frames the wire model recorded.
+    pub wire_frames: u64,
+    /// depart_ns - launch_ns over SENT and SENT_LATE completions, ns (card PHC time).
+    pub departure_error_ns: ErrorStats,
+    /// depart_ns - launch_ns over SENT completions only (frames posted ahead of their time), ns.
+    pub departure_error_sent_ns: ErrorStats,
+    /// Core cycles simulated (reset included).
+    pub cycles: u64,
+    /// Most frames posted and not completed at once.
+    pub max_outstanding: u64,
+    /// Posts that found the ring or buffers full and waited in the driver.
+    pub ring_full_waits: u64,
+}
+
+impl SimCardStats {
+    /// Rows for the `tsnic send` table.
+    pub fn table_rows(&self) -> String {
+        use std::fmt::Write;
+        let mut o = String::new();
+        let row = |o: &mut String, k: &str, v: String| {
+            let _ = writeln!(o, "{k:<26}{v:>14}");
+        };
+        row(&mut o, "card posted", self.posted.to_string());
+        row(&mut o, "card sent", self.sent.to_string());
+        row(&mut o, "card sent_late", self.sent_late.to_string());
+        row(
+            &mut o,
+            "card dropped/rej/flush",
+            format!(
+                "{}/{}/{}",
+                self.dropped_late + self.dropped_horizon,
+                self.rejected,
+                self.flushed
+            ),
+        );
+        row(&mut o, "card early", self.early.to_string());
+        let e = &self.departure_error_ns;
+        row(
+            &mut o,
+            "depart err min/p50 ns",
+            format!("{} / {}", e.min, e.p50),
+        );
+        row(
+            &mut o,
+            "depart err p99/max ns",
+            format!("{} / {}", e.p99, e.max),
+        );
+        let s = &self.departure_error_sent_ns;
+        row(
+            &mut o,
+            "SENT err p50/p99/max ns",
+            format!("{} / {} / {}", s.p50, s.p99, s.max),
+        );
+        row(&mut o, "core cycles", self.cycles.to_string());
+        o
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Flight {
+    cookie: u64,
+    /// Sender time.
+    launch_ns: u64,
+    seq: u64,
+}
+
+#[derive(Debug)]
+struct Waiting {
+    req: TxRequest,
+    seq: u64,
+}
+
+/// [`TxPort`] on the Verilated card through the driver's rings.
+pub struct SimCardPort {
+    card: Card,
+    tap: WireTap,
+    rings: Rings,
+    /// Card simulated time at sender time 0, ns.
+    sim_off: u64,
+    /// Card PHC at sender time 0, ns (calibrated at open on one frame: its completion's PHC
+    /// departure against the wire model's simulated time of its first beat).
+    phc_off: u64,
+    /// Card simulated time as of the last backend call, in sender time.
+    card_t: u64,
+    in_flight: HashMap<(u16, u32), Flight>,
+    /// Launch (sender time), posting order) of every frame posted and not completed.
+    launches: BTreeMap<(u64, u64), ()>,
+    /// Per queue: frames that found the ring full, in posting order.
+    waiting: Vec<VecDeque<Waiting>>,
+    seq: u64,
+    /// Last time a completion arrived (sender time).
+    last_progress: u64,
+    stats: SimCardStats,
+    errs: Vec<i64>,
+    errs_sent: Vec<i64>,
+    wire: Vec<WireFrame>,
+    error: Option<String>,
+    line_rate_bps: u64,
+    describe: String,
+}
+
+impl std::fmt::Debug for SimCardPort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SimCardPort")
+            .field("card", &self.card)
+            .field("sim_off", &self.sim_off)
+            .field("phc_off", &self.phc_off)
+            .field("card_t", &self.card_t)
+            .field("outstanding", &self.launches.len())
+            .finish()
+    }
+}
+
+fn card_err(what: &str, e: impl std::fmt::Display) -> EdtError {
+    EdtError::Card(format!("{what}: {e}"))
+}
+
+/// Send one 60-byte frame (EtherType 0x88B5, local experimental) at once and return PHC minus
+/// simulated time, ns, from its completion and its first beat on the wire. Empties the tap.
+fn calibrate(b: &mut dyn Backend, rings: &mut Rings, tap: &WireTap) -> Result<i64, EdtError> {
+    let mut frame = vec![0u8; 60];
+    frame[0..6].copy_from_slice(&[0xff; 6]);
+    frame[6..12].copy_from_slice(&[0x02, 0x74, 0x73, 0x6e, 0x69, 0x01]);
+    frame[12..14].copy_from_slice(&[0x88, 0xb5]);
+    match rings.queues[0].post(b, &frame, 0, DescFlags::empty()) {
+        Ok(Ok(_)) => {}
+        Ok(Err(full)) => {
+            return Err(EdtError::Card(format!(
+                "calibration frame not posted: {full:?} on a fresh queue (a driver bug)"
+            )))
+        }
+        Err(e) => return Err(card_err("calibration frame not posted", e)),
+    }
+    rings.queues[0].doorbell(b);
+    let mut cpls = Vec::new();
+    for _ in 0..5_000 {
+        b.wait_ns(POLL_STEP_NS)
+            .map_err(|e| card_err("the simulated card stopped", e))?;
+        rings
+            .poll(b, &mut cpls, 16)
+            .map_err(|e| card_err("completion ring", e))?;
+        if let Some(c) = cpls.first() {
+            let wire = tap.take();
+            let on_wire = matches!(
+                Status::from_code(c.status),
+                Some(Status::Sent | Status::SentLate)
+            );
+            return match (on_wire, wire.first()) {
+                (true, Some(w)) => Ok(c.depart_ns as i64 - (w.first_beat_ps / 1000) as i64),
+                _ => Err(EdtError::Card(format!(
+                    "the calibration frame did not go out (status code {}, {} frame(s) on the wire); \
+                     check `tsnic stats`",
+                    c.status,
+                    wire.len()
+                ))),
+            };
+        }
+    }
+    Err(EdtError::Card(
+        "no completion for the calibration frame within 1 ms of simulated time; check `tsnic stats`"
+            .into(),
+    ))
+}
+
+impl SimCardPort {
+    /// Build the simulated card, enable it, create one completion ring and `min(flows, card queues)`
+    /// TX queues, and let the calendar settle. Sender time 0 is the end of this.
+    pub fn open(flows: usize, line_rate_bps: u64) -> Result<SimCardPort, EdtError> {
+        if line_rate_bps != 10_000_000_000 {
+            return Err(EdtError::Invalid(format!(
+                "the simulated card's default configuration has a 10 Gb/s wire, got --line-rate {line_rate_bps} bit/s; \
+                 use --line-rate 10G with --card sim, or --card model for other rates"
+            )));
+        }
+        let cfg = SimConfig {
+            line_rate: LineRate::G10,
+            ..SimConfig::default()
+        };
+        let mut b =
+            SimBackend::new(cfg).map_err(|e| card_err("cannot start the simulated card", e))?;
+        let tap = b.tap();
+        let mut card = Card::from_backend(Box::new(b), "sim".into())
+            .map_err(|e| card_err("the simulated card does not identify itself", e))?;
+        let describe = {
+            let d = card.backend().describe();
+            format!("simulated card: {d}")
+        };
+        let (caps, be) = card.parts();
+        let caps = caps.clone();
+        let opts = PushOptions::default();
+        bring_up(be, &opts).map_err(|e| card_err("cannot enable the simulated card", e))?;
+        let cpl_log2 = 12u32.clamp(1, caps.ring_log2_max.max(1));
+        let cpl = CplRing::create(be, &caps, cpl_log2)
+            .map_err(|e| card_err("cannot create the completion ring", e))?;
+        let nq = flows.clamp(1, caps.num_queues.max(1) as usize);
+        let ring_log2 = 10u32.clamp(1, caps.ring_log2_max.min(crate::ring::MAX_RING_LOG2));
+        let qcfg = QueueConfig {
+            ring_log2,
+            buffers: 0,
+            buf_size: BUF_SIZE,
+            batch: 1,
+            late: LatePolicy::Send,
+            horizon: HorizonPolicy::Drop,
+            quota: 0,
+        };
+        let mut queues = Vec::with_capacity(nq);
+        for q in 0..nq {
+            queues.push(
+                TxQueue::create(be, &caps, q as u16, &qcfg)
+                    .map_err(|e| card_err("cannot create a TX queue", e))?,
+            );
+        }
+        be.wait_ns(SETTLE_NS)
+            .map_err(|e| card_err("the simulated card stopped", e))?;
+        let mut rings = Rings { queues, cpl };
+        // PHC = simulated time + c (nothing adjusts the PHC during a run). The card stamps the PHC
+        // at a frame's first beat; the wire model records that beat's simulated time: send one
+        // calibration frame (not part of the run) and take c from the pair.
+        let c = calibrate(be, &mut rings, &tap)?;
+        let sim_off = be.sim_time_ns().unwrap_or(0);
+        let phc_off = sim_off.saturating_add_signed(c);
+        Ok(SimCardPort {
+            card,
+            tap,
+            rings,
+            sim_off,
+            phc_off,
+            card_t: 0,
+            in_flight: HashMap::new(),
+            launches: BTreeMap::new(),
+            waiting: (0..nq).map(|_| VecDeque::new()).collect(),
+            seq: 0,
+            last_progress: 0,
+            stats: SimCardStats::default(),
+            errs: Vec::new(),
+            errs_sent: Vec::new(),
+            wire: Vec::new(),
+            error: None,
+            line_rate_bps,
+            describe,
+        })
+    }
+
+    /// The counts so far, with the error distributions.
+    pub fn stats(&self) -> SimCardStats {
+        let mut s = self.stats.clone();
+        s.departure_error_ns = ErrorStats::of(&mut self.errs.clone());
+        s.departure_error_sent_ns = ErrorStats::of(&mut self.errs_sent.clone());
+        s.cycles = self.tap.cycles();
+        s
+    }
+
+    /// Every departure error (depart - launch, card PHC ns) of frames on the wire, in completion order.
+    pub fn departure_errors(&self) -> &[i64] {
+        &self.errs
+    }
+
+    /// The first failure of the card or the rings, if any (the port then stops reporting events).
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// Frames posted and not completed.
+    pub fn outstanding(&self) -> usize {
+        self.launches.len()
+    }
+
+    fn fail(&mut self, msg: String) {
+        if self.error.is_none() {
+            self.error = Some(msg);
+        }
+    }
+
+    fn sync_time(&mut self) {
+        let s = self.card.backend().sim_time_ns().unwrap_or(0);
+        self.card_t = s.saturating_sub(self.sim_off);
+    }
+
+    /// Run the core until sender time `now` (never backward).
+    fn advance_to(&mut self, now: u64) {
+        self.sync_time();
+        if now > self.card_t {
+            if let Err(e) = self.card.backend().wait_ns(now - self.card_t) {
+                self.fail(format!("the simulated card stopped: {e}"));
+            }
+            self.sync_time();
+        }
+    }
+
+    /// Try to put `w` on its queue's ring; gives it back when the ring or the buffers are full.
+    fn try_post(&mut self, q: usize, w: Waiting) -> Option<Waiting> {
+        let launch_phc = w.req.launch_ns.saturating_add(self.phc_off);
+        let (_, be) = self.card.parts();
+        match self.rings.queues[q].post(be, &w.req.frame, launch_phc, DescFlags::empty()) {
+            Ok(Ok(buf)) => {
+                self.in_flight.insert(
+                    (q as u16, buf),
+                    Flight {
+                        cookie: w.req.cookie,
+                        launch_ns: w.req.launch_ns,
+                        seq: w.seq,
+                    },
+                );
+                None
+            }
+            Ok(Err(_full)) => Some(w),
+            Err(e) => {
+                self.fail(format!(
+                    "posting a {}-byte frame failed: {e}",
+                    w.req.frame.len()
+                ));
+                None
+            }
+        }
+    }
+
+    fn retry_waiting(&mut self) {
+        for q in 0..self.waiting.len() {
+            while let Some(w) = self.waiting[q].pop_front() {
+                if let Some(back) = self.try_post(q, w) {
+                    self.waiting[q].push_front(back);
+                    break;
+                }
+            }
+        }
+    }
+
+    fn drain_wire(&mut self) {
+        for f in self.tap.take() {
+            self.stats.wire_frames += 1;
+            let start = (f.start_ps / 1000).saturating_sub(self.sim_off);
+            let end = f.end_ps.div_ceil(1000).saturating_sub(self.sim_off);
+            self.wire.push(WireFrame {
+                depart_ns: start,
+                end_ns: end.max(start),
+                frame: f.bytes,
+            });
+        }
+    }
+}
+
+impl TxPort for SimCardPort {
+    fn post(&mut self, now: u64, req: TxRequest) {
+        if self.error.is_some() {
+            return;
+        }
+        self.advance_to(now);
+        let flow = (req.cookie >> 48).saturating_sub(1) as usize;
+        let q = flow % self.waiting.len();
+        self.seq += 1;
+        let seq = self.seq;
+        if self.launches.is_empty() {
+            self.last_progress = self.card_t;
+        }
+        self.launches.insert((req.launch_ns, seq), ());
+        self.stats.posted += 1;
+        self.stats.max_outstanding = self.stats.max_outstanding.max(self.launches.len() as u64);
+        let w = Waiting { req, seq };
+        if self.waiting[q].is_empty() {
+            if let Some(back) = self.try_post(q, w) {
+                self.stats.ring_full_waits += 1;
+                self.waiting[q].push_back(back);
+            }
+        } else {
+            self.stats.ring_full_waits += 1;
+            self.waiting[q].push_back(w);
+        }
+        self.sync_time();
+    }
+
+    fn next_event_ns(&self) -> Option<u64> {
+        if self.error.is_some() {
+            return None;
+        }
+        let (&(first, _), _) = self.launches.iter().next()?;
+        // Nothing leaves before its launch time; once one is due, step until its completion is in.
+        Some(if first > self.card_t + POLL_STEP_NS {
+            first
+        } else {
+            self.card_t + POLL_STEP_NS
+        })
+    }
+
+    fn poll(&mut self, now: u64) -> Vec<Completion> {
+        let mut out = Vec::new();
+        if self.error.is_some() {
+            return out;
+        }
+        self.advance_to(now);
+        // The wire first: a frame is on it before its completion comes back (calibration below).
+        self.drain_wire();
+        let mut cpls = Vec::new();
+        loop {
+            cpls.clear();
+            let n = {
+                let (_, be) = self.card.parts();
+                match self.rings.poll(be, &mut cpls, 1024) {
+                    Ok(n) => n,
+                    Err(e) => {
+                        self.fail(format!("completion ring: {e}"));
+                        break;
+                    }
+                }
+            };
+            for c in &cpls {
+                let Some(f) = self.in_flight.remove(&(c.queue, c.cookie)) else {
+                    self.fail(format!(
+                        "completion for queue {} buffer {} matches no frame in flight: a card or driver bug",
+                        c.queue, c.cookie
+                    ));
+                    return out;
+                };
+                self.launches.remove(&(f.launch_ns, f.seq));
+                let status = Status::from_code(c.status);
+                let on_wire = matches!(status, Some(Status::Sent | Status::SentLate));
+                match status {
+                    Some(Status::Sent) => self.stats.sent += 1,
+                    Some(Status::SentLate) => self.stats.sent_late += 1,
+                    Some(Status::DroppedLate) => self.stats.dropped_late += 1,
+                    Some(Status::DroppedHorizon) => self.stats.dropped_horizon += 1,
+                    Some(Status::Rejected) => self.stats.rejected += 1,
+                    Some(Status::Flushed) => self.stats.flushed += 1,
+                    None => {
+                        self.fail(format!("completion with unknown status code {}", c.status));
+                        return out;
+                    }
+                }
+                if on_wire {
+                    let err = c.depart_ns as i64 - c.launch_ns as i64;
+                    self.errs.push(err);
+                    if status == Some(Status::Sent) {
+                        self.errs_sent.push(err);
+                    }
+                    if c.depart_ns < c.launch_ns {
+                        self.stats.early += 1;
+                    }
+                }
+                // A frame the card did not send is lost to the sender like a drop on the path: it
+                // sees a departure (at the card's decision time) and recovers it as a loss. The
+                // counts above say whether that ever happened.
+                out.push(Completion {
+                    cookie: f.cookie,
+                    launch_ns: f.launch_ns,
+                    depart_ns: c.depart_ns.saturating_sub(self.phc_off),
+                    status: if status == Some(Status::SentLate) {
+                        TxStatus::SentLate
+                    } else {
+                        TxStatus::Sent
+                    },
+                });
+            }
+            if n < 1024 {
+                break;
+            }
+        }
+        if !out.is_empty() {
+            self.last_progress = self.card_t;
+        }
+        self.retry_waiting();
+        self.sync_time();
+        if let Some((&(first, _), _)) = self.launches.iter().next() {
+            let due_since = first.max(self.last_progress);
+            if self.card_t > due_since + STALL_NS {
+                self.fail(format!(
+                    "the simulated card stopped completing frames: {} outstanding, none completed for {} us of simulated time; check `tsnic stats`",
+                    self.launches.len(),
+                    (self.card_t - due_since) / 1000
+                ));
+            }
+        }
+        out
+    }
+
+    fn line_rate_bps(&self) -> u64 {
+        self.line_rate_bps
+    }
+
+    fn describe(&self) -> String {
+        self.describe.clone()
+    }
+}
+
+impl SimWire for SimCardPort {
+    fn drain_wire(&mut self) -> Vec<WireFrame> {
+        std::mem::take(&mut self.wire)
+    }
+}
