@@ -1,7 +1,7 @@
 # tsnic: the two entry points are `make demo` and `make test`; both install what is missing first.
 #
 #   make demo          the main job on the simulated card
-#   make test          every test suite: contract drift, RTL lint, Rust tests, cocotb benches
+#   make test          every test suite: contract drift, RTL lint, Rust fmt/clippy/tests, cocotb benches
 #   make deps          install Verilator/Icarus/Yosys (Debian packages) and the pinned Python venv
 #   make gen           regenerate the contract files from hdl/contract/tsnic.toml
 #   make lint          verilator --lint-only -Wall on every RTL module
@@ -15,7 +15,8 @@ SHELL := /bin/bash
 ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 VENV := $(ROOT)/.venv
 PYTHON ?= python3
-APT_PACKAGES := verilator iverilog yosys
+# tshark reads the co-simulation's pcapng captures back in the tests.
+APT_PACKAGES := verilator iverilog yosys tshark
 # Root installs directly; a user with sudo gets sudo; otherwise the message says what to install.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PATH := $(VENV)/bin:$(PATH)
@@ -64,7 +65,9 @@ test: deps check-contract lint test-python test-rust test-cocotb
 test-python: py-deps
 	$(VENV)/bin/python -m pytest -q $(ROOT)/tests/contract
 
-test-rust:
+test-rust: apt-deps
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets --locked -- -D warnings
 	cargo test --workspace --locked
 
 test-cocotb: deps

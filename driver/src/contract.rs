@@ -17,9 +17,9 @@ pub const BAR0_SIZE: usize = 0x100000;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Status {
-    /// Frame left on time: depart_ns is the PHC time of its first byte (plus TX latency compensation).
+    /// Frame left on time: its first beat left at the first cycle with PHC >= launch_ns (never before). depart_ns is the PHC time of that beat plus TX latency compensation.
     Sent = 1,
-    /// Launch time had already passed when the card scheduled it; queue late policy SEND sent it at once.
+    /// Frame left, but not on time: its launch time had passed when the card scheduled it (late policy SEND), or it waited for the frame ahead on a busy line, for the MAC or for its payload. depart_ns says by how much.
     SentLate = 2,
     /// Launch time had already passed; queue late policy DROP discarded it. depart_ns is the PHC time of the decision.
     DroppedLate = 3,
