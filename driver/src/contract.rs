@@ -352,7 +352,7 @@ pub mod reg {
     pub const CTRL_STATUS: usize = 0x104;
     /// Core enabled and out of reset.
     pub const CTRL_STATUS_RUNNING: u32 = 0x1;
-    /// A core reset is still completing outstanding descriptors.
+    /// A core reset is still completing outstanding descriptors, or the calendar is still clearing its memory after reset. Post nothing until it reads 0.
     pub const CTRL_STATUS_RESET_BUSY: u32 = 0x2;
     /// (rw) Payload prefetch lookahead: an entry leaves the calendar this long before its launch time.
     pub const CTRL_LOOKAHEAD_NS: usize = 0x108;
@@ -416,7 +416,7 @@ pub mod reg {
     pub const CPL_BASE_HI: usize = 0x304;
     /// (rw) log2 of the number of 32-byte records (at most CAP_RING_LOG2_MAX).
     pub const CPL_SIZE_LOG2: usize = 0x308;
-    /// (rw) Bit 0: enable. Enabling resets the producer index to 0 and the phase to 1.
+    /// (rw) Bit 0: enable. Enabling resets the producer and consumer indexes to 0 and the phase to 1.
     pub const CPL_CTRL: usize = 0x30c;
     /// (ro) Card's producer index (records written, modulo 2^32).
     pub const CPL_PROD: usize = 0x310;

@@ -177,6 +177,10 @@ tsnic_phc #(
 wire        ctrl_enable;
 wire        ctrl_reset;
 wire        reset_busy;
+// CTRL_STATUS shows RESET_BUSY (and not RUNNING) until the core reset sequence is over AND the
+// calendar has cleared its RAMs: entries inserted during that sweep would leave in insertion order.
+wire        cal_init_busy;
+wire        status_reset_busy = reset_busy || cal_init_busy;
 wire [31:0] lookahead_ns;
 wire [31:0] tx_lat_comp_ns;
 wire        evt_posted;
@@ -205,7 +209,7 @@ tsnic_regs #(
     .reg_wr_wait(regs_wr_wait), .reg_wr_ack(regs_wr_ack),
     .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(regs_rd_data),
     .reg_rd_wait(regs_rd_wait), .reg_rd_ack(regs_rd_ack),
-    .ctrl_enable(ctrl_enable), .ctrl_reset(ctrl_reset), .reset_busy(reset_busy),
+    .ctrl_enable(ctrl_enable), .ctrl_reset(ctrl_reset), .reset_busy(status_reset_busy),
     .lookahead_ns(lookahead_ns), .tx_lat_comp_ns(tx_lat_comp_ns),
     .phc_ns(phc_ns), .phc_step(phc_step),
     .evt_posted(evt_posted), .evt_cpl_valid(evt_cpl_valid), .evt_cpl_status(evt_cpl_status),
@@ -364,7 +368,6 @@ wire [NODE_W-1:0]  free_handle;
 wire               dt_rd_valid;
 wire [NODE_W:0]    cal_occupancy;
 wire [31:0]        cal_forced;
-wire               cal_init_busy;
 wire [QUEUE_W-1:0] evt_cpl_queue;
 // verilator lint_on UNUSEDSIGNAL
 

@@ -763,7 +763,12 @@ wire [7:0]  d_reason = v_zero ? `TSNIC_REJECT_ZERO_LEN :
                        d_out  ? `TSNIC_REJECT_OUTSIDE_WINDOW : `TSNIC_REJECT_NONE;
 wire [63:0] d_lt     = (v_asap && d_reason == `TSNIC_REJECT_NONE) ? phc_ns : v_launch;
 
-wire [DF_W-1:0] df_in = {v_addr, v_len, v_cookie, d_lt, v_q, v_idx, v_pol, d_reason, v_last,
+// An ASAP descriptor is stamped with the PHC time of its validation, so by the time the calendar sees
+// it that time has passed: it is sent with late policy SEND whatever the queue's policy, since "as soon as
+// possible" cannot be late enough to drop.
+wire [1:0]  d_pol    = v_asap ? {v_pol[1], `TSNIC_LATE_POLICY_SEND} : v_pol;
+
+wire [DF_W-1:0] df_in = {v_addr, v_len, v_cookie, d_lt, v_q, v_idx, d_pol, d_reason, v_last,
                          v_new_cons, v_n};
 
 // descriptor buffer

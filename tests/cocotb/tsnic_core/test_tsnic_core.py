@@ -704,12 +704,11 @@ async def test_random_mix(dut):
     await tb.check()
 
 
-@T(expect_fail=True)
+@T()
 async def test_asap_on_drop_queue(dut):
-    """KNOWN ISSUE (expected to fail until fixed in tsnic_desc_fetch or the calendar): an ASAP
-    descriptor gets launch_ns = PHC at validation, so by the time the calendar sees it, it is "late";
-    on a queue with late policy DROP it completes DROPPED_LATE instead of being sent. This test
-    asserts the intended behaviour (sent) and is marked expect_fail."""
+    """An ASAP descriptor gets launch_ns = PHC at validation, so by the time the calendar sees it that
+    time has passed; on a queue with late policy DROP it must still be sent (tsnic_desc_fetch inserts
+    ASAP descriptors with late policy SEND), not completed DROPPED_LATE."""
     tb = TB(dut, seed=13)
     await tb.reset()
     await tb.start()

@@ -289,8 +289,10 @@ class TB:
         if ent["launch"] != rec["launch"]:
             self.err("insert launch_ns differs from the table's")
         qq = self.queues[key[0]]
-        if (rec["late"], rec["horiz"]) != (qq.late, qq.horiz):
-            self.err(f"q={key[0]} policies {(rec['late'], rec['horiz'])} != {(qq.late, qq.horiz)}")
+        # an ASAP descriptor is always inserted with late policy SEND: "as soon as possible" is never dropped late
+        want_late = C.LATE_POLICY_SEND if d["flags"] & C.DESC_FLAG_ASAP else qq.late
+        if (rec["late"], rec["horiz"]) != (want_late, qq.horiz):
+            self.err(f"q={key[0]} policies {(rec['late'], rec['horiz'])} != {(want_late, qq.horiz)}")
         last = self.last_ins_idx.get(key[0])
         if last is not None and ((key[1] - last) & 0xFFFF) > 0x8000:
             self.err(f"q={key[0]} inserted idx {key[1]} after {last}: out of ring order")
