@@ -17,7 +17,7 @@ module tb_tsnic_calendar #(
     input  wire [31:0]          phc_inc,
     output reg  [63:0]          phc_ns,
     output reg                  phc_step,
-    output wire [3:0]           ev,          // {flush_done, s_flush_ready, m_rel_valid, s_ins_ready}
+    output wire [4:0]           ev,          // {forced_now, flush_done, s_flush_ready, m_rel_valid, s_ins_ready}
     output wire [QUEUE_W+HANDLE_W+72:0] rel_bus,  // {capped, status, launch, queue, handle}
     input  wire [31:0]          lookahead_ns,
     input  wire                 s_ins_valid,
@@ -56,7 +56,13 @@ always @(posedge clk) begin
     phc_step <= phc_load;
 end
 
-assign ev = {flush_done, s_flush_ready, m_rel_valid, s_ins_ready};
+// forced_now: stat_forced changed at the last rising edge, i.e. the entry that edge loaded into the
+// release output register (m_rel_valid) was a forced (overflow) release: the sorter's `forced` is
+// do_remove && !urgent && !head_ord, and stat_forced counts it at the same edge that loads the cell.
+reg  [31:0] forced_q;
+initial forced_q = 32'd0;
+always @(posedge clk) forced_q <= stat_forced;
+assign ev = {stat_forced != forced_q, flush_done, s_flush_ready, m_rel_valid, s_ins_ready};
 assign rel_bus = {m_rel_capped, m_rel_status, m_rel_launch_ns, m_rel_queue, m_rel_handle};
 
 tsnic_calendar #(
