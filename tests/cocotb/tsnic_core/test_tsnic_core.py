@@ -362,11 +362,13 @@ class TB:
             earliest = launch if pe is None else max(launch, pe + CLK_NS)
             if c["status"] == C.STATUS_SENT and t < launch:
                 errs.append(f"frame {i}: EARLY by {launch - t} ns")
-            if c["status"] == C.STATUS_SENT and t - launch > CLK_NS:
+            # the contract: SENT = left in the first cycle with PHC >= launch_ns (the PHC steps CLK_NS a
+            # cycle here), so less than one cycle after launch; SENT_LATE = left, but not then
+            if c["status"] == C.STATUS_SENT and t - launch >= CLK_NS:
                 errs.append(f"frame {i}: SENT but {t - launch} ns after launch")
             if d.get("late_ok"):
                 continue
-            if c["status"] == C.STATUS_SENT_LATE and t - launch <= CLK_NS:
+            if c["status"] == C.STATUS_SENT_LATE and t - launch < CLK_NS:
                 errs.append(f"frame {i}: SENT_LATE but only {t - launch} ns after launch")
             if wait_only_for_wire and t - earliest > CLK_NS:
                 errs.append(f"frame {i} (q{d['queue']} #{d['index']}): left {t - earliest} ns after it could "
