@@ -109,6 +109,7 @@ class WireMonitor:
         self.dut = dut
         self.first_times = []
         self.prev_end = []
+        self.errors = []           # tkeep not contiguous from lane 0, or not full before tlast
         cocotb.start_soon(self._run())
 
     async def _run(self):
@@ -122,6 +123,13 @@ class WireMonitor:
                 if not in_frame:
                     self.first_times.append(t)
                     self.prev_end.append(last_end)
+                keep = int(dut.m_axis_tx_tkeep.value)
+                full = (1 << (DATA_W // 8)) - 1
+                if dut.m_axis_tx_tlast.value:
+                    if keep == 0 or keep & (keep + 1):
+                        self.errors.append(f"last beat tkeep {keep:x} at phc {t}")
+                elif keep != full:
+                    self.errors.append(f"tkeep {keep:x} on a beat before tlast at phc {t}")
                 in_frame = not dut.m_axis_tx_tlast.value
                 if not in_frame:
                     last_end = t
@@ -273,6 +281,8 @@ class TB:
             await ClockCycles(self.dut.clk, 50)
             if int(self.dut.calendar_inst.stat_init_busy.value) == 0:
                 break
+        else:
+            raise AssertionError("calendar init sweep never ended")
         await ClockCycles(self.dut.clk, 100)
 
     def phc(self):
@@ -292,6 +302,8 @@ class TB:
                 self.errors.append(f"completion fields differ: {rec} vs {d}")
 
     async def start(self, cpl_log2=8, consumer=True, stall=None):
+        st = await self.drv.rd(C.CTRL_STATUS)
+        assert not st & C.CTRL_STATUS_RESET_BUSY, f"CTRL_STATUS {st:#x}: RESET_BUSY after the init sweep"
         await self.drv.setup_cpl(cpl_log2)
         await self.drv.wr(C.CTRL_CONTROL, C.CTRL_CONTROL_ENABLE)
         if consumer:
@@ -320,6 +332,7 @@ class TB:
         """The end-of-test scoreboard."""
         assert not self.errors, self.errors[:5]
         assert not self.rd.errors, self.rd.errors[:5]
+        assert not self.wire.errors, self.wire.errors[:5]
         await ClockCycles(self.dut.clk, 50)
         sent = [d for d in self.drv.all_posted if d["cpl"]["status"] in WIRE]
         # every completion exactly once: posted is empty and every descriptor has one
@@ -635,7 +648,9 @@ async def test_core_reset(dut):
         if not st & C.CTRL_STATUS_RESET_BUSY:
             break
     assert st == C.CTRL_STATUS_RUNNING, st
-    dut._log.info("RESET_BUSY seen: %d", busy_seen)
+    # RESET_BUSY covers the calendar's RAM clear after the reset (microseconds): the read right after
+    # the write must see it
+    assert busy_seen, "RESET_BUSY not set right after CONTROL.RESET"
     # traffic after the reset
     t = tb.phc() + 10_000
     for q in (0, 3):
