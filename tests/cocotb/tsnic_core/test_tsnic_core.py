@@ -9,9 +9,11 @@ Around the core:
   frame's first-beat handshake.
 `Driver` is a small Python model of the userspace driver: it owns the TX rings and the completion
 ring in host memory, posts descriptors, rings doorbells and consumes completions by phase bit.
-`Scoreboard` checks: frame bytes; departure >= launch_ns, and at most one cycle late on an idle line;
-launch order on the wire across queues; exactly one completion per descriptor with the right status,
-reason and depart_ns; global and per-queue counters against the completions.
+`TB.check` (the scoreboard) checks: exactly one completion per descriptor with the expected status and
+reason, cookie, len and launch_ns; only SENT/SENT_LATE descriptors reach the wire (a REJECTED one has no
+frame and needs no payload); frame bytes and tkeep; depart_ns; SENT = first cycle with PHC >= launch_ns,
+SENT_LATE = later; launch order on the wire across queues; depart_ns of completions that never reach
+the wire between post and completion; global and per-queue counters against the completions.
 """
 
 import os
@@ -81,8 +83,6 @@ class HostReadSlave:
                 nbytes = 1 << size
                 if nbytes > self.bus:
                     self.errors.append(f"arsize {size} wider than the bus")
-                if (addr % nbytes) + beats * nbytes > 4096 - (addr - addr % nbytes) % 4096 + (addr % nbytes):
-                    pass
                 start = addr - addr % nbytes
                 if start // 4096 != (start + beats * nbytes - 1) // 4096:
                     self.errors.append(f"burst crosses 4 KiB: addr 0x{addr:x} beats {beats} size {size}")
@@ -199,12 +199,22 @@ class Driver:
 
     def add_desc(self, q, launch_ns, length=None, flags=0, addr=None, data=None, expect=None, reason=0,
                  late_ok=False):
-        """Write one descriptor into queue q's ring (no doorbell). Returns the record."""
+        """Write one descriptor into queue q's ring (no doorbell). Returns the record.
+        expect: the status (or tuple of statuses) the completion must have; reason: the reject reason
+        when REJECTED is expected. A descriptor that may reach the wire must carry its payload bytes;
+        one that must be REJECTED has no frame, and its data may be None."""
+        assert expect is not None, "every descriptor states the completion it expects"
+        exp = expect if isinstance(expect, tuple) else (expect,)
+        if exp == (C.STATUS_REJECTED,):
+            assert reason != 0, "an expected reject states its reason"
+        else:
+            assert reason == 0 and C.STATUS_REJECTED not in exp
         st = self.q[q]
         if length is None:
             length = self.rng.randint(60, 1514)
         if addr is None:
             addr, data = self.make_payload(length)
+        assert data is not None or exp == (C.STATUS_REJECTED,), "no payload bytes for a frame that may be sent"
         idx = st["prod"]
         cookie = self.rng.getrandbits(32)
         raw = C.pack_descriptor(addr=addr, len=length, cookie=cookie, launch_ns=launch_ns, flags=flags)
@@ -214,7 +224,7 @@ class Driver:
         if os.environ.get("VERBOSE"):
             self.tb.dut._log.info("post q%d #%d launch %d at phc %d", q, idx, launch_ns, self.tb.phc())
         d = dict(queue=q, index=idx & 0xFFFF, addr=addr, len=length, cookie=cookie, launch_ns=launch_ns,
-                 flags=flags, data=data, expect=expect, reason=reason, late_ok=late_ok)
+                 flags=flags, data=data, expect=exp, reason=reason, late_ok=late_ok, posted_phc=self.tb.phc())
         key = (q, idx & 0xFFFF)
         assert key not in self.posted
         self.posted[key] = d
@@ -267,8 +277,7 @@ class TB:
         self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis_tx"), dut.clk, dut.rst)
         self.wire = WireMonitor(dut)
         self.drv = Driver(self)
-        self.frames = []           # (bytes, first-beat phc) in wire order
-        self.completed = {}        # (queue, index) -> completion
+        self.frames = []           # frame bytes in wire order (first-beat times: self.wire)
         self.errors = []
         self.tx_lat = 0
 
@@ -294,12 +303,17 @@ class TB:
         if d is None:
             self.errors.append(f"completion for nothing outstanding: {key} {rec}")
             return
-        if key in self.completed and False:
-            pass
         d["cpl"] = rec
-        if rec["cookie"] != d["cookie"] or rec["len"] != d["len"] & 0xFFFF or rec["launch_ns"] != d["launch_ns"]:
-            if not (d["flags"] & C.DESC_FLAG_ASAP):
-                self.errors.append(f"completion fields differ: {rec} vs {d}")
+        d["seen_phc"] = self.phc()
+        if rec["cookie"] != d["cookie"] or rec["len"] != d["len"] & 0xFFFF:
+            self.errors.append(f"completion fields differ: {rec} vs {d}")
+        if d["flags"] & C.DESC_FLAG_ASAP and rec["status"] != C.STATUS_REJECTED:
+            # launch_ns is the PHC time of validation: after the post, before the completion
+            if not d["posted_phc"] <= rec["launch_ns"] <= d["seen_phc"]:
+                self.errors.append(f"ASAP launch_ns {rec['launch_ns']} not within post {d['posted_phc']} .. "
+                                   f"completion {d['seen_phc']}: {key}")
+        elif rec["launch_ns"] != d["launch_ns"]:
+            self.errors.append(f"completion launch_ns differs: {rec} vs {d}")
 
     async def start(self, cpl_log2=8, consumer=True, stall=None):
         st = await self.drv.rd(C.CTRL_STATUS)
@@ -334,10 +348,12 @@ class TB:
         assert not self.rd.errors, self.rd.errors[:5]
         assert not self.wire.errors, self.wire.errors[:5]
         await ClockCycles(self.dut.clk, 50)
-        sent = [d for d in self.drv.all_posted if d["cpl"]["status"] in WIRE]
         # every completion exactly once: posted is empty and every descriptor has one
+        assert not self.drv.posted, f"never completed: {sorted(self.drv.posted)[:10]}"
         assert all("cpl" in d for d in self.drv.all_posted)
         assert len(self.drv.cpls) == len(self.drv.all_posted), (len(self.drv.cpls), len(self.drv.all_posted))
+        # only SENT / SENT_LATE descriptors reach the wire; a REJECTED (or dropped, flushed) one has no frame
+        sent = [d for d in self.drv.all_posted if d["cpl"]["status"] in WIRE]
         # expected statuses / reasons
         for d in self.drv.all_posted:
             c = d["cpl"]
@@ -346,13 +362,19 @@ class TB:
                                 c["depart_ns"] - c["launch_ns"])
         for d in self.drv.all_posted:
             c = d["cpl"]
-            if d["expect"] is not None:
-                exp = d["expect"] if isinstance(d["expect"], tuple) else (d["expect"],)
-                assert c["status"] in exp, f"q{d['queue']} #{d['index']}: status {C.STATUS_NAMES.get(c['status'])} expected {exp}"
+            exp = d["expect"]
+            assert c["status"] in exp, f"q{d['queue']} #{d['index']}: status {C.STATUS_NAMES.get(c['status'])} expected {exp}"
             if c["status"] == C.STATUS_REJECTED:
-                assert c["reason"] == d["reason"], f"reject reason {c['reason']} expected {d['reason']}"
+                assert c["reason"] == d["reason"], f"q{d['queue']} #{d['index']}: reject reason {c['reason']} expected {d['reason']}"
             else:
-                assert c["reason"] == 0
+                assert c["reason"] == 0, f"q{d['queue']} #{d['index']}: reason {c['reason']} on {C.STATUS_NAMES.get(c['status'])}"
+            if c["status"] not in WIRE:
+                # depart_ns is the PHC time of the decision: after the post, before the completion was seen
+                assert d["posted_phc"] <= c["depart_ns"] <= d["seen_phc"], \
+                    f"q{d['queue']} #{d['index']} {C.STATUS_NAMES.get(c['status'])}: depart_ns {c['depart_ns']} " \
+                    f"outside post {d['posted_phc']} .. completion {d['seen_phc']}"
+            if c["status"] == C.STATUS_DROPPED_LATE:
+                assert c["depart_ns"] >= c["launch_ns"], f"q{d['queue']} #{d['index']}: DROPPED_LATE before its launch"
         # the wire: frames in order of depart; match each to its SENT completion by departure time
         assert len(self.frames) == len(sent), f"{len(self.frames)} frames on the wire, {len(sent)} sent completions"
         times = self.wire.first_times
@@ -367,9 +389,12 @@ class TB:
             if self.frames[i] != d["data"]:
                 errs.append(f"frame {i} (q{d['queue']} #{d['index']}): bytes differ "
                             f"(len {len(self.frames[i])} vs {len(d['data'])})")
-            launch = c["launch_ns"] if not d["flags"] & C.DESC_FLAG_ASAP else None
-            if launch is None:
+            if d["flags"] & C.DESC_FLAG_ASAP:
+                # launch_ns is the validation time: the frame cannot have left before it
+                if t < c["launch_ns"]:
+                    errs.append(f"frame {i}: ASAP frame left at {t}, before its validation {c['launch_ns']}")
                 continue
+            launch = c["launch_ns"]
             # when could it have left at the earliest? at launch, or right after the frame ahead of it
             pe = self.wire.prev_end[i]
             earliest = launch if pe is None else max(launch, pe + CLK_NS)
@@ -379,10 +404,11 @@ class TB:
             # cycle here), so less than one cycle after launch; SENT_LATE = left, but not then
             if c["status"] == C.STATUS_SENT and t - launch >= CLK_NS:
                 errs.append(f"frame {i}: SENT but {t - launch} ns after launch")
-            if d.get("late_ok"):
-                continue
             if c["status"] == C.STATUS_SENT_LATE and t - launch < CLK_NS:
                 errs.append(f"frame {i}: SENT_LATE but only {t - launch} ns after launch")
+            if d.get("late_ok"):
+                # launch time already passed when posted: no bound on when it could have left
+                continue
             if wait_only_for_wire and t - earliest > CLK_NS:
                 errs.append(f"frame {i} (q{d['queue']} #{d['index']}): left {t - earliest} ns after it could "
                             f"(launch {launch}, previous frame ended {pe})")
