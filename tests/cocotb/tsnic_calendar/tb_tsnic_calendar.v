@@ -18,6 +18,7 @@ module tb_tsnic_calendar #(
     output reg  [63:0]          phc_ns,
     output reg                  phc_step,
     output wire [4:0]           ev,          // {forced_now, flush_done, s_flush_ready, m_rel_valid, s_ins_ready}
+    output wire                 ev_any,      // |ev: the bench sleeps until it rises when it has nothing to do
     output wire [QUEUE_W+HANDLE_W+72:0] rel_bus,  // {capped, status, launch, queue, handle}
     input  wire [31:0]          lookahead_ns,
     input  wire                 s_ins_valid,
@@ -63,6 +64,7 @@ reg  [31:0] forced_q;
 initial forced_q = 32'd0;
 always @(posedge clk) forced_q <= stat_forced;
 assign ev = {stat_forced != forced_q, flush_done, s_flush_ready, m_rel_valid, s_ins_ready};
+assign ev_any = |ev;
 assign rel_bus = {m_rel_capped, m_rel_status, m_rel_launch_ns, m_rel_queue, m_rel_handle};
 
 tsnic_calendar #(

@@ -14,7 +14,8 @@ import random
 import time
 
 import cocotb
-from cocotb.triggers import FallingEdge, Timer
+from cocotb.triggers import FallingEdge, First, RisingEdge, Timer
+from cocotb.utils import get_sim_time
 
 from calendar_model import (DROPPED_HORIZON, DROPPED_LATE, FLUSHED, HOR_CAP, HOR_DROP, LATE_DROP,
                             LATE_SEND, SENT, SENT_LATE, Entry, Scoreboard, expected_tie_order)
@@ -63,6 +64,10 @@ class Bench:
         self.ins_valid = False
         self.rel_ready_drv = None
         self.forced_seen = 0         # releases seen as forced (ev[4] with a new release)
+        self.flush_valid = False
+        self.ev_zero = False         # ev was 0 at the last handled falling edge (see quiet())
+        self.t_fall = None           # sim time (ns) of the last handled falling edge
+        self.skipped = 0             # cycles slept through
 
     def set_rel_ready(self, r):
         r = 1 if r else 0
@@ -110,11 +115,26 @@ class Bench:
         while int(d.stat_init_busy.value):
             await FallingEdge(d.clk)
         self.phc = int(d.phc_ns.value)
+        self.t_fall = round(get_sim_time(units="ns"))
 
-    async def cycle(self):
-        """One clock cycle, handled at its falling edge."""
+    async def cycle(self, max_n=1):
+        """One clock cycle, handled at its falling edge. With max_n > 1 and nothing to do (self.quiet:
+        ev was 0 at the last falling edge and the bench has no input to change), sleep until ev_any
+        rises or max_n cycles have passed: the skipped cycles are exactly the cycles in which the
+        per-cycle handler would only have counted time (every handshake/event flag is in ev and is
+        registered, so ev_any is stable between rising edges)."""
         d = self.dut
+        if max_n > 1 and self.quiet():
+            await First(RisingEdge(d.ev_any), Timer(max_n * CLK_NS - 1, units="ns"))
         await FallingEdge(d.clk)
+        t = round(get_sim_time(units="ns"))
+        n = 1 if self.t_fall is None else (t - self.t_fall) // CLK_NS
+        self.t_fall = t
+        if n > 1:
+            self.skipped += n - 1
+            # no step was in flight (quiet), so the PHC advanced by inc every cycle
+            self.phc += (n - 1) * self.inc_drv
+            self.k += n - 1
         self.k += 1
         k = self.k
         phc_dec = self.phc           # PHC the last rising edge decided with
@@ -223,12 +243,27 @@ class Bench:
             self.cur_flush = self.flush_reqs.pop(0)
             d.s_flush_queue.value = self.cur_flush
             d.s_flush_valid.value = 1
-        elif self.cur_flush is None:
+            self.flush_valid = True
+        elif self.cur_flush is None and self.flush_valid:
             d.s_flush_valid.value = 0
+            self.flush_valid = False
+        self.ev_zero = ev == 0
+
+    def quiet(self):
+        """ev was 0 at the last falling edge and the next handler would change no input: no pending
+        quota write/PHC step/increment change, the insert and flush ports either wait for ready with
+        their valid up or are idle with valid down. Evaluated when the next cycle starts (tests change
+        the bench's queues between cycles)."""
+        return (self.ev_zero and not self.quota_writes and not self.quota_wr and self.step_next is None
+                and not self.stepping and self.inc == self.inc_drv
+                and (self.cur_ins is not None
+                     or (not self.ins_valid and not self.ins_queue and self.ins_src is None))
+                and (self.cur_flush is not None or (not self.flush_valid and not self.flush_reqs)))
 
     async def run(self, n):
-        for _ in range(n):
-            await self.cycle()
+        end = self.k + n
+        while self.k < end:
+            await self.cycle(end - self.k)
 
     def dump(self):
         c = self.dut.dut
@@ -244,10 +279,11 @@ class Bench:
                            len(self.sb.outstanding), [(e.handle, e.queue, e.eff, e.eff // SLOT_NS) for e in out])
 
     async def run_until(self, cond, limit, what="condition"):
-        for _ in range(limit):
+        end = self.k + limit
+        while self.k < end:
             if cond():
                 return
-            await self.cycle()
+            await self.cycle(end - self.k)
         if not cond():
             self.dump()
         assert cond(), f"timeout after {limit} cycles waiting for {what}"
@@ -608,6 +644,7 @@ async def test_random(dut):
             b.flush_reqs.append(rng.randrange(NQ))
         b.inc = rng.choice([4, 4, 4, 4, 4, 4, 4, 16, 16, 64])
     cycles = b.k
+    forced_traffic, exc_traffic = b.sb.forced, b.sb.order_exceptions
     b.ins_src = None
     b.inc = 1_000_000
     await b.drain(limit=2_000_000)
@@ -618,5 +655,8 @@ async def test_random(dut):
                   b.sb.accepted + b.rel_cycles + len(b.flush_log), b.sb.accepted, b.rel_cycles,
                   len(b.flush_log), n_steps, cycles, wall, b.ins_cycles / cycles, b.rel_cycles / cycles,
                   dict(sorted(c.items())), int(dut.stat_forced.value), b.sb.order_exceptions)
+    dut._log.info("random: %d of %d cycles slept through (nothing to do); forced releases during traffic %d, "
+                  "order exceptions (all on forced releases) during traffic %d", b.skipped, b.k, forced_traffic,
+                  exc_traffic)
     for (q, s, dn) in b.flush_log:
         assert dn is not None and dn - s <= 3 * POOL + 64, (q, s, dn)
