@@ -6,17 +6,26 @@
 // insert, FLUSHED by a queue flush). See docs/CALENDAR.md for the design and its guarantees.
 //
 // Structure
-//   * node pool (2^NODE_W entries) in block RAM: payload, next pointer, state (FREE/LIVE/DEAD);
-//     free nodes come from a bump counter, then from a free-list FIFO (block RAM).
-//   * fine wheel: 2^SLOT_W slots of 2^SLOT_NS_W ns, each a FIFO linked list {valid, head, tail};
-//     holds absolute slots [scan, fine_limit), fine_limit - scan <= 2^SLOT_W.
+//   * node pool (2^NODE_W entries) in block RAM: payload, fine/coarse next pointers, a back-end
+//     state {generation, dead}; free nodes come from a bump counter, then from a free-list FIFO.
+//   * fine wheel: 2^SLOT_W slots of 2^SLOT_NS_W ns, each a FIFO linked list {valid, epoch, head,
+//     tail}; holds absolute slots [scan, scan + 2^SLOT_W).
 //   * coarse wheel: 2^CSLOT_W slots of 2^(SLOT_W-1) fine slots each (default 262 us, 17.2 s span);
 //     a coarse slot is cascaded into the fine wheel (in FIFO order) before the scan reaches it.
-//   * release buffer (tsnic_calendar_sorter): 2^SORT_W cells sorted by (launch_ns, rank); the
-//     loader moves slot `scan` into it, slot by slot; an entry leaves only when due and when its
-//     slot has been loaded completely, so order is exact while a slot fits in the buffer.
-//   * one sequencer owns every RAM write port, so list operations never race; it serves insert,
-//     load, cascade and flush-sweep round robin (2, 4, 4 and 2 cycles per operation).
+//   * release buffer (tsnic_calendar_sorter): 2^SORT_W cells sorted by (launch_ns, rank).
+//
+// Four engines run concurrently, each with its own RAM ports, so that one insert and one release
+// can happen in every cycle:
+//   * insert (stage B): the handshake reads the target slot words and the queue counters; the next
+//     cycle decides with the data (forwarded from the previous cycle's writes) and appends the entry
+//     to a fine or coarse slot list, or pushes it into the release buffer. One entry per cycle.
+//   * loader: claims slot `scan` (inserts for a claimed slot wait), walks its list at one node per
+//     cycle into the release buffer, then moves on; interleaved with the flush sweep.
+//   * cascade: moves coarse slot `ccur` into the fine wheel (3 cycles per entry), with priority on
+//     the fine-list write port.
+//   * the sorter releases one entry per cycle.
+// Ownership keeps them apart: an engine never writes a slot another engine holds; a slot word is
+// read one cycle before it is used and the previous cycle's write to it is forwarded.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -32,7 +41,7 @@ module tsnic_calendar #(
     parameter DEFAULT_QUOTA = (1 << NODE_W) / 4,  // per-queue node quota when cfg value is 0
     parameter SORT_W     = 5,                 // release buffer: 2^SORT_W cells
     parameter RANK_W     = 4,                 // tie rounds counted exactly up to 2^RANK_W - 1
-    parameter GROUP_W    = 6,                 // fine slots per occupancy counter = 2^GROUP_W
+    parameter GROUP_W    = 6,                 // fine slots per occupancy word = 2^GROUP_W
     parameter CGROUP_W   = 6                  // 2^CGROUP_W occupancy counters over the coarse ring
 ) (
     input  wire                 clk,
@@ -77,13 +86,18 @@ module tsnic_calendar #(
 localparam AS_W   = 64 - SLOT_NS_W;          // absolute fine slot number width
 localparam CWB    = SLOT_W - 1;               // coarse slot = 2^CWB fine slots
 localparam AC_W   = AS_W - CWB;               // absolute coarse slot number width
-localparam SL_W   = 1 + 2*NODE_W;             // slot word {valid, head, tail}
-localparam ND_W   = 66 + HANDLE_W + QUEUE_W;  // node payload {launch, queue, handle, capped, latepol}
-localparam INIT_W = (CSLOT_W > SLOT_W) ? ((CSLOT_W > QUEUE_W) ? CSLOT_W : QUEUE_W)
-                                       : ((SLOT_W > QUEUE_W) ? SLOT_W : QUEUE_W);
-localparam [AS_W-1:0] N_SLOTS = {{(AS_W-SLOT_W-1){1'b0}}, 1'b1, {SLOT_W{1'b0}}};
+localparam FW_W   = 2 + 2*NODE_W;             // fine slot word {valid, epoch, head, tail}
+localparam CW_W   = 1 + 2*NODE_W;             // coarse slot word {valid, head, tail}
+localparam ND_W   = 67 + HANDLE_W + QUEUE_W;  // node payload {gen, launch, queue, handle, capped, latepol}
+localparam IW1    = (CSLOT_W > SLOT_W) ? CSLOT_W : SLOT_W;
+localparam IW2    = (QUEUE_W > NODE_W) ? QUEUE_W : NODE_W;
+localparam INIT_W = (IW1 > IW2) ? IW1 : IW2;
+localparam [AS_W-1:0] N_SLOTS  = {{(AS_W-SLOT_W-1){1'b0}}, 1'b1, {SLOT_W{1'b0}}};
+localparam [AS_W-1:0] SLOT_MAX = {AS_W{1'b1}};
+localparam [AC_W-1:0] CSLOT_MAX = {AC_W{1'b1}};
 localparam [NODE_W:0] POOL    = {1'b1, {NODE_W{1'b0}}};
 localparam [NODE_W:0] DEF_Q   = DEFAULT_QUOTA;
+localparam [NODE_W:0] ZN      = {(NODE_W+1){1'b0}};
 
 localparam [7:0] ST8_DROP_LATE = `TSNIC_STATUS_DROPPED_LATE;
 localparam [7:0] ST8_DROP_HOR  = `TSNIC_STATUS_DROPPED_HORIZON;
@@ -92,144 +106,229 @@ localparam [2:0] US_DROP_LATE  = ST8_DROP_LATE[2:0];
 localparam [2:0] US_DROP_HOR   = ST8_DROP_HOR[2:0];
 localparam [2:0] US_FLUSHED    = ST8_FLUSHED[2:0];
 
-localparam [1:0] NS_FREE = 2'd0, NS_LIVE = 2'd1, NS_DEAD = 2'd2;
+// insert classes (re-evaluated every cycle while the entry sits in stage B)
+localparam [2:0] K_URG = 3'd0, K_SORT = 3'd1, K_FINE = 3'd2, K_COARSE = 3'd3, K_WAIT = 3'd4;
 
-// insert classes
-localparam [2:0] C_URG = 3'd0, C_SORT = 3'd1, C_FINE = 3'd2, C_COARSE = 3'd3, C_STALL = 3'd4;
+// back-end (loader + flush sweep) states
+localparam [2:0] BE_IDLE = 3'd0, BE_LHEAD = 3'd1, BE_LWALK = 3'd2, BE_LRES = 3'd3,
+                 BE_SWRES = 3'd4, BE_SW = 3'd5;
+// cascade states
+localparam [2:0] CS_IDLE = 3'd0, CS_HEAD = 3'd1, CS_RD = 3'd2, CS_SL = 3'd3, CS_WR = 3'd4;
 
-// sequencer states
-localparam [3:0] S_INIT = 4'd0, S_IDLE = 4'd1, S_INS1 = 4'd2, S_LD1 = 4'd3, S_LDB = 4'd4,
-                 S_LDE = 4'd5, S_CS1 = 4'd6, S_CS2 = 4'd7, S_CS3 = 4'd8, S_SWB = 4'd9,
-                 S_FST = 4'd10;
-
-// burst lengths: the loader pops up to LD_BURST entries of one slot at one per cycle, the flush
-// sweep visits up to SW_BURST nodes at one per cycle, before the round robin moves on
+// the loader hands the back-end to a pending flush sweep after LD_BURST nodes; the sweep visits up
+// to SW_BURST nodes per turn
 localparam LD_BURST = 16;
 localparam SW_BURST = 64;
-localparam CS_BURST = 64;
-localparam NG_W     = SLOT_W - GROUP_W;       // fine-slot groups, each with an entry counter
+localparam NG_W     = SLOT_W - GROUP_W;       // fine-slot occupancy words
 localparam CGS_W    = CSLOT_W - CGROUP_W;     // coarse slots per coarse group = 2^CGS_W
-localparam [SORT_W:0] SRT_LAST = (1 << SORT_W) - 1;
 
 // ------------------------------------------------------------------ state
-reg  [3:0]        st;
+reg               init;
 reg  [INIT_W:0]   init_ptr;
-reg  [AS_W-1:0]   scan;
-reg  [AC_W-1:0]   ccur;
-reg  [NODE_W:0]   fcount;
-reg  [NODE_W:0]   ccount;
+reg  [AS_W-1:0]   scan;          // next fine slot the loader takes (absolute)
+reg               ld_claim;      // the loader holds slot `scan` (walking its list)
+reg  [AC_W-1:0]   ccur;          // next coarse slot to cascade (absolute)
+reg  [NODE_W:0]   fcount;        // entries in fine lists
+reg  [NODE_W:0]   ccount;        // entries in coarse lists
 reg  [NODE_W:0]   bump;
-reg  [NODE_W-1:0] free_rd;
-reg  [NODE_W-1:0] free_wr;
-reg  [NODE_W:0]   free_cnt;
 reg  [NODE_W:0]   occ;
 reg  [31:0]       forced_cnt;
-reg               scan_empty_known;
 reg               rewind_req;
-reg  [1:0]        rr;
 reg               fl_active;
 reg  [QUEUE_W-1:0] fl_q;
+reg               f_st;          // flush start cycle (s_flush_ready)
 reg  [NODE_W:0]   sw_ptr;
-reg  [6:0]        burst;
-reg               dq_valid;      // loader: qcount read issued last cycle for queue dq_q
-reg  [QUEUE_W-1:0] dq_q;
-reg               wq_valid;      // loader: qcount written last cycle (forwarding)
-reg  [QUEUE_W-1:0] wq_q;
-reg  [NODE_W:0]   wq_val;
-reg  [(1<<GROUP_W)-1:0] fbits [0:(1<<NG_W)-1];  // fine slot non-empty bits, one word per group
-reg  [NODE_W:0]   cgcnt [0:(1<<CGROUP_W)-1]; // entries per group of 2^CGS_W coarse ring slots
 reg  [NODE_W:0]   sw_lim;
 reg               flush_done_reg;
+reg               sp_rr;         // release-buffer push arbitration: 1 = back-end first
+reg               be_rr;         // back-end: 1 = the sweep's turn
+reg  [(1<<GROUP_W)-1:0] fbits [0:(1<<NG_W)-1];  // fine slot non-empty bits
+reg  [NODE_W:0]   cgcnt [0:(1<<CGROUP_W)-1];     // entries per group of 2^CGS_W coarse ring slots
 
-// operation context
-reg  [2:0]        i_cls;
-reg  [63:0]       i_launch;
-reg               i_capped;
-reg  [2:0]        i_ustat;
-reg  [NODE_W-1:0] op_head;
-reg  [NODE_W-1:0] op_tail;
-reg  [NODE_W-1:0] op_next;
-reg  [SLOT_W-1:0] op_fidx;
+// stage B: the accepted insert
+reg               b_valid;
+reg  [QUEUE_W-1:0] b_q;
+reg  [HANDLE_W-1:0] b_h;
+reg  [63:0]       b_launch;      // effective (capped) launch time
+reg               b_capped;
+reg               b_lp;
+reg  [2:0]        b_ustat;       // drop decided on insert (0: none)
 
-// ------------------------------------------------------------------ RAMs
-reg  [SLOT_W-1:0]  fs_ra;  wire [SL_W-1:0] fs_rd;
-reg                fs_we;  reg [SLOT_W-1:0] fs_wa;   reg [SL_W-1:0] fs_wd;
-reg  [CSLOT_W-1:0] cs_ra;  wire [SL_W-1:0] cs_rd;
-reg                cs_we;  reg [CSLOT_W-1:0] cs_wa;  reg [SL_W-1:0] cs_wd;
-reg  [NODE_W-1:0]  nd_ra;  wire [ND_W-1:0] nd_rd;
-reg                nd_we;  reg [NODE_W-1:0] nd_wa;   reg [ND_W-1:0] nd_wd;
-reg  [NODE_W-1:0]  nx_ra;  wire [NODE_W-1:0] nx_rd;
-reg                nx_we;  reg [NODE_W-1:0] nx_wa;   reg [NODE_W-1:0] nx_wd;
-reg  [NODE_W-1:0]  ns_ra;  wire [1:0] ns_rd;
-reg                ns_we;  reg [NODE_W-1:0] ns_wa;   reg [1:0] ns_wd;
-reg  [NODE_W-1:0]  fr_ra;  wire [NODE_W-1:0] fr_rd;
-reg                fr_we;  reg [NODE_W-1:0] fr_wa;   reg [NODE_W-1:0] fr_wd;
-reg  [QUEUE_W-1:0] qc_ra;  wire [NODE_W:0] qc_rd;
-reg                qc_we;  reg [QUEUE_W-1:0] qc_wa;  reg [NODE_W:0] qc_wd;
-reg  [QUEUE_W-1:0] qq_ra;  wire [NODE_W:0] qq_rd;
-reg                qq_we;  reg [QUEUE_W-1:0] qq_wa;  reg [NODE_W:0] qq_wd;
+// back-end
+reg  [2:0]        be_st;
+reg  [NODE_W-1:0] l_cur;
+reg  [NODE_W-1:0] l_tail;
+reg               l_e;
+reg  [4:0]        l_burst;
+reg  [6:0]        sw_burst;
+reg  [NODE_W-1:0] be_ra_q;       // node read issued last cycle
+reg  [1:0]        pc_st;         // slot scan+1 claimed ahead: 1 word read issued, 2 word held
+reg  [NODE_W-1:0] nx_head;
+reg  [NODE_W-1:0] nx_tail;
+reg               nx_e;
+reg               rq_v;          // per-queue release counter: read issued last cycle
+reg  [QUEUE_W-1:0] rq_q;
+reg               wq_v;          // ... written last cycle (forwarding)
+reg  [QUEUE_W-1:0] wq_q;
+reg  [NODE_W:0]   wq_d;
 
-tsnic_calendar_ram #(.WIDTH(SL_W),   .ADDR_W(SLOT_W))  u_fslot (.clk(clk), .wr_en(fs_we), .wr_addr(fs_wa), .wr_data(fs_wd), .rd_addr(fs_ra), .rd_data(fs_rd));
-tsnic_calendar_ram #(.WIDTH(SL_W),   .ADDR_W(CSLOT_W)) u_cslot (.clk(clk), .wr_en(cs_we), .wr_addr(cs_wa), .wr_data(cs_wd), .rd_addr(cs_ra), .rd_data(cs_rd));
-tsnic_calendar_ram #(.WIDTH(ND_W),   .ADDR_W(NODE_W))  u_ndata (.clk(clk), .wr_en(nd_we), .wr_addr(nd_wa), .wr_data(nd_wd), .rd_addr(nd_ra), .rd_data(nd_rd));
-tsnic_calendar_ram #(.WIDTH(NODE_W), .ADDR_W(NODE_W))  u_nnext (.clk(clk), .wr_en(nx_we), .wr_addr(nx_wa), .wr_data(nx_wd), .rd_addr(nx_ra), .rd_data(nx_rd));
-tsnic_calendar_ram #(.WIDTH(2),      .ADDR_W(NODE_W))  u_nstate(.clk(clk), .wr_en(ns_we), .wr_addr(ns_wa), .wr_data(ns_wd), .rd_addr(ns_ra), .rd_data(ns_rd));
-tsnic_calendar_ram #(.WIDTH(NODE_W), .ADDR_W(NODE_W))  u_free  (.clk(clk), .wr_en(fr_we), .wr_addr(fr_wa), .wr_data(fr_wd), .rd_addr(fr_ra), .rd_data(fr_rd));
-tsnic_calendar_ram #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) u_qcount(.clk(clk), .wr_en(qc_we), .wr_addr(qc_wa), .wr_data(qc_wd), .rd_addr(qc_ra), .rd_data(qc_rd));
-tsnic_calendar_ram #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) u_quota (.clk(clk), .wr_en(qq_we), .wr_addr(qq_wa), .wr_data(qq_wd), .rd_addr(qq_ra), .rd_data(qq_rd));
+// cascade
+reg  [2:0]        cs_st;
+reg  [NODE_W-1:0] cw_node;
+reg  [NODE_W-1:0] cw_tail;
+reg  [NODE_W-1:0] cw_next;
+reg  [SLOT_W-1:0] cw_fidx;
 
-// RAM word fields
-wire              fs_v    = fs_rd[SL_W-1];
-wire [NODE_W-1:0] fs_head = fs_rd[2*NODE_W-1:NODE_W];
-wire [NODE_W-1:0] fs_tail = fs_rd[NODE_W-1:0];
-wire              cs_v    = cs_rd[SL_W-1];
-wire [NODE_W-1:0] cs_head = cs_rd[2*NODE_W-1:NODE_W];
-wire [NODE_W-1:0] cs_tail = cs_rd[NODE_W-1:0];
-wire [63:0]          nd_launch = nd_rd[ND_W-1 -: 64];
-wire [QUEUE_W-1:0]   nd_queue  = nd_rd[HANDLE_W+2 +: QUEUE_W];
-wire [HANDLE_W-1:0]  nd_handle = nd_rd[2 +: HANDLE_W];
-wire                 nd_capped = nd_rd[1];
+// previous-cycle writes, forwarded to reads issued in that cycle
+reg               ffw_v;  reg [SLOT_W-1:0]  ffw_a;  reg [FW_W-1:0]   ffw_d;
+reg               cfw_v;  reg [CSLOT_W-1:0] cfw_a;  reg [CW_W-1:0]   cfw_d;
+reg               qfw_v;  reg [QUEUE_W-1:0] qfw_a;  reg [NODE_W:0]   qfw_d;
+reg               bfw_v;  reg [NODE_W-1:0]  bfw_a;  reg [1:0]        bfw_d;
+reg               xfw_v;  reg [NODE_W-1:0]  xfw_a;  reg [NODE_W-1:0] xfw_d;
+
+// ------------------------------------------------------------------ RAM ports
+reg  [SLOT_W-1:0]  fa_ra, fb_ra, fc_ra;
+wire [FW_W-1:0]    fa_rd, fb_rd, fc_rd;
+reg                f_we;   reg [SLOT_W-1:0]  f_wa;  reg [FW_W-1:0] f_wd;
+reg  [CSLOT_W-1:0] ca_ra, cb_ra;
+wire [CW_W-1:0]    ca_rd, cb_rd;
+reg                c_we;   reg [CSLOT_W-1:0] c_wa;  reg [CW_W-1:0] c_wd;
+reg  [NODE_W-1:0]  be_ra;                   // back-end node reads (payload, fine next, state)
+wire [ND_W-1:0]    nd_rd;
+reg                nd_we;  reg [NODE_W-1:0]  nd_wa; reg [ND_W-1:0] nd_wd;
+reg  [NODE_W-1:0]  nf_ra;  wire [SLOT_W-1:0] nf_rd;
+wire [NODE_W-1:0]  fx_rd;
+reg                fx_we;  reg [NODE_W-1:0]  fx_wa; reg [NODE_W-1:0] fx_wd;
+reg  [NODE_W-1:0]  cx_ra;  wire [NODE_W-1:0] cx_rd;
+reg                cx_we;  reg [NODE_W-1:0]  cx_wa; reg [NODE_W-1:0] cx_wd;
+wire [1:0]         bs_rd;
+reg                bs_we;  reg [NODE_W-1:0]  bs_wa; reg [1:0] bs_wd;
+reg  [QUEUE_W-1:0] q_ra;                    // insert-side per-queue reads
+wire [NODE_W:0]    qi_rd, ri_rd, qq_rd;
+reg                qi_we;  reg [QUEUE_W-1:0] qi_wa; reg [NODE_W:0] qi_wd;
+reg  [QUEUE_W-1:0] rl_ra;  wire [NODE_W:0]   rl_rd;
+reg                r_we;   reg [QUEUE_W-1:0] r_wa;  reg [NODE_W:0] r_wd;
+reg                qq_we;  reg [QUEUE_W-1:0] qq_wa; reg [NODE_W:0] qq_wd;
+reg  [SLOT_W-1:0]  dk_ra;
+wire               di_rd, dk_rd;
+reg                d_we;   reg [SLOT_W-1:0]  d_wa;  reg d_wd;
+
+// fine slot lists: three copies written together, read by insert (A), loader (B), cascade (C)
+tsnic_calendar_ram #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) u_fslot_a (.clk(clk), .wr_en(f_we), .wr_addr(f_wa), .wr_data(f_wd), .rd_addr(fa_ra), .rd_data(fa_rd));
+tsnic_calendar_ram #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) u_fslot_b (.clk(clk), .wr_en(f_we), .wr_addr(f_wa), .wr_data(f_wd), .rd_addr(fb_ra), .rd_data(fb_rd));
+tsnic_calendar_ram #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) u_fslot_c (.clk(clk), .wr_en(f_we), .wr_addr(f_wa), .wr_data(f_wd), .rd_addr(fc_ra), .rd_data(fc_rd));
+// fine slot epochs (the loader flips a slot's epoch when it empties the slot): insert (I), cascade (K)
+tsnic_calendar_ram #(.WIDTH(1), .ADDR_W(SLOT_W)) u_dep_i (.clk(clk), .wr_en(d_we), .wr_addr(d_wa), .wr_data(d_wd), .rd_addr(fa_ra), .rd_data(di_rd));
+tsnic_calendar_ram #(.WIDTH(1), .ADDR_W(SLOT_W)) u_dep_k (.clk(clk), .wr_en(d_we), .wr_addr(d_wa), .wr_data(d_wd), .rd_addr(dk_ra), .rd_data(dk_rd));
+// coarse slot lists: insert (A), cascade (B)
+tsnic_calendar_ram #(.WIDTH(CW_W), .ADDR_W(CSLOT_W)) u_cslot_a (.clk(clk), .wr_en(c_we), .wr_addr(c_wa), .wr_data(c_wd), .rd_addr(ca_ra), .rd_data(ca_rd));
+tsnic_calendar_ram #(.WIDTH(CW_W), .ADDR_W(CSLOT_W)) u_cslot_b (.clk(clk), .wr_en(c_we), .wr_addr(c_wa), .wr_data(c_wd), .rd_addr(cb_ra), .rd_data(cb_rd));
+// node pool
+tsnic_calendar_ram #(.WIDTH(ND_W),   .ADDR_W(NODE_W)) u_ndata (.clk(clk), .wr_en(nd_we), .wr_addr(nd_wa), .wr_data(nd_wd), .rd_addr(be_ra), .rd_data(nd_rd));
+tsnic_calendar_ram #(.WIDTH(SLOT_W), .ADDR_W(NODE_W)) u_nfidx (.clk(clk), .wr_en(nd_we), .wr_addr(nd_wa), .wr_data(nd_wd[SLOT_NS_W+HANDLE_W+QUEUE_W+2 +: SLOT_W]), .rd_addr(nf_ra), .rd_data(nf_rd));
+tsnic_calendar_ram #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) u_fnext (.clk(clk), .wr_en(fx_we), .wr_addr(fx_wa), .wr_data(fx_wd), .rd_addr(be_ra), .rd_data(fx_rd));
+tsnic_calendar_ram #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) u_cnext (.clk(clk), .wr_en(cx_we), .wr_addr(cx_wa), .wr_data(cx_wd), .rd_addr(cx_ra), .rd_data(cx_rd));
+tsnic_calendar_ram #(.WIDTH(2),      .ADDR_W(NODE_W)) u_nstate(.clk(clk), .wr_en(bs_we), .wr_addr(bs_wa), .wr_data(bs_wd), .rd_addr(be_ra), .rd_data(bs_rd));
+// per-queue counters: inserted into the wheel (insert), freed by the loader (two copies), quota
+tsnic_calendar_ram #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) u_qins  (.clk(clk), .wr_en(qi_we), .wr_addr(qi_wa), .wr_data(qi_wd), .rd_addr(q_ra),  .rd_data(qi_rd));
+tsnic_calendar_ram #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) u_qrel_l(.clk(clk), .wr_en(r_we),  .wr_addr(r_wa),  .wr_data(r_wd),  .rd_addr(rl_ra), .rd_data(rl_rd));
+tsnic_calendar_ram #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) u_qrel_i(.clk(clk), .wr_en(r_we),  .wr_addr(r_wa),  .wr_data(r_wd),  .rd_addr(q_ra),  .rd_data(ri_rd));
+tsnic_calendar_ram #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) u_quota (.clk(clk), .wr_en(qq_we), .wr_addr(qq_wa), .wr_data(qq_wd), .rd_addr(q_ra),  .rd_data(qq_rd));
+
+// free list: {node, generation of its next use}
+wire              fr_push;
+wire [NODE_W:0]   fr_push_d;
+wire              fr_pop;
+wire              fr_valid;
+wire [NODE_W:0]   fr_data;
+/* verilator lint_off PINCONNECTEMPTY */
+tsnic_desc_fetch_fifo #(.WIDTH(NODE_W+1), .ADDR_W(NODE_W)) u_free (
+    .clk(clk), .rst(rst || init),
+    .s_valid(fr_push), .s_ready(), .s_data(fr_push_d),
+    .m_valid(fr_valid), .m_ready(fr_pop), .m_data(fr_data),
+    .ram_count()
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+// payload fields
+wire                 nd_gen     = nd_rd[ND_W-1];
+wire [63:0]          nd_launch  = nd_rd[ND_W-2 -: 64];
+wire [QUEUE_W-1:0]   nd_queue   = nd_rd[HANDLE_W+2 +: QUEUE_W];
+wire [HANDLE_W-1:0]  nd_handle  = nd_rd[2 +: HANDLE_W];
+wire                 nd_capped  = nd_rd[1];
 wire                 nd_latepol = nd_rd[0];
+wire [1:0]           bs_eff     = (bfw_v && bfw_a == be_ra_q) ? bfw_d : bs_rd;
+wire                 bs_bgen    = bs_eff[1];
+wire [NODE_W-1:0]    fx_eff     = (xfw_v && xfw_a == be_ra_q) ? xfw_d : fx_rd;
+wire                 bs_dead    = bs_eff[0];
 
 // ------------------------------------------------------------------ time
 wire [63:0]     now_l      = phc_ns + {32'd0, lookahead_ns};
 wire [AS_W-1:0] due_slot   = now_l[63:SLOT_NS_W];
-wire [63:0]     phc_h      = phc_ns + HORIZON_NS;
-wire [AS_W-1:0] fine_limit = {ccur, {CWB{1'b0}}};
-wire [AC_W-1:0] ccur_end   = ccur + {{(AC_W-CSLOT_W-1){1'b0}}, 1'b1, {CSLOT_W{1'b0}}};
-wire [AS_W-1:0] coarse_limit = {ccur_end, {CWB{1'b0}}};
-wire [AS_W-1:0] scan_n     = scan + N_SLOTS;
-wire [AC_W-1:0] ccur_p1    = ccur + 1'b1;
 wire [AS_W-1:0] due_p1     = due_slot + 1'b1;
+wire [63:0]     phc_h      = phc_ns + HORIZON_NS;
+wire [AS_W-1:0] fine_lim   = {ccur, {CWB{1'b0}}};
+wire [AC_W-1:0] ccur_p1    = ccur + 1'b1;
+wire [AC_W-1:0] ccur_end   = ccur + {{(AC_W-CSLOT_W-1){1'b0}}, 1'b1, {CSLOT_W{1'b0}}};
+wire [AS_W-1:0] coarse_lim = {ccur_end, {CWB{1'b0}}};
+wire [AS_W-1:0] scan_n     = scan + N_SLOTS;
+wire [AS_W-1:0] scan_p1    = scan + 1'b1;
+wire            cs_busy    = (cs_st != CS_IDLE);
 
-// ------------------------------------------------------------------ insert classification
+// ------------------------------------------------------------------ insert: handshake side
 wire            i_late   = s_ins_launch_ns < phc_ns;
 wire            i_beyond = s_ins_launch_ns > phc_h;
 wire            i_cap    = i_beyond && (s_ins_horizon_policy == `TSNIC_HORIZON_POLICY_CAP);
 wire [63:0]     i_eff    = i_cap ? phc_h : s_ins_launch_ns;
-wire [AS_W-1:0] i_slot   = i_eff[63:SLOT_NS_W];
-reg  [2:0]      i_cls_c;
-reg  [2:0]      i_ustat_c;
-always @* begin
-    i_ustat_c = 3'd0;
-    if (fl_active && s_ins_queue == fl_q) begin
-        i_cls_c = C_URG; i_ustat_c = US_FLUSHED;
-    end else if (i_late && s_ins_late_policy == `TSNIC_LATE_POLICY_DROP) begin
-        i_cls_c = C_URG; i_ustat_c = US_DROP_LATE;
-    end else if (i_beyond && !i_cap) begin
-        i_cls_c = C_URG; i_ustat_c = US_DROP_HOR;
-    end else if (i_slot < scan) begin
-        i_cls_c = C_SORT;
-    end else if (i_slot < fine_limit) begin
-        i_cls_c = C_FINE;
-    end else if (i_slot < coarse_limit) begin
-        i_cls_c = C_COARSE;
-    end else begin
-        i_cls_c = C_STALL;
-    end
-end
+wire [2:0]      i_ustat  = (i_late && s_ins_late_policy == `TSNIC_LATE_POLICY_DROP) ? US_DROP_LATE :
+                           (i_beyond && !i_cap) ? US_DROP_HOR : 3'd0;
 
-// ------------------------------------------------------------------ sorter
+// ------------------------------------------------------------------ insert: stage B decision
+wire [AS_W-1:0]   b_slot   = b_launch[63:SLOT_NS_W];
+wire [AC_W-1:0]   b_cslot  = b_slot[AS_W-1:CWB];
+wire [SLOT_W-1:0] b_fidx   = b_slot[SLOT_W-1:0];
+wire [CSLOT_W-1:0] b_cidx  = b_cslot[CSLOT_W-1:0];
+wire              b_flq    = fl_active && (b_q == fl_q);
+wire              b_urg    = (b_ustat != 3'd0) || b_flq;
+wire [2:0]        b_ustat_e = (b_ustat != 3'd0) ? b_ustat : US_FLUSHED;
+wire              b_lt_scan = b_slot < scan;
+wire              b_ge_fine = b_slot >= fine_lim;
+// slots the loader holds: an entry may be appended to the list it walks (it follows the new tail),
+// except in the cycle its word is read (LHEAD) or the cycle it takes the last node
+wire              b_at_claim = (b_slot == scan) && ld_claim;
+wire              b_at_pc    = (b_slot == scan_p1) && (pc_st != 2'd0);
+wire              ld_app     = (be_st == BE_LWALK) || (be_st == BE_LRES) || (be_st == BE_SWRES) ||
+                               (be_st == BE_SW);
+reg  [2:0]        b_cls;
+always @* begin
+    if (b_urg)                                   b_cls = K_URG;
+    else if (b_lt_scan)                          b_cls = K_SORT;
+    else if (b_at_claim)                         b_cls = ld_app ? K_FINE : K_WAIT;   // append behind the walk
+    else if (b_at_pc)                            b_cls = (pc_st == 2'd2) ? K_FINE : K_WAIT;
+    else if (!b_ge_fine)                         b_cls = (b_slot < scan_n) ? K_FINE : K_WAIT;
+    else if (b_cslot == ccur && cs_busy)         b_cls = K_WAIT;   // being cascaded
+    else if (b_slot < coarse_lim)                b_cls = K_COARSE;
+    else                                         b_cls = K_WAIT;
+end
+// a non-urgent entry in stage B at or beyond the scan: skips must not pass its slot
+wire              b_hold    = b_valid && !b_urg && !b_lt_scan;
+wire [AS_W-1:0]   cap_s     = b_hold ? b_slot : SLOT_MAX;
+wire [AC_W-1:0]   cap_c     = (b_hold && b_ge_fine) ? b_cslot : CSLOT_MAX;
+
+wire [FW_W-1:0]   bf_word  = (ffw_v && ffw_a == b_fidx) ? ffw_d : fa_rd;
+wire              bf_v     = bf_word[FW_W-1] && (bf_word[FW_W-2] == di_rd);
+wire [CW_W-1:0]   bc_word  = (cfw_v && cfw_a == b_cidx) ? cfw_d : ca_rd;
+wire              bc_v     = bc_word[CW_W-1];
+wire [NODE_W:0]   b_qins   = (qfw_v && qfw_a == b_q) ? qfw_d : qi_rd;
+wire [NODE_W:0]   b_qcnt   = b_qins - ri_rd;
+wire [NODE_W:0]   quota_eff = (qq_rd == ZN) ? DEF_Q : qq_rd;
+wire              alloc_bump = (bump != POOL);
+wire              node_avail = alloc_bump || fr_valid;
+wire [NODE_W-1:0] alloc_node = alloc_bump ? bump[NODE_W-1:0] : fr_data[NODE_W-1:0];
+wire              alloc_gen  = alloc_bump ? 1'b1 : fr_data[NODE_W];
+wire              b_wheel_ok = b_valid && !f_st && node_avail && (b_qcnt < quota_eff);
+
+// ------------------------------------------------------------------ sorter and its push port
 wire [SORT_W:0] srt_count;
 wire            srt_room = !srt_count[SORT_W];
 wire            srt_has_flushed;
@@ -242,75 +341,65 @@ reg             sp_capped;
 reg             sp_latepol;
 reg             sp_urg;
 reg  [2:0]      sp_ustat;
-reg             mark_valid;
+// release order: nothing at or after the slot of an accepted entry still in stage B may leave
+wire [AS_W-1:0] srt_lim = (b_valid && !b_urg && b_lt_scan) ? b_slot : scan;
 
 tsnic_calendar_sorter #(
     .SORT_W(SORT_W), .QUEUE_W(QUEUE_W), .HANDLE_W(HANDLE_W), .RANK_W(RANK_W), .SLOT_NS_W(SLOT_NS_W)
 ) u_sorter (
     .clk(clk), .rst(rst),
-    .phc_ns(phc_ns), .now_l(now_l), .scan_lim(scan),
+    .phc_ns(phc_ns), .now_l(now_l), .scan_lim(srt_lim),
     .push_valid(sp_valid), .push_launch(sp_launch), .push_queue(sp_queue), .push_handle(sp_handle),
     .push_capped(sp_capped), .push_latepol(sp_latepol), .push_urg(sp_urg), .push_ustat(sp_ustat),
-    .mark_valid(mark_valid), .mark_queue(s_flush_queue),
+    .mark_valid(f_st), .mark_queue(s_flush_queue),
     .count(srt_count), .has_flushed(srt_has_flushed), .forced(srt_forced),
     .m_rel_valid(m_rel_valid), .m_rel_ready(m_rel_ready), .m_rel_queue(m_rel_queue),
     .m_rel_handle(m_rel_handle), .m_rel_launch_ns(m_rel_launch_ns), .m_rel_status(m_rel_status),
     .m_rel_capped(m_rel_capped)
 );
 
-// ------------------------------------------------------------------ sequencer decisions
-wire [NODE_W:0] quota_eff = (qq_rd == {(NODE_W+1){1'b0}}) ? DEF_Q : qq_rd;
-wire            node_avail = (free_cnt != {(NODE_W+1){1'b0}}) || (bump != POOL);
-wire [NODE_W-1:0] alloc_node = (free_cnt != {(NODE_W+1){1'b0}}) ? fr_rd : bump[NODE_W-1:0];
-reg             ins_ok;
-always @* begin
-    case (i_cls)
-        C_URG, C_SORT:     ins_ok = srt_room;
-        C_FINE, C_COARSE:  ins_ok = node_avail && (qc_rd < quota_eff);
-        default:           ins_ok = 1'b0;
-    endcase
-end
+// ------------------------------------------------------------------ back-end requests
+wire            sweep_pend = fl_active && (sw_ptr < sw_lim);
+wire            l_urg      = fl_active && (nd_queue == fl_q);
+wire            l_need     = (be_st == BE_LWALK) && !bs_dead;                  // node to hand on
+wire            sw_need    = (be_st == BE_SW) && (nd_gen != bs_bgen) && !bs_dead && (nd_queue == fl_q);
+wire            req_e      = (l_need || sw_need) && !f_st;
+wire            req_b      = b_valid && !f_st && (b_cls == K_URG || b_cls == K_SORT);
+// The last free cell of the release buffer is kept for stage B: an accepted entry bound for the
+// buffer must never find it full (releases behind it would have to wait for it, see srt_lim), so
+// the back-end takes the last cell only while stage B is empty, and the insert port accepts only
+// while a cell is left after this cycle's pushes.
+wire            srt_last   = (srt_count == {1'b0, {SORT_W{1'b1}}});
+wire            e_room     = srt_room && !(srt_last && b_valid);
+wire            grant_b    = req_b && (!req_e || !sp_rr || srt_last);
+wire            grant_e    = req_e && !grant_b;
+wire            push_b     = grant_b && srt_room;
+wire            push_e     = grant_e && e_room;
+wire            l_go       = (be_st == BE_LWALK) && (!l_need || push_e);
+wire            sw_go      = (be_st == BE_SW) && (!sw_need || push_e);
+wire            l_last     = (l_cur == l_tail);
+wire [NODE_W:0] sw_ptr_p1  = sw_ptr + 1'b1;
 
-wire r_ins = s_ins_valid;
-wire r_ld  = (scan < fine_limit) && srt_room && (fcount != {(NODE_W+1){1'b0}}) &&
-             ((scan <= due_slot) || (scan == due_p1 && !scan_empty_known));
-wire r_cs  = (ccount != {(NODE_W+1){1'b0}}) && ({ccur_p1, {CWB{1'b0}}} <= scan_n);
-wire r_sw  = fl_active && (sw_ptr < sw_lim) && srt_room;
+// ------------------------------------------------------------------ cascade requests
+wire [CW_W-1:0] cs_word  = (cfw_v && cfw_a == ccur[CSLOT_W-1:0]) ? cfw_d : cb_rd;
+wire            cs_clr   = (cs_st == CS_HEAD) && cs_word[CW_W-1];
+wire [FW_W-1:0] cf_word  = (ffw_v && ffw_a == cw_fidx) ? ffw_d : fc_rd;
+wire            cf_v     = cf_word[FW_W-1] && (cf_word[FW_W-2] == dk_rd);
+wire            cs_wr    = (cs_st == CS_WR);          // the cascade has priority on the fine port
 
-// IDLE housekeeping
-wire act_fin    = fl_active && (sw_ptr == sw_lim) && !srt_has_flushed;
-wire act_fstart = s_flush_valid && !fl_active;
-wire both_empty = (fcount == {(NODE_W+1){1'b0}}) && (ccount == {(NODE_W+1){1'b0}});
-wire act_jump   = both_empty && (scan < due_p1);
-wire [AS_W-1:0] fskip_t = (due_p1 < fine_limit) ? due_p1 : fine_limit;
-wire act_fskip  = (fcount == {(NODE_W+1){1'b0}}) && (scan < fskip_t);
-wire [AC_W-1:0] scan_n_sh = scan_n[AS_W-1:CWB];
-wire [AC_W-1:0] cskip_t = scan_n_sh - 1'b1;
-wire act_cskip  = (ccount == {(NODE_W+1){1'b0}}) && (cskip_t > ccur);
-wire [AS_W-1:0] rw_floor = (fine_limit > N_SLOTS) ? (fine_limit - N_SLOTS) : {AS_W{1'b0}};
-wire [AS_W-1:0] rw_t    = (due_p1 > rw_floor) ? due_p1 : rw_floor;
-wire [AC_W-1:0] jump_c  = due_p1[AS_W-1:CWB];
-wire [AC_W-1:0] jump_cc = jump_c + 1'b1;
+// stage B handshake
+wire            b_go_fine   = (b_cls == K_FINE) && b_wheel_ok && !cs_wr && !(b_at_claim && l_go && l_last);
+wire            b_go_coarse = (b_cls == K_COARSE) && b_wheel_ok && !cs_clr;
+wire            b_go_wheel  = b_go_fine || b_go_coarse;
+wire            b_go        = b_go_wheel || push_b;
+wire [SORT_W:0] srt_after   = srt_count + {{SORT_W{1'b0}}, push_b} + {{SORT_W{1'b0}}, push_e};
+wire            ins_ready   = !init && !f_st && (!b_valid || b_go) && !srt_after[SORT_W];
+wire            ins_hs      = s_ins_valid && ins_ready;
 
-// round robin choice among INS(0) LD(1) CS(2) SW(3)
-wire [3:0] req = {r_sw, r_cs, r_ld, r_ins};
-reg  [1:0] pick;
-reg        pick_v;
-reg  [1:0] pidx;
-integer j;
-always @* begin
-    pick = 2'd0; pick_v = 1'b0;
-    for (j = 3; j >= 0; j = j - 1) begin
-        pidx = rr + j[1:0];
-        if (req[pidx]) begin
-            pick = pidx; pick_v = 1'b1;
-        end
-    end
-end
-
-// fine-slot group occupancy: skip a whole empty group at once
+// ------------------------------------------------------------------ occupancy words, skips
 wire [NG_W-1:0] scan_g    = scan[SLOT_W-1:GROUP_W];
 wire [(1<<GROUP_W)-1:0] g_word = fbits[scan_g];
+wire            fbit_scan = g_word[scan[GROUP_W-1:0]];
 wire [(1<<GROUP_W)-1:0] g_rest = g_word & ({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]);
 reg  [GROUP_W-1:0] g_next;       // first non-empty slot at or after scan in its group
 integer gb;
@@ -324,378 +413,435 @@ wire [AS_W-GROUP_W-1:0] scan_gn = scan[AS_W-1:GROUP_W] + 1'b1;
 wire [AS_W-1:0] g_end     = {scan_gn, {GROUP_W{1'b0}}};
 wire [AS_W-1:0] g_hit     = {scan[AS_W-1:GROUP_W], g_next};
 wire [AS_W-1:0] g_tgt     = (g_rest == {(1<<GROUP_W){1'b0}}) ? g_end : g_hit;
+wire [AS_W-1:0] fskip_l   = (due_p1 < fine_lim) ? due_p1 : fine_lim;
+wire [AS_W-1:0] fskip_t   = (fskip_l < cap_s) ? fskip_l : cap_s;
 wire [AS_W-1:0] gskip_t   = (g_tgt < fskip_t) ? g_tgt : fskip_t;
-// skip empty fine slots (up to the next non-empty one, the group end, due_slot+1 or the fine limit)
-wire            act_gskip = (fcount != {(NODE_W+1){1'b0}}) && !g_word[scan[GROUP_W-1:0]] && (scan < gskip_t);
-// cascade: empty coarse slots pass at one per cycle while the fine wheel is empty
-wire [AS_W-1:0] fl_next   = {ccur_p1, {CWB{1'b0}}};
-wire            cs_more   = (fcount == {(NODE_W+1){1'b0}}) && (due_p1 >= fl_next) &&
-                            (burst != CS_BURST - 1) && (ccount != {(NODE_W+1){1'b0}});
+wire            fc_zero   = (fcount == ZN);
+wire            cc_zero   = (ccount == ZN);
+wire            act_fskip = fc_zero && (scan < fskip_t);
+wire            act_gskip = !fc_zero && !fbit_scan && (scan < gskip_t);
+wire            b_at_scan = b_hold && (b_slot == scan);
+wire            ld_can    = !ld_claim && (scan < fine_lim);
+wire            act_claim = ld_can && ((fbit_scan && scan <= due_p1) || (b_at_scan && scan <= due_slot));
+// claim ahead: while the loader walks slot scan, it claims scan+1 and reads its word, so that the
+// walk goes on into the next slot without a bubble (not across a 64-slot occupancy word)
+wire            fbit_next = (scan[GROUP_W-1:0] != {GROUP_W{1'b1}}) && g_word[scan[GROUP_W-1:0] + 1'b1];
+wire            pc_issue  = ld_claim && (pc_st == 2'd0) && (be_st == BE_LWALK || (be_st == BE_LHEAD && fbit_scan)) &&
+                            fbit_next && (scan_p1 < fine_lim) && (scan_p1 <= due_p1);
+wire [FW_W-1:0] pc_word   = (ffw_v && ffw_a == scan_p1[SLOT_W-1:0]) ? ffw_d : fb_rd;
 
-// coarse group occupancy: with the fine wheel empty, pass a whole empty coarse group at once
+// backward PHC step: rewind the scan (never below the fine window)
+wire [AC_W-1:0] rw_c      = cs_busy ? ccur_p1 : ccur;
+wire [AS_W-1:0] rw_top    = {rw_c, {CWB{1'b0}}};
+wire [AS_W-1:0] rw_floor  = (rw_top > N_SLOTS) ? (rw_top - N_SLOTS) : {AS_W{1'b0}};
+wire [AS_W-1:0] rw_t      = (due_p1 > rw_floor) ? due_p1 : rw_floor;
+
+// both wheels empty: jump scan and ccur to the present at once
+wire [AC_W-1:0] jump_c1   = due_p1[AS_W-1:CWB] + 1'b1;
+wire [AC_W-1:0] jump_cc   = (jump_c1 < cap_c) ? jump_c1 : cap_c;
+wire [AS_W-1:0] jump_s    = (due_p1 < cap_s) ? due_p1 : cap_s;
+wire            act_jump  = !init && (be_st == BE_IDLE) && !ld_claim && !rewind_req && !sweep_pend &&
+                            (cs_st == CS_IDLE) && fc_zero && cc_zero && (scan < jump_s);
+
+// coarse skips
+wire [AC_W-1:0] cskip_l   = scan_n[AS_W-1:CWB] - 1'b1;
+wire [AC_W-1:0] cskip_t   = (cskip_l < cap_c) ? cskip_l : cap_c;
+wire            act_cskip = cc_zero && (cskip_t > ccur);
 wire [CGROUP_W-1:0] ccur_g = ccur[CSLOT_W-1:CGS_W];
-wire            cg_empty  = (cgcnt[ccur_g] == {(NODE_W+1){1'b0}});
+wire            cg_empty  = (cgcnt[ccur_g] == ZN);
 wire [AC_W-CGS_W-1:0] ccur_gn = ccur[AC_W-1:CGS_W] + 1'b1;
 wire [AC_W-1:0] cg_end    = {ccur_gn, {CGS_W{1'b0}}};
-wire [AC_W-1:0] cg_lim    = due_p1[AS_W-1:CWB];          // fine limit may not pass due_p1
-wire [AC_W-1:0] cgskip_t  = (cg_end < cg_lim) ? cg_end : cg_lim;
-wire            act_cgskip = (fcount == {(NODE_W+1){1'b0}}) && (ccount != {(NODE_W+1){1'b0}}) &&
-                             cg_empty && (cgskip_t > ccur);
-wire idle_house = act_fin || act_fstart || rewind_req || act_jump || act_fskip || act_cskip || act_gskip || act_cgskip;
-wire go_ins = (st == S_IDLE) && !idle_house && pick_v && pick == 2'd0;
-
-wire ins_hs = (st == S_INS1) && ins_ok;   // handshake this cycle (s_ins_valid is held by AXI rules)
-
-// loader burst: continue with the next node of the slot?
-wire            ld_more  = (op_head != op_tail) && (burst != LD_BURST - 1) && (srt_count < SRT_LAST);
-wire [NODE_W:0] dq_base  = (wq_valid && wq_q == dq_q) ? wq_val : qc_rd;
-// sweep burst
-wire [NODE_W:0] sw_ptr_p1 = sw_ptr + 1'b1;
-wire            sw_more  = (sw_ptr_p1 < sw_lim) && (burst != SW_BURST - 1) && (srt_count < SRT_LAST);
+wire [AC_W-1:0] cg_lim    = due_p1[AS_W-1:CWB];
+wire [AC_W-1:0] cg_l2     = (cg_end < cg_lim) ? cg_end : cg_lim;
+wire [AC_W-1:0] cgskip_t  = (cg_l2 < cap_c) ? cg_l2 : cap_c;
+wire            act_cgskip = fc_zero && !cc_zero && cg_empty && (cgskip_t > ccur);
+wire            cs_start  = !cc_zero && ({ccur_p1, {CWB{1'b0}}} <= scan_n);
 
 // ------------------------------------------------------------------ RAM port control
 always @* begin
-    fs_ra = scan[SLOT_W-1:0];
-    cs_ra = ccur[CSLOT_W-1:0];
-    nd_ra = sw_ptr[NODE_W-1:0];
-    nx_ra = fs_head;
-    ns_ra = sw_ptr[NODE_W-1:0];
-    fr_ra = free_rd;
-    qc_ra = s_ins_queue;
-    qq_ra = s_ins_queue;
-    fs_we = 1'b0; fs_wa = op_fidx; fs_wd = {SL_W{1'b0}};
-    cs_we = 1'b0; cs_wa = ccur[CSLOT_W-1:0]; cs_wd = {SL_W{1'b0}};
-    nd_we = 1'b0; nd_wa = alloc_node; nd_wd = {i_launch, s_ins_queue, s_ins_handle, i_capped, s_ins_late_policy};
-    nx_we = 1'b0; nx_wa = fs_tail; nx_wd = alloc_node;
-    ns_we = 1'b0; ns_wa = alloc_node; ns_wd = NS_LIVE;
-    fr_we = 1'b0; fr_wa = free_wr; fr_wd = op_head;
-    qc_we = 1'b0; qc_wa = s_ins_queue; qc_wd = qc_rd + 1'b1;
+    // insert-side reads: the held entry while it waits, else the one on the port
+    if (b_valid && !b_go) begin
+        fa_ra = b_fidx;
+        ca_ra = b_cidx;
+        q_ra  = b_q;
+    end else begin
+        fa_ra = i_eff[SLOT_NS_W +: SLOT_W];
+        ca_ra = i_eff[SLOT_NS_W+CWB +: CSLOT_W];
+        q_ra  = s_ins_queue;
+    end
+    fb_ra = pc_issue ? scan_p1[SLOT_W-1:0] : scan[SLOT_W-1:0];
+    cb_ra = ccur[CSLOT_W-1:0];
+    fc_ra = nf_rd;
+    dk_ra = nf_rd;
+    nf_ra = cw_node;
+    cx_ra = cw_node;
+    rl_ra = nd_queue;
+
+    f_we = 1'b0; f_wa = b_fidx; f_wd = {FW_W{1'b0}};
+    c_we = 1'b0; c_wa = b_cidx; c_wd = {CW_W{1'b0}};
+    nd_we = 1'b0; nd_wa = alloc_node; nd_wd = {alloc_gen, b_launch, b_q, b_h, b_capped, b_lp};
+    fx_we = 1'b0; fx_wa = bf_word[NODE_W-1:0]; fx_wd = alloc_node;
+    cx_we = 1'b0; cx_wa = bc_word[NODE_W-1:0]; cx_wd = alloc_node;
+    bs_we = 1'b0; bs_wa = l_cur; bs_wd = {nd_gen, 1'b0};
+    qi_we = 1'b0; qi_wa = b_q; qi_wd = b_qins + 1'b1;
+    r_we  = 1'b0; r_wa = rq_q; r_wd = ((wq_v && wq_q == rq_q) ? wq_d : rl_rd) + 1'b1;
     qq_we = cfg_quota_wr; qq_wa = cfg_quota_queue; qq_wd = cfg_quota_value;
-    sp_valid = 1'b0; sp_launch = i_launch; sp_queue = s_ins_queue; sp_handle = s_ins_handle;
-    sp_capped = i_capped; sp_latepol = s_ins_late_policy; sp_urg = 1'b0; sp_ustat = i_ustat;
-    mark_valid = 1'b0;
+    d_we  = 1'b0; d_wa = scan[SLOT_W-1:0]; d_wd = !l_e;
 
-    case (st)
-        S_INIT: begin
-            fs_we = 1'b1; fs_wa = init_ptr[SLOT_W-1:0];
-            cs_we = 1'b1; cs_wa = init_ptr[CSLOT_W-1:0];
-            qc_we = 1'b1; qc_wa = init_ptr[QUEUE_W-1:0]; qc_wd = {(NODE_W+1){1'b0}};
-            qq_we = 1'b1; qq_wa = init_ptr[QUEUE_W-1:0]; qq_wd = {(NODE_W+1){1'b0}};
-        end
-        S_IDLE: begin
-            if (go_ins) begin
-                fs_ra = i_slot[SLOT_W-1:0];
-                cs_ra = i_slot[CWB +: CSLOT_W];
-            end
-        end
-        S_FST: begin
-            mark_valid = 1'b1;
-        end
-        S_INS1: begin
-            if (ins_ok) begin
-                if (i_cls == C_URG || i_cls == C_SORT) begin
-                    sp_valid = 1'b1;
-                    sp_urg   = (i_cls == C_URG);
-                end else begin
-                    nd_we = 1'b1;
-                    ns_we = 1'b1;
-                    qc_we = 1'b1;
-                    if (i_cls == C_FINE) begin
-                        fs_we = 1'b1; fs_wa = op_fidx;
-                        fs_wd = fs_v ? {1'b1, fs_head, alloc_node} : {1'b1, alloc_node, alloc_node};
-                        nx_we = fs_v; nx_wa = fs_tail;
-                    end else begin
-                        cs_we = 1'b1; cs_wa = i_launch[SLOT_NS_W+CWB +: CSLOT_W];
-                        cs_wd = cs_v ? {1'b1, cs_head, alloc_node} : {1'b1, alloc_node, alloc_node};
-                        nx_we = cs_v; nx_wa = cs_tail;
-                    end
-                end
-            end
-        end
-        S_LD1: begin
-            nd_ra = fs_head; nx_ra = fs_head; ns_ra = fs_head;
-        end
-        S_LDB: begin
-            // node op_head is on the RAM outputs: hand it to the sorter, free it
-            if (ns_rd == NS_LIVE) begin
-                sp_valid = 1'b1; sp_launch = nd_launch; sp_queue = nd_queue; sp_handle = nd_handle;
-                sp_capped = nd_capped; sp_latepol = nd_latepol;
-                sp_urg = fl_active && (nd_queue == fl_q); sp_ustat = US_FLUSHED;
-            end
-            ns_we = 1'b1; ns_wa = op_head; ns_wd = NS_FREE;
-            fr_we = 1'b1; fr_wa = free_wr; fr_wd = op_head;
-            qc_ra = nd_queue;
-            qc_we = dq_valid; qc_wa = dq_q; qc_wd = dq_base - 1'b1;
-            if (ld_more) begin
-                nd_ra = nx_rd; nx_ra = nx_rd; ns_ra = nx_rd;
-            end else begin
-                fs_we = 1'b1; fs_wa = op_fidx;
-                fs_wd = (op_head == op_tail) ? {SL_W{1'b0}} : {1'b1, nx_rd, op_tail};
-            end
-        end
-        S_LDE: begin
-            qc_we = dq_valid; qc_wa = dq_q; qc_wd = dq_base - 1'b1;
-        end
-        S_CS1: begin
-            nd_ra = cs_head; nx_ra = cs_head;
-            cs_ra = ccur_p1[CSLOT_W-1:0];     // next coarse slot, for an empty-slot burst
-        end
-        S_CS2: begin
-            fs_ra = nd_launch[SLOT_NS_W +: SLOT_W];
-        end
-        S_CS3: begin
-            fs_we = 1'b1; fs_wa = op_fidx;
-            fs_wd = fs_v ? {1'b1, fs_head, op_head} : {1'b1, op_head, op_head};
-            nx_we = fs_v; nx_wa = fs_tail; nx_wd = op_head;
-            cs_we = 1'b1; cs_wa = ccur[CSLOT_W-1:0];
-            cs_wd = (op_head == op_tail) ? {SL_W{1'b0}} : {1'b1, op_next, op_tail};
-        end
-        S_SWB: begin
-            // node sw_ptr is on the RAM outputs; the read of sw_ptr + 1 goes out now
-            if (ns_rd == NS_LIVE && nd_queue == fl_q) begin
-                sp_valid = 1'b1; sp_launch = nd_launch; sp_queue = nd_queue; sp_handle = nd_handle;
-                sp_capped = nd_capped; sp_latepol = nd_latepol; sp_urg = 1'b1; sp_ustat = US_FLUSHED;
-                ns_we = 1'b1; ns_wa = sw_ptr[NODE_W-1:0]; ns_wd = NS_DEAD;
-            end
-            nd_ra = sw_ptr_p1[NODE_W-1:0]; ns_ra = sw_ptr_p1[NODE_W-1:0];
-        end
-        default: begin end
+    // release-buffer push
+    sp_valid = push_b || push_e;
+    if (push_b) begin
+        sp_launch = b_launch; sp_queue = b_q; sp_handle = b_h; sp_capped = b_capped;
+        sp_latepol = b_lp; sp_urg = (b_cls == K_URG); sp_ustat = b_ustat_e;
+    end else begin
+        sp_launch = nd_launch; sp_queue = nd_queue; sp_handle = nd_handle; sp_capped = nd_capped;
+        sp_latepol = nd_latepol; sp_urg = (be_st == BE_SW) || l_urg; sp_ustat = US_FLUSHED;
+    end
+
+    // back-end node reads
+    case (be_st)
+        BE_LHEAD: be_ra = ((ffw_v && ffw_a == scan[SLOT_W-1:0]) ? ffw_d[2*NODE_W-1:NODE_W] : fb_rd[2*NODE_W-1:NODE_W]);
+        BE_LWALK: be_ra = !l_go ? l_cur : !l_last ? fx_eff : (pc_st == 2'd2) ? nx_head :
+                          (pc_st == 2'd1) ? pc_word[2*NODE_W-1:NODE_W] : l_cur;
+        BE_SWRES: be_ra = sw_ptr[NODE_W-1:0];
+        BE_SW:    be_ra = sw_go ? sw_ptr_p1[NODE_W-1:0] : sw_ptr[NODE_W-1:0];
+        default:  be_ra = l_cur;
     endcase
-end
 
-// ------------------------------------------------------------------ group counters
-reg             g_set;
-reg             g_clr;
-wire [NG_W-1:0] g_idx = op_fidx[SLOT_W-1:GROUP_W];
-wire [(1<<GROUP_W)-1:0] g_bit = {{((1<<GROUP_W)-1){1'b0}}, 1'b1} << op_fidx[GROUP_W-1:0];
-always @* begin
-    g_set = ((st == S_INS1) && ins_ok && (i_cls == C_FINE)) || (st == S_CS3);
-    g_clr = (st == S_LDB) && !ld_more && (op_head == op_tail);      // slot emptied
-end
-always @(posedge clk) begin
-    if (st == S_INIT) begin
-        fbits[init_ptr[NG_W-1:0]] <= {(1<<GROUP_W){1'b0}};   // INIT runs >= 2^NG_W cycles
-    end else if (g_set) begin
-        fbits[g_idx] <= fbits[g_idx] | g_bit;
-    end else if (g_clr) begin
-        fbits[g_idx] <= fbits[g_idx] & ~g_bit;
+    if (init) begin
+        f_we = 1'b1; f_wa = init_ptr[SLOT_W-1:0];
+        c_we = 1'b1; c_wa = init_ptr[CSLOT_W-1:0];
+        bs_we = 1'b1; bs_wa = init_ptr[NODE_W-1:0]; bs_wd = 2'b00;
+        qi_we = 1'b1; qi_wa = init_ptr[QUEUE_W-1:0]; qi_wd = ZN;
+        r_we  = 1'b1; r_wa = init_ptr[QUEUE_W-1:0]; r_wd = ZN;
+        qq_we = 1'b1; qq_wa = init_ptr[QUEUE_W-1:0]; qq_wd = ZN;
+    end else begin
+        // fine-list write port: cascade first, else the insert
+        if (cs_wr) begin
+            f_we = 1'b1; f_wa = cw_fidx;
+            f_wd = cf_v ? {1'b1, cf_word[FW_W-2], cf_word[2*NODE_W-1:NODE_W], cw_node}
+                        : {1'b1, dk_rd, cw_node, cw_node};
+            fx_we = cf_v; fx_wa = cf_word[NODE_W-1:0]; fx_wd = cw_node;
+        end else if (b_go_fine) begin
+            f_we = 1'b1; f_wa = b_fidx;
+            f_wd = bf_v ? {1'b1, bf_word[FW_W-2], bf_word[2*NODE_W-1:NODE_W], alloc_node}
+                        : {1'b1, di_rd, alloc_node, alloc_node};
+            fx_we = bf_v;
+        end
+        // coarse-list write port: cascade clear first, else the insert
+        if (cs_clr) begin
+            c_we = 1'b1; c_wa = ccur[CSLOT_W-1:0]; c_wd = {CW_W{1'b0}};
+        end else if (b_go_coarse) begin
+            c_we = 1'b1; c_wa = b_cidx;
+            c_wd = bc_v ? {1'b1, bc_word[2*NODE_W-1:NODE_W], alloc_node} : {1'b1, alloc_node, alloc_node};
+            cx_we = bc_v;
+        end
+        if (b_go_wheel) begin
+            nd_we = 1'b1;
+            qi_we = 1'b1;
+        end
+        // back-end: close the node it handed on / skipped, or mark a swept node dead
+        if (l_go) begin
+            bs_we = 1'b1; bs_wa = l_cur; bs_wd = {nd_gen, 1'b0};
+        end else if (sw_go && sw_need) begin
+            bs_we = 1'b1; bs_wa = sw_ptr[NODE_W-1:0]; bs_wd = {bs_bgen, 1'b1};
+        end
+        r_we = rq_v;
+        if (l_go && l_last) d_we = 1'b1;
     end
 end
 
-wire [CGROUP_W-1:0] cg_idx = (st == S_INS1) ? i_launch[SLOT_NS_W+CWB+CGS_W +: CGROUP_W] : ccur_g;
-wire            cg_inc = (st == S_INS1) && ins_ok && (i_cls == C_COARSE);
-wire            cg_dec = (st == S_CS3);
+assign fr_push   = l_go;
+assign fr_push_d = {!nd_gen, l_cur};
+assign fr_pop    = b_go_wheel && !alloc_bump;
+
+// ------------------------------------------------------------------ occupancy words and counters
+wire            fset     = f_we && !init;
+wire [SLOT_W-1:0] fset_i = f_wa;
+wire            fclr     = l_go && l_last;
+wire [SLOT_W-1:0] fclr_i = scan[SLOT_W-1:0];
+wire [(1<<GROUP_W)-1:0] fset_b = {{((1<<GROUP_W)-1){1'b0}}, 1'b1} << fset_i[GROUP_W-1:0];
+wire [(1<<GROUP_W)-1:0] fclr_b = {{((1<<GROUP_W)-1){1'b0}}, 1'b1} << fclr_i[GROUP_W-1:0];
 always @(posedge clk) begin
-    if (st == S_INIT) begin
-        cgcnt[init_ptr[CGROUP_W-1:0]] <= {(NODE_W+1){1'b0}};
-    end else if (cg_inc) begin
-        cgcnt[cg_idx] <= cgcnt[cg_idx] + 1'b1;
-    end else if (cg_dec) begin
-        cgcnt[cg_idx] <= cgcnt[cg_idx] - 1'b1;
+    if (init) begin
+        fbits[init_ptr[NG_W-1:0]] <= {(1<<GROUP_W){1'b0}};   // init runs >= 2^NG_W cycles
+    end else if (fset && fclr && fset_i[SLOT_W-1:GROUP_W] == fclr_i[SLOT_W-1:GROUP_W]) begin
+        fbits[fset_i[SLOT_W-1:GROUP_W]] <= (fbits[fset_i[SLOT_W-1:GROUP_W]] | fset_b) & ~fclr_b;
+    end else begin
+        if (fset) fbits[fset_i[SLOT_W-1:GROUP_W]] <= fbits[fset_i[SLOT_W-1:GROUP_W]] | fset_b;
+        if (fclr) fbits[fclr_i[SLOT_W-1:GROUP_W]] <= fbits[fclr_i[SLOT_W-1:GROUP_W]] & ~fclr_b;
     end
 end
 
-// ------------------------------------------------------------------ sequencer
+wire            cg_inc  = b_go_coarse;
+wire [CGROUP_W-1:0] cg_ii = b_cidx[CSLOT_W-1:CGS_W];
+wire            cg_dec  = cs_wr;
+integer cgi;
+always @(posedge clk) begin
+    for (cgi = 0; cgi < (1 << CGROUP_W); cgi = cgi + 1) begin
+        if (init) begin
+            cgcnt[cgi] <= ZN;
+        end else begin
+            cgcnt[cgi] <= cgcnt[cgi] + {{NODE_W{1'b0}}, (cg_inc && cg_ii == cgi[CGROUP_W-1:0])}
+                                     - {{NODE_W{1'b0}}, (cg_dec && ccur_g == cgi[CGROUP_W-1:0])};
+        end
+    end
+end
+
+// ------------------------------------------------------------------ sequential
 always @(posedge clk) begin
     flush_done_reg <= 1'b0;
     if (phc_step) rewind_req <= 1'b1;
     if (srt_forced) forced_cnt <= forced_cnt + 1'b1;
-    occ <= occ + {{NODE_W{1'b0}}, ins_hs} - {{NODE_W{1'b0}}, (m_rel_valid && m_rel_ready)};
+    occ    <= occ + {{NODE_W{1'b0}}, ins_hs} - {{NODE_W{1'b0}}, (m_rel_valid && m_rel_ready)};
+    fcount <= fcount + {{NODE_W{1'b0}}, (f_we && !init)} - {{NODE_W{1'b0}}, l_go};
+    ccount <= ccount + {{NODE_W{1'b0}}, b_go_coarse} - {{NODE_W{1'b0}}, cs_wr};
+    if (b_go_wheel && alloc_bump) bump <= bump + 1'b1;
+    if (req_b && req_e && (push_b || push_e)) sp_rr <= !sp_rr;
 
-    case (st)
-        S_INIT: begin
-            init_ptr <= init_ptr + 1'b1;
-            if (init_ptr == {1'b0, {INIT_W{1'b1}}}) st <= S_IDLE;
-        end
-        S_IDLE: begin
-            if (act_fin) begin
-                fl_active <= 1'b0;
-                flush_done_reg <= 1'b1;
-            end else if (act_fstart) begin
-                st <= S_FST;
+    // forwarding registers: this cycle's writes
+    ffw_v <= f_we; ffw_a <= f_wa; ffw_d <= f_wd;
+    cfw_v <= c_we; cfw_a <= c_wa; cfw_d <= c_wd;
+    qfw_v <= qi_we; qfw_a <= qi_wa; qfw_d <= qi_wd;
+    bfw_v <= bs_we; bfw_a <= bs_wa; bfw_d <= bs_wd;
+    xfw_v <= fx_we; xfw_a <= fx_wa; xfw_d <= fx_wd;
+    be_ra_q <= be_ra;
+
+    // per-queue release counter pipeline (read, then write with forwarding)
+    rq_v <= l_go && !init;
+    rq_q <= nd_queue;
+    wq_v <= rq_v;
+    wq_q <= rq_q;
+    wq_d <= r_wd;
+
+    // ---- init
+    if (init) begin
+        init_ptr <= init_ptr + 1'b1;
+        if (init_ptr == {1'b0, {INIT_W{1'b1}}}) init <= 1'b0;
+    end
+
+    // ---- flush control
+    if (f_st) begin
+        f_st <= 1'b0;
+        fl_active <= 1'b1;
+        fl_q <= s_flush_queue;
+        sw_ptr <= ZN;
+        sw_lim <= bump;
+    end else if (s_flush_valid && !fl_active && !init) begin
+        f_st <= 1'b1;
+    end
+    if (fl_active && !sweep_pend && !srt_has_flushed && !(b_valid && b_flq) &&
+        !(l_need && l_urg && !push_e)) begin
+        fl_active <= 1'b0;
+        flush_done_reg <= 1'b1;
+    end
+
+    // ---- stage B
+    if (ins_hs) begin
+        b_valid  <= 1'b1;
+        b_q      <= s_ins_queue;
+        b_h      <= s_ins_handle;
+        b_launch <= i_eff;
+        b_capped <= i_cap;
+        b_lp     <= s_ins_late_policy;
+        b_ustat  <= i_ustat;
+    end else if (b_go) begin
+        b_valid  <= 1'b0;
+    end
+
+    // ---- claim ahead
+    if (pc_issue) pc_st <= 2'd1;
+    if (pc_st == 2'd1) begin
+        pc_st   <= 2'd2;
+        nx_head <= pc_word[2*NODE_W-1:NODE_W];
+        nx_tail <= pc_word[NODE_W-1:0];
+        nx_e    <= pc_word[FW_W-2];
+    end
+
+    // ---- back-end: loader and flush sweep
+    case (be_st)
+        BE_IDLE: begin
+            if (init) begin
+                be_st <= BE_IDLE;
+            end else if (sweep_pend && be_rr) begin
+                be_st <= BE_SWRES;
+                be_rr <= 1'b0;
+            end else if (ld_claim) begin
+                be_st <= BE_LRES;
+            end else if (act_jump) begin
+                scan <= jump_s;
             end else if (rewind_req) begin
                 rewind_req <= phc_step;
-                if (rw_t < scan) begin
-                    scan <= rw_t;
-                    scan_empty_known <= 1'b0;
-                end
-            end else if (act_jump) begin
-                scan <= due_p1;
-                scan_empty_known <= 1'b0;
-                if (jump_cc > ccur) ccur <= jump_cc;
+                if (rw_t < scan) scan <= rw_t;
+            end else if (act_claim) begin
+                ld_claim <= 1'b1;
+                be_st <= BE_LHEAD;
+                be_rr <= 1'b1;
             end else if (act_fskip) begin
                 scan <= fskip_t;
-                scan_empty_known <= 1'b0;
-            end else if (act_cskip) begin
-                ccur <= cskip_t;
             end else if (act_gskip) begin
                 scan <= gskip_t;
-                scan_empty_known <= 1'b0;
+            end else if (sweep_pend) begin
+                be_st <= BE_SWRES;
+                be_rr <= 1'b0;
+            end
+        end
+        BE_LHEAD: begin
+            // slot word on the RAM output; the read of its head goes out now
+            if (!fbit_scan) begin
+                ld_claim <= 1'b0;          // empty (claimed only to let a waiting insert by)
+                scan <= scan + 1'b1;
+                be_st <= BE_IDLE;
+            end else begin
+                l_cur   <= be_ra;
+                l_tail  <= (ffw_v && ffw_a == scan[SLOT_W-1:0]) ? ffw_d[NODE_W-1:0] : fb_rd[NODE_W-1:0];
+                l_e     <= (ffw_v && ffw_a == scan[SLOT_W-1:0]) ? ffw_d[FW_W-2] : fb_rd[FW_W-2];
+                l_burst <= 5'd0;
+                be_st   <= BE_LWALK;
+            end
+        end
+        BE_LWALK: begin
+            if (l_go) begin
+                if (l_last) begin
+                    scan <= scan_p1;
+                    pc_st <= 2'd0;
+                    if (pc_st == 2'd2) begin
+                        // straight on into the slot claimed ahead (its head read goes out now)
+                        l_cur  <= nx_head;
+                        l_tail <= (b_go_fine && b_at_pc) ? alloc_node : nx_tail;
+                        l_e    <= nx_e;
+                    end else if (pc_st == 2'd1) begin
+                        // its word is on the RAM output now
+                        l_cur  <= pc_word[2*NODE_W-1:NODE_W];
+                        l_tail <= pc_word[NODE_W-1:0];
+                        l_e    <= pc_word[FW_W-2];
+                    end else if (pc_issue) begin
+                        be_st <= BE_LHEAD;      // its word is on the RAM output next cycle
+                    end else begin
+                        ld_claim <= 1'b0;
+                        be_st <= BE_IDLE;
+                    end
+                end else begin
+                    l_cur <= fx_eff;
+                    l_burst <= l_burst + 1'b1;
+                    if (sweep_pend && l_burst == LD_BURST - 1) begin
+                        be_st <= BE_SWRES;
+                        be_rr <= 1'b0;
+                    end
+                end
+            end
+        end
+        BE_LRES: begin
+            be_rr <= 1'b1;
+            l_burst <= 5'd0;
+            be_st <= BE_LWALK;
+        end
+        BE_SWRES: begin
+            sw_burst <= 7'd0;
+            be_st <= BE_SW;
+        end
+        BE_SW: begin
+            if (sw_go) begin
+                sw_ptr <= sw_ptr_p1;
+                sw_burst <= sw_burst + 1'b1;
+                if (sw_ptr_p1 == sw_lim || sw_burst == SW_BURST - 1) begin
+                    be_st <= ld_claim ? BE_LRES : BE_IDLE;
+                end
+            end
+        end
+        default: be_st <= BE_IDLE;
+    endcase
+
+    // an entry appended to a slot the loader holds becomes the walk's new tail
+    if (b_go_fine && b_at_claim) l_tail <= alloc_node;
+    if (b_go_fine && b_at_pc && pc_st == 2'd2) nx_tail <= alloc_node;
+
+    // ---- cascade
+    case (cs_st)
+        CS_IDLE: begin
+            if (init || act_jump) begin
+                if (act_jump && jump_cc > ccur) ccur <= jump_cc;
+            end else if (cs_start) begin
+                cs_st <= CS_HEAD;
+            end else if (act_cskip) begin
+                ccur <= cskip_t;
             end else if (act_cgskip) begin
                 ccur <= cgskip_t;
-                scan <= {cgskip_t, {CWB{1'b0}}};
-                scan_empty_known <= 1'b0;
-            end else if (pick_v) begin
-                rr <= pick + 1'b1;
-                case (pick)
-                    2'd0: begin
-                        st <= S_INS1;
-                        i_cls <= i_cls_c;
-                        i_launch <= i_eff;
-                        i_capped <= i_cap;
-                        i_ustat <= i_ustat_c;
-                        op_fidx <= i_slot[SLOT_W-1:0];
-                    end
-                    2'd1: begin
-                        st <= S_LD1;
-                        op_fidx <= scan[SLOT_W-1:0];
-                    end
-                    2'd2: begin
-                        st <= S_CS1;
-                        burst <= 7'd0;
-                    end
-                    default: begin
-                        st <= S_SWB;
-                        burst <= 7'd0;
-                    end
-                endcase
             end
         end
-        S_INS1: begin
-            st <= S_IDLE;
-            if (ins_ok && (i_cls == C_FINE || i_cls == C_COARSE)) begin
-                if (free_cnt != {(NODE_W+1){1'b0}}) begin
-                    free_rd  <= free_rd + 1'b1;
-                    free_cnt <= free_cnt - 1'b1;
-                end else begin
-                    bump <= bump + 1'b1;
-                end
-                if (i_cls == C_FINE) begin
-                    fcount <= fcount + 1'b1;
-                    if (op_fidx == scan[SLOT_W-1:0]) scan_empty_known <= 1'b0;
-                end else begin
-                    ccount <= ccount + 1'b1;
-                end
-            end
-        end
-        S_LD1: begin
-            if (!fs_v) begin
-                st <= S_IDLE;
-                if (scan <= due_slot) begin
-                    scan <= scan + 1'b1;
-                    scan_empty_known <= 1'b0;
-                end else begin
-                    scan_empty_known <= 1'b1;
-                end
-            end else begin
-                st <= S_LDB;
-                op_head <= fs_head;
-                op_tail <= fs_tail;
-                burst <= 7'd0;
-                dq_valid <= 1'b0;
-                wq_valid <= 1'b0;
-            end
-        end
-        S_LDB: begin
-            free_wr  <= free_wr + 1'b1;
-            free_cnt <= free_cnt + 1'b1;
-            fcount   <= fcount - 1'b1;
-            burst    <= burst + 1'b1;
-            dq_valid <= 1'b1;
-            dq_q     <= nd_queue;
-            wq_valid <= dq_valid;
-            wq_q     <= dq_q;
-            wq_val   <= dq_base - 1'b1;
-            if (ld_more) begin
-                op_head <= nx_rd;
-            end else begin
-                st <= S_LDE;
-            end
-        end
-        S_LDE: begin
-            st <= S_IDLE;
-            dq_valid <= 1'b0;
-            wq_valid <= 1'b0;
-        end
-        S_CS1: begin
-            if (!cs_v) begin
+        CS_HEAD: begin
+            if (!cs_word[CW_W-1]) begin
                 ccur <= ccur_p1;
-                burst <= burst + 1'b1;
-                if (cs_more) begin
-                    scan <= fl_next;          // fine wheel empty: keep scan at the fine limit
-                    scan_empty_known <= 1'b0;
-                end else begin
-                    st <= S_IDLE;
-                end
+                cs_st <= CS_IDLE;
             end else begin
-                st <= S_CS2;
-                op_head <= cs_head;
-                op_tail <= cs_tail;
+                cw_node <= cs_word[2*NODE_W-1:NODE_W];
+                cw_tail <= cs_word[NODE_W-1:0];
+                cs_st <= CS_RD;
             end
         end
-        S_CS2: begin
-            st <= S_CS3;
-            op_next <= nx_rd;
-            op_fidx <= nd_launch[SLOT_NS_W +: SLOT_W];
+        CS_RD: begin
+            cs_st <= CS_SL;
         end
-        S_CS3: begin
-            st <= S_IDLE;
-            fcount <= fcount + 1'b1;
-            ccount <= ccount - 1'b1;
-            if (op_fidx == scan[SLOT_W-1:0]) scan_empty_known <= 1'b0;
+        CS_SL: begin
+            cw_next <= cx_rd;
+            cw_fidx <= nf_rd;
+            cs_st <= CS_WR;
         end
-        S_FST: begin
-            // s_flush_ready is high in this state only (s_flush_valid was seen in IDLE)
-            st <= S_IDLE;
-            fl_active <= 1'b1;
-            fl_q <= s_flush_queue;
-            sw_ptr <= {(NODE_W+1){1'b0}};
-            sw_lim <= bump;
+        CS_WR: begin
+            if (cw_node == cw_tail) begin
+                ccur <= ccur_p1;
+                cs_st <= CS_IDLE;
+            end else begin
+                cw_node <= cw_next;
+                cs_st <= CS_RD;
+            end
         end
-        S_SWB: begin
-            sw_ptr <= sw_ptr_p1;
-            burst  <= burst + 1'b1;
-            if (!sw_more) st <= S_IDLE;
-        end
-        default: st <= S_IDLE;
+        default: cs_st <= CS_IDLE;
     endcase
 
     if (rst) begin
-        st <= S_INIT;
+        init <= 1'b1;
         init_ptr <= {(INIT_W+1){1'b0}};
         scan <= {AS_W{1'b0}};
+        ld_claim <= 1'b0;
+        pc_st <= 2'd0;
         ccur <= {AC_W{1'b0}};
-        fcount <= {(NODE_W+1){1'b0}};
-        ccount <= {(NODE_W+1){1'b0}};
-        bump <= {(NODE_W+1){1'b0}};
-        free_rd <= {NODE_W{1'b0}};
-        free_wr <= {NODE_W{1'b0}};
-        free_cnt <= {(NODE_W+1){1'b0}};
-        occ <= {(NODE_W+1){1'b0}};
+        fcount <= ZN;
+        ccount <= ZN;
+        bump <= ZN;
+        occ <= ZN;
         forced_cnt <= 32'd0;
-        scan_empty_known <= 1'b0;
         rewind_req <= 1'b0;
-        rr <= 2'd0;
         fl_active <= 1'b0;
         fl_q <= {QUEUE_W{1'b0}};
-        sw_ptr <= {(NODE_W+1){1'b0}};
-        sw_lim <= {(NODE_W+1){1'b0}};
+        f_st <= 1'b0;
+        sw_ptr <= ZN;
+        sw_lim <= ZN;
         flush_done_reg <= 1'b0;
-        burst <= 7'd0;
-        dq_valid <= 1'b0;
-        dq_q <= {QUEUE_W{1'b0}};
-        wq_valid <= 1'b0;
-        wq_q <= {QUEUE_W{1'b0}};
-        wq_val <= {(NODE_W+1){1'b0}};
+        sp_rr <= 1'b0;
+        be_rr <= 1'b0;
+        b_valid <= 1'b0;
+        be_st <= BE_IDLE;
+        cs_st <= CS_IDLE;
+        l_burst <= 5'd0;
+        sw_burst <= 7'd0;
+        rq_v <= 1'b0;
+        wq_v <= 1'b0;
+        ffw_v <= 1'b0;
+        cfw_v <= 1'b0;
+        qfw_v <= 1'b0;
+        bfw_v <= 1'b0;
+        xfw_v <= 1'b0;
     end
 end
 
-assign s_ins_ready    = ins_hs;
-assign s_flush_ready  = (st == S_FST);
+
+assign s_ins_ready    = ins_ready;
+assign s_flush_ready  = f_st;
 assign flush_done     = flush_done_reg;
 assign stat_occupancy = occ;
 assign stat_forced    = forced_cnt;
-assign stat_init_busy = (st == S_INIT);
+assign stat_init_busy = init;
 
 endmodule
 
