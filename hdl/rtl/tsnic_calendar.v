@@ -140,7 +140,6 @@ reg               f_st;          // flush start cycle (s_flush_ready)
 reg  [NODE_W:0]   sw_ptr;
 reg  [NODE_W:0]   sw_lim;
 reg               flush_done_reg;
-reg               sp_rr;         // release-buffer push arbitration: 1 = back-end first
 reg               be_rr;         // back-end: 1 = the sweep's turn
 reg  [(1<<GROUP_W)-1:0] fbits [0:(1<<NG_W)-1];  // fine slot non-empty bits
 reg  [NODE_W:0]   cgcnt [0:(1<<CGROUP_W)-1];     // entries per group of 2^CGS_W coarse ring slots
@@ -333,14 +332,8 @@ wire [SORT_W:0] srt_count;
 wire            srt_room = !srt_count[SORT_W];
 wire            srt_has_flushed;
 wire            srt_forced;
-reg             sp_valid;
-reg  [63:0]     sp_launch;
-reg  [QUEUE_W-1:0] sp_queue;
-reg  [HANDLE_W-1:0] sp_handle;
-reg             sp_capped;
-reg             sp_latepol;
-reg             sp_urg;
-reg  [2:0]      sp_ustat;
+wire            push_b;          // stage B -> push port 2
+wire            push_e;          // back-end (loader, sweep) -> push port 1
 // release order: nothing at or after the slot of an accepted entry still in stage B may leave
 wire [AS_W-1:0] srt_lim = (b_valid && !b_urg && b_lt_scan) ? b_slot : scan;
 
@@ -349,8 +342,11 @@ tsnic_calendar_sorter #(
 ) u_sorter (
     .clk(clk), .rst(rst),
     .phc_ns(phc_ns), .now_l(now_l), .scan_lim(srt_lim),
-    .push_valid(sp_valid), .push_launch(sp_launch), .push_queue(sp_queue), .push_handle(sp_handle),
-    .push_capped(sp_capped), .push_latepol(sp_latepol), .push_urg(sp_urg), .push_ustat(sp_ustat),
+    .push_valid(push_e), .push_launch(nd_launch), .push_queue(nd_queue), .push_handle(nd_handle),
+    .push_capped(nd_capped), .push_latepol(nd_latepol), .push_urg((be_st == BE_SW) || l_urg),
+    .push_ustat(US_FLUSHED),
+    .push2_valid(push_b), .push2_launch(b_launch), .push2_queue(b_q), .push2_handle(b_h),
+    .push2_capped(b_capped), .push2_latepol(b_lp), .push2_urg(b_cls == K_URG), .push2_ustat(b_ustat_e),
     .mark_valid(f_st), .mark_queue(s_flush_queue),
     .count(srt_count), .has_flushed(srt_has_flushed), .forced(srt_forced),
     .m_rel_valid(m_rel_valid), .m_rel_ready(m_rel_ready), .m_rel_queue(m_rel_queue),
@@ -365,16 +361,16 @@ wire            l_need     = (be_st == BE_LWALK) && !bs_dead;                  /
 wire            sw_need    = (be_st == BE_SW) && (nd_gen != bs_bgen) && !bs_dead && (nd_queue == fl_q);
 wire            req_e      = (l_need || sw_need) && !f_st;
 wire            req_b      = b_valid && !f_st && (b_cls == K_URG || b_cls == K_SORT);
-// The last free cell of the release buffer is kept for stage B: an accepted entry bound for the
-// buffer must never find it full (releases behind it would have to wait for it, see srt_lim), so
-// the back-end takes the last cell only while stage B is empty, and the insert port accepts only
-// while a cell is left after this cycle's pushes.
-wire            srt_last   = (srt_count == {1'b0, {SORT_W{1'b1}}});
-wire            e_room     = srt_room && !(srt_last && b_valid);
-wire            grant_b    = req_b && (!req_e || !sp_rr || srt_last);
-wire            grant_e    = req_e && !grant_b;
-wire            push_b     = grant_b && srt_room;
-wire            push_e     = grant_e && e_room;
+// Stage B and the back-end have a push port each. The last free cell of the release buffer is
+// kept for stage B: an accepted entry bound for the buffer must never find it full (releases behind
+// it wait for it, see srt_lim), so the back-end takes the last cell only when stage B will be
+// empty, and the insert port accepts only while a cell is left after this cycle's pushes.
+wire            push_b     = req_b && srt_room;
+wire [SORT_W:0] srt_cnt_b  = srt_count + {{SORT_W{1'b0}}, push_b};
+wire            b_stays    = b_valid && !b_go;
+wire            e_room     = !srt_cnt_b[SORT_W] &&
+                             !(srt_cnt_b == {1'b0, {SORT_W{1'b1}}} && b_stays);
+wire            push_e     = req_e && e_room;
 wire            l_go       = (be_st == BE_LWALK) && (!l_need || push_e);
 wire            sw_go      = (be_st == BE_SW) && (!sw_need || push_e);
 wire            l_last     = (l_cur == l_tail);
@@ -388,7 +384,8 @@ wire            cf_v     = cf_word[FW_W-1] && (cf_word[FW_W-2] == dk_rd);
 wire            cs_wr    = (cs_st == CS_WR);          // the cascade has priority on the fine port
 
 // stage B handshake
-wire            b_go_fine   = (b_cls == K_FINE) && b_wheel_ok && !cs_wr && !(b_at_claim && l_go && l_last);
+wire            b_go_fine   = (b_cls == K_FINE) && b_wheel_ok && !cs_wr &&
+                              !(b_at_claim && be_st == BE_LWALK && l_last);   // not while it may take the last
 wire            b_go_coarse = (b_cls == K_COARSE) && b_wheel_ok && !cs_clr;
 wire            b_go_wheel  = b_go_fine || b_go_coarse;
 wire            b_go        = b_go_wheel || push_b;
@@ -422,12 +419,22 @@ wire            act_fskip = fc_zero && (scan < fskip_t);
 wire            act_gskip = !fc_zero && !fbit_scan && (scan < gskip_t);
 wire            b_at_scan = b_hold && (b_slot == scan);
 wire            ld_can    = !ld_claim && (scan < fine_lim);
-wire            act_claim = ld_can && ((fbit_scan && scan <= due_p1) || (b_at_scan && scan <= due_slot));
+wire            act_claim = ld_can && (fbit_scan || b_at_scan) && (scan <= due_slot);
 // claim ahead: while the loader walks slot scan, it claims scan+1 and reads its word, so that the
-// walk goes on into the next slot without a bubble (not across a 64-slot occupancy word)
-wire            fbit_next = (scan[GROUP_W-1:0] != {GROUP_W{1'b1}}) && g_word[scan[GROUP_W-1:0] + 1'b1];
+// walk goes on into the next slot without a bubble
+wire [NG_W-1:0] scan_g1   = scan_g + 1'b1;
+reg             g1_bit0;         // first slot of the next occupancy word
+integer gi;
+always @* begin
+    g1_bit0 = 1'b0;
+    for (gi = 0; gi < (1 << NG_W); gi = gi + 1) begin
+        if (scan_g1 == gi[NG_W-1:0]) g1_bit0 = fbits[gi][0];
+    end
+end
+wire            fbit_next = (scan[GROUP_W-1:0] == {GROUP_W{1'b1}}) ? g1_bit0
+                                                                  : g_word[scan[GROUP_W-1:0] + 1'b1];
 wire            pc_issue  = ld_claim && (pc_st == 2'd0) && (be_st == BE_LWALK || (be_st == BE_LHEAD && fbit_scan)) &&
-                            fbit_next && (scan_p1 < fine_lim) && (scan_p1 <= due_p1);
+                            fbit_next && (scan_p1 < fine_lim) && (scan_p1 <= due_slot);
 wire [FW_W-1:0] pc_word   = (ffw_v && ffw_a == scan_p1[SLOT_W-1:0]) ? ffw_d : fb_rd;
 
 // backward PHC step: rewind the scan (never below the fine window)
@@ -487,16 +494,6 @@ always @* begin
     r_we  = 1'b0; r_wa = rq_q; r_wd = ((wq_v && wq_q == rq_q) ? wq_d : rl_rd) + 1'b1;
     qq_we = cfg_quota_wr; qq_wa = cfg_quota_queue; qq_wd = cfg_quota_value;
     d_we  = 1'b0; d_wa = scan[SLOT_W-1:0]; d_wd = !l_e;
-
-    // release-buffer push
-    sp_valid = push_b || push_e;
-    if (push_b) begin
-        sp_launch = b_launch; sp_queue = b_q; sp_handle = b_h; sp_capped = b_capped;
-        sp_latepol = b_lp; sp_urg = (b_cls == K_URG); sp_ustat = b_ustat_e;
-    end else begin
-        sp_launch = nd_launch; sp_queue = nd_queue; sp_handle = nd_handle; sp_capped = nd_capped;
-        sp_latepol = nd_latepol; sp_urg = (be_st == BE_SW) || l_urg; sp_ustat = US_FLUSHED;
-    end
 
     // back-end node reads
     case (be_st)
@@ -597,7 +594,6 @@ always @(posedge clk) begin
     fcount <= fcount + {{NODE_W{1'b0}}, (f_we && !init)} - {{NODE_W{1'b0}}, l_go};
     ccount <= ccount + {{NODE_W{1'b0}}, b_go_coarse} - {{NODE_W{1'b0}}, cs_wr};
     if (b_go_wheel && alloc_bump) bump <= bump + 1'b1;
-    if (req_b && req_e && (push_b || push_e)) sp_rr <= !sp_rr;
 
     // forwarding registers: this cycle's writes
     ffw_v <= f_we; ffw_a <= f_wa; ffw_d <= f_wd;
@@ -818,7 +814,6 @@ always @(posedge clk) begin
         sw_ptr <= ZN;
         sw_lim <= ZN;
         flush_done_reg <= 1'b0;
-        sp_rr <= 1'b0;
         be_rr <= 1'b0;
         b_valid <= 1'b0;
         be_st <= BE_IDLE;
@@ -834,6 +829,8 @@ always @(posedge clk) begin
         xfw_v <= 1'b0;
     end
 end
+
+
 
 
 assign s_ins_ready    = ins_ready;
