@@ -365,12 +365,12 @@ wire            req_b      = b_valid && !f_st && (b_cls == K_URG || b_cls == K_S
 // kept for stage B: an accepted entry bound for the buffer must never find it full (releases behind
 // it wait for it, see srt_lim), so the back-end takes the last cell only when stage B will be
 // empty, and the insert port accepts only while a cell is left after this cycle's pushes.
-wire            push_b     = req_b && srt_room;
+assign          push_b     = req_b && srt_room;
 wire [SORT_W:0] srt_cnt_b  = srt_count + {{SORT_W{1'b0}}, push_b};
 wire            b_stays    = b_valid && !b_go;
 wire            e_room     = !srt_cnt_b[SORT_W] &&
                              !(srt_cnt_b == {1'b0, {SORT_W{1'b1}}} && b_stays);
-wire            push_e     = req_e && e_room;
+assign          push_e     = req_e && e_room;
 wire            l_go       = (be_st == BE_LWALK) && (!l_need || push_e);
 wire            sw_go      = (be_st == BE_SW) && (!sw_need || push_e);
 wire            l_last     = (l_cur == l_tail);

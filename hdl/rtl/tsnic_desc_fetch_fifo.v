@@ -39,11 +39,15 @@ assign m_valid   = out_valid;
 assign m_data    = out_data;
 assign ram_count = wr_ptr - rd_ptr;
 
+// Simulation only: start from zeros instead of X. Not for synthesis (Yosys would unroll the loop
+// over every word; the calendar's free list is 2^16 deep).
+`ifndef SYNTHESIS
 integer i;
 initial begin
     out_data = {WIDTH{1'b0}};
     for (i = 0; i < (1<<ADDR_W); i = i + 1) mem[i] = {WIDTH{1'b0}};
 end
+`endif
 
 always @(posedge clk) begin
     if (push) mem[wr_ptr[ADDR_W-1:0]] <= s_data;
