@@ -184,6 +184,7 @@ reg               cfw_v;  reg [CSLOT_W-1:0] cfw_a;  reg [CW_W-1:0]   cfw_d;
 reg               qfw_v;  reg [QUEUE_W-1:0] qfw_a;  reg [NODE_W:0]   qfw_d;
 reg               bfw_v;  reg [NODE_W-1:0]  bfw_a;  reg [1:0]        bfw_d;
 reg               xfw_v;  reg [NODE_W-1:0]  xfw_a;  reg [NODE_W-1:0] xfw_d;
+reg               xcw_v;  reg [NODE_W-1:0]  xcw_a;  reg [NODE_W-1:0] xcw_d;
 
 // ------------------------------------------------------------------ RAM ports
 reg  [SLOT_W-1:0]  fa_ra, fb_ra, fc_ra;
@@ -296,6 +297,13 @@ wire              b_ge_fine = b_slot >= fine_lim;
 // except in the cycle its word is read (LHEAD) or the cycle it takes the last node
 wire              b_at_claim = (b_slot == scan) && ld_claim;
 wire              b_at_pc    = (b_slot == scan_p1) && (pc_st != 2'd0);
+// the coarse slot being cascaded: appends go behind the cascade's walk (it follows the new tail),
+// except in the cycle its word is read and the cycle it moves the last entry (and clears the word)
+wire              b_at_ccur  = (b_cslot == ccur) && cs_busy;
+// (and not while the loader has reached the fine limit and waits for the cascade to finish: appends
+// must not keep the cascade from ending)
+wire              cs_app     = ((cs_st == CS_RD) || (cs_st == CS_SL) || ((cs_st == CS_WR) && (cw_node != cw_tail))) &&
+                               (scan < fine_lim);
 wire              ld_app     = (be_st == BE_LWALK) || (be_st == BE_LRES) || (be_st == BE_SWRES) ||
                                (be_st == BE_SW);
 reg  [2:0]        b_cls;
@@ -305,7 +313,7 @@ always @* begin
     else if (b_at_claim)                         b_cls = ld_app ? K_FINE : K_WAIT;   // append behind the walk
     else if (b_at_pc)                            b_cls = (pc_st == 2'd2) ? K_FINE : K_WAIT;
     else if (!b_ge_fine)                         b_cls = (b_slot < scan_n) ? K_FINE : K_WAIT;
-    else if (b_cslot == ccur && cs_busy)         b_cls = K_WAIT;   // being cascaded
+    else if (b_at_ccur)                          b_cls = cs_app ? K_COARSE : K_WAIT;  // append behind the cascade
     else if (b_slot < coarse_lim)                b_cls = K_COARSE;
     else                                         b_cls = K_WAIT;
 end
@@ -361,15 +369,15 @@ wire            l_need     = (be_st == BE_LWALK) && !bs_dead;                  /
 wire            sw_need    = (be_st == BE_SW) && (nd_gen != bs_bgen) && !bs_dead && (nd_queue == fl_q);
 wire            req_e      = (l_need || sw_need) && !f_st;
 wire            req_b      = b_valid && !f_st && (b_cls == K_URG || b_cls == K_SORT);
-// Stage B and the back-end have a push port each. The last free cell of the release buffer is
-// kept for stage B: an accepted entry bound for the buffer must never find it full (releases behind
-// it wait for it, see srt_lim), so the back-end takes the last cell only when stage B will be
-// empty, and the insert port accepts only while a cell is left after this cycle's pushes.
+// Stage B and the back-end have a push port each; stage B goes first. The insert port accepts only
+// while a cell is left after this cycle's pushes, so an accepted entry bound for the buffer finds
+// a cell the next cycle. (An entry that waits in stage B and only later turns out bound for the
+// buffer, e.g. behind the loader's last node, may find it full; the buffer then frees cells by
+// releasing due entries, in overflow by force. Keeping a cell back for such an entry instead
+// would let the loader wait for stage B while stage B waits for a node only the loader frees.)
 assign          push_b     = req_b && srt_room;
 wire [SORT_W:0] srt_cnt_b  = srt_count + {{SORT_W{1'b0}}, push_b};
-wire            b_stays    = b_valid && !b_go;
-wire            e_room     = !srt_cnt_b[SORT_W] &&
-                             !(srt_cnt_b == {1'b0, {SORT_W{1'b1}}} && b_stays);
+wire            e_room     = !srt_cnt_b[SORT_W];
 assign          push_e     = req_e && e_room;
 wire            l_go       = (be_st == BE_LWALK) && (!l_need || push_e);
 wire            sw_go      = (be_st == BE_SW) && (!sw_need || push_e);
@@ -378,10 +386,15 @@ wire [NODE_W:0] sw_ptr_p1  = sw_ptr + 1'b1;
 
 // ------------------------------------------------------------------ cascade requests
 wire [CW_W-1:0] cs_word  = (cfw_v && cfw_a == ccur[CSLOT_W-1:0]) ? cfw_d : cb_rd;
-wire            cs_clr   = (cs_st == CS_HEAD) && cs_word[CW_W-1];
+// The cascade writes the fine lists in the cycles stage B does not (entries it moves were inserted
+// through the coarse port, which left those cycles free), and first only when the loader has
+// reached the fine limit and waits for it.
+wire            cs_urgent = !(scan < fine_lim);
+wire            b_want_f  = (b_cls == K_FINE) && b_wheel_ok;
+wire            cs_wr     = (cs_st == CS_WR) && (cs_urgent || !b_want_f);
+wire            cs_clr    = cs_wr && (cw_node == cw_tail);   // the list is moved: clear its word
 wire [FW_W-1:0] cf_word  = (ffw_v && ffw_a == cw_fidx) ? ffw_d : fc_rd;
 wire            cf_v     = cf_word[FW_W-1] && (cf_word[FW_W-2] == dk_rd);
-wire            cs_wr    = (cs_st == CS_WR);          // the cascade has priority on the fine port
 
 // stage B handshake
 wire            b_go_fine   = (b_cls == K_FINE) && b_wheel_ok && !cs_wr &&
@@ -451,7 +464,8 @@ wire            act_jump  = !init && (be_st == BE_IDLE) && !ld_claim && !rewind_
                             (cs_st == CS_IDLE) && fc_zero && cc_zero && (scan < jump_s);
 
 // coarse skips
-wire [AC_W-1:0] cskip_l   = scan_n[AS_W-1:CWB] - 1'b1;
+// with the coarse wheel empty, ccur follows the fine window's top: fine_lim <= scan + 2^SLOT_W
+wire [AC_W-1:0] cskip_l   = scan_n[AS_W-1:CWB];
 wire [AC_W-1:0] cskip_t   = (cskip_l < cap_c) ? cskip_l : cap_c;
 wire            act_cskip = cc_zero && (cskip_t > ccur);
 wire [CGROUP_W-1:0] ccur_g = ccur[CSLOT_W-1:CGS_W];
@@ -478,8 +492,8 @@ always @* begin
     end
     fb_ra = pc_issue ? scan_p1[SLOT_W-1:0] : scan[SLOT_W-1:0];
     cb_ra = ccur[CSLOT_W-1:0];
-    fc_ra = nf_rd;
-    dk_ra = nf_rd;
+    fc_ra = (cs_st == CS_WR) ? cw_fidx : nf_rd;    // re-read while the cascade waits for the port
+    dk_ra = (cs_st == CS_WR) ? cw_fidx : nf_rd;
     nf_ra = cw_node;
     cx_ra = cw_node;
     rl_ra = nd_queue;
@@ -601,6 +615,7 @@ always @(posedge clk) begin
     qfw_v <= qi_we; qfw_a <= qi_wa; qfw_d <= qi_wd;
     bfw_v <= bs_we; bfw_a <= bs_wa; bfw_d <= bs_wd;
     xfw_v <= fx_we; xfw_a <= fx_wa; xfw_d <= fx_wd;
+    xcw_v <= cx_we; xcw_a <= cx_wa; xcw_d <= cx_wd;
     be_ra_q <= be_ra;
 
     // per-queue release counter pipeline (read, then write with forwarding)
@@ -751,6 +766,7 @@ always @(posedge clk) begin
     // an entry appended to a slot the loader holds becomes the walk's new tail
     if (b_go_fine && b_at_claim) l_tail <= alloc_node;
     if (b_go_fine && b_at_pc && pc_st == 2'd2) nx_tail <= alloc_node;
+    if (b_go_coarse && b_at_ccur) cw_tail <= alloc_node;
 
     // ---- cascade
     case (cs_st)
@@ -779,11 +795,12 @@ always @(posedge clk) begin
             cs_st <= CS_SL;
         end
         CS_SL: begin
-            cw_next <= cx_rd;
+            cw_next <= (b_go_coarse && b_at_ccur && cw_node == cw_tail) ? alloc_node :
+                       (xcw_v && xcw_a == cw_node) ? xcw_d : cx_rd;
             cw_fidx <= nf_rd;
             cs_st <= CS_WR;
         end
-        CS_WR: begin
+        CS_WR: if (cs_wr) begin
             if (cw_node == cw_tail) begin
                 ccur <= ccur_p1;
                 cs_st <= CS_IDLE;
@@ -827,8 +844,10 @@ always @(posedge clk) begin
         qfw_v <= 1'b0;
         bfw_v <= 1'b0;
         xfw_v <= 1'b0;
+        xcw_v <= 1'b0;
     end
 end
+
 
 
 

@@ -625,25 +625,68 @@ async def test_phc_step(dut):
 @cocotb.test()
 async def test_throughput(dut):
     """One insert and one release per cycle, sustained. The offered traffic needs exactly that:
-    entry i launches at t0 + 4 ns * i (one per 4 ns cycle, the PHC runs in real time), the order of
-    posting is shuffled within blocks of 64 entries (256 ns), queues are random over 4096, and the
-    release port is always ready. (With launch times drawn at random instead, demand per slot
-    fluctuates around a capacity it equals, and any buffer fills: that is queueing, not a limit of
-    the calendar.) Cycle counts are deterministic, so the rate is a functional check."""
+    entry i launches at t0 + 4 ns * i (one per 4 ns cycle, the PHC runs in real time) and is posted
+    about 4 us before its launch time, the posting order shuffled within blocks of 64 entries
+    (256 ns); queues are random over 4096 and the release port is always ready. (With launch times
+    drawn at random instead, demand per slot fluctuates around a capacity it equals, and any buffer
+    fills: that is queueing, not a limit of the calendar.) Cycle counts are deterministic, so the
+    rate is a functional check."""
+    await throughput_run(dut, far_pct=0, rate=1.0)
+
+
+@cocotb.test()
+async def test_throughput_far(dut):
+    """Near and far traffic together: every 20th entry is posted 500 us ahead instead of 4 us, so it
+    goes through the coarse wheel and the cascade while the near ones stream past. Offered at 0.95
+    entries per cycle: every entry that leaves through the wheel is written into a fine list once
+    (near ones by the insert, far ones by the cascade), so at exactly one per cycle the fine-list
+    write port would have no cycle to spare and the cascade could never catch up."""
+    await throughput_run(dut, far_pct=5, rate=float(os.environ.get("TPUT_FAR_RATE", "0.95")))
+
+
+async def throughput_run(dut, far_pct, rate):
     b = Bench(dut, seed=21)
     await b.start()
     rng = b.rng
     b.rel_ready_p = 1.0
     n = int(os.environ.get("TPUT_CYCLES", "50000"))
-    warm = 5_000
-    total = warm + n + 4_000
-    t0 = b.phc + LOOKAHEAD + 2_000
+    far_lead = 500_000
+    near_lead = LOOKAHEAD + 2_000
+    warm = 5_000 + (far_lead // CLK_NS + 10_000 if far_pct else 0)
+    # entries for launch times up to far_lead past the measured window, so that the far stream is
+    # offered in full during it; posting stops when the window ends
+    total = int((warm + n + 4_000 + (far_lead // CLK_NS if far_pct else 0)) * rate)
+    far_every = 100 // far_pct if far_pct else 0
+    t0 = b.phc + near_lead + 400
+
+    def launch(i):
+        return t0 + int(CLK_NS * i / rate)
+
+    # steady state from the start: entries that launch within far_lead of the start are near ones
+    # (posting them all 500 us ahead at once would be a burst of twice the far load)
+    keyed = []
+    for i in range(total):
+        far = far_every and i % far_every == 0 and launch(i) - far_lead >= b.phc
+        keyed.append((launch(i) - (far_lead if far else near_lead), i))
+    keyed.sort()
     order = []
     for blk in range(0, total, 64):
-        idx = list(range(blk, min(blk + 64, total)))
-        rng.shuffle(idx)
-        order.extend(idx)
-    b.post([b.new_entry(rng.randrange(NQ), t0 + CLK_NS * i) for i in order])
+        part = keyed[blk:blk + 64]
+        rng.shuffle(part)
+        order.extend(part)
+    pos = [0]
+
+    def src(bb):
+        # an entry is posted once the PHC reaches its posting time (give or take the shuffle)
+        if pos[0] >= len(order):
+            return None
+        t_post, i = order[pos[0]]
+        if t_post - 512 > bb.phc:
+            return None
+        pos[0] += 1
+        return bb.new_entry(rng.randrange(NQ), launch(i))
+
+    b.ins_src = src
     await b.run(warm)                     # the wheel and the release buffer reach steady state
     i0, r0, f0 = b.ins_cycles, b.rel_cycles, b.sb.forced
     occ0 = int(dut.stat_occupancy.value)
@@ -654,11 +697,14 @@ async def test_throughput(dut):
     occ1 = int(dut.stat_occupancy.value)
     ins = (b.ins_cycles - i0) / n
     rel = (b.rel_cycles - r0) / n
-    dut._log.info("throughput: %d cycles, inserts/cycle %.4f, releases/cycle %.4f, occupancy %d -> %d "
-                  "(max %d), forced %d", n, ins, rel, occ0, occ1, occ_max, b.sb.forced - f0)
-    await b.drain()
+    dut._log.info("throughput (offered %.2f/cycle, %d%% far): %d cycles, inserts/cycle %.4f, "
+                  "releases/cycle %.4f, occupancy %d -> %d (max %d), forced %d", rate, far_pct, n, ins,
+                  rel, occ0, occ1, occ_max, b.sb.forced - f0)
+    b.ins_src = None
+    await b.drain(limit=400_000)
     assert all(st == SENT for _, st, *_ in b.sb.released), "an entry left late"
-    assert ins >= 0.999 and rel >= 0.999, f"inserts/cycle {ins:.4f}, releases/cycle {rel:.4f}"
+    assert ins >= 0.999 * rate and rel >= 0.999 * rate, \
+        f"inserts/cycle {ins:.4f}, releases/cycle {rel:.4f}, offered {rate}"
 
 
 # ------------------------------------------------------------------------------------------------
