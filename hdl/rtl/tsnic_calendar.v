@@ -19,13 +19,17 @@
 //   * insert (stage B): the handshake reads the target slot words and the queue counters; the next
 //     cycle decides with the data (forwarded from the previous cycle's writes) and appends the entry
 //     to a fine or coarse slot list, or pushes it into the release buffer. One entry per cycle.
-//   * loader: claims slot `scan` (inserts for a claimed slot wait), walks its list at one node per
-//     cycle into the release buffer, then moves on; interleaved with the flush sweep.
-//   * cascade: moves coarse slot `ccur` into the fine wheel (3 cycles per entry), with priority on
-//     the fine-list write port.
+//   * loader: claims slot `scan` once due, walks its list at one node per cycle into the release
+//     buffer (following entries appended behind it) and claims the next slot ahead, so consecutive
+//     slots chain without a bubble; interleaved with the flush sweep.
+//   * the release buffer has a push port for the insert stage and one for the loader/sweep.
+//   * cascade: moves coarse slot `ccur` into the fine wheel (3 cycles per entry) in the cycles the
+//     insert leaves the fine-list write port free (first when the loader waits for it).
 //   * the sorter releases one entry per cycle.
-// Ownership keeps them apart: an engine never writes a slot another engine holds; a slot word is
-// read one cycle before it is used and the previous cycle's write to it is forwarded.
+// Ownership keeps them apart: only the insert stage and the cascade write slot lists (one fine
+// write port), only the loader and the sweep write node states, the loader marks a slot empty by
+// flipping its epoch instead of writing the slot word; a word is read one cycle before it is used
+// and the previous cycle's write to it is forwarded.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
