@@ -25,6 +25,10 @@ module tsnic_core #(
     parameter AXI_ID_W             = 8,          // AXI4 ID width (>= 2)
     parameter AXIS_DATA_W          = 64,         // TX AXI-Stream data width (64 for 10G, 512 for 100G)
     parameter AXIS_USER_W          = 1,
+    parameter PF_SLOT_W            = 8,          // payload prefetch: 2^PF_SLOT_W frames in flight (added; must cover
+                                                 //   host read latency x frame rate: 800 ns x 148.8 Mpps = 119)
+    parameter DF_MAX_OUT_LOG2      = 5,          // descriptor fetch: read bursts outstanding (added)
+    parameter DF_FIFO_LOG2         = 8,          // descriptor fetch: descriptors in flight (buffer credits) (added)
     parameter CSLOT_W              = 12,         // calendar coarse slots: 2^CSLOT_W of SLOTS/2 fine slots (init sweep 2^CSLOT_W cycles)
     parameter [63:0] HORIZON_NS    = 64'd100000000   // calendar horizon, CAP_HORIZON_NS (< 2^CSLOT_W * SLOTS/2 * SLOT_NS)
 ) (
@@ -319,7 +323,9 @@ tsnic_desc_fetch #(
     .AXI_ID_W(S_ID_W),
     .AXI_ID({S_ID_W{1'b0}}),
     .RING_LOG2_MAX(RING_LOG2_MAX),
-    .MAX_FRAME_LEN(MAX_FRAME_LEN)
+    .MAX_FRAME_LEN(MAX_FRAME_LEN),
+    .MAX_OUT_LOG2(DF_MAX_OUT_LOG2),
+    .DESC_FIFO_LOG2(DF_FIFO_LOG2)
 ) desc_fetch_inst (
     .clk(clk), .rst(rst),
     .enable(ctrl_enable && !reset_busy),
@@ -435,7 +441,8 @@ tsnic_tx_prefetch #(
     .QUEUE_W(QUEUE_W),
     .AXI_ID_W(S_ID_W),
     .AXI_ARID({S_ID_W{1'b0}}),
-    .BUF_BYTES(TX_BUF_BYTES)
+    .BUF_BYTES(TX_BUF_BYTES),
+    .SLOT_W(PF_SLOT_W)
 ) tx_prefetch_inst (
     .clk(clk), .rst(rst),
     .phc_ns(phc_ns),

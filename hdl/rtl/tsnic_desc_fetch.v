@@ -131,6 +131,7 @@ localparam BPD           = (AXI_DATA_W < 256) ? (256 / AXI_DATA_W) : 1;   // bea
 localparam LANES         = (AXI_DATA_W > 256) ? (AXI_DATA_W / 256) : 1;   // descriptors per beat
 localparam LANES_LOG2    = (LANES > 1) ? $clog2(LANES) : 1;
 localparam BPD_LOG2      = (BPD > 1) ? $clog2(BPD) : 1;
+localparam RB_ADDR_W     = (MAX_BURST_LOG2 > LANES_LOG2 + 1) ? (MAX_BURST_LOG2 - LANES_LOG2) : 1; // R-beat FIFO
 localparam [31:0] Q_BASE32 = `TSNIC_Q_BASE;
 localparam [ADDR_W-1:0] Q_BASE = Q_BASE32[ADDR_W-1:0];
 localparam [31:0] BEAT_LOG2_32 = BEAT_LOG2;
@@ -636,25 +637,28 @@ assign ctx_pop = emit && emit_last;
 
 generate
     if (LANES > 1) begin : g_unpack_lanes
-        reg [AXI_DATA_W-1:0]  hb;
-        reg                   hb_valid;
+        // R beats go into a small FIFO (a burst's worth of beats), so the unpacker's one descriptor
+        // per cycle never holds rready low on the R channel it shares with the payload prefetch
+        // (a 512-bit beat carries 2 descriptors; holding it 2 cycles blocked the payload beats
+        // queued behind it in the host's in-order read return).
+        wire [AXI_DATA_W-1:0] hb;
+        wire                  hb_valid;
         reg [LANES_LOG2-1:0]  ln;
         wire [LANES_LOG2-1:0] cur_lane = (k == 8'd0) ? x_lane0 : ln;
         wire last_in_beat = (cur_lane == LANES_M1_32[LANES_LOG2-1:0]) || emit_last;
         assign emit = hb_valid && ctx_valid;
         assign emit_desc = hb[cur_lane*256 +: 256];
-        assign m_axi_rready = !hb_valid || (emit && last_in_beat);
+        /* verilator lint_off PINCONNECTEMPTY */
+        tsnic_desc_fetch_fifo #(.WIDTH(AXI_DATA_W), .ADDR_W(RB_ADDR_W)) rbeat_fifo (
+            .clk(clk), .rst(rst),
+            .s_valid(m_axi_rvalid), .s_ready(m_axi_rready), .s_data(m_axi_rdata),
+            .m_valid(hb_valid), .m_ready(emit && last_in_beat), .m_data(hb), .ram_count());
+        /* verilator lint_on PINCONNECTEMPTY */
         always @(posedge clk) begin
             if (rst) begin
-                hb_valid <= 1'b0; ln <= {LANES_LOG2{1'b0}}; hb <= {AXI_DATA_W{1'b0}};
+                ln <= {LANES_LOG2{1'b0}};
             end else begin
                 if (emit) ln <= last_in_beat ? {LANES_LOG2{1'b0}} : cur_lane + 1'b1;
-                if (m_axi_rvalid && m_axi_rready) begin
-                    hb       <= m_axi_rdata;
-                    hb_valid <= 1'b1;
-                end else if (emit && last_in_beat) begin
-                    hb_valid <= 1'b0;
-                end
             end
         end
     end else if (BPD > 1) begin : g_unpack_beats
@@ -884,12 +888,16 @@ end
 
 // ------------------------------------------------------------------------------------------------
 // credits (descriptor buffer room reserved by issued bursts) and outstanding bursts
+// sc_n is 8 bits and DESC_FIFO_LOG2 may be 8 or more: widen, then take the credit width
+/* verilator lint_off UNUSEDSIGNAL */
+wire [15:0] sc_n16 = {8'd0, sc_n};
+/* verilator lint_on UNUSEDSIGNAL */
 always @(posedge clk) begin
     if (rst) begin
         credits <= DESC_FIFO;
         ctx_cnt <= {(MAX_OUT_LOG2+1){1'b0}};
     end else begin
-        credits <= credits - (sched_go ? sc_n[DESC_FIFO_LOG2:0] : {(DESC_FIFO_LOG2+1){1'b0}})
+        credits <= credits - (sched_go ? sc_n16[DESC_FIFO_LOG2:0] : {(DESC_FIFO_LOG2+1){1'b0}})
                            + {{DESC_FIFO_LOG2{1'b0}}, df_pop};
         ctx_cnt <= ctx_cnt + {{MAX_OUT_LOG2{1'b0}}, sched_go} - {{MAX_OUT_LOG2{1'b0}}, ctx_pop};
     end

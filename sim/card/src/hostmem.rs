@@ -122,7 +122,9 @@ impl HostMemory {
             bus_bytes: bus_bytes as u64,
             read_latency: read_latency_cycles.max(1),
             write_latency: write_latency_cycles,
-            max_outstanding: 64,
+            // PCIe with extended (8-bit) tags: 256 non-posted reads outstanding. 64 capped 100G at
+            // ~70 Mpps of 60-byte frames (one payload read each) at 800 ns.
+            max_outstanding: 256,
             reads: VecDeque::new(),
             writes: VecDeque::new(),
             wdata: VecDeque::new(),
