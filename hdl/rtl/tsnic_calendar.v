@@ -82,7 +82,11 @@ module tsnic_calendar #(
 
     output wire [NODE_W:0]      stat_occupancy,
     output wire [31:0]          stat_forced,     // releases made in overflow mode (order not exact)
-    output wire                 stat_init_busy   // RAM clear after reset in progress
+    output wire                 stat_init_busy,  // RAM clear after reset in progress
+
+    // co-simulation fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward")
+    output wire                 ff_quiet,        // only time-following updates while phc_ns < ff_wake_ns
+    output wire [63:0]          ff_wake_ns       // first PHC time at which the cascade may have work
 );
 
 `include "tsnic_contract.vh"
@@ -862,6 +866,23 @@ assign flush_done     = flush_done_reg;
 assign stat_occupancy = occ;
 assign stat_forced    = forced_cnt;
 assign stat_init_busy = init;
+
+// Fast-forward. Quiet: no entry in stage B, the fine wheel or the release buffer, every engine idle,
+// nothing on the ports. Then the only updates are the scan's and ccur's jumps to the present
+// (act_jump, act_fskip), each a function of the PHC of that cycle alone, until the cascade has work:
+// with the coarse wheel holding entries, cs_start (and, later, act_cgskip) fires once
+// due_p1 + 2^SLOT_W reaches (ccur + 1) * 2^CWB, i.e. from now_l = (((ccur + 1) << CWB) - 2^SLOT_W - 1)
+// << SLOT_NS_W. (The scan's jumps are max(scan, f(phc)) with f monotonic, so skipping cycles of them
+// and then taking one gives the same scan.)
+wire [AS_W-1:0] ff_cs_slot = {ccur_p1, {CWB{1'b0}}} - N_SLOTS - 1'b1;
+wire            ff_cs_low  = ({ccur_p1, {CWB{1'b0}}} <= N_SLOTS);      // the cascade may start at once
+wire [63:0]     ff_cs_l    = {ff_cs_slot, {SLOT_NS_W{1'b0}}};
+wire [63:0]     ff_cs_phc  = (ff_cs_l > {32'd0, lookahead_ns}) ? ff_cs_l - {32'd0, lookahead_ns} : 64'd0;
+assign ff_quiet = !init && !rst && (be_st == BE_IDLE) && !ld_claim && (pc_st == 2'd0) && !cs_busy &&
+                  !b_valid && (srt_count == {(SORT_W+1){1'b0}}) && !m_rel_valid && !rewind_req && !phc_step &&
+                  !fl_active && !f_st && !flush_done_reg && !s_flush_valid && !s_ins_valid && !cfg_quota_wr &&
+                  fc_zero && !cs_start && !act_cgskip && !(cc_zero ? 1'b0 : ff_cs_low);
+assign ff_wake_ns = cc_zero ? {64{1'b1}} : ff_cs_phc;
 
 endmodule
 

@@ -30,7 +30,8 @@ module tsnic_core #(
     parameter DF_MAX_OUT_LOG2      = 5,          // descriptor fetch: read bursts outstanding (added)
     parameter DF_FIFO_LOG2         = 8,          // descriptor fetch: descriptors in flight (buffer credits) (added)
     parameter CSLOT_W              = 12,         // calendar coarse slots: 2^CSLOT_W of SLOTS/2 fine slots (init sweep 2^CSLOT_W cycles)
-    parameter [63:0] HORIZON_NS    = 64'd100000000   // calendar horizon, CAP_HORIZON_NS (< 2^CSLOT_W * SLOTS/2 * SLOT_NS)
+    parameter [63:0] HORIZON_NS    = 64'd100000000,  // calendar horizon, CAP_HORIZON_NS (< 2^CSLOT_W * SLOTS/2 * SLOT_NS)
+    parameter SIM_FAST_FORWARD     = 0               // 1: the sim_ff_* ports work (co-simulation only; 0 leaves no logic)
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -102,7 +103,14 @@ module tsnic_core #(
     output wire [AXIS_USER_W-1:0]   m_axis_tx_tuser,
 
     output wire                     irq,
-    output wire                     pps
+    output wire                     pps,
+
+    // co-simulation idle fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward"); tie sim_ff_warp to 0 on a board
+    input  wire [31:0]              sim_ff_warp,      // fold this many extra PHC increments into this cycle
+    output wire                     sim_ff_quiet,     // nothing but time-following state changes before sim_ff_wake_ns
+    output wire [63:0]              sim_ff_wake_ns,   // PHC time at which something may happen
+    output wire [63:0]              sim_ff_phc_ns,    // PHC time of this cycle
+    output wire [63:0]              sim_ff_inc        // PHC increment per cycle (16.48 ns)
 );
 
 localparam QUEUE_W   = (NUM_QUEUES > 1) ? $clog2(NUM_QUEUES) : 1;
@@ -154,6 +162,9 @@ tsnic_axil_reg_if #(
 // PHC
 wire [63:0] phc_ns;
 wire        phc_step;
+wire        phc_ff_quiet;
+wire [63:0] phc_ff_wake_ns;
+wire [63:0] phc_ff_inc;
 
 // verilator lint_off UNUSEDSIGNAL
 wire [47:0] phc_fns;
@@ -165,7 +176,8 @@ wire        phc_sec_valid;
 tsnic_phc #(
     .ADDR_W(ADDR_W),
     .PERIOD_NUM(1000000000),
-    .PERIOD_DEN(CLK_FREQ_HZ)
+    .PERIOD_DEN(CLK_FREQ_HZ),
+    .SIM_FAST_FORWARD(SIM_FAST_FORWARD)
 ) phc_inst (
     .clk(clk), .rst(rst),
     .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
@@ -173,7 +185,8 @@ tsnic_phc #(
     .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(phc_rd_data),
     .reg_rd_wait(phc_rd_wait), .reg_rd_ack(phc_rd_ack),
     .phc_ns(phc_ns), .phc_fns(phc_fns), .phc_sec(phc_sec), .phc_nsec(phc_nsec),
-    .phc_sec_valid(phc_sec_valid), .phc_step(phc_step), .pps(pps)
+    .phc_sec_valid(phc_sec_valid), .phc_step(phc_step), .pps(pps),
+    .ff_warp(sim_ff_warp), .ff_quiet(phc_ff_quiet), .ff_wake_ns(phc_ff_wake_ns), .ff_inc(phc_ff_inc)
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -191,6 +204,8 @@ wire        evt_posted;
 wire        evt_cpl_valid;
 wire [7:0]  evt_cpl_status;
 wire [15:0] evt_cpl_len;
+wire        regs_ff_quiet;
+wire [63:0] regs_ff_wake_ns;
 
 tsnic_regs #(
     .ADDR_W(ADDR_W),
@@ -218,7 +233,8 @@ tsnic_regs #(
     .phc_ns(phc_ns), .phc_step(phc_step),
     .evt_posted(evt_posted), .evt_cpl_valid(evt_cpl_valid), .evt_cpl_status(evt_cpl_status),
     .evt_cpl_len(evt_cpl_len),
-    .irq(irq)
+    .irq(irq),
+    .ff_quiet(regs_ff_quiet), .ff_wake_ns(regs_ff_wake_ns)
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -231,6 +247,7 @@ reg  [QUEUE_W:0]   rq_reg = 0;
 reg                fetch_fl_out_reg = 1'b0;   // a fetch-issued calendar flush is outstanding
 
 wire               df_idle;
+wire               df_ff_quiet;
 wire               df_flush_valid;
 wire [QUEUE_W-1:0] df_flush_queue;
 wire               cal_flush_ready;
@@ -331,6 +348,7 @@ tsnic_desc_fetch #(
     .enable(ctrl_enable && !reset_busy),
     .phc_ns(phc_ns),
     .idle(df_idle),
+    .ff_quiet(df_ff_quiet),
     .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
     .reg_wr_wait(df_wr_wait), .reg_wr_ack(df_wr_ack),
     .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(df_rd_data),
@@ -397,6 +415,8 @@ wire [QUEUE_W-1:0] rel_queue;
 wire [NODE_W-1:0]  rel_handle;
 wire [63:0]        rel_launch_ns;
 wire [7:0]         rel_status;
+wire               cal_ff_quiet;
+wire [63:0]        cal_ff_wake_ns;
 
 // quota: 0 = the calendar's default; larger than the pool saturates to the pool size
 wire [NODE_W:0] quota_sat = (quota_value > (32'd1 << NODE_W)) ? ({1'b1, {NODE_W{1'b0}}}) : quota_value[NODE_W:0];
@@ -420,7 +440,8 @@ tsnic_calendar #(
     .s_flush_valid(cal_flush_valid), .s_flush_ready(cal_flush_ready), .s_flush_queue(cal_flush_queue),
     .flush_done(cal_flush_done),
     .cfg_quota_wr(quota_wr), .cfg_quota_queue(quota_queue), .cfg_quota_value(quota_sat),
-    .stat_occupancy(cal_occupancy), .stat_forced(cal_forced), .stat_init_busy(cal_init_busy)
+    .stat_occupancy(cal_occupancy), .stat_forced(cal_forced), .stat_init_busy(cal_init_busy),
+    .ff_quiet(cal_ff_quiet), .ff_wake_ns(cal_ff_wake_ns)
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -434,6 +455,7 @@ wire [NODE_W-1:0]  frm_handle;
 wire [DATA_W-1:0]  pay_tdata;
 wire [DATA_W/8-1:0] pay_tkeep;
 wire               pay_tlast, pay_tvalid, pay_tready;
+wire               pf_ff_quiet;
 
 tsnic_tx_prefetch #(
     .DATA_W(DATA_W),
@@ -468,7 +490,8 @@ tsnic_tx_prefetch #(
     .m_frm_queue(frm_queue), .m_frm_ring_index(frm_ring_index), .m_frm_cookie(frm_cookie),
     .m_frm_len(frm_len), .m_frm_handle(frm_handle),
     .m_axis_pay_tdata(pay_tdata), .m_axis_pay_tkeep(pay_tkeep), .m_axis_pay_tlast(pay_tlast),
-    .m_axis_pay_tvalid(pay_tvalid), .m_axis_pay_tready(pay_tready)
+    .m_axis_pay_tvalid(pay_tvalid), .m_axis_pay_tready(pay_tready),
+    .ff_quiet(pf_ff_quiet)
 );
 
 tsnic_launch_gate #(
@@ -553,8 +576,29 @@ tsnic_cpl_write #(
     .m_axi_bid(m_axi_bid), .m_axi_bresp(m_axi_bresp), .m_axi_bvalid(m_axi_bvalid), .m_axi_bready(m_axi_bready),
     .m_free_valid(free_valid), .m_free_ready(free_ready), .m_free_handle(free_handle),
     .evt_cpl_valid(evt_cpl_valid), .evt_cpl_status(evt_cpl_status), .evt_cpl_len(evt_cpl_len),
-    .evt_cpl_queue(evt_cpl_queue)
+    .evt_cpl_queue(evt_cpl_queue),
+    .ff_quiet(cw_ff_quiet)
 );
+
+// ---------------------------------------------------------------------------------------------
+// idle fast-forward: every block quiet, no transaction on any port; the earliest wake of the PHC
+// (second boundary), the interrupt moderation timer and the calendar's cascade
+wire        cw_ff_quiet;
+wire        gate_ff_quiet = !frm_valid && !pay_tvalid && (cr_valid == 3'd0);
+wire        bus_ff_quiet = !s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid && !s_axil_bvalid &&
+                           !s_axil_rvalid && !reg_wr_en && !reg_rd_en &&
+                           !m_axi_arvalid && !m_axi_rvalid && !m_axi_awvalid && !m_axi_wvalid && !m_axi_bvalid &&
+                           !m_axis_tx_tvalid;
+wire        all_ff_quiet = phc_ff_quiet && regs_ff_quiet && df_ff_quiet && cal_ff_quiet && pf_ff_quiet &&
+                           cw_ff_quiet && gate_ff_quiet && bus_ff_quiet && (rseq_reg == R_IDLE) &&
+                           !fetch_fl_out_reg && !rst;
+wire [63:0] wake_a = (phc_ff_wake_ns < regs_ff_wake_ns) ? phc_ff_wake_ns : regs_ff_wake_ns;
+wire [63:0] wake_b = (wake_a < cal_ff_wake_ns) ? wake_a : cal_ff_wake_ns;
+
+assign sim_ff_quiet   = (SIM_FAST_FORWARD != 0) && all_ff_quiet;
+assign sim_ff_wake_ns = (SIM_FAST_FORWARD != 0) ? wake_b : 64'd0;
+assign sim_ff_phc_ns  = (SIM_FAST_FORWARD != 0) ? phc_ns : 64'd0;
+assign sim_ff_inc     = (SIM_FAST_FORWARD != 0) ? phc_ff_inc : 64'd0;
 
 endmodule
 

@@ -89,7 +89,9 @@ module tsnic_cpl_write #(
     output wire                        evt_cpl_valid,
     output wire [7:0]                  evt_cpl_status,
     output wire [15:0]                 evt_cpl_len,
-    output wire [QUEUE_W-1:0]          evt_cpl_queue
+    output wire [QUEUE_W-1:0]          evt_cpl_queue,
+
+    output wire                        ff_quiet   // no request, record, write or counter update under way
 );
 
 localparam SRC_W      = (N_SRC > 1) ? $clog2(N_SRC) : 1;
@@ -502,6 +504,11 @@ always @(posedge clk) begin
         evt_valid_reg <= 1'b0;
     end
 end
+
+// fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward")
+assign ff_quiet = init_done_reg && fifo_empty && !rec_valid_reg && !awvalid_reg && !wvalid_reg &&
+                  (s_cpl_req_valid == {N_SRC{1'b0}}) && !m_free_valid && !upd_reg && !rdp_reg && !fwd_reg &&
+                  !wr_ack_reg && !rd_ack_reg && !reg_wr_en && !reg_rd_en;
 
 endmodule
 

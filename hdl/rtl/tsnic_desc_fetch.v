@@ -40,6 +40,7 @@ module tsnic_desc_fetch #(
     input  wire                   enable,          // CTRL.CONTROL.ENABLE: schedule reads when 1
     input  wire [63:0]            phc_ns,
     output wire                   idle,            // nothing fetched or in flight
+    output wire                   ff_quiet,        // idle, no queue waiting to be fetched, no register access
 
     // register interface (Q block)
     input  wire [ADDR_W-1:0]      reg_wr_addr,
@@ -905,6 +906,7 @@ end
 
 assign idle = !init_busy && (ctx_cnt == 0) && (credits == DESC_FIFO) && !u_valid && !v_valid && !m_ins_valid
            && !m_cpl_req_valid && !dn_valid && !b_valid && !acc_valid;
+assign ff_quiet = idle && !act_valid && !fd_req && !p_valid && !fl_busy && !wr_busy && !wr_ack_r && !rd_busy && !rd_ack_r;
 
 // unused inputs
 /* verilator lint_off UNUSEDSIGNAL */

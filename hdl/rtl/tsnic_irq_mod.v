@@ -18,7 +18,9 @@ module tsnic_irq_mod (
     input  wire [31:0] mod_time_ns,
     input  wire [63:0] phc_ns,
     input  wire        phc_step,
-    output wire        fire
+    output wire        fire,
+    output wire        ff_quiet,      // not firing this cycle (fast-forward)
+    output wire [63:0] ff_wake_ns     // the time deadline while the timer runs, else all ones
 );
 
 reg  [31:0] count_reg = 32'd0;
@@ -32,6 +34,8 @@ wire        count_hit = evt && (count_next >= limit);
 wire        time_hit = timer_reg && ((phc_ns >= deadline_reg) || phc_step);
 
 assign fire = fire_reg;
+assign ff_quiet = !fire_reg && !evt && !(timer_reg && phc_step);
+assign ff_wake_ns = timer_reg ? deadline_reg : {64{1'b1}};
 
 always @(posedge clk) begin
     fire_reg <= 1'b0;

@@ -32,7 +32,8 @@ module tsnic_phc #(
     parameter PERIOD_NUM = 32,      // nominal clock period = PERIOD_NUM / PERIOD_DEN ns
     parameter PERIOD_DEN = 5,
     parameter PPS_WIDTH = 32,       // pps pulse width in clock cycles (>= 1)
-    parameter PPS_CNT_W = 16        // width of the pps pulse counter: PPS_WIDTH < 2^PPS_CNT_W
+    parameter PPS_CNT_W = 16,       // width of the pps pulse counter: PPS_WIDTH < 2^PPS_CNT_W
+    parameter SIM_FAST_FORWARD = 0  // 1: honour ff_warp (co-simulation only; 0 leaves no logic)
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -57,7 +58,13 @@ module tsnic_phc #(
     output wire [29:0]       phc_nsec,       //   valid when phc_sec_valid
     output wire              phc_sec_valid,
     output wire              phc_step,       // one-cycle pulse: time was set or adjusted
-    output wire              pps
+    output wire              pps,
+
+    // co-simulation fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward")
+    input  wire [31:0]       ff_warp,        // extra increments folded into this cycle (0: a normal cycle)
+    output wire              ff_quiet,       // only the time registers change while phc_ns < ff_wake_ns
+    output wire [63:0]       ff_wake_ns,     // the next second boundary (seconds view, pps)
+    output wire [63:0]       ff_inc          // the increment added every cycle (16.48 ns)
 );
 
 localparam [111:0] P_NUM = PERIOD_NUM;
@@ -213,6 +220,15 @@ wire [30:0] run_nsec = run_wrap ? nsec_sum - NS_PER_SEC : nsec_sum;        // < 
 wire [47:0] q_plus1 = div_q[47:0] + 48'd1;
 wire [47:0] fin_sec = fin_wrap ? q_plus1 : div_q[47:0];
 
+// fast-forward: a cycle with ff_warp = W is W + 1 cycles of the clock at once. Only allowed while
+// ff_quiet and while the W + 1 steps stay before ff_wake_ns (the co-simulation keeps to both): then
+// nothing but the time, its one-cycle-delayed copy and the running seconds view would have changed.
+wire         warp_go  = (SIM_FAST_FORWARD != 0) && (ff_warp != 32'd0);
+wire [111:0] warp_add = {48'd0, ff_warp} * {48'd0, inc};
+wire [111:0] warp_tw  = {ns_reg, fns_reg} + warp_add;           // time after W steps
+wire [111:0] warp_tw1 = warp_tw + {48'd0, inc};                 // and after W + 1
+wire [29:0]  warp_dns = warp_tw[77:48] - ns_reg[29:0];             // whole ns of the first W steps
+
 always @(posedge clk) begin
     // time
     if (do_set) begin
@@ -257,6 +273,15 @@ always @(posedge clk) begin
             sec_reg <= sec_reg + 48'd1;
             pps_cnt_reg <= PPS_WIDTH[PPS_CNT_W-1:0];
         end
+    end
+
+    if (warp_go) begin
+        ns_reg <= warp_tw1[111:48];
+        fns_reg <= warp_tw1[47:0];
+        ns_d_reg <= warp_tw[111:48];
+        fns_d_reg <= warp_tw[47:16];
+        delta_d_reg <= warp_tw1[64:48] - warp_tw[64:48];
+        nsec_reg <= nsec_reg + {13'd0, delta_d_reg} + warp_dns;
     end
 
     if (rst) begin
@@ -356,6 +381,15 @@ assign phc_nsec = nsec_reg;
 assign phc_sec_valid = !sv_busy_reg;   // sec/nsec = divmod(ns of the previous cycle)
 assign phc_step = step_reg;
 assign pps = pps_cnt_reg != {PPS_CNT_W{1'b0}};
+
+// quiet: no register access, no step or recomputation under way, the incrementer settled, no pps
+// pulse, and the running seconds view does not roll over in this cycle
+assign ff_quiet = !reg_wr_en && !reg_rd_en && !wr_ack_reg && !rd_ack_reg && !calc_start_reg && !incr_busy &&
+                  !step_reg && !restart_d_reg && !sv_busy_reg && !sv_start_reg &&
+                  (pps_cnt_reg == {PPS_CNT_W{1'b0}}) && !run_wrap;
+// the first whole second after the time of this cycle: nsec + delta_d is this cycle's ns within its second
+assign ff_wake_ns = ns_reg + {33'd0, NS_PER_SEC} - {33'd0, nsec_sum};
+assign ff_inc = inc;
 
 endmodule
 

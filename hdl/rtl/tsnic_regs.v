@@ -61,7 +61,11 @@ module tsnic_regs #(
     input  wire [7:0]        evt_cpl_status,
     input  wire [15:0]       evt_cpl_len,
 
-    output wire              irq
+    output wire              irq,
+
+    // fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward")
+    output wire              ff_quiet,       // no access, event, reset pulse or interrupt firing
+    output wire [63:0]       ff_wake_ns      // the interrupt moderation deadline, if its timer runs
 );
 
 localparam NCNT = 8;
@@ -84,6 +88,7 @@ assign tx_lat_comp_ns = tx_lat_comp_reg;
 assign irq = irq_pending_reg && irq_enable_reg;
 
 wire irq_fire;
+wire irq_mod_quiet;
 
 tsnic_irq_mod irq_mod_inst (
     .clk(clk),
@@ -93,8 +98,13 @@ tsnic_irq_mod irq_mod_inst (
     .mod_time_ns(irq_mod_time_reg),
     .phc_ns(phc_ns),
     .phc_step(phc_step),
-    .fire(irq_fire)
+    .fire(irq_fire),
+    .ff_quiet(irq_mod_quiet),
+    .ff_wake_ns(ff_wake_ns)
 );
+
+assign ff_quiet = irq_mod_quiet && !irq_fire && !reg_wr_en && !reg_rd_en && !wr_ack_reg && !rd_ack_reg &&
+                  !reset_pulse_reg && !evt_posted && !evt_cpl_valid;
 
 // ---------------------------------------------------------------------------------------------
 // global counters: index 0 POSTED, 1..6 by status (SENT..REJECTED), 7 TX_BYTES

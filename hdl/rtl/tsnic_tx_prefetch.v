@@ -106,7 +106,9 @@ module tsnic_tx_prefetch #(
     output wire [DATA_W/8-1:0]    m_axis_pay_tkeep,
     output wire                   m_axis_pay_tlast,
     output wire                   m_axis_pay_tvalid,
-    input  wire                   m_axis_pay_tready
+    input  wire                   m_axis_pay_tready,
+
+    output wire                   ff_quiet         // nothing released, looked up, fetched, buffered or sent
 );
 
 localparam BYTES    = DATA_W / 8;
@@ -132,7 +134,7 @@ reg [7:0]          lk_status = 8'd0;
 reg                lk_capped = 1'b0;
 reg [63:0]         lk_phc_ns = 64'd0;
 
-wire [SLOT_W+1:0]  unused_w;
+wire [SLOT_W+1:0]  frm_count;
 wire [2+1:0]       job_count;
 
 // job FIFO capacity 5; at most 4 entries ever (count + a lookup in flight <= 3 when accepting)
@@ -298,7 +300,7 @@ tsnic_tx_fifo #(.W(G_W), .DEPTH_LOG2(SLOT_W)) frm_fifo (
     .s_valid(alloc), .s_ready(frm_s_ready),
     .s_data(g_in),
     .m_valid(m_frm_valid), .m_ready(m_frm_ready), .m_data(g_out),
-    .count(unused_w)
+    .count(frm_count)
 );
 
 assign {m_frm_launch_ns, m_frm_req_launch_ns, m_frm_late, m_frm_capped, m_frm_queue,
@@ -310,14 +312,14 @@ wire [RF_W-1:0] rf_in = {j_addr[OB-1:0], j_beats_in, j_flush, j_words, j_lastb};
 wire [RF_W-1:0] rf_out;
 wire            rf_valid;
 wire            rf_pop;
-wire [SLOT_W+1:0] unused_rf;
+wire [SLOT_W+1:0] rf_count;
 
 tsnic_tx_fifo #(.W(RF_W), .DEPTH_LOG2(SLOT_W)) rf_fifo (
     .clk(clk), .rst(rst),
     .s_valid(alloc), .s_ready(rf_s_ready),
     .s_data(rf_in),
     .m_valid(rf_valid), .m_ready(rf_pop), .m_data(rf_out),
-    .count(unused_rf)
+    .count(rf_count)
 );
 
 wire [OB-1:0]    rf_off;
@@ -382,14 +384,14 @@ localparam DF_W = CNT_W + KB_W;
 wire [DF_W-1:0] df_out;
 wire            df_valid;
 wire            df_pop;
-wire [SLOT_W+1:0] unused_df;
+wire [SLOT_W+1:0] df_count;
 
 tsnic_tx_fifo #(.W(DF_W), .DEPTH_LOG2(SLOT_W)) df_fifo (
     .clk(clk), .rst(rst),
     .s_valid(frame_done), .s_ready(df_s_ready),
     .s_data({rf_words, rf_lastb}),
     .m_valid(df_valid), .m_ready(df_pop), .m_data(df_out),
-    .count(unused_df)
+    .count(df_count)
 );
 
 wire [CNT_W-1:0] df_words = df_out[DF_W-1:KB_W];
@@ -471,9 +473,14 @@ assign {m_axis_pay_tdata, m_axis_pay_tkeep, m_axis_pay_tlast} = of_out;
 // unused inputs (the frame's queue comes from the table; IDs are routed by the arbiter;
 // a DMA error response cannot be reported through the contract's status codes)
 /* verilator lint_off UNUSED */
-wire unused_ok = &{1'b0, s_rel_queue, m_axi_rid, m_axi_rresp, m_axi_rlast, unused_w, unused_rf,
-                   unused_df, job_s_ready, frm_s_ready, rf_s_ready, df_s_ready, of_s_ready};
+wire unused_ok = &{1'b0, s_rel_queue, m_axi_rid, m_axi_rresp, m_axi_rlast,
+                   job_s_ready, frm_s_ready, rf_s_ready, df_s_ready, of_s_ready};
 /* verilator lint_on UNUSED */
+
+// fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward"): no frame anywhere in the prefetch
+assign ff_quiet = !s_rel_valid && !lk_valid && (job_count == 0) && (slots_used == 0) && (frm_count == 0) &&
+                  (rf_count == 0) && (df_count == 0) && (of_count == 0) && !is_valid && !rd_act && !rd_q_valid &&
+                  !w_flush_pend && !m_cpl_req_valid && !m_frm_valid && !m_axis_pay_tvalid;
 
 endmodule
 

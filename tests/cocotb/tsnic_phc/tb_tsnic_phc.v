@@ -108,7 +108,8 @@ tsnic_phc #(
     .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(reg_rd_data),
     .reg_rd_wait(reg_rd_wait), .reg_rd_ack(reg_rd_ack),
     .phc_ns(phc_ns), .phc_fns(phc_fns), .phc_sec(phc_sec), .phc_nsec(phc_nsec),
-    .phc_sec_valid(phc_sec_valid), .phc_step(phc_step), .pps(pps)
+    .phc_sec_valid(phc_sec_valid), .phc_step(phc_step), .pps(pps),
+    .ff_warp(32'd0), .ff_quiet(), .ff_wake_ns(), .ff_inc()
 );
 
 // 322.265625 MHz period from the parameters alone; its register port is idle
@@ -122,7 +123,8 @@ tsnic_phc #(
     .reg_wr_addr({ADDR_W{1'b0}}), .reg_wr_data(32'd0), .reg_wr_strb(4'd0),
     .reg_wr_en(1'b0), .reg_wr_wait(), .reg_wr_ack(),
     .reg_rd_addr({ADDR_W{1'b0}}), .reg_rd_en(1'b0), .reg_rd_data(), .reg_rd_wait(), .reg_rd_ack(),
-    .phc_ns(phc2_ns), .phc_fns(phc2_fns), .phc_sec(), .phc_nsec(), .phc_sec_valid(), .phc_step(), .pps()
+    .phc_ns(phc2_ns), .phc_fns(phc2_fns), .phc_sec(), .phc_nsec(), .phc_sec_valid(), .phc_step(), .pps(),
+    .ff_warp(32'd0), .ff_quiet(), .ff_wake_ns(), .ff_inc()
 );
 /* verilator lint_on PINCONNECTEMPTY */
 
