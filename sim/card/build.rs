@@ -26,11 +26,19 @@ struct Config {
 const CONFIGS: &[Config] = &[
     Config {
         name: "w64",
-        params: &[("AXI_DATA_W", "64"), ("AXIS_DATA_W", "64")],
+        params: &[
+            ("AXI_DATA_W", "64"),
+            ("AXIS_DATA_W", "64"),
+            ("SIM_FAST_FORWARD", "1"),
+        ],
     },
     Config {
         name: "w512",
-        params: &[("AXI_DATA_W", "512"), ("AXIS_DATA_W", "512")],
+        params: &[
+            ("AXI_DATA_W", "512"),
+            ("AXIS_DATA_W", "512"),
+            ("SIM_FAST_FORWARD", "1"),
+        ],
     },
 ];
 

@@ -95,6 +95,12 @@ fn sim_err(e: SimError) -> DeviceError {
 impl SimBackend {
     /// Build the simulated card (core out of reset, nothing configured).
     pub fn new(cfg: Config) -> Result<SimBackend, DeviceError> {
+        let mut cfg = cfg;
+        // TSNIC_SIM_FAST_FORWARD=0 steps every cycle (the idle fast-forward is exact; this is for
+        // checking that it is).
+        if std::env::var_os("TSNIC_SIM_FAST_FORWARD").is_some_and(|v| v == "0") {
+            cfg.fast_forward = false;
+        }
         let mut card = SimCard::new(cfg).map_err(sim_err)?;
         // Diagnosis: TSNIC_SIM_MEMLOG=1 prints every host-memory burst when the backend is dropped.
         if std::env::var_os("TSNIC_SIM_MEMLOG").is_some() {
@@ -169,6 +175,17 @@ impl Drop for SimBackend {
                 a.id,
                 a.addr,
                 a.beats
+            );
+        }
+        // TSNIC_SIM_STATS=1: how the simulated time was spent.
+        if std::env::var_os("TSNIC_SIM_STATS").is_some() {
+            let ff = self.card.fast_forward_stats();
+            eprintln!(
+                "sim: {} cycles, {} of them in {} fast-forward jumps, {} BAR0 accesses",
+                self.card.cycle(),
+                ff.cycles,
+                ff.jumps,
+                self.mmio_ops
             );
         }
     }
@@ -261,15 +278,9 @@ impl Backend for SimBackend {
             .card
             .now_ps()
             .saturating_add(timeout_ns.saturating_mul(1000));
-        while self.card.now_ps() < target {
-            self.card.step();
-            if self.card.irq() {
-                self.drain_wire();
-                return Ok(true);
-            }
-        }
+        let rose = self.card.run_until_irq_or_ps(target);
         self.drain_wire();
-        Ok(false)
+        Ok(rose)
     }
 
     fn host_clock_model(&mut self) -> Option<&mut HostClockModel> {

@@ -23,6 +23,8 @@ typedef struct {
     uint64_t m_axi_rdata[TSNIC_SIM_WIDE_WORDS];
     // TX AXI-Stream
     uint64_t m_axis_tx_tready;
+    // idle fast-forward: extra PHC increments folded into this cycle
+    uint64_t sim_ff_warp;
 } tsnic_sim_in;
 
 typedef struct {
@@ -39,6 +41,8 @@ typedef struct {
     uint64_t m_axis_tx_tdata[TSNIC_SIM_WIDE_WORDS];
     uint64_t m_axis_tx_tkeep, m_axis_tx_tvalid, m_axis_tx_tlast, m_axis_tx_tuser;
     uint64_t irq, pps;
+    // idle fast-forward
+    uint64_t sim_ff_quiet, sim_ff_wake_ns, sim_ff_phc_ns, sim_ff_inc;
 } tsnic_sim_out;
 
 #endif

@@ -1,7 +1,8 @@
 // extern "C" shim around one Verilated tsnic_core configuration.
 //
 // Compiled once per configuration with -DTSNIC_TOP=<Verilated class> -DTSNIC_TOP_HDR="<class>.h"
-// -DTSNIC_FN(x)=tsnic_sim_<config>_##x. One call of step() is one core clock cycle:
+// -DTSNIC_FN(x)=tsnic_sim_<config>_##x. peek() is the first half of step(): inputs, eval, outputs,
+// no clock edge. One call of step() is one core clock cycle:
 //   set the inputs (clk low), eval (combinational paths settle), copy the outputs out (these are the
 //   values the handshakes of this cycle see), raise clk, eval (registers update), lower clk.
 #include <cstddef>
@@ -65,8 +66,8 @@ void* TSNIC_FN(new)(void) {
 
 void TSNIC_FN(free)(void* handle) { delete static_cast<Model*>(handle); }
 
-void TSNIC_FN(step)(void* handle, const tsnic_sim_in* in, tsnic_sim_out* out) {
-    TSNIC_TOP* t = static_cast<Model*>(handle)->top;
+// Drive the inputs with clk low and let the combinational paths settle; copy the outputs out.
+static void settle(TSNIC_TOP* t, const tsnic_sim_in* in, tsnic_sim_out* out) {
     t->clk = 0;
     t->rst = static_cast<uint8_t>(in->rst);
     t->s_axil_awaddr = static_cast<uint32_t>(in->s_axil_awaddr);
@@ -92,6 +93,7 @@ void TSNIC_FN(step)(void* handle, const tsnic_sim_in* in, tsnic_sim_out* out) {
     t->m_axi_rvalid = static_cast<uint8_t>(in->m_axi_rvalid);
     put(t->m_axi_rdata, in->m_axi_rdata);
     t->m_axis_tx_tready = static_cast<uint8_t>(in->m_axis_tx_tready);
+    t->sim_ff_warp = static_cast<uint32_t>(in->sim_ff_warp);
     t->eval();
 
     out->s_axil_awready = get1(t->s_axil_awready);
@@ -132,7 +134,20 @@ void TSNIC_FN(step)(void* handle, const tsnic_sim_in* in, tsnic_sim_out* out) {
     out->m_axis_tx_tuser = get1(t->m_axis_tx_tuser);
     out->irq = get1(t->irq);
     out->pps = get1(t->pps);
+    out->sim_ff_quiet = get1(t->sim_ff_quiet);
+    out->sim_ff_wake_ns = get1(t->sim_ff_wake_ns);
+    out->sim_ff_phc_ns = get1(t->sim_ff_phc_ns);
+    out->sim_ff_inc = get1(t->sim_ff_inc);
+}
 
+// The outputs of the cycle about to be clocked, without clocking it (the fast-forward's look ahead).
+void TSNIC_FN(peek)(void* handle, const tsnic_sim_in* in, tsnic_sim_out* out) {
+    settle(static_cast<Model*>(handle)->top, in, out);
+}
+
+void TSNIC_FN(step)(void* handle, const tsnic_sim_in* in, tsnic_sim_out* out) {
+    TSNIC_TOP* t = static_cast<Model*>(handle)->top;
+    settle(t, in, out);
     t->clk = 1;
     t->eval();
 }

@@ -33,6 +33,8 @@ pub struct PortsIn {
     pub m_axi_rvalid: u64,
     pub m_axi_rdata: [u64; WIDE_WORDS],
     pub m_axis_tx_tready: u64,
+    /// Idle fast-forward: extra PHC increments folded into this cycle (0: a normal cycle).
+    pub sim_ff_warp: u64,
 }
 
 /// Outputs of `tsnic_core` in one cycle, sampled before the clock edge (mirrors `csrc/ports.h`).
@@ -72,6 +74,14 @@ pub struct PortsOut {
     pub m_axis_tx_tuser: u64,
     pub irq: u64,
     pub pps: u64,
+    /// Idle fast-forward: nothing but time-following state changes before `sim_ff_wake_ns`.
+    pub sim_ff_quiet: u64,
+    /// PHC time at which something in the core may happen.
+    pub sim_ff_wake_ns: u64,
+    /// PHC time of this cycle.
+    pub sim_ff_phc_ns: u64,
+    /// PHC increment per cycle, 16.48 fixed-point ns.
+    pub sim_ff_inc: u64,
 }
 
 /// Byte `i` (0 = bits 7:0) of a wide bus.
@@ -92,6 +102,13 @@ pub trait Rtl {
     /// One core clock cycle: apply `inp`, let combinational paths settle, write the pre-edge outputs
     /// into `out`, then clock the registers.
     fn step(&mut self, inp: &PortsIn, out: &mut PortsOut);
+
+    /// The first half of [`Rtl::step`]: apply `inp` and write the outputs of the cycle, without the
+    /// clock edge. A model that cannot look ahead reports itself never quiet, so nothing is skipped.
+    fn peek(&mut self, inp: &PortsIn, out: &mut PortsOut) {
+        let _ = inp;
+        out.sim_ff_quiet = 0;
+    }
 }
 
 /// Which Verilated configuration to run.
@@ -123,12 +140,14 @@ mod verilated {
         fn tsnic_sim_w64_new() -> *mut c_void;
         fn tsnic_sim_w64_free(h: *mut c_void);
         fn tsnic_sim_w64_step(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
+        fn tsnic_sim_w64_peek(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
     }
     #[cfg(tsnic_sim_w512)]
     extern "C" {
         fn tsnic_sim_w512_new() -> *mut c_void;
         fn tsnic_sim_w512_free(h: *mut c_void);
         fn tsnic_sim_w512_step(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
+        fn tsnic_sim_w512_peek(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
     }
 
     type StepFn = unsafe extern "C" fn(*mut c_void, *const PortsIn, *mut PortsOut);
@@ -138,27 +157,43 @@ mod verilated {
     pub struct Verilated {
         handle: *mut c_void,
         step: StepFn,
+        peek: StepFn,
         free: FreeFn,
     }
 
     impl Verilated {
         /// Construct a model (in reset). `None` if the configuration is not built in or allocation failed.
         pub fn new(width: Width) -> Option<Verilated> {
-            let (new, step, free): (unsafe extern "C" fn() -> *mut c_void, StepFn, FreeFn) =
-                match width {
-                    Width::W64 => (tsnic_sim_w64_new, tsnic_sim_w64_step, tsnic_sim_w64_free),
-                    #[cfg(tsnic_sim_w512)]
-                    Width::W512 => (tsnic_sim_w512_new, tsnic_sim_w512_step, tsnic_sim_w512_free),
-                    #[cfg(not(tsnic_sim_w512))]
-                    Width::W512 => return None,
-                };
+            type NewFn = unsafe extern "C" fn() -> *mut c_void;
+            let (new, step, peek, free): (NewFn, StepFn, StepFn, FreeFn) = match width {
+                Width::W64 => (
+                    tsnic_sim_w64_new,
+                    tsnic_sim_w64_step,
+                    tsnic_sim_w64_peek,
+                    tsnic_sim_w64_free,
+                ),
+                #[cfg(tsnic_sim_w512)]
+                Width::W512 => (
+                    tsnic_sim_w512_new,
+                    tsnic_sim_w512_step,
+                    tsnic_sim_w512_peek,
+                    tsnic_sim_w512_free,
+                ),
+                #[cfg(not(tsnic_sim_w512))]
+                Width::W512 => return None,
+            };
             // SAFETY: `new` is the shim's constructor; it takes no arguments and returns either null
             // or a pointer to a Model it allocated, which we own from here on.
             let handle = unsafe { new() };
             if handle.is_null() {
                 None
             } else {
-                Some(Verilated { handle, step, free })
+                Some(Verilated {
+                    handle,
+                    step,
+                    peek,
+                    free,
+                })
             }
         }
     }
@@ -171,6 +206,13 @@ mod verilated {
             // structs whose layout matches `tsnic_sim_in`/`tsnic_sim_out` (all u64 fields, same order),
             // and the shim reads `inp` and writes `out` only during the call.
             unsafe { (self.step)(self.handle, inp, out) }
+        }
+
+        #[inline]
+        fn peek(&mut self, inp: &PortsIn, out: &mut PortsOut) {
+            // SAFETY: as for `step`: a live, exclusively borrowed model and matching #[repr(C)] images;
+            // peek only evaluates the model with the clock low (no edge).
+            unsafe { (self.peek)(self.handle, inp, out) }
         }
     }
 
@@ -206,8 +248,8 @@ mod tests {
     #[test]
     fn port_images_are_plain_u64_arrays() {
         // The C side is all uint64_t: sizes must be whole words with no padding.
-        assert_eq!(std::mem::size_of::<PortsIn>(), 8 * (23 + WIDE_WORDS));
-        assert_eq!(std::mem::size_of::<PortsOut>(), 8 * (31 + 2 * WIDE_WORDS));
+        assert_eq!(std::mem::size_of::<PortsIn>(), 8 * (24 + WIDE_WORDS));
+        assert_eq!(std::mem::size_of::<PortsOut>(), 8 * (35 + 2 * WIDE_WORDS));
     }
 
     #[test]

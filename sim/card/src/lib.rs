@@ -11,6 +11,14 @@
 //! and samples the interrupt line. Everything is integer and single-threaded: the same inputs give the
 //! same wire, bit for bit. The only `unsafe` code is the FFI in [`ffi`].
 //!
+//! **Idle fast-forward.** When the core says it is quiet (`sim_ff_quiet`: nothing but the PHC and
+//! state that follows it can change before PHC time `sim_ff_wake_ns`) and every model is idle, one
+//! clock cycle carries the PHC many increments at once (`sim_ff_warp`) and the cycle count jumps with
+//! it; then [`FF_SETTLE`] ordinary cycles follow before the next jump, and every jump ends that many
+//! cycles before the wake time and before the caller's deadline. The result is exactly what stepping
+//! every cycle gives (tested: the same pushes with the fast-forward on and off give identical wires and
+//! completions); [`Config::fast_forward`] turns it off. docs/ARCHITECTURE.md, "Idle fast-forward".
+//!
 //! The build script Verilates `hdl/rtl/tsnic_core.v`; when the core is not there (or Verilator failed)
 //! the crate still builds, [`core_unavailable`] says why and [`SimCard::new`] returns
 //! [`SimError::CoreUnavailable`].
@@ -67,6 +75,8 @@ pub struct Config {
     pub reset_cycles: u64,
     /// Most cycles a BAR0 access may take before [`SimError::MmioTimeout`].
     pub mmio_timeout_cycles: u64,
+    /// Skip idle stretches exactly (see the crate docs); off steps every cycle.
+    pub fast_forward: bool,
 }
 
 impl Default for Config {
@@ -79,6 +89,7 @@ impl Default for Config {
             write_latency_ns: 0,
             reset_cycles: 16,
             mmio_timeout_cycles: 100_000,
+            fast_forward: true,
         }
     }
 }
@@ -116,6 +127,19 @@ impl Config {
     }
 }
 
+/// Ordinary cycles after each fast-forward jump, and kept free before every wake time and deadline:
+/// registers that follow the PHC through a short pipeline are current again after them.
+pub const FF_SETTLE: u64 = 8;
+
+/// What the idle fast-forward did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FastForwardStats {
+    /// Jumps taken.
+    pub jumps: u64,
+    /// Cycles covered by jumps (each jump is one clocked cycle plus its extra increments).
+    pub cycles: u64,
+}
+
 /// The simulated card and its surroundings.
 pub struct SimCard {
     cfg: Config,
@@ -127,6 +151,8 @@ pub struct SimCard {
     wire: Wire,
     axil: axil::AxiLiteMaster,
     irq_edges: u64,
+    ff_settle: u64,
+    ff_stats: FastForwardStats,
 }
 
 impl std::fmt::Debug for SimCard {
@@ -173,6 +199,8 @@ impl SimCard {
             wire: Wire::new(cfg.line_rate, cfg.width.bytes()),
             axil: axil::AxiLiteMaster::new(),
             irq_edges: 0,
+            ff_settle: 0,
+            ff_stats: FastForwardStats::default(),
         };
         card.reset(cfg.reset_cycles);
         Ok(card)
@@ -193,33 +221,112 @@ impl SimCard {
     /// One core clock cycle.
     #[inline]
     pub fn step(&mut self) {
+        self.clock_cycle(0);
+    }
+
+    /// One clocked cycle that carries the PHC `extra` increments beyond its own (0: a plain cycle).
+    #[inline]
+    fn clock_cycle(&mut self, extra: u64) {
         let now_ps = self.cycle * self.cfg.clk_period_ps;
         self.mem.drive(&mut self.inp, self.cycle);
         self.wire.drive(&mut self.inp, now_ps);
         self.axil.drive(&mut self.inp);
+        self.inp.sim_ff_warp = extra;
         let irq_before = self.out.irq;
         self.rtl.step(&self.inp, &mut self.out);
+        self.inp.sim_ff_warp = 0;
         self.mem.clock(&self.inp, &self.out, self.cycle);
         self.wire.clock(&self.inp, &self.out, self.cycle, now_ps);
         self.axil.clock(&self.inp, &self.out, self.cycle);
         if irq_before == 0 && self.out.irq == 1 {
             self.irq_edges += 1;
         }
-        self.cycle += 1;
+        self.cycle += 1 + extra;
+        self.ff_settle = self.ff_settle.saturating_sub(1);
+    }
+
+    /// Jump over idle cycles, ending [`FF_SETTLE`] cycles before `limit_cycle` and before the core's
+    /// wake time; true if it did. The core must be quiet in the very cycle of the jump (checked with
+    /// a look ahead), the models idle, and the last jump [`FF_SETTLE`] cycles back.
+    fn try_fast_forward(&mut self, limit_cycle: u64) -> bool {
+        if !self.cfg.fast_forward
+            || self.ff_settle > 0
+            || self.out.sim_ff_quiet == 0
+            || self.inp.rst != 0
+            || limit_cycle < self.cycle + 4 * FF_SETTLE
+            || self.mem.busy()
+            || self.axil.busy()
+            || self.wire.busy(self.now_ps())
+        {
+            return false;
+        }
+        let now_ps = self.now_ps();
+        self.mem.drive(&mut self.inp, self.cycle);
+        self.wire.drive(&mut self.inp, now_ps);
+        self.axil.drive(&mut self.inp);
+        self.inp.sim_ff_warp = 0;
+        self.rtl.peek(&self.inp, &mut self.out);
+        let (quiet, wake, phc, inc) = (
+            self.out.sim_ff_quiet,
+            self.out.sim_ff_wake_ns,
+            self.out.sim_ff_phc_ns,
+            self.out.sim_ff_inc,
+        );
+        if quiet == 0 || inc == 0 || wake <= phc.saturating_add(1) {
+            return false;
+        }
+        // After n increments the PHC shows less than phc + 1 + n * inc / 2^48 ns (its fraction is
+        // below 1 ns): n_wake increments keep it below the wake time.
+        let n_wake = ((u128::from(wake - phc - 1)) << 48) / u128::from(inc);
+        let n_wake = u64::try_from(n_wake).unwrap_or(u64::MAX);
+        let n = n_wake
+            .min(limit_cycle - self.cycle)
+            .saturating_sub(2 * FF_SETTLE)
+            .min(u64::from(u32::MAX) + 1);
+        if n < 2 * FF_SETTLE {
+            return false;
+        }
+        self.clock_cycle(n - 1);
+        self.ff_settle = FF_SETTLE;
+        self.ff_stats.jumps += 1;
+        self.ff_stats.cycles += n;
+        true
     }
 
     /// `n` core clock cycles.
     pub fn run(&mut self, n: u64) {
-        for _ in 0..n {
-            self.step();
+        let end = self.cycle.saturating_add(n);
+        while self.cycle < end {
+            if !self.try_fast_forward(end) {
+                self.step();
+            }
         }
     }
 
     /// Run until simulated time reaches `ps` (no-op if it already has).
     pub fn run_until_ps(&mut self, ps: u64) {
-        while self.now_ps() < ps {
-            self.step();
+        let end = ps.div_ceil(self.cfg.clk_period_ps);
+        self.run(end.saturating_sub(self.cycle));
+    }
+
+    /// Run until the interrupt line rises or simulated time reaches `ps`; true if it rose (it is then
+    /// high in the last cycle run).
+    pub fn run_until_irq_or_ps(&mut self, ps: u64) -> bool {
+        let end = ps.div_ceil(self.cfg.clk_period_ps);
+        while self.cycle < end {
+            if !self.try_fast_forward(end) {
+                self.step();
+            }
+            if self.out.irq == 1 {
+                return true;
+            }
         }
+        false
+    }
+
+    /// What the idle fast-forward has done so far.
+    pub fn fast_forward_stats(&self) -> FastForwardStats {
+        self.ff_stats
     }
 
     /// Cycles simulated so far (reset included).
