@@ -68,6 +68,9 @@ test-python: py-deps
 test-rust: apt-deps
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
+# The driver for a real card: built without the `sim` feature (no sim/card, no Verilator).
+	cargo clippy -p tsnic --no-default-features --all-targets --locked -- -D warnings
+	cargo test -p tsnic --no-default-features --locked --test cli_driver
 	cargo test --workspace --locked
 
 test-cocotb: deps

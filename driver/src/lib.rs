@@ -1,11 +1,20 @@
 //! tsnic: userspace driver for the tsnic time-scheduled transmit NIC.
+//!
+//! With the `sim` feature (on by default) the crate also holds the co-simulation's side of the
+//! driver: the `sim` backend (`device::sim`), the network model (`netsim`) and the EDT closed loop
+//! (`edt::run`, `edt::card_sim`). Without it (`--no-default-features`) it is the driver for a real
+//! card alone, built without Verilator; see docs/ARCHITECTURE.md, "Building without the simulator".
 
 pub mod capture;
 pub mod contract;
 pub mod device;
 pub mod edt;
+#[cfg(feature = "sim")]
+pub mod netsim;
 pub mod phc;
 pub mod push;
 pub mod regs;
 pub mod ring;
+pub mod rng;
 pub mod trace;
+pub mod wire_time;

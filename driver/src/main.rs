@@ -21,7 +21,8 @@ struct Cli {
 enum Command {
     /// Run the EDT TCP sender (CUBIC or BBR) closed-loop over a simulated network path.
     ///
-    /// Today this runs on the software card model (`--card model`), not on the Verilated RTL.
+    /// Runs on the Verilated card by default (`--card model`: the software card model). Needs the
+    /// `sim` feature (a default build).
     Send(cli::send::SendArgs),
     /// Identity and capabilities of the card.
     Info(cli::info::InfoArgs),

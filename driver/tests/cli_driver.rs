@@ -89,3 +89,28 @@ fn errors_name_the_fix() {
     ]);
     assert!(!ok, "{err}");
 }
+
+/// A build without the `sim` feature (a driver for a real card) still knows `--backend sim` and
+/// `tsnic send`, and says how to get a build that has them (`replay` opens the card as `push` does).
+#[cfg(not(feature = "sim"))]
+#[test]
+fn without_the_sim_feature_the_simulator_is_named_not_missing() {
+    let trace = std::env::temp_dir().join(format!("tsnic-nosim-{}.csv", std::process::id()));
+    std::fs::write(&trace, "launch_ns,queue,len\n0,0,60\n").expect("write trace");
+    let trace = trace.to_str().expect("utf-8 temp path").to_string();
+    for args in [
+        &["info"][..],
+        &["phc", "get"],
+        &["push", &trace],
+        &["send", "--cc", "bbr", "--bytes", "1MB"],
+    ] {
+        let (ok, _, err) = tsnic(args);
+        assert!(!ok, "{args:?} must fail");
+        assert!(
+            err.contains("without its `sim` feature")
+                && err.contains("cargo build --release -p tsnic"),
+            "{args:?}: {err}"
+        );
+    }
+    std::fs::remove_file(&trace).ok();
+}

@@ -92,9 +92,9 @@ fn rst_from_peer_aborts_connection() {
         dst_port: 9,
     };
     let mut card = IdealCardModel::new(10_000_000_000);
-    let mut net = tsnic_netsim::Network::new(
-        tsnic_netsim::PathConfig::default(),
-        tsnic_netsim::ReceiverConfig::default(),
+    let mut net = tsnic::netsim::Network::new(
+        tsnic::netsim::PathConfig::default(),
+        tsnic::netsim::ReceiverConfig::default(),
         1,
     );
     let mut s = TcpSender::new(SenderConfig::new(ends, 1000, CcKind::Cubic), 1 << 48);
@@ -131,10 +131,10 @@ fn frames_are_valid_for_an_independent_parser() {
     assert!(r.completed);
     assert!(!r.pcap.is_empty());
     for (_, f) in &r.pcap {
-        tsnic_netsim::wire::parse(f).expect("sender frame must parse and checksum");
+        tsnic::netsim::wire::parse(f).expect("sender frame must parse and checksum");
     }
     // The SYN carries MSS, window scale, SACK-permitted and timestamps.
-    let syn = tsnic_netsim::wire::parse(&r.pcap[0].1).unwrap();
+    let syn = tsnic::netsim::wire::parse(&r.pcap[0].1).unwrap();
     assert_eq!(syn.flags & 0x02, 0x02);
     assert_eq!(syn.options.mss, Some(1460));
     assert_eq!(syn.options.wscale, Some(7));
@@ -144,7 +144,7 @@ fn frames_are_valid_for_an_independent_parser() {
     assert!(r
         .pcap
         .iter()
-        .any(|(_, f)| tsnic_netsim::wire::parse(f).unwrap().flags & 0x01 != 0));
+        .any(|(_, f)| tsnic::netsim::wire::parse(f).unwrap().flags & 0x01 != 0));
 }
 
 #[test]

@@ -90,7 +90,7 @@ mod hostile_peer {
     use tsnic::edt::cc::CcKind;
     use tsnic::edt::frame::Endpoints;
     use tsnic::edt::sender::{SenderConfig, TcpSender};
-    use tsnic_netsim::wire::{self, flags, TcpFrame, TcpOptions};
+    use tsnic::netsim::wire::{self, flags, TcpFrame, TcpOptions};
 
     const ISS: u32 = 1000;
 

@@ -5,5 +5,10 @@ pub mod info;
 pub mod phc;
 pub mod push;
 pub mod replay;
+#[cfg(feature = "sim")]
+pub mod send;
+/// `send` runs only in simulation: without the `sim` feature it says how to get it.
+#[cfg(not(feature = "sim"))]
+#[path = "send_not_built.rs"]
 pub mod send;
 pub mod stats;

@@ -11,8 +11,11 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use tsnic::capture::PcapNgOut;
 use tsnic::contract::{reg, HorizonPolicy, LatePolicy};
+#[cfg(feature = "sim")]
 use tsnic::device::sim::{LineRate, SimBackend, SimConfig, Width, WireTap};
-use tsnic::device::{Card, DeviceError};
+use tsnic::device::Card;
+#[cfg(feature = "sim")]
+use tsnic::device::DeviceError;
 use tsnic::push::{self, FrameSource, JobFrame, Outcome, PushOptions, Report};
 use tsnic::trace::{self, Limits};
 
@@ -99,6 +102,7 @@ pub struct Opened {
     /// The card.
     pub card: Card,
     /// The wire tap (sim only).
+    #[cfg(feature = "sim")]
     pub tap: Option<WireTap>,
 }
 
@@ -110,8 +114,25 @@ pub fn open(args: &RunArgs) -> Result<Opened> {
         }
         let card = Card::open(&args.backend)
             .with_context(|| format!("cannot open the card `{}`", args.backend))?;
-        return Ok(Opened { card, tap: None });
+        return Ok(Opened {
+            card,
+            #[cfg(feature = "sim")]
+            tap: None,
+        });
     }
+    open_sim(args)
+}
+
+/// Without the `sim` feature: the backend's error, which says how to get a build with the simulator.
+#[cfg(not(feature = "sim"))]
+fn open_sim(_args: &RunArgs) -> Result<Opened> {
+    let card = Card::open("sim").context("cannot open the card `sim`")?;
+    Ok(Opened { card })
+}
+
+/// The simulated card as the command line configures it, with its wire tapped.
+#[cfg(feature = "sim")]
+fn open_sim(args: &RunArgs) -> Result<Opened> {
     let line_rate = LineRate::parse(&args.line_rate)
         .ok_or_else(|| anyhow!("--line-rate {} is not one of 10, 25, 100", args.line_rate))?;
     let cfg = SimConfig {
@@ -209,7 +230,9 @@ pub fn run_and_report(
         }
     };
     let describe = opened.card.backend().describe();
+    #[cfg(feature = "sim")]
     let wall = std::time::Instant::now();
+    #[cfg(feature = "sim")]
     let cycles0 = opened.tap.as_ref().map_or(0, |t| t.cycles());
     let outcome: Outcome = push::run(&mut opened.card, frames, src, &opts, &mut progress)
         .context("the push failed")?;
@@ -217,6 +240,7 @@ pub fn run_and_report(
         b.finish_and_clear();
     }
     let report = Report::new(&outcome, t0, lead, describe);
+    #[cfg(feature = "sim")]
     if let Some(t) = &opened.tap {
         let secs = wall.elapsed().as_secs_f64();
         let cycles = t.cycles() - cycles0;
@@ -235,6 +259,9 @@ pub fn run_and_report(
     }
 
     if let Some(path) = &args.pcap {
+        #[cfg(not(feature = "sim"))]
+        let wire = None;
+        #[cfg(feature = "sim")]
         let wire = match &opened.tap {
             Some(t) if !args.no_wire_record => {
                 Some(t.take().into_iter().map(|f| f.bytes).collect())

@@ -12,10 +12,12 @@
 //!   a host-clock model on the simulator) and waiting ([`Backend::wait_ns`]: sleeps or spins on a real
 //!   card, advances simulated time on the simulator).
 //!
-//! Backends: `vfio` ([`vfio`]: a real card behind vfio-pci), `sim` (the Verilated RTL in-process, crate
-//! `tsnic-sim`) and `mem` ([`mem`]: an in-memory register file with no card behind it, for unit tests and
-//! benchmarks). [`Card`] opens one from a spec string (`sim`, `vfio:0000:01:00.0`, `mem`) and checks the
-//! card's identity.
+//! Backends: `vfio` ([`vfio`]: a real card behind vfio-pci), `sim` (`sim`: the Verilated RTL in-process,
+//! crate `tsnic-sim`; built with the crate's `sim` feature only) and `mem` ([`mem`]: an in-memory register
+//! file with no card behind it, for unit tests and benchmarks). [`Card`] opens one from a spec string
+//! (`sim`, `vfio:0000:01:00.0`, `mem`) and checks the card's identity. In a build without the `sim`
+//! feature the spec `sim` still parses and opening it fails with [`DeviceError::SimUnavailable`], which
+//! says how to get a build with the simulator.
 //!
 //! Ordering rules every backend keeps:
 //! - [`Backend::write32`] is a release point: every earlier `dma_write` is visible to the card before the
@@ -30,6 +32,7 @@ use thiserror::Error;
 use crate::contract::{self, reg};
 
 pub mod mem;
+#[cfg(feature = "sim")]
 pub mod sim;
 pub mod vfio;
 
@@ -460,8 +463,8 @@ impl fmt::Display for BackendSpec {
     }
 }
 
-/// Open the backend a spec names. The sim backend lives in `device/sim.rs` (Engineer D2): until it is
-/// built in, `sim` reports [`DeviceError::SimUnavailable`].
+/// Open the backend a spec names. `sim` needs the `sim` feature; without it (or without the Verilated
+/// core) it reports [`DeviceError::SimUnavailable`] with the way to get it.
 pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError> {
     match spec {
         BackendSpec::Sim => open_sim(),
@@ -478,8 +481,21 @@ pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError>
 }
 
 /// The sim backend in its default configuration (64-bit core, 10 Gb/s wire, 800 ns host reads).
+#[cfg(feature = "sim")]
 fn open_sim() -> Result<Box<dyn Backend>, DeviceError> {
     Ok(Box::new(sim::SimBackend::new(Default::default())?))
+}
+
+/// What a build without the `sim` feature says when asked for the simulated card.
+pub const SIM_NOT_BUILT: &str = "tsnic was built without its `sim` feature \
+(`--no-default-features`: a driver for a real card only); to use the simulated card, build it \
+with the default features (`cargo build --release -p tsnic`; needs Verilator, see `make deps`), \
+or open another backend (`vfio:DDDD:BB:DD.F` for a real card, `mem` for a register file with no card)";
+
+/// Without the `sim` feature there is no simulated card: say how to get one.
+#[cfg(not(feature = "sim"))]
+fn open_sim() -> Result<Box<dyn Backend>, DeviceError> {
+    Err(DeviceError::SimUnavailable(SIM_NOT_BUILT.into()))
 }
 
 /// Identity and capabilities read from the CAP block.
@@ -756,12 +772,28 @@ mod tests {
         ));
     }
 
+    #[cfg(feature = "sim")]
     #[test]
     fn sim_reports_unavailable_or_opens() {
         match Card::open("sim") {
             Ok(_) | Err(DeviceError::SimUnavailable(_)) => {}
             Err(e) => panic!("{e}"),
         }
+    }
+
+    /// A build for a real card still knows the `sim` spec, and says how to get the simulator.
+    #[cfg(not(feature = "sim"))]
+    #[test]
+    fn sim_is_not_built_in() {
+        assert_eq!("sim".parse::<BackendSpec>().unwrap(), BackendSpec::Sim);
+        let e = Card::open("sim").unwrap_err();
+        assert!(matches!(e, DeviceError::SimUnavailable(_)), "{e}");
+        let msg = e.to_string();
+        assert!(
+            msg.contains("without its `sim` feature")
+                && msg.contains("cargo build --release -p tsnic"),
+            "{msg}"
+        );
     }
 
     #[test]

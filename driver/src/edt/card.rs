@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use tsnic_netsim::{serialize_ns, wire_bytes};
+use crate::wire_time::{serialize_ns, wire_bytes};
 
 /// A frame handed to the card.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -19,6 +19,14 @@ pub const BASE_HEADERS: usize = 54;
 /// TCP timestamps option as Linux lays it out: NOP, NOP, kind 8, len 10, TSval, TSecr.
 pub const TS_OPTION_LEN: usize = 12;
 
+/// The payload byte at TCP stream offset `offset` (offset 0 = first byte after the SYN). The
+/// sender fills its segments with this pattern so a receiver (the simulated one in
+/// `crate::netsim`, or a test) can check contents, not only counts. 251 is prime, so the pattern
+/// does not line up with any power-of-two segment or buffer size.
+pub fn pattern_byte(offset: u64) -> u8 {
+    (offset % 251) as u8
+}
+
 /// The two ends of a connection as they appear in frames.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Endpoints {

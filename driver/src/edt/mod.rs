@@ -3,8 +3,13 @@
 //! card ([`card::TxPort`]).
 //!
 //! See docs/EDT.md for the design and which Linux function each part mirrors.
+//!
+//! The sender itself (everything but `card_sim` and `run`) is driver code and builds without
+//! the simulator. `card_sim` (the sender on the Verilated card) and `run` (the closed loop over
+//! the simulated network, `tsnic send`) need the `sim` feature.
 
 pub mod card;
+#[cfg(feature = "sim")]
 pub mod card_sim;
 pub mod cc;
 pub mod frame;
@@ -12,6 +17,7 @@ pub mod pacing;
 pub mod pcap;
 pub mod recovery;
 pub mod rtt;
+#[cfg(feature = "sim")]
 pub mod run;
 pub mod sender;
 pub mod timer;

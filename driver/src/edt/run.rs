@@ -3,7 +3,6 @@
 //! NOTSENT_LOWAT) and the report.
 
 use serde::Serialize;
-use tsnic_netsim::{Network, PathConfig, ReceiverConfig, SimRng};
 
 use super::card::{IdealCardModel, SimWire, TxPort};
 use super::card_sim::{SimCardPort, SimCardStats};
@@ -12,6 +11,8 @@ use super::frame::Endpoints;
 use super::sender::{Pacer, PacingModel, SenderConfig, TcpSender};
 use super::timer::DEFAULT_TICK_NS;
 use super::EdtError;
+use crate::netsim::{Network, PathConfig, ReceiverConfig};
+use crate::rng::SeededRng;
 
 /// Application writes go in chunks of one 64 KB skb (Linux checks memory per skb, so the
 /// unsent bytes can exceed NOTSENT_LOWAT by up to one chunk).
@@ -343,7 +344,7 @@ pub fn run(cfg: &RunConfig) -> Result<Report, EdtError> {
 
 /// The loop itself, on any card.
 fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, C), EdtError> {
-    let mut rng = SimRng::new(cfg.seed);
+    let mut rng = SeededRng::new(cfg.seed);
     let rcv_cfg = ReceiverConfig {
         rr_request: cfg.rr,
         rcv_buf: cfg.rcv_buf,

@@ -486,7 +486,7 @@ impl TcpSender {
 
     fn build_data_frame(&self, now: u64, seg: &Seg) -> Vec<u8> {
         let payload: Vec<u8> = (seg.off..seg.off + u64::from(seg.len))
-            .map(tsnic_netsim::pattern_byte)
+            .map(super::frame::pattern_byte)
             .collect();
         let mut fl = tcp_flags::ACK;
         if seg.fin {

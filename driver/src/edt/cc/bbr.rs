@@ -8,7 +8,7 @@
 //! Gains are in BBR_UNIT = 256 fixed point; bandwidth in segments per us << 24 (BW_UNIT).
 
 use super::{AckInfo, CcState, CongestionControl};
-use tsnic_netsim::SimRng;
+use crate::rng::SeededRng;
 
 pub const BBR_SCALE: u32 = 8;
 pub const BBR_UNIT: u64 = 1 << BBR_SCALE;
@@ -104,7 +104,7 @@ pub struct Bbr {
     packet_conservation: bool,
     recovery_round: u64,
     mss: u64,
-    rng: SimRng,
+    rng: SeededRng,
 }
 
 impl Bbr {
@@ -132,7 +132,7 @@ impl Bbr {
             packet_conservation: false,
             recovery_round: 0,
             mss: 1448,
-            rng: SimRng::new(seed ^ 0xbb5),
+            rng: SeededRng::new(seed ^ 0xbb5),
         }
     }
 

@@ -1,10 +1,10 @@
 //! Ethernet II / IPv4 / TCP parsing and building for the simulated receiver.
 //!
-//! This is written independently of the sender's frame code in the driver on purpose: the
+//! This is written independently of the sender's frame code (`crate::edt::frame`) on purpose: the
 //! receiver re-checks every checksum and every option with its own code, so a mistake in the
 //! sender's encoder cannot hide behind the same mistake in a shared decoder.
 
-use crate::NetsimError;
+use super::NetsimError;
 
 /// EtherType for IPv4.
 pub const ETHERTYPE_IPV4: u16 = 0x0800;

@@ -1,4 +1,6 @@
-//! Network path model and TCP receiver used to close the loop around tsnic's EDT TCP sender.
+//! Network path model and TCP receiver used to close the loop around tsnic's EDT TCP sender
+//! (`tsnic send`, [`crate::edt::run`]). Built with the `sim` feature only: a driver for a real
+//! card has no use for it.
 //!
 //! - [`network::Network`]: a drop-tail bottleneck (rate, buffer in bytes), a one-way delay each
 //!   way, optional random loss and reordering from a seeded deterministic generator, and the
@@ -8,14 +10,18 @@
 //!   advertised window, timestamp echo; checks every payload byte.
 //! - [`wire`]: its own Ethernet/IPv4/TCP codec with checksum checks.
 
+//!
+//! It uses the driver's own helpers rather than copies: [`crate::rng::SeededRng`] for loss and
+//! reordering, [`crate::wire_time`] for the bottleneck's serialization time and
+//! [`crate::edt::frame::pattern_byte`] to check payload bytes. Its frame codec ([`wire`]) is its own
+//! on purpose (see there).
+
 pub mod network;
 pub mod receiver;
-pub mod rng;
 pub mod wire;
 
-pub use network::{serialize_ns, wire_bytes, Network, PathConfig, PathStats};
-pub use receiver::{pattern_byte, RcvState, ReceiverConfig, ReceiverStats, TcpReceiver};
-pub use rng::SimRng;
+pub use network::{Network, PathConfig, PathStats};
+pub use receiver::{RcvState, ReceiverConfig, ReceiverStats, TcpReceiver};
 
 /// Errors of the network model.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]

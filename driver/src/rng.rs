@@ -1,20 +1,22 @@
 //! A tiny deterministic random number generator (SplitMix64).
 //!
-//! The network model must give the same result for the same seed on every machine and every
-//! run, so it carries its own generator instead of depending on an external crate whose stream
+//! Whatever draws random numbers in the driver (BBR's random start of its gain cycle) and in the
+//! simulations (loss and reordering in `crate::netsim`, initial sequence numbers in the EDT
+//! closed loop) must give the same result for the same seed on every machine and every run, so
+//! the driver carries its own generator instead of depending on an external crate whose stream
 //! could change between versions.
 
 /// SplitMix64: 64 bits of state, one multiply-xorshift mix per draw. Good enough statistics for
-/// loss and reordering decisions; not for cryptography.
+/// loss and reordering decisions and randomized protocol choices; not for cryptography.
 #[derive(Debug, Clone)]
-pub struct SimRng {
+pub struct SeededRng {
     state: u64,
 }
 
-impl SimRng {
+impl SeededRng {
     /// A generator whose whole output stream is fixed by `seed`.
     pub fn new(seed: u64) -> Self {
-        SimRng { state: seed }
+        SeededRng { state: seed }
     }
 
     /// The next 64 random bits.
@@ -55,8 +57,8 @@ mod tests {
 
     #[test]
     fn same_seed_same_stream() {
-        let mut a = SimRng::new(42);
-        let mut b = SimRng::new(42);
+        let mut a = SeededRng::new(42);
+        let mut b = SeededRng::new(42);
         for _ in 0..100 {
             assert_eq!(a.next_u64(), b.next_u64());
         }
@@ -64,7 +66,7 @@ mod tests {
 
     #[test]
     fn chance_edges() {
-        let mut r = SimRng::new(1);
+        let mut r = SeededRng::new(1);
         assert!((0..1000).all(|_| !r.chance(0.0)));
         assert!((0..1000).all(|_| r.chance(1.0)));
         let hits = (0..100_000).filter(|_| r.chance(0.1)).count();

@@ -10,13 +10,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::wire::{self, flags, TcpFrame, TcpOptions};
-
-/// The payload byte at stream offset `offset` (offset 0 = first byte after the SYN). Senders
-/// fill their segments with this pattern so the receiver can check contents, not only counts.
-pub fn pattern_byte(offset: u64) -> u8 {
-    (offset % 251) as u8
-}
+use super::wire::{self, flags, TcpFrame, TcpOptions};
+use crate::edt::frame::pattern_byte;
 
 /// Receiver settings.
 #[derive(Debug, Clone)]

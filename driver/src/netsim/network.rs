@@ -4,28 +4,10 @@
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
 
-use crate::receiver::{ReceiverConfig, TcpReceiver};
-use crate::rng::SimRng;
-use crate::wire;
-
-/// Bytes a frame occupies on an Ethernet wire beyond the bytes handed to the MAC:
-/// preamble+SFD (8), FCS (4) and the minimum inter-frame gap (12).
-pub const ETH_WIRE_OVERHEAD: u64 = 24;
-/// Minimum Ethernet frame without FCS (the MAC pads shorter frames).
-pub const ETH_MIN_FRAME: u64 = 60;
-
-/// Bytes a frame of `len` bytes (without FCS) takes on the wire, overhead included.
-pub fn wire_bytes(len: usize) -> u64 {
-    (len as u64).max(ETH_MIN_FRAME) + ETH_WIRE_OVERHEAD
-}
-
-/// Nanoseconds to serialize `bytes` at `rate_bps`, rounded up (a frame is never shorter than
-/// its bits allow).
-pub fn serialize_ns(bytes: u64, rate_bps: u64) -> u64 {
-    let bits = u128::from(bytes) * 8 * 1_000_000_000;
-    let r = u128::from(rate_bps.max(1));
-    bits.div_ceil(r) as u64
-}
+use super::receiver::{ReceiverConfig, TcpReceiver};
+use super::wire;
+use crate::rng::SeededRng;
+use crate::wire_time::{serialize_ns, wire_bytes};
 
 /// The path between the sender's card and the receiver.
 #[derive(Debug, Clone, PartialEq)]
@@ -109,7 +91,7 @@ impl Ord for Ev {
 pub struct Network {
     cfg: PathConfig,
     rcv_cfg: ReceiverConfig,
-    rng: SimRng,
+    rng: SeededRng,
     events: BinaryHeap<Ev>,
     next_seq: u64,
     /// Finish times and wire sizes of frames in the bottleneck (waiting or in service).
@@ -125,7 +107,7 @@ impl Network {
         Network {
             cfg,
             rcv_cfg,
-            rng: SimRng::new(seed ^ 0x6e65_7473_696d),
+            rng: SeededRng::new(seed ^ 0x6e65_7473_696d),
             events: BinaryHeap::new(),
             next_seq: 0,
             in_queue: Default::default(),

@@ -1,10 +1,11 @@
 //! Network model tests: the receiver's reassembly, SACK and delayed ACK, and the bottleneck.
 //!
-//! Run: `cargo test -p tsnic-netsim`
+//! Run: `cargo test -p tsnic --test netsim_props` (needs the `sim` feature, on by default).
 
 use proptest::prelude::*;
-use tsnic_netsim::wire::{self, flags, TcpFrame, TcpOptions};
-use tsnic_netsim::{pattern_byte, Network, PathConfig, ReceiverConfig, TcpReceiver};
+use tsnic::edt::frame::pattern_byte;
+use tsnic::netsim::wire::{self, flags, TcpFrame, TcpOptions};
+use tsnic::netsim::{Network, PathConfig, ReceiverConfig, TcpReceiver};
 
 const ISS: u32 = 0xffff_ff00; // close to wrap on purpose
 
