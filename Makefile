@@ -67,11 +67,12 @@ test-python: py-deps
 
 test-rust: apt-deps
 	cargo fmt --all -- --check
-	cargo clippy --workspace --all-targets --locked -- -D warnings
+# With `wide`: the 512-bit (100G) simulated card too, for the line-rate regression (cosim_line_rate).
+	cargo clippy --workspace --all-targets --locked --features tsnic/wide -- -D warnings
 # The driver for a real card: built without the `sim` feature (no sim/card, no Verilator).
 	cargo clippy -p tsnic --no-default-features --all-targets --locked -- -D warnings
 	cargo test -p tsnic --no-default-features --locked --test cli_driver
-	cargo test --workspace --locked
+	cargo test --workspace --locked --features tsnic/wide
 
 test-cocotb: deps
 	@$(VENV)/bin/python $(ROOT)/tests/cocotb/run_benches.py

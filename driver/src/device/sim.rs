@@ -16,7 +16,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use tsnic_sim::{Config, MemStats, SimCard, SimError, WireFrame, WireStats};
+use tsnic_sim::{Config, FastForwardStats, MemStats, SimCard, SimError, WireFrame, WireStats};
 
 use super::{Backend, DeviceError, DmaRegion, HostClockModel, DMA_ALIGN};
 
@@ -32,6 +32,7 @@ struct TapState {
     cycles: u64,
     wire: WireStats,
     mem: MemStats,
+    ff: FastForwardStats,
 }
 
 /// The simulated card's wire and counters, shared between the backend and whoever reads them (the
@@ -55,6 +56,10 @@ impl WireTap {
     /// Core cycles simulated so far (reset included), as of the backend's last call.
     pub fn cycles(&self) -> u64 {
         self.0.borrow().cycles
+    }
+    /// What the idle fast-forward skipped, as of the backend's last call.
+    pub fn fast_forward_stats(&self) -> FastForwardStats {
+        self.0.borrow().ff
     }
     /// The wire model's counters (frames, bytes, underruns, tkeep errors).
     pub fn wire_stats(&self) -> WireStats {
@@ -132,6 +137,7 @@ impl SimBackend {
             st.cycles = self.card.cycle();
             st.wire = self.card.wire().stats();
             st.mem = self.card.mem().stats();
+            st.ff = self.card.fast_forward_stats();
         }
     }
 

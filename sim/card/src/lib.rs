@@ -314,7 +314,8 @@ impl SimCard {
     pub fn run_until_irq_or_ps(&mut self, ps: u64) -> bool {
         let end = ps.div_ceil(self.cfg.clk_period_ps);
         while self.cycle < end {
-            if !self.try_fast_forward(end) {
+            // With the line already high the first cycle returns: no jump before it.
+            if self.out.irq == 1 || !self.try_fast_forward(end) {
                 self.step();
             }
             if self.out.irq == 1 {
