@@ -5,7 +5,7 @@
 //! departure time, cookie, ring index, phase), every frame on the wire (bytes and the simulated time of
 //! its first beat), every PHC reading, every interrupt wait's outcome and the final cycle count. The
 //! programs mix posts with launch times in the past, near, in the coarse wheel and beyond the horizon,
-//! idle waits, PHC steps and frequency trims during idle time, queue flushes, interrupt waits with
+//! idle waits, PHC steps (often to just before a whole second) and frequency trims during idle time, queue flushes, interrupt waits with
 //! moderation, and rings small enough that descriptor and completion rings wrap many times. A run in
 //! which the fast-forward skipped nothing would prove nothing, so each program also checks that it did.
 
@@ -172,7 +172,15 @@ fn run(seed: u64, ff: bool) -> Outcome {
                     log.push(format!("adjtime {d}"));
                 }
                 _ => {
-                    let t = phc::get_ns(&mut b) + rng.range(0, 2_000_000_000);
+                    // often just before a whole second, so that idle time crosses it (the seconds
+                    // view rolls over and pps pulses there)
+                    let now = phc::get_ns(&mut b);
+                    let t = if rng.below(2) == 0 {
+                        (now / 1_000_000_000 + 1 + rng.below(3)) * 1_000_000_000
+                            - rng.range(1, 2_000_000)
+                    } else {
+                        now + rng.range(0, 2_000_000_000)
+                    };
                     phc::set(&mut b, t);
                     log.push(format!("set {t}"));
                 }
@@ -188,7 +196,15 @@ fn run(seed: u64, ff: bool) -> Outcome {
                 }
             }
             // read the clock
-            10 => log.push(format!("phc {}", phc::get_ns(&mut b))),
+            10 => {
+                let t = phc::get(&mut b);
+                assert_eq!(
+                    t.sec * 1_000_000_000 + u64::from(t.nsec),
+                    t.ns,
+                    "seconds view"
+                );
+                log.push(format!("phc {t:?}"));
+            }
             _ => {}
         }
         // completions: take them back (the completion ring has 8 entries: it wraps often)
