@@ -49,7 +49,11 @@ fn twenty_thousand_minimum_frames_at_100g_line_rate() {
     assert_eq!(on_wire, n, "every frame goes on the wire");
     let wire = tap.take();
     assert_eq!(wire.len() as u64, n, "wire frames");
-    assert_eq!(tap.wire_stats().underruns, 0, "the MAC never ran dry inside a frame");
+    assert_eq!(
+        tap.wire_stats().underruns,
+        0,
+        "the MAC never ran dry inside a frame"
+    );
     let first = wire.first().unwrap().first_beat_ps;
     let last = wire.last().unwrap().first_beat_ps;
     let pps = (n - 1) as f64 / ((last - first) as f64 * 1e-12);
