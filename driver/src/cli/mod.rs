@@ -6,4 +6,5 @@ pub mod phc;
 pub mod push;
 pub mod replay;
 pub mod send;
+pub mod sim;
 pub mod stats;
