@@ -415,6 +415,20 @@ impl Backend for SimBackend {
 mod tests {
     use super::*;
 
+    #[test]
+    fn host_clock_round_trips_through_the_state() {
+        let mut c = HostClockModel::new(10, SIM_HOST_EPOCH_NS);
+        c.set_freq_error_ppb(1_000, -37_000.5);
+        c.step(2_000, -123);
+        let d = decode_clock(&encode_clock(&c)).unwrap();
+        assert_eq!(d.parts(), c.parts());
+        assert_eq!(d.host_ns(5_000_000), c.host_ns(5_000_000));
+        assert!(decode_clock(&encode_clock(&c)[..31]).is_none());
+        let mut nan = encode_clock(&c);
+        nan[24..32].copy_from_slice(&f64::NAN.to_bits().to_le_bytes());
+        assert!(decode_clock(&nan).is_none());
+    }
+
     /// Without the core, opening the sim backend says why and how to fix it; with it, the identity
     /// reads back through AXI-Lite.
     #[test]

@@ -8,8 +8,8 @@
 //! - **One command at a time**: a command holds an exclusive `flock` on `PATH.lock` from opening the
 //!   card until it exits (the kernel drops it even on a crash). A second command fails at once, naming
 //!   the holder's pid, as a second process opening a VFIO device gets EBUSY.
-//! - **Atomic writes**: the state is written to `PATH.tmp`, synced and renamed over `PATH`, so a
-//!   command killed at any point leaves the last complete state (or none).
+//! - **Atomic writes**: the state is written to `PATH.tmp` and renamed over `PATH`, so a command
+//!   killed at any point leaves the last complete state (or none).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
@@ -170,13 +170,15 @@ pub fn read(path: &Path) -> Result<Option<Vec<u8>>, DeviceError> {
     }
 }
 
-/// Write `bytes` to `path` atomically: `PATH.tmp`, fsync, rename over `PATH`.
+/// Write `bytes` to `path` atomically: `PATH.tmp`, then rename over `PATH`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), DeviceError> {
     let tmp = with_suffix(path, ".tmp");
     let write = || -> io::Result<()> {
         let mut f = File::create(&tmp)?;
         f.write_all(bytes)?;
-        f.sync_all()?;
+        // No fsync: it cost about 8 ms a command here. A rename is atomic for every process; only an
+        // OS crash could leave a short file, which the next command refuses as truncated (and a
+        // machine crash is a power cycle anyway).
         fs::rename(&tmp, path)
     };
     write().map_err(|e| {

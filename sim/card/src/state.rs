@@ -428,7 +428,7 @@ mod tests {
         poke(&mut a);
         let saved = a.snapshot(b"", 0).unwrap();
         let cfg = Config::default();
-        let err = |bytes: &[u8]| SimCard::restore(cfg, bytes).err().expect("refused");
+        let err = |bytes: &[u8]| SimCard::restore(cfg, bytes).expect_err("refused");
         assert_eq!(err(b"hello"), StateError::NotAState);
         assert_eq!(err(b""), StateError::NotAState);
         for cut in [9, 20, saved.len() / 2, saved.len() - 1] {
