@@ -338,6 +338,12 @@ impl SimCard {
                 want_ps: cfg.clk_period_ps,
             });
         }
+        if info.cycle.checked_mul(info.clk_period_ps).is_none() {
+            return Err(StateError::Corrupt(format!(
+                "cycle count {} is beyond the end of simulated time",
+                info.cycle
+            )));
+        }
         let irq_edges = dec.u64("interrupt edges")?;
         let inp = PortsIn::from_words(&dec.words("input ports")?)
             .ok_or_else(|| StateError::Corrupt("input port image size".into()))?;
