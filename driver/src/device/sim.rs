@@ -107,19 +107,11 @@ fn sim_err(e: SimError) -> DeviceError {
 impl SimBackend {
     /// Build the simulated card (core out of reset, nothing configured).
     pub fn new(cfg: Config) -> Result<SimBackend, DeviceError> {
-        let mut card = SimCard::new(cfg).map_err(sim_err)?;
-        // Diagnosis: TSNIC_SIM_MEMLOG=1 prints every host-memory burst when the backend is dropped.
-        if std::env::var_os("TSNIC_SIM_MEMLOG").is_some() {
-            card.mem_mut().set_logging(true);
-        }
-        Ok(SimBackend {
+        let card = SimCard::new(cfg).map_err(sim_err)?;
+        Ok(SimBackend::new_around(
             card,
-            clock: HostClockModel::new(0, SIM_HOST_EPOCH_NS),
-            tap: None,
-            last_error: None,
-            mmio_ops: 0,
-            persist: None,
-        })
+            HostClockModel::new(0, SIM_HOST_EPOCH_NS),
+        ))
     }
 
     /// The card `state` names: restored from its state file if there is one (a fresh card if not), and
@@ -154,7 +146,11 @@ impl SimBackend {
         Ok(b)
     }
 
-    fn new_around(card: SimCard, clock: HostClockModel) -> SimBackend {
+    fn new_around(mut card: SimCard, clock: HostClockModel) -> SimBackend {
+        // Diagnosis: TSNIC_SIM_MEMLOG=1 prints every host-memory burst when the backend is dropped.
+        if std::env::var_os("TSNIC_SIM_MEMLOG").is_some() {
+            card.mem_mut().set_logging(true);
+        }
         SimBackend {
             card,
             clock,
