@@ -9,6 +9,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+use tsnic::contract::reg;
+use tsnic::device::mem::MemBackend;
+use tsnic::device::{Backend, Caps, Card};
+use tsnic::push;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -200,7 +205,40 @@ fn push_then_stats_shows_the_frames_and_a_second_push_adds_to_them() {
         !d.join("unused.state").exists(),
         "TSNIC_SIM_STATE was used despite the spec"
     );
+    // The pushes left the kept card quiet: no TX queue and no completion ring enabled that would
+    // reach into the memory of a process that has exited.
+    let mut card = Card::open(&spec).expect("the kept card");
+    let caps = card.caps().clone();
+    for q in 0..caps.num_queues as u16 {
+        assert_eq!(
+            card.backend().read32(caps.q_reg(q, reg::Q_CTRL)),
+            0,
+            "queue {q} left enabled"
+        );
+    }
+    assert_eq!(
+        card.backend().read32(reg::CPL_CTRL),
+        0,
+        "completion ring left enabled"
+    );
+    card.close().unwrap();
     let _ = std::fs::remove_dir_all(&d);
+}
+
+/// After a failed job, too, the driver disables the job's queues and the completion ring.
+#[test]
+fn a_failed_job_leaves_the_queues_and_completion_ring_disabled() {
+    let mut m = MemBackend::new_identity();
+    let caps = Caps::read(&mut m).unwrap();
+    for q in [1u16, 3] {
+        m.write32(caps.q_reg(q, reg::Q_CTRL), 1);
+    }
+    m.write32(reg::CPL_CTRL, 1);
+    push::leave_quiet(&mut m, &caps, &[1, 3], true);
+    for q in [1u16, 3] {
+        assert_eq!(m.read32(caps.q_reg(q, reg::Q_CTRL)), 0);
+    }
+    assert_eq!(m.read32(reg::CPL_CTRL), 0);
 }
 
 #[test]
