@@ -34,6 +34,10 @@ enum Command {
     Push(cli::push::PushArgs),
     /// Replay a pcap/pcapng capture byte for byte with its own inter-packet timing.
     Replay(cli::replay::ReplayArgs),
+    /// The simulated card, which keeps its state between commands as a real card does: status, reset
+    /// (power-cycle). Its state file: `--backend sim:state=PATH` or TSNIC_SIM_STATE (`none`: a fresh
+    /// card each command).
+    Sim(cli::sim::SimArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +49,7 @@ fn main() -> ExitCode {
         Command::Phc(args) => cli::phc::run(args),
         Command::Push(args) => cli::push::run(args),
         Command::Replay(args) => cli::replay::run(args),
+        Command::Sim(args) => cli::sim::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

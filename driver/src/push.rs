@@ -228,8 +228,43 @@ pub fn check_job(caps: &Caps, frames: &[JobFrame]) -> Result<(), PushError> {
     Ok(())
 }
 
-/// Run a job: post every frame, collect every completion.
+/// Run a job: post every frame, collect every completion. Either way the card is left quiet for the
+/// next process (see [`leave_quiet`]).
 pub fn run(
+    card: &mut Card,
+    frames: &[JobFrame],
+    src: &dyn FrameSource,
+    opts: &PushOptions,
+    progress: Progress<'_>,
+) -> Result<Outcome, PushError> {
+    let r = run_job(card, frames, src, opts, progress);
+    let (caps, b) = card.parts();
+    let mut queues: Vec<u16> = frames.iter().map(|f| f.queue).collect();
+    queues.sort_unstable();
+    queues.dedup();
+    leave_quiet(b, caps, &queues, r.is_err());
+    r
+}
+
+/// What a driver does before its process exits and its DMA memory is unmapped (VFIO does that at
+/// exit): disable the job's TX queues (done already after a job that completed) and the completion
+/// ring, so the card touches none of this process's memory afterwards. After a failed job the card may
+/// still hold descriptors: disabling a queue flushes them, and their completions still land in this
+/// process's ring, so we let 1 ms of card time pass before the completion ring goes. (A completion
+/// the card still held after that would be written, once the next process enables its ring, there.)
+pub fn leave_quiet(b: &mut dyn Backend, caps: &Caps, queues: &[u16], failed: bool) {
+    if failed {
+        for &q in queues {
+            if u32::from(q) < caps.num_queues {
+                b.write32(caps.q_reg(q, reg::Q_CTRL), 0);
+            }
+        }
+        let _ = b.wait_ns(1_000_000);
+    }
+    b.write32(reg::CPL_CTRL, 0);
+}
+
+fn run_job(
     card: &mut Card,
     frames: &[JobFrame],
     src: &dyn FrameSource,

@@ -30,7 +30,7 @@ fn phc_registers_on_the_rtl() {
     if !core_ready() {
         return;
     }
-    let mut card = Card::open("sim").expect("sim card");
+    let mut card = Card::open("sim:state=none").expect("sim card");
     let b = card.backend();
 
     phc::set(b, 1_000_000_000_000);
@@ -85,7 +85,7 @@ fn servo_locks_the_rtl_clock_to_a_host_clock_100ppm_off() {
     if !core_ready() {
         return;
     }
-    let mut card = Card::open("sim").expect("sim card");
+    let mut card = Card::open("sim:state=none").expect("sim card");
     let b = card.backend();
     assert!(
         b.set_host_freq_error_ppb(-100_000.0),

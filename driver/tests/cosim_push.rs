@@ -45,6 +45,9 @@ fn tmp(name: &str) -> PathBuf {
 fn tsnic(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_tsnic"))
         .args(args)
+        // Each command on a fresh simulated card, kept nowhere: hermetic (cosim_persist.rs tests the
+        // card that persists).
+        .env("TSNIC_SIM_STATE", "none")
         .current_dir(repo())
         .output()
         .expect("run tsnic")

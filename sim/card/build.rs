@@ -48,6 +48,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=csrc/shim.cpp");
     println!("cargo:rerun-if-changed=csrc/ports.h");
+    println!("cargo:rerun-if-changed=csrc/save.cpp");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_VERILATOR");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_RTL_DIR");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_CXX_OPT");
@@ -116,6 +117,17 @@ fn main() {
             no_core(&msg);
             return;
         }
+        // Save/restore (`--savable`, csrc/save.cpp): a state file is only good for the model that wrote it.
+        match fingerprint(&verilator, &rtl, &mdir) {
+            Ok(fp) => println!(
+                "cargo:rustc-env=TSNIC_SIM_FINGERPRINT_{}={fp}",
+                cfg.name.to_uppercase()
+            ),
+            Err(msg) => {
+                no_core(&msg);
+                return;
+            }
+        }
         let mut b = cc_base(&include);
         b.include(&mdir)
             .define("TSNIC_TOP", prefix.as_str())
@@ -138,7 +150,8 @@ fn main() {
 
     let mut rt = cc_base(&include);
     rt.file(include.join("verilated.cpp"))
-        .file(include.join("verilated_threads.cpp"));
+        .file(include.join("verilated_threads.cpp"))
+        .file(include.join("verilated_save.cpp"));
     rt.compile("tsnic_verilated");
     if built.contains(&"w512") {
         println!("cargo:rustc-cfg=tsnic_sim_w512");
@@ -196,6 +209,8 @@ fn verilate(
             "fast",
             "--noassert",
             "--no-timing",
+            // VerilatedSerialize/VerilatedDeserialize of the whole model: the persistent simulated card.
+            "--savable",
         ])
         .args(["-Wno-fatal", "-Wno-lint", "-Wno-style"]);
     for (k, v) in params {
@@ -222,6 +237,51 @@ fn verilate(
         ));
     }
     Ok(())
+}
+
+/// Fingerprint of one Verilated configuration: the Verilator version and every C++ file it generated
+/// (which encode the RTL, the parameters and the flags), with the RTL directory's path replaced so that
+/// two checkouts of the same tree agree. 128-bit FNV-1a, hex. A state file saved by another model is
+/// refused by comparing this string before any of its bytes reach the model.
+fn fingerprint(verilator: &str, rtl: &Path, mdir: &Path) -> Result<String, String> {
+    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
+    let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h ^= b as u128;
+            h = h.wrapping_mul(PRIME);
+        }
+    };
+    let version = Command::new(verilator)
+        .arg("--version")
+        .output()
+        .map_err(|e| format!("cannot run `{verilator} --version`: {e}"))?;
+    eat(&version.stdout);
+    let mut files: Vec<PathBuf> = fs::read_dir(mdir)
+        .map_err(|e| format!("cannot read {}: {e}", mdir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            matches!(
+                p.extension().and_then(|e| e.to_str()),
+                Some("cpp") | Some("h")
+            )
+        })
+        .collect();
+    files.sort();
+    let rtl_path = rtl.display().to_string();
+    for f in files {
+        let text =
+            fs::read_to_string(&f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+        let name = f
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        eat(name.as_bytes());
+        eat(&[0]);
+        eat(text.replace(&rtl_path, "RTL").as_bytes());
+        eat(&[0]);
+    }
+    Ok(format!("{h:032x}"))
 }
 
 fn no_core(reason: &str) {

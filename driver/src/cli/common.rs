@@ -8,6 +8,12 @@ pub fn open_card(spec: &str) -> Result<Card> {
     Card::open(spec).with_context(|| format!("cannot open the card `{spec}`"))
 }
 
+/// Done with the card: a persistent simulated card saves its state for the next command.
+pub fn close_card(card: Card) -> Result<()> {
+    card.close()
+        .context("the simulated card's state was not saved (the next command sees the card as it was before this one)")
+}
+
 /// ns as `S.NNNNNNNNN s`.
 pub fn fmt_ns(ns: u64) -> String {
     format!("{}.{:09} s", ns / 1_000_000_000, ns % 1_000_000_000)

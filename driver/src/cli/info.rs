@@ -5,12 +5,13 @@ use clap::Args;
 use tsnic::contract::reg;
 use tsnic::regs::{CtrlStatus, Features};
 
-use super::common::{fmt_ns, open_card};
+use super::common::{close_card, fmt_ns, open_card};
 
 /// Arguments of `tsnic info`.
 #[derive(Args, Debug)]
 pub struct InfoArgs {
-    /// Card to open: `sim` (Verilated RTL), `vfio:DDDD:BB:DD.F` (a real card), `mem` (no card).
+    /// Card to open: `sim` (Verilated RTL; `sim:wide`, `sim:state=PATH|none`), `vfio:DDDD:BB:DD.F` (a
+    /// real card), `mem` (no card).
     #[arg(long, default_value = "sim")]
     pub backend: String,
     /// Print JSON instead of a table.
@@ -26,6 +27,7 @@ pub fn run(args: InfoArgs) -> Result<()> {
     let status = CtrlStatus::from_bits_truncate(card.backend().read32(reg::CTRL_STATUS));
     let phc_ns = tsnic::phc::get_ns(card.backend());
     let features = Features::from_bits_truncate(caps.features);
+    close_card(card)?;
     if args.json {
         let v = serde_json::json!({
             "backend": describe,

@@ -11,4 +11,5 @@ pub mod send;
 #[cfg(not(feature = "sim"))]
 #[path = "send_not_built.rs"]
 pub mod send;
+pub mod sim;
 pub mod stats;

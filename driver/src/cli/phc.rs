@@ -4,12 +4,13 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use tsnic::phc::{self, PiServo, ServoState, MAX_ADJFINE_PPB};
 
-use super::common::{fmt_ns, open_card, parse_signed_ns};
+use super::common::{close_card, fmt_ns, open_card, parse_signed_ns};
 
 /// Arguments of `tsnic phc`.
 #[derive(Args, Debug)]
 pub struct PhcArgs {
-    /// Card to open: `sim`, `vfio:DDDD:BB:DD.F`, `mem` (no card; its PHC is the Rust model of the RTL).
+    /// Card to open: `sim` (`sim:wide`, `sim:state=PATH|none`), `vfio:DDDD:BB:DD.F`, `mem` (no card;
+    /// its PHC is the Rust model of the RTL).
     #[arg(long, default_value = "sim", global = true)]
     pub backend: String,
     /// What to do.
@@ -210,5 +211,5 @@ pub fn run(args: PhcArgs) -> Result<()> {
             }
         }
     }
-    Ok(())
+    close_card(card)
 }

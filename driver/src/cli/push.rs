@@ -13,9 +13,9 @@ use tsnic::capture::PcapNgOut;
 use tsnic::contract::{reg, HorizonPolicy, LatePolicy};
 #[cfg(feature = "sim")]
 use tsnic::device::sim::{LineRate, SimBackend, SimConfig, Width, WireTap};
-use tsnic::device::Card;
 #[cfg(feature = "sim")]
-use tsnic::device::DeviceError;
+use tsnic::device::{sim_state::StateChoice, DeviceError};
+use tsnic::device::{BackendSpec, Card};
 use tsnic::push::{self, FrameSource, JobFrame, Outcome, PushOptions, Report};
 use tsnic::trace::{self, Limits};
 
@@ -40,7 +40,8 @@ pub enum HorizonArg {
 /// Options shared by `push` and `replay`.
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// Card to use: `sim` (the Verilated RTL, default) or `vfio:DDDD:BB:DD.F` (a real card).
+    /// Card to use: `sim` (the Verilated RTL, default; `sim:state=PATH|none` chooses the saved card,
+    /// see `tsnic sim`) or `vfio:DDDD:BB:DD.F` (a real card).
     #[arg(long, default_value = "sim")]
     pub backend: String,
     /// Write the wire as pcapng, nanosecond timestamps = actual departure (TAI ns).
@@ -108,7 +109,11 @@ pub struct Opened {
 
 /// Open the card for a push or replay; on sim with the wire tapped.
 pub fn open(args: &RunArgs) -> Result<Opened> {
-    if args.backend != "sim" {
+    let spec: BackendSpec = args
+        .backend
+        .parse()
+        .with_context(|| format!("cannot open the card `{}`", args.backend))?;
+    let BackendSpec::Sim(sim_opts) = spec else {
         if args.wide || args.line_rate != "10" || args.read_latency_ns != 800 {
             bail!("--wide, --line-rate and --read-latency-ns configure the simulator; drop them for `--backend {}`", args.backend);
         }
@@ -119,29 +124,38 @@ pub fn open(args: &RunArgs) -> Result<Opened> {
             #[cfg(feature = "sim")]
             tap: None,
         });
-    }
-    open_sim(args)
+    };
+    open_sim(args, sim_opts.wide, &sim_opts.state)
 }
 
 /// Without the `sim` feature: the backend's error, which says how to get a build with the simulator.
 #[cfg(not(feature = "sim"))]
-fn open_sim(_args: &RunArgs) -> Result<Opened> {
+fn open_sim(
+    _args: &RunArgs,
+    _wide: bool,
+    _state: &tsnic::device::sim_state::StateChoice,
+) -> Result<Opened> {
     let card = Card::open("sim").context("cannot open the card `sim`")?;
     Ok(Opened { card })
 }
 
-/// The simulated card as the command line configures it, with its wire tapped.
+/// The simulated card as the command line configures it (on the saved card `state` names), with its
+/// wire tapped.
 #[cfg(feature = "sim")]
-fn open_sim(args: &RunArgs) -> Result<Opened> {
+fn open_sim(args: &RunArgs, wide: bool, state: &StateChoice) -> Result<Opened> {
     let line_rate = LineRate::parse(&args.line_rate)
         .ok_or_else(|| anyhow!("--line-rate {} is not one of 10, 25, 100", args.line_rate))?;
     let cfg = SimConfig {
-        width: if args.wide { Width::W512 } else { Width::W64 },
+        width: if args.wide || wide {
+            Width::W512
+        } else {
+            Width::W64
+        },
         line_rate,
         read_latency_ns: args.read_latency_ns,
         ..SimConfig::default()
     };
-    let mut sim = SimBackend::new(cfg)
+    let mut sim = SimBackend::open(cfg, state)
         .map_err(|e| match e {
             DeviceError::Sim(m) if m.contains("Gb/s") => {
                 anyhow!("{m}; pass --wide (and build with `--features wide`)")
@@ -151,7 +165,7 @@ fn open_sim(args: &RunArgs) -> Result<Opened> {
         .context("cannot start the simulated card")?;
     sim.card().wire_mut().set_recording(!args.no_wire_record);
     let tap = sim.tap();
-    let card = Card::from_backend(Box::new(sim), "sim".into())
+    let card = Card::from_backend(Box::new(sim), args.backend.clone())
         .context("the simulated card did not identify itself")?;
     Ok(Opened {
         card,
@@ -179,7 +193,7 @@ pub fn options(args: &RunArgs) -> PushOptions {
 /// [`push::lookahead_for`]; the host read latency is the simulator's, or 2 us on a real card).
 pub fn tune_lookahead(card: &mut Card, args: &RunArgs, max_len: u32) {
     let (caps, b) = card.parts();
-    let latency = if args.backend == "sim" {
+    let latency = if args.backend.starts_with("sim") {
         args.read_latency_ns
     } else {
         2000
@@ -203,7 +217,7 @@ pub fn time_zero(card: &mut Card, args: &RunArgs, frames: usize) -> (u64, u64) {
 
 /// Run the job with a progress bar on a terminal, then write the outputs.
 pub fn run_and_report(
-    mut opened: Opened,
+    opened: Opened,
     args: &RunArgs,
     frames: &[JobFrame],
     src: &dyn FrameSource,
@@ -211,6 +225,9 @@ pub fn run_and_report(
     lead: u64,
     check_tags: bool,
 ) -> Result<Report> {
+    let mut card = opened.card;
+    #[cfg(feature = "sim")]
+    let tap = opened.tap;
     let opts = options(args);
     let bar = if std::io::stderr().is_terminal() {
         let pb = ProgressBar::new(frames.len() as u64);
@@ -229,22 +246,31 @@ pub fn run_and_report(
             b.set_position(done);
         }
     };
-    let describe = opened.card.backend().describe();
+    let describe = card.backend().describe();
     #[cfg(feature = "sim")]
-    let wall = std::time::Instant::now();
-    #[cfg(feature = "sim")]
-    let cycles0 = opened.tap.as_ref().map_or(0, |t| t.cycles());
-    let outcome: Outcome = push::run(&mut opened.card, frames, src, &opts, &mut progress)
-        .context("the push failed")?;
+    let (wall, cycles0, wire0) = (
+        std::time::Instant::now(),
+        tap.as_ref().map_or(0, |t| t.cycles()),
+        // The wire (the card's MAC) keeps its counters across commands on a persistent card: this
+        // job's share is the difference.
+        tap.as_ref().map(|t| t.wire_stats()).unwrap_or_default(),
+    );
+    let outcome: Outcome =
+        push::run(&mut card, frames, src, &opts, &mut progress).context("the push failed")?;
+    // The card's part is over: a persistent simulated card is saved now, whatever the outputs do.
+    super::common::close_card(card)?;
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
     let report = Report::new(&outcome, t0, lead, describe);
     #[cfg(feature = "sim")]
-    if let Some(t) = &opened.tap {
+    if let Some(t) = &tap {
         let secs = wall.elapsed().as_secs_f64();
         let cycles = t.cycles() - cycles0;
-        let (w, m) = (t.wire_stats(), t.mem_stats());
+        let (mut w, m) = (t.wire_stats(), t.mem_stats());
+        w.frames -= wire0.frames;
+        w.underruns -= wire0.underruns;
+        w.keep_errors -= wire0.keep_errors;
         eprintln!(
             "sim: {cycles} core cycles in {secs:.2} s wall ({:.2} M cycles/s); wire: {} frames, {} underruns, {} tkeep errors; host memory: {} bad accesses",
             cycles as f64 / secs.max(1e-9) / 1e6,
@@ -262,7 +288,7 @@ pub fn run_and_report(
         #[cfg(not(feature = "sim"))]
         let wire = None;
         #[cfg(feature = "sim")]
-        let wire = match &opened.tap {
+        let wire = match &tap {
             Some(t) if !args.no_wire_record => {
                 Some(t.take().into_iter().map(|f| f.bytes).collect())
             }

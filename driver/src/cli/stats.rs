@@ -4,12 +4,12 @@ use anyhow::{bail, Result};
 use clap::Args;
 use tsnic::contract::reg;
 
-use super::common::open_card;
+use super::common::{close_card, open_card};
 
 /// Arguments of `tsnic stats`.
 #[derive(Args, Debug)]
 pub struct StatsArgs {
-    /// Card to open: `sim`, `vfio:DDDD:BB:DD.F`, `mem`.
+    /// Card to open: `sim` (`sim:wide`, `sim:state=PATH|none`), `vfio:DDDD:BB:DD.F`, `mem`.
     #[arg(long, default_value = "sim")]
     pub backend: String,
     /// Show only this queue's counters (default: every queue with a non-zero counter).
@@ -85,6 +85,7 @@ pub fn run(args: StatsArgs) -> Result<()> {
             per_queue.push((q, vals));
         }
     }
+    close_card(card)?;
     if args.json {
         let g: serde_json::Map<String, serde_json::Value> = global
             .iter()

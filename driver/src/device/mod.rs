@@ -34,6 +34,7 @@ use crate::contract::{self, reg};
 pub mod mem;
 #[cfg(feature = "sim")]
 pub mod sim;
+pub mod sim_state;
 pub mod vfio;
 
 /// Errors of opening and driving a card. Each message says what to do about it.
@@ -137,6 +138,30 @@ pub enum DeviceError {
     /// The simulator failed.
     #[error("simulator: {0}")]
     Sim(String),
+    /// The sim backend's options did not parse.
+    #[error("bad sim backend `{spec}`: {why}; write it as `sim`, `sim:wide`, `sim:state=PATH` or `sim:wide,state=PATH` (`state=none`: a fresh card, not kept)")]
+    BadSimOptions {
+        /// The spec (or variable) as given.
+        spec: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// The simulated card's state file cannot be used (or written).
+    #[error("the simulated card's state {path}: {why}; `tsnic sim reset` power-cycles the card (with the same --backend, or TSNIC_SIM_STATE)")]
+    SimState {
+        /// The state file.
+        path: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// Another command is using the simulated card.
+    #[error("the simulated card (state {path}) is in use by another tsnic command ({holder}): wait for it to finish, or give this command a card of its own with `--backend sim:state=OTHER_FILE` (or `sim:state=none` for a fresh one)")]
+    SimStateBusy {
+        /// The state file.
+        path: String,
+        /// Who holds it.
+        holder: String,
+    },
     /// An OS call failed.
     #[error("{context}: {source}")]
     Io {
@@ -222,6 +247,18 @@ impl HostClockModel {
     pub fn freq_error_ppb(&self) -> f64 {
         self.ppb
     }
+    /// (base true ns, host reading there, ppb): the whole state, to save it.
+    pub fn parts(&self) -> (u64, i128, f64) {
+        (self.base_true_ns, self.base_host_ns, self.ppb)
+    }
+    /// A model from [`HostClockModel::parts`].
+    pub fn from_parts(base_true_ns: u64, base_host_ns: i128, ppb: f64) -> Self {
+        Self {
+            base_true_ns,
+            base_host_ns,
+            ppb,
+        }
+    }
     /// Step the host clock by `delta_ns` at true time `true_ns`.
     pub fn step(&mut self, true_ns: u64, delta_ns: i64) {
         self.base_host_ns = self.host_ns(true_ns) as i128 + delta_ns as i128;
@@ -305,6 +342,12 @@ pub trait Backend {
             None => false,
         }
     }
+
+    /// The driver is done with the card: a persistent simulated card saves its state here (an error
+    /// means it was not saved). Nothing to do on other backends.
+    fn close(&mut self) -> Result<(), DeviceError> {
+        Ok(())
+    }
 }
 
 impl<B: Backend + ?Sized> Backend for Box<B> {
@@ -357,6 +400,9 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     }
     fn step_host_clock(&mut self, delta_ns: i64) -> bool {
         (**self).step_host_clock(delta_ns)
+    }
+    fn close(&mut self) -> Result<(), DeviceError> {
+        (**self).close()
     }
 }
 
@@ -428,11 +474,52 @@ impl fmt::Display for PciAddress {
     }
 }
 
+/// Options of the sim backend: `sim[:wide][,state=PATH|none]`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SimOptions {
+    /// The 512-bit (100G) configuration instead of the 64-bit (10G) one.
+    pub wide: bool,
+    /// Which saved card to use (see [`sim_state`]).
+    pub state: sim_state::StateChoice,
+}
+
+impl SimOptions {
+    fn parse(opts: &str) -> Result<SimOptions, DeviceError> {
+        let bad = |why: String| DeviceError::BadSimOptions {
+            spec: format!("sim:{opts}"),
+            why,
+        };
+        if opts.is_empty() {
+            return Err(bad("nothing after `sim:`".into()));
+        }
+        let mut o = SimOptions::default();
+        let mut rest = opts;
+        while !rest.is_empty() {
+            // `state=` takes the rest of the spec, commas included (it is a path).
+            if let Some(p) = rest.strip_prefix("state=") {
+                o.state = sim_state::StateChoice::parse(p).map_err(bad)?;
+                break;
+            }
+            let (opt, tail) = rest.split_once(',').unwrap_or((rest, ""));
+            match opt {
+                "wide" => o.wide = true,
+                other => {
+                    return Err(bad(format!(
+                        "unknown sim option `{other}`: use `wide` or `state=PATH|none`"
+                    )))
+                }
+            }
+            rest = tail;
+        }
+        Ok(o)
+    }
+}
+
 /// Which backend to open.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BackendSpec {
-    /// The Verilated RTL in-process (default).
-    Sim,
+    /// The Verilated RTL in-process (default), with its options.
+    Sim(SimOptions),
     /// An in-memory register file with no card (tests, benchmarks).
     Mem,
     /// A real card behind vfio-pci.
@@ -443,12 +530,17 @@ impl std::str::FromStr for BackendSpec {
     type Err = DeviceError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
-            "sim" => Ok(BackendSpec::Sim),
+            "sim" => Ok(BackendSpec::Sim(SimOptions::default())),
             "mem" => Ok(BackendSpec::Mem),
-            _ => match s.strip_prefix("vfio:") {
-                Some(addr) => Ok(BackendSpec::Vfio(addr.parse()?)),
-                None => Err(DeviceError::BadBackendSpec(s.to_string())),
-            },
+            _ => {
+                if let Some(opts) = s.strip_prefix("sim:") {
+                    return Ok(BackendSpec::Sim(SimOptions::parse(opts)?));
+                }
+                match s.strip_prefix("vfio:") {
+                    Some(addr) => Ok(BackendSpec::Vfio(addr.parse()?)),
+                    None => Err(DeviceError::BadBackendSpec(s.to_string())),
+                }
+            }
         }
     }
 }
@@ -456,7 +548,19 @@ impl std::str::FromStr for BackendSpec {
 impl fmt::Display for BackendSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BackendSpec::Sim => write!(f, "sim"),
+            BackendSpec::Sim(o) => {
+                write!(f, "sim")?;
+                let mut sep = ':';
+                if o.wide {
+                    write!(f, "{sep}wide")?;
+                    sep = ',';
+                }
+                match &o.state {
+                    sim_state::StateChoice::Default => Ok(()),
+                    sim_state::StateChoice::None => write!(f, "{sep}state=none"),
+                    sim_state::StateChoice::Path(p) => write!(f, "{sep}state={}", p.display()),
+                }
+            }
             BackendSpec::Mem => write!(f, "mem"),
             BackendSpec::Vfio(a) => write!(f, "vfio:{a}"),
         }
@@ -467,7 +571,7 @@ impl fmt::Display for BackendSpec {
 /// core) it reports [`DeviceError::SimUnavailable`] with the way to get it.
 pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError> {
     match spec {
-        BackendSpec::Sim => open_sim(),
+        BackendSpec::Sim(opts) => open_sim(opts),
         // The mem backend's PHC block is the Rust model of tsnic_phc.v at the card's 250 MHz, so
         // `tsnic phc ...` works on it, and register reads take a PCIe-like 1 us +/- 100 ns; everything
         // else is a plain register file.
@@ -480,10 +584,16 @@ pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError>
     }
 }
 
-/// The sim backend in its default configuration (64-bit core, 10 Gb/s wire, 800 ns host reads).
+/// The sim backend in its default configuration (64-bit core, 10 Gb/s wire, 800 ns host reads; with
+/// `wide`, 512-bit and 100 Gb/s), on the saved card the options name.
 #[cfg(feature = "sim")]
-fn open_sim() -> Result<Box<dyn Backend>, DeviceError> {
-    Ok(Box::new(sim::SimBackend::new(Default::default())?))
+fn open_sim(opts: &SimOptions) -> Result<Box<dyn Backend>, DeviceError> {
+    let cfg = if opts.wide {
+        sim::SimConfig::wide_100g()
+    } else {
+        sim::SimConfig::default()
+    };
+    Ok(Box::new(sim::SimBackend::open(cfg, &opts.state)?))
 }
 
 /// What a build without the `sim` feature says when asked for the simulated card.
@@ -494,7 +604,7 @@ or open another backend (`vfio:DDDD:BB:DD.F` for a real card, `mem` for a regist
 
 /// Without the `sim` feature there is no simulated card: say how to get one.
 #[cfg(not(feature = "sim"))]
-fn open_sim() -> Result<Box<dyn Backend>, DeviceError> {
+fn open_sim(_opts: &SimOptions) -> Result<Box<dyn Backend>, DeviceError> {
     Err(DeviceError::SimUnavailable(SIM_NOT_BUILT.into()))
 }
 
@@ -648,6 +758,11 @@ impl Card {
         (&self.caps, self.backend.as_mut())
     }
 
+    /// Done with the card: a persistent simulated card saves its state (see [`Backend::close`]).
+    pub fn close(mut self) -> Result<(), DeviceError> {
+        self.backend.close()
+    }
+
     /// Read a 64-bit LO/HI counter pair (reading LO latches HI).
     pub fn read_u64(&mut self, lo: usize, hi: usize) -> u64 {
         let l = self.backend.read32(lo) as u64;
@@ -699,7 +814,32 @@ mod tests {
 
     #[test]
     fn backend_specs() {
-        assert_eq!("sim".parse::<BackendSpec>().unwrap(), BackendSpec::Sim);
+        assert_eq!(
+            "sim".parse::<BackendSpec>().unwrap(),
+            BackendSpec::Sim(SimOptions::default())
+        );
+        for (s, wide, state) in [
+            ("sim:wide", true, sim_state::StateChoice::Default),
+            ("sim:state=none", false, sim_state::StateChoice::None),
+            (
+                "sim:wide,state=/tmp/a,b.state",
+                true,
+                sim_state::StateChoice::Path("/tmp/a,b.state".into()),
+            ),
+        ] {
+            let spec: BackendSpec = s.parse().unwrap();
+            assert_eq!(spec, BackendSpec::Sim(SimOptions { wide, state }), "{s}");
+            assert_eq!(spec.to_string(), s);
+        }
+        for s in ["sim:fast", "sim:state=", "sim:"] {
+            assert!(
+                matches!(
+                    s.parse::<BackendSpec>(),
+                    Err(DeviceError::BadSimOptions { .. })
+                ),
+                "{s}"
+            );
+        }
         assert_eq!("mem".parse::<BackendSpec>().unwrap(), BackendSpec::Mem);
         let v: BackendSpec = "vfio:0000:01:00.0".parse().unwrap();
         assert_eq!(v.to_string(), "vfio:0000:01:00.0");
@@ -775,7 +915,7 @@ mod tests {
     #[cfg(feature = "sim")]
     #[test]
     fn sim_reports_unavailable_or_opens() {
-        match Card::open("sim") {
+        match Card::open("sim:state=none") {
             Ok(_) | Err(DeviceError::SimUnavailable(_)) => {}
             Err(e) => panic!("{e}"),
         }

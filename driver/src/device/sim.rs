@@ -11,6 +11,10 @@
 //! - The wire: every frame the core sends is recorded by the wire model; a [`WireTap`] taken with
 //!   [`SimBackend::tap`] collects them (bytes, first-beat cycle and time) for `--pcap` and the tests.
 //!
+//! - Persistence: [`SimBackend::open`] with a state file restores the card the previous command left
+//!   (the core whole, cycle count, wire, the host-clock model) and [`Backend::close`] saves it back;
+//!   see `device/sim_state.rs` and docs/ARCHITECTURE.md. [`SimBackend::new`] is a fresh card.
+//!
 //! No `unsafe` here: the FFI is inside `tsnic-sim`.
 
 use std::cell::RefCell;
@@ -18,6 +22,7 @@ use std::rc::Rc;
 
 use tsnic_sim::{Config, FastForwardStats, MemStats, SimCard, SimError, WireFrame, WireStats};
 
+use super::sim_state::{self, StateChoice, StateLock};
 use super::{Backend, DeviceError, DmaRegion, HostClockModel, DMA_ALIGN};
 
 pub use tsnic_sim::{Config as SimConfig, LineRate, Width};
@@ -78,6 +83,13 @@ pub struct SimBackend {
     tap: Option<WireTap>,
     last_error: Option<String>,
     mmio_ops: u64,
+    persist: Option<Persist>,
+}
+
+/// The state file of a persistent card, held locked while the backend lives.
+struct Persist {
+    path: std::path::PathBuf,
+    _lock: StateLock,
 }
 
 impl std::fmt::Debug for SimBackend {
@@ -86,6 +98,15 @@ impl std::fmt::Debug for SimBackend {
             .field("card", &self.card)
             .finish()
     }
+}
+
+/// The configuration as the environment adjusts it: TSNIC_SIM_FAST_FORWARD=0 steps every cycle (the
+/// idle fast-forward is exact; this is for checking that it is).
+fn with_env(mut cfg: Config) -> Config {
+    if std::env::var_os("TSNIC_SIM_FAST_FORWARD").is_some_and(|v| v == "0") {
+        cfg.fast_forward = false;
+    }
+    cfg
 }
 
 fn sim_err(e: SimError) -> DeviceError {
@@ -100,24 +121,87 @@ fn sim_err(e: SimError) -> DeviceError {
 impl SimBackend {
     /// Build the simulated card (core out of reset, nothing configured).
     pub fn new(cfg: Config) -> Result<SimBackend, DeviceError> {
-        let mut cfg = cfg;
-        // TSNIC_SIM_FAST_FORWARD=0 steps every cycle (the idle fast-forward is exact; this is for
-        // checking that it is).
-        if std::env::var_os("TSNIC_SIM_FAST_FORWARD").is_some_and(|v| v == "0") {
-            cfg.fast_forward = false;
-        }
-        let mut card = SimCard::new(cfg).map_err(sim_err)?;
+        let card = SimCard::new(with_env(cfg)).map_err(sim_err)?;
+        Ok(SimBackend::new_around(
+            card,
+            HostClockModel::new(0, SIM_HOST_EPOCH_NS),
+        ))
+    }
+
+    /// The card `state` names: restored from its state file if there is one (a fresh card if not), and
+    /// saved back by [`Backend::close`] (or, failing that, when dropped without a panic). The file stays
+    /// locked until then; `StateChoice::None` is [`SimBackend::new`].
+    pub fn open(cfg: Config, state: &StateChoice) -> Result<SimBackend, DeviceError> {
+        let Some(path) = state.resolve(cfg.width.bytes() * 8)? else {
+            return SimBackend::new(cfg);
+        };
+        let lock = StateLock::acquire(&path)?;
+        let mut b = match sim_state::read(&path)? {
+            None => SimBackend::new(cfg)?,
+            Some(bytes) => {
+                let refused = |e: tsnic_sim::StateError| match e {
+                    tsnic_sim::StateError::Sim(e) => sim_err(e),
+                    e => DeviceError::SimState {
+                        path: path.display().to_string(),
+                        why: e.to_string(),
+                    },
+                };
+                let (card, info, extra) =
+                    SimCard::restore(with_env(cfg), &bytes).map_err(refused)?;
+                let clock = decode_clock(&extra).ok_or_else(|| DeviceError::SimState {
+                    path: path.display().to_string(),
+                    why: "the driver's part of the state is damaged".into(),
+                })?;
+                let mut b = SimBackend::new_around(card, clock);
+                b.between_commands(unix_ns().saturating_sub(info.saved_unix_ns));
+                b
+            }
+        };
+        b.persist = Some(Persist { path, _lock: lock });
+        Ok(b)
+    }
+
+    fn new_around(mut card: SimCard, clock: HostClockModel) -> SimBackend {
         // Diagnosis: TSNIC_SIM_MEMLOG=1 prints every host-memory burst when the backend is dropped.
         if std::env::var_os("TSNIC_SIM_MEMLOG").is_some() {
             card.mem_mut().set_logging(true);
         }
-        Ok(SimBackend {
+        SimBackend {
             card,
-            clock: HostClockModel::new(0, SIM_HOST_EPOCH_NS),
+            clock,
             tap: None,
             last_error: None,
             mmio_ops: 0,
-        })
+            persist: None,
+        }
+    }
+
+    /// Hook for the time between two commands (`wall_ns` of wall-clock time since the save). Today
+    /// simulated time is frozen there: the card resumes at the cycle it was saved at, so a command sees
+    /// only the simulated time of the commands before it. An exact idle fast-forward could advance an
+    /// idle card by `wall_ns` here cheaply (PHC, cycle count and every model's clock in one step).
+    fn between_commands(&mut self, wall_ns: u64) {
+        let _ = wall_ns;
+    }
+
+    /// The state file this card is saved to, if it persists.
+    pub fn state_path(&self) -> Option<&std::path::Path> {
+        self.persist.as_ref().map(|p| p.path.as_path())
+    }
+
+    /// Save the card to its state file now (no-op for a card that does not persist).
+    pub fn save(&mut self) -> Result<(), DeviceError> {
+        let Some(p) = &self.persist else {
+            return Ok(());
+        };
+        let bytes = self
+            .card
+            .snapshot(&encode_clock(&self.clock), unix_ns())
+            .map_err(|e| DeviceError::SimState {
+                path: p.path.display().to_string(),
+                why: e.to_string(),
+            })?;
+        sim_state::write_atomic(&p.path, &bytes)
     }
 
     /// Start collecting the wire's frames into the returned tap (from now on).
@@ -170,8 +254,43 @@ impl SimBackend {
     }
 }
 
+/// Wall-clock time, ns since the Unix epoch (0 if the clock is before it).
+fn unix_ns() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos().min(u64::MAX as u128) as u64)
+}
+
+/// The host-clock model as the driver's part of a state.
+fn encode_clock(c: &HostClockModel) -> Vec<u8> {
+    let (true_ns, host_ns, ppb) = c.parts();
+    let mut v = Vec::with_capacity(32);
+    v.extend_from_slice(&true_ns.to_le_bytes());
+    v.extend_from_slice(&host_ns.to_le_bytes());
+    v.extend_from_slice(&ppb.to_bits().to_le_bytes());
+    v
+}
+
+fn decode_clock(b: &[u8]) -> Option<HostClockModel> {
+    if b.len() != 32 {
+        return None;
+    }
+    let true_ns = u64::from_le_bytes(b[0..8].try_into().ok()?);
+    let host_ns = i128::from_le_bytes(b[8..24].try_into().ok()?);
+    let ppb = f64::from_bits(u64::from_le_bytes(b[24..32].try_into().ok()?));
+    ppb.is_finite()
+        .then(|| HostClockModel::from_parts(true_ns, host_ns, ppb))
+}
+
 impl Drop for SimBackend {
     fn drop(&mut self) {
+        // A persistent card not closed (the command failed): save it, as a real card keeps its state
+        // whatever the driver did, unless we are unwinding from a panic (state of unknown sanity).
+        if self.persist.is_some() && !std::thread::panicking() {
+            if let Err(e) = self.save() {
+                eprintln!("warning: {e}");
+            }
+        }
         let period = self.card.config().clk_period_ps;
         for a in self.card.mem_mut().take_log() {
             eprintln!(
@@ -201,12 +320,23 @@ impl Backend for SimBackend {
     fn describe(&self) -> String {
         let c = self.card.config();
         format!(
-            "sim (Verilated tsnic_core, {}-bit buses, {} Gb/s wire, {} ns host read latency, {} MHz)",
+            "sim (Verilated tsnic_core, {}-bit buses, {} Gb/s wire, {} ns host read latency, {} MHz; {})",
             c.width.bytes() * 8,
             c.line_rate.bits_per_s() / 1_000_000_000,
             c.read_latency_ns,
-            1_000_000 / c.clk_period_ps
+            1_000_000 / c.clk_period_ps,
+            match self.state_path() {
+                Some(p) => format!("card kept in {}", p.display()),
+                None => "fresh card, not kept".into(),
+            }
         )
+    }
+
+    fn close(&mut self) -> Result<(), DeviceError> {
+        let r = self.save();
+        // Saved (or failed loudly): nothing more to save at drop; the lock goes with it.
+        self.persist = None;
+        r
     }
 
     fn read32(&mut self, offset: usize) -> u32 {
@@ -301,6 +431,20 @@ impl Backend for SimBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn host_clock_round_trips_through_the_state() {
+        let mut c = HostClockModel::new(10, SIM_HOST_EPOCH_NS);
+        c.set_freq_error_ppb(1_000, -37_000.5);
+        c.step(2_000, -123);
+        let d = decode_clock(&encode_clock(&c)).unwrap();
+        assert_eq!(d.parts(), c.parts());
+        assert_eq!(d.host_ns(5_000_000), c.host_ns(5_000_000));
+        assert!(decode_clock(&encode_clock(&c)[..31]).is_none());
+        let mut nan = encode_clock(&c);
+        nan[24..32].copy_from_slice(&f64::NAN.to_bits().to_le_bytes());
+        assert!(decode_clock(&nan).is_none());
+    }
 
     /// Without the core, opening the sim backend says why and how to fix it; with it, the identity
     /// reads back through AXI-Lite.

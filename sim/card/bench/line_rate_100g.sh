@@ -6,6 +6,7 @@
 # Usage: sim/card/bench/line_rate_100g.sh [N]   (default 1000000)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
+export TSNIC_SIM_STATE=none  # a fresh simulated card for every run (not the one kept between commands)
 N=${1:-1000000}
 mkdir -p target/bench
 python3 -c "

@@ -5,6 +5,7 @@
 # Usage: sim/card/bench/push_10g.sh [N]   (default 5000)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
+export TSNIC_SIM_STATE=none  # a fresh simulated card for every run (not the one kept between commands)
 N=${1:-5000}
 mkdir -p target/bench
 python3 -c "

@@ -153,3 +153,6 @@ void TSNIC_FN(step)(void* handle, const tsnic_sim_in* in, tsnic_sim_out* out) {
 }
 
 }  // extern "C"
+
+// Save/restore of the model (the persistent simulated card): its own file, it needs `Model`.
+#include "save.cpp"

@@ -109,7 +109,93 @@ pub trait Rtl {
         let _ = inp;
         out.sim_ff_quiet = 0;
     }
+
+    /// Fingerprint of the model's build (see `build.rs`): state saved by one model is only restored
+    /// into a model with the same fingerprint. `None`: this model cannot be saved.
+    fn fingerprint(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Append the model's whole state (every register and memory) to `out`.
+    fn save(&mut self, _out: &mut Vec<u8>) -> Result<(), RtlStateError> {
+        Err(RtlStateError::Unsupported)
+    }
+
+    /// Load state written by [`Rtl::save`] of a model with the same fingerprint.
+    fn restore(&mut self, _data: &[u8]) -> Result<(), RtlStateError> {
+        Err(RtlStateError::Unsupported)
+    }
 }
+
+/// Why the model's state could not be saved or restored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RtlStateError {
+    /// The model has no save/restore.
+    Unsupported,
+    /// The state is not the size this model serializes to.
+    Size,
+    /// Verilator's model check value differs: saved by another model.
+    CheckValue,
+    /// The state was not consumed exactly.
+    Length,
+}
+
+impl std::fmt::Display for RtlStateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RtlStateError::Unsupported => "this model cannot be saved or restored",
+            RtlStateError::Size => "the model state is not the size this model saves",
+            RtlStateError::CheckValue => {
+                "the model state was saved by another model (Verilator check value)"
+            }
+            RtlStateError::Length => "the model state was not read exactly to its end",
+        })
+    }
+}
+
+/// The fingerprint of the built configuration `width` (a hash of the Verilator version and the C++ it
+/// generated from the RTL), or `None` when it is not built in.
+pub fn fingerprint(width: Width) -> Option<&'static str> {
+    match width {
+        Width::W64 => option_env!("TSNIC_SIM_FINGERPRINT_W64"),
+        Width::W512 => option_env!("TSNIC_SIM_FINGERPRINT_W512"),
+    }
+}
+
+macro_rules! port_words {
+    ($t:ty) => {
+        impl $t {
+            /// Words of the port image (every field is a u64, in declaration order).
+            pub const WORDS: usize = std::mem::size_of::<$t>() / 8;
+
+            /// The port image as words.
+            pub fn to_words(&self) -> Vec<u64> {
+                // SAFETY: the type is #[repr(C)] with only u64 and [u64; N] fields, so it is exactly
+                // WORDS u64s with no padding (a test pins the size) and u64-aligned; the slice borrows
+                // `self` for the copy only.
+                unsafe { std::slice::from_raw_parts(self as *const $t as *const u64, Self::WORDS) }
+                    .to_vec()
+            }
+
+            /// A port image from words (`None` unless exactly [`Self::WORDS`] of them).
+            pub fn from_words(words: &[u64]) -> Option<$t> {
+                if words.len() != Self::WORDS {
+                    return None;
+                }
+                let mut p = <$t>::default();
+                // SAFETY: as in `to_words`: WORDS u64s with no padding, and every bit pattern is a
+                // valid u64; `p` is a local we own exclusively.
+                unsafe {
+                    std::slice::from_raw_parts_mut(&mut p as *mut $t as *mut u64, Self::WORDS)
+                }
+                .copy_from_slice(words);
+                Some(p)
+            }
+        }
+    };
+}
+port_words!(PortsIn);
+port_words!(PortsOut);
 
 /// Which Verilated configuration to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -133,14 +219,18 @@ impl Width {
 
 #[cfg(not(tsnic_sim_no_core))]
 mod verilated {
-    use super::{PortsIn, PortsOut, Rtl, Width};
+    use super::{fingerprint, PortsIn, PortsOut, Rtl, RtlStateError, Width};
     use std::ffi::c_void;
+
+    type Sink = unsafe extern "C" fn(*mut c_void, *const u8, usize);
 
     extern "C" {
         fn tsnic_sim_w64_new() -> *mut c_void;
         fn tsnic_sim_w64_free(h: *mut c_void);
         fn tsnic_sim_w64_step(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
         fn tsnic_sim_w64_peek(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
+        fn tsnic_sim_w64_save(h: *mut c_void, ctx: *mut c_void, sink: Sink) -> usize;
+        fn tsnic_sim_w64_restore(h: *mut c_void, data: *const u8, len: usize) -> i32;
     }
     #[cfg(tsnic_sim_w512)]
     extern "C" {
@@ -148,10 +238,28 @@ mod verilated {
         fn tsnic_sim_w512_free(h: *mut c_void);
         fn tsnic_sim_w512_step(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
         fn tsnic_sim_w512_peek(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
+        fn tsnic_sim_w512_save(h: *mut c_void, ctx: *mut c_void, sink: Sink) -> usize;
+        fn tsnic_sim_w512_restore(h: *mut c_void, data: *const u8, len: usize) -> i32;
     }
 
     type StepFn = unsafe extern "C" fn(*mut c_void, *const PortsIn, *mut PortsOut);
     type FreeFn = unsafe extern "C" fn(*mut c_void);
+    type SaveFn = unsafe extern "C" fn(*mut c_void, *mut c_void, Sink) -> usize;
+    type RestoreFn = unsafe extern "C" fn(*mut c_void, *const u8, usize) -> i32;
+
+    /// The shim's save() hands its bytes here: `ctx` is the `Vec<u8>` being filled.
+    unsafe extern "C" fn sink_into_vec(ctx: *mut c_void, data: *const u8, len: usize) {
+        // SAFETY: `ctx` is the `&mut Vec<u8>` that `Verilated::save` passed for the duration of the
+        // call (nothing else touches it meanwhile); `data` points to `len` readable bytes of the
+        // shim's buffer, valid during this call.
+        let (out, bytes) = unsafe {
+            (
+                &mut *(ctx as *mut Vec<u8>),
+                std::slice::from_raw_parts(data, len),
+            )
+        };
+        out.extend_from_slice(bytes);
+    }
 
     /// A Verilated `tsnic_core`, owned: freed on drop.
     pub struct Verilated {
@@ -159,18 +267,24 @@ mod verilated {
         step: StepFn,
         peek: StepFn,
         free: FreeFn,
+        save: SaveFn,
+        restore: RestoreFn,
+        width: Width,
     }
 
     impl Verilated {
         /// Construct a model (in reset). `None` if the configuration is not built in or allocation failed.
         pub fn new(width: Width) -> Option<Verilated> {
             type NewFn = unsafe extern "C" fn() -> *mut c_void;
-            let (new, step, peek, free): (NewFn, StepFn, StepFn, FreeFn) = match width {
+            type Fns = (NewFn, StepFn, StepFn, FreeFn, SaveFn, RestoreFn);
+            let (new, step, peek, free, save, restore): Fns = match width {
                 Width::W64 => (
                     tsnic_sim_w64_new,
                     tsnic_sim_w64_step,
                     tsnic_sim_w64_peek,
                     tsnic_sim_w64_free,
+                    tsnic_sim_w64_save,
+                    tsnic_sim_w64_restore,
                 ),
                 #[cfg(tsnic_sim_w512)]
                 Width::W512 => (
@@ -178,6 +292,8 @@ mod verilated {
                     tsnic_sim_w512_step,
                     tsnic_sim_w512_peek,
                     tsnic_sim_w512_free,
+                    tsnic_sim_w512_save,
+                    tsnic_sim_w512_restore,
                 ),
                 #[cfg(not(tsnic_sim_w512))]
                 Width::W512 => return None,
@@ -193,6 +309,9 @@ mod verilated {
                     step,
                     peek,
                     free,
+                    save,
+                    restore,
+                    width,
                 })
             }
         }
@@ -213,6 +332,36 @@ mod verilated {
             // SAFETY: as for `step`: a live, exclusively borrowed model and matching #[repr(C)] images;
             // peek only evaluates the model with the clock low (no edge).
             unsafe { (self.peek)(self.handle, inp, out) }
+        }
+
+        fn fingerprint(&self) -> Option<&'static str> {
+            fingerprint(self.width)
+        }
+
+        fn save(&mut self, out: &mut Vec<u8>) -> Result<(), RtlStateError> {
+            // SAFETY: `handle` is a live model (exclusive through `&mut self`); the shim calls
+            // `sink_into_vec` only during this call, with `ctx` = `out`, which outlives the call and
+            // is not otherwise touched meanwhile.
+            unsafe {
+                (self.save)(
+                    self.handle,
+                    out as *mut Vec<u8> as *mut c_void,
+                    sink_into_vec,
+                )
+            };
+            Ok(())
+        }
+
+        fn restore(&mut self, data: &[u8]) -> Result<(), RtlStateError> {
+            // SAFETY: `handle` is a live model (exclusive through `&mut self`); `data` is a valid
+            // slice for the call; the shim reads exactly `data.len()` bytes at most (it refuses any
+            // length but the model's own before deserializing and never reads past its buffer).
+            match unsafe { (self.restore)(self.handle, data.as_ptr(), data.len()) } {
+                0 => Ok(()),
+                1 => Err(RtlStateError::Size),
+                2 => Err(RtlStateError::CheckValue),
+                _ => Err(RtlStateError::Length),
+            }
         }
     }
 

@@ -389,6 +389,89 @@ impl HostMemory {
         }
     }
 
+    /// Append the state a persistent card keeps (see [`crate::state`]): bursts in flight and the next
+    /// device address. Regions, counters and the log belong to the process and are not kept.
+    pub(crate) fn save_state(&self, e: &mut crate::state::Enc) {
+        e.u64(self.next_iova);
+        for q in [&self.reads, &self.writes] {
+            e.u64(q.len() as u64);
+            for b in q.iter() {
+                for v in [b.id, b.addr, b.len, b.size, b.burst, b.beat, b.ready_cycle] {
+                    e.u64(v);
+                }
+                e.bool(b.err);
+            }
+        }
+        e.u64(self.wdata.len() as u64);
+        for (data, strb) in &self.wdata {
+            for &w in data {
+                e.u64(w);
+            }
+            e.u64(*strb);
+        }
+        e.u64(self.bresp.len() as u64);
+        for &(ready, id, resp) in &self.bresp {
+            e.u64(ready);
+            e.u64(id);
+            e.u64(resp);
+        }
+    }
+
+    /// Load what [`HostMemory::save_state`] wrote, into a memory with no regions.
+    pub(crate) fn restore_state(
+        &mut self,
+        d: &mut crate::state::Dec<'_>,
+    ) -> Result<(), crate::state::StateError> {
+        self.next_iova = d.u64("next device address")?.max(IOVA_BASE);
+        for write in [false, true] {
+            let what = if write { "write bursts" } else { "read bursts" };
+            let n = d.count(what, 57)?;
+            let mut q = VecDeque::with_capacity(n);
+            for _ in 0..n {
+                let mut v = [0u64; 7];
+                for x in &mut v {
+                    *x = d.u64(what)?;
+                }
+                q.push_back(Burst {
+                    id: v[0],
+                    addr: v[1],
+                    len: v[2] & 0xff,
+                    size: v[3].min(6),
+                    burst: v[4] & 3,
+                    beat: v[5].min(v[2] & 0xff),
+                    ready_cycle: v[6],
+                    err: d.bool(what)?,
+                });
+            }
+            if write {
+                self.writes = q;
+            } else {
+                self.reads = q;
+            }
+        }
+        let n = d.count("write data", 8 * (WIDE_WORDS + 1))?;
+        self.wdata = (0..n)
+            .map(|_| {
+                let mut data = [0u64; WIDE_WORDS];
+                for w in &mut data {
+                    *w = d.u64("write data")?;
+                }
+                Ok((data, d.u64("write strobes")?))
+            })
+            .collect::<Result<_, crate::state::StateError>>()?;
+        let n = d.count("write responses", 24)?;
+        self.bresp = (0..n)
+            .map(|_| {
+                Ok((
+                    d.u64("write responses")?,
+                    d.u64("write responses")?,
+                    d.u64("write responses")?,
+                ))
+            })
+            .collect::<Result<_, crate::state::StateError>>()?;
+        Ok(())
+    }
+
     /// True while any read or write is in flight.
     pub fn busy(&self) -> bool {
         !self.reads.is_empty()

@@ -26,12 +26,14 @@
 pub mod axil;
 pub mod ffi;
 pub mod hostmem;
+pub mod state;
 pub mod wire;
 
 use thiserror::Error;
 
-pub use ffi::{core_unavailable, PortsIn, PortsOut, Rtl, Width};
+pub use ffi::{core_unavailable, fingerprint, PortsIn, PortsOut, Rtl, Width};
 pub use hostmem::{HostMemory, MemStats};
+pub use state::{StateError, StateInfo};
 pub use wire::{LineRate, Wire, WireFrame, WireStats};
 
 /// Errors of the co-simulation.
@@ -167,6 +169,13 @@ impl std::fmt::Debug for SimCard {
 impl SimCard {
     /// Build the Verilated core in `cfg.width`, hold it in reset for `cfg.reset_cycles` and release it.
     pub fn new(cfg: Config) -> Result<SimCard, SimError> {
+        let mut card = SimCard::unreset(cfg)?;
+        card.reset(cfg.reset_cycles);
+        Ok(card)
+    }
+
+    /// The Verilated core in `cfg.width` with the models around it, not yet reset (for a restore).
+    fn unreset(cfg: Config) -> Result<SimCard, SimError> {
         cfg.check()?;
         #[cfg(tsnic_sim_no_core)]
         {
@@ -177,15 +186,21 @@ impl SimCard {
         #[cfg(not(tsnic_sim_no_core))]
         {
             let rtl = ffi::Verilated::new(cfg.width).ok_or(SimError::WidthNotBuilt(cfg.width))?;
-            SimCard::with_rtl(cfg, Box::new(rtl))
+            Ok(SimCard::assemble(cfg, Box::new(rtl)))
         }
     }
 
     /// Build around any [`Rtl`] (the Verilated core in another configuration).
     pub fn with_rtl(cfg: Config, rtl: Box<dyn Rtl>) -> Result<SimCard, SimError> {
         cfg.check()?;
+        let mut card = SimCard::assemble(cfg, rtl);
+        card.reset(cfg.reset_cycles);
+        Ok(card)
+    }
+
+    fn assemble(cfg: Config, rtl: Box<dyn Rtl>) -> SimCard {
         let cyc = |ns: u64| (ns * 1000).div_ceil(cfg.clk_period_ps);
-        let mut card = SimCard {
+        SimCard {
             cfg,
             rtl,
             inp: PortsIn::default(),
@@ -201,9 +216,7 @@ impl SimCard {
             irq_edges: 0,
             ff_settle: 0,
             ff_stats: FastForwardStats::default(),
-        };
-        card.reset(cfg.reset_cycles);
-        Ok(card)
+        }
     }
 
     /// Hold `rst` for `cycles` cycles, then release it.

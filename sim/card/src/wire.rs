@@ -162,6 +162,55 @@ impl Wire {
         2 * self.bus_bytes * self.rate.byte_ps()
     }
 
+    /// Append the state a persistent card keeps (see [`crate::state`]): when the line is free, a frame
+    /// being taken, the counters. Recorded frames belong to the observing process and are not kept.
+    pub(crate) fn save_state(&self, e: &mut crate::state::Enc) {
+        e.u64(self.free_ps);
+        for v in [
+            self.stats.frames,
+            self.stats.bytes,
+            self.stats.underruns,
+            self.stats.keep_errors,
+        ] {
+            e.u64(v);
+        }
+        e.bool(self.cur.is_some());
+        if let Some(f) = &self.cur {
+            e.bytes(&f.bytes);
+            e.u64(f.first_beat_cycle);
+            e.u64(f.first_beat_ps);
+            e.u64(f.start_ps);
+            e.bool(f.errored);
+        }
+    }
+
+    /// Load what [`Wire::save_state`] wrote.
+    pub(crate) fn restore_state(
+        &mut self,
+        d: &mut crate::state::Dec<'_>,
+    ) -> Result<(), crate::state::StateError> {
+        self.free_ps = d.u64("wire free time")?;
+        self.stats = WireStats {
+            frames: d.u64("wire counters")?,
+            bytes: d.u64("wire counters")?,
+            underruns: d.u64("wire counters")?,
+            keep_errors: d.u64("wire counters")?,
+        };
+        self.cur = if d.bool("frame in flight")? {
+            Some(InFlight {
+                bytes: d.bytes("frame in flight")?.to_vec(),
+                first_beat_cycle: d.u64("frame in flight")?,
+                first_beat_ps: d.u64("frame in flight")?,
+                start_ps: d.u64("frame in flight")?,
+                errored: d.bool("frame in flight")?,
+            })
+        } else {
+            None
+        };
+        self.frames.clear();
+        Ok(())
+    }
+
     /// Drive `tready` for the cycle whose clock edge is at `now_ps`.
     pub fn drive(&self, inp: &mut PortsIn, now_ps: u64) {
         // When the wire has taken everything accepted so far (for a frame in progress, its bytes so far).
