@@ -5,6 +5,7 @@ use clap::{Args, Subcommand};
 use tsnic::device::sim_state::{self, StateLock};
 use tsnic::device::{BackendSpec, SimOptions};
 
+#[cfg(feature = "sim")]
 use super::common::fmt_ns;
 
 /// Arguments of `tsnic sim`.
@@ -72,38 +73,53 @@ pub fn run(args: SimArgs) -> Result<()> {
                 return Ok(());
             };
             println!("size     {} bytes", bytes.len());
-            match tsnic_sim::state::inspect(&bytes) {
-                Ok(info) => {
-                    let now = std::time::SystemTime::now()
-                        .duration_since(std::time::UNIX_EPOCH)
-                        .map_or(0, |d| d.as_secs());
-                    let saved_s = info.saved_unix_ns / 1_000_000_000;
-                    println!(
-                        "saved    {} s ago (Unix time {saved_s})",
-                        now.saturating_sub(saved_s)
-                    );
-                    println!(
-                        "card     {}-bit core at {} MHz, {} cycles = {} of simulated time since power-on",
-                        info.width.bytes() * 8,
-                        1_000_000 / info.clk_period_ps.max(1),
-                        info.cycle,
-                        fmt_ns(info.cycle.saturating_mul(info.clk_period_ps) / 1000)
-                    );
-                    if info.matches_this_build() {
-                        println!("build    this build of the core ({})", info.fingerprint);
-                    } else {
-                        println!(
-                            "build    another build of the core ({}): this tsnic refuses it; `tsnic sim reset` power-cycles the card",
-                            info.fingerprint
-                        );
-                    }
-                }
-                Err(e) => println!("card     unusable: {e}"),
-            }
+            describe_saved(&bytes);
             println!("in use   {in_use}");
         }
     }
     Ok(())
+}
+
+/// What the saved card is: its configuration, simulated age and whether this build can use it.
+#[cfg(feature = "sim")]
+fn describe_saved(bytes: &[u8]) {
+    match tsnic_sim::state::inspect(bytes) {
+        Ok(info) => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            let saved_s = info.saved_unix_ns / 1_000_000_000;
+            println!(
+                "saved    {} s ago (Unix time {saved_s})",
+                now.saturating_sub(saved_s)
+            );
+            println!(
+                "card     {}-bit core at {} MHz, {} cycles = {} of simulated time since power-on",
+                info.width.bytes() * 8,
+                1_000_000 / info.clk_period_ps.max(1),
+                info.cycle,
+                fmt_ns(info.cycle.saturating_mul(info.clk_period_ps) / 1000)
+            );
+            if info.matches_this_build() {
+                println!("build    this build of the core ({})", info.fingerprint);
+            } else {
+                println!(
+                    "build    another build of the core ({}): this tsnic refuses it; `tsnic sim reset` power-cycles the card",
+                    info.fingerprint
+                );
+            }
+        }
+        Err(e) => println!("card     unusable: {e}"),
+    }
+}
+
+/// Without the simulator this build cannot read a saved card.
+#[cfg(not(feature = "sim"))]
+fn describe_saved(_bytes: &[u8]) {
+    println!(
+        "card     not readable by this build: {}",
+        tsnic::device::SIM_NOT_BUILT
+    );
 }
 
 #[cfg(test)]

@@ -925,7 +925,10 @@ mod tests {
     #[cfg(not(feature = "sim"))]
     #[test]
     fn sim_is_not_built_in() {
-        assert_eq!("sim".parse::<BackendSpec>().unwrap(), BackendSpec::Sim);
+        assert_eq!(
+            "sim".parse::<BackendSpec>().unwrap(),
+            BackendSpec::Sim(SimOptions::default())
+        );
         let e = Card::open("sim").unwrap_err();
         assert!(matches!(e, DeviceError::SimUnavailable(_)), "{e}");
         let msg = e.to_string();
