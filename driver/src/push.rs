@@ -221,7 +221,7 @@ fn phc_rate_nominal(b: &mut dyn Backend, caps: &Caps) -> bool {
     let period = crate::phc::period(b);
     let trim = crate::phc::freq(b);
     caps.clk_freq_hz != 0
-        && 1_000_000_000_000u64 % u64::from(caps.clk_freq_hz) == 0
+        && 1_000_000_000_000u64.is_multiple_of(u64::from(caps.clk_freq_hz))
         && u128::from(period) * 1000
             == u128::from(1_000_000_000_000u64 / u64::from(caps.clk_freq_hz)) << 48
         && trim == 0
@@ -269,7 +269,10 @@ pub fn bring_up(b: &mut dyn Backend, opts: &PushOptions) -> Result<(), PushError
 /// two host read latencies, the frame's beats on a `bus_bits` bus at `clk_period_ns`, and 1 us.
 pub fn lookahead_for(max_len: u32, bus_bits: u32, clk_period_ns: f64, read_latency_ns: u64) -> u32 {
     let beats = (max_len as u64).div_ceil((bus_bits.max(8) / 8) as u64);
-    let ns = 2 * read_latency_ns + (beats as f64 * clk_period_ns).ceil() as u64 + 1000;
+    let ns = read_latency_ns
+        .saturating_mul(2)
+        .saturating_add((beats as f64 * clk_period_ns).ceil() as u64)
+        .saturating_add(1000);
     ns.min(u32::MAX as u64) as u32
 }
 
@@ -336,14 +339,19 @@ pub fn check_options(caps: &Caps, opts: &PushOptions) -> Result<(u32, u32), Push
         None => DEFAULT_CPL_LOG2.clamp(1, caps.ring_log2_max.max(1)),
     };
     if opts.batch == 0 {
-        return Err(PushError::Job("the doorbell batch must be at least 1".into()));
+        return Err(PushError::Job(
+            "the doorbell batch must be at least 1".into(),
+        ));
     }
     Ok((opts.ring_log2, cpl_log2))
 }
 
 /// Refuse a job whose last launch time is more than `limit_ns` after `phc_ns`.
 pub fn check_hold(frames: &[JobFrame], phc_ns: u64, limit_ns: u64) -> Result<(), PushError> {
-    if let Some(last) = frames.iter().max_by_key(|f| (f.launch_ns, std::cmp::Reverse(f.index))) {
+    if let Some(last) = frames
+        .iter()
+        .max_by_key(|f| (f.launch_ns, std::cmp::Reverse(f.index)))
+    {
         if last.launch_ns.saturating_sub(phc_ns) > limit_ns {
             return Err(PushError::HoldTooLong {
                 index: last.index,
@@ -566,7 +574,9 @@ pub fn run(
                     phc_ns: now,
                 });
             }
-            wake = since.saturating_add(opts.stall_timeout_ns).saturating_add(1);
+            wake = since
+                .saturating_add(opts.stall_timeout_ns)
+                .saturating_add(1);
             if !irq_wired {
                 // Polling: look again soon once the frame is due, else when it becomes due.
                 wake = wake.min(due.max(now.saturating_add(opts.idle_wait_ns)));
@@ -602,7 +612,10 @@ pub fn run(
     let mut out = Vec::with_capacity(results.len());
     for (i, r) in results.into_iter().enumerate() {
         out.push(r.ok_or_else(|| {
-            PushError::Job(format!("frame {} has no completion: a driver bug", frames[i].index))
+            PushError::Job(format!(
+                "frame {} has no completion: a driver bug",
+                frames[i].index
+            ))
         })?);
     }
     Ok(Outcome {
@@ -952,8 +965,8 @@ impl Report {
                         fr.waited_for = Some("card");
                     }
                 }
-                line_free_ps = u128::from(f.depart_ns) * 1000
-                    + u128::from(frame_wire_ps(f.len, rate));
+                line_free_ps =
+                    u128::from(f.depart_ns) * 1000 + u128::from(frame_wire_ps(f.len, rate));
             }
             r.delay_ns = Some(ErrorStats::of(&mut delays));
         } else {
@@ -1040,7 +1053,10 @@ impl Report {
         if n > 0 {
             let mut parts = Vec::new();
             for (count, what) in [
-                (self.dropped_late, "dropped late (their launch time had passed: --late drop)"),
+                (
+                    self.dropped_late,
+                    "dropped late (their launch time had passed: --late drop)",
+                ),
                 (
                     self.dropped_horizon,
                     "dropped beyond the card's horizon (--horizon drop)",
@@ -1223,7 +1239,10 @@ pub fn wire_packets(
 /// card just out of reset: the calendar's initial sweep (16 us on the default core) is not shown in
 /// CTRL_STATUS, and entries that come due during it leave in insertion order, not launch order.
 pub fn default_lead_ns(frames_first_window: u64, lookahead_ns: u64) -> u64 {
-    (lookahead_ns + 20_000 + frames_first_window * 100).max(30_000)
+    lookahead_ns
+        .saturating_add(20_000)
+        .saturating_add(frames_first_window.saturating_mul(100))
+        .max(30_000)
 }
 
 #[cfg(test)]
@@ -1302,7 +1321,10 @@ mod tests {
         assert_eq!(r.not_sent(), 1);
         let w = r.warnings();
         assert_eq!(w.len(), 1, "{w:?}");
-        assert!(w[0].contains("1 of 4 frame(s) were not sent: 1 dropped beyond"), "{w:?}");
+        assert!(
+            w[0].contains("1 of 4 frame(s) were not sent: 1 dropped beyond"),
+            "{w:?}"
+        );
         let json = serde_json::to_value(&r).unwrap();
         for k in [
             "packets",
@@ -1359,9 +1381,20 @@ mod tests {
         assert_eq!(f[0].waited_for, None);
         let d = r.delay_ns.unwrap();
         assert_eq!((d.min, d.max), (0, 164));
-        assert!(r.table().contains("3 waited for a busy line, 1 for the card"), "{}", r.table());
+        assert!(
+            r.table()
+                .contains("3 waited for a busy line, 1 for the card"),
+            "{}",
+            r.table()
+        );
         // Without a line rate there is no physics to compare with.
-        let r = Report::new(&out, &ReportContext { line_rate_bps: None, ..ctx() });
+        let r = Report::new(
+            &out,
+            &ReportContext {
+                line_rate_bps: None,
+                ..ctx()
+            },
+        );
         assert_eq!((r.late, r.late_busy_line, r.late_card), (4, 0, 0));
         assert!(r.delay_ns.is_none());
     }
@@ -1403,7 +1436,11 @@ mod tests {
         assert_eq!(r.frames[1].sim_error_ns, Some(70));
         assert_eq!(r.sim_error_sent_ns.unwrap().max, 10);
         assert_eq!(r.sim_error_ns.unwrap().max, 70);
-        assert!(r.sim_clock.contains("at most 40 ns above"), "{}", r.sim_clock);
+        assert!(
+            r.sim_clock.contains("at most 40 ns above"),
+            "{}",
+            r.sim_clock
+        );
         // A stepped PHC: the map is not used, and the report says why.
         out.clock.phc_steps = 1;
         let r = Report::new(&out, &c);
@@ -1421,8 +1458,14 @@ mod tests {
         let mut m = crate::device::mem::MemBackend::new_identity();
         let caps = Caps::read(&mut m).unwrap();
         let o = PushOptions::default();
-        assert_eq!(posting_reach_ns(&caps, &o), caps.horizon_ns - default_hold_margin_ns(caps.horizon_ns));
-        let o = PushOptions { hold_margin_ns: Some(u64::MAX), ..o };
+        assert_eq!(
+            posting_reach_ns(&caps, &o),
+            caps.horizon_ns - default_hold_margin_ns(caps.horizon_ns)
+        );
+        let o = PushOptions {
+            hold_margin_ns: Some(u64::MAX),
+            ..o
+        };
         assert_eq!(posting_reach_ns(&caps, &o), 1);
     }
 
@@ -1431,15 +1474,116 @@ mod tests {
         let mut m = crate::device::mem::MemBackend::new_identity();
         let caps = Caps::read(&mut m).unwrap();
         let max = caps.ring_log2_max.min(crate::ring::MAX_RING_LOG2);
-        let ok = PushOptions { ring_log2: max, ..PushOptions::default() };
+        let ok = PushOptions {
+            ring_log2: max,
+            ..PushOptions::default()
+        };
         assert_eq!(check_options(&caps, &ok).unwrap().0, max);
         for bad in [0, max + 1, 40] {
-            let o = PushOptions { ring_log2: bad, ..PushOptions::default() };
+            let o = PushOptions {
+                ring_log2: bad,
+                ..PushOptions::default()
+            };
             let e = check_options(&caps, &o).unwrap_err().to_string();
-            assert!(e.contains(&format!("--ring-log2 {bad}")) && e.contains(&format!("1..={max}")), "{e}");
+            assert!(
+                e.contains(&format!("--ring-log2 {bad}")) && e.contains(&format!("1..={max}")),
+                "{e}"
+            );
         }
-        let o = PushOptions { cpl_log2: Some(caps.ring_log2_max + 1), ..PushOptions::default() };
+        let o = PushOptions {
+            cpl_log2: Some(caps.ring_log2_max + 1),
+            ..PushOptions::default()
+        };
         assert!(check_options(&caps, &o).is_err());
+    }
+
+    /// The mem backend, counting `wait_irq` calls.
+    struct CountWaits(
+        crate::device::mem::MemBackend,
+        std::rc::Rc<std::cell::Cell<u32>>,
+    );
+
+    impl Backend for CountWaits {
+        fn describe(&self) -> String {
+            self.0.describe()
+        }
+        fn read32(&mut self, o: usize) -> u32 {
+            self.0.read32(o)
+        }
+        fn write32(&mut self, o: usize, v: u32) {
+            self.0.write32(o, v)
+        }
+        fn dma_alloc(&mut self, len: usize) -> Result<crate::device::DmaRegion, DeviceError> {
+            self.0.dma_alloc(len)
+        }
+        fn dma_free(&mut self, r: crate::device::DmaRegion) -> Result<(), DeviceError> {
+            self.0.dma_free(r)
+        }
+        fn dma_write(&mut self, r: &crate::device::DmaRegion, off: usize, d: &[u8]) {
+            self.0.dma_write(r, off, d)
+        }
+        fn dma_read(&mut self, r: &crate::device::DmaRegion, off: usize, b: &mut [u8]) {
+            self.0.dma_read(r, off, b)
+        }
+        fn now_ns(&mut self) -> u64 {
+            self.0.now_ns()
+        }
+        fn wait_ns(&mut self, ns: u64) -> Result<(), DeviceError> {
+            self.0.wait_ns(ns)
+        }
+        fn wait_irq(&mut self, ns: u64) -> Result<bool, DeviceError> {
+            self.1.set(self.1.get() + 1);
+            self.0.wait_irq(ns)
+        }
+        fn sim_time_ns(&mut self) -> Option<u64> {
+            self.0.sim_time_ns()
+        }
+    }
+
+    /// A card that never completes anything (the mem backend says RUNNING and does nothing): the push
+    /// posts, waits in long steps (at most 4 waits, not 6 ms / 200 ns of them: an idle card can be
+    /// fast-forwarded), and reports the stall once the frame is overdue by the stall timeout.
+    #[test]
+    fn a_silent_card_is_reported_as_stalled() {
+        let mut m = crate::device::mem::MemBackend::new_identity()
+            .with_hook(Box::new(crate::phc::PhcModel::new(4, 1)));
+        m.set_reg(reg::CTRL_STATUS, reg::CTRL_STATUS_RUNNING);
+        let waits = std::rc::Rc::new(std::cell::Cell::new(0u32));
+        let counting = CountWaits(m, waits.clone());
+        let mut card = Card::from_backend(Box::new(counting), "mem".into()).unwrap();
+        let now = phc_now(card.backend());
+        let frames = [JobFrame {
+            index: 0,
+            queue: 0,
+            len: 60,
+            launch_ns: now + 1_000_000,
+        }];
+        struct Zeros;
+        impl FrameSource for Zeros {
+            fn frame(&self, f: &JobFrame, out: &mut Vec<u8>) {
+                out.clear();
+                out.resize(f.len as usize, 0);
+            }
+        }
+        let opts = PushOptions::default();
+        let t0 = card.backend().sim_time_ns().unwrap();
+        match run(&mut card, &frames, &Zeros, &opts, &mut |_, _| {}) {
+            Err(PushError::Stalled {
+                outstanding: 1,
+                total: 1,
+                stalled_ns,
+                ..
+            }) => assert!(
+                stalled_ns > opts.stall_timeout_ns && stalled_ns < opts.stall_timeout_ns + 100_000,
+                "{stalled_ns}"
+            ),
+            other => panic!("expected a stall, got {other:?}"),
+        }
+        let waited = card.backend().sim_time_ns().unwrap() - t0;
+        assert!((6_000_000..6_500_000).contains(&waited), "{waited}");
+        assert!(waits.get() <= 4, "{} waits", waits.get());
+        // The interrupt registers are given back.
+        assert_eq!(card.backend().read32(reg::CTRL_IRQ_CTRL), 0);
     }
 
     #[test]

@@ -109,27 +109,81 @@ fn push_checks_outputs_before_running() {
     let t = trace_file("out.csv", "launch_ns,queue,len\n0,0,60\n");
     let ts = t.to_str().unwrap();
     let pcap = tmp("x.pcap");
-    let (ok, _, err) = tsnic(&["push", "--backend", "mem", ts, "--pcap", pcap.to_str().unwrap()]);
-    assert!(!ok && err.contains("--pcap") && err.contains("must end in .pcapng"), "{err}");
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        ts,
+        "--pcap",
+        pcap.to_str().unwrap(),
+    ]);
+    assert!(
+        !ok && err.contains("--pcap") && err.contains("must end in .pcapng"),
+        "{err}"
+    );
     assert!(!pcap.exists());
-    let (ok, _, err) = tsnic(&["push", "--backend", "mem", ts, "--plot", tmp("x.gif").to_str().unwrap()]);
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        ts,
+        "--plot",
+        tmp("x.gif").to_str().unwrap(),
+    ]);
     assert!(!ok && err.contains("must end in .png or .svg"), "{err}");
-    let (ok, _, err) = tsnic(&["push", "--backend", "mem", ts, "--report", "/nonexistent-tsnic/r.json"]);
-    assert!(!ok && err.contains("--report") && err.contains("does not exist"), "{err}");
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        ts,
+        "--report",
+        "/nonexistent-tsnic/r.json",
+    ]);
+    assert!(
+        !ok && err.contains("--report") && err.contains("does not exist"),
+        "{err}"
+    );
     // the trace itself, named another way: refused, and the trace is untouched
     let same = t.parent().unwrap().join(".").join("out.csv");
-    let (ok, _, err) = tsnic(&["push", "--backend", "mem", ts, "--report", same.to_str().unwrap()]);
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        ts,
+        "--report",
+        same.to_str().unwrap(),
+    ]);
     assert!(!ok && err.contains("same file as the trace"), "{err}");
-    assert_eq!(std::fs::read_to_string(&t).unwrap(), "launch_ns,queue,len\n0,0,60\n");
+    assert_eq!(
+        std::fs::read_to_string(&t).unwrap(),
+        "launch_ns,queue,len\n0,0,60\n"
+    );
     let both = tmp("both.pcapng");
     let (ok, _, err) = tsnic(&[
-        "push", "--backend", "mem", ts, "--pcap", both.to_str().unwrap(), "--report", both.to_str().unwrap(),
+        "push",
+        "--backend",
+        "mem",
+        ts,
+        "--pcap",
+        both.to_str().unwrap(),
+        "--report",
+        both.to_str().unwrap(),
     ]);
-    assert!(!ok && err.contains("--report") && err.contains("same file as --pcap"), "{err}");
+    assert!(
+        !ok && err.contains("--report") && err.contains("same file as --pcap"),
+        "{err}"
+    );
     // replay: the capture as its own output
     let cap = tmp("in.pcapng");
     std::fs::write(&cap, b"not really").unwrap();
-    let (ok, _, err) = tsnic(&["replay", "--backend", "mem", cap.to_str().unwrap(), "--pcap", cap.to_str().unwrap()]);
+    let (ok, _, err) = tsnic(&[
+        "replay",
+        "--backend",
+        "mem",
+        cap.to_str().unwrap(),
+        "--pcap",
+        cap.to_str().unwrap(),
+    ]);
     assert!(!ok && err.contains("same file as the capture"), "{err}");
 }
 
@@ -137,17 +191,45 @@ fn push_checks_outputs_before_running() {
 #[test]
 fn push_refuses_wrapping_times_and_too_long_holds() {
     let t = trace_file("wrap.csv", "launch_ns,queue,len\n0,0,60\n");
-    let (ok, _, err) = tsnic(&["push", "--backend", "mem", t.to_str().unwrap(), "--lead-ns", "18446744073709551615"]);
-    assert!(!ok && err.contains("--lead-ns") && err.contains("overflows 64 bits"), "{err}");
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        t.to_str().unwrap(),
+        "--lead-ns",
+        "18446744073709551615",
+    ]);
+    assert!(
+        !ok && err.contains("--lead-ns") && err.contains("overflows 64 bits"),
+        "{err}"
+    );
     // A relative row that overflows time 0.
-    let t = trace_file("wrap2.csv", "launch_ns,queue,len\n18446744073709551615,0,60\n");
+    let t = trace_file(
+        "wrap2.csv",
+        "launch_ns,queue,len\n18446744073709551615,0,60\n",
+    );
     let (ok, _, err) = tsnic(&["push", "--backend", "mem", t.to_str().unwrap()]);
     assert!(!ok && err.contains("overflows 64 bits"), "{err}");
     // --absolute TAI times on a card whose PHC is near 0: held for decades? No: refused, with the fix.
     let t = trace_file("abs.csv", "launch_ns,queue,len\n1700000000000000000,0,60\n");
-    let (ok, _, err) = tsnic(&["push", "--backend", "mem", "--absolute", t.to_str().unwrap()]);
-    assert!(!ok && err.contains("beyond the hold limit") && err.contains("tsnic phc get"), "{err}");
-    let (ok, _, err) = tsnic(&["push", "--backend", "mem", "--hold-limit=-1s", t.to_str().unwrap()]);
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        "--absolute",
+        t.to_str().unwrap(),
+    ]);
+    assert!(
+        !ok && err.contains("beyond the hold limit") && err.contains("tsnic phc get"),
+        "{err}"
+    );
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        "--hold-limit=-1s",
+        t.to_str().unwrap(),
+    ]);
     assert!(!ok && err.contains("negative"), "{err}");
 }
 
@@ -155,9 +237,26 @@ fn push_refuses_wrapping_times_and_too_long_holds() {
 #[test]
 fn push_refuses_ring_sizes_above_the_card() {
     let t = trace_file("ring.csv", "launch_ns,queue,len\n0,0,60\n");
-    let (ok, _, err) = tsnic(&["push", "--backend", "mem", t.to_str().unwrap(), "--ring-log2", "16"]);
-    assert!(!ok && err.contains("--ring-log2 16 is outside") && err.contains("1..=15"), "{err}");
-    let (ok, _, err) = tsnic(&["push", "--backend", "mem", t.to_str().unwrap(), "--ring-log2", "0"]);
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        t.to_str().unwrap(),
+        "--ring-log2",
+        "16",
+    ]);
+    assert!(
+        !ok && err.contains("--ring-log2 16 is outside") && err.contains("1..=15"),
+        "{err}"
+    );
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        t.to_str().unwrap(),
+        "--ring-log2",
+        "0",
+    ]);
     assert!(!ok && err.contains("--ring-log2 0 is outside"), "{err}");
 }
 
@@ -169,10 +268,17 @@ fn trace_encodings() {
     assert!(!ok && err.contains("line 3, field `queue`"), "{err}");
     let utf16: Vec<u8> = [0xff, 0xfe]
         .into_iter()
-        .chain("launch_ns,queue,len\n".encode_utf16().flat_map(|u| u.to_le_bytes()))
+        .chain(
+            "launch_ns,queue,len\n"
+                .encode_utf16()
+                .flat_map(|u| u.to_le_bytes()),
+        )
         .collect();
     let p = tmp("utf16.csv");
     std::fs::write(&p, utf16).unwrap();
     let (ok, _, err) = tsnic(&["push", "--backend", "mem", p.to_str().unwrap()]);
-    assert!(!ok && err.contains("UTF-16") && err.contains("save it as UTF-8"), "{err}");
+    assert!(
+        !ok && err.contains("UTF-16") && err.contains("save it as UTF-8"),
+        "{err}"
+    );
 }

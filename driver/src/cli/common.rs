@@ -20,9 +20,12 @@ pub struct OutPath<'a> {
     pub exts: &'static [&'static str],
 }
 
+/// Device and inode of a file.
+type FileId = (u64, u64);
+
 /// Where a path points: its canonical form (the parent's, plus the name, for a file that does not
 /// exist yet) and, for an existing file, its device and inode (to catch hard links).
-fn identity(path: &Path) -> Result<(PathBuf, Option<(u64, u64)>)> {
+fn identity(path: &Path) -> Result<(PathBuf, Option<FileId>)> {
     use std::os::unix::fs::MetadataExt;
     if let Ok(c) = std::fs::canonicalize(path) {
         let md = std::fs::metadata(&c).ok();
@@ -44,7 +47,7 @@ fn identity(path: &Path) -> Result<(PathBuf, Option<(u64, u64)>)> {
 /// when it does not exist yet; an existing file is opened for appending, not truncated), not a
 /// folder, and none equal to an input or to another output (canonical paths, and hard links).
 pub fn check_outputs(inputs: &[(&str, &Path)], outputs: &[OutPath<'_>]) -> Result<()> {
-    let mut seen: Vec<(String, PathBuf, Option<(u64, u64)>)> = Vec::new();
+    let mut seen: Vec<(String, PathBuf, Option<FileId>)> = Vec::new();
     for (what, p) in inputs {
         let (c, id) = identity(p)?;
         seen.push((what.to_string(), c, id));
@@ -76,7 +79,10 @@ pub fn check_outputs(inputs: &[(&str, &Path)], outputs: &[OutPath<'_>]) -> Resul
             }
         }
         if c.is_dir() {
-            bail!("{} {shown} is a folder; give a file name; nothing was run", o.flag);
+            bail!(
+                "{} {shown} is a folder; give a file name; nothing was run",
+                o.flag
+            );
         }
         if c.exists() {
             std::fs::OpenOptions::new()
@@ -88,7 +94,9 @@ pub fn check_outputs(inputs: &[(&str, &Path)], outputs: &[OutPath<'_>]) -> Resul
                 .write(true)
                 .create_new(true)
                 .open(&c)
-                .with_context(|| format!("{} {shown} cannot be created; nothing was run", o.flag))?;
+                .with_context(|| {
+                    format!("{} {shown} cannot be created; nothing was run", o.flag)
+                })?;
             std::fs::remove_file(&c).ok();
         }
         seen.push((o.flag.to_string(), c, id));

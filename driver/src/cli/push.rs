@@ -425,7 +425,9 @@ pub fn run(args: PushArgs) -> Result<()> {
 /// The trace file as text: UTF-8 (a BOM at the start is skipped by the parser); UTF-16 is named.
 pub fn trace_text(bytes: Vec<u8>) -> std::result::Result<String, String> {
     if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
-        return Err("the file is UTF-16 (it starts with a UTF-16 byte order mark): save it as UTF-8".into());
+        return Err(
+            "the file is UTF-16 (it starts with a UTF-16 byte order mark): save it as UTF-8".into(),
+        );
     }
     String::from_utf8(bytes).map_err(|e| {
         format!(
@@ -466,7 +468,8 @@ pub fn plot_histogram(path: &Path, sorted_errs: &[i64]) -> Result<()> {
     };
     let bins = 50i64;
     // i128: the errors may span the whole i64 range (a capped launch time near 2^64).
-    let width = ((hi as i128 - lo as i128) / bins as i128 + 1).clamp(1, i64::MAX as i128 / 64) as i64;
+    let width =
+        ((hi as i128 - lo as i128) / bins as i128 + 1).clamp(1, i64::MAX as i128 / 64) as i64;
     let mut counts = vec![0u64; bins as usize + 1];
     for &e in sorted_errs {
         let bin = ((e as i128 - lo as i128) / width as i128).min(bins as i128) as usize;
@@ -532,6 +535,10 @@ mod tests {
         }
         let bad = std::env::temp_dir().join("tsnic-hist.gif");
         assert!(plot_histogram(&bad, &sorted).is_err());
+        // errors spanning the whole i64 range (a capped launch time near 2^64) do not overflow
+        let p = std::env::temp_dir().join(format!("tsnic-hist-wide-{}.svg", std::process::id()));
+        plot_histogram(&p, &[i64::MIN, -5, 0, 7, i64::MAX]).unwrap();
+        std::fs::remove_file(&p).ok();
         // empty input still draws
         let p = std::env::temp_dir().join(format!("tsnic-hist-empty-{}.svg", std::process::id()));
         plot_histogram(&p, &[]).unwrap();
