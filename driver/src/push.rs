@@ -486,53 +486,42 @@ pub fn run(
     // Position in `order` of the earliest posted frame still without completion.
     let mut oldest = 0usize;
 
-    while done < total {
-        // Post what the card can take now, in order: stop at the first row beyond reach or whose ring
-        // is full (rows behind it wait, so the posting order stays the launch order).
-        let mut ring_full = false;
-        while next < order.len() {
-            let f = &frames[order[next]];
-            if f.launch_ns > phc.saturating_add(reach) {
-                phc = phc_now(b);
+    // The loop in a closure, so that the interrupt registers are given back on every way out.
+    let streamed = (|| -> Result<(), PushError> {
+        while done < total {
+            // Post what the card can take now, in order: stop at the first row beyond reach or whose ring
+            // is full (rows behind it wait, so the posting order stays the launch order).
+            let mut ring_full = false;
+            while next < order.len() {
+                let f = &frames[order[next]];
                 if f.launch_ns > phc.saturating_add(reach) {
-                    break;
-                }
-            }
-            let qp = qpos[f.queue as usize];
-            let q = &mut rings.queues[qp];
-            src.frame(f, &mut buf);
-            debug_assert_eq!(buf.len(), f.len as usize);
-            match q.post(b, &buf, f.launch_ns, DescFlags::empty())? {
-                Ok(cookie) => {
-                    let slot = &mut in_flight[qp];
-                    if cookie as usize >= slot.len() {
-                        slot.resize(cookie as usize + 1, usize::MAX);
+                    phc = phc_now(b);
+                    if f.launch_ns > phc.saturating_add(reach) {
+                        break;
                     }
-                    slot[cookie as usize] = order[next];
-                    next += 1;
                 }
-                Err(_full) => {
-                    ring_full = true;
-                    break;
+                let qp = qpos[f.queue as usize];
+                let q = &mut rings.queues[qp];
+                src.frame(f, &mut buf);
+                debug_assert_eq!(buf.len(), f.len as usize);
+                match q.post(b, &buf, f.launch_ns, DescFlags::empty())? {
+                    Ok(cookie) => {
+                        let slot = &mut in_flight[qp];
+                        if cookie as usize >= slot.len() {
+                            slot.resize(cookie as usize + 1, usize::MAX);
+                        }
+                        slot[cookie as usize] = order[next];
+                        next += 1;
+                    }
+                    Err(_full) => {
+                        ring_full = true;
+                        break;
+                    }
                 }
             }
-        }
-        rings.doorbell_all(b);
-        // Completions.
-        let mut n = take_completions(
-            b,
-            &mut rings,
-            &mut cpls,
-            &qpos,
-            &mut in_flight,
-            frames,
-            &mut results,
-        )?;
-        if n == 0 && irq_wired {
-            // Acknowledge, then look once more: a completion written after the acknowledgement
-            // raises the interrupt again, so the wait below cannot miss it.
-            b.write32(reg::CTRL_IRQ_STATUS, 1);
-            n = take_completions(
+            rings.doorbell_all(b);
+            // Completions.
+            let mut n = take_completions(
                 b,
                 &mut rings,
                 &mut cpls,
@@ -541,73 +530,86 @@ pub fn run(
                 frames,
                 &mut results,
             )?;
-        }
-        if n > 0 {
-            done += n;
-            progress(done, total);
-            progressed = true;
-            continue;
-        }
-        // Nothing to post, nothing came back: find when something is next due, and watch for a stall.
-        let now = phc_now(b);
-        phc = now;
-        if progressed {
-            progressed = false;
-            last_progress_phc = now;
-        }
-        while oldest < next && results[order[oldest]].is_some() {
-            oldest += 1;
-        }
-        let mut wake = u64::MAX;
-        if oldest < next {
-            let due = frames[order[oldest]].launch_ns;
-            let since = last_progress_phc.max(due);
-            let idle_for = now.saturating_sub(since);
-            if due <= now && idle_for > opts.stall_timeout_ns {
-                if let Some(i) = irq {
-                    i.restore(b);
+            if n == 0 && irq_wired {
+                // Acknowledge, then look once more: a completion written after the acknowledgement
+                // raises the interrupt again, so the wait below cannot miss it.
+                b.write32(reg::CTRL_IRQ_STATUS, 1);
+                n = take_completions(
+                    b,
+                    &mut rings,
+                    &mut cpls,
+                    &qpos,
+                    &mut in_flight,
+                    frames,
+                    &mut results,
+                )?;
+            }
+            if n > 0 {
+                done += n;
+                progress(done, total);
+                progressed = true;
+                continue;
+            }
+            // Nothing to post, nothing came back: find when something is next due, and watch for a stall.
+            let now = phc_now(b);
+            phc = now;
+            if progressed {
+                progressed = false;
+                last_progress_phc = now;
+            }
+            while oldest < next && results[order[oldest]].is_some() {
+                oldest += 1;
+            }
+            let mut wake = u64::MAX;
+            if oldest < next {
+                let due = frames[order[oldest]].launch_ns;
+                let since = last_progress_phc.max(due);
+                let idle_for = now.saturating_sub(since);
+                if due <= now && idle_for > opts.stall_timeout_ns {
+                    return Err(PushError::Stalled {
+                        outstanding: total - done,
+                        total,
+                        stalled_ns: idle_for,
+                        phc_ns: now,
+                    });
                 }
-                return Err(PushError::Stalled {
-                    outstanding: total - done,
-                    total,
-                    stalled_ns: idle_for,
-                    phc_ns: now,
-                });
+                wake = since
+                    .saturating_add(opts.stall_timeout_ns)
+                    .saturating_add(1);
+                if !irq_wired {
+                    // Polling: look again soon once the frame is due, else when it becomes due.
+                    wake = wake.min(due.max(now.saturating_add(opts.idle_wait_ns)));
+                }
+            } else {
+                // Nothing outstanding: the stall clock starts with the next post.
+                last_progress_phc = now;
             }
-            wake = since
-                .saturating_add(opts.stall_timeout_ns)
-                .saturating_add(1);
-            if !irq_wired {
-                // Polling: look again soon once the frame is due, else when it becomes due.
-                wake = wake.min(due.max(now.saturating_add(opts.idle_wait_ns)));
+            if next < order.len() && !ring_full {
+                let f = &frames[order[next]];
+                wake = wake.min(f.launch_ns.saturating_sub(reach));
             }
-        } else {
-            // Nothing outstanding: the stall clock starts with the next post.
-            last_progress_phc = now;
+            if wake == u64::MAX {
+                // Nothing outstanding and nothing to post cannot happen while frames lack a completion.
+                return Err(PushError::Job(format!(
+                    "{} frame(s) neither posted nor outstanding: a driver bug",
+                    total - done
+                )));
+            }
+            let timeout = wake.saturating_sub(now).max(opts.idle_wait_ns.max(1));
+            b.wait_irq(timeout)?;
         }
-        if next < order.len() && !ring_full {
-            let f = &frames[order[next]];
-            wake = wake.min(f.launch_ns.saturating_sub(reach));
-        }
-        if wake == u64::MAX {
-            // Nothing outstanding and nothing to post cannot happen while frames lack a completion.
-            return Err(PushError::Job(format!(
-                "{} frame(s) neither posted nor outstanding: a driver bug",
-                total - done
-            )));
-        }
-        let timeout = wake.saturating_sub(now).max(opts.idle_wait_ns.max(1));
-        b.wait_irq(timeout)?;
+        Ok(())
+    })();
+    if let Some(i) = irq {
+        i.restore(b);
     }
+    streamed?;
     let end_phc_ns = phc_now(b);
     let phc_steps = crate::phc::step_count(b).wrapping_sub(phc_steps0);
     let rate_nominal = nominal0 && phc_rate_nominal(b, &caps);
     let doorbells = rings.queues.iter().map(|q| q.doorbells()).sum();
     for q in &mut rings.queues {
         q.disable(b, &caps);
-    }
-    if let Some(i) = irq {
-        i.restore(b);
     }
     let mut out = Vec::with_capacity(results.len());
     for (i, r) in results.into_iter().enumerate() {

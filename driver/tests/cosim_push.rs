@@ -569,7 +569,7 @@ fn a_sparse_trace_beyond_the_horizon_goes_out_whole() {
         (0u64, 0u16),
         (h + 50_000, 0),
         (h + 60_000, 1),
-        (h + 60_000, 0),
+        (h + 70_000, 0),
     ];
     let frames: Vec<JobFrame> = rows
         .iter()

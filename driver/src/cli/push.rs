@@ -55,10 +55,13 @@ pub struct RunArgs {
     /// card's lookahead and the first ring-fulls).
     #[arg(long, value_name = "NS")]
     pub lead_ns: Option<u64>,
-    /// What each queue does with a frame whose launch time has passed.
+    /// What each queue does with a frame whose launch time has passed when the card sees it (a lead
+    /// too short for the first rows, a ring that fell behind).
     #[arg(long, value_enum, default_value = "send")]
     pub late: LateArg,
-    /// What each queue does with a launch time beyond the card's horizon.
+    /// What each queue does with a launch time beyond the card's horizon. Rows are held in host memory
+    /// and posted once within the horizon (less 1 ms), so this only decides for a frame the card
+    /// still refuses (e.g. after the PHC was stepped back while it waited).
     #[arg(long, value_enum, default_value = "drop")]
     pub horizon: HorizonArg,
     /// Program this payload lookahead (CTRL_LOOKAHEAD_NS) instead of choosing one from the longest frame.
