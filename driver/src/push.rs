@@ -839,7 +839,8 @@ pub struct Report {
     pub queues: BTreeMap<u16, QueueReport>,
     /// Backend description.
     pub backend: String,
-    /// Every frame, in job order.
+    /// Every frame, in job order (written by [`Report::write_json`], one compact line each).
+    #[serde(skip)]
     pub frames: Vec<FrameReport>,
 }
 
@@ -1041,6 +1042,32 @@ impl Report {
             }
         }
         r
+    }
+
+    /// Write the report as JSON: the summary pretty-printed, then `"frames"` (unless `with_frames` is
+    /// false) with one compact line per frame, streamed (a million-frame job writes ~190 MB without
+    /// building it in memory first).
+    pub fn write_json(
+        &self,
+        out: &mut dyn std::io::Write,
+        with_frames: bool,
+    ) -> std::io::Result<()> {
+        let head = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
+        let body = head
+            .trim_end()
+            .strip_suffix('}')
+            .unwrap_or(&head)
+            .trim_end();
+        out.write_all(body.as_bytes())?;
+        if with_frames {
+            out.write_all(b",\n  \"frames\": [")?;
+            for (i, f) in self.frames.iter().enumerate() {
+                out.write_all(if i == 0 { b"\n    " } else { b",\n    " })?;
+                serde_json::to_writer(&mut *out, f).map_err(std::io::Error::other)?;
+            }
+            out.write_all(b"\n  ]")?;
+        }
+        out.write_all(b"\n}\n")
     }
 
     /// Frames that did not go on the wire (dropped, rejected, flushed).
@@ -1351,6 +1378,10 @@ mod tests {
             assert!(json["error_sent_ns"].get(k).is_some(), "{k}");
             assert!(json["delay_ns"].get(k).is_some(), "{k}");
         }
+        let mut text = Vec::new();
+        r.write_json(&mut text, true).unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&text).unwrap();
+        assert_eq!(json["packets"], 4);
         assert_eq!(json["frames"].as_array().unwrap().len(), 4);
         assert_eq!(json["frames"][3]["status"], "DROPPED_HORIZON");
         assert!(json["frames"][3].get("error_ns").is_none());

@@ -48,6 +48,9 @@ pub struct RunArgs {
     /// Write a JSON report (counts, departure error percentiles, duration, rates, every frame).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
+    /// Leave the per-frame list out of --report (long runs: it takes ~190 bytes per frame).
+    #[arg(long)]
+    pub report_no_frames: bool,
     /// Draw the departure-error histogram (.png or .svg, by extension).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
@@ -337,9 +340,12 @@ pub fn run_and_report(
         w.finish()?;
     }
     if let Some(path) = &args.report {
-        let json = serde_json::to_string_pretty(&report)?;
-        std::fs::write(path, json + "\n")
-            .with_context(|| format!("cannot write --report {}", path.display()))?;
+        let write = || -> std::io::Result<()> {
+            let mut w = std::io::BufWriter::new(std::fs::File::create(path)?);
+            report.write_json(&mut w, !args.report_no_frames)?;
+            std::io::Write::flush(&mut w)
+        };
+        write().with_context(|| format!("cannot write --report {}", path.display()))?;
     }
     if let Some(path) = &args.plot {
         let mut errs: Vec<i64> = outcome
