@@ -1109,6 +1109,12 @@ impl Report {
                 self.capped
             ));
         }
+        if self.late_card > 0 {
+            w.push(format!(
+                "{} frame(s) left more than a core cycle after the line allowed (not because of a busy line): the card, or the driver feeding it, was late; `waited_for` in the report names them",
+                self.late_card
+            ));
+        }
         if self.early > 0 {
             w.push(format!(
                 "{} frame(s) left before their launch time without being capped: a card bug",
@@ -1349,7 +1355,8 @@ mod tests {
         assert_eq!(r.queues[&0].packets, 2);
         assert_eq!(r.not_sent(), 1);
         let w = r.warnings();
-        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert_eq!(r.late_card, 1, "frame 2 left 63 ns after the line was free");
         assert!(
             w[0].contains("1 of 4 frame(s) were not sent: 1 dropped beyond"),
             "{w:?}"
@@ -1419,6 +1426,14 @@ mod tests {
                 .contains("3 waited for a busy line, 1 for the card"),
             "{}",
             r.table()
+        );
+        assert!(
+            r.warnings()
+                .iter()
+                .any(|w| w
+                    .starts_with("1 frame(s) left more than a core cycle after the line allowed")),
+            "{:?}",
+            r.warnings()
         );
         // Without a line rate there is no physics to compare with.
         let r = Report::new(
