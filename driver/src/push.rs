@@ -1546,9 +1546,11 @@ mod tests {
     }
 
     /// The mem backend, counting `wait_irq` calls.
+    /// (`.2` false: hide the simulated time, as a real card's backend does, so the push polls).
     struct CountWaits(
         crate::device::mem::MemBackend,
         std::rc::Rc<std::cell::Cell<u32>>,
+        bool,
     );
 
     impl Backend for CountWaits {
@@ -1584,20 +1586,18 @@ mod tests {
             self.0.wait_irq(ns)
         }
         fn sim_time_ns(&mut self) -> Option<u64> {
-            self.0.sim_time_ns()
+            self.0.sim_time_ns().filter(|_| self.2)
         }
     }
 
-    /// A card that never completes anything (the mem backend says RUNNING and does nothing): the push
-    /// posts, waits in long steps (at most 4 waits, not 6 ms / 200 ns of them: an idle card can be
-    /// fast-forwarded), and reports the stall once the frame is overdue by the stall timeout.
-    #[test]
-    fn a_silent_card_is_reported_as_stalled() {
+    /// Push one frame 1 ms out to a card that never completes anything (the mem backend says RUNNING
+    /// and does nothing). Returns the outcome, the number of waits and the PHC time it took.
+    fn push_to_a_silent_card(simulated: bool) -> (Result<Outcome, PushError>, u32, u64, Card) {
         let mut m = crate::device::mem::MemBackend::new_identity()
             .with_hook(Box::new(crate::phc::PhcModel::new(4, 1)));
         m.set_reg(reg::CTRL_STATUS, reg::CTRL_STATUS_RUNNING);
         let waits = std::rc::Rc::new(std::cell::Cell::new(0u32));
-        let counting = CountWaits(m, waits.clone());
+        let counting = CountWaits(m, waits.clone(), simulated);
         let mut card = Card::from_backend(Box::new(counting), "mem".into()).unwrap();
         let now = phc_now(card.backend());
         let frames = [JobFrame {
@@ -1613,25 +1613,57 @@ mod tests {
                 out.resize(f.len as usize, 0);
             }
         }
-        let opts = PushOptions::default();
-        let t0 = card.backend().sim_time_ns().unwrap();
-        match run(&mut card, &frames, &Zeros, &opts, &mut |_, _| {}) {
+        let r = run(
+            &mut card,
+            &frames,
+            &Zeros,
+            &PushOptions::default(),
+            &mut |_, _| {},
+        );
+        let took = phc_now(card.backend()) - now;
+        (r, waits.get(), took, card)
+    }
+
+    fn assert_stalled(r: Result<Outcome, PushError>) {
+        let timeout = PushOptions::default().stall_timeout_ns;
+        match r {
             Err(PushError::Stalled {
                 outstanding: 1,
                 total: 1,
                 stalled_ns,
                 ..
             }) => assert!(
-                stalled_ns > opts.stall_timeout_ns && stalled_ns < opts.stall_timeout_ns + 100_000,
+                stalled_ns > timeout && stalled_ns < timeout + 100_000,
                 "{stalled_ns}"
             ),
             other => panic!("expected a stall, got {other:?}"),
         }
-        let waited = card.backend().sim_time_ns().unwrap() - t0;
-        assert!((6_000_000..6_500_000).contains(&waited), "{waited}");
-        assert!(waits.get() <= 4, "{} waits", waits.get());
-        // The interrupt registers are given back.
+    }
+
+    /// On a simulated backend the push waits in long steps (at most 4 waits, not 6 ms / 200 ns of
+    /// them: an idle card can be fast-forwarded) and reports the stall once the frame is overdue by
+    /// the stall timeout; the interrupt registers are given back.
+    #[test]
+    fn a_silent_card_is_reported_as_stalled() {
+        let (r, waits, took, mut card) = push_to_a_silent_card(true);
+        assert_stalled(r);
+        assert!((6_000_000..6_500_000).contains(&took), "{took}");
+        assert!(waits <= 4, "{waits} waits");
         assert_eq!(card.backend().read32(reg::CTRL_IRQ_CTRL), 0);
+    }
+
+    /// Without simulated time (a real card: no interrupt path yet) the push sleeps until the frame is
+    /// due, then polls every `idle_wait_ns`, and reports the same stall.
+    #[test]
+    fn a_silent_card_is_reported_as_stalled_when_polling() {
+        let (r, waits, took, _) = push_to_a_silent_card(false);
+        assert_stalled(r);
+        assert!((6_000_000..6_500_000).contains(&took), "{took}");
+        let polls = PushOptions::default().stall_timeout_ns / PushOptions::default().idle_wait_ns;
+        assert!(
+            u64::from(waits) > polls / 2 && u64::from(waits) < polls * 2,
+            "{waits} waits"
+        );
     }
 
     #[test]
