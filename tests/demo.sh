@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make demo`: push the bundled example trace (tests/traces/demo.csv: four queues, out-of-order
-# times, ties, a beyond-horizon row) through the Verilated card and print the summary.
+# times, ties, a row beyond the card's horizon that the driver holds) through the Verilated card and print the summary.
 # Outputs: target/demo/demo.pcapng (the wire, ns timestamps = departure), target/demo/report.json,
 # target/demo/error.svg (departure-error histogram).
 set -euo pipefail

@@ -31,8 +31,14 @@ enum Command {
     /// The card's PTP hardware clock: get, set, adj, freq, sync (lock to the host CLOCK_TAI).
     Phc(cli::phc::PhcArgs),
     /// Push a pacing trace (CSV format v1: launch_ns,queue,len) through the card, each frame on time.
+    ///
+    /// Rows are held in host memory and posted when the card can take them, so a trace of any length
+    /// goes out whole; anything not sent is reported (and fails the command with --strict).
     Push(cli::push::PushArgs),
     /// Replay a pcap/pcapng capture byte for byte with its own inter-packet timing.
+    ///
+    /// Frames under 60 bytes are padded to 60 and backward timestamps sent in capture order, each
+    /// with a warning.
     Replay(cli::replay::ReplayArgs),
     /// The simulated card, which keeps its state between commands as a real card does: status, reset
     /// (power-cycle). Its state file: `--backend sim:state=PATH` or TSNIC_SIM_STATE (`none`: a fresh

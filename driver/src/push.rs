@@ -17,7 +17,7 @@ use thiserror::Error;
 
 use crate::contract::{reg, Completion, HorizonPolicy, LatePolicy, Status};
 use crate::device::{Backend, Caps, Card, DeviceError};
-use crate::regs::{Control, CtrlStatus, DescFlags};
+use crate::regs::{Control, CtrlStatus, DescFlags, IrqCtrl};
 use crate::ring::{CplRing, QueueConfig, RingError, Rings, TxQueue};
 
 /// One frame to send.
@@ -42,10 +42,11 @@ pub trait FrameSource {
 /// How to run a job.
 #[derive(Debug, Clone)]
 pub struct PushOptions {
-    /// log2 of each queue's ring size (clamped to what the card and the driver allow).
+    /// log2 of each queue's ring size (refused above what the card and the driver allow).
     pub ring_log2: u32,
-    /// log2 of the completion ring size.
-    pub cpl_log2: u32,
+    /// log2 of the completion ring size (refused above the card's maximum), or
+    /// [`DEFAULT_CPL_LOG2`] (lowered to the card's maximum).
+    pub cpl_log2: Option<u32>,
     /// Doorbell batch.
     pub batch: u32,
     /// Late policy of every queue used.
@@ -57,21 +58,33 @@ pub struct PushOptions {
     /// Give up when no completion arrives for this long (card time, ns) while frames are outstanding
     /// and their launch times have passed.
     pub stall_timeout_ns: u64,
-    /// Poll interval when there is nothing to do, ns.
+    /// Shortest wait, and the poll interval on a backend without an interrupt path, ns.
     pub idle_wait_ns: u64,
+    /// Hold margin: a row is posted once its launch time is within the card's horizon less this
+    /// (`None`: [`default_hold_margin_ns`]).
+    pub hold_margin_ns: Option<u64>,
+    /// Refuse a job whose last launch time is more than this after the PHC when it starts (card time,
+    /// ns): a push holds every row until the card can take it, so a wrong `--absolute` time base
+    /// would otherwise wait for years.
+    pub hold_limit_ns: u64,
 }
+
+/// Default of [`PushOptions::hold_limit_ns`]: one day.
+pub const DEFAULT_HOLD_LIMIT_NS: u64 = 86_400_000_000_000;
 
 impl Default for PushOptions {
     fn default() -> Self {
         PushOptions {
             ring_log2: 10,
-            cpl_log2: 12,
+            cpl_log2: None,
             batch: 16,
             late: LatePolicy::Send,
             horizon: HorizonPolicy::Drop,
             lookahead_ns: None,
             stall_timeout_ns: 5_000_000,
             idle_wait_ns: 200,
+            hold_margin_ns: None,
+            hold_limit_ns: DEFAULT_HOLD_LIMIT_NS,
         }
     }
 }
@@ -107,9 +120,10 @@ impl FrameResult {
     pub fn on_wire(&self) -> bool {
         matches!(self.status, Status::Sent | Status::SentLate)
     }
-    /// Departure minus request, ns (negative would be early: the contract forbids it).
+    /// Departure minus request, ns (negative: early, which only a capped launch time may be),
+    /// saturated to the i64 range.
     pub fn error_ns(&self) -> i64 {
-        self.depart_ns as i64 - self.launch_ns as i64
+        sub_ns(self.depart_ns, self.launch_ns)
     }
 }
 
@@ -137,6 +151,18 @@ pub enum PushError {
         /// PHC then.
         phc_ns: u64,
     },
+    /// A row launches so far after the start that holding it would take longer than the limit.
+    #[error("frame {index} launches at {launch_ns} ns, {} s after the card's PHC now ({phc_ns} ns), beyond the hold limit of {} s: nothing was sent; check the time base (`--absolute` times are TAI ns of the card's PHC: `tsnic phc get`) or raise --hold-limit", (*launch_ns - *phc_ns) / 1_000_000_000, *limit_ns / 1_000_000_000)]
+    HoldTooLong {
+        /// Job index of the row.
+        index: u64,
+        /// Its launch time.
+        launch_ns: u64,
+        /// PHC at the start.
+        phc_ns: u64,
+        /// The limit.
+        limit_ns: u64,
+    },
     /// A completion came back twice or for nothing posted.
     #[error("completion for queue {queue} cookie {cookie} does not match a frame in flight: a card or driver bug")]
     Unmatched {
@@ -161,6 +187,44 @@ pub struct Outcome {
     pub end_phc_ns: u64,
     /// Doorbells written.
     pub doorbells: u64,
+    /// What relates the PHC to simulated time during the run.
+    pub clock: ClockMap,
+}
+
+/// The PHC against simulated time over a run (simulated backends only).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ClockMap {
+    /// The PHC reading (ns) taken at the start.
+    pub sample_phc_ns: u64,
+    /// Simulated time just before that reading's TIME_LO access, ns (None: not a simulated backend).
+    pub sim_before_ns: Option<u64>,
+    /// Simulated time just after it, ns: the PHC was latched in between.
+    pub sim_after_ns: Option<u64>,
+    /// PHC steps (SET/ADJ) during the run.
+    pub phc_steps: u32,
+    /// The PHC ran at exactly one ns per ns of simulated time all run long: its period was the core
+    /// clock period and its frequency trim 0, at the start and at the end.
+    pub rate_nominal: bool,
+}
+
+/// Read the PHC bracketed by simulated time: (PHC ns, sim before, sim after).
+fn phc_sample(b: &mut dyn Backend) -> (u64, Option<u64>, Option<u64>) {
+    let before = b.sim_time_ns();
+    let lo = b.read32(reg::PHC_TIME_LO) as u64;
+    let after = b.sim_time_ns();
+    let hi = b.read32(reg::PHC_TIME_HI) as u64;
+    (lo | (hi << 32), before, after)
+}
+
+/// True when the PHC runs at one ns per ns of the core clock: period = clock period, no trim.
+fn phc_rate_nominal(b: &mut dyn Backend, caps: &Caps) -> bool {
+    let period = crate::phc::period(b);
+    let trim = crate::phc::freq(b);
+    caps.clk_freq_hz != 0
+        && 1_000_000_000_000u64.is_multiple_of(u64::from(caps.clk_freq_hz))
+        && u128::from(period) * 1000
+            == u128::from(1_000_000_000_000u64 / u64::from(caps.clk_freq_hz)) << 48
+        && trim == 0
 }
 
 /// Read the PHC (ns) through the driver's PHC module.
@@ -205,7 +269,10 @@ pub fn bring_up(b: &mut dyn Backend, opts: &PushOptions) -> Result<(), PushError
 /// two host read latencies, the frame's beats on a `bus_bits` bus at `clk_period_ns`, and 1 us.
 pub fn lookahead_for(max_len: u32, bus_bits: u32, clk_period_ns: f64, read_latency_ns: u64) -> u32 {
     let beats = (max_len as u64).div_ceil((bus_bits.max(8) / 8) as u64);
-    let ns = 2 * read_latency_ns + (beats as f64 * clk_period_ns).ceil() as u64 + 1000;
+    let ns = read_latency_ns
+        .saturating_mul(2)
+        .saturating_add((beats as f64 * clk_period_ns).ceil() as u64)
+        .saturating_add(1000);
     ns.min(u32::MAX as u64) as u32
 }
 
@@ -228,8 +295,121 @@ pub fn check_job(caps: &Caps, frames: &[JobFrame]) -> Result<(), PushError> {
     Ok(())
 }
 
-/// Run a job: post every frame, collect every completion. Either way the card is left quiet for the
-/// next process (see [`leave_quiet`]).
+/// The hold margin used when [`PushOptions::hold_margin_ns`] is `None`: 1 ms, or half the horizon on a
+/// card whose horizon is under 2 ms.
+///
+/// A held row is posted once `launch_ns <= PHC + horizon - margin`, where PHC is a reading taken before
+/// the post; the card checks `launch_ns > PHC + horizon` later (when it fetches the descriptor), so a
+/// PHC that only moves forward never refuses a held row, whatever the fetch delay. The margin covers
+/// the PHC being stepped back while a row waits in the ring (a servo such as `tsnic phc sync` or
+/// phc2sys running beside the push steps by up to its first-step threshold, 20 us): up to 1 ms of
+/// backward step costs nothing.
+pub fn default_hold_margin_ns(horizon_ns: u64) -> u64 {
+    1_000_000u64.min(horizon_ns / 2)
+}
+
+/// How far ahead of the PHC a row may be posted: the horizon less the hold margin (at least 1 ns).
+pub fn posting_reach_ns(caps: &Caps, opts: &PushOptions) -> u64 {
+    let margin = opts
+        .hold_margin_ns
+        .unwrap_or_else(|| default_hold_margin_ns(caps.horizon_ns));
+    caps.horizon_ns.saturating_sub(margin).max(1)
+}
+
+/// Check the ring sizes asked for against the card and the driver. Returns (TX ring log2, completion
+/// ring log2). Nothing is clamped: a size the card cannot take is an error that says the largest.
+pub fn check_options(caps: &Caps, opts: &PushOptions) -> Result<(u32, u32), PushError> {
+    let max = caps.ring_log2_max.min(crate::ring::MAX_RING_LOG2);
+    if opts.ring_log2 == 0 || opts.ring_log2 > max {
+        return Err(PushError::Job(format!(
+            "--ring-log2 {} is outside what this card and driver take: 1..={max} (the card allows 2^{}, the driver's 16-bit ring indices 2^{})",
+            opts.ring_log2,
+            caps.ring_log2_max,
+            crate::ring::MAX_RING_LOG2
+        )));
+    }
+    let cpl_log2 = match opts.cpl_log2 {
+        Some(l) if l == 0 || l > caps.ring_log2_max => {
+            return Err(PushError::Job(format!(
+                "completion ring size 2^{l} is outside what this card takes: 2^1..=2^{}",
+                caps.ring_log2_max
+            )))
+        }
+        Some(l) => l,
+        None => DEFAULT_CPL_LOG2.clamp(1, caps.ring_log2_max.max(1)),
+    };
+    if opts.batch == 0 {
+        return Err(PushError::Job(
+            "the doorbell batch must be at least 1".into(),
+        ));
+    }
+    Ok((opts.ring_log2, cpl_log2))
+}
+
+/// Refuse a job whose last launch time is more than `limit_ns` after `phc_ns`.
+pub fn check_hold(frames: &[JobFrame], phc_ns: u64, limit_ns: u64) -> Result<(), PushError> {
+    if let Some(last) = frames
+        .iter()
+        .max_by_key(|f| (f.launch_ns, std::cmp::Reverse(f.index)))
+    {
+        if last.launch_ns.saturating_sub(phc_ns) > limit_ns {
+            return Err(PushError::HoldTooLong {
+                index: last.index,
+                launch_ns: last.launch_ns,
+                phc_ns,
+                limit_ns,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Completion ring size when [`PushOptions::cpl_log2`] is `None` (smaller if the card's maximum is).
+pub const DEFAULT_CPL_LOG2: u32 = 12;
+
+/// Save the interrupt registers, program them for the push, and give them back at the end.
+struct IrqSetup {
+    saved: [u32; 3],
+}
+
+impl IrqSetup {
+    /// Enable the interrupt with moderation: after `count` completions, or `time_ns` after the first
+    /// unsignalled one. Clears a pending interrupt.
+    fn arm(b: &mut dyn Backend, count: u32, time_ns: u32) -> IrqSetup {
+        let saved = [
+            b.read32(reg::CTRL_IRQ_CTRL),
+            b.read32(reg::CTRL_IRQ_MOD_COUNT),
+            b.read32(reg::CTRL_IRQ_MOD_TIME_NS),
+        ];
+        b.write32(reg::CTRL_IRQ_MOD_COUNT, count);
+        b.write32(reg::CTRL_IRQ_MOD_TIME_NS, time_ns);
+        b.write32(reg::CTRL_IRQ_CTRL, IrqCtrl::ENABLE.bits());
+        b.write32(reg::CTRL_IRQ_STATUS, 1);
+        IrqSetup { saved }
+    }
+    fn restore(self, b: &mut dyn Backend) {
+        b.write32(reg::CTRL_IRQ_CTRL, self.saved[0]);
+        b.write32(reg::CTRL_IRQ_MOD_COUNT, self.saved[1]);
+        b.write32(reg::CTRL_IRQ_MOD_TIME_NS, self.saved[2]);
+        b.write32(reg::CTRL_IRQ_STATUS, 1);
+    }
+}
+
+/// Run a job: post every frame when the card can take it, collect every completion.
+///
+/// Rows are held in host memory, as a qdisc holds packets, and each is posted (in launch-time order,
+/// ties in job order) once its launch time is within the card's reach ([`posting_reach_ns`]: the
+/// horizon less a margin, measured on the card's PHC) and its ring has room. So a job of any length
+/// goes out whole; a frame the card still refuses (a late post, a PHC stepped back) follows the queue's
+/// late/horizon policy and comes back with that status.
+///
+/// When there is nothing to post and nothing to take, the loop waits with [`Backend::wait_irq`] (the
+/// card's interrupt, moderated, is armed for the push) until the next row becomes postable or the next
+/// stall check is due; every decision uses card (PHC) time only, so a simulated run is deterministic.
+/// Backends without an interrupt path (no simulated time: a real card through vfio) poll every
+/// `idle_wait_ns` while a posted frame is due.
+///
+/// Either way the card is left quiet for the next process (see [`leave_quiet`]).
 pub fn run(
     card: &mut Card,
     frames: &[JobFrame],
@@ -274,11 +454,13 @@ fn run_job(
     let (caps, b) = card.parts();
     let caps = caps.clone();
     check_job(&caps, frames)?;
+    let (ring_log2, cpl_log2) = check_options(&caps, opts)?;
+    check_hold(frames, phc_now(b), opts.hold_limit_ns)?;
     bring_up(b, opts)?;
 
-    let max_log2 = caps.ring_log2_max.clamp(1, crate::ring::MAX_RING_LOG2);
-    let ring_log2 = opts.ring_log2.clamp(1, max_log2);
-    let cpl_log2 = opts.cpl_log2.clamp(1, caps.ring_log2_max.max(1));
+    let reach = posting_reach_ns(&caps, opts);
+    // Simulated backends deliver the interrupt through wait_irq; vfio has no interrupt path yet.
+    let irq_wired = b.sim_time_ns().is_some();
     let cpl = CplRing::create(b, &caps, cpl_log2)?;
     let used: BTreeMap<u16, ()> = frames.iter().map(|f| (f.queue, ())).collect();
     let mut queues = Vec::new();
@@ -288,7 +470,7 @@ fn run_job(
         ring_log2,
         buffers: 0,
         buf_size: 0,
-        batch: opts.batch.max(1),
+        batch: opts.batch,
         late: opts.late,
         horizon: opts.horizon,
         quota: 0,
@@ -326,87 +508,87 @@ fn run_job(
     let mut next = 0usize;
     let mut buf = Vec::with_capacity(9600);
     let mut cpls: Vec<Completion> = Vec::with_capacity(1024);
-    let start_phc_ns = phc_now(b);
+    let phc_steps0 = crate::phc::step_count(b);
+    let nominal0 = phc_rate_nominal(b, &caps);
+    let (start_phc_ns, sim_before_ns, sim_after_ns) = phc_sample(b);
+    // Interrupt after a doorbell batch's worth of completions (a quarter ring at most), or 2 us after
+    // the first one: wakes the loop for ring refills without one wake per frame.
+    let mod_count = opts.batch.min((1u32 << ring_log2) / 4).max(1);
+    let irq = irq_wired.then(|| IrqSetup::arm(b, mod_count, 2000));
+    // The last PHC reading (never ahead of the card's PHC) and the PHC when the last completion came.
+    let mut phc = start_phc_ns;
     let mut last_progress_phc = start_phc_ns;
-    let mut polls_since_phc = 0u32;
     let mut progressed = false;
     // Position in `order` of the earliest posted frame still without completion.
     let mut oldest = 0usize;
 
-    while done < total {
-        // Post as much as fits, in order.
-        let mut posted_any = false;
-        while next < order.len() {
-            let f = &frames[order[next]];
-            let qp = qpos[f.queue as usize];
-            let q = &mut rings.queues[qp];
-            src.frame(f, &mut buf);
-            debug_assert_eq!(buf.len(), f.len as usize);
-            match q.post(b, &buf, f.launch_ns, DescFlags::empty())? {
-                Ok(cookie) => {
-                    let slot = &mut in_flight[qp];
-                    if cookie as usize >= slot.len() {
-                        slot.resize(cookie as usize + 1, usize::MAX);
+    // The loop in a closure, so that the interrupt registers are given back on every way out.
+    let streamed = (|| -> Result<(), PushError> {
+        while done < total {
+            // Post what the card can take now, in order: stop at the first row beyond reach or whose ring
+            // is full (rows behind it wait, so the posting order stays the launch order).
+            let mut ring_full = false;
+            while next < order.len() {
+                let f = &frames[order[next]];
+                if f.launch_ns > phc.saturating_add(reach) {
+                    phc = phc_now(b);
+                    if f.launch_ns > phc.saturating_add(reach) {
+                        break;
                     }
-                    slot[cookie as usize] = order[next];
-                    next += 1;
-                    posted_any = true;
                 }
-                Err(_full) => break,
+                let qp = qpos[f.queue as usize];
+                let q = &mut rings.queues[qp];
+                src.frame(f, &mut buf);
+                debug_assert_eq!(buf.len(), f.len as usize);
+                match q.post(b, &buf, f.launch_ns, DescFlags::empty())? {
+                    Ok(cookie) => {
+                        let slot = &mut in_flight[qp];
+                        if cookie as usize >= slot.len() {
+                            slot.resize(cookie as usize + 1, usize::MAX);
+                        }
+                        slot[cookie as usize] = order[next];
+                        next += 1;
+                    }
+                    Err(_full) => {
+                        ring_full = true;
+                        break;
+                    }
+                }
             }
-        }
-        if next == order.len() || !posted_any {
             rings.doorbell_all(b);
-        }
-        // Completions.
-        cpls.clear();
-        let n = rings.poll(b, &mut cpls, 1024)?;
-        for c in &cpls {
-            let qp = qpos.get(c.queue as usize).copied().unwrap_or(usize::MAX);
-            let pos = in_flight
-                .get_mut(qp)
-                .and_then(|s| s.get_mut(c.cookie as usize))
-                .map(|p| std::mem::replace(p, usize::MAX))
-                .unwrap_or(usize::MAX);
-            if pos == usize::MAX || results[pos].is_some() {
-                return Err(PushError::Unmatched {
-                    queue: c.queue,
-                    cookie: c.cookie,
-                });
+            // Completions.
+            let mut n = take_completions(
+                b,
+                &mut rings,
+                &mut cpls,
+                &qpos,
+                &mut in_flight,
+                frames,
+                &mut results,
+            )?;
+            if n == 0 && irq_wired {
+                // Acknowledge, then look once more: a completion written after the acknowledgement
+                // raises the interrupt again, so the wait below cannot miss it.
+                b.write32(reg::CTRL_IRQ_STATUS, 1);
+                n = take_completions(
+                    b,
+                    &mut rings,
+                    &mut cpls,
+                    &qpos,
+                    &mut in_flight,
+                    frames,
+                    &mut results,
+                )?;
             }
-            let f = &frames[pos];
-            let status = Status::from_code(c.status).ok_or_else(|| {
-                PushError::Job(format!(
-                    "completion with unknown status code {} for frame {}",
-                    c.status, f.index
-                ))
-            })?;
-            results[pos] = Some(FrameResult {
-                index: f.index,
-                queue: f.queue,
-                len: f.len,
-                launch_ns: f.launch_ns,
-                status,
-                depart_ns: c.depart_ns,
-                reason: c.reason,
-                capped: c.flags & crate::contract::CPL_FLAG_CAPPED != 0,
-            });
-            done += 1;
-        }
-        if n > 0 {
-            progress(done, total);
-            progressed = true;
-            continue;
-        }
-        if next < order.len() && posted_any {
-            continue;
-        }
-        // Nothing to do: let time pass, and watch for a stall once every launch time has passed.
-        b.wait_ns(opts.idle_wait_ns)?;
-        polls_since_phc += 1;
-        if polls_since_phc >= 256 {
-            polls_since_phc = 0;
+            if n > 0 {
+                done += n;
+                progress(done, total);
+                progressed = true;
+                continue;
+            }
+            // Nothing to post, nothing came back: find when something is next due, and watch for a stall.
             let now = phc_now(b);
+            phc = now;
             if progressed {
                 progressed = false;
                 last_progress_phc = now;
@@ -414,34 +596,131 @@ fn run_job(
             while oldest < next && results[order[oldest]].is_some() {
                 oldest += 1;
             }
-            let pending_due = oldest < next && frames[order[oldest]].launch_ns <= now;
-            let idle_for = now.saturating_sub(last_progress_phc);
-            if !pending_due {
+            let mut wake = u64::MAX;
+            if oldest < next {
+                let due = frames[order[oldest]].launch_ns;
+                let since = last_progress_phc.max(due);
+                let idle_for = now.saturating_sub(since);
+                if due <= now && idle_for > opts.stall_timeout_ns {
+                    return Err(PushError::Stalled {
+                        outstanding: total - done,
+                        total,
+                        stalled_ns: idle_for,
+                        phc_ns: now,
+                    });
+                }
+                wake = since
+                    .saturating_add(opts.stall_timeout_ns)
+                    .saturating_add(1);
+                if !irq_wired {
+                    // Polling: look again soon once the frame is due, else when it becomes due.
+                    wake = wake.min(due.max(now.saturating_add(opts.idle_wait_ns)));
+                }
+            } else {
+                // Nothing outstanding: the stall clock starts with the next post.
                 last_progress_phc = now;
-            } else if idle_for > opts.stall_timeout_ns {
-                return Err(PushError::Stalled {
-                    outstanding: total - done,
-                    total,
-                    stalled_ns: idle_for,
-                    phc_ns: now,
-                });
             }
+            if next < order.len() && !ring_full {
+                let f = &frames[order[next]];
+                wake = wake.min(f.launch_ns.saturating_sub(reach));
+            }
+            if wake == u64::MAX {
+                // Nothing outstanding and nothing to post cannot happen while frames lack a completion.
+                return Err(PushError::Job(format!(
+                    "{} frame(s) neither posted nor outstanding: a driver bug",
+                    total - done
+                )));
+            }
+            let timeout = wake.saturating_sub(now).max(opts.idle_wait_ns.max(1));
+            b.wait_irq(timeout)?;
         }
+        Ok(())
+    })();
+    if let Some(i) = irq {
+        i.restore(b);
     }
+    streamed?;
     let end_phc_ns = phc_now(b);
+    let phc_steps = crate::phc::step_count(b).wrapping_sub(phc_steps0);
+    let rate_nominal = nominal0 && phc_rate_nominal(b, &caps);
     let doorbells = rings.queues.iter().map(|q| q.doorbells()).sum();
     for q in &mut rings.queues {
         q.disable(b, &caps);
     }
+    let mut out = Vec::with_capacity(results.len());
+    for (i, r) in results.into_iter().enumerate() {
+        out.push(r.ok_or_else(|| {
+            PushError::Job(format!(
+                "frame {} has no completion: a driver bug",
+                frames[i].index
+            ))
+        })?);
+    }
     Ok(Outcome {
-        results: results
-            .into_iter()
-            .map(|r| r.expect("every frame completed"))
-            .collect(),
+        results: out,
         start_phc_ns,
         end_phc_ns,
         doorbells,
+        clock: ClockMap {
+            sample_phc_ns: start_phc_ns,
+            sim_before_ns,
+            sim_after_ns,
+            phc_steps,
+            rate_nominal,
+        },
     })
+}
+
+/// Take every completion there is and record it. Returns how many.
+#[allow(clippy::too_many_arguments)]
+fn take_completions(
+    b: &mut dyn Backend,
+    rings: &mut Rings,
+    cpls: &mut Vec<Completion>,
+    qpos: &[usize],
+    in_flight: &mut [Vec<usize>],
+    frames: &[JobFrame],
+    results: &mut [Option<FrameResult>],
+) -> Result<u64, PushError> {
+    cpls.clear();
+    rings.poll(b, cpls, 1024)?;
+    for c in cpls.iter() {
+        let qp = qpos.get(c.queue as usize).copied().unwrap_or(usize::MAX);
+        let pos = in_flight
+            .get_mut(qp)
+            .and_then(|s| s.get_mut(c.cookie as usize))
+            .map(|p| std::mem::replace(p, usize::MAX))
+            .unwrap_or(usize::MAX);
+        if pos == usize::MAX || results[pos].is_some() {
+            return Err(PushError::Unmatched {
+                queue: c.queue,
+                cookie: c.cookie,
+            });
+        }
+        let f = &frames[pos];
+        let status = Status::from_code(c.status).ok_or_else(|| {
+            PushError::Job(format!(
+                "completion with unknown status code {} for frame {}",
+                c.status, f.index
+            ))
+        })?;
+        results[pos] = Some(FrameResult {
+            index: f.index,
+            queue: f.queue,
+            len: f.len,
+            launch_ns: f.launch_ns,
+            status,
+            depart_ns: c.depart_ns,
+            reason: c.reason,
+            capped: c.flags & crate::contract::CPL_FLAG_CAPPED != 0,
+        });
+    }
+    Ok(cpls.len() as u64)
+}
+
+/// `a - b` in ns as a signed count, saturated to the i64 range (never wraps).
+pub fn sub_ns(a: u64, b: u64) -> i64 {
+    (a as i128 - b as i128).clamp(i64::MIN as i128, i64::MAX as i128) as i64
 }
 
 /// Distribution of departure errors, ns.
@@ -481,6 +760,62 @@ impl ErrorStats {
     }
 }
 
+/// What the report needs besides the outcome.
+#[derive(Debug, Clone, Default)]
+pub struct ReportContext {
+    /// Time 0 of a relative trace (absolute TAI ns), or 0 for absolute times.
+    pub t0_ns: u64,
+    /// The lead chosen.
+    pub lead_ns: u64,
+    /// Backend description.
+    pub backend: String,
+    /// Line rate in bits/s, when known (the simulated wire's; a real card does not report it).
+    pub line_rate_bps: Option<u64>,
+    /// Core clock period in ps (for the tolerance of one cycle, and the PHC-to-simulation map).
+    pub clk_period_ps: u64,
+    /// The simulated wire's first-beat time (ps of simulated time) of every frame on the wire, in
+    /// departure order (one per SENT/SENT_LATE completion), when the wire was recorded.
+    pub wire_first_beat_ps: Option<Vec<u64>>,
+}
+
+/// One frame in the JSON report.
+#[derive(Debug, Clone, Serialize)]
+pub struct FrameReport {
+    /// Job index (trace row, capture packet).
+    pub index: u64,
+    /// Queue.
+    pub queue: u16,
+    /// Length without FCS.
+    pub len: u32,
+    /// Requested launch, TAI ns.
+    pub launch_ns: u64,
+    /// Completion status.
+    pub status: &'static str,
+    /// Departure (or decision) time the card reported, TAI ns.
+    pub depart_ns: u64,
+    /// The card capped the launch time to its horizon.
+    pub capped: bool,
+    /// Departure minus launch, ns (frames on the wire).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_ns: Option<i64>,
+    /// Earliest departure physics allowed: max(launch, end of the frame before it on the wire).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub earliest_ns: Option<u64>,
+    /// Departure minus `earliest_ns`, ns. The departure stamp is the first beat's hand-off to the
+    /// MAC, which may come up to the MAC's FIFO (two bus words of wire time) before the line is free,
+    /// so a frame behind a busy line can show a small negative delay.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delay_ns: Option<i64>,
+    /// Departure error in simulated time: the wire's first beat minus the launch time mapped to
+    /// simulated time, ns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sim_error_ns: Option<i64>,
+    /// For a frame that left more than one core cycle after its launch time: `line` (it waited for
+    /// the frame ahead on a busy line) or `card` (it left later than the line allowed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waited_for: Option<&'static str>,
+}
+
 /// The `--report` JSON and the summary table.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
@@ -498,8 +833,32 @@ pub struct Report {
     pub rejected: u64,
     /// Completed FLUSHED.
     pub flushed: u64,
-    /// Departure minus requested launch, over SENT and SENT_LATE frames.
+    /// Frames whose launch time the card capped to its horizon (they leave early, by request).
+    pub capped: u64,
+    /// Departure minus requested launch (the card's PHC), over every frame on the wire (SENT and
+    /// SENT_LATE).
     pub error_ns: ErrorStats,
+    /// The same over SENT frames only.
+    pub error_sent_ns: ErrorStats,
+    /// Departure error in simulated time (wire first beat minus launch mapped through a PHC reading),
+    /// over every frame on the wire; absent when not measured (see `sim_clock`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sim_error_ns: Option<ErrorStats>,
+    /// The same over SENT frames only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sim_error_sent_ns: Option<ErrorStats>,
+    /// How the PHC was mapped to simulated time, or why it was not.
+    pub sim_clock: String,
+    /// Departure minus the earliest departure physics allowed (launch time, or the end of the frame
+    /// ahead on the wire at line rate), over every frame on the wire; absent without a line rate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delay_ns: Option<ErrorStats>,
+    /// Frames that left more than one core cycle after their launch time.
+    pub late: u64,
+    /// Of those, frames that waited only for the frames ahead of them on a busy line.
+    pub late_busy_line: u64,
+    /// Of those, frames that left more than one core cycle after the line allowed.
+    pub late_card: u64,
     /// First departure to last departure of frames on the wire, ns.
     pub duration_ns: u64,
     /// Frame bits on the wire (frame + FCS) per second over `duration_ns`, in Gb/s.
@@ -510,12 +869,15 @@ pub struct Report {
     pub t0_ns: u64,
     /// The lead chosen: time 0 minus the PHC when the push started, ns.
     pub lead_ns: u64,
-    /// Frames on the wire that were early (must be 0).
+    /// Frames on the wire that left before their launch time without a capped launch time (must be 0).
     pub early: u64,
     /// Per queue: frames and statuses.
     pub queues: BTreeMap<u16, QueueReport>,
     /// Backend description.
     pub backend: String,
+    /// Every frame, in job order (written by [`Report::write_json`], one compact line each).
+    #[serde(skip)]
+    pub frames: Vec<FrameReport>,
 }
 
 /// Per-queue counts.
@@ -529,9 +891,15 @@ pub struct QueueReport {
     pub not_sent: u64,
 }
 
+/// Wire time of a frame of `len` bytes (without FCS) at `rate_bps`, preamble to end of gap, in ps.
+pub fn frame_wire_ps(len: u32, rate_bps: u64) -> u64 {
+    let bits = u128::from(crate::wire_time::wire_bytes(len as usize)) * 8;
+    (bits * 1_000_000_000_000 / u128::from(rate_bps.max(1))) as u64
+}
+
 impl Report {
     /// Summarise an outcome.
-    pub fn new(out: &Outcome, t0_ns: u64, lead_ns: u64, backend: String) -> Report {
+    pub fn new(out: &Outcome, ctx: &ReportContext) -> Report {
         let mut r = Report {
             packets: out.results.len() as u64,
             sent: 0,
@@ -540,18 +908,29 @@ impl Report {
             dropped_horizon: 0,
             rejected: 0,
             flushed: 0,
+            capped: 0,
             error_ns: ErrorStats::default(),
+            error_sent_ns: ErrorStats::default(),
+            sim_error_ns: None,
+            sim_error_sent_ns: None,
+            sim_clock: String::new(),
+            delay_ns: None,
+            late: 0,
+            late_busy_line: 0,
+            late_card: 0,
             duration_ns: 0,
             achieved_gbps: 0.0,
             achieved_mpps: 0.0,
-            t0_ns,
-            lead_ns,
+            t0_ns: ctx.t0_ns,
+            lead_ns: ctx.lead_ns,
             early: 0,
             queues: BTreeMap::new(),
-            backend,
+            backend: ctx.backend.clone(),
+            frames: Vec::with_capacity(out.results.len()),
         };
+        let tol = ctx.clk_period_ps.div_ceil(1000).max(1) as i64;
         let mut errs = Vec::new();
-        let mut wire: Vec<(u64, u32)> = Vec::new();
+        let mut errs_sent = Vec::new();
         for f in &out.results {
             match f.status {
                 Status::Sent => r.sent += 1,
@@ -561,30 +940,138 @@ impl Report {
                 Status::Rejected => r.rejected += 1,
                 Status::Flushed => r.flushed += 1,
             }
+            r.capped += f.capped as u64;
             let q = r.queues.entry(f.queue).or_default();
             q.packets += 1;
-            if f.on_wire() {
+            let on_wire = f.on_wire();
+            if on_wire {
                 q.sent += 1;
                 errs.push(f.error_ns());
-                if f.depart_ns < f.launch_ns {
+                if f.status == Status::Sent {
+                    errs_sent.push(f.error_ns());
+                }
+                if f.depart_ns < f.launch_ns && !f.capped {
                     r.early += 1;
                 }
-                wire.push((f.depart_ns, f.len));
             } else {
                 q.not_sent += 1;
             }
+            r.frames.push(FrameReport {
+                index: f.index,
+                queue: f.queue,
+                len: f.len,
+                launch_ns: f.launch_ns,
+                status: f.status.name(),
+                depart_ns: f.depart_ns,
+                capped: f.capped,
+                error_ns: on_wire.then(|| f.error_ns()),
+                earliest_ns: None,
+                delay_ns: None,
+                sim_error_ns: None,
+                waited_for: None,
+            });
         }
         r.error_ns = ErrorStats::of(&mut errs);
-        wire.sort_unstable();
+        r.error_sent_ns = ErrorStats::of(&mut errs_sent);
+
+        // Frames on the wire in departure order (ties in job order, as `wire_packets`).
+        let mut wire: Vec<usize> = (0..out.results.len())
+            .filter(|&i| out.results[i].on_wire())
+            .collect();
+        wire.sort_by_key(|&i| (out.results[i].depart_ns, i));
+
+        // Earliest departure physics allowed, and what late frames waited for.
+        if let Some(rate) = ctx.line_rate_bps {
+            let mut delays = Vec::with_capacity(wire.len());
+            // End of the previous frame on the wire, ps of PHC time (ps keeps back-to-back trains exact).
+            let mut line_free_ps: u128 = 0;
+            for &i in &wire {
+                let f = &out.results[i];
+                let earliest_ps = (u128::from(f.launch_ns) * 1000).max(line_free_ps);
+                let earliest = (earliest_ps.div_ceil(1000)).min(u64::MAX as u128) as u64;
+                let delay = sub_ns(f.depart_ns, earliest);
+                delays.push(delay);
+                let fr = &mut r.frames[i];
+                fr.earliest_ns = Some(earliest);
+                fr.delay_ns = Some(delay);
+                if f.error_ns() > tol {
+                    r.late += 1;
+                    if delay <= tol {
+                        r.late_busy_line += 1;
+                        fr.waited_for = Some("line");
+                    } else {
+                        r.late_card += 1;
+                        fr.waited_for = Some("card");
+                    }
+                }
+                line_free_ps =
+                    u128::from(f.depart_ns) * 1000 + u128::from(frame_wire_ps(f.len, rate));
+            }
+            r.delay_ns = Some(ErrorStats::of(&mut delays));
+        } else {
+            r.late = wire
+                .iter()
+                .filter(|&&i| out.results[i].error_ns() > tol)
+                .count() as u64;
+        }
+
+        // Departure error in simulated time.
+        let c = &out.clock;
+        r.sim_clock = match (&ctx.wire_first_beat_ps, c.sim_before_ns, c.sim_after_ns) {
+            (_, None, _) | (_, _, None) => "not a simulated card".into(),
+            (None, _, _) => "not measured: the wire was not recorded".into(),
+            (Some(w), _, _) if w.len() != wire.len() => format!(
+                "not measured: the wire carried {} frames, the completions say {}",
+                w.len(),
+                wire.len()
+            ),
+            _ if c.phc_steps > 0 => format!(
+                "not measured: the PHC was stepped {} time(s) during the run",
+                c.phc_steps
+            ),
+            _ if !c.rate_nominal => {
+                "not measured: the PHC's period or frequency trim was not nominal during the run (adjusted)".into()
+            }
+            (Some(w), Some(sa), Some(sb)) => {
+                // The PHC sample was latched during the register read, between sa and sb (simulated
+                // ns). Mapped at sa, the earliest it can have been latched, each error is an upper
+                // bound: the true error is at most sb - sa below it, never above. (On the Verilated
+                // core the map at sa agrees with the card's own departure stamps to the ns.)
+                let mut all = Vec::with_capacity(w.len());
+                let mut sent = Vec::new();
+                for (&i, &beat_ps) in wire.iter().zip(w) {
+                    let f = &out.results[i];
+                    // launch in simulated ps = sa + (launch - sample) ns
+                    let launch_sim_ps = 1000
+                        * (i128::from(sa) + i128::from(f.launch_ns) - i128::from(c.sample_phc_ns));
+                    let e = (i128::from(beat_ps) - launch_sim_ps).div_euclid(1000);
+                    let e = e.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+                    r.frames[i].sim_error_ns = Some(e);
+                    all.push(e);
+                    if f.status == Status::Sent {
+                        sent.push(e);
+                    }
+                }
+                r.sim_error_ns = Some(ErrorStats::of(&mut all));
+                r.sim_error_sent_ns = Some(ErrorStats::of(&mut sent));
+                format!(
+                    "PHC latched by a register read during simulated {sa}..{sb} ns, mapped at its start: each figure is at most {} ns above the true error, never below; nominal PHC rate, no steps",
+                    sb - sa
+                )
+            }
+        };
+
         if wire.len() >= 2 {
-            let span = wire[wire.len() - 1].0 - wire[0].0;
+            let first = out.results[wire[0]].depart_ns;
+            let last = out.results[wire[wire.len() - 1]].depart_ns;
+            let span = last - first;
             r.duration_ns = span;
             if span > 0 {
                 // Rate of departures: every frame but the last one, over the span.
                 let n = (wire.len() - 1) as f64;
                 let bits: f64 = wire[..wire.len() - 1]
                     .iter()
-                    .map(|&(_, l)| (l as f64 + 4.0) * 8.0)
+                    .map(|&i| (out.results[i].len as f64 + 4.0) * 8.0)
                     .sum();
                 r.achieved_mpps = n / span as f64 * 1e3;
                 r.achieved_gbps = bits / span as f64;
@@ -593,10 +1080,96 @@ impl Report {
         r
     }
 
+    /// Write the report as JSON: the summary pretty-printed, then `"frames"` (unless `with_frames` is
+    /// false) with one compact line per frame, streamed (a million-frame job writes ~190 MB without
+    /// building it in memory first).
+    pub fn write_json(
+        &self,
+        out: &mut dyn std::io::Write,
+        with_frames: bool,
+    ) -> std::io::Result<()> {
+        let head = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
+        let body = head
+            .trim_end()
+            .strip_suffix('}')
+            .unwrap_or(&head)
+            .trim_end();
+        out.write_all(body.as_bytes())?;
+        if with_frames {
+            out.write_all(b",\n  \"frames\": [")?;
+            for (i, f) in self.frames.iter().enumerate() {
+                out.write_all(if i == 0 { b"\n    " } else { b",\n    " })?;
+                serde_json::to_writer(&mut *out, f).map_err(std::io::Error::other)?;
+            }
+            out.write_all(b"\n  ]")?;
+        }
+        out.write_all(b"\n}\n")
+    }
+
+    /// Frames that did not go on the wire (dropped, rejected, flushed).
+    pub fn not_sent(&self) -> u64 {
+        self.dropped_late + self.dropped_horizon + self.rejected + self.flushed
+    }
+
+    /// Sentences for stderr about what a user must not miss: frames not sent, capped, early.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut w = Vec::new();
+        let n = self.not_sent();
+        if n > 0 {
+            let mut parts = Vec::new();
+            for (count, what) in [
+                (
+                    self.dropped_late,
+                    "dropped late (their launch time had passed: --late drop)",
+                ),
+                (
+                    self.dropped_horizon,
+                    "dropped beyond the card's horizon (--horizon drop)",
+                ),
+                (self.rejected, "rejected by the card"),
+                (self.flushed, "flushed"),
+            ] {
+                if count > 0 {
+                    parts.push(format!("{count} {what}"));
+                }
+            }
+            w.push(format!(
+                "{n} of {} frame(s) were not sent: {}; the report lists each frame's status",
+                self.packets,
+                parts.join(", ")
+            ));
+        }
+        if self.capped > 0 {
+            w.push(format!(
+                "{} frame(s) had their launch time capped to the card's horizon (--horizon cap): they left before the time they asked for",
+                self.capped
+            ));
+        }
+        if self.late_card > 0 {
+            w.push(format!(
+                "{} frame(s) left more than a core cycle after the line allowed (not because of a busy line): the card, or the driver feeding it, was late; `waited_for` in the report names them",
+                self.late_card
+            ));
+        }
+        if self.early > 0 {
+            w.push(format!(
+                "{} frame(s) left before their launch time without being capped: a card bug",
+                self.early
+            ));
+        }
+        w
+    }
+
     /// The summary table for stdout.
     pub fn table(&self) -> String {
         let mut s = String::new();
         let row = |s: &mut String, k: &str, v: String| s.push_str(&format!("  {k:<18} {v}\n"));
+        let stats = |e: &ErrorStats| {
+            format!(
+                "min {} / p50 {} / p99 {} / p99.9 {} / max {}",
+                e.min, e.p50, e.p99, e.p999, e.max
+            )
+        };
         row(&mut s, "backend", self.backend.clone());
         row(&mut s, "packets", self.packets.to_string());
         row(&mut s, "sent", self.sent.to_string());
@@ -605,15 +1178,30 @@ impl Report {
         row(&mut s, "dropped_horizon", self.dropped_horizon.to_string());
         row(&mut s, "rejected", self.rejected.to_string());
         row(&mut s, "flushed", self.flushed.to_string());
-        let e = &self.error_ns;
-        row(
-            &mut s,
-            "error_ns",
+        if self.capped > 0 {
+            row(&mut s, "capped", self.capped.to_string());
+        }
+        row(&mut s, "error_ns (wire)", stats(&self.error_ns));
+        row(&mut s, "error_ns (SENT)", stats(&self.error_sent_ns));
+        match (&self.sim_error_ns, &self.sim_error_sent_ns) {
+            (Some(a), Some(b)) => {
+                row(&mut s, "sim error (wire)", stats(a));
+                row(&mut s, "sim error (SENT)", stats(b));
+            }
+            _ => row(&mut s, "sim error", self.sim_clock.clone()),
+        }
+        if let Some(d) = &self.delay_ns {
+            row(&mut s, "delay beyond line", stats(d));
+        }
+        let late = if self.delay_ns.is_some() {
             format!(
-                "min {} / p50 {} / p99 {} / p99.9 {} / max {}",
-                e.min, e.p50, e.p99, e.p999, e.max
-            ),
-        );
+                "{} more than a cycle after launch: {} waited for a busy line, {} for the card",
+                self.late, self.late_busy_line, self.late_card
+            )
+        } else {
+            format!("{} more than a cycle after launch", self.late)
+        };
+        row(&mut s, "late", late);
         row(&mut s, "early", self.early.to_string());
         row(&mut s, "duration_ns", self.duration_ns.to_string());
         row(
@@ -722,7 +1310,10 @@ pub fn wire_packets(
 /// card just out of reset: the calendar's initial sweep (16 us on the default core) is not shown in
 /// CTRL_STATUS, and entries that come due during it leave in insertion order, not launch order.
 pub fn default_lead_ns(frames_first_window: u64, lookahead_ns: u64) -> u64 {
-    (lookahead_ns + 20_000 + frames_first_window * 100).max(30_000)
+    lookahead_ns
+        .saturating_add(20_000)
+        .saturating_add(frames_first_window.saturating_mul(100))
+        .max(30_000)
 }
 
 #[cfg(test)]
@@ -756,31 +1347,56 @@ mod tests {
         assert_eq!((s.min, s.p50, s.p999, s.max), (7, 7, 7, 7));
     }
 
-    #[test]
-    fn report_counts_and_rates() {
-        let out = Outcome {
-            results: vec![
-                res(0, Status::Sent, 1000, 1002),
-                res(1, Status::Sent, 1000, 1069),
-                res(2, Status::SentLate, 500, 1200),
-                res(3, Status::DroppedHorizon, 10_000_000, 900),
-            ],
+    fn outcome(results: Vec<FrameResult>) -> Outcome {
+        Outcome {
+            results,
             start_phc_ns: 0,
             end_phc_ns: 2000,
             doorbells: 1,
-        };
-        let r = Report::new(&out, 900, 100, "test".into());
+            clock: ClockMap::default(),
+        }
+    }
+
+    fn ctx() -> ReportContext {
+        ReportContext {
+            t0_ns: 900,
+            lead_ns: 100,
+            backend: "test".into(),
+            line_rate_bps: Some(10_000_000_000),
+            clk_period_ps: 4000,
+            wire_first_beat_ps: None,
+        }
+    }
+
+    #[test]
+    fn report_counts_and_rates() {
+        let out = outcome(vec![
+            res(0, Status::Sent, 1000, 1002),
+            res(1, Status::Sent, 1000, 1069),
+            res(2, Status::SentLate, 500, 1200),
+            res(3, Status::DroppedHorizon, 10_000_000, 900),
+        ]);
+        let r = Report::new(&out, &ctx());
         assert_eq!(
             (r.packets, r.sent, r.sent_late, r.dropped_horizon),
             (4, 2, 1, 1)
         );
         assert_eq!(r.error_ns.min, 2);
         assert_eq!(r.error_ns.max, 700);
+        assert_eq!(r.error_sent_ns.max, 69);
         assert_eq!(r.duration_ns, 198);
         assert_eq!(r.early, 0);
         // two frame gaps of 64 bytes (60 + FCS) over 198 ns
         assert!((r.achieved_gbps - 2.0 * 64.0 * 8.0 / 198.0).abs() < 1e-9);
         assert_eq!(r.queues[&0].packets, 2);
+        assert_eq!(r.not_sent(), 1);
+        let w = r.warnings();
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert_eq!(r.late_card, 1, "frame 2 left 63 ns after the line was free");
+        assert!(
+            w[0].contains("1 of 4 frame(s) were not sent: 1 dropped beyond"),
+            "{w:?}"
+        );
         let json = serde_json::to_value(&r).unwrap();
         for k in [
             "packets",
@@ -790,16 +1406,300 @@ mod tests {
             "dropped_horizon",
             "rejected",
             "flushed",
+            "capped",
             "duration_ns",
             "achieved_gbps",
             "achieved_mpps",
+            "late_busy_line",
+            "late_card",
+            "sim_clock",
         ] {
             assert!(json.get(k).is_some(), "{k}");
         }
         for k in ["min", "p50", "p99", "p999", "max"] {
             assert!(json["error_ns"].get(k).is_some(), "{k}");
+            assert!(json["error_sent_ns"].get(k).is_some(), "{k}");
+            assert!(json["delay_ns"].get(k).is_some(), "{k}");
         }
+        let mut text = Vec::new();
+        r.write_json(&mut text, true).unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&text).unwrap();
+        assert_eq!(json["packets"], 4);
+        assert_eq!(json["frames"].as_array().unwrap().len(), 4);
+        assert_eq!(json["frames"][3]["status"], "DROPPED_HORIZON");
+        assert!(json["frames"][3].get("error_ns").is_none());
         assert!(r.table().contains("dropped_horizon"));
+    }
+
+    #[test]
+    fn late_frames_are_split_into_busy_line_and_card() {
+        // 10G: a 60-byte frame takes (8 + 60 + 4 + 12) x 0.8 = 67.2 ns on the wire.
+        let out = outcome(vec![
+            res(0, Status::Sent, 1000, 1000),
+            // asked for 1000 too: the line is free at 1067.2, it left at 1068: the busy line
+            res(1, Status::SentLate, 1000, 1068),
+            // asked for 1100, left at 1300 although the line was free at 1135.2: the card
+            res(2, Status::SentLate, 1100, 1300),
+            // back-to-back train behind it, exact in ps: free at 1367.2, 1434.4
+            res(3, Status::SentLate, 1300, 1368),
+            res(4, Status::SentLate, 1300, 1436),
+        ]);
+        let r = Report::new(&out, &ctx());
+        assert_eq!((r.late, r.late_busy_line, r.late_card), (4, 3, 1));
+        let f = &r.frames;
+        assert_eq!(f[1].earliest_ns, Some(1068));
+        assert_eq!(f[1].delay_ns, Some(0));
+        assert_eq!(f[2].earliest_ns, Some(1136));
+        assert_eq!(f[2].delay_ns, Some(164));
+        assert_eq!(f[2].waited_for, Some("card"));
+        assert_eq!(f[3].waited_for, Some("line"));
+        assert_eq!(f[4].earliest_ns, Some(1436));
+        assert_eq!(f[0].waited_for, None);
+        let d = r.delay_ns.unwrap();
+        assert_eq!((d.min, d.max), (0, 164));
+        assert!(
+            r.table()
+                .contains("3 waited for a busy line, 1 for the card"),
+            "{}",
+            r.table()
+        );
+        assert!(
+            r.warnings()
+                .iter()
+                .any(|w| w
+                    .starts_with("1 frame(s) left more than a core cycle after the line allowed")),
+            "{:?}",
+            r.warnings()
+        );
+        // Without a line rate there is no physics to compare with.
+        let r = Report::new(
+            &out,
+            &ReportContext {
+                line_rate_bps: None,
+                ..ctx()
+            },
+        );
+        assert_eq!((r.late, r.late_busy_line, r.late_card), (4, 0, 0));
+        assert!(r.delay_ns.is_none());
+    }
+
+    #[test]
+    fn errors_never_wrap() {
+        // A launch time near 2^64 capped to the horizon leaves ~2^64 ns early: saturated, counted as
+        // capped, not as a late frame and not as an early-frame bug.
+        let mut f = res(0, Status::Sent, u64::MAX - 5, 100_000_000);
+        f.capped = true;
+        assert_eq!(f.error_ns(), i64::MIN);
+        assert_eq!(sub_ns(u64::MAX, 0), i64::MAX);
+        assert_eq!(sub_ns(5, 7), -2);
+        let r = Report::new(&outcome(vec![f]), &ctx());
+        assert_eq!((r.capped, r.early, r.late), (1, 0, 0));
+        assert!(r.warnings()[0].contains("capped"), "{:?}", r.warnings());
+    }
+
+    #[test]
+    fn simulated_time_error_uses_the_bracketed_phc_sample() {
+        let mut out = outcome(vec![
+            res(0, Status::Sent, 10_000, 10_002),
+            res(1, Status::SentLate, 10_000, 10_070),
+        ]);
+        out.clock = ClockMap {
+            sample_phc_ns: 5_000,
+            sim_before_ns: Some(1_000),
+            sim_after_ns: Some(1_040),
+            phc_steps: 0,
+            rate_nominal: true,
+        };
+        // PHC 5000 latched at simulated 1000 at the earliest: launch 10000 is simulated 6000 ns.
+        let c = ReportContext {
+            wire_first_beat_ps: Some(vec![6_010_000, 6_070_000]),
+            ..ctx()
+        };
+        let r = Report::new(&out, &c);
+        assert_eq!(r.frames[0].sim_error_ns, Some(10));
+        assert_eq!(r.frames[1].sim_error_ns, Some(70));
+        assert_eq!(r.sim_error_sent_ns.unwrap().max, 10);
+        assert_eq!(r.sim_error_ns.unwrap().max, 70);
+        assert!(
+            r.sim_clock.contains("at most 40 ns above"),
+            "{}",
+            r.sim_clock
+        );
+        // A stepped PHC: the map is not used, and the report says why.
+        out.clock.phc_steps = 1;
+        let r = Report::new(&out, &c);
+        assert!(r.sim_error_ns.is_none());
+        assert!(r.sim_clock.contains("stepped"), "{}", r.sim_clock);
+        out.clock.phc_steps = 0;
+        out.clock.rate_nominal = false;
+        assert!(Report::new(&out, &c).sim_clock.contains("adjusted"));
+    }
+
+    #[test]
+    fn hold_margin_and_reach() {
+        assert_eq!(default_hold_margin_ns(100_000_000), 1_000_000);
+        assert_eq!(default_hold_margin_ns(1_000_000), 500_000);
+        let mut m = crate::device::mem::MemBackend::new_identity();
+        let caps = Caps::read(&mut m).unwrap();
+        let o = PushOptions::default();
+        assert_eq!(
+            posting_reach_ns(&caps, &o),
+            caps.horizon_ns - default_hold_margin_ns(caps.horizon_ns)
+        );
+        let o = PushOptions {
+            hold_margin_ns: Some(u64::MAX),
+            ..o
+        };
+        assert_eq!(posting_reach_ns(&caps, &o), 1);
+    }
+
+    #[test]
+    fn ring_sizes_above_the_card_are_refused_not_clamped() {
+        let mut m = crate::device::mem::MemBackend::new_identity();
+        let caps = Caps::read(&mut m).unwrap();
+        let max = caps.ring_log2_max.min(crate::ring::MAX_RING_LOG2);
+        let ok = PushOptions {
+            ring_log2: max,
+            ..PushOptions::default()
+        };
+        assert_eq!(check_options(&caps, &ok).unwrap().0, max);
+        for bad in [0, max + 1, 40] {
+            let o = PushOptions {
+                ring_log2: bad,
+                ..PushOptions::default()
+            };
+            let e = check_options(&caps, &o).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("--ring-log2 {bad}")) && e.contains(&format!("1..={max}")),
+                "{e}"
+            );
+        }
+        let o = PushOptions {
+            cpl_log2: Some(caps.ring_log2_max + 1),
+            ..PushOptions::default()
+        };
+        assert!(check_options(&caps, &o).is_err());
+    }
+
+    /// The mem backend, counting `wait_irq` calls.
+    /// (`.2` false: hide the simulated time, as a real card's backend does, so the push polls).
+    struct CountWaits(
+        crate::device::mem::MemBackend,
+        std::rc::Rc<std::cell::Cell<u32>>,
+        bool,
+    );
+
+    impl Backend for CountWaits {
+        fn describe(&self) -> String {
+            self.0.describe()
+        }
+        fn read32(&mut self, o: usize) -> u32 {
+            self.0.read32(o)
+        }
+        fn write32(&mut self, o: usize, v: u32) {
+            self.0.write32(o, v)
+        }
+        fn dma_alloc(&mut self, len: usize) -> Result<crate::device::DmaRegion, DeviceError> {
+            self.0.dma_alloc(len)
+        }
+        fn dma_free(&mut self, r: crate::device::DmaRegion) -> Result<(), DeviceError> {
+            self.0.dma_free(r)
+        }
+        fn dma_write(&mut self, r: &crate::device::DmaRegion, off: usize, d: &[u8]) {
+            self.0.dma_write(r, off, d)
+        }
+        fn dma_read(&mut self, r: &crate::device::DmaRegion, off: usize, b: &mut [u8]) {
+            self.0.dma_read(r, off, b)
+        }
+        fn now_ns(&mut self) -> u64 {
+            self.0.now_ns()
+        }
+        fn wait_ns(&mut self, ns: u64) -> Result<(), DeviceError> {
+            self.0.wait_ns(ns)
+        }
+        fn wait_irq(&mut self, ns: u64) -> Result<bool, DeviceError> {
+            self.1.set(self.1.get() + 1);
+            self.0.wait_irq(ns)
+        }
+        fn sim_time_ns(&mut self) -> Option<u64> {
+            self.0.sim_time_ns().filter(|_| self.2)
+        }
+    }
+
+    /// Push one frame 1 ms out to a card that never completes anything (the mem backend says RUNNING
+    /// and does nothing). Returns the outcome, the number of waits and the PHC time it took.
+    fn push_to_a_silent_card(simulated: bool) -> (Result<Outcome, PushError>, u32, u64, Card) {
+        let mut m = crate::device::mem::MemBackend::new_identity()
+            .with_hook(Box::new(crate::phc::PhcModel::new(4, 1)));
+        m.set_reg(reg::CTRL_STATUS, reg::CTRL_STATUS_RUNNING);
+        let waits = std::rc::Rc::new(std::cell::Cell::new(0u32));
+        let counting = CountWaits(m, waits.clone(), simulated);
+        let mut card = Card::from_backend(Box::new(counting), "mem".into()).unwrap();
+        let now = phc_now(card.backend());
+        let frames = [JobFrame {
+            index: 0,
+            queue: 0,
+            len: 60,
+            launch_ns: now + 1_000_000,
+        }];
+        struct Zeros;
+        impl FrameSource for Zeros {
+            fn frame(&self, f: &JobFrame, out: &mut Vec<u8>) {
+                out.clear();
+                out.resize(f.len as usize, 0);
+            }
+        }
+        let r = run(
+            &mut card,
+            &frames,
+            &Zeros,
+            &PushOptions::default(),
+            &mut |_, _| {},
+        );
+        let took = phc_now(card.backend()) - now;
+        (r, waits.get(), took, card)
+    }
+
+    fn assert_stalled(r: Result<Outcome, PushError>) {
+        let timeout = PushOptions::default().stall_timeout_ns;
+        match r {
+            Err(PushError::Stalled {
+                outstanding: 1,
+                total: 1,
+                stalled_ns,
+                ..
+            }) => assert!(
+                stalled_ns > timeout && stalled_ns < timeout + 100_000,
+                "{stalled_ns}"
+            ),
+            other => panic!("expected a stall, got {other:?}"),
+        }
+    }
+
+    /// On a simulated backend the push waits in long steps (at most 4 waits, not 6 ms / 200 ns of
+    /// them: an idle card can be fast-forwarded) and reports the stall once the frame is overdue by
+    /// the stall timeout; the interrupt registers are given back.
+    #[test]
+    fn a_silent_card_is_reported_as_stalled() {
+        let (r, waits, took, mut card) = push_to_a_silent_card(true);
+        assert_stalled(r);
+        assert!((6_000_000..6_500_000).contains(&took), "{took}");
+        assert!(waits <= 4, "{waits} waits");
+        assert_eq!(card.backend().read32(reg::CTRL_IRQ_CTRL), 0);
+    }
+
+    /// Without simulated time (a real card: no interrupt path yet) the push sleeps until the frame is
+    /// due, then polls every `idle_wait_ns`, and reports the same stall.
+    #[test]
+    fn a_silent_card_is_reported_as_stalled_when_polling() {
+        let (r, waits, took, _) = push_to_a_silent_card(false);
+        assert_stalled(r);
+        assert!((6_000_000..6_500_000).contains(&took), "{took}");
+        let polls = PushOptions::default().stall_timeout_ns / PushOptions::default().idle_wait_ns;
+        assert!(
+            u64::from(waits) > polls / 2 && u64::from(waits) < polls * 2,
+            "{waits} waits"
+        );
     }
 
     #[test]

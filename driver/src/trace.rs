@@ -172,7 +172,10 @@ fn parse_u64(line: usize, field: &'static str, text: &str) -> Result<u64, TraceE
 }
 
 /// Parse a whole trace. Stops at the first bad line; on error nothing of the trace may be used.
+///
+/// A UTF-8 byte order mark at the start (spreadsheet exports write one) is skipped.
 pub fn parse(text: &str, limits: &Limits) -> Result<Trace, TraceError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut rows = Vec::new();
     let mut header_seen = false;
     for (i, raw) in text.lines().enumerate() {
@@ -347,6 +350,15 @@ mod tests {
         );
         assert_eq!(tr.rows[2].line, 7);
         assert_eq!(tr.rows[2].index, 2);
+    }
+
+    #[test]
+    fn a_utf8_bom_is_skipped() {
+        let tr = parse("\u{feff}launch_ns,queue,len\n0,0,60\n", &lim(1)).unwrap();
+        assert_eq!(tr.rows.len(), 1);
+        // Only at the start: a BOM inside is still an error that names its line.
+        let e = parse("launch_ns,queue,len\n\u{feff}0,0,60\n", &lim(1)).unwrap_err();
+        assert_eq!(e.line(), Some(2));
     }
 
     #[test]

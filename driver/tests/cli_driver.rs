@@ -114,3 +114,196 @@ fn without_the_sim_feature_the_simulator_is_named_not_missing() {
     }
     std::fs::remove_file(&trace).ok();
 }
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("tsnic-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+fn trace_file(name: &str, body: &str) -> std::path::PathBuf {
+    let p = tmp(name);
+    std::fs::write(&p, body).unwrap();
+    p
+}
+
+/// Outputs are checked before anything runs (the `mem` backend would fail later, so every error
+/// below comes from the check): extension, folder, same file as the input or another output.
+#[test]
+fn push_checks_outputs_before_running() {
+    let t = trace_file("out.csv", "launch_ns,queue,len\n0,0,60\n");
+    let ts = t.to_str().unwrap();
+    let pcap = tmp("x.pcap");
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        ts,
+        "--pcap",
+        pcap.to_str().unwrap(),
+    ]);
+    assert!(
+        !ok && err.contains("--pcap") && err.contains("must end in .pcapng"),
+        "{err}"
+    );
+    assert!(!pcap.exists());
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        ts,
+        "--plot",
+        tmp("x.gif").to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("must end in .png or .svg"), "{err}");
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        ts,
+        "--report",
+        "/nonexistent-tsnic/r.json",
+    ]);
+    assert!(
+        !ok && err.contains("--report") && err.contains("does not exist"),
+        "{err}"
+    );
+    // the trace itself, named another way: refused, and the trace is untouched
+    let same = t.parent().unwrap().join(".").join("out.csv");
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        ts,
+        "--report",
+        same.to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("same file as the trace"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&t).unwrap(),
+        "launch_ns,queue,len\n0,0,60\n"
+    );
+    let both = tmp("both.pcapng");
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        ts,
+        "--pcap",
+        both.to_str().unwrap(),
+        "--report",
+        both.to_str().unwrap(),
+    ]);
+    assert!(
+        !ok && err.contains("--report") && err.contains("same file as --pcap"),
+        "{err}"
+    );
+    // replay: the capture as its own output
+    let cap = tmp("in.pcapng");
+    std::fs::write(&cap, b"not really").unwrap();
+    let (ok, _, err) = tsnic(&[
+        "replay",
+        "--backend",
+        "mem",
+        cap.to_str().unwrap(),
+        "--pcap",
+        cap.to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("same file as the capture"), "{err}");
+}
+
+/// No arithmetic wraps: a lead that overflows the PHC is an error, not time 271 ns.
+#[test]
+fn push_refuses_wrapping_times_and_too_long_holds() {
+    let t = trace_file("wrap.csv", "launch_ns,queue,len\n0,0,60\n");
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        t.to_str().unwrap(),
+        "--lead-ns",
+        "18446744073709551615",
+    ]);
+    assert!(
+        !ok && err.contains("--lead-ns") && err.contains("overflows 64 bits"),
+        "{err}"
+    );
+    // A relative row that overflows time 0.
+    let t = trace_file(
+        "wrap2.csv",
+        "launch_ns,queue,len\n18446744073709551615,0,60\n",
+    );
+    let (ok, _, err) = tsnic(&["push", "--backend", "mem", t.to_str().unwrap()]);
+    assert!(!ok && err.contains("overflows 64 bits"), "{err}");
+    // --absolute TAI times on a card whose PHC is near 0: held for decades? No: refused, with the fix.
+    let t = trace_file("abs.csv", "launch_ns,queue,len\n1700000000000000000,0,60\n");
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        "--absolute",
+        t.to_str().unwrap(),
+    ]);
+    assert!(
+        !ok && err.contains("beyond the hold limit") && err.contains("tsnic phc get"),
+        "{err}"
+    );
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        "--hold-limit=-1s",
+        t.to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("negative"), "{err}");
+}
+
+/// --ring-log2 above what the card takes is an error that says the largest, not a silent clamp.
+#[test]
+fn push_refuses_ring_sizes_above_the_card() {
+    let t = trace_file("ring.csv", "launch_ns,queue,len\n0,0,60\n");
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        t.to_str().unwrap(),
+        "--ring-log2",
+        "16",
+    ]);
+    assert!(
+        !ok && err.contains("--ring-log2 16 is outside") && err.contains("1..=15"),
+        "{err}"
+    );
+    let (ok, _, err) = tsnic(&[
+        "push",
+        "--backend",
+        "mem",
+        t.to_str().unwrap(),
+        "--ring-log2",
+        "0",
+    ]);
+    assert!(!ok && err.contains("--ring-log2 0 is outside"), "{err}");
+}
+
+/// A UTF-8 BOM is accepted (the error below is about line 3, not the header); UTF-16 is named.
+#[test]
+fn trace_encodings() {
+    let t = trace_file("bom.csv", "\u{feff}launch_ns,queue,len\n0,0,60\n0,99,60\n");
+    let (ok, _, err) = tsnic(&["push", "--backend", "mem", t.to_str().unwrap()]);
+    assert!(!ok && err.contains("line 3, field `queue`"), "{err}");
+    let utf16: Vec<u8> = [0xff, 0xfe]
+        .into_iter()
+        .chain(
+            "launch_ns,queue,len\n"
+                .encode_utf16()
+                .flat_map(|u| u.to_le_bytes()),
+        )
+        .collect();
+    let p = tmp("utf16.csv");
+    std::fs::write(&p, utf16).unwrap();
+    let (ok, _, err) = tsnic(&["push", "--backend", "mem", p.to_str().unwrap()]);
+    assert!(
+        !ok && err.contains("UTF-16") && err.contains("save it as UTF-8"),
+        "{err}"
+    );
+}

@@ -222,25 +222,34 @@ fn push_demo_trace_through_the_cli_and_check_every_row() {
     assert!(t0 > 0);
     let pkts = capture::read(&pcap).unwrap();
 
-    // Every row: on the wire exactly once with its bytes, or accounted for by status.
+    // Every row on the wire exactly once with its bytes: the row beyond the card's horizon at the
+    // start (150 ms; the test configuration's horizon is 100 ms) was held by the driver, not dropped.
+    // (Costs 150 ms of simulated time: about a minute until the sim fast-forwards idle time.)
     let n = tr.rows.len() as u64;
     assert_eq!(rep["packets"].as_u64(), Some(n));
     let beyond: Vec<u64> = tr
         .rows
         .iter()
-        .filter(|r| r.launch_ns >= 3_600_000_000_000)
+        .filter(|r| r.launch_ns >= 100_000_000)
         .map(|r| r.index)
         .collect();
     assert_eq!(beyond.len(), 1);
-    assert_eq!(rep["dropped_horizon"].as_u64(), Some(1), "{rep}");
     // On the wire: SENT, or SENT_LATE (the launch gate also says SENT_LATE for a frame that waited
     // for the frame ahead of it on a busy line, and the demo has such frames).
     let on_wire = rep["sent"].as_u64().unwrap() + rep["sent_late"].as_u64().unwrap();
-    assert_eq!(on_wire, n - 1, "{rep}");
-    for k in ["dropped_late", "rejected", "flushed"] {
+    assert_eq!(on_wire, n, "{rep}");
+    for k in [
+        "dropped_late",
+        "dropped_horizon",
+        "rejected",
+        "flushed",
+        "capped",
+    ] {
         assert_eq!(rep[k].as_u64(), Some(0), "{k}: {rep}");
     }
-    assert_eq!(pkts.len() as u64, n - 1);
+    let held = &rep["frames"][beyond[0] as usize];
+    assert_eq!(held["status"], "SENT", "{held}");
+    assert_eq!(pkts.len() as u64, n);
     let mut seen = vec![false; n as usize];
     let mut prev: Option<(u64, u64, u32)> = None; // (ts, launch, queue)
     for p in &pkts {
@@ -276,7 +285,7 @@ fn push_demo_trace_through_the_cli_and_check_every_row() {
         prev = Some((p.ts_ns, tag.launch_ns, row.queue));
     }
     for (i, s) in seen.iter().enumerate() {
-        assert_eq!(*s, !beyond.contains(&(i as u64)), "row {i}");
+        assert!(*s, "row {i}");
     }
     if let Some((n_read, bad)) = tshark_check(&pcap) {
         assert_eq!(
@@ -302,6 +311,42 @@ fn push_demo_trace_through_the_cli_and_check_every_row() {
     }
     let e = &rep["error_ns"];
     assert!(e["min"].as_i64().unwrap() >= 0);
+    // The late frames, explained: every one waited for the frames ahead of it on a busy line (the
+    // bound above already says the card added at most a cycle), and the summary says so.
+    let late = rep["late"].as_u64().unwrap();
+    assert!(late > 0, "the demo has frames behind a busy line: {rep}");
+    assert_eq!(rep["late_busy_line"].as_u64(), Some(late), "{rep}");
+    assert_eq!(rep["late_card"].as_u64(), Some(0), "{rep}");
+    assert!(
+        stdout.contains(&format!("{late} waited for a busy line, 0 for the card")),
+        "{stdout}"
+    );
+    // Departure error in simulated time, over every frame on the wire: present, and within the
+    // PHC sample's bracket of the card's own figures.
+    let clock = rep["sim_clock"].as_str().unwrap();
+    assert!(clock.contains("mapped at its start"), "{clock}");
+    let bracket: i64 = clock
+        .split("at most ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .expect("the bracket in sim_clock");
+    for f in rep["frames"].as_array().unwrap() {
+        let (pe, se) = (
+            f["error_ns"].as_i64().unwrap(),
+            f["sim_error_ns"].as_i64().unwrap(),
+        );
+        assert!(
+            se - bracket <= pe && pe <= se,
+            "frame {f}: PHC error {pe}, simulated {se} (bracket {bracket})"
+        );
+    }
+    for k in ["min", "p50", "max"] {
+        assert!(
+            rep["sim_error_ns"][k].is_i64() && rep["error_sent_ns"][k].is_i64(),
+            "{rep}"
+        );
+    }
 }
 
 #[test]
@@ -495,4 +540,150 @@ fn pcapng_of_trace_frames_reads_clean_in_tshark() {
             );
         }
     }
+}
+
+/// Push a job through the library with options, on a fresh default card.
+fn push_frames(frames: &[JobFrame], opts: &PushOptions) -> (Vec<FrameResult>, Vec<WireFrame>) {
+    let (mut card, tap) = sim_card();
+    struct Gen;
+    impl push::FrameSource for Gen {
+        fn frame(&self, f: &JobFrame, out: &mut Vec<u8>) {
+            trace::build_frame(f.index, f.launch_ns, f.len as usize, out);
+        }
+    }
+    let out = push::run(&mut card, frames, &Gen, opts, &mut |_, _| {}).expect("push");
+    (out.results, tap.take())
+}
+
+#[test]
+fn a_sparse_trace_beyond_the_horizon_goes_out_whole() {
+    if !core_ready() {
+        return;
+    }
+    // Rows reaching past the card's horizon (read from its caps): the driver holds them and posts
+    // each when the card can take it; every frame leaves on time. The gap is the horizon plus a
+    // little, so the test costs one horizon of simulated time (100 ms today: about a minute until the
+    // sim fast-forwards idle time; with a longer shipped horizon, run it on a small configuration).
+    let (mut card, _tap) = sim_card();
+    let h = card.caps().horizon_ns;
+    let t0 = push::phc_now(card.backend()) + 30_000;
+    drop(card);
+    let rows = [
+        (0u64, 0u16),
+        (h + 50_000, 0),
+        (h + 60_000, 1),
+        (h + 70_000, 0),
+    ];
+    let frames: Vec<JobFrame> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, &(t, q))| JobFrame {
+            index: i as u64,
+            queue: q,
+            len: 60,
+            launch_ns: t0 + t,
+        })
+        .collect();
+    let (results, wire) = push_frames(&frames, &PushOptions::default());
+    for r in &results {
+        assert_eq!(r.status, Status::Sent, "{r:?}");
+        assert!(!r.capped);
+        assert!(r.error_ns() >= 0 && r.error_ns() <= CYCLE_NS, "{r:?}");
+    }
+    assert_eq!(wire.len(), frames.len());
+}
+
+#[test]
+fn strict_exits_non_zero_when_a_frame_was_not_sent() {
+    if !core_ready() {
+        return;
+    }
+    // Lead 0 and --late drop: the first rows are due before the card sees them and are dropped.
+    let t = tmp("late.csv");
+    std::fs::write(&t, "launch_ns,queue,len\n0,0,60\n0,1,60\n100000,0,60\n").unwrap();
+    let base = [
+        "push",
+        t.to_str().unwrap(),
+        "--lead-ns",
+        "0",
+        "--late",
+        "drop",
+    ];
+    let out = tsnic(&base);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("warning: 2 of 3 frame(s) were not sent: 2 dropped late"),
+        "{err}"
+    );
+    let mut strict = base.to_vec();
+    strict.push("--strict");
+    let report = tmp("strict.json");
+    strict.extend(["--report", report.to_str().unwrap()]);
+    let out = tsnic(&strict);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("--strict: 2 of 3 frame(s) were not sent"),
+        "{err}"
+    );
+    // The outputs are written all the same.
+    let rep: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(rep["dropped_late"].as_u64(), Some(2));
+    // Everything sent: --strict exits 0.
+    std::fs::write(&t, "launch_ns,queue,len\n0,0,60\n1000,1,60\n").unwrap();
+    let out = tsnic(&["push", t.to_str().unwrap(), "--strict"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn replay_pads_runts_and_warns_about_backward_timestamps() {
+    if !core_ready() {
+        return;
+    }
+    let input = tmp("runts.pcapng");
+    let mut w = capture::PcapNgOut::create(&input).unwrap();
+    let ts = 1_600_000_000_000_000_000u64;
+    let pkts: [(u64, Vec<u8>); 4] = [
+        (ts, vec![0xa1; 100]),
+        (ts + 3000, vec![0xa2; 42]), // an ARP-sized runt
+        (ts + 2000, vec![0xa3; 80]), // goes backwards by 1000 ns
+        (ts + 5000, vec![0xa4; 59]),
+    ];
+    for (t, d) in &pkts {
+        w.write(*t, d).unwrap();
+    }
+    w.finish().unwrap();
+    let output = tmp("runts-out.pcapng");
+    let out = tsnic(&[
+        "replay",
+        input.to_str().unwrap(),
+        "--pcap",
+        output.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(err.matches("warning:").count(), 2, "{err}");
+    assert!(
+        err.contains("2 packet(s) under 60 bytes (the first: packet 1, 42 bytes) are padded"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "1 packet timestamp(s) go backwards (the first: packet 2, 1000 ns before packet 1)"
+        ),
+        "{err}"
+    );
+    let got = capture::read(&output).unwrap();
+    let lens: Vec<usize> = got.iter().map(|p| p.data.len()).collect();
+    assert_eq!(lens, [100, 60, 80, 60], "capture order kept, runts padded");
+    assert_eq!(&got[1].data[..42], &[0xa2; 42][..]);
+    assert!(got[1].data[42..].iter().all(|&b| b == 0));
+    // The backward packet leaves with the one before it (same launch time), after it.
+    assert!(got[2].ts_ns >= got[1].ts_ns);
 }

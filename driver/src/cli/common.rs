@@ -1,6 +1,8 @@
 //! Helpers shared by the driver-core subcommands (`info`, `stats`, `phc`).
 
-use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context, Result};
 use tsnic::device::Card;
 
 /// Open the card named by `--backend`, with the error as a sentence saying what to do.
@@ -12,6 +14,100 @@ pub fn open_card(spec: &str) -> Result<Card> {
 pub fn close_card(card: Card) -> Result<()> {
     card.close()
         .context("the simulated card's state was not saved (the next command sees the card as it was before this one)")
+}
+
+/// An output file a command will write: the flag that names it and the path.
+pub struct OutPath<'a> {
+    /// `--pcap`, `--report`, ...
+    pub flag: &'static str,
+    /// The path as given.
+    pub path: &'a Path,
+    /// Extensions it must end in (lower case, without the dot); empty: any.
+    pub exts: &'static [&'static str],
+}
+
+/// Device and inode of a file.
+type FileId = (u64, u64);
+
+/// Where a path points: its canonical form (the parent's, plus the name, for a file that does not
+/// exist yet) and, for an existing file, its device and inode (to catch hard links).
+fn identity(path: &Path) -> Result<(PathBuf, Option<FileId>)> {
+    use std::os::unix::fs::MetadataExt;
+    if let Ok(c) = std::fs::canonicalize(path) {
+        let md = std::fs::metadata(&c).ok();
+        return Ok((c, md.map(|m| (m.dev(), m.ino()))));
+    }
+    let name = path
+        .file_name()
+        .ok_or_else(|| anyhow!("`{}` names no file", path.display()))?;
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let dir = std::fs::canonicalize(parent)
+        .with_context(|| format!("the folder {} does not exist", parent.display()))?;
+    Ok((dir.join(name), None))
+}
+
+/// Check every output before any work is done: right extension, writable (created and removed again
+/// when it does not exist yet; an existing file is opened for appending, not truncated), not a
+/// folder, and none equal to an input or to another output (canonical paths, and hard links).
+pub fn check_outputs(inputs: &[(&str, &Path)], outputs: &[OutPath<'_>]) -> Result<()> {
+    let mut seen: Vec<(String, PathBuf, Option<FileId>)> = Vec::new();
+    for (what, p) in inputs {
+        let (c, id) = identity(p)?;
+        seen.push((what.to_string(), c, id));
+    }
+    for o in outputs {
+        let shown = o.path.display();
+        if !o.exts.is_empty() {
+            let ext = o
+                .path
+                .extension()
+                .and_then(|e| e.to_str())
+                .unwrap_or("")
+                .to_ascii_lowercase();
+            if !o.exts.contains(&ext.as_str()) {
+                bail!(
+                    "{} {shown}: the file name must end in .{}; nothing was run",
+                    o.flag,
+                    o.exts.join(" or .")
+                );
+            }
+        }
+        let (c, id) = identity(o.path).with_context(|| format!("{} {shown}", o.flag))?;
+        for (what, other, oid) in &seen {
+            if *other == c || (id.is_some() && id == *oid) {
+                bail!(
+                    "{} {shown} is the same file as {what}: it would be overwritten; choose another name; nothing was run",
+                    o.flag
+                );
+            }
+        }
+        if c.is_dir() {
+            bail!(
+                "{} {shown} is a folder; give a file name; nothing was run",
+                o.flag
+            );
+        }
+        if c.exists() {
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(&c)
+                .with_context(|| format!("{} {shown} is not writable; nothing was run", o.flag))?;
+        } else {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&c)
+                .with_context(|| {
+                    format!("{} {shown} cannot be created; nothing was run", o.flag)
+                })?;
+            std::fs::remove_file(&c).ok();
+        }
+        seen.push((o.flag.to_string(), c, id));
+    }
+    Ok(())
 }
 
 /// ns as `S.NNNNNNNNN s`.
@@ -54,5 +150,80 @@ mod tests {
         assert_eq!(parse_signed_ns("3s"), Ok(3_000_000_000));
         assert!(parse_signed_ns("soon").is_err());
         assert_eq!(fmt_ns(1_000_000_007), "1.000000007 s");
+    }
+
+    fn tmpdir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("tsnic-common-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn outputs_are_checked_before_work() {
+        let d = tmpdir("out");
+        let input = d.join("in.csv");
+        std::fs::write(&input, "x").unwrap();
+        let pcap = |p: &'static str| OutPath {
+            flag: "--pcap",
+            path: Path::new(p),
+            exts: &["pcapng"],
+        };
+        let ins = [("the trace", input.as_path())];
+        // fine, and nothing is left behind
+        let out = d.join("a.pcapng");
+        let o = OutPath {
+            flag: "--pcap",
+            path: &out,
+            exts: &["pcapng"],
+        };
+        check_outputs(&ins, &[o]).unwrap();
+        assert!(!out.exists());
+        // wrong extension
+        let e = check_outputs(&ins, &[pcap("/tmp/x.pcap")]).unwrap_err();
+        assert!(format!("{e:#}").contains("must end in .pcapng"), "{e:#}");
+        // missing folder
+        let e = check_outputs(&ins, &[pcap("/nonexistent-dir/x.pcapng")]).unwrap_err();
+        assert!(format!("{e:#}").contains("does not exist"), "{e:#}");
+        // the input, reached another way
+        let same = d.join(".").join("in.csv");
+        let o = OutPath {
+            flag: "--report",
+            path: &same,
+            exts: &[],
+        };
+        let e = check_outputs(&ins, &[o]).unwrap_err();
+        assert!(format!("{e:#}").contains("same file as the trace"), "{e:#}");
+        // a hard link to the input
+        let link = d.join("link.json");
+        std::fs::remove_file(&link).ok();
+        std::fs::hard_link(&input, &link).unwrap();
+        let o = OutPath {
+            flag: "--report",
+            path: &link,
+            exts: &[],
+        };
+        assert!(check_outputs(&ins, &[o]).is_err());
+        // two outputs on one file
+        let r = d.join("r.svg");
+        let a = OutPath {
+            flag: "--report",
+            path: &r,
+            exts: &[],
+        };
+        let b = OutPath {
+            flag: "--plot",
+            path: &r,
+            exts: &["png", "svg"],
+        };
+        let e = check_outputs(&ins, &[a, b]).unwrap_err();
+        assert!(format!("{e:#}").contains("same file as --report"), "{e:#}");
+        // a folder
+        let o = OutPath {
+            flag: "--report",
+            path: &d,
+            exts: &[],
+        };
+        assert!(format!("{:#}", check_outputs(&ins, &[o]).unwrap_err()).contains("folder"));
+        std::fs::remove_dir_all(&d).ok();
     }
 }

@@ -16,8 +16,10 @@ use tsnic::device::sim::{LineRate, SimBackend, SimConfig, Width, WireTap};
 #[cfg(feature = "sim")]
 use tsnic::device::{sim_state::StateChoice, DeviceError};
 use tsnic::device::{BackendSpec, Card};
-use tsnic::push::{self, FrameSource, JobFrame, Outcome, PushOptions, Report};
+use tsnic::push::{self, FrameSource, JobFrame, Outcome, PushOptions, Report, ReportContext};
 use tsnic::trace::{self, Limits};
+
+use super::common::{check_outputs, OutPath};
 
 /// Late policy on the command line.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -44,31 +46,45 @@ pub struct RunArgs {
     /// see `tsnic sim`) or `vfio:DDDD:BB:DD.F` (a real card).
     #[arg(long, default_value = "sim")]
     pub backend: String,
-    /// Write the wire as pcapng, nanosecond timestamps = actual departure (TAI ns).
+    /// Write the wire as pcapng (name it .pcapng), nanosecond timestamps = actual departure (TAI ns).
     #[arg(long, value_name = "FILE")]
     pub pcap: Option<PathBuf>,
-    /// Write a JSON report (counts, departure error percentiles, duration, rates).
+    /// Write a JSON report (counts, departure error percentiles, duration, rates, every frame).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
-    /// Draw the departure-error histogram (PNG or SVG, by extension).
+    /// Leave the per-frame list out of --report (long runs: it takes ~190 bytes per frame).
+    #[arg(long)]
+    pub report_no_frames: bool,
+    /// Draw the departure-error histogram (.png or .svg, by extension).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
     /// Time 0 of a relative schedule is the PHC at start plus this lead (default: chosen from the
     /// card's lookahead and the first ring-fulls).
     #[arg(long, value_name = "NS")]
     pub lead_ns: Option<u64>,
-    /// What each queue does with a frame whose launch time has passed.
+    /// What each queue does with a frame whose launch time has passed when the card sees it (a lead
+    /// too short for the first rows, a ring that fell behind).
     #[arg(long, value_enum, default_value = "send")]
     pub late: LateArg,
-    /// What each queue does with a launch time beyond the card's horizon.
+    /// What each queue does with a launch time beyond the card's horizon. Rows are held in host memory
+    /// and posted once within the horizon (less 1 ms), so this only decides for a frame the card
+    /// still refuses (e.g. after the PHC was stepped back while it waited).
     #[arg(long, value_enum, default_value = "drop")]
     pub horizon: HorizonArg,
     /// Program this payload lookahead (CTRL_LOOKAHEAD_NS) instead of choosing one from the longest frame.
     #[arg(long, value_name = "NS")]
     pub lookahead_ns: Option<u32>,
-    /// log2 of each TX ring's size.
+    /// log2 of each TX ring's size (at most the card's CAP_RING_LOG2_MAX and 15).
     #[arg(long, default_value_t = 10)]
     pub ring_log2: u32,
+    /// Exit non-zero when any frame was not sent (dropped late, dropped beyond the horizon, rejected
+    /// or flushed). The outputs are written either way.
+    #[arg(long)]
+    pub strict: bool,
+    /// Refuse a job whose last launch time is more than this after the card's PHC at the start
+    /// (every row is held until the card can take it; e.g. 3600s, 1.5ms).
+    #[arg(long, value_name = "TIME", default_value = "86400s", value_parser = parse_duration_ns)]
+    pub hold_limit: u64,
     /// sim: line rate in Gb/s (10, 25 or 100).
     #[arg(long, default_value = "10")]
     pub line_rate: String,
@@ -143,6 +159,12 @@ fn open_sim(
 /// wire tapped.
 #[cfg(feature = "sim")]
 fn open_sim(args: &RunArgs, wide: bool, state: &StateChoice) -> Result<Opened> {
+    if args.read_latency_ns == 0 || args.read_latency_ns > 1_000_000_000 {
+        bail!(
+            "--read-latency-ns {} is outside 1..=1000000000 (1 ns to 1 s; PCIe reads take about 1 us)",
+            args.read_latency_ns
+        );
+    }
     let line_rate = LineRate::parse(&args.line_rate)
         .ok_or_else(|| anyhow!("--line-rate {} is not one of 10, 25, 100", args.line_rate))?;
     let cfg = SimConfig {
@@ -177,6 +199,7 @@ fn open_sim(args: &RunArgs, wide: bool, state: &StateChoice) -> Result<Opened> {
 pub fn options(args: &RunArgs) -> PushOptions {
     PushOptions {
         ring_log2: args.ring_log2,
+        hold_limit_ns: args.hold_limit,
         late: match args.late {
             LateArg::Send => LatePolicy::Send,
             LateArg::Drop => LatePolicy::Drop,
@@ -205,14 +228,53 @@ pub fn tune_lookahead(card: &mut Card, args: &RunArgs, max_len: u32) {
 }
 
 /// Time 0 for a relative schedule: the PHC now plus the lead. Returns (t0, lead).
-pub fn time_zero(card: &mut Card, args: &RunArgs, frames: usize) -> (u64, u64) {
+pub fn time_zero(card: &mut Card, args: &RunArgs, frames: usize) -> Result<(u64, u64)> {
     let (caps, b) = card.parts();
     let window = (frames as u64).min(caps.num_queues as u64 * (1u64 << args.ring_log2.min(15)));
     let lookahead = b.read32(reg::CTRL_LOOKAHEAD_NS) as u64;
     let lead = args
         .lead_ns
         .unwrap_or_else(|| push::default_lead_ns(window, lookahead));
-    (push::phc_now(b) + lead, lead)
+    let now = push::phc_now(b);
+    let t0 = now.checked_add(lead).ok_or_else(|| {
+        anyhow!("--lead-ns {lead}: the card's PHC ({now} ns) plus the lead overflows 64 bits; nothing was sent")
+    })?;
+    Ok((t0, lead))
+}
+
+/// Parse a duration (ns, or with a unit: us, ms, s) that must not be negative.
+pub fn parse_duration_ns(s: &str) -> std::result::Result<u64, String> {
+    let v = super::common::parse_signed_ns(s)?;
+    u64::try_from(v).map_err(|_| format!("`{s}` is negative"))
+}
+
+/// Check the outputs (`--pcap`, `--report`, `--plot`) against each other and the input, and the
+/// plot's font, before anything runs.
+pub fn check_run_outputs(args: &RunArgs, input_what: &str, input: &Path) -> Result<()> {
+    let mut outs = Vec::new();
+    if let Some(p) = &args.pcap {
+        outs.push(OutPath {
+            flag: "--pcap",
+            path: p,
+            exts: &["pcapng"],
+        });
+    }
+    if let Some(p) = &args.report {
+        outs.push(OutPath {
+            flag: "--report",
+            path: p,
+            exts: &[],
+        });
+    }
+    if let Some(p) = &args.plot {
+        outs.push(OutPath {
+            flag: "--plot",
+            path: p,
+            exts: &["png", "svg"],
+        });
+        plot_font().context("--plot cannot label its axes; nothing was run")?;
+    }
+    check_outputs(&[(input_what, input)], &outs)
 }
 
 /// Run the job with a progress bar on a terminal, then write the outputs.
@@ -225,9 +287,6 @@ pub fn run_and_report(
     lead: u64,
     check_tags: bool,
 ) -> Result<Report> {
-    let mut card = opened.card;
-    #[cfg(feature = "sim")]
-    let tap = opened.tap;
     let opts = options(args);
     let bar = if std::io::stderr().is_terminal() {
         let pb = ProgressBar::new(frames.len() as u64);
@@ -246,6 +305,9 @@ pub fn run_and_report(
             b.set_position(done);
         }
     };
+    let mut card = opened.card;
+    #[cfg(feature = "sim")]
+    let tap = opened.tap;
     let describe = card.backend().describe();
     #[cfg(feature = "sim")]
     let (wall, cycles0, wire0) = (
@@ -257,12 +319,12 @@ pub fn run_and_report(
     );
     let outcome: Outcome =
         push::run(&mut card, frames, src, &opts, &mut progress).context("the push failed")?;
+    let clk_freq_hz = card.caps().clk_freq_hz;
     // The card's part is over: a persistent simulated card is saved now, whatever the outputs do.
     super::common::close_card(card)?;
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let report = Report::new(&outcome, t0, lead, describe);
     #[cfg(feature = "sim")]
     if let Some(t) = &tap {
         let secs = wall.elapsed().as_secs_f64();
@@ -283,18 +345,44 @@ pub fn run_and_report(
             bail!("the simulated wire or host memory saw protocol errors (see the line above): an RTL bug");
         }
     }
+    // The simulated wire, once: for the report's simulated-time figures and for --pcap.
+    #[cfg(feature = "sim")]
+    let (wire_first_beat_ps, wire_bytes, line_rate_bps) = {
+        let (beats, bytes): (Option<Vec<u64>>, Option<Vec<Vec<u8>>>) = match &tap {
+            Some(t) if !args.no_wire_record => {
+                let w = t.take();
+                (
+                    Some(w.iter().map(|f| f.first_beat_ps).collect()),
+                    Some(w.into_iter().map(|f| f.bytes).collect()),
+                )
+            }
+            _ => (None, None),
+        };
+        let rate = if tap.is_some() {
+            LineRate::parse(&args.line_rate).map(|r| r.bits_per_s())
+        } else {
+            None
+        };
+        (beats, bytes, rate)
+    };
+    #[cfg(not(feature = "sim"))]
+    let (wire_first_beat_ps, wire_bytes, line_rate_bps) = (None, None::<Vec<Vec<u8>>>, None);
+    let ctx = ReportContext {
+        t0_ns: t0,
+        lead_ns: lead,
+        backend: describe,
+        line_rate_bps,
+        clk_period_ps: if clk_freq_hz == 0 {
+            0
+        } else {
+            1_000_000_000_000 / u64::from(clk_freq_hz)
+        },
+        wire_first_beat_ps,
+    };
+    let report = Report::new(&outcome, &ctx);
 
     if let Some(path) = &args.pcap {
-        #[cfg(not(feature = "sim"))]
-        let wire = None;
-        #[cfg(feature = "sim")]
-        let wire = match &tap {
-            Some(t) if !args.no_wire_record => {
-                Some(t.take().into_iter().map(|f| f.bytes).collect())
-            }
-            _ => None,
-        };
-        let packets = push::wire_packets(&outcome.results, frames, src, wire)
+        let packets = push::wire_packets(&outcome.results, frames, src, wire_bytes)
             .map_err(|e| anyhow!("the wire does not match the completions: {e}"))?;
         if check_tags {
             for p in &packets {
@@ -312,9 +400,12 @@ pub fn run_and_report(
         w.finish()?;
     }
     if let Some(path) = &args.report {
-        let json = serde_json::to_string_pretty(&report)?;
-        std::fs::write(path, json + "\n")
-            .with_context(|| format!("cannot write --report {}", path.display()))?;
+        let write = || -> std::io::Result<()> {
+            let mut w = std::io::BufWriter::new(std::fs::File::create(path)?);
+            report.write_json(&mut w, !args.report_no_frames)?;
+            std::io::Write::flush(&mut w)
+        };
+        write().with_context(|| format!("cannot write --report {}", path.display()))?;
     }
     if let Some(path) = &args.plot {
         let mut errs: Vec<i64> = outcome
@@ -330,6 +421,16 @@ pub fn run_and_report(
     if !args.quiet {
         print!("{}", report.table());
     }
+    for w in report.warnings() {
+        eprintln!("warning: {w}");
+    }
+    let not_sent = report.not_sent();
+    if args.strict && not_sent > 0 {
+        bail!(
+            "--strict: {not_sent} of {} frame(s) were not sent (see the warning above)",
+            report.packets
+        );
+    }
     Ok(report)
 }
 
@@ -344,8 +445,15 @@ impl FrameSource for TraceFrames {
 
 /// Run `tsnic push`.
 pub fn run(args: PushArgs) -> Result<()> {
-    let text = std::fs::read_to_string(&args.trace)
+    check_run_outputs(&args.run, "the trace", &args.trace)?;
+    let bytes = std::fs::read(&args.trace)
         .with_context(|| format!("cannot read the trace {}", args.trace.display()))?;
+    let text = trace_text(bytes).map_err(|e| {
+        anyhow!(
+            "{}: {e}; nothing was sent (docs/TRACE_FORMAT.md)",
+            args.trace.display()
+        )
+    })?;
     let mut opened = open(&args.run)?;
     let caps = opened.card.caps().clone();
     let limits = Limits::for_card(caps.num_queues, caps.max_frame_len);
@@ -360,7 +468,7 @@ pub fn run(args: PushArgs) -> Result<()> {
     let (t0, lead) = if args.absolute {
         (0, 0)
     } else {
-        time_zero(&mut opened.card, &args.run, tr.rows.len())
+        time_zero(&mut opened.card, &args.run, tr.rows.len())?
     };
     let mut frames = Vec::with_capacity(tr.rows.len());
     for r in &tr.rows {
@@ -383,21 +491,44 @@ pub fn run(args: PushArgs) -> Result<()> {
     Ok(())
 }
 
-/// Draw a histogram of departure errors (ns) as PNG or SVG.
-pub fn plot_histogram(path: &Path, sorted_errs: &[i64]) -> Result<()> {
-    use plotters::prelude::*;
-    let font = [
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-        "/usr/share/fonts/TTF/DejaVuSans.ttf",
-    ]
-    .iter()
-    .find_map(|p| std::fs::read(p).ok())
+/// The trace file as text: UTF-8 (a BOM at the start is skipped by the parser); UTF-16 is named.
+pub fn trace_text(bytes: Vec<u8>) -> std::result::Result<String, String> {
+    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
+        return Err(
+            "the file is UTF-16 (it starts with a UTF-16 byte order mark): save it as UTF-8".into(),
+        );
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "byte {} is not UTF-8: a trace is UTF-8 text",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// The DejaVu Sans font the plot's labels need (read once).
+pub fn plot_font() -> Result<&'static [u8]> {
+    static FONT: std::sync::OnceLock<Option<&'static [u8]>> = std::sync::OnceLock::new();
+    FONT.get_or_init(|| {
+        [
+            "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+            "/usr/share/fonts/TTF/DejaVuSans.ttf",
+        ]
+        .iter()
+        .find_map(|p| std::fs::read(p).ok())
+        .map(|f| &*Box::leak(f.into_boxed_slice()))
+    })
     .ok_or_else(|| {
         anyhow!(
             "no DejaVu Sans font for the labels: install it (`apt-get install fonts-dejavu-core`)"
         )
-    })?;
-    let font: &'static [u8] = Box::leak(font.into_boxed_slice());
+    })
+}
+
+/// Draw a histogram of departure errors (ns) as PNG or SVG.
+pub fn plot_histogram(path: &Path, sorted_errs: &[i64]) -> Result<()> {
+    use plotters::prelude::*;
+    let font = plot_font()?;
     plotters::style::register_font("sans-serif", FontStyle::Normal, font)
         .map_err(|_| anyhow!("the DejaVu Sans font file does not load"))?;
     let (lo, hi) = match (sorted_errs.first(), sorted_errs.last()) {
@@ -405,11 +536,15 @@ pub fn plot_histogram(path: &Path, sorted_errs: &[i64]) -> Result<()> {
         _ => (0, 0),
     };
     let bins = 50i64;
-    let width = ((hi - lo) / bins + 1).max(1);
+    // i128: the errors may span the whole i64 range (a capped launch time near 2^64).
+    let width =
+        ((hi as i128 - lo as i128) / bins as i128 + 1).clamp(1, i64::MAX as i128 / 64) as i64;
     let mut counts = vec![0u64; bins as usize + 1];
     for &e in sorted_errs {
-        counts[((e - lo) / width) as usize] += 1;
+        let bin = ((e as i128 - lo as i128) / width as i128).min(bins as i128) as usize;
+        counts[bin] += 1;
     }
+    let x_end = lo.saturating_add(width.saturating_mul(bins + 1));
     let ymax = counts.iter().copied().max().unwrap_or(1).max(1);
     let ext = path
         .extension()
@@ -429,15 +564,15 @@ pub fn plot_histogram(path: &Path, sorted_errs: &[i64]) -> Result<()> {
                 .margin(15)
                 .x_label_area_size(40)
                 .y_label_area_size(60)
-                .build_cartesian_2d(lo..(lo + width * (bins + 1)), 0u64..(ymax + ymax / 10 + 1))?;
+                .build_cartesian_2d(lo..x_end, 0u64..(ymax + ymax / 10 + 1))?;
             chart
                 .configure_mesh()
                 .x_desc("error (ns)")
                 .y_desc("frames")
                 .draw()?;
             chart.draw_series(counts.iter().enumerate().map(|(i, &c)| {
-                let x0 = lo + i as i64 * width;
-                Rectangle::new([(x0, 0), (x0 + width, c)], BLUE.filled())
+                let x0 = lo.saturating_add(i as i64 * width);
+                Rectangle::new([(x0, 0), (x0.saturating_add(width), c)], BLUE.filled())
             }))?;
             root.present()?;
         }};
@@ -469,6 +604,10 @@ mod tests {
         }
         let bad = std::env::temp_dir().join("tsnic-hist.gif");
         assert!(plot_histogram(&bad, &sorted).is_err());
+        // errors spanning the whole i64 range (a capped launch time near 2^64) do not overflow
+        let p = std::env::temp_dir().join(format!("tsnic-hist-wide-{}.svg", std::process::id()));
+        plot_histogram(&p, &[i64::MIN, -5, 0, 7, i64::MAX]).unwrap();
+        std::fs::remove_file(&p).ok();
         // empty input still draws
         let p = std::env::temp_dir().join(format!("tsnic-hist-empty-{}.svg", std::process::id()));
         plot_histogram(&p, &[]).unwrap();

@@ -2,6 +2,12 @@
 //!
 //! Packet i leaves at time 0 + (ts_i - ts_0): time 0 is the PHC at start plus a lead, as for
 //! `tsnic push` (or, with `--absolute`, the capture's own timestamps are TAI ns of the card's PHC).
+//!
+//! Two things a capture may hold are changed, each with one warning on stderr (a count and the first
+//! example): a timestamp that goes backwards (a merged capture) is sent with the packet before it,
+//! keeping the capture's order; a frame under 60 bytes (a host-side capture sees frames before the
+//! NIC pads them) is padded with zero bytes to 60, as a MAC pads it on the wire, so the output capture
+//! holds what a receiver gets.
 
 use std::path::PathBuf;
 
@@ -10,7 +16,10 @@ use clap::Args;
 use tsnic::capture;
 use tsnic::push::{FrameSource, JobFrame};
 
-use super::push::{open, run_and_report, time_zero, tune_lookahead, RunArgs};
+use super::push::{check_run_outputs, open, run_and_report, time_zero, tune_lookahead, RunArgs};
+
+/// The shortest Ethernet frame without FCS: shorter frames are padded to it.
+const MIN_FRAME: usize = 60;
 
 /// Arguments of `tsnic replay`.
 #[derive(Args, Debug)]
@@ -39,7 +48,8 @@ impl FrameSource for CaptureFrames {
 
 /// Run `tsnic replay`.
 pub fn run(args: ReplayArgs) -> Result<()> {
-    let pkts = capture::read(&args.capture).context("cannot replay it")?;
+    check_run_outputs(&args.run, "the capture", &args.capture)?;
+    let mut pkts = capture::read(&args.capture).context("cannot replay it")?;
     if pkts.is_empty() {
         bail!(
             "{} holds no packets: nothing to replay",
@@ -75,26 +85,46 @@ pub fn run(args: ReplayArgs) -> Result<()> {
             );
         }
     }
+    let runts: Vec<usize> = (0..pkts.len())
+        .filter(|&i| pkts[i].data.len() < MIN_FRAME)
+        .collect();
+    if let Some(&first) = runts.first() {
+        eprintln!(
+            "warning: {} packet(s) under {MIN_FRAME} bytes (the first: packet {first}, {} bytes) are padded with zeros to {MIN_FRAME} bytes, as a MAC pads them",
+            runts.len(),
+            pkts[first].data.len()
+        );
+        for &i in &runts {
+            pkts[i].data.resize(MIN_FRAME, 0);
+        }
+    }
     let ts0 = pkts[0].ts_ns;
     let max_len = pkts.iter().map(|p| p.data.len() as u32).max().unwrap_or(60);
     tune_lookahead(&mut opened.card, &args.run, max_len);
     let (t0, lead) = if args.absolute {
         (0, 0)
     } else {
-        time_zero(&mut opened.card, &args.run, pkts.len())
+        time_zero(&mut opened.card, &args.run, pkts.len())?
     };
     let mut frames = Vec::with_capacity(pkts.len());
     let mut prev = 0u64;
+    let mut backwards = 0u64;
+    let mut first_back: Option<(usize, u64)> = None;
     for (i, p) in pkts.iter().enumerate() {
         let t = if args.absolute {
             p.ts_ns
         } else {
             let rel = p.ts_ns.saturating_sub(ts0);
-            t0.checked_add(rel)
-                .ok_or_else(|| anyhow!("packet {i}: time 0 plus {rel} ns overflows"))?
+            t0.checked_add(rel).ok_or_else(|| {
+                anyhow!("packet {i}: time 0 ({t0} ns) plus {rel} ns overflows 64 bits; nothing was sent")
+            })?
         };
         // A timestamp that goes backwards (a merged capture) is due with the packet before it, so the
         // capture's order is kept (ties leave in posting order within a queue).
+        if i > 0 && p.ts_ns < pkts[i - 1].ts_ns {
+            backwards += 1;
+            first_back.get_or_insert((i, pkts[i - 1].ts_ns - p.ts_ns));
+        }
         let launch_ns = t.max(prev);
         prev = launch_ns;
         frames.push(JobFrame {
@@ -103,6 +133,12 @@ pub fn run(args: ReplayArgs) -> Result<()> {
             len: p.data.len() as u32,
             launch_ns,
         });
+    }
+    if let Some((i, back)) = first_back {
+        eprintln!(
+            "warning: {backwards} packet timestamp(s) go backwards (the first: packet {i}, {back} ns before packet {}); each is sent with the packet before it, in capture order",
+            i - 1
+        );
     }
     let src = CaptureFrames(pkts.into_iter().map(|p| p.data).collect());
     run_and_report(opened, &args.run, &frames, &src, t0, lead, false)?;
