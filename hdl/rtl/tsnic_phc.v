@@ -384,12 +384,12 @@ assign pps = pps_cnt_reg != {PPS_CNT_W{1'b0}};
 
 // quiet: no register access, no step or recomputation under way, the incrementer settled, no pps
 // pulse, and the running seconds view does not roll over in this cycle
-assign ff_quiet = !reg_wr_en && !reg_rd_en && !wr_ack_reg && !rd_ack_reg && !calc_start_reg && !incr_busy &&
+assign ff_quiet = (SIM_FAST_FORWARD != 0) && !reg_wr_en && !reg_rd_en && !wr_ack_reg && !rd_ack_reg && !calc_start_reg && !incr_busy &&
                   !step_reg && !restart_d_reg && !sv_busy_reg && !sv_start_reg &&
                   (pps_cnt_reg == {PPS_CNT_W{1'b0}}) && !run_wrap;
 // the first whole second after the time of this cycle: nsec + delta_d is this cycle's ns within its second
-assign ff_wake_ns = ns_reg + {33'd0, NS_PER_SEC} - {33'd0, nsec_sum};
-assign ff_inc = inc;
+assign ff_wake_ns = (SIM_FAST_FORWARD != 0) ? ns_reg + {33'd0, NS_PER_SEC} - {33'd0, nsec_sum} : 64'd0;
+assign ff_inc = (SIM_FAST_FORWARD != 0) ? inc : 64'd0;
 
 endmodule
 
