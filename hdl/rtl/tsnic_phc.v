@@ -223,11 +223,30 @@ wire [47:0] fin_sec = fin_wrap ? q_plus1 : div_q[47:0];
 // fast-forward: a cycle with ff_warp = W is W + 1 cycles of the clock at once. Only allowed while
 // ff_quiet and while the W + 1 steps stay before ff_wake_ns (the co-simulation keeps to both): then
 // nothing but the time, its one-cycle-delayed copy and the running seconds view would have changed.
-wire         warp_go  = (SIM_FAST_FORWARD != 0) && (ff_warp != 32'd0);
-wire [111:0] warp_add = {48'd0, ff_warp} * {48'd0, inc};
-wire [111:0] warp_tw  = {ns_reg, fns_reg} + warp_add;           // time after W steps
-wire [111:0] warp_tw1 = warp_tw + {48'd0, inc};                 // and after W + 1
-wire [29:0]  warp_dns = warp_tw[77:48] - ns_reg[29:0];             // whole ns of the first W steps
+wire         warp_go;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [111:0] warp_tw;       // time after W steps (its low 16 fraction bits are not kept)
+/* verilator lint_on UNUSEDSIGNAL */
+wire [111:0] warp_tw1;      // and after W + 1
+wire [29:0]  warp_dns;      // whole ns of the first W steps (mod 2^30)
+generate
+    if (SIM_FAST_FORWARD != 0) begin : g_warp
+        wire [111:0] warp_add = {48'd0, ff_warp} * {48'd0, inc};
+        assign warp_go  = (ff_warp != 32'd0);
+        assign warp_tw  = {ns_reg, fns_reg} + warp_add;
+        assign warp_tw1 = warp_tw + {48'd0, inc};
+        assign warp_dns = warp_tw[77:48] - ns_reg[29:0];
+    end else begin : g_no_warp
+        // no fast-forward: no logic at all (ff_warp is ignored)
+        /* verilator lint_off UNUSEDSIGNAL */
+        wire unused_warp = &{1'b0, ff_warp};
+        /* verilator lint_on UNUSEDSIGNAL */
+        assign warp_go  = 1'b0;
+        assign warp_tw  = 112'd0;
+        assign warp_tw1 = 112'd0;
+        assign warp_dns = 30'd0;
+    end
+endgenerate
 
 always @(posedge clk) begin
     // time
