@@ -3,10 +3,11 @@
 #   make demo          the main job on the simulated card
 #   make test          every test suite: contract drift, RTL lint, Rust fmt/clippy/tests, cocotb benches, VM
 #   make test-vm       the vfio backend on a real kernel: Debian's kernel in QEMU with an IOMMU (~20 s)
-#   make deps          install Verilator/Icarus/Yosys (Debian packages) and the pinned Python venv
+#   make deps          install Verilator/Icarus/Yosys/QEMU (Debian packages) and the pinned Python venv
 #   make gen           regenerate the contract files from hdl/contract/tsnic.toml
 #   make lint          verilator --lint-only -Wall on every RTL module
 #   make synth         yosys synth_xilinx figures (see docs/BENCHMARKS.md)
+#   make bench-vm      the VM's emulated figures: interrupt wakeup and BAR0 access (docs/BENCHMARKS.md)
 #   make soak          long randomized runs (not part of make test)
 
 SHELL := /bin/bash
@@ -26,7 +27,7 @@ export PATH := $(VENV)/bin:$(PATH)
 .PHONY: help deps apt-deps py-deps gen check-contract lint test test-python test-rust test-cocotb test-vm bench-vm demo synth soak clean
 
 help:
-	@sed -n '2,12p' $(ROOT)/Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,11p' $(ROOT)/Makefile | sed 's/^# \{0,1\}//'
 
 # ---------------------------------------------------------------------------------------------
 # Dependencies: Debian packages (apt-get update first, once), then the venv from requirements.txt.

@@ -9,8 +9,10 @@ mount -t devtmpfs devtmpfs /dev
 
 ok() { echo "ok   $*"; }
 fail() { echo "FAIL $*"; }
+MODE=main
+for w in $(cat /proc/cmdline); do case $w in tsnic_vm=*) MODE=${w#tsnic_vm=} ;; esac; done
 finish() {
-  echo TSNIC-VM-DONE
+  echo "TSNIC-VM-DONE $MODE"
   sync
   poweroff -f
 }
@@ -48,6 +50,15 @@ for d in /sys/bus/pci/devices/*; do
     0x1b36:0x0002) SERIAL=$a ;;
   esac
 done
+if [ "$MODE" = noiommu ]; then
+  # ---- error path: no IOMMU (this boot has no intel-iommu device) ----
+  [ -n "$EDU" ] && [ "$(group_of "$EDU")" = none ] && ok "without an IOMMU edu at $EDU has no IOMMU group" \
+    || fail "noiommu boot: edu ($EDU) not found or it has an IOMMU group"
+  expect_err "no IOMMU group: the error names the fix" \
+    "PCI device $EDU has no IOMMU group: the IOMMU is off; enable VT-d/AMD-Vi in the firmware and boot with intel_iommu=on" \
+    tsnic info --backend "vfio:$EDU"
+  finish
+fi
 [ -n "$EDU" ] && [ "$(group_of "$EDU")" != none ] \
   && ok "edu at $EDU in IOMMU group $(group_of "$EDU")" \
   || { fail "edu device or its IOMMU group not found (is intel_iommu=on?)"; finish; }
