@@ -84,7 +84,11 @@ fn e2s(e: DeviceError) -> String {
 }
 
 /// Wait for edu's interrupt, check the status bit, acknowledge it. Returns the wait time.
-fn take_irq(pci: &VfioPci, bar: &tsnic::device::vfio_pci::Bar, bit: u32) -> Result<Duration, String> {
+fn take_irq(
+    pci: &VfioPci,
+    bar: &tsnic::device::vfio_pci::Bar,
+    bit: u32,
+) -> Result<Duration, String> {
     let t0 = Instant::now();
     let fired = pci.wait_irq(0, IRQ_TIMEOUT).map_err(e2s)?;
     let waited = t0.elapsed();
@@ -95,13 +99,22 @@ fn take_irq(pci: &VfioPci, bar: &tsnic::device::vfio_pci::Bar, bit: u32) -> Resu
     bar.write32(EDU_IRQ_ACK, st);
     pci.unmask_irq().map_err(e2s)?;
     if st & bit == 0 {
-        return Err(format!("interrupt fired but status reads {st:#x}, wanted bit {bit:#x}"));
+        return Err(format!(
+            "interrupt fired but status reads {st:#x}, wanted bit {bit:#x}"
+        ));
     }
     Ok(waited)
 }
 
 /// One DMA transfer of `len` bytes, waiting for its completion interrupt.
-fn dma(pci: &VfioPci, bar: &tsnic::device::vfio_pci::Bar, src: u64, dst: u64, len: usize, to_ram: bool) -> Result<Duration, String> {
+fn dma(
+    pci: &VfioPci,
+    bar: &tsnic::device::vfio_pci::Bar,
+    src: u64,
+    dst: u64,
+    len: usize,
+    to_ram: bool,
+) -> Result<Duration, String> {
     bar.write64(EDU_DMA_SRC, src);
     bar.write64(EDU_DMA_DST, dst);
     bar.write64(EDU_DMA_CNT, len as u64);
@@ -170,7 +183,10 @@ fn bench_irq(pci: &VfioPci, bar: &tsnic::device::vfio_pci::Bar) {
     }
     for (name, mut v) in [("blocked waiter", blocked), ("same thread", direct)] {
         if v.len() < N {
-            println!("bench irq-to-wakeup ({name}): lost an interrupt after {} samples", v.len());
+            println!(
+                "bench irq-to-wakeup ({name}): lost an interrupt after {} samples",
+                v.len()
+            );
             continue;
         }
         v.sort_by(|a, b| a.total_cmp(b));
@@ -198,11 +214,18 @@ fn run(addr: PciAddress, bench: bool, c: &mut Checks) {
             return;
         }
     };
-    c.check("open container, group and device", Ok(format!("IOMMU group {}", pci.group())));
+    c.check(
+        "open container, group and device",
+        Ok(format!("IOMMU group {}", pci.group())),
+    );
     let (v, d) = pci.ids();
     c.check(
         "config space reads edu's PCI IDs",
-        if (v, d) == (EDU_VENDOR, EDU_DEVICE) { Ok(format!("{v:04x}:{d:04x}")) } else { Err(format!("{v:04x}:{d:04x}")) },
+        if (v, d) == (EDU_VENDOR, EDU_DEVICE) {
+            Ok(format!("{v:04x}:{d:04x}"))
+        } else {
+            Err(format!("{v:04x}:{d:04x}"))
+        },
     );
 
     // 2. Reset (when the kernel offers one for the device).
@@ -210,7 +233,10 @@ fn run(addr: PciAddress, bench: bool, c: &mut Checks) {
         "VFIO device reset",
         match pci.reset() {
             Ok(true) => Ok("done".into()),
-            Ok(false) => Ok("the kernel offers no reset method for this device (no FLR/PM/bus reset): skipped".into()),
+            Ok(false) => Ok(
+                "the kernel offers no reset method for this device (no FLR/PM/bus reset): skipped"
+                    .into(),
+            ),
             Err(e) => Err(e2s(e)),
         },
     );
@@ -228,19 +254,31 @@ fn run(addr: PciAddress, bench: bool, c: &mut Checks) {
     let id = bar.read32(EDU_IDENT);
     c.check(
         "BAR0 identity register reads 0x010000ed",
-        if id == 0x0100_00ed { Ok(String::new()) } else { Err(format!("reads {id:#010x}")) },
+        if id == 0x0100_00ed {
+            Ok(String::new())
+        } else {
+            Err(format!("reads {id:#010x}"))
+        },
     );
     bar.write32(EDU_LIVENESS, 0x1234_5678);
     let live = bar.read32(EDU_LIVENESS);
     c.check(
         "BAR0 write then read (liveness register complements)",
-        if live == !0x1234_5678u32 { Ok(String::new()) } else { Err(format!("reads {live:#010x}")) },
+        if live == !0x1234_5678u32 {
+            Ok(String::new())
+        } else {
+            Err(format!("reads {live:#010x}"))
+        },
     );
 
     // 4. Bus mastering through the config region.
     let bm = pci.enable_bus_master().map_err(e2s).and_then(|_| {
         let cmd = pci.config_read16(PCI_COMMAND);
-        if cmd & PCI_COMMAND_MASTER != 0 { Ok(format!("command register {cmd:#06x}")) } else { Err(format!("command register {cmd:#06x}")) }
+        if cmd & PCI_COMMAND_MASTER != 0 {
+            Ok(format!("command register {cmd:#06x}"))
+        } else {
+            Err(format!("command register {cmd:#06x}"))
+        }
     });
     c.check("enable bus mastering", bm);
 
@@ -248,13 +286,19 @@ fn run(addr: PciAddress, bench: bool, c: &mut Checks) {
     let kind = pci.enable_irqs(1);
     let kind_ok = c.check(
         "route the interrupt to an eventfd (VFIO_DEVICE_SET_IRQS)",
-        kind.as_ref().map(|k| format!("{k}")).map_err(|e| e.to_string()),
+        kind.as_ref()
+            .map(|k| format!("{k}"))
+            .map_err(|e| e.to_string()),
     );
     if kind_ok {
         let k = pci.irq_kind();
         c.check(
             "MSI chosen (edu has MSI, no MSI-X)",
-            if k == Some(IrqKind::Msi) { Ok(String::new()) } else { Err(format!("{k:?}")) },
+            if k == Some(IrqKind::Msi) {
+                Ok(String::new())
+            } else {
+                Err(format!("{k:?}"))
+            },
         );
         c.check(
             "wait_irq times out when nothing fires",
@@ -265,26 +309,42 @@ fn run(addr: PciAddress, bench: bool, c: &mut Checks) {
             },
         );
         bar.write32(EDU_IRQ_RAISE, 0x1);
-        c.check("interrupt raised by the device arrives through the eventfd", take_irq(&pci, &bar, 0x1).map(|w| format!("woke after {w:?}")));
+        c.check(
+            "interrupt raised by the device arrives through the eventfd",
+            take_irq(&pci, &bar, 0x1).map(|w| format!("woke after {w:?}")),
+        );
     }
 
     // 6. DMA host -> device -> host through the IOMMU.
     pci.set_iova_window(IOVA_BASE, IOVA_END);
-    let bufs = pci.dma_alloc(EDU_BUF_LEN).and_then(|a| pci.dma_alloc(EDU_BUF_LEN).map(|b| (a, b)));
+    let bufs = pci
+        .dma_alloc(EDU_BUF_LEN)
+        .and_then(|a| pci.dma_alloc(EDU_BUF_LEN).map(|b| (a, b)));
     match bufs {
         Err(e) => {
             c.check("map two DMA buffers", Err(e2s(e)));
         }
         Ok((src, dst)) => {
-            c.check("map two DMA buffers", Ok(format!("IOVAs {:#x}, {:#x}", src.iova(), dst.iova())));
-            let pattern: Vec<u8> = (0..EDU_BUF_LEN).map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[3] ^ i as u8).collect();
+            c.check(
+                "map two DMA buffers",
+                Ok(format!("IOVAs {:#x}, {:#x}", src.iova(), dst.iova())),
+            );
+            let pattern: Vec<u8> = (0..EDU_BUF_LEN)
+                .map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[3] ^ i as u8)
+                .collect();
             pci.dma_write(&src, 0, &pattern);
             pci.dma_write(&dst, 0, &[0xa5; EDU_BUF_LEN]);
             if kind_ok {
                 let t = dma(&pci, &bar, src.iova(), EDU_BUF, XFER, false);
-                c.check("edu DMA host memory -> device (completion interrupt)", t.map(|w| format!("{w:?}")));
+                c.check(
+                    "edu DMA host memory -> device (completion interrupt)",
+                    t.map(|w| format!("{w:?}")),
+                );
                 let t = dma(&pci, &bar, EDU_BUF, dst.iova(), XFER, true);
-                c.check("edu DMA device -> host memory (completion interrupt)", t.map(|w| format!("{w:?}")));
+                c.check(
+                    "edu DMA device -> host memory (completion interrupt)",
+                    t.map(|w| format!("{w:?}")),
+                );
                 let mut back = vec![0u8; EDU_BUF_LEN];
                 pci.dma_read(&dst, 0, &mut back);
                 // The first XFER bytes came back; the last byte of dst was never written by the device.
@@ -293,15 +353,30 @@ fn run(addr: PciAddress, bench: bool, c: &mut Checks) {
                     "DMA round trip is byte-exact (4095 bytes; the byte after them untouched)",
                     match diff {
                         None if back[XFER] == 0xa5 => Ok(String::new()),
-                        None => Err(format!("byte {XFER} after the transfer changed to {:#04x}", back[XFER])),
-                        Some(i) => Err(format!("first difference at byte {i}: {:#04x} != {:#04x}", back[i], pattern[i])),
+                        None => Err(format!(
+                            "byte {XFER} after the transfer changed to {:#04x}",
+                            back[XFER]
+                        )),
+                        Some(i) => Err(format!(
+                            "first difference at byte {i}: {:#04x} != {:#04x}",
+                            back[i], pattern[i]
+                        )),
                     },
                 );
             }
-            let freed = pci.dma_free(src).and_then(|_| pci.dma_free(dst)).map_err(e2s);
+            let freed = pci
+                .dma_free(src)
+                .and_then(|_| pci.dma_free(dst))
+                .map_err(e2s);
             c.check(
                 "unmap the DMA buffers",
-                freed.and_then(|_| if pci.dma_mapped() == 0 { Ok(String::new()) } else { Err(format!("{} still mapped", pci.dma_mapped())) }),
+                freed.and_then(|_| {
+                    if pci.dma_mapped() == 0 {
+                        Ok(String::new())
+                    } else {
+                        Err(format!("{} still mapped", pci.dma_mapped()))
+                    }
+                }),
             );
         }
     }
@@ -340,7 +415,10 @@ fn run(addr: PciAddress, bench: bool, c: &mut Checks) {
     // 8. Release on drop, then the device opens again.
     drop(bar);
     drop(pci);
-    c.check("reopen after drop (group released)", VfioPci::open(addr).map(|_| String::new()).map_err(e2s));
+    c.check(
+        "reopen after drop (group released)",
+        VfioPci::open(addr).map(|_| String::new()).map_err(e2s),
+    );
 
     // 9. The tsnic backend refuses edu with its identity, and releases the device after that error.
     let e = VfioBackend::open_with(addr, IrqMode::Interrupt).err();
@@ -352,7 +430,10 @@ fn run(addr: PciAddress, bench: bool, c: &mut Checks) {
             None => Err("opened edu as a tsnic card".into()),
         },
     );
-    c.check("reopen after the backend's error (released)", VfioPci::open(addr).map(|_| String::new()).map_err(e2s));
+    c.check(
+        "reopen after the backend's error (released)",
+        VfioPci::open(addr).map(|_| String::new()).map_err(e2s),
+    );
 }
 
 fn main() -> ExitCode {
@@ -369,7 +450,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut c = Checks { passed: 0, failed: 0 };
+    let mut c = Checks {
+        passed: 0,
+        failed: 0,
+    };
     run(addr, bench, &mut c);
     println!("vfio-edu: {} passed, {} failed", c.passed, c.failed);
     if c.failed == 0 {

@@ -32,6 +32,7 @@ use thiserror::Error;
 use crate::contract::{self, reg};
 
 pub mod mem;
+pub mod phc_model;
 #[cfg(feature = "sim")]
 pub mod sim;
 pub mod vfio;
@@ -467,7 +468,9 @@ impl std::str::FromStr for BackendSpec {
             _ => match s.strip_prefix("vfio:") {
                 Some(rest) => match rest.split_once(',') {
                     None => Ok(BackendSpec::Vfio(rest.parse()?, vfio::IrqMode::Interrupt)),
-                    Some((addr, "poll")) => Ok(BackendSpec::Vfio(addr.parse()?, vfio::IrqMode::Poll)),
+                    Some((addr, "poll")) => {
+                        Ok(BackendSpec::Vfio(addr.parse()?, vfio::IrqMode::Poll))
+                    }
                     Some(_) => Err(DeviceError::BadBackendSpec(s.to_string())),
                 },
                 None => Err(DeviceError::BadBackendSpec(s.to_string())),
@@ -497,7 +500,7 @@ pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError>
         // else is a plain register file.
         BackendSpec::Mem => Ok(Box::new(
             mem::MemBackend::new_identity()
-                .with_hook(Box::new(crate::phc::PhcModel::new(4, 1)))
+                .with_hook(Box::new(phc_model::PhcModel::new(4, 1)))
                 .with_read_latency(1000, 100),
         )),
         BackendSpec::Vfio(addr, mode) => Ok(Box::new(vfio::VfioBackend::open_with(*addr, *mode)?)),

@@ -47,7 +47,12 @@ impl VfioBackend {
 
     /// Open the card at `addr` with the given interrupt mode.
     pub fn open_with(addr: PciAddress, mode: IrqMode) -> Result<Self, DeviceError> {
-        Self::open_at(addr, mode, Path::new("/sys"), Path::new(VFIO_CONTAINER_PATH))
+        Self::open_at(
+            addr,
+            mode,
+            Path::new("/sys"),
+            Path::new(VFIO_CONTAINER_PATH),
+        )
     }
 
     /// [`VfioBackend::open_with`] with the sysfs root and container path given (tests).
@@ -260,8 +265,14 @@ mod tests {
             word0: "0x010000ed".into(),
         };
         let m = e.to_string();
-        assert!(m.contains("not a tsnic card (identity: PCI 1234:11e8"), "{m}");
-        assert!(m.contains("0x010000ed") && m.contains("lspci -D -nn"), "{m}");
+        assert!(
+            m.contains("not a tsnic card (identity: PCI 1234:11e8"),
+            "{m}"
+        );
+        assert!(
+            m.contains("0x010000ed") && m.contains("lspci -D -nn"),
+            "{m}"
+        );
     }
 
     #[test]

@@ -43,7 +43,8 @@ pub const PCI_COMMAND_MEMORY: u16 = 1 << 1;
 /// Command register: Bus Master enable.
 pub const PCI_COMMAND_MASTER: u16 = 1 << 2;
 /// `VFIO_DEVICE_RESET` = `_IO(VFIO_TYPE, VFIO_BASE + 11)`.
-const VFIO_DEVICE_RESET: libc::c_ulong = ((vb::VFIO_TYPE as libc::c_ulong) << 8) | (vb::VFIO_BASE as libc::c_ulong + 11);
+const VFIO_DEVICE_RESET: libc::c_ulong =
+    ((vb::VFIO_TYPE as libc::c_ulong) << 8) | (vb::VFIO_BASE as libc::c_ulong + 11);
 
 /// Where the VFIO container device lives.
 pub const VFIO_CONTAINER_PATH: &str = "/dev/vfio/vfio";
@@ -351,7 +352,8 @@ impl VfioPci {
         self.config_write16(PCI_COMMAND, want);
         self.bus_master = true;
         let got = self.config_read16(PCI_COMMAND);
-        if got & (PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER) != PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER
+        if got & (PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER)
+            != PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER
         {
             return Err(DeviceError::Io {
                 context: format!(
@@ -511,7 +513,9 @@ impl VfioPci {
             .and_then(|d| d.as_ref())
             .expect("DMA region freed or foreign");
         assert!(
-            offset.checked_add(len).is_some_and(|end| end <= d.map.len()),
+            offset
+                .checked_add(len)
+                .is_some_and(|end| end <= d.map.len()),
             "DMA access out of region"
         );
         d.map.as_mut_ptr().wrapping_add(offset)
@@ -809,7 +813,10 @@ mod tests {
         let e = check_sysfs(t.path(), &addr()).unwrap_err();
         assert!(matches!(e, DeviceError::NoIommuGroup { .. }), "{e}");
         let m = e.to_string();
-        assert!(m.contains("intel_iommu=on") && m.contains("0000:01:00.0"), "{m}");
+        assert!(
+            m.contains("intel_iommu=on") && m.contains("0000:01:00.0"),
+            "{m}"
+        );
         // Also when it is bound to another driver: the missing IOMMU is the first thing to fix.
         let t = fake_sysfs(Some("ixgbe"), &[]);
         fs::remove_file(t.path().join("devices/0000:01:00.0/iommu_group")).unwrap();
