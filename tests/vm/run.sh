@@ -119,6 +119,8 @@ DEADLINE=$((START + TIMEOUT))
 boot() { # boot NAME KERNEL-ARGS QEMU-ARGS...
   local name=$1 args=$2
   shift 2
+  : > "$WORK/console-$name.log"
+  : > "$WORK/qemu-$name.err"
   qemu-system-x86_64 "${MACHINE[@]}" -m 512M -smp 1 -nodefaults -no-user-config -display none \
     "$@" \
     -device edu,bus=pcie.0,addr=0x0a \
