@@ -127,6 +127,31 @@ fn dma(
     Ok(waited)
 }
 
+/// Route edu's INTx to the eventfd and check the masking cycle: an interrupt arrives; after the device
+/// is acknowledged a second one stays masked until `unmask_irq`, then arrives.
+fn intx(pci: &mut VfioPci, bar: &tsnic::device::vfio_pci::Bar) -> Result<String, String> {
+    if pci.irq_count(IrqKind::Intx) == 0 {
+        return Err("edu offers no INTx through VFIO".into());
+    }
+    pci.enable_irqs_as(IrqKind::Intx, 1).map_err(e2s)?;
+    bar.write32(EDU_IRQ_RAISE, 0x4);
+    if !pci.wait_irq(0, IRQ_TIMEOUT).map_err(e2s)? {
+        return Err("first INTx did not arrive".into());
+    }
+    bar.write32(EDU_IRQ_ACK, bar.read32(EDU_IRQ_STATUS));
+    bar.write32(EDU_IRQ_RAISE, 0x4);
+    if pci.wait_irq(0, Duration::from_millis(50)).map_err(e2s)? {
+        return Err("second INTx arrived while VFIO had the line masked".into());
+    }
+    pci.unmask_irq().map_err(e2s)?;
+    if !pci.wait_irq(0, IRQ_TIMEOUT).map_err(e2s)? {
+        return Err("the INTx pending while masked did not arrive after unmask_irq".into());
+    }
+    bar.write32(EDU_IRQ_ACK, bar.read32(EDU_IRQ_STATUS));
+    pci.unmask_irq().map_err(e2s)?;
+    Ok("arrives, stays masked until unmask_irq, then arrives".into())
+}
+
 /// Interrupt-to-wakeup latency, two ways:
 /// - blocked: this thread sleeps in `wait_irq`; a second thread waits 300 us (so the first is asleep in
 ///   ppoll), takes a timestamp and writes edu's raise register; the figure is from that timestamp to
@@ -379,6 +404,21 @@ fn run(addr: PciAddress, bench: bool, c: &mut Checks) {
                 }),
             );
         }
+    }
+
+    // 6b. INTx, edu's other interrupt: VFIO masks the line on each delivery; unmask_irq re-arms it.
+    if kind_ok {
+        c.check(
+            "INTx routed to the eventfd, masked per delivery, re-armed by unmask_irq",
+            intx(&mut pci, &bar),
+        );
+        // Back to MSI for the figures.
+        c.check(
+            "back to MSI",
+            pci.enable_irqs_as(IrqKind::Msi, 1)
+                .map(|_| String::new())
+                .map_err(e2s),
+        );
     }
 
     // 7. Figures (emulated: QEMU TCG, not hardware).
