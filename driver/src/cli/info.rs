@@ -10,7 +10,7 @@ use super::common::{fmt_ns, open_card};
 /// Arguments of `tsnic info`.
 #[derive(Args, Debug)]
 pub struct InfoArgs {
-    /// Card to open: `sim` (Verilated RTL), `vfio:DDDD:BB:DD.F` (a real card), `mem` (no card).
+    /// Card to open: `sim` (Verilated RTL), `vfio:DDDD:BB:DD.F` (a real card; `vfio:DDDD:BB:DD.F,poll` polls instead of waiting on its interrupt), `mem` (no card).
     #[arg(long, default_value = "sim")]
     pub backend: String,
     /// Print JSON instead of a table.
