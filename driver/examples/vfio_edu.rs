@@ -3,13 +3,15 @@
 //! Run inside the VM of `make test-vm` (tests/vm/run.sh), as root, with the device bound to vfio-pci:
 //!
 //! ```text
-//! vfio_edu 0000:00:03.0 [--bench]
+//! vfio_edu 0000:00:03.0 [--bench] [--reset yes|no]
 //! ```
 //!
 //! Every check prints `ok <name>` or `FAIL <name>: <why>`; the last line is `vfio-edu: N passed, M
 //! failed` and the exit status is non-zero if any failed. With `--bench` it also prints figures: the
 //! interrupt-to-wakeup latency (write edu's interrupt-raise register, block in `wait_irq` until the
-//! eventfd fires) and the cost of a BAR0 read and write through the mmap.
+//! eventfd fires) and the cost of a BAR0 read and write through the mmap. `--reset yes|no` says whether
+//! the kernel lists a reset method for the device (sysfs `reset_method`); the reset check then insists
+//! that `VFIO_DEVICE_RESET` agrees.
 //!
 //! The edu device (QEMU docs/specs/edu.rst): BAR0 is 1 MiB; 0x00 identity (0x010000ed for edu 1.0),
 //! 0x04 liveness (reads back the complement of what was written), 0x24 interrupt status, 0x60 raise,
@@ -230,7 +232,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[i.min(sorted.len() - 1)]
 }
 
-fn run(addr: PciAddress, bench: bool, c: &mut Checks) {
+fn run(addr: PciAddress, bench: bool, expect_reset: Option<bool>, c: &mut Checks) {
     // 1. Container, group, device.
     let mut pci = match VfioPci::open(addr) {
         Ok(p) => p,
@@ -253,16 +255,21 @@ fn run(addr: PciAddress, bench: bool, c: &mut Checks) {
         },
     );
 
-    // 2. Reset (when the kernel offers one for the device).
+    // 2. Reset (when the kernel offers one for the device; `--reset yes|no` is what sysfs says).
+    let reset = pci.reset();
     c.check(
         "VFIO device reset",
-        match pci.reset() {
-            Ok(true) => Ok("done".into()),
-            Ok(false) => Ok(
+        match (&reset, expect_reset) {
+            (Err(e), _) => Err(e.to_string()),
+            (Ok(true), Some(false)) => Err("reset done, but sysfs lists no reset method".into()),
+            (Ok(false), Some(true)) => {
+                Err("sysfs lists a reset method, but VFIO_DEVICE_RESET says none".into())
+            }
+            (Ok(true), _) => Ok("done".into()),
+            (Ok(false), _) => Ok(
                 "the kernel offers no reset method for this device (no FLR/PM/bus reset): skipped"
                     .into(),
             ),
-            Err(e) => Err(e2s(e)),
         },
     );
 
@@ -479,8 +486,24 @@ fn run(addr: PciAddress, bench: bool, c: &mut Checks) {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let bench = args.iter().any(|a| a == "--bench");
-    let Some(addr) = args.iter().find(|a| !a.starts_with("--")) else {
-        eprintln!("usage: vfio_edu DDDD:BB:DD.F [--bench]   (QEMU's edu device bound to vfio-pci)");
+    let expect_reset = match args.iter().position(|a| a == "--reset") {
+        None => None,
+        Some(i) => match args.get(i + 1).map(String::as_str) {
+            Some("yes") => Some(true),
+            Some("no") => Some(false),
+            _ => {
+                eprintln!("vfio_edu: --reset takes yes or no (whether sysfs lists a reset method)");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let Some(addr) = args
+        .iter()
+        .enumerate()
+        .find(|(i, a)| !a.starts_with("--") && (*i == 0 || args[i - 1] != "--reset"))
+        .map(|(_, a)| a)
+    else {
+        eprintln!("usage: vfio_edu DDDD:BB:DD.F [--bench] [--reset yes|no]   (QEMU's edu device bound to vfio-pci)");
         return ExitCode::from(2);
     };
     let addr: PciAddress = match addr.parse() {
@@ -494,7 +517,7 @@ fn main() -> ExitCode {
         passed: 0,
         failed: 0,
     };
-    run(addr, bench, &mut c);
+    run(addr, bench, expect_reset, &mut c);
     println!("vfio-edu: {} passed, {} failed", c.passed, c.failed);
     if c.failed == 0 {
         ExitCode::SUCCESS

@@ -42,12 +42,16 @@ done
 [ -c /dev/vfio/vfio ] && ok "vfio modules loaded, /dev/vfio/vfio present" || { fail "no /dev/vfio/vfio"; finish; }
 
 # ---- find the devices ----
-EDU= EDU2= SERIAL=
+EDU= EDU2= EDU3= SERIAL=
+ids() { echo "$(cat "/sys/bus/pci/devices/$1/vendor"):$(cat "/sys/bus/pci/devices/$1/device")"; }
+for d in /sys/bus/pci/devices/*; do [ "$(ids "${d##*/}")" = 0x1b36:0x0002 ] && SERIAL=${d##*/}; done
+bus_of() { echo "${1%:*}"; }
 for d in /sys/bus/pci/devices/*; do
   a=${d##*/}
-  case "$(cat "$d/vendor"):$(cat "$d/device")" in
-    0x1234:0x11e8) case $a in 0000:00:*) EDU=$a ;; *) EDU2=$a ;; esac ;;
-    0x1b36:0x0002) SERIAL=$a ;;
+  [ "$(ids "$a")" = 0x1234:0x11e8 ] || continue
+  case $a in
+    0000:00:*) EDU=$a ;;                                          # on the root complex
+    *) if [ "$(bus_of "$a")" = "$(bus_of "$SERIAL")" ]; then EDU2=$a; else EDU3=$a; fi ;;
   esac
 done
 if [ "$MODE" = noiommu ]; then
@@ -77,9 +81,27 @@ expect_err "tsnic info on edu: not a tsnic card, with its identity" \
   tsnic info --backend "vfio:$EDU"
 
 # ---- the generic VFIO layer on edu: DMA, interrupts, bus mastering, BAR0 ----
-if [ "$(cat /bench)" = 1 ]; then vfio_edu "$EDU" --bench; else vfio_edu "$EDU"; fi
+# has_reset ADDR: yes if the kernel lists a reset method for the device (what VFIO_DEVICE_RESET uses).
+has_reset() { [ -s "/sys/bus/pci/devices/$1/reset_method" ] && echo yes || echo no; }
+R=$(has_reset "$EDU")
+if [ "$(cat /bench)" = 1 ]; then vfio_edu "$EDU" --reset "$R" --bench; else vfio_edu "$EDU" --reset "$R"; fi
 rc=$?
-[ $rc = 0 ] && ok "vfio_edu exited 0" || fail "vfio_edu exited $rc"
+[ $rc = 0 ] && ok "vfio_edu $EDU (reset method: $R) exited 0" || fail "vfio_edu $EDU exited $rc"
+
+# ---- a third edu alone behind its own bridge: the kernel can reset it (secondary bus reset) ----
+if [ -n "$EDU3" ]; then
+  bind_vfio "$EDU3"
+  R=$(has_reset "$EDU3")
+  [ "$R" = yes ] && ok "edu at $EDU3 has a reset method ($(cat "/sys/bus/pci/devices/$EDU3/reset_method"))" \
+    || fail "edu at $EDU3 alone behind a bridge lists no reset method"
+  vfio_edu "$EDU3" --reset "$R" > /tmp/edu3.log
+  rc=$?
+  # Its checks count too, tagged with its address.
+  sed "s/^\(ok  \|FAIL\) /\1 [$EDU3] /" /tmp/edu3.log
+  [ $rc = 0 ] && ok "vfio_edu $EDU3 (reset method: $R) exited 0" || fail "vfio_edu $EDU3 exited $rc"
+else
+  fail "third edu (alone behind a bridge) not found"
+fi
 
 # ---- error path: IOMMU group not viable (edu2 shares a group with a serial card bound to `serial`) ----
 if [ -n "$EDU2" ] && [ -n "$SERIAL" ] && [ "$(group_of "$EDU2")" = "$(group_of "$SERIAL")" ]; then

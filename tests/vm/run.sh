@@ -107,7 +107,8 @@ echo "$BENCH" > "$R/bench"
 # ---- 4. The VMs -------------------------------------------------------------------------------------
 # Boot 1 (`main`): edu at 00:0a.0 on the root complex (the main checks); behind a PCIe-to-PCI bridge a
 # second edu shares an IOMMU group with a PCI serial card that the kernel's 8250_pci driver claims (the
-# not-viable check). Boot 2 (`noiommu`): the same machine without the IOMMU (the no-IOMMU-group check).
+# not-viable check); a third edu alone behind another bridge, which the kernel can reset (secondary
+# bus reset), for VFIO_DEVICE_RESET. Boot 2 (`noiommu`): the same machine without the IOMMU (the no-IOMMU-group check).
 case $ACCEL in
   tcg) MACHINE=(-M q35 -accel tcg -cpu max) ;;
   kvm) MACHINE=(-M q35,kernel-irqchip=split -accel kvm -cpu host) ;;
@@ -127,6 +128,8 @@ boot() { # boot NAME KERNEL-ARGS QEMU-ARGS...
     -device pcie-pci-bridge,id=br0,bus=pcie.0,addr=0x0b \
     -device edu,bus=br0,addr=0x01 \
     -device pci-serial,bus=br0,addr=0x02 \
+    -device pcie-pci-bridge,id=br1,bus=pcie.0,addr=0x0c \
+    -device edu,bus=br1,addr=0x01 \
     -kernel "$KDIR/vmlinuz" -initrd "$WORK/initrd.gz" \
     -append "console=ttyS0 quiet loglevel=3 panic=-1 tsnic_vm=$name $args" \
     -serial "file:$WORK/console-$name.log" -no-reboot 2>"$WORK/qemu-$name.err" &

@@ -375,17 +375,27 @@ impl VfioPci {
 
     /// Reset the device with `VFIO_DEVICE_RESET`. `Ok(false)`: the kernel offers no reset method for
     /// this device (no FLR, PM or bus reset; `cat /sys/bus/pci/devices/ADDR/reset_method` shows which
-    /// it has). A reset clears the command register, so bus mastering is off afterwards.
+    /// it has). The kernel saves the config space around the reset and restores it, so the command
+    /// register (Bus Master) reads as before; the device's own state is what the reset clears.
     pub fn reset(&mut self) -> Result<bool, DeviceError> {
         // SAFETY: VFIO_DEVICE_RESET takes no argument; the fd is the open VFIO device.
         let rc = unsafe { libc::ioctl(self.device.as_raw_fd(), VFIO_DEVICE_RESET as _) };
+        // Whatever happened, track Bus Master from the register itself (Drop clears it if set).
+        self.bus_master = self.config_read16(PCI_COMMAND) & PCI_COMMAND_MASTER != 0;
         if rc == 0 {
-            self.bus_master = false;
             return Ok(true);
         }
         let e = io::Error::last_os_error();
         match e.raw_os_error() {
-            Some(libc::EINVAL) | Some(libc::ENOTTY) | Some(libc::ENODEV) => Ok(false),
+            // vfio-pci: EINVAL when the device has no reset method, ENOTTY when none applies.
+            Some(libc::EINVAL) | Some(libc::ENOTTY) => Ok(false),
+            Some(libc::EAGAIN) => Err(DeviceError::Io {
+                context: format!(
+                    "VFIO reset of {} could not take the device lock (another reset or a sibling device in use): retry",
+                    self.addr
+                ),
+                source: e,
+            }),
             _ => Err(DeviceError::Io {
                 context: format!("VFIO reset of {} failed: check `dmesg`", self.addr),
                 source: e,
