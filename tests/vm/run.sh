@@ -27,7 +27,7 @@ for a in "$@"; do
   case $a in
     --bench) BENCH=1 ;;
     --kvm) ACCEL=kvm ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "test-vm: unknown argument $a (see --help)" >&2; exit 2 ;;
   esac
 done
