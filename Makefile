@@ -1,11 +1,13 @@
 # tsnic: the two entry points are `make demo` and `make test`; both install what is missing first.
 #
 #   make demo          the main job on the simulated card
-#   make test          every test suite: contract drift, RTL lint, Rust fmt/clippy/tests, cocotb benches
-#   make deps          install Verilator/Icarus/Yosys (Debian packages) and the pinned Python venv
+#   make test          every test suite: contract drift, RTL lint, Rust fmt/clippy/tests, cocotb benches, VM
+#   make test-vm       the vfio backend on a real kernel: Debian's kernel in QEMU with an IOMMU (~20 s)
+#   make deps          install Verilator/Icarus/Yosys/QEMU (Debian packages) and the pinned Python venv
 #   make gen           regenerate the contract files from hdl/contract/tsnic.toml
 #   make lint          verilator --lint-only -Wall on every RTL module
 #   make synth         yosys synth_xilinx figures (see docs/BENCHMARKS.md)
+#   make bench-vm      the VM's emulated figures: interrupt wakeup and BAR0 access (docs/BENCHMARKS.md)
 #   make soak          long randomized runs (not part of make test)
 
 SHELL := /bin/bash
@@ -15,13 +17,14 @@ SHELL := /bin/bash
 ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 VENV := $(ROOT)/.venv
 PYTHON ?= python3
-# tshark reads the co-simulation's pcapng captures back in the tests.
-APT_PACKAGES := verilator iverilog yosys tshark
+# tshark reads the co-simulation's pcapng captures back in the tests; qemu-system-x86 and busybox-static
+# run the VM of `make test-vm`.
+APT_PACKAGES := verilator iverilog yosys tshark qemu-system-x86 busybox-static
 # Root installs directly; a user with sudo gets sudo; otherwise the message says what to install.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PATH := $(VENV)/bin:$(PATH)
 
-.PHONY: help deps apt-deps py-deps gen check-contract lint test test-python test-rust test-cocotb demo synth soak clean
+.PHONY: help deps apt-deps py-deps gen check-contract lint test test-python test-rust test-cocotb test-vm bench-vm demo synth soak clean
 
 help:
 	@sed -n '2,11p' $(ROOT)/Makefile | sed 's/^# \{0,1\}//'
@@ -60,7 +63,7 @@ check-contract:
 lint: apt-deps
 	@$(ROOT)/hdl/lint.sh
 
-test: deps check-contract lint test-python test-rust test-cocotb
+test: deps check-contract lint test-python test-rust test-cocotb test-vm
 
 test-python: py-deps
 	$(VENV)/bin/python -m pytest -q $(ROOT)/tests/contract
@@ -76,6 +79,14 @@ test-rust: apt-deps
 
 test-cocotb: deps
 	@$(VENV)/bin/python $(ROOT)/tests/cocotb/run_benches.py
+
+# The vfio backend against Debian's kernel in QEMU (q35, intel-iommu, the edu device); see tests/vm/run.sh.
+test-vm: apt-deps
+	@$(ROOT)/tests/vm/run.sh
+
+# The same VM with the emulated figures of docs/BENCHMARKS.md (interrupt wakeup, BAR0 access).
+bench-vm: apt-deps
+	@$(ROOT)/tests/vm/run.sh --bench
 
 soak: deps
 	@SOAK=1 $(VENV)/bin/python $(ROOT)/tests/cocotb/run_benches.py

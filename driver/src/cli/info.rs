@@ -11,7 +11,7 @@ use super::common::{close_card, fmt_ns, open_card};
 #[derive(Args, Debug)]
 pub struct InfoArgs {
     /// Card to open: `sim` (Verilated RTL; `sim:wide`, `sim:state=PATH|none`), `vfio:DDDD:BB:DD.F` (a
-    /// real card), `mem` (no card).
+    /// real card; `vfio:DDDD:BB:DD.F,poll` polls instead of waiting on its interrupt), `mem` (no card).
     #[arg(long, default_value = "sim")]
     pub backend: String,
     /// Print JSON instead of a table.

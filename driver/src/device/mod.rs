@@ -32,17 +32,19 @@ use thiserror::Error;
 use crate::contract::{self, reg};
 
 pub mod mem;
+pub mod phc_model;
 #[cfg(feature = "sim")]
 pub mod sim;
 pub mod sim_state;
 pub mod vfio;
+pub mod vfio_pci;
 
 /// Errors of opening and driving a card. Each message says what to do about it.
 #[derive(Debug, Error)]
 pub enum DeviceError {
     /// The backend spec string did not parse.
     #[error(
-        "unknown backend `{0}`: use `sim`, `mem` or `vfio:DDDD:BB:DD.F` (e.g. `vfio:0000:01:00.0`)"
+        "unknown backend `{0}`: use `sim`, `mem` or `vfio:DDDD:BB:DD.F` (e.g. `vfio:0000:01:00.0`; `vfio:0000:01:00.0,poll` polls instead of waiting on the interrupt)"
     )]
     BadBackendSpec(String),
     /// A PCI address did not parse.
@@ -61,6 +63,24 @@ pub enum DeviceError {
     NoVfio {
         /// The path that is missing.
         path: String,
+    },
+    /// The device has no IOMMU group: the IOMMU is off (or absent).
+    #[error("PCI device {addr} has no IOMMU group: the IOMMU is off; enable VT-d/AMD-Vi in the firmware and boot with intel_iommu=on (or amd_iommu=on), then check `ls /sys/kernel/iommu_groups`")]
+    NoIommuGroup {
+        /// PCI address.
+        addr: String,
+    },
+    /// The device answers but is not a tsnic card.
+    #[error("PCI device {addr} is not a tsnic card (identity: PCI {vendor:04x}:{device:04x}, BAR0 word 0 reads {word0} where a tsnic card reads 0x54534e43 \"TSNC\"): check the address with `lspci -D -nn`, or load the tsnic bitstream")]
+    NotTsnic {
+        /// PCI address.
+        addr: String,
+        /// PCI vendor ID.
+        vendor: u16,
+        /// PCI device ID.
+        device: u16,
+        /// What BAR0 word 0 reads (or why it could not be read).
+        word0: String,
     },
     /// The device does not exist in sysfs.
     #[error("no PCI device {addr}: check the address with `lspci -D`")]
@@ -522,8 +542,8 @@ pub enum BackendSpec {
     Sim(SimOptions),
     /// An in-memory register file with no card (tests, benchmarks).
     Mem,
-    /// A real card behind vfio-pci.
-    Vfio(PciAddress),
+    /// A real card behind vfio-pci, with its interrupt routed or in polling mode (`vfio:ADDR,poll`).
+    Vfio(PciAddress, vfio::IrqMode),
 }
 
 impl std::str::FromStr for BackendSpec {
@@ -537,7 +557,13 @@ impl std::str::FromStr for BackendSpec {
                     return Ok(BackendSpec::Sim(SimOptions::parse(opts)?));
                 }
                 match s.strip_prefix("vfio:") {
-                    Some(addr) => Ok(BackendSpec::Vfio(addr.parse()?)),
+                    Some(rest) => match rest.split_once(',') {
+                        None => Ok(BackendSpec::Vfio(rest.parse()?, vfio::IrqMode::Interrupt)),
+                        Some((addr, "poll")) => {
+                            Ok(BackendSpec::Vfio(addr.parse()?, vfio::IrqMode::Poll))
+                        }
+                        Some(_) => Err(DeviceError::BadBackendSpec(s.to_string())),
+                    },
                     None => Err(DeviceError::BadBackendSpec(s.to_string())),
                 }
             }
@@ -562,7 +588,8 @@ impl fmt::Display for BackendSpec {
                 }
             }
             BackendSpec::Mem => write!(f, "mem"),
-            BackendSpec::Vfio(a) => write!(f, "vfio:{a}"),
+            BackendSpec::Vfio(a, vfio::IrqMode::Interrupt) => write!(f, "vfio:{a}"),
+            BackendSpec::Vfio(a, vfio::IrqMode::Poll) => write!(f, "vfio:{a},poll"),
         }
     }
 }
@@ -577,10 +604,10 @@ pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError>
         // else is a plain register file.
         BackendSpec::Mem => Ok(Box::new(
             mem::MemBackend::new_identity()
-                .with_hook(Box::new(crate::phc::PhcModel::new(4, 1)))
+                .with_hook(Box::new(phc_model::PhcModel::new(4, 1)))
                 .with_read_latency(1000, 100),
         )),
-        BackendSpec::Vfio(addr) => Ok(Box::new(vfio::VfioBackend::open(*addr)?)),
+        BackendSpec::Vfio(addr, mode) => Ok(Box::new(vfio::VfioBackend::open_with(*addr, *mode)?)),
     }
 }
 
@@ -843,6 +870,13 @@ mod tests {
         assert_eq!("mem".parse::<BackendSpec>().unwrap(), BackendSpec::Mem);
         let v: BackendSpec = "vfio:0000:01:00.0".parse().unwrap();
         assert_eq!(v.to_string(), "vfio:0000:01:00.0");
+        let p: BackendSpec = "vfio:0000:01:00.0,poll".parse().unwrap();
+        assert!(matches!(p, BackendSpec::Vfio(_, vfio::IrqMode::Poll)));
+        assert_eq!(p.to_string(), "vfio:0000:01:00.0,poll");
+        assert!(matches!(
+            "vfio:0000:01:00.0,fast".parse::<BackendSpec>(),
+            Err(DeviceError::BadBackendSpec(_))
+        ));
         assert!(matches!(
             "pcie".parse::<BackendSpec>(),
             Err(DeviceError::BadBackendSpec(_))
