@@ -20,6 +20,8 @@ for i, t in enumerate(times):
     w(f'{t},{i % 4},{random.choice([60, 128, 512, 1514])}\n')
 " > target/bench/sparse.csv
 cargo build --release --locked -q -p tsnic
+# a fresh simulated card for each command (no state kept between them)
+export TSNIC_SIM_STATE=none
 rm -f target/bench/sparse.pcapng
 echo "== push: $N frames over $S s"
 TSNIC_SIM_STATS=1 /usr/bin/time -f "wall %e s, max RSS %M KiB" ./target/release/tsnic push target/bench/sparse.csv \
