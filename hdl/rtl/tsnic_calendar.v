@@ -46,7 +46,8 @@ module tsnic_calendar #(
     parameter SORT_W     = 5,                 // release buffer: 2^SORT_W cells
     parameter RANK_W     = 4,                 // tie rounds counted exactly up to 2^RANK_W - 1
     parameter GROUP_W    = 6,                 // fine slots per occupancy word = 2^GROUP_W
-    parameter CGROUP_W   = 6                  // 2^CGROUP_W occupancy counters over the coarse ring
+    parameter CGROUP_W   = 6,                 // 2^CGROUP_W occupancy counters over the coarse ring
+    parameter SIM_FAST_FORWARD = 0            // 1: ff_* outputs for the co-simulation (0: constant, no logic)
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -86,7 +87,8 @@ module tsnic_calendar #(
 
     // co-simulation fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward")
     output wire                 ff_quiet,        // only time-following updates while phc_ns < ff_wake_ns
-    output wire [63:0]          ff_wake_ns       // first PHC time at which the cascade may have work
+    output wire [63:0]          ff_wake_ns,      // first PHC time at which the loader or cascade may have work
+    output wire [63:0]          ff_chunk_ns      // longest single jump that stays exact (all ones: any)
 );
 
 `include "tsnic_contract.vh"
@@ -867,22 +869,79 @@ assign stat_occupancy = occ;
 assign stat_forced    = forced_cnt;
 assign stat_init_busy = init;
 
-// Fast-forward. Quiet: no entry in stage B, the fine wheel or the release buffer, every engine idle,
-// nothing on the ports. Then the only updates are the scan's and ccur's jumps to the present
-// (act_jump, act_fskip), each a function of the PHC of that cycle alone, until the cascade has work:
-// with the coarse wheel holding entries, cs_start (and, later, act_cgskip) fires once
-// due_p1 + 2^SLOT_W reaches (ccur + 1) * 2^CWB, i.e. from now_l = (((ccur + 1) << CWB) - 2^SLOT_W - 1)
-// << SLOT_NS_W. (The scan's jumps are max(scan, f(phc)) with f monotonic, so skipping cycles of them
-// and then taking one gives the same scan.)
-wire [AS_W-1:0] ff_cs_slot = {ccur_p1, {CWB{1'b0}}} - N_SLOTS - 1'b1;
-wire            ff_cs_low  = ({ccur_p1, {CWB{1'b0}}} <= N_SLOTS);      // the cascade may start at once
-wire [63:0]     ff_cs_l    = {ff_cs_slot, {SLOT_NS_W{1'b0}}};
-wire [63:0]     ff_cs_phc  = (ff_cs_l > {32'd0, lookahead_ns}) ? ff_cs_l - {32'd0, lookahead_ns} : 64'd0;
-assign ff_quiet = !init && !rst && (be_st == BE_IDLE) && !ld_claim && (pc_st == 2'd0) && !cs_busy &&
-                  !b_valid && (srt_count == {(SORT_W+1){1'b0}}) && !m_rel_valid && !rewind_req && !phc_step &&
-                  !fl_active && !f_st && !flush_done_reg && !s_flush_valid && !s_ins_valid && !cfg_quota_wr &&
-                  fc_zero && !cs_start && !act_cgskip && !(cc_zero ? 1'b0 : ff_cs_low);
-assign ff_wake_ns = cc_zero ? {64{1'b1}} : ff_cs_phc;
+// Fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward"). Quiet: no entry in stage B or the release
+// buffer, every engine idle, nothing on the ports, no slot claimable now. Then the only updates are the
+// scan's and ccur's moves towards the present (act_jump, act_fskip, act_gskip), until
+// - the loader claims the first non-empty fine slot at or after the scan: from now_l = slot << SLOT_NS_W;
+// - with the coarse wheel holding entries, the cascade starts on coarse slot ccur (and, later,
+//   act_cgskip fires) once due_p1 + 2^SLOT_W reaches (ccur + 1) * 2^CWB, i.e. from
+//   now_l = (((ccur + 1) << CWB) - 2^SLOT_W - 1) << SLOT_NS_W.
+// act_jump and act_fskip set the scan to max(scan, f(phc)) with f monotonic in one cycle, so skipping
+// cycles of them and then taking one gives the same scan. act_gskip moves the scan at most to the end
+// of its occupancy word per cycle: a jump longer than one word's time (ff_chunk_ns) must be taken in
+// steps of at most that, one clock edge each, after which the scan is where stepping would leave it.
+generate
+    if (SIM_FAST_FORWARD != 0) begin : g_ff
+        // the first non-empty occupancy word at or after the scan's (offset in words; the scan's own
+        // word again at offset 2^NG_W, for its slots below the scan), then the slot within it
+        wire [(1<<GROUP_W)-1:0] first_word_hi = g_word & ({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]);
+        reg  [NG_W:0]           occ_woff;
+        reg  [(1<<GROUP_W)-1:0] occ_word;
+        reg                     occ_found;
+        reg  [NG_W-1:0]         wi;
+        integer                 k;
+        always @* begin
+            occ_woff = {(NG_W+1){1'b0}};
+            occ_word = {(1<<GROUP_W){1'b0}};
+            occ_found = 1'b0;
+            for (k = (1 << NG_W); k >= 0; k = k - 1) begin
+                wi = scan_g + k[NG_W-1:0];
+                if (k == 0 && first_word_hi != {(1<<GROUP_W){1'b0}}) begin
+                    occ_woff = {(NG_W+1){1'b0}};
+                    occ_word = first_word_hi;
+                    occ_found = 1'b1;
+                end else if (k != 0 && fbits[wi] != {(1<<GROUP_W){1'b0}}) begin
+                    occ_woff = k[NG_W:0];
+                    occ_word = fbits[wi];
+                    occ_found = 1'b1;
+                end
+            end
+        end
+        reg  [GROUP_W-1:0] occ_bit;
+        integer            b;
+        always @* begin
+            occ_bit = {GROUP_W{1'b0}};
+            for (b = (1 << GROUP_W) - 1; b >= 0; b = b - 1) begin
+                if (occ_word[b]) occ_bit = b[GROUP_W-1:0];
+            end
+        end
+        // absolute slot: the scan's word base plus the word offset, plus the bit
+        wire [AS_W-1:0] occ_slot = {scan[AS_W-1:GROUP_W], {GROUP_W{1'b0}}} +
+                                   {{(AS_W-NG_W-1-GROUP_W){1'b0}}, occ_woff, occ_bit};
+        wire [63:0]     occ_l    = {occ_slot, {SLOT_NS_W{1'b0}}};
+        wire [63:0]     occ_phc  = (occ_l > {32'd0, lookahead_ns}) ? occ_l - {32'd0, lookahead_ns} : 64'd0;
+
+        wire [AS_W-1:0] cs_slot = {ccur_p1, {CWB{1'b0}}} - N_SLOTS - 1'b1;
+        wire            cs_low  = ({ccur_p1, {CWB{1'b0}}} <= N_SLOTS);      // the cascade may start at once
+        wire [63:0]     cs_l    = {cs_slot, {SLOT_NS_W{1'b0}}};
+        wire [63:0]     cs_phc  = (cs_l > {32'd0, lookahead_ns}) ? cs_l - {32'd0, lookahead_ns} : 64'd0;
+
+        wire [63:0]     wake_f  = (!fc_zero && occ_found) ? occ_phc : {64{1'b1}};
+        wire [63:0]     wake_c  = cc_zero ? {64{1'b1}} : cs_phc;
+
+        assign ff_quiet = !init && !rst && (be_st == BE_IDLE) && !ld_claim && (pc_st == 2'd0) && !cs_busy &&
+                          !b_valid && (srt_count == {(SORT_W+1){1'b0}}) && !m_rel_valid && !rewind_req &&
+                          !phc_step && !fl_active && !f_st && !flush_done_reg && !s_flush_valid &&
+                          !s_ins_valid && !cfg_quota_wr && !act_claim && !cs_start && !act_cgskip &&
+                          !(cc_zero ? 1'b0 : cs_low) && (fc_zero || occ_found);
+        assign ff_wake_ns = (wake_f < wake_c) ? wake_f : wake_c;
+        assign ff_chunk_ns = fc_zero ? {64{1'b1}} : (64'd1 << (GROUP_W + SLOT_NS_W));
+    end else begin : g_no_ff
+        assign ff_quiet = 1'b0;
+        assign ff_wake_ns = 64'd0;
+        assign ff_chunk_ns = 64'd0;
+    end
+endgenerate
 
 endmodule
 

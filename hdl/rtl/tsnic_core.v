@@ -110,7 +110,8 @@ module tsnic_core #(
     output wire                     sim_ff_quiet,     // nothing but time-following state changes before sim_ff_wake_ns
     output wire [63:0]              sim_ff_wake_ns,   // PHC time at which something may happen
     output wire [63:0]              sim_ff_phc_ns,    // PHC time of this cycle
-    output wire [63:0]              sim_ff_inc        // PHC increment per cycle (16.48 ns)
+    output wire [63:0]              sim_ff_inc,       // PHC increment per cycle (16.48 ns)
+    output wire [63:0]              sim_ff_chunk_ns   // longest single jump that stays exact
 );
 
 localparam QUEUE_W   = (NUM_QUEUES > 1) ? $clog2(NUM_QUEUES) : 1;
@@ -417,6 +418,7 @@ wire [63:0]        rel_launch_ns;
 wire [7:0]         rel_status;
 wire               cal_ff_quiet;
 wire [63:0]        cal_ff_wake_ns;
+wire [63:0]        cal_ff_chunk_ns;
 
 // quota: 0 = the calendar's default; larger than the pool saturates to the pool size
 wire [NODE_W:0] quota_sat = (quota_value > (32'd1 << NODE_W)) ? ({1'b1, {NODE_W{1'b0}}}) : quota_value[NODE_W:0];
@@ -428,7 +430,8 @@ tsnic_calendar #(
     .SLOT_NS_W(SLOT_NS_W),
     .SLOT_W(SLOT_W),
     .CSLOT_W(CSLOT_W),
-    .HORIZON_NS(HORIZON_NS)
+    .HORIZON_NS(HORIZON_NS),
+    .SIM_FAST_FORWARD(SIM_FAST_FORWARD)
 ) calendar_inst (
     .clk(clk), .rst(rst),
     .phc_ns(phc_ns), .phc_step(phc_step), .lookahead_ns(lookahead_ns),
@@ -441,7 +444,7 @@ tsnic_calendar #(
     .flush_done(cal_flush_done),
     .cfg_quota_wr(quota_wr), .cfg_quota_queue(quota_queue), .cfg_quota_value(quota_sat),
     .stat_occupancy(cal_occupancy), .stat_forced(cal_forced), .stat_init_busy(cal_init_busy),
-    .ff_quiet(cal_ff_quiet), .ff_wake_ns(cal_ff_wake_ns)
+    .ff_quiet(cal_ff_quiet), .ff_wake_ns(cal_ff_wake_ns), .ff_chunk_ns(cal_ff_chunk_ns)
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -599,6 +602,7 @@ assign sim_ff_quiet   = (SIM_FAST_FORWARD != 0) && all_ff_quiet;
 assign sim_ff_wake_ns = (SIM_FAST_FORWARD != 0) ? wake_b : 64'd0;
 assign sim_ff_phc_ns  = (SIM_FAST_FORWARD != 0) ? phc_ns : 64'd0;
 assign sim_ff_inc     = (SIM_FAST_FORWARD != 0) ? phc_ff_inc : 64'd0;
+assign sim_ff_chunk_ns = (SIM_FAST_FORWARD != 0) ? cal_ff_chunk_ns : 64'd0;
 
 endmodule
 

@@ -42,7 +42,7 @@ typedef struct {
     uint64_t m_axis_tx_tkeep, m_axis_tx_tvalid, m_axis_tx_tlast, m_axis_tx_tuser;
     uint64_t irq, pps;
     // idle fast-forward
-    uint64_t sim_ff_quiet, sim_ff_wake_ns, sim_ff_phc_ns, sim_ff_inc;
+    uint64_t sim_ff_quiet, sim_ff_wake_ns, sim_ff_phc_ns, sim_ff_inc, sim_ff_chunk_ns;
 } tsnic_sim_out;
 
 #endif

@@ -138,6 +138,7 @@ static void settle(TSNIC_TOP* t, const tsnic_sim_in* in, tsnic_sim_out* out) {
     out->sim_ff_wake_ns = get1(t->sim_ff_wake_ns);
     out->sim_ff_phc_ns = get1(t->sim_ff_phc_ns);
     out->sim_ff_inc = get1(t->sim_ff_inc);
+    out->sim_ff_chunk_ns = get1(t->sim_ff_chunk_ns);
 }
 
 // The outputs of the cycle about to be clocked, without clocking it (the fast-forward's look ahead).

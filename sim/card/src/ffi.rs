@@ -82,6 +82,8 @@ pub struct PortsOut {
     pub sim_ff_phc_ns: u64,
     /// PHC increment per cycle, 16.48 fixed-point ns.
     pub sim_ff_inc: u64,
+    /// Longest single jump that stays exact, ns (all ones: any).
+    pub sim_ff_chunk_ns: u64,
 }
 
 /// Byte `i` (0 = bits 7:0) of a wide bus.
@@ -398,7 +400,7 @@ mod tests {
     fn port_images_are_plain_u64_arrays() {
         // The C side is all uint64_t: sizes must be whole words with no padding.
         assert_eq!(std::mem::size_of::<PortsIn>(), 8 * (24 + WIDE_WORDS));
-        assert_eq!(std::mem::size_of::<PortsOut>(), 8 * (35 + 2 * WIDE_WORDS));
+        assert_eq!(std::mem::size_of::<PortsOut>(), 8 * (36 + 2 * WIDE_WORDS));
     }
 
     #[test]

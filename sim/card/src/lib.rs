@@ -153,6 +153,7 @@ pub struct SimCard {
     wire: Wire,
     axil: axil::AxiLiteMaster,
     irq_edges: u64,
+    irq_level: u64,
     ff_settle: u64,
     ff_stats: FastForwardStats,
 }
@@ -214,6 +215,7 @@ impl SimCard {
             wire: Wire::new(cfg.line_rate, cfg.width.bytes()),
             axil: axil::AxiLiteMaster::new(),
             irq_edges: 0,
+            irq_level: 0,
             ff_settle: 0,
             ff_stats: FastForwardStats::default(),
         }
@@ -245,8 +247,10 @@ impl SimCard {
         self.wire.drive(&mut self.inp, now_ps);
         self.axil.drive(&mut self.inp);
         self.inp.sim_ff_warp = extra;
-        let irq_before = self.out.irq;
+        // (not self.out.irq: a look ahead may have overwritten the previous cycle's outputs)
+        let irq_before = self.irq_level;
         self.rtl.step(&self.inp, &mut self.out);
+        self.irq_level = self.out.irq;
         self.inp.sim_ff_warp = 0;
         self.mem.clock(&self.inp, &self.out, self.cycle);
         self.wire.clock(&self.inp, &self.out, self.cycle, now_ps);
@@ -273,37 +277,57 @@ impl SimCard {
         {
             return false;
         }
+        // The previous cycle's wake time is this cycle's while quiet: no look ahead (an evaluation of
+        // the model) when it is too close to allow a jump.
+        if Self::ff_steps_before(&self.out) < 4 * FF_SETTLE {
+            return false;
+        }
         let now_ps = self.now_ps();
         self.mem.drive(&mut self.inp, self.cycle);
         self.wire.drive(&mut self.inp, now_ps);
         self.axil.drive(&mut self.inp);
         self.inp.sim_ff_warp = 0;
         self.rtl.peek(&self.inp, &mut self.out);
-        let (quiet, wake, phc, inc) = (
-            self.out.sim_ff_quiet,
-            self.out.sim_ff_wake_ns,
-            self.out.sim_ff_phc_ns,
-            self.out.sim_ff_inc,
-        );
-        if quiet == 0 || inc == 0 || wake <= phc.saturating_add(1) {
+        if self.out.sim_ff_quiet == 0 {
             return false;
         }
-        // After n increments the PHC shows less than phc + 1 + n * inc / 2^48 ns (its fraction is
-        // below 1 ns): n_wake increments keep it below the wake time.
-        let n_wake = ((u128::from(wake - phc - 1)) << 48) / u128::from(inc);
-        let n_wake = u64::try_from(n_wake).unwrap_or(u64::MAX);
-        let n = n_wake
+        let n = Self::ff_steps_before(&self.out)
             .min(limit_cycle - self.cycle)
             .saturating_sub(2 * FF_SETTLE)
             .min(u64::from(u32::MAX) + 1);
         if n < 2 * FF_SETTLE {
             return false;
         }
-        self.clock_cycle(n - 1);
+        // Longer than the core allows in one edge (its calendar's scan moves one occupancy word per
+        // cycle): in chunks, one clock edge each.
+        let chunk = match self.out.sim_ff_chunk_ns {
+            u64::MAX => u64::MAX,
+            ns => {
+                let c = (u128::from(ns) << 48) / u128::from(self.out.sim_ff_inc.max(1));
+                u64::try_from(c).unwrap_or(u64::MAX).max(1)
+            }
+        };
+        let mut left = n;
+        while left > 0 {
+            let c = left.min(chunk);
+            self.clock_cycle(c - 1);
+            left -= c;
+        }
         self.ff_settle = FF_SETTLE;
         self.ff_stats.jumps += 1;
         self.ff_stats.cycles += n;
         true
+    }
+
+    /// PHC increments that keep the PHC of the cycle `out` describes below its wake time: after n
+    /// increments it shows less than phc + 1 + n * inc / 2^48 ns (its fraction is below 1 ns).
+    fn ff_steps_before(out: &PortsOut) -> u64 {
+        let (wake, phc, inc) = (out.sim_ff_wake_ns, out.sim_ff_phc_ns, out.sim_ff_inc);
+        if inc == 0 || wake <= phc.saturating_add(1) {
+            return 0;
+        }
+        let n = (u128::from(wake - phc - 1) << 48) / u128::from(inc);
+        u64::try_from(n).unwrap_or(u64::MAX)
     }
 
     /// `n` core clock cycles.
