@@ -406,8 +406,8 @@ impl IrqSetup {
 /// When there is nothing to post and nothing to take, the loop waits with [`Backend::wait_irq`] (the
 /// card's interrupt, moderated, is armed for the push) until the next row becomes postable or the next
 /// stall check is due; every decision uses card (PHC) time only, so a simulated run is deterministic.
-/// Backends without an interrupt path (no simulated time: a real card through vfio) poll every
-/// `idle_wait_ns` while a posted frame is due.
+/// Backends without an interrupt path ([`Backend::has_irq`] false: vfio opened with `,poll`, the mem
+/// backend) poll every `idle_wait_ns` while a posted frame is due.
 ///
 /// Either way the card is left quiet for the next process (see [`leave_quiet`]).
 pub fn run(
@@ -462,8 +462,9 @@ fn run_job(
     bring_up(b, opts)?;
 
     let reach = posting_reach_ns(&caps, opts);
-    // Simulated backends deliver the interrupt through wait_irq; vfio has no interrupt path yet.
-    let irq_wired = b.sim_time_ns().is_some();
+    // Sleep in wait_irq where the backend delivers the card's interrupt (the simulator, vfio with its
+    // interrupt routed); poll elsewhere (vfio `,poll`, the mem backend).
+    let irq_wired = b.has_irq();
     let cpl = CplRing::create(b, &caps, cpl_log2)?;
     let used: BTreeMap<u16, ()> = frames.iter().map(|f| (f.queue, ())).collect();
     let mut queues = Vec::new();
@@ -1627,6 +1628,9 @@ mod tests {
         fn sim_time_ns(&mut self) -> Option<u64> {
             self.0.sim_time_ns().filter(|_| self.2)
         }
+        fn has_irq(&self) -> bool {
+            self.2
+        }
     }
 
     /// Push one frame 1 ms out to a card that never completes anything (the mem backend says RUNNING
@@ -1693,7 +1697,7 @@ mod tests {
         assert_eq!(card.backend().read32(reg::CTRL_IRQ_CTRL), 0);
     }
 
-    /// Without simulated time (a real card: no interrupt path yet) the push sleeps until the frame is
+    /// Without an interrupt path (vfio `,poll`, the mem backend) the push sleeps until the frame is
     /// due, then polls every `idle_wait_ns`, and reports the same stall.
     #[test]
     fn a_silent_card_is_reported_as_stalled_when_polling() {

@@ -330,6 +330,12 @@ pub trait Backend {
         Ok(false)
     }
 
+    /// True when [`Backend::wait_irq`] really waits for the card's interrupt (the simulator; vfio with
+    /// its interrupt routed), so a caller may sleep in it instead of polling.
+    fn has_irq(&self) -> bool {
+        false
+    }
+
     /// The host-clock model, on backends that simulate the host clock (tests inject errors through it).
     fn host_clock_model(&mut self) -> Option<&mut HostClockModel> {
         None
@@ -408,6 +414,9 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     }
     fn wait_irq(&mut self, timeout_ns: u64) -> Result<bool, DeviceError> {
         (**self).wait_irq(timeout_ns)
+    }
+    fn has_irq(&self) -> bool {
+        (**self).has_irq()
     }
     fn host_clock_model(&mut self) -> Option<&mut HostClockModel> {
         (**self).host_clock_model()

@@ -419,6 +419,10 @@ impl Backend for SimBackend {
         Ok(rose)
     }
 
+    fn has_irq(&self) -> bool {
+        true
+    }
+
     fn host_clock_model(&mut self) -> Option<&mut HostClockModel> {
         Some(&mut self.clock)
     }

@@ -202,6 +202,10 @@ impl Backend for VfioBackend {
     /// Blocks on the interrupt's eventfd; in polling mode sleeps for the timeout and returns false.
     /// The card's moderation (IRQ_MOD_COUNT / IRQ_MOD_TIME_NS) decides how often it fires; the caller
     /// clears IRQ_STATUS after each wakeup (for INTx the line is re-armed at the next wait).
+    fn has_irq(&self) -> bool {
+        self.irq.is_some()
+    }
+
     fn wait_irq(&mut self, timeout_ns: u64) -> Result<bool, DeviceError> {
         if self.irq.is_none() {
             self.wait_ns(timeout_ns)?;
