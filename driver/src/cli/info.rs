@@ -10,7 +10,8 @@ use super::common::{fmt_ns, open_card};
 /// Arguments of `tsnic info`.
 #[derive(Args, Debug)]
 pub struct InfoArgs {
-    /// Card to open: `sim` (Verilated RTL), `vfio:DDDD:BB:DD.F` (a real card), `mem` (no card).
+    /// Card to open: `sim` (Verilated RTL, board size), `sim:small` (8 queues, 1024 entries, 100 ms
+    /// horizon), `vfio:DDDD:BB:DD.F` (a real card), `mem` (no card).
     #[arg(long, default_value = "sim")]
     pub backend: String,
     /// Print JSON instead of a table.

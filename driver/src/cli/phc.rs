@@ -9,7 +9,8 @@ use super::common::{fmt_ns, open_card, parse_signed_ns};
 /// Arguments of `tsnic phc`.
 #[derive(Args, Debug)]
 pub struct PhcArgs {
-    /// Card to open: `sim`, `vfio:DDDD:BB:DD.F`, `mem` (no card; its PHC is the Rust model of the RTL).
+    /// Card to open: `sim` (Verilated RTL, board size), `sim:small` (8 queues, 1024 entries, 100 ms
+    /// horizon), `vfio:DDDD:BB:DD.F` (a real card), `mem` (no card; its PHC is the Rust model of the RTL).
     #[arg(long, default_value = "sim", global = true)]
     pub backend: String,
     /// What to do.

@@ -11,8 +11,8 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use tsnic::capture::PcapNgOut;
 use tsnic::contract::{reg, HorizonPolicy, LatePolicy};
-use tsnic::device::sim::{LineRate, SimBackend, SimConfig, Width, WireTap};
-use tsnic::device::{Card, DeviceError};
+use tsnic::device::sim::{CoreSize, LineRate, SimBackend, SimConfig, Width, WireTap};
+use tsnic::device::{BackendSpec, Card, DeviceError};
 use tsnic::push::{self, FrameSource, JobFrame, Outcome, PushOptions, Report};
 use tsnic::trace::{self, Limits};
 
@@ -37,7 +37,9 @@ pub enum HorizonArg {
 /// Options shared by `push` and `replay`.
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// Card to use: `sim` (the Verilated RTL, default) or `vfio:DDDD:BB:DD.F` (a real card).
+    /// Card to use: `sim` (the Verilated RTL at the board's size: 4096 queues, 65536 entries, 10 s
+    /// horizon; default), `sim:small` (8 queues, 1024 entries, 100 ms horizon; a shorter reset, for
+    /// tests) or `vfio:DDDD:BB:DD.F` (a real card).
     #[arg(long, default_value = "sim")]
     pub backend: String,
     /// Write the wire as pcapng, nanosecond timestamps = actual departure (TAI ns).
@@ -104,7 +106,11 @@ pub struct Opened {
 
 /// Open the card for a push or replay; on sim with the wire tapped.
 pub fn open(args: &RunArgs) -> Result<Opened> {
-    if args.backend != "sim" {
+    let spec: BackendSpec = args
+        .backend
+        .parse()
+        .with_context(|| format!("cannot open the card `{}`", args.backend))?;
+    if !is_sim(&spec) {
         if args.wide || args.line_rate != "10" || args.read_latency_ns != 800 {
             bail!("--wide, --line-rate and --read-latency-ns configure the simulator; drop them for `--backend {}`", args.backend);
         }
@@ -116,6 +122,11 @@ pub fn open(args: &RunArgs) -> Result<Opened> {
         .ok_or_else(|| anyhow!("--line-rate {} is not one of 10, 25, 100", args.line_rate))?;
     let cfg = SimConfig {
         width: if args.wide { Width::W512 } else { Width::W64 },
+        size: if spec == BackendSpec::SimSmall {
+            CoreSize::Small
+        } else {
+            CoreSize::Shipped
+        },
         line_rate,
         read_latency_ns: args.read_latency_ns,
         ..SimConfig::default()
@@ -130,12 +141,17 @@ pub fn open(args: &RunArgs) -> Result<Opened> {
         .context("cannot start the simulated card")?;
     sim.card().wire_mut().set_recording(!args.no_wire_record);
     let tap = sim.tap();
-    let card = Card::from_backend(Box::new(sim), "sim".into())
+    let card = Card::from_backend(Box::new(sim), spec.to_string())
         .context("the simulated card did not identify itself")?;
     Ok(Opened {
         card,
         tap: Some(tap),
     })
+}
+
+/// The simulated card, at either size.
+fn is_sim(spec: &BackendSpec) -> bool {
+    matches!(spec, BackendSpec::Sim | BackendSpec::SimSmall)
 }
 
 /// Push options from the command line.
@@ -158,7 +174,7 @@ pub fn options(args: &RunArgs) -> PushOptions {
 /// [`push::lookahead_for`]; the host read latency is the simulator's, or 2 us on a real card).
 pub fn tune_lookahead(card: &mut Card, args: &RunArgs, max_len: u32) {
     let (caps, b) = card.parts();
-    let latency = if args.backend == "sim" {
+    let latency = if args.backend.parse().is_ok_and(|s: BackendSpec| is_sim(&s)) {
         args.read_latency_ns
     } else {
         2000

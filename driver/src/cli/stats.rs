@@ -9,7 +9,8 @@ use super::common::open_card;
 /// Arguments of `tsnic stats`.
 #[derive(Args, Debug)]
 pub struct StatsArgs {
-    /// Card to open: `sim`, `vfio:DDDD:BB:DD.F`, `mem`.
+    /// Card to open: `sim` (Verilated RTL, board size), `sim:small` (8 queues, 1024 entries, 100 ms
+    /// horizon), `vfio:DDDD:BB:DD.F` (a real card), `mem`.
     #[arg(long, default_value = "sim")]
     pub backend: String,
     /// Show only this queue's counters (default: every queue with a non-zero counter).

@@ -38,7 +38,7 @@ pub mod vfio;
 pub enum DeviceError {
     /// The backend spec string did not parse.
     #[error(
-        "unknown backend `{0}`: use `sim`, `mem` or `vfio:DDDD:BB:DD.F` (e.g. `vfio:0000:01:00.0`)"
+        "unknown backend `{0}`: use `sim`, `sim:small`, `mem` or `vfio:DDDD:BB:DD.F` (e.g. `vfio:0000:01:00.0`)"
     )]
     BadBackendSpec(String),
     /// A PCI address did not parse.
@@ -428,8 +428,10 @@ impl fmt::Display for PciAddress {
 /// Which backend to open.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BackendSpec {
-    /// The Verilated RTL in-process (default).
+    /// The Verilated RTL in-process at the board's size (default).
     Sim,
+    /// The Verilated RTL in-process, small: 8 queues, 1024 entries, 100 ms horizon (tests).
+    SimSmall,
     /// An in-memory register file with no card (tests, benchmarks).
     Mem,
     /// A real card behind vfio-pci.
@@ -440,7 +442,8 @@ impl std::str::FromStr for BackendSpec {
     type Err = DeviceError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
-            "sim" => Ok(BackendSpec::Sim),
+            "sim" | "sim:shipped" => Ok(BackendSpec::Sim),
+            "sim:small" => Ok(BackendSpec::SimSmall),
             "mem" => Ok(BackendSpec::Mem),
             _ => match s.strip_prefix("vfio:") {
                 Some(addr) => Ok(BackendSpec::Vfio(addr.parse()?)),
@@ -454,6 +457,7 @@ impl fmt::Display for BackendSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BackendSpec::Sim => write!(f, "sim"),
+            BackendSpec::SimSmall => write!(f, "sim:small"),
             BackendSpec::Mem => write!(f, "mem"),
             BackendSpec::Vfio(a) => write!(f, "vfio:{a}"),
         }
@@ -464,7 +468,8 @@ impl fmt::Display for BackendSpec {
 /// built in, `sim` reports [`DeviceError::SimUnavailable`].
 pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError> {
     match spec {
-        BackendSpec::Sim => open_sim(),
+        BackendSpec::Sim => open_sim(sim::SimConfig::default()),
+        BackendSpec::SimSmall => open_sim(sim::SimConfig::small()),
         // The mem backend's PHC block is the Rust model of tsnic_phc.v at the card's 250 MHz, so
         // `tsnic phc ...` works on it, and register reads take a PCIe-like 1 us +/- 100 ns; everything
         // else is a plain register file.
@@ -477,9 +482,9 @@ pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError>
     }
 }
 
-/// The sim backend in its default configuration (64-bit core, 10 Gb/s wire, 800 ns host reads).
-fn open_sim() -> Result<Box<dyn Backend>, DeviceError> {
-    Ok(Box::new(sim::SimBackend::new(Default::default())?))
+/// The sim backend (64-bit core, 10 Gb/s wire, 800 ns host reads) at the size `cfg` gives.
+fn open_sim(cfg: sim::SimConfig) -> Result<Box<dyn Backend>, DeviceError> {
+    Ok(Box::new(sim::SimBackend::new(cfg)?))
 }
 
 /// Identity and capabilities read from the CAP block.
@@ -684,6 +689,17 @@ mod tests {
     #[test]
     fn backend_specs() {
         assert_eq!("sim".parse::<BackendSpec>().unwrap(), BackendSpec::Sim);
+        assert_eq!(
+            "sim:shipped".parse::<BackendSpec>().unwrap(),
+            BackendSpec::Sim
+        );
+        let s: BackendSpec = "sim:small".parse().unwrap();
+        assert_eq!(s, BackendSpec::SimSmall);
+        assert_eq!(s.to_string(), "sim:small");
+        assert!(matches!(
+            "sim:tiny".parse::<BackendSpec>(),
+            Err(DeviceError::BadBackendSpec(_))
+        ));
         assert_eq!("mem".parse::<BackendSpec>().unwrap(), BackendSpec::Mem);
         let v: BackendSpec = "vfio:0000:01:00.0".parse().unwrap();
         assert_eq!(v.to_string(), "vfio:0000:01:00.0");
@@ -761,6 +777,34 @@ mod tests {
         match Card::open("sim") {
             Ok(_) | Err(DeviceError::SimUnavailable(_)) => {}
             Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// `sim` is the board's configuration, `sim:small` the small one; both are handed out with
+    /// their post-reset RAM clear over.
+    #[test]
+    fn sim_sizes() {
+        let want = [
+            ("sim", 4096, 65536, 8192, 10_000_000_000),
+            ("sim:small", 8, 1024, 1024, 100_000_000),
+        ];
+        for (spec, queues, nodes, slots, horizon_ns) in want {
+            let mut card = match Card::open(spec) {
+                Err(DeviceError::SimUnavailable(_)) => return,
+                r => r.unwrap(),
+            };
+            let c = card.caps().clone();
+            assert_eq!(
+                (c.num_queues, c.nodes, c.slots, c.horizon_ns),
+                (queues, nodes, slots, horizon_ns),
+                "{spec}"
+            );
+            let st = card.backend().read32(crate::contract::reg::CTRL_STATUS);
+            assert_eq!(
+                st & crate::contract::reg::CTRL_STATUS_RESET_BUSY,
+                0,
+                "{spec}"
+            );
         }
     }
 

@@ -19,8 +19,9 @@ use std::rc::Rc;
 use tsnic_sim::{Config, MemStats, SimCard, SimError, WireFrame, WireStats};
 
 use super::{Backend, DeviceError, DmaRegion, HostClockModel, DMA_ALIGN};
+use crate::contract::reg;
 
-pub use tsnic_sim::{Config as SimConfig, LineRate, Width};
+pub use tsnic_sim::{Config as SimConfig, CoreSize, LineRate, Width};
 
 /// Host clock reading at simulated time 0 (TAI ns, late 2023): the host-clock model starts here.
 pub const SIM_HOST_EPOCH_NS: u64 = 1_700_000_000_000_000_000;
@@ -100,13 +101,44 @@ impl SimBackend {
         if std::env::var_os("TSNIC_SIM_MEMLOG").is_some() {
             card.mem_mut().set_logging(true);
         }
-        Ok(SimBackend {
+        let mut b = SimBackend {
             card,
             clock: HostClockModel::new(0, SIM_HOST_EPOCH_NS),
             tap: None,
             last_error: None,
             mmio_ops: 0,
-        })
+        };
+        b.await_reset_done()?;
+        Ok(b)
+    }
+
+    /// Run the fresh core until CTRL_STATUS.RESET_BUSY falls: its RAMs are cleared after reset (one
+    /// entry per cycle, 65,536 cycles = 262 us at the board size). A real card finishes this long
+    /// before a driver opens it; the simulated one is handed out in the same state, so a schedule
+    /// whose time 0 is taken at open is not already in the past when the core starts.
+    fn await_reset_done(&mut self) -> Result<(), DeviceError> {
+        /// Longest RAM clear accepted: 2^22 cycles (16.8 ms), far above any configuration.
+        const LIMIT_CYCLES: u64 = 1 << 22;
+        let start = self.card.cycle();
+        loop {
+            let st = self
+                .card
+                .mmio_read(reg::CTRL_STATUS as u32)
+                .map_err(sim_err)?;
+            if st & reg::CTRL_STATUS_RESET_BUSY == 0 {
+                return Ok(());
+            }
+            let waited = self.card.cycle() - start;
+            if waited > LIMIT_CYCLES {
+                return Err(DeviceError::Timeout {
+                    what: format!(
+                        "the simulated core to clear its RAMs after reset (CTRL_STATUS = {st:#x})"
+                    ),
+                    ns: waited * self.card.config().clk_period_ps / 1000,
+                });
+            }
+            self.card.run(64);
+        }
     }
 
     /// Start collecting the wire's frames into the returned tap (from now on).
@@ -178,7 +210,11 @@ impl Backend for SimBackend {
     fn describe(&self) -> String {
         let c = self.card.config();
         format!(
-            "sim (Verilated tsnic_core, {}-bit buses, {} Gb/s wire, {} ns host read latency, {} MHz)",
+            "sim (Verilated tsnic_core, {} size, {}-bit buses, {} Gb/s wire, {} ns host read latency, {} MHz)",
+            match c.size {
+                CoreSize::Shipped => "board",
+                CoreSize::Small => "small",
+            },
             c.width.bytes() * 8,
             c.line_rate.bits_per_s() / 1_000_000_000,
             c.read_latency_ns,

@@ -97,7 +97,7 @@ pub trait Rtl {
 /// Which Verilated configuration to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Width {
-    /// The core's defaults: 64-bit AXI4 and AXI-Stream (10G).
+    /// 64-bit AXI4 and AXI-Stream (10G).
     #[default]
     W64,
     /// 512-bit AXI4 and AXI-Stream (100G); built with the `wide` feature.
@@ -114,15 +114,40 @@ impl Width {
     }
 }
 
+/// Which size of the core to run (queues, descriptor-table entries, calendar, horizon).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CoreSize {
+    /// The board build: 4096 queues, 65536 entries, 8192 fine slots, 65536 coarse slots, 10 s
+    /// horizon.
+    #[default]
+    Shipped,
+    /// The core's own defaults, for tests that want a small card: 8 queues, 1024 entries, 1024 fine
+    /// slots, 4096 coarse slots, 100 ms horizon. Built for the 64-bit configuration only.
+    Small,
+}
+
+impl CoreSize {
+    /// The name used on the command line (`sim:small`).
+    pub fn name(self) -> &'static str {
+        match self {
+            CoreSize::Shipped => "shipped",
+            CoreSize::Small => "small",
+        }
+    }
+}
+
 #[cfg(not(tsnic_sim_no_core))]
 mod verilated {
-    use super::{PortsIn, PortsOut, Rtl, Width};
+    use super::{CoreSize, PortsIn, PortsOut, Rtl, Width};
     use std::ffi::c_void;
 
     extern "C" {
         fn tsnic_sim_w64_new() -> *mut c_void;
         fn tsnic_sim_w64_free(h: *mut c_void);
         fn tsnic_sim_w64_step(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
+        fn tsnic_sim_w64_small_new() -> *mut c_void;
+        fn tsnic_sim_w64_small_free(h: *mut c_void);
+        fn tsnic_sim_w64_small_step(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
     }
     #[cfg(tsnic_sim_w512)]
     extern "C" {
@@ -143,14 +168,22 @@ mod verilated {
 
     impl Verilated {
         /// Construct a model (in reset). `None` if the configuration is not built in or allocation failed.
-        pub fn new(width: Width) -> Option<Verilated> {
+        pub fn new(width: Width, size: CoreSize) -> Option<Verilated> {
             let (new, step, free): (unsafe extern "C" fn() -> *mut c_void, StepFn, FreeFn) =
-                match width {
-                    Width::W64 => (tsnic_sim_w64_new, tsnic_sim_w64_step, tsnic_sim_w64_free),
+                match (width, size) {
+                    (Width::W64, CoreSize::Shipped) => {
+                        (tsnic_sim_w64_new, tsnic_sim_w64_step, tsnic_sim_w64_free)
+                    }
+                    (Width::W64, CoreSize::Small) => (
+                        tsnic_sim_w64_small_new,
+                        tsnic_sim_w64_small_step,
+                        tsnic_sim_w64_small_free,
+                    ),
                     #[cfg(tsnic_sim_w512)]
-                    Width::W512 => (tsnic_sim_w512_new, tsnic_sim_w512_step, tsnic_sim_w512_free),
-                    #[cfg(not(tsnic_sim_w512))]
-                    Width::W512 => return None,
+                    (Width::W512, CoreSize::Shipped) => {
+                        (tsnic_sim_w512_new, tsnic_sim_w512_step, tsnic_sim_w512_free)
+                    }
+                    _ => return None,
                 };
             // SAFETY: `new` is the shim's constructor; it takes no arguments and returns either null
             // or a pointer to a Model it allocated, which we own from here on.
