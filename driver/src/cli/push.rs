@@ -185,10 +185,13 @@ pub fn tune_lookahead(card: &mut Card, args: &RunArgs, max_len: u32) {
     }
 }
 
-/// Time 0 for a relative schedule: the PHC now plus the lead. Returns (t0, lead).
-pub fn time_zero(card: &mut Card, args: &RunArgs, frames: usize) -> (u64, u64) {
+/// Time 0 for a relative schedule: the PHC now plus the lead. Returns (t0, lead). `queues` is the
+/// number of queues the job uses: only their rings fill before the first launch (with the card's
+/// 4096 queues, sizing the lead for all of them would idle the card for 100 ms before a big job).
+pub fn time_zero(card: &mut Card, args: &RunArgs, frames: usize, queues: usize) -> (u64, u64) {
     let (caps, b) = card.parts();
-    let window = (frames as u64).min(caps.num_queues as u64 * (1u64 << args.ring_log2.min(15)));
+    let queues = (queues as u64).clamp(1, caps.num_queues.max(1) as u64);
+    let window = (frames as u64).min(queues * (1u64 << args.ring_log2.min(15)));
     let lookahead = b.read32(reg::CTRL_LOOKAHEAD_NS) as u64;
     let lead = args
         .lead_ns
@@ -323,7 +326,8 @@ pub fn run(args: PushArgs) -> Result<()> {
     let (t0, lead) = if args.absolute {
         (0, 0)
     } else {
-        time_zero(&mut opened.card, &args.run, tr.rows.len())
+        let queues: std::collections::BTreeSet<u32> = tr.rows.iter().map(|r| r.queue).collect();
+        time_zero(&mut opened.card, &args.run, tr.rows.len(), queues.len())
     };
     let mut frames = Vec::with_capacity(tr.rows.len());
     for r in &tr.rows {
