@@ -83,6 +83,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_VERILATOR");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_RTL_DIR");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_CXX_OPT");
+    println!("cargo:rerun-if-env-changed=TSNIC_SIM_VERILATOR_FLAGS");
 
     let manifest =
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
@@ -235,6 +236,11 @@ fn verilate(
         .args(["-Wno-fatal", "-Wno-lint", "-Wno-style"]);
     for (k, v) in params {
         cmd.arg(format!("-G{k}={v}"));
+    }
+    // Extra Verilator flags for experiments and profiling, e.g. `-fno-inline` (one C++ function per
+    // module, so a profiler attributes the cost per module).
+    if let Ok(extra) = env::var("TSNIC_SIM_VERILATOR_FLAGS") {
+        cmd.args(extra.split_whitespace());
     }
     cmd.arg(core);
     let o = cmd
