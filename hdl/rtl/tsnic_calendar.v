@@ -421,13 +421,20 @@ wire [NG_W-1:0] scan_g    = scan[SLOT_W-1:GROUP_W];
 wire [(1<<GROUP_W)-1:0] g_word = fbits[scan_g];
 wire            fbit_scan = g_word[scan[GROUP_W-1:0]];
 wire [(1<<GROUP_W)-1:0] g_rest = g_word & ({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]);
-reg  [GROUP_W-1:0] g_next;       // first non-empty slot at or after scan in its group
+reg  [GROUP_W-1:0] g_next;       // first non-empty slot at or after scan in its group (0 if none)
+reg  [(1<<GROUP_W)-1:0] g_x;
 integer gb;
 always @* begin
+    // lowest set bit of g_rest, by halving: GROUP_W steps instead of a loop over every bit
     g_next = {GROUP_W{1'b0}};
-    for (gb = (1<<GROUP_W)-1; gb >= 0; gb = gb - 1) begin
-        if (g_rest[gb]) g_next = gb[GROUP_W-1:0];
+    g_x    = g_rest;
+    for (gb = GROUP_W-1; gb >= 0; gb = gb - 1) begin
+        if ((g_x & ({(1<<GROUP_W){1'b1}} >> ((1<<GROUP_W) - (1<<gb)))) == {(1<<GROUP_W){1'b0}}) begin
+            g_next[gb] = 1'b1;
+            g_x        = g_x >> (1<<gb);
+        end
     end
+    if (g_rest == {(1<<GROUP_W){1'b0}}) g_next = {GROUP_W{1'b0}};
 end
 wire [AS_W-GROUP_W-1:0] scan_gn = scan[AS_W-1:GROUP_W] + 1'b1;
 wire [AS_W-1:0] g_end     = {scan_gn, {GROUP_W{1'b0}}};
@@ -446,14 +453,7 @@ wire            act_claim = ld_can && (fbit_scan || b_at_scan) && (scan <= due_s
 // claim ahead: while the loader walks slot scan, it claims scan+1 and reads its word, so that the
 // walk goes on into the next slot without a bubble
 wire [NG_W-1:0] scan_g1   = scan_g + 1'b1;
-reg             g1_bit0;         // first slot of the next occupancy word
-integer gi;
-always @* begin
-    g1_bit0 = 1'b0;
-    for (gi = 0; gi < (1 << NG_W); gi = gi + 1) begin
-        if (scan_g1 == gi[NG_W-1:0]) g1_bit0 = fbits[gi][0];
-    end
-end
+wire            g1_bit0   = fbits[scan_g1][0];   // first slot of the next occupancy word
 wire            fbit_next = (scan[GROUP_W-1:0] == {GROUP_W{1'b1}}) ? g1_bit0
                                                                   : g_word[scan[GROUP_W-1:0] + 1'b1];
 wire            pc_issue  = ld_claim && (pc_st == 2'd0) && (be_st == BE_LWALK || (be_st == BE_LHEAD && fbit_scan)) &&
@@ -599,13 +599,11 @@ wire [CGROUP_W-1:0] cg_ii = b_cidx[CSLOT_W-1:CGS_W];
 wire            cg_dec  = cs_wr;
 integer cgi;
 always @(posedge clk) begin
-    for (cgi = 0; cgi < (1 << CGROUP_W); cgi = cgi + 1) begin
-        if (init) begin
-            cgcnt[cgi] <= ZN;
-        end else begin
-            cgcnt[cgi] <= cgcnt[cgi] + {{NODE_W{1'b0}}, (cg_inc && cg_ii == cgi[CGROUP_W-1:0])}
-                                     - {{NODE_W{1'b0}}, (cg_dec && ccur_g == cgi[CGROUP_W-1:0])};
-        end
+    if (init) begin
+        for (cgi = 0; cgi < (1 << CGROUP_W); cgi = cgi + 1) cgcnt[cgi] <= ZN;
+    end else if (!(cg_inc && cg_dec && cg_ii == ccur_g)) begin   // one in and one out: unchanged
+        if (cg_inc) cgcnt[cg_ii] <= cgcnt[cg_ii] + 1'b1;
+        if (cg_dec) cgcnt[ccur_g] <= cgcnt[ccur_g] - 1'b1;
     end
 end
 

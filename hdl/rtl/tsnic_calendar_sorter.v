@@ -71,184 +71,260 @@ module tsnic_calendar_sorter #(
 `include "tsnic_contract.vh"
 
 localparam S   = 1 << SORT_W;
-// cell layout, LSB first: ustat[2:0], urg, latepol, capped, handle, queue, rank, launch
+// A cell is a launch_ns word (l_reg) and a meta word (m_reg), LSB first: ustat[2:0], urg, latepol,
+// capped, handle, queue, rank; its valid, urgent and urgent-FLUSHED flags are also kept as S-bit
+// vectors (v_reg, u_reg, f_reg). Every value is at most 64 bits wide, and the per-cell work (key
+// compares, the shift) is written under the condition that needs it (a push, a removal, a mark), so a
+// cycle-based simulator does almost nothing for the buffer in a cycle where it does not change.
 localparam O_URG  = 3;
 localparam O_LP   = 4;
 localparam O_CAP  = 5;
 localparam O_HND  = 6;
 localparam O_Q    = O_HND + HANDLE_W;
 localparam O_RANK = O_Q + QUEUE_W;
-localparam O_L    = O_RANK + RANK_W;
-localparam CW     = O_L + 64;
-localparam KW     = 64 + RANK_W;          // key = {launch, rank} = top KW bits of a cell
+localparam MW     = O_RANK + RANK_W;
 localparam [RANK_W-1:0] RANK_MAX = {RANK_W{1'b1}};
 localparam [7:0] ST8_FLUSHED = `TSNIC_STATUS_FLUSHED;
 localparam [2:0] ST_FLUSHED = ST8_FLUSHED[2:0];
 
-reg  [S-1:0]      v_reg;
-reg  [S*CW-1:0]   c_reg;
+reg  [S-1:0]      v_reg;       // cell valid
+reg  [S-1:0]      u_reg;       // cell urgent (meaningful where valid)
+reg  [S-1:0]      f_reg;       // cell urgent with status FLUSHED (meaningful where valid)
+reg  [63:0]       l_reg [0:S-1];
+reg  [MW-1:0]     m_reg [0:S-1];
 reg  [SORT_W:0]   count_reg;
 
 reg               out_valid_reg;
-reg  [CW-1:0]     out_cell_reg;
+reg  [63:0]       out_l_reg;
+reg  [MW-1:0]     out_m_reg;
 reg  [7:0]        out_status_reg;
 
-wire [S-1:0]      le_a;        // valid cell with key <= the key of the entry on port 1
-wire [S-1:0]      le_b;        // ... on port 2
-wire [S-1:0]      urg_vec;
-wire [S-1:0]      fl_vec;
-wire [S-1:0]      mt_a;        // same queue and launch_ns as the entry on port 1 (not urgent)
-wire [S-1:0]      mt_b;        // ... on port 2
-wire [S*RANK_W-1:0] rk1;       // each cell's rank + 1 (saturating)
-reg  [RANK_W-1:0] rk_last_a;   // rank + 1 of the last matching cell (ranks of one queue and
-reg               mt_any_a;    // launch_ns grow with the index, so the last holds the largest)
-reg  [RANK_W-1:0] rk_last_b;
-reg               mt_any_b;
-reg  [SORT_W-1:0] k_first;     // index of the first urgent cell
-integer n;
-always @* begin
-    rk_last_a = {RANK_W{1'b0}};
-    mt_any_a  = 1'b0;
-    rk_last_b = {RANK_W{1'b0}};
-    mt_any_b  = 1'b0;
-    k_first = {SORT_W{1'b0}};
-    for (n = 0; n < S; n = n + 1) begin
-        if (mt_a[n]) begin
-            rk_last_a = rk1[n*RANK_W +: RANK_W];
-            mt_any_a  = 1'b1;
-        end
-        if (mt_b[n]) begin
-            rk_last_b = rk1[n*RANK_W +: RANK_W];
-            mt_any_b  = 1'b1;
-        end
-    end
-    for (n = S-1; n >= 0; n = n - 1) begin
-        if (urg_vec[n]) k_first = n[SORT_W-1:0];
-    end
-end
-wire [S-1:0]      ge;          // cell index >= removal index (and removing)
-wire [S-1:0]      v_sh;
-wire [S*CW-1:0]   c_sh;
-wire [S-1:0]      lo_sh;       // after the removal shift: cell key <= the lower new key
-wire [S-1:0]      hi_sh;       // ... <= the higher new key (every valid cell if only one push)
-
-wire [RANK_W-1:0] rank_a = (push_urg || !mt_any_a) ? {RANK_W{1'b0}} : rk_last_a;
-wire [RANK_W-1:0] rank_b = (push2_urg || !mt_any_b) ? {RANK_W{1'b0}} : rk_last_b;
-wire [CW-1:0]     cell_a = {push_launch, rank_a, push_queue, push_handle, push_capped, push_latepol, push_urg, push_ustat};
-wire [CW-1:0]     cell_b = {push2_launch, rank_b, push2_queue, push2_handle, push2_capped, push2_latepol, push2_urg, push2_ustat};
-wire [KW-1:0]     key_a  = cell_a[CW-1 -: KW];
-wire [KW-1:0]     key_b  = cell_b[CW-1 -: KW];
 wire              any_push = push_valid || push2_valid;
 wire              two_push = push_valid && push2_valid;
+
+// --- the new entries' ranks and where they go (only in a cycle with a push on that port)
+reg  [S-1:0]      le_a;        // valid cell with key {launch, rank} <= the key of the entry on port 1
+reg  [S-1:0]      le_b;        // ... on port 2
+reg  [RANK_W-1:0] rank_a;      // 1 + rank of the last cell of the same queue and launch_ns (not urgent;
+reg  [RANK_W-1:0] rank_b;      //   ranks of one queue and launch_ns grow with the index), saturating
+reg  [RANK_W-1:0] rk_n;
+integer n;
+always @* begin
+    le_a   = {S{1'b0}};
+    le_b   = {S{1'b0}};
+    rank_a = {RANK_W{1'b0}};
+    rank_b = {RANK_W{1'b0}};
+    rk_n   = {RANK_W{1'b0}};
+    if (push_valid) begin
+        for (n = 0; n < S; n = n + 1) begin
+            rk_n = m_reg[n][O_RANK +: RANK_W];
+            if (v_reg[n] && !u_reg[n] && l_reg[n] == push_launch && m_reg[n][O_Q +: QUEUE_W] == push_queue)
+                rank_a = (rk_n == RANK_MAX) ? RANK_MAX : rk_n + 1'b1;
+        end
+        if (push_urg) rank_a = {RANK_W{1'b0}};
+        for (n = 0; n < S; n = n + 1) begin
+            le_a[n] = v_reg[n] && ((l_reg[n] < push_launch) ||
+                                   (l_reg[n] == push_launch && m_reg[n][O_RANK +: RANK_W] <= rank_a));
+        end
+    end
+    if (push2_valid) begin
+        for (n = 0; n < S; n = n + 1) begin
+            rk_n = m_reg[n][O_RANK +: RANK_W];
+            if (v_reg[n] && !u_reg[n] && l_reg[n] == push2_launch && m_reg[n][O_Q +: QUEUE_W] == push2_queue)
+                rank_b = (rk_n == RANK_MAX) ? RANK_MAX : rk_n + 1'b1;
+        end
+        if (push2_urg) rank_b = {RANK_W{1'b0}};
+        for (n = 0; n < S; n = n + 1) begin
+            le_b[n] = v_reg[n] && ((l_reg[n] < push2_launch) ||
+                                   (l_reg[n] == push2_launch && m_reg[n][O_RANK +: RANK_W] <= rank_b));
+        end
+    end
+end
+
+wire [MW-1:0]     meta_a = {rank_a, push_queue, push_handle, push_capped, push_latepol, push_urg, push_ustat};
+wire [MW-1:0]     meta_b = {rank_b, push2_queue, push2_handle, push2_capped, push2_latepol, push2_urg, push2_ustat};
 // the lower of the new entries goes in first; with one push it is that one
-wire              lo_is_a  = push_valid && (!push2_valid || key_a <= key_b);
-wire [CW-1:0]     cell_lo  = lo_is_a ? cell_a : cell_b;
-wire [CW-1:0]     cell_hi  = lo_is_a ? cell_b : cell_a;
-wire [S-1:0]      le_lo    = lo_is_a ? le_a : le_b;
-wire [S-1:0]      le_hi    = !two_push ? v_reg : (lo_is_a ? le_b : le_a);
+wire              a_le_b   = (push_launch < push2_launch) || (push_launch == push2_launch && rank_a <= rank_b);
+wire              lo_is_a  = push_valid && (!push2_valid || a_le_b);
+wire [63:0]       lo_l     = lo_is_a ? push_launch : push2_launch;
+wire [MW-1:0]     lo_m     = lo_is_a ? meta_a : meta_b;
+wire [63:0]       hi_l     = lo_is_a ? push2_launch : push_launch;
+wire [MW-1:0]     hi_m     = lo_is_a ? meta_b : meta_a;
+wire              lo_u     = lo_m[O_URG];
+wire              lo_f     = lo_m[O_URG] && (lo_m[2:0] == ST_FLUSHED);
+wire              hi_u     = hi_m[O_URG];
+wire              hi_f     = hi_m[O_URG] && (hi_m[2:0] == ST_FLUSHED);
 
 // --- what leaves this cycle: the first urgent cell, else the head when it may go
+wire [S-1:0]      urg_vec  = v_reg & u_reg;
 wire              urg_any  = |urg_vec;
-wire [SORT_W-1:0] k        = k_first;
-wire [63:0]       head_l   = c_reg[O_L +: 64];
+reg  [SORT_W-1:0] k;           // index of the first urgent cell (0 when there is none: the head)
+always @* begin
+    k = {SORT_W{1'b0}};
+    if (urg_any) begin
+        for (n = S-1; n >= 0; n = n - 1) begin
+            if (urg_vec[n]) k = n[SORT_W-1:0];
+        end
+    end
+end
+wire [63:0]       head_l   = l_reg[0];
 wire              head_due = v_reg[0] && (head_l <= now_l);
 wire              head_ord = (head_l[63:SLOT_NS_W] < scan_lim);
 wire              rel_head = head_due && (head_ord || count_reg[SORT_W]);
 wire              out_free = !out_valid_reg || m_rel_ready;
 wire              do_remove = out_free && (urg_any || rel_head);
-wire [CW-1:0]     sel_cell = c_reg[k*CW +: CW];
-wire              sel_late = sel_cell[O_L +: 64] < phc_ns;
-wire [7:0]        sel_status = sel_cell[O_URG] ? {5'd0, sel_cell[2:0]} :
-                               sel_late ? (sel_cell[O_LP] ? `TSNIC_STATUS_DROPPED_LATE : `TSNIC_STATUS_SENT_LATE) :
+wire [63:0]       sel_l    = l_reg[k];
+wire [MW-1:0]     sel_m    = m_reg[k];
+wire              sel_late = sel_l < phc_ns;
+wire [7:0]        sel_status = sel_m[O_URG] ? {5'd0, sel_m[2:0]} :
+                               sel_late ? (sel_m[O_LP] ? `TSNIC_STATUS_DROPPED_LATE : `TSNIC_STATUS_SENT_LATE) :
                                `TSNIC_STATUS_SENT;
+
+// --- the next state (only in a cycle that changes the buffer), as S-bit vectors: bit g = cell g
+wire              upd = any_push || do_remove || mark_valid;
+reg  [S-1:0]      ge;          // cell index >= removal index (and removing): takes its upper neighbour
+reg  [S-1:0]      lo_sh;       // after the removal shift: cell key <= the lower new key
+reg  [S-2:0]      hi_sh;       // ... <= the higher new key (every valid cell if only one push); cell S-1 never moves up
+reg  [S-1:0]      s_0;         // cell g keeps c_sh[g] (the cell after the removal shift)
+reg  [S-1:0]      s_lo;        // takes the lower new cell
+reg  [S-1:0]      s_1;         // takes c_sh[g-1]
+reg  [S-1:0]      s_hi;        // takes the higher new cell
+reg  [S-1:0]      v_sh, u_sh, f_sh;
+reg  [S-1:0]      v_n, u_n, f_n;
+reg  [S-1:0]      mark_vec;    // cells of mark_queue, after this cycle's shift (a flush never comes with a push)
+reg  [S-1:0]      le_lo, le_hi;
+always @* begin
+    ge = {S{1'b0}}; lo_sh = {S{1'b0}}; hi_sh = {(S-1){1'b0}};
+    s_0 = {S{1'b1}}; s_lo = {S{1'b0}}; s_1 = {S{1'b0}}; s_hi = {S{1'b0}};
+    v_sh = v_reg; u_sh = u_reg; f_sh = f_reg;
+    v_n = v_reg; u_n = u_reg; f_n = f_reg;
+    mark_vec = {S{1'b0}};
+    le_lo = {S{1'b0}}; le_hi = {S{1'b0}};
+    if (upd) begin
+        ge    = do_remove ? ({S{1'b1}} << k) : {S{1'b0}};
+        le_lo = lo_is_a ? le_a : le_b;
+        le_hi = !two_push ? v_reg : (lo_is_a ? le_b : le_a);
+        v_sh  = (ge & {1'b0, v_reg[S-1:1]}) | (~ge & v_reg);
+        u_sh  = (ge & {1'b0, u_reg[S-1:1]}) | (~ge & u_reg);
+        f_sh  = (ge & {1'b0, f_reg[S-1:1]}) | (~ge & f_reg);
+        lo_sh = (ge & {1'b0, le_lo[S-1:1]}) | (~ge & le_lo);
+        hi_sh = (ge[S-2:0] & le_hi[S-1:1]) | (~ge[S-2:0] & le_hi[S-2:0]);
+        // insert the new cells after every cell with key <= theirs (stable): cells up to the lower
+        // key stay, then the lower new cell, the cells up to the higher key move up one, then the
+        // higher new cell, the rest move up two
+        s_0  = {S{!any_push}} | lo_sh;
+        s_lo = ~s_0 & {lo_sh[S-2:0], 1'b1};
+        s_1  = ~s_0 & ~{lo_sh[S-2:0], 1'b1} & {hi_sh[S-2:0], 1'b1};
+        s_hi = ~s_0 & ~{lo_sh[S-2:0], 1'b1} & ~{hi_sh[S-2:0], 1'b1} & {hi_sh[S-3:0], 2'b11};
+        v_n  = (s_0 & v_sh) | s_lo | (s_1 & {v_sh[S-2:0], 1'b0}) | (s_hi & {S{two_push}}) |
+               (~s_0 & ~s_lo & ~s_1 & ~s_hi & {v_sh[S-3:0], 2'b00});
+        u_n  = (s_0 & u_sh) | (s_lo & {S{lo_u}}) | (s_1 & {u_sh[S-2:0], 1'b0}) | (s_hi & {S{hi_u}}) |
+               (~s_0 & ~s_lo & ~s_1 & ~s_hi & {u_sh[S-3:0], 2'b00});
+        f_n  = (s_0 & f_sh) | (s_lo & {S{lo_f}}) | (s_1 & {f_sh[S-2:0], 1'b0}) | (s_hi & {S{hi_f}}) |
+               (~s_0 & ~s_lo & ~s_1 & ~s_hi & {f_sh[S-3:0], 2'b00});
+        if (mark_valid) begin
+            for (n = 0; n < S; n = n + 1) begin
+                // no push in a mark cycle: cell n holds c_sh[n] (its upper neighbour if ge[n])
+                if (ge[n]) begin
+                    if (n < S-1)
+                        mark_vec[n] = v_n[n] && !u_n[n] && (m_reg[(n+1)%S][O_Q +: QUEUE_W] == mark_queue);
+                end else begin
+                    mark_vec[n] = v_n[n] && !u_n[n] && (m_reg[n][O_Q +: QUEUE_W] == mark_queue);
+                end
+            end
+            u_n = u_n | mark_vec;
+            f_n = f_n | mark_vec;
+        end
+    end
+end
+
+// the cell a cell takes: its own (0), its upper neighbour (1), the one below (2), two below (3) after the
+// removal shift, or a new one
+function [63:0] pick_l;
+    input          sel0, sello, sel1, selhi, ge0, ge1, ge2;
+    input [63:0]   up, own, d1, d2, lo, hi;
+    begin
+        if (sel0)       pick_l = ge0 ? up : own;
+        else if (sello) pick_l = lo;
+        else if (sel1)  pick_l = ge1 ? own : d1;
+        else if (selhi) pick_l = hi;
+        else            pick_l = ge2 ? d1 : d2;
+    end
+endfunction
+function [MW-1:0] pick_m;
+    input          sel0, sello, sel1, selhi, ge0, ge1, ge2;
+    input [MW-1:0] up, own, d1, d2, lo, hi;
+    begin
+        if (sel0)       pick_m = ge0 ? up : own;
+        else if (sello) pick_m = lo;
+        else if (sel1)  pick_m = ge1 ? own : d1;
+        else if (selhi) pick_m = hi;
+        else            pick_m = ge2 ? d1 : d2;
+    end
+endfunction
+// a marked cell becomes urgent with status FLUSHED
+function [MW-1:0] mark_m;
+    input          mk;
+    input [MW-1:0] m;
+    begin
+        mark_m = mk ? {m[MW-1:O_URG+1], 1'b1, ST_FLUSHED} : m;
+    end
+endfunction
 
 genvar g;
 generate
 for (g = 0; g < S; g = g + 1) begin : g_cell
-    wire [CW-1:0] c   = c_reg[g*CW +: CW];
-    wire [CW-1:0] cup = (g == S-1) ? {CW{1'b0}} : c_reg[((g+1)%S)*CW +: CW];
-    wire          vup = (g == S-1) ? 1'b0 : v_reg[(g+1)%S];
-    wire          loup = (g == S-1) ? 1'b0 : le_lo[(g+1)%S];
-    wire          hiup = (g == S-1) ? 1'b0 : le_hi[(g+1)%S];
-
-    assign le_a[g]    = v_reg[g] && (c[CW-1 -: KW] <= key_a);
-    assign le_b[g]    = v_reg[g] && (c[CW-1 -: KW] <= key_b);
-    assign urg_vec[g] = v_reg[g] && c[O_URG];
-    assign fl_vec[g]  = v_reg[g] && c[O_URG] && (c[2:0] == ST_FLUSHED);
-    assign mt_a[g]    = v_reg[g] && !c[O_URG] && (c[O_L +: 64] == push_launch) && (c[O_Q +: QUEUE_W] == push_queue);
-    assign mt_b[g]    = v_reg[g] && !c[O_URG] && (c[O_L +: 64] == push2_launch) && (c[O_Q +: QUEUE_W] == push2_queue);
-
-    assign rk1[g*RANK_W +: RANK_W] = (c[O_RANK +: RANK_W] == RANK_MAX) ? RANK_MAX : c[O_RANK +: RANK_W] + 1'b1;
-
-    // remove cell k: cells at or above it take their upper neighbour
-    /* verilator lint_off CMPCONST */
-    assign ge[g]    = do_remove && (g >= k);
-    /* verilator lint_on CMPCONST */
-    assign v_sh[g]  = ge[g] ? vup : v_reg[g];
-    assign c_sh[g*CW +: CW] = ge[g] ? cup : c;
-    assign lo_sh[g] = ge[g] ? loup : le_lo[g];
-    assign hi_sh[g] = ge[g] ? hiup : le_hi[g];
-
-    // insert the new cells after every cell with key <= theirs (stable): cells up to the lower
-    // key stay, then the lower new cell, the cells up to the higher key move up one, then the
-    // higher new cell, the rest move up two
-    wire          lo1  = (g == 0) ? 1'b1 : lo_sh[(g+S-1)%S];
-    wire          hi1  = (g == 0) ? 1'b1 : hi_sh[(g+S-1)%S];
-    wire          hi2  = (g <= 1) ? 1'b1 : hi_sh[(g+S-2)%S];
-    wire          v1   = (g == 0) ? 1'b0 : v_sh[(g+S-1)%S];
-    wire [CW-1:0] c1   = (g == 0) ? {CW{1'b0}} : c_sh[((g+S-1)%S)*CW +: CW];
-    wire          v2   = (g <= 1) ? 1'b0 : v_sh[(g+S-2)%S];
-    wire [CW-1:0] c2   = (g <= 1) ? {CW{1'b0}} : c_sh[((g+S-2)%S)*CW +: CW];
-    reg           v_n;
-    reg  [CW-1:0] c_n;
-    always @* begin
-        if (!any_push || lo_sh[g]) begin
-            v_n = v_sh[g];  c_n = c_sh[g*CW +: CW];
-        end else if (lo1) begin
-            v_n = 1'b1;     c_n = cell_lo;
-        end else if (hi1) begin
-            v_n = v1;       c_n = c1;
-        end else if (hi2) begin
-            v_n = two_push; c_n = cell_hi;
-        end else begin
-            v_n = v2;       c_n = c2;
-        end
-    end
-    // queue flush marks the queue's cells (never in the same cycle as a push)
-    wire          mark = mark_valid && v_n && !c_n[O_URG] && (c_n[O_Q +: QUEUE_W] == mark_queue);
-
+    // neighbours (cells outside the array read as zero; they are never selected while valid)
+    localparam integer UP = (g + 1) % S;
+    localparam integer D1 = (g + S - 1) % S;
+    localparam integer D2 = (g + S - 2) % S;
     always @(posedge clk) begin
-        v_reg[g] <= rst ? 1'b0 : v_n;
-        c_reg[g*CW +: CW] <= mark ? {c_n[CW-1:O_URG+1], 1'b1, ST_FLUSHED} : c_n;
+        if (upd) begin
+            l_reg[g] <= pick_l(s_0[g], s_lo[g], s_1[g], s_hi[g], ge[g],
+                               (g == 0) ? 1'b0 : ge[D1], (g <= 1) ? 1'b0 : ge[D2],
+                               (g == S-1) ? 64'd0 : l_reg[UP], l_reg[g],
+                               (g == 0) ? 64'd0 : l_reg[D1], (g <= 1) ? 64'd0 : l_reg[D2], lo_l, hi_l);
+            m_reg[g] <= mark_m(mark_vec[g],
+                               pick_m(s_0[g], s_lo[g], s_1[g], s_hi[g], ge[g],
+                                      (g == 0) ? 1'b0 : ge[D1], (g <= 1) ? 1'b0 : ge[D2],
+                                      (g == S-1) ? {MW{1'b0}} : m_reg[UP], m_reg[g],
+                                      (g == 0) ? {MW{1'b0}} : m_reg[D1], (g <= 1) ? {MW{1'b0}} : m_reg[D2],
+                                      lo_m, hi_m));
+        end
     end
 end
 endgenerate
 
 always @(posedge clk) begin
+    v_reg     <= v_n;
+    u_reg     <= u_n;
+    f_reg     <= f_n;
     count_reg <= count_reg + {{SORT_W{1'b0}}, push_valid} + {{SORT_W{1'b0}}, push2_valid}
                            - {{SORT_W{1'b0}}, do_remove};
     if (do_remove) begin
         out_valid_reg  <= 1'b1;
-        out_cell_reg   <= sel_cell;
+        out_l_reg      <= sel_l;
+        out_m_reg      <= sel_m;
         out_status_reg <= sel_status;
     end else if (m_rel_ready) begin
         out_valid_reg  <= 1'b0;
     end
     if (rst) begin
+        v_reg         <= {S{1'b0}};
         count_reg     <= {(SORT_W+1){1'b0}};
         out_valid_reg <= 1'b0;
     end
 end
 
 assign count           = count_reg;
-assign has_flushed     = (|fl_vec) || (out_valid_reg && out_status_reg == `TSNIC_STATUS_FLUSHED);
+assign has_flushed     = (|(v_reg & f_reg)) || (out_valid_reg && out_status_reg == `TSNIC_STATUS_FLUSHED);
 assign forced          = do_remove && !urg_any && !head_ord;
 assign m_rel_valid     = out_valid_reg;
-assign m_rel_queue     = out_cell_reg[O_Q +: QUEUE_W];
-assign m_rel_handle    = out_cell_reg[O_HND +: HANDLE_W];
-assign m_rel_launch_ns = out_cell_reg[O_L +: 64];
+assign m_rel_queue     = out_m_reg[O_Q +: QUEUE_W];
+assign m_rel_handle    = out_m_reg[O_HND +: HANDLE_W];
+assign m_rel_launch_ns = out_l_reg;
 assign m_rel_status    = out_status_reg;
-assign m_rel_capped    = out_cell_reg[O_CAP];
+assign m_rel_capped    = out_m_reg[O_CAP];
 
 endmodule
 

@@ -161,17 +161,37 @@ wire accept = can_accept && grant_found;
 
 assign s_cpl_req_ready = accept ? ({{(N_SRC-1){1'b0}}, 1'b1} << grant_idx) : {N_SRC{1'b0}};
 
-wire [QUEUE_W-1:0] g_queue  = s_cpl_req_queue[grant_idx*QUEUE_W +: QUEUE_W];
-wire [15:0]        g_index  = s_cpl_req_ring_index[grant_idx*16 +: 16];
-wire [31:0]        g_cookie = s_cpl_req_cookie[grant_idx*32 +: 32];
-wire [63:0]        g_launch = s_cpl_req_launch_ns[grant_idx*64 +: 64];
-wire [63:0]        g_depart = s_cpl_req_depart_ns[grant_idx*64 +: 64];
-wire [15:0]        g_len    = s_cpl_req_len[grant_idx*16 +: 16];
-wire [7:0]         g_status = s_cpl_req_status[grant_idx*8 +: 8];
-wire [7:0]         g_reason = s_cpl_req_reason[grant_idx*8 +: 8];
-wire               g_capped = s_cpl_req_capped[grant_idx];
-wire [NODE_W-1:0]  g_handle = s_cpl_req_handle[grant_idx*NODE_W +: NODE_W];
-wire               g_hvalid = s_cpl_req_handle_valid[grant_idx];
+// the granted request's fields and the record, formed only in a cycle that accepts one (they are
+// used only then; a cycle-based simulator skips the selection in every other cycle)
+reg [QUEUE_W-1:0] g_queue;
+reg [15:0]        g_index;
+reg [31:0]        g_cookie;
+reg [63:0]        g_launch;
+reg [63:0]        g_depart;
+reg [15:0]        g_len;
+reg [7:0]         g_status;
+reg [7:0]         g_reason;
+reg               g_capped;
+reg [NODE_W-1:0]  g_handle;
+reg               g_hvalid;
+always @* begin
+    g_queue = {QUEUE_W{1'b0}}; g_index = 16'd0; g_cookie = 32'd0; g_launch = 64'd0; g_depart = 64'd0;
+    g_len = 16'd0; g_status = 8'd0; g_reason = 8'd0; g_capped = 1'b0; g_handle = {NODE_W{1'b0}};
+    g_hvalid = 1'b0;
+    if (accept) begin
+        g_queue  = s_cpl_req_queue[grant_idx*QUEUE_W +: QUEUE_W];
+        g_index  = s_cpl_req_ring_index[grant_idx*16 +: 16];
+        g_cookie = s_cpl_req_cookie[grant_idx*32 +: 32];
+        g_launch = s_cpl_req_launch_ns[grant_idx*64 +: 64];
+        g_depart = s_cpl_req_depart_ns[grant_idx*64 +: 64];
+        g_len    = s_cpl_req_len[grant_idx*16 +: 16];
+        g_status = s_cpl_req_status[grant_idx*8 +: 8];
+        g_reason = s_cpl_req_reason[grant_idx*8 +: 8];
+        g_capped = s_cpl_req_capped[grant_idx];
+        g_handle = s_cpl_req_handle[grant_idx*NODE_W +: NODE_W];
+        g_hvalid = s_cpl_req_handle_valid[grant_idx];
+    end
+end
 
 // the record, in the contract's layout
 wire [31:0] ring_mask = ring_size - 32'd1;
@@ -182,16 +202,18 @@ wire [63:0] slot_addr = base_reg + {27'd0, slot, 5'd0};
 reg [255:0] rec;
 always @* begin
     rec = 256'd0;
-    rec[`TSNIC_CPL_DEPART_NS_LSB +: `TSNIC_CPL_DEPART_NS_W] = g_depart;
-    rec[`TSNIC_CPL_LAUNCH_NS_LSB +: `TSNIC_CPL_LAUNCH_NS_W] = g_launch;
-    rec[`TSNIC_CPL_COOKIE_LSB +: `TSNIC_CPL_COOKIE_W] = g_cookie;
-    rec[`TSNIC_CPL_RING_INDEX_LSB +: `TSNIC_CPL_RING_INDEX_W] = g_index;
-    rec[`TSNIC_CPL_QUEUE_LSB +: `TSNIC_CPL_QUEUE_W] = {{(`TSNIC_CPL_QUEUE_W-QUEUE_W){1'b0}}, g_queue};
-    rec[`TSNIC_CPL_STATUS_LSB +: `TSNIC_CPL_STATUS_W] = g_status;
-    rec[`TSNIC_CPL_REASON_LSB +: `TSNIC_CPL_REASON_W] = g_reason;
-    rec[`TSNIC_CPL_LEN_LSB +: `TSNIC_CPL_LEN_W] = g_len;
-    rec[`TSNIC_CPL_FLAGS_LSB + `TSNIC_CPL_FLAG_CAPPED_BIT] = g_capped;
-    rec[`TSNIC_CPL_FLAGS_LSB + `TSNIC_CPL_FLAG_PHASE_BIT] = phase;
+    if (accept) begin
+        rec[`TSNIC_CPL_DEPART_NS_LSB +: `TSNIC_CPL_DEPART_NS_W] = g_depart;
+        rec[`TSNIC_CPL_LAUNCH_NS_LSB +: `TSNIC_CPL_LAUNCH_NS_W] = g_launch;
+        rec[`TSNIC_CPL_COOKIE_LSB +: `TSNIC_CPL_COOKIE_W] = g_cookie;
+        rec[`TSNIC_CPL_RING_INDEX_LSB +: `TSNIC_CPL_RING_INDEX_W] = g_index;
+        rec[`TSNIC_CPL_QUEUE_LSB +: `TSNIC_CPL_QUEUE_W] = {{(`TSNIC_CPL_QUEUE_W-QUEUE_W){1'b0}}, g_queue};
+        rec[`TSNIC_CPL_STATUS_LSB +: `TSNIC_CPL_STATUS_W] = g_status;
+        rec[`TSNIC_CPL_REASON_LSB +: `TSNIC_CPL_REASON_W] = g_reason;
+        rec[`TSNIC_CPL_LEN_LSB +: `TSNIC_CPL_LEN_W] = g_len;
+        rec[`TSNIC_CPL_FLAGS_LSB + `TSNIC_CPL_FLAG_CAPPED_BIT] = g_capped;
+        rec[`TSNIC_CPL_FLAGS_LSB + `TSNIC_CPL_FLAG_PHASE_BIT] = phase;
+    end
 end
 
 // ---------------------------------------------------------------------------------------------

@@ -5,8 +5,12 @@
 //! runtime (`verilated.cpp`, `verilated_threads.cpp`, C++17) and `csrc/shim.cpp` itself with the `cc`
 //! crate (always at -O3 unless TSNIC_SIM_CXX_OPT says otherwise: the model is the hot loop even in debug builds). It needs no network.
 //!
-//! Configurations: `w64` (the core's defaults: 64-bit AXI and AXI-Stream, 10G) always; `w512`
-//! (512-bit AXI and AXI-Stream, 100G) with the `wide` feature.
+//! Configurations (each costs about 15 s of C++ compile on one core):
+//! - `w64`: the board build's size (4096 queues, 65536 entries, 10 s horizon; `SHIPPED` below) with
+//!   64-bit AXI and AXI-Stream (10G), always;
+//! - `w64_small`: the core's own defaults (8 queues, 1024 entries, 100 ms horizon), 64-bit, always,
+//!   for tests that want a small card (`Config::size = CoreSize::Small`);
+//! - `w512`: the board size with 512-bit AXI and AXI-Stream (100G), with the `wide` feature.
 //!
 //! When `hdl/rtl/tsnic_core.v` does not exist, or Verilator is missing or fails, the crate still
 //! builds (its models and unit tests do not need the core) with the cfg `tsnic_sim_no_core`, and
@@ -19,32 +23,63 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 struct Config {
+    /// Suffix of the shim's symbols (`tsnic_sim_<name>_*`) and of the cfg `tsnic_sim_<name>`.
     name: &'static str,
-    params: &'static [(&'static str, &'static str)],
+    /// Cargo feature that must be on to build it (`None`: always built).
+    feature: Option<&'static str>,
+    /// Bus widths.
+    width: &'static [(&'static str, &'static str)],
+    /// Queues, table and calendar sizes, horizon.
+    size: &'static [(&'static str, &'static str)],
 }
+
+/// The board build's size (docs/DATAPATH.md "tsnic_core"): 4096 queues, 65536 descriptor-table
+/// entries and calendar nodes, 8192 fine slots of 64 ns, 65536 coarse slots (17.2 s of span) and a
+/// 10 s horizon (it must stay below 2^CSLOT_W * SLOTS/2 * SLOT_NS).
+const SHIPPED: &[(&str, &str)] = &[
+    ("NUM_QUEUES", "4096"),
+    ("NODE_W", "16"),
+    ("SLOTS", "8192"),
+    ("CSLOT_W", "16"),
+    ("HORIZON_NS", "64'd10000000000"),
+];
+
+/// The core's own defaults, for tests that need a small card: 8 queues, 1024 entries, 1024 fine
+/// slots, 4096 coarse slots, 100 ms horizon.
+const SMALL: &[(&str, &str)] = &[];
+
+const W64: &[(&str, &str)] = &[("AXI_DATA_W", "64"), ("AXIS_DATA_W", "64")];
+const W512: &[(&str, &str)] = &[("AXI_DATA_W", "512"), ("AXIS_DATA_W", "512")];
+
+/// Every configuration: the idle fast-forward's ports (docs/ARCHITECTURE.md, "Idle fast-forward").
+const SIM: &[(&str, &str)] = &[("SIM_FAST_FORWARD", "1")];
 
 const CONFIGS: &[Config] = &[
     Config {
         name: "w64",
-        params: &[
-            ("AXI_DATA_W", "64"),
-            ("AXIS_DATA_W", "64"),
-            ("SIM_FAST_FORWARD", "1"),
-        ],
+        feature: None,
+        width: W64,
+        size: SHIPPED,
+    },
+    Config {
+        name: "w64_small",
+        feature: None,
+        width: W64,
+        size: SMALL,
     },
     Config {
         name: "w512",
-        params: &[
-            ("AXI_DATA_W", "512"),
-            ("AXIS_DATA_W", "512"),
-            ("SIM_FAST_FORWARD", "1"),
-        ],
+        feature: Some("wide"),
+        width: W512,
+        size: SHIPPED,
     },
 ];
 
 fn main() {
     println!("cargo:rustc-check-cfg=cfg(tsnic_sim_no_core)");
-    println!("cargo:rustc-check-cfg=cfg(tsnic_sim_w512)");
+    for cfg in CONFIGS {
+        println!("cargo:rustc-check-cfg=cfg(tsnic_sim_{})", cfg.name);
+    }
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=csrc/shim.cpp");
     println!("cargo:rerun-if-changed=csrc/ports.h");
@@ -52,6 +87,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_VERILATOR");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_RTL_DIR");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_CXX_OPT");
+    println!("cargo:rerun-if-env-changed=TSNIC_SIM_VERILATOR_FLAGS");
 
     let manifest =
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
@@ -105,15 +141,24 @@ fn main() {
     let include = root.join("include");
 
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let wide = env::var_os("CARGO_FEATURE_WIDE").is_some();
     let mut built = Vec::new();
     for cfg in CONFIGS {
-        if cfg.name == "w512" && !wide {
-            continue;
+        if let Some(f) = cfg.feature {
+            let var = format!("CARGO_FEATURE_{}", f.to_uppercase());
+            if env::var_os(var).is_none() {
+                continue;
+            }
         }
         let mdir = out.join(format!("vl_{}", cfg.name));
         let prefix = format!("Vtsnic_core_{}", cfg.name);
-        if let Err(msg) = verilate(&verilator, &rtl, &core, &mdir, &prefix, cfg.params) {
+        let params: Vec<(&str, &str)> = cfg
+            .width
+            .iter()
+            .chain(cfg.size.iter())
+            .chain(SIM.iter())
+            .copied()
+            .collect();
+        if let Err(msg) = verilate(&verilator, &rtl, &core, &mdir, &prefix, &params) {
             no_core(&msg);
             return;
         }
@@ -153,8 +198,8 @@ fn main() {
         .file(include.join("verilated_threads.cpp"))
         .file(include.join("verilated_save.cpp"));
     rt.compile("tsnic_verilated");
-    if built.contains(&"w512") {
-        println!("cargo:rustc-cfg=tsnic_sim_w512");
+    for name in built {
+        println!("cargo:rustc-cfg=tsnic_sim_{name}");
     }
     println!("cargo:rustc-env=TSNIC_SIM_UNAVAILABLE=");
     println!("cargo:rustc-env=TSNIC_SIM_RTL_DIR={}", rtl.display());
@@ -215,6 +260,11 @@ fn verilate(
         .args(["-Wno-fatal", "-Wno-lint", "-Wno-style"]);
     for (k, v) in params {
         cmd.arg(format!("-G{k}={v}"));
+    }
+    // Extra Verilator flags for experiments and profiling, e.g. `-fno-inline` (one C++ function per
+    // module, so a profiler attributes the cost per module).
+    if let Ok(extra) = env::var("TSNIC_SIM_VERILATOR_FLAGS") {
+        cmd.args(extra.split_whitespace());
     }
     cmd.arg(core);
     let o = cmd

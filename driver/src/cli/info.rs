@@ -10,8 +10,9 @@ use super::common::{close_card, fmt_ns, open_card};
 /// Arguments of `tsnic info`.
 #[derive(Args, Debug)]
 pub struct InfoArgs {
-    /// Card to open: `sim` (Verilated RTL; `sim:wide`, `sim:state=PATH|none`), `vfio:DDDD:BB:DD.F` (a
-    /// real card; `vfio:DDDD:BB:DD.F,poll` polls instead of waiting on its interrupt), `mem` (no card).
+    /// Card to open: `sim` (Verilated RTL at the board's size; `sim:small` for 8 queues, 1024 entries
+    /// and a 100 ms horizon, `sim:wide`, `sim:state=PATH|none`), `vfio:DDDD:BB:DD.F` (a real card;
+    /// `vfio:DDDD:BB:DD.F,poll` polls instead of waiting on its interrupt), `mem` (no card).
     #[arg(long, default_value = "sim")]
     pub backend: String,
     /// Print JSON instead of a table.

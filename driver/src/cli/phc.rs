@@ -9,8 +9,9 @@ use super::common::{close_card, fmt_ns, open_card, parse_signed_ns};
 /// Arguments of `tsnic phc`.
 #[derive(Args, Debug)]
 pub struct PhcArgs {
-    /// Card to open: `sim` (`sim:wide`, `sim:state=PATH|none`), `vfio:DDDD:BB:DD.F`, `mem` (no card;
-    /// its PHC is the Rust model of the RTL).
+    /// Card to open: `sim` (Verilated RTL at the board's size; `sim:small` for 8 queues, 1024 entries
+    /// and a 100 ms horizon, `sim:wide`, `sim:state=PATH|none`), `vfio:DDDD:BB:DD.F` (a real card;
+    /// `vfio:DDDD:BB:DD.F,poll` polls instead of waiting on its interrupt), `mem` (no card; its PHC is the Rust model of the RTL).
     #[arg(long, default_value = "sim", global = true)]
     pub backend: String,
     /// What to do.

@@ -12,10 +12,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use tsnic::capture::PcapNgOut;
 use tsnic::contract::{reg, HorizonPolicy, LatePolicy};
 #[cfg(feature = "sim")]
-use tsnic::device::sim::{LineRate, SimBackend, SimConfig, Width, WireTap};
+use tsnic::device::sim::{CoreSize, LineRate, SimBackend, SimConfig, Width, WireTap};
 #[cfg(feature = "sim")]
-use tsnic::device::{sim_state::StateChoice, DeviceError};
-use tsnic::device::{BackendSpec, Card};
+use tsnic::device::DeviceError;
+use tsnic::device::{BackendSpec, Card, SimOptions};
 use tsnic::push::{self, FrameSource, JobFrame, Outcome, PushOptions, Report, ReportContext};
 use tsnic::trace::{self, Limits};
 
@@ -42,8 +42,10 @@ pub enum HorizonArg {
 /// Options shared by `push` and `replay`.
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// Card to use: `sim` (the Verilated RTL, default; `sim:state=PATH|none` chooses the saved card,
-    /// see `tsnic sim`) or `vfio:DDDD:BB:DD.F` (a real card).
+    /// Card to use: `sim` (the Verilated RTL at the board's size: 4096 queues, 65536 entries, 10 s
+    /// horizon; default; `sim:small`: 8 queues, 1024 entries, 100 ms horizon, a shorter reset, for
+    /// tests; `sim:state=PATH|none` chooses the saved card, see `tsnic sim`) or `vfio:DDDD:BB:DD.F`
+    /// (a real card).
     #[arg(long, default_value = "sim")]
     pub backend: String,
     /// Write the wire as pcapng (name it .pcapng), nanosecond timestamps = actual departure (TAI ns).
@@ -141,16 +143,12 @@ pub fn open(args: &RunArgs) -> Result<Opened> {
             tap: None,
         });
     };
-    open_sim(args, sim_opts.wide, &sim_opts.state)
+    open_sim(args, &sim_opts)
 }
 
 /// Without the `sim` feature: the backend's error, which says how to get a build with the simulator.
 #[cfg(not(feature = "sim"))]
-fn open_sim(
-    _args: &RunArgs,
-    _wide: bool,
-    _state: &tsnic::device::sim_state::StateChoice,
-) -> Result<Opened> {
+fn open_sim(_args: &RunArgs, _opts: &SimOptions) -> Result<Opened> {
     let card = Card::open("sim").context("cannot open the card `sim`")?;
     Ok(Opened { card })
 }
@@ -158,7 +156,7 @@ fn open_sim(
 /// The simulated card as the command line configures it (on the saved card `state` names), with its
 /// wire tapped.
 #[cfg(feature = "sim")]
-fn open_sim(args: &RunArgs, wide: bool, state: &StateChoice) -> Result<Opened> {
+fn open_sim(args: &RunArgs, opts: &SimOptions) -> Result<Opened> {
     if args.read_latency_ns == 0 || args.read_latency_ns > 1_000_000_000 {
         bail!(
             "--read-latency-ns {} is outside 1..=1000000000 (1 ns to 1 s; PCIe reads take about 1 us)",
@@ -168,16 +166,21 @@ fn open_sim(args: &RunArgs, wide: bool, state: &StateChoice) -> Result<Opened> {
     let line_rate = LineRate::parse(&args.line_rate)
         .ok_or_else(|| anyhow!("--line-rate {} is not one of 10, 25, 100", args.line_rate))?;
     let cfg = SimConfig {
-        width: if args.wide || wide {
+        width: if args.wide || opts.wide {
             Width::W512
         } else {
             Width::W64
+        },
+        size: if opts.small {
+            CoreSize::Small
+        } else {
+            CoreSize::Shipped
         },
         line_rate,
         read_latency_ns: args.read_latency_ns,
         ..SimConfig::default()
     };
-    let mut sim = SimBackend::open(cfg, state)
+    let mut sim = SimBackend::open(cfg, &opts.state)
         .map_err(|e| match e {
             DeviceError::Sim(m) if m.contains("Gb/s") => {
                 anyhow!("{m}; pass --wide (and build with `--features wide`)")
@@ -227,10 +230,18 @@ pub fn tune_lookahead(card: &mut Card, args: &RunArgs, max_len: u32) {
     }
 }
 
-/// Time 0 for a relative schedule: the PHC now plus the lead. Returns (t0, lead).
-pub fn time_zero(card: &mut Card, args: &RunArgs, frames: usize) -> Result<(u64, u64)> {
+/// Time 0 for a relative schedule: the PHC now plus the lead. Returns (t0, lead). `queues` is the
+/// number of queues the job uses: only their rings fill before the first launch (with the card's
+/// 4096 queues, sizing the lead for all of them would idle the card for 100 ms before a big job).
+pub fn time_zero(
+    card: &mut Card,
+    args: &RunArgs,
+    frames: usize,
+    queues: usize,
+) -> Result<(u64, u64)> {
     let (caps, b) = card.parts();
-    let window = (frames as u64).min(caps.num_queues as u64 * (1u64 << args.ring_log2.min(15)));
+    let queues = (queues as u64).clamp(1, caps.num_queues.max(1) as u64);
+    let window = (frames as u64).min(queues * (1u64 << args.ring_log2.min(15)));
     let lookahead = b.read32(reg::CTRL_LOOKAHEAD_NS) as u64;
     let lead = args
         .lead_ns
@@ -468,7 +479,8 @@ pub fn run(args: PushArgs) -> Result<()> {
     let (t0, lead) = if args.absolute {
         (0, 0)
     } else {
-        time_zero(&mut opened.card, &args.run, tr.rows.len())?
+        let queues: std::collections::BTreeSet<u32> = tr.rows.iter().map(|r| r.queue).collect();
+        time_zero(&mut opened.card, &args.run, tr.rows.len(), queues.len())?
     };
     let mut frames = Vec::with_capacity(tr.rows.len());
     for r in &tr.rows {

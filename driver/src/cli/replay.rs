@@ -104,7 +104,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     let (t0, lead) = if args.absolute {
         (0, 0)
     } else {
-        time_zero(&mut opened.card, &args.run, pkts.len())?
+        time_zero(&mut opened.card, &args.run, pkts.len(), 1)?
     };
     let mut frames = Vec::with_capacity(pkts.len());
     let mut prev = 0u64;

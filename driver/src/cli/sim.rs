@@ -38,8 +38,8 @@ fn sim_options(spec: &str) -> Result<SimOptions> {
 /// Run `tsnic sim`.
 pub fn run(args: SimArgs) -> Result<()> {
     let opts = sim_options(&args.backend)?;
-    let bits = if opts.wide { 512 } else { 64 };
-    let Some(path) = opts.state.resolve(bits)? else {
+    let name = sim_state::card_name(if opts.wide { 512 } else { 64 }, opts.small);
+    let Some(path) = opts.state.resolve(&name)? else {
         println!("the simulated card is not kept (state=none, or {}=none): every command starts a fresh card", sim_state::ENV);
         return Ok(());
     };

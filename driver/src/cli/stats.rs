@@ -9,7 +9,9 @@ use super::common::{close_card, open_card};
 /// Arguments of `tsnic stats`.
 #[derive(Args, Debug)]
 pub struct StatsArgs {
-    /// Card to open: `sim` (`sim:wide`, `sim:state=PATH|none`), `vfio:DDDD:BB:DD.F`, `mem`.
+    /// Card to open: `sim` (Verilated RTL at the board's size; `sim:small` for 8 queues, 1024 entries
+    /// and a 100 ms horizon, `sim:wide`, `sim:state=PATH|none`), `vfio:DDDD:BB:DD.F` (a real card;
+    /// `vfio:DDDD:BB:DD.F,poll` polls instead of waiting on its interrupt), `mem` (no card).
     #[arg(long, default_value = "sim")]
     pub backend: String,
     /// Show only this queue's counters (default: every queue with a non-zero counter).

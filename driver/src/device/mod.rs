@@ -44,7 +44,7 @@ pub mod vfio_pci;
 pub enum DeviceError {
     /// The backend spec string did not parse.
     #[error(
-        "unknown backend `{0}`: use `sim`, `mem` or `vfio:DDDD:BB:DD.F` (e.g. `vfio:0000:01:00.0`; `vfio:0000:01:00.0,poll` polls instead of waiting on the interrupt)"
+        "unknown backend `{0}`: use `sim` (or `sim:small`, `sim:wide`, `sim:state=PATH|none`), `mem` or `vfio:DDDD:BB:DD.F` (e.g. `vfio:0000:01:00.0`; `vfio:0000:01:00.0,poll` polls instead of waiting on the interrupt)"
     )]
     BadBackendSpec(String),
     /// A PCI address did not parse.
@@ -508,6 +508,8 @@ impl fmt::Display for PciAddress {
 pub struct SimOptions {
     /// The 512-bit (100G) configuration instead of the 64-bit (10G) one.
     pub wide: bool,
+    /// The small core (8 queues, 1024 entries, 100 ms horizon: tests) instead of the board's size.
+    pub small: bool,
     /// Which saved card to use (see [`sim_state`]).
     pub state: sim_state::StateChoice,
 }
@@ -532,9 +534,11 @@ impl SimOptions {
             let (opt, tail) = rest.split_once(',').unwrap_or((rest, ""));
             match opt {
                 "wide" => o.wide = true,
+                "small" => o.small = true,
+                "shipped" => o.small = false,
                 other => {
                     return Err(bad(format!(
-                        "unknown sim option `{other}`: use `wide` or `state=PATH|none`"
+                        "unknown sim option `{other}`: use `small` (or `shipped`, the default), `wide` or `state=PATH|none`"
                     )))
                 }
             }
@@ -586,6 +590,10 @@ impl fmt::Display for BackendSpec {
             BackendSpec::Sim(o) => {
                 write!(f, "sim")?;
                 let mut sep = ':';
+                if o.small {
+                    write!(f, "{sep}small")?;
+                    sep = ',';
+                }
                 if o.wide {
                     write!(f, "{sep}wide")?;
                     sep = ',';
@@ -620,14 +628,23 @@ pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError>
     }
 }
 
-/// The sim backend in its default configuration (64-bit core, 10 Gb/s wire, 800 ns host reads; with
-/// `wide`, 512-bit and 100 Gb/s), on the saved card the options name.
+/// The sim backend in its default configuration (the board's size: 4096 queues, 65536 entries, 10 s
+/// horizon; 64-bit core, 10 Gb/s wire, 800 ns host reads), or small (8 queues, 1024 entries, 100 ms:
+/// tests), or 512-bit at 100 Gb/s with `wide`, on the saved card the options name.
 #[cfg(feature = "sim")]
 fn open_sim(opts: &SimOptions) -> Result<Box<dyn Backend>, DeviceError> {
-    let cfg = if opts.wide {
-        sim::SimConfig::wide_100g()
-    } else {
-        sim::SimConfig::default()
+    let cfg = match (opts.wide, opts.small) {
+        (true, _) => sim::SimConfig::wide_100g(),
+        (false, true) => sim::SimConfig::small(),
+        (false, false) => sim::SimConfig::default(),
+    };
+    let cfg = sim::SimConfig {
+        size: if opts.small {
+            sim::CoreSize::Small
+        } else {
+            cfg.size
+        },
+        ..cfg
     };
     Ok(Box::new(sim::SimBackend::open(cfg, &opts.state)?))
 }
@@ -854,20 +871,36 @@ mod tests {
             "sim".parse::<BackendSpec>().unwrap(),
             BackendSpec::Sim(SimOptions::default())
         );
-        for (s, wide, state) in [
-            ("sim:wide", true, sim_state::StateChoice::Default),
-            ("sim:state=none", false, sim_state::StateChoice::None),
+        for (s, wide, small, state) in [
+            ("sim:wide", true, false, sim_state::StateChoice::Default),
+            ("sim:small", false, true, sim_state::StateChoice::Default),
+            ("sim:state=none", false, false, sim_state::StateChoice::None),
+            (
+                "sim:small,state=none",
+                false,
+                true,
+                sim_state::StateChoice::None,
+            ),
             (
                 "sim:wide,state=/tmp/a,b.state",
                 true,
+                false,
                 sim_state::StateChoice::Path("/tmp/a,b.state".into()),
             ),
         ] {
             let spec: BackendSpec = s.parse().unwrap();
-            assert_eq!(spec, BackendSpec::Sim(SimOptions { wide, state }), "{s}");
+            assert_eq!(
+                spec,
+                BackendSpec::Sim(SimOptions { wide, small, state }),
+                "{s}"
+            );
             assert_eq!(spec.to_string(), s);
         }
-        for s in ["sim:fast", "sim:state=", "sim:"] {
+        assert_eq!(
+            "sim:shipped".parse::<BackendSpec>().unwrap(),
+            BackendSpec::Sim(SimOptions::default())
+        );
+        for s in ["sim:fast", "sim:state=", "sim:", "sim:tiny"] {
             assert!(
                 matches!(
                     s.parse::<BackendSpec>(),
@@ -980,6 +1013,35 @@ mod tests {
                 && msg.contains("cargo build --release -p tsnic"),
             "{msg}"
         );
+    }
+
+    /// `sim` is the board's configuration, `sim:small` the small one; both are handed out with
+    /// their post-reset RAM clear over.
+    #[cfg(feature = "sim")]
+    #[test]
+    fn sim_sizes() {
+        let want = [
+            ("sim:state=none", 4096, 65536, 8192, 10_000_000_000),
+            ("sim:small,state=none", 8, 1024, 1024, 100_000_000),
+        ];
+        for (spec, queues, nodes, slots, horizon_ns) in want {
+            let mut card = match Card::open(spec) {
+                Err(DeviceError::SimUnavailable(_)) => return,
+                r => r.unwrap(),
+            };
+            let c = card.caps().clone();
+            assert_eq!(
+                (c.num_queues, c.nodes, c.slots, c.horizon_ns),
+                (queues, nodes, slots, horizon_ns),
+                "{spec}"
+            );
+            let st = card.backend().read32(crate::contract::reg::CTRL_STATUS);
+            assert_eq!(
+                st & crate::contract::reg::CTRL_STATUS_RESET_BUSY,
+                0,
+                "{spec}"
+            );
+        }
     }
 
     #[test]

@@ -24,8 +24,9 @@ use tsnic_sim::{Config, FastForwardStats, MemStats, SimCard, SimError, WireFrame
 
 use super::sim_state::{self, StateChoice, StateLock};
 use super::{Backend, DeviceError, DmaRegion, HostClockModel, DMA_ALIGN};
+use crate::contract::reg;
 
-pub use tsnic_sim::{Config as SimConfig, LineRate, Width};
+pub use tsnic_sim::{Config as SimConfig, CoreSize, LineRate, Width};
 
 /// Host clock reading at simulated time 0 (TAI ns, late 2023): the host-clock model starts here.
 pub const SIM_HOST_EPOCH_NS: u64 = 1_700_000_000_000_000_000;
@@ -122,17 +123,17 @@ impl SimBackend {
     /// Build the simulated card (core out of reset, nothing configured).
     pub fn new(cfg: Config) -> Result<SimBackend, DeviceError> {
         let card = SimCard::new(with_env(cfg)).map_err(sim_err)?;
-        Ok(SimBackend::new_around(
-            card,
-            HostClockModel::new(0, SIM_HOST_EPOCH_NS),
-        ))
+        let mut b = SimBackend::new_around(card, HostClockModel::new(0, SIM_HOST_EPOCH_NS));
+        b.await_reset_done()?;
+        Ok(b)
     }
 
     /// The card `state` names: restored from its state file if there is one (a fresh card if not), and
     /// saved back by [`Backend::close`] (or, failing that, when dropped without a panic). The file stays
     /// locked until then; `StateChoice::None` is [`SimBackend::new`].
     pub fn open(cfg: Config, state: &StateChoice) -> Result<SimBackend, DeviceError> {
-        let Some(path) = state.resolve(cfg.width.bytes() * 8)? else {
+        let name = sim_state::card_name(cfg.width.bytes() * 8, cfg.size == CoreSize::Small);
+        let Some(path) = state.resolve(&name)? else {
             return SimBackend::new(cfg);
         };
         let lock = StateLock::acquire(&path)?;
@@ -173,6 +174,35 @@ impl SimBackend {
             last_error: None,
             mmio_ops: 0,
             persist: None,
+        }
+    }
+
+    /// Run the fresh core until CTRL_STATUS.RESET_BUSY falls: its RAMs are cleared after reset (one
+    /// entry per cycle, 65,536 cycles = 262 us at the board size). A real card finishes this long
+    /// before a driver opens it; the simulated one is handed out in the same state, so a schedule
+    /// whose time 0 is taken at open is not already in the past when the core starts.
+    fn await_reset_done(&mut self) -> Result<(), DeviceError> {
+        /// Longest RAM clear accepted: 2^22 cycles (16.8 ms), far above any configuration.
+        const LIMIT_CYCLES: u64 = 1 << 22;
+        let start = self.card.cycle();
+        loop {
+            let st = self
+                .card
+                .mmio_read(reg::CTRL_STATUS as u32)
+                .map_err(sim_err)?;
+            if st & reg::CTRL_STATUS_RESET_BUSY == 0 {
+                return Ok(());
+            }
+            let waited = self.card.cycle() - start;
+            if waited > LIMIT_CYCLES {
+                return Err(DeviceError::Timeout {
+                    what: format!(
+                        "the simulated core to clear its RAMs after reset (CTRL_STATUS = {st:#x})"
+                    ),
+                    ns: waited * self.card.config().clk_period_ps / 1000,
+                });
+            }
+            self.card.run(64);
         }
     }
 
@@ -320,7 +350,11 @@ impl Backend for SimBackend {
     fn describe(&self) -> String {
         let c = self.card.config();
         format!(
-            "sim (Verilated tsnic_core, {}-bit buses, {} Gb/s wire, {} ns host read latency, {} MHz; {})",
+            "sim (Verilated tsnic_core, {} size, {}-bit buses, {} Gb/s wire, {} ns host read latency, {} MHz; {})",
+            match c.size {
+                CoreSize::Shipped => "board",
+                CoreSize::Small => "small",
+            },
             c.width.bytes() * 8,
             c.line_rate.bits_per_s() / 1_000_000_000,
             c.read_latency_ns,

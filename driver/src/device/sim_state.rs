@@ -43,7 +43,7 @@ impl StateChoice {
     }
 
     /// The file to use for a card of `width_bits`, or `None` for no persistence.
-    pub fn resolve(&self, width_bits: usize) -> Result<Option<PathBuf>, DeviceError> {
+    pub fn resolve(&self, card: &str) -> Result<Option<PathBuf>, DeviceError> {
         match self {
             StateChoice::None => Ok(None),
             StateChoice::Path(p) => Ok(Some(p.clone())),
@@ -57,10 +57,16 @@ impl StateChoice {
                     StateChoice::Path(p) => Ok(Some(p)),
                     _ => Ok(None),
                 },
-                None => Ok(Some(default_dir().join(format!("sim-w{width_bits}.state")))),
+                None => Ok(Some(default_dir().join(format!("sim-{card}.state")))),
             },
         }
     }
+}
+
+/// The name of a simulated card's configuration in its default state file (`sim-NAME.state`): each
+/// configuration keeps its own card (`w64`, `w64-small`, `w512`).
+pub fn card_name(width_bits: usize, small: bool) -> String {
+    format!("w{width_bits}{}", if small { "-small" } else { "" })
 }
 
 /// The default directory for state files.
@@ -212,10 +218,10 @@ mod tests {
         assert_eq!(StateChoice::parse("none"), Ok(StateChoice::None));
         assert!(StateChoice::parse("").is_err());
         assert_eq!(
-            StateChoice::parse("/x/y").unwrap().resolve(64).unwrap(),
+            StateChoice::parse("/x/y").unwrap().resolve("w64").unwrap(),
             Some(PathBuf::from("/x/y"))
         );
-        assert_eq!(StateChoice::None.resolve(512).unwrap(), None);
+        assert_eq!(StateChoice::None.resolve("w512").unwrap(), None);
     }
 
     #[test]

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Co-simulation speed while pushing: N frames of 60/128/512/1514 bytes on 4 queues, each launched
-# 200 ns after the previous one's wire time ends (10 Gb/s), through the default (64-bit) Verilated
-# core. Prints the summary and the `sim:` line (core cycles per wall second).
-# Usage: sim/card/bench/push_10g.sh [N]   (default 5000)
+# 200 ns after the previous one's wire time ends (10 Gb/s), through the default Verilated core (64-bit,
+# board size). Prints the summary and the `sim:` line (core cycles per wall second).
+# Usage: sim/card/bench/push_10g.sh [N] [BACKEND]   (default 5000, sim; `sim:small` for the small core)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 export TSNIC_SIM_STATE=none  # a fresh simulated card for every run (not the one kept between commands)
@@ -19,4 +19,4 @@ for i in range($N):
     t += (8 + n + 4 + 12) * 8 // 10 + 200
 " > target/bench/push_10g.csv
 cargo build --release --locked -q -p tsnic
-./target/release/tsnic push target/bench/push_10g.csv --report target/bench/push_10g.json
+./target/release/tsnic push target/bench/push_10g.csv --backend "${2:-sim}" --report target/bench/push_10g.json

@@ -157,10 +157,12 @@ impl std::fmt::Display for RtlStateError {
 
 /// The fingerprint of the built configuration `width` (a hash of the Verilator version and the C++ it
 /// generated from the RTL), or `None` when it is not built in.
-pub fn fingerprint(width: Width) -> Option<&'static str> {
-    match width {
-        Width::W64 => option_env!("TSNIC_SIM_FINGERPRINT_W64"),
-        Width::W512 => option_env!("TSNIC_SIM_FINGERPRINT_W512"),
+pub fn fingerprint(width: Width, size: CoreSize) -> Option<&'static str> {
+    match (width, size) {
+        (Width::W64, CoreSize::Shipped) => option_env!("TSNIC_SIM_FINGERPRINT_W64"),
+        (Width::W64, CoreSize::Small) => option_env!("TSNIC_SIM_FINGERPRINT_W64_SMALL"),
+        (Width::W512, CoreSize::Shipped) => option_env!("TSNIC_SIM_FINGERPRINT_W512"),
+        (Width::W512, CoreSize::Small) => None,
     }
 }
 
@@ -202,7 +204,7 @@ port_words!(PortsOut);
 /// Which Verilated configuration to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Width {
-    /// The core's defaults: 64-bit AXI4 and AXI-Stream (10G).
+    /// 64-bit AXI4 and AXI-Stream (10G).
     #[default]
     W64,
     /// 512-bit AXI4 and AXI-Stream (100G); built with the `wide` feature.
@@ -219,9 +221,31 @@ impl Width {
     }
 }
 
+/// Which size of the core to run (queues, descriptor-table entries, calendar, horizon).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CoreSize {
+    /// The board build: 4096 queues, 65536 entries, 8192 fine slots, 65536 coarse slots, 10 s
+    /// horizon.
+    #[default]
+    Shipped,
+    /// The core's own defaults, for tests that want a small card: 8 queues, 1024 entries, 1024 fine
+    /// slots, 4096 coarse slots, 100 ms horizon. Built for the 64-bit configuration only.
+    Small,
+}
+
+impl CoreSize {
+    /// The name used on the command line (`sim:small`).
+    pub fn name(self) -> &'static str {
+        match self {
+            CoreSize::Shipped => "shipped",
+            CoreSize::Small => "small",
+        }
+    }
+}
+
 #[cfg(not(tsnic_sim_no_core))]
 mod verilated {
-    use super::{fingerprint, PortsIn, PortsOut, Rtl, RtlStateError, Width};
+    use super::{fingerprint, CoreSize, PortsIn, PortsOut, Rtl, RtlStateError, Width};
     use std::ffi::c_void;
 
     type Sink = unsafe extern "C" fn(*mut c_void, *const u8, usize);
@@ -233,6 +257,12 @@ mod verilated {
         fn tsnic_sim_w64_peek(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
         fn tsnic_sim_w64_save(h: *mut c_void, ctx: *mut c_void, sink: Sink) -> usize;
         fn tsnic_sim_w64_restore(h: *mut c_void, data: *const u8, len: usize) -> i32;
+        fn tsnic_sim_w64_small_new() -> *mut c_void;
+        fn tsnic_sim_w64_small_free(h: *mut c_void);
+        fn tsnic_sim_w64_small_step(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
+        fn tsnic_sim_w64_small_peek(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
+        fn tsnic_sim_w64_small_save(h: *mut c_void, ctx: *mut c_void, sink: Sink) -> usize;
+        fn tsnic_sim_w64_small_restore(h: *mut c_void, data: *const u8, len: usize) -> i32;
     }
     #[cfg(tsnic_sim_w512)]
     extern "C" {
@@ -272,15 +302,16 @@ mod verilated {
         save: SaveFn,
         restore: RestoreFn,
         width: Width,
+        size: CoreSize,
     }
 
     impl Verilated {
         /// Construct a model (in reset). `None` if the configuration is not built in or allocation failed.
-        pub fn new(width: Width) -> Option<Verilated> {
+        pub fn new(width: Width, size: CoreSize) -> Option<Verilated> {
             type NewFn = unsafe extern "C" fn() -> *mut c_void;
             type Fns = (NewFn, StepFn, StepFn, FreeFn, SaveFn, RestoreFn);
-            let (new, step, peek, free, save, restore): Fns = match width {
-                Width::W64 => (
+            let (new, step, peek, free, save, restore): Fns = match (width, size) {
+                (Width::W64, CoreSize::Shipped) => (
                     tsnic_sim_w64_new,
                     tsnic_sim_w64_step,
                     tsnic_sim_w64_peek,
@@ -288,8 +319,16 @@ mod verilated {
                     tsnic_sim_w64_save,
                     tsnic_sim_w64_restore,
                 ),
+                (Width::W64, CoreSize::Small) => (
+                    tsnic_sim_w64_small_new,
+                    tsnic_sim_w64_small_step,
+                    tsnic_sim_w64_small_peek,
+                    tsnic_sim_w64_small_free,
+                    tsnic_sim_w64_small_save,
+                    tsnic_sim_w64_small_restore,
+                ),
                 #[cfg(tsnic_sim_w512)]
-                Width::W512 => (
+                (Width::W512, CoreSize::Shipped) => (
                     tsnic_sim_w512_new,
                     tsnic_sim_w512_step,
                     tsnic_sim_w512_peek,
@@ -297,8 +336,7 @@ mod verilated {
                     tsnic_sim_w512_save,
                     tsnic_sim_w512_restore,
                 ),
-                #[cfg(not(tsnic_sim_w512))]
-                Width::W512 => return None,
+                _ => return None,
             };
             // SAFETY: `new` is the shim's constructor; it takes no arguments and returns either null
             // or a pointer to a Model it allocated, which we own from here on.
@@ -314,6 +352,7 @@ mod verilated {
                     save,
                     restore,
                     width,
+                    size,
                 })
             }
         }
@@ -337,7 +376,7 @@ mod verilated {
         }
 
         fn fingerprint(&self) -> Option<&'static str> {
-            fingerprint(self.width)
+            fingerprint(self.width, self.size)
         }
 
         fn save(&mut self, out: &mut Vec<u8>) -> Result<(), RtlStateError> {

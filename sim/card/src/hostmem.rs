@@ -236,10 +236,26 @@ impl HostMemory {
                 let mut err = b.err;
                 let (addr, lo, hi) = b.beat_lanes(b.beat, self.bus_bytes);
                 let base = addr - (addr % self.bus_bytes);
-                for lane in lo..hi {
-                    match self.read_byte(base + lane) {
-                        Some(v) => set_wide_byte(&mut data, lane as usize, v),
-                        None => err = true,
+                // The lanes usually lie in one region: copy them as one slice (one lookup per beat,
+                // not per byte); else byte by byte, flagging the bytes outside every region.
+                let first = self.locate(base + lo);
+                let whole = first.and_then(|(r, off)| {
+                    let d = self.regions[r].data.as_deref()?;
+                    d.get(off..off + (hi - lo) as usize)
+                });
+                match whole {
+                    Some(bytes) => {
+                        for (i, &v) in bytes.iter().enumerate() {
+                            set_wide_byte(&mut data, lo as usize + i, v);
+                        }
+                    }
+                    None => {
+                        for lane in lo..hi {
+                            match self.read_byte(base + lane) {
+                                Some(v) => set_wide_byte(&mut data, lane as usize, v),
+                                None => err = true,
+                            }
+                        }
                     }
                 }
                 if err && !b.err {

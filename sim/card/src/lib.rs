@@ -31,7 +31,7 @@ pub mod wire;
 
 use thiserror::Error;
 
-pub use ffi::{core_unavailable, fingerprint, PortsIn, PortsOut, Rtl, Width};
+pub use ffi::{core_unavailable, fingerprint, CoreSize, PortsIn, PortsOut, Rtl, Width};
 pub use hostmem::{HostMemory, MemStats};
 pub use state::{StateError, StateInfo};
 pub use wire::{LineRate, Wire, WireFrame, WireStats};
@@ -45,6 +45,9 @@ pub enum SimError {
     /// The configuration asks for a width that was not built.
     #[error("the {0:?} configuration of tsnic_core is not built in: build with `--features wide` (tsnic-sim/wide)")]
     WidthNotBuilt(Width),
+    /// The small core exists only with 64-bit buses.
+    #[error("the small core is built only with 64-bit buses (10G): drop the small size or the 512-bit configuration")]
+    SmallNotWide,
     /// A configuration value is out of range.
     #[error("bad simulator configuration: {0}")]
     BadConfig(String),
@@ -65,6 +68,8 @@ pub enum SimError {
 pub struct Config {
     /// Which Verilated configuration (bus widths).
     pub width: Width,
+    /// Which size of the core: the board's (default) or the small one for fast tests.
+    pub size: CoreSize,
     /// Line rate of the wire.
     pub line_rate: LineRate,
     /// Core clock period in ps; must match the core's `CLK_FREQ_HZ` (250 MHz: 4000 ps).
@@ -85,6 +90,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             width: Width::W64,
+            size: CoreSize::Shipped,
             line_rate: LineRate::G10,
             clk_period_ps: 4000,
             read_latency_ns: 800,
@@ -106,7 +112,19 @@ impl Config {
         }
     }
 
+    /// The small core (8 queues, 1024 entries, 100 ms horizon), 64-bit, 10G: for tests that want
+    /// a short reset and small tables.
+    pub fn small() -> Self {
+        Config {
+            size: CoreSize::Small,
+            ..Config::default()
+        }
+    }
+
     fn check(&self) -> Result<(), SimError> {
+        if self.size == CoreSize::Small && self.width != Width::W64 {
+            return Err(SimError::SmallNotWide);
+        }
         if self.clk_period_ps == 0 {
             return Err(SimError::BadConfig("clk_period_ps must be above 0".into()));
         }
@@ -186,7 +204,8 @@ impl SimCard {
         }
         #[cfg(not(tsnic_sim_no_core))]
         {
-            let rtl = ffi::Verilated::new(cfg.width).ok_or(SimError::WidthNotBuilt(cfg.width))?;
+            let rtl = ffi::Verilated::new(cfg.width, cfg.size)
+                .ok_or(SimError::WidthNotBuilt(cfg.width))?;
             Ok(SimCard::assemble(cfg, Box::new(rtl)))
         }
     }

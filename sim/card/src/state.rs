@@ -98,7 +98,9 @@ pub struct StateInfo {
 impl StateInfo {
     /// True when this build can restore it (same fingerprint).
     pub fn matches_this_build(&self) -> bool {
-        ffi::fingerprint(self.width) == Some(self.fingerprint.as_str())
+        [ffi::CoreSize::Shipped, ffi::CoreSize::Small]
+            .into_iter()
+            .any(|size| ffi::fingerprint(self.width, size) == Some(self.fingerprint.as_str()))
     }
 }
 
@@ -316,7 +318,7 @@ impl SimCard {
     pub fn restore(cfg: Config, bytes: &[u8]) -> Result<(SimCard, StateInfo, Vec<u8>), StateError> {
         cfg.check()?;
         let Head { info, mut dec } = head(bytes)?;
-        let this = ffi::fingerprint(info.width);
+        let this = ffi::fingerprint(info.width, cfg.size);
         if this != Some(info.fingerprint.as_str()) {
             return Err(match this {
                 Some(this) => StateError::OtherBuild {
@@ -501,7 +503,7 @@ mod tests {
     fn the_shim_refuses_a_model_state_of_another_shape() {
         #[cfg(not(tsnic_sim_no_core))]
         {
-            let mut m = ffi::Verilated::new(Width::W64).unwrap();
+            let mut m = ffi::Verilated::new(Width::W64, ffi::CoreSize::Shipped).unwrap();
             let mut good = Vec::new();
             crate::Rtl::save(&mut m, &mut good).unwrap();
             assert!(good.len() > 1000);
