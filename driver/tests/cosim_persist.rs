@@ -106,7 +106,11 @@ fn phc_set_is_there_at_the_next_get_advanced_by_simulated_time_only() {
     let d = card_dir("phc");
     let st = d.join("card.state");
     let fresh = field(&ok(&st, &["phc", "get"]), "phc", "(TAI");
-    assert!(fresh < 100_000, "a fresh card's PHC starts near 0: {fresh}");
+    // near 0: the post-reset RAM clear (262 us at the board's size) is all that ran
+    assert!(
+        fresh < 1_000_000,
+        "a fresh card's PHC starts near 0: {fresh}"
+    );
     let c0 = cycles(&st);
     ok(&st, &["phc", "set", "5000000000"]);
     ok(&st, &["phc", "freq", "1000"]);
@@ -133,7 +137,7 @@ fn phc_set_is_there_at_the_next_get_advanced_by_simulated_time_only() {
     // `sim:state=none` is a fresh card, and does not touch the kept one.
     let (good, out, e) = tsnic(&st, &["phc", "--backend", "sim:state=none", "get"]);
     assert!(good, "{e}");
-    assert!(field(&out, "phc", "(TAI") < 100_000, "{out}");
+    assert!(field(&out, "phc", "(TAI") < 1_000_000, "{out}");
     assert_eq!(cycles(&st), c1);
     let _ = std::fs::remove_dir_all(&d);
 }
@@ -285,7 +289,7 @@ fn states_from_another_build_or_damaged_are_refused_and_reset_power_cycles() {
     assert!(out.contains("power-cycled"), "{out}");
     assert!(!st.exists());
     let phc = field(&ok(&st, &["phc", "get"]), "phc", "(TAI");
-    assert!(phc < 100_000, "after reset the PHC starts again: {phc}");
+    assert!(phc < 1_000_000, "after reset the PHC starts again: {phc}");
     assert!(ok(&d.join("none.state"), &["sim", "reset"]).contains("no state at"));
     let _ = std::fs::remove_dir_all(&d);
 }
