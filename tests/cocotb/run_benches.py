@@ -10,6 +10,12 @@ width, as its own job (`make DATA_W=<w> SIM_BUILD=sim_build_<w> COCOTB_RESULTS_F
 the same runs its Makefile's default target makes in turn); the per-width files are then merged
 into the bench's results.xml as before.
 
+A bench whose Makefile sets `TEST_GROUPS := test_a test_b` (tsnic_calendar: its long randomized
+tests) is built once (`make sim-build`), then run as several jobs from that build: one per named
+test and one for all its other tests (TESTCASE lists them; the test names come from the
+@cocotb.test functions of its MODULE file). So that no test can be lost in the split, the bench
+fails unless the tests reported across its jobs are exactly the tests of the module.
+
 Jobs run N at a time (default 2: the project's machine has 2 cores, and each cocotb run is a
 single-threaded simulator plus Python). With N > 1 each job's output is held back and printed whole
 when the job ends, followed by its summary line, so logs of different benches never interleave.
@@ -30,7 +36,6 @@ import sys
 import threading
 import time
 import xml.etree.ElementTree as ET
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -40,35 +45,52 @@ COMMON = HERE / "common"
 # docs/BENCHMARKS.md "make test time"): jobs start longest first. Unknown jobs count as long, so a
 # new bench is never left for the end.
 COST_HINT = {
-    "tsnic_calendar": 150,
-    "tsnic_phc": 110,
-    "tsnic_tx_prefetch[w512]": 90,
-    "tsnic_tx_prefetch[w64]": 70,
-    "tsnic_core": 65,
-    "tsnic_desc_fetch": 60,
-    "tsnic_launch_gate[w64]": 30,
-    "tsnic_launch_gate[w512]": 25,
-    "tsnic_regs": 25,
-    "tsnic_desc_table": 20,
-    "tsnic_cpl_write": 15,
-    "tsnic_axil_reg_if": 10,
-    "tsnic_axi_rd_arb": 10,
+    "tsnic_calendar[test_random]": 60,
+    "tsnic_core": 46,
+    "tsnic_calendar[rest]": 30,
+    "tsnic_calendar[test_throughput_far]": 25,
+    "tsnic_phc": 24,
+    "tsnic_tx_prefetch[w64]": 22,
+    "tsnic_tx_prefetch[w512]": 16,
+    "tsnic_launch_gate[w64]": 15,
+    "tsnic_launch_gate[w512]": 14,
+    "tsnic_desc_fetch": 12,
+    "tsnic_regs": 8,
+    "tsnic_axi_rd_arb": 6,
+    "tsnic_cpl_write": 5,
+    "tsnic_axil_reg_if": 4,
+    "tsnic_desc_table": 4,
 }
 UNKNOWN_COST = 1000
 
 
 class Job:
-    def __init__(self, bench: Path, width: str | None):
+    def __init__(self, bench: Path, width: str | None = None, group: str | None = None,
+                 tests: list[str] | None = None, build_only: bool = False):
         self.bench = bench
         self.width = width
-        self.name = f"{bench.name}[w{width}]" if width else bench.name
-        if width:
+        self.group = group
+        self.build_only = build_only
+        self.after: Job | None = None   # a job that must have ended first (the shared build)
+        self.done = False
+        if build_only:
+            self.name = f"{bench.name}[build]"
+            self.results = None
+            self.args = ["sim-build"]
+        elif group:
+            self.name = f"{bench.name}[{group}]"
+            self.results = bench / f"results_{group}.xml"
+            self.args = [f"TESTCASE={','.join(tests)}", f"COCOTB_RESULTS_FILE={self.results.name}"]
+        elif width:
+            self.name = f"{bench.name}[w{width}]"
             self.results = bench / f"results_{width}.xml"
             self.args = [f"DATA_W={width}", f"SIM_BUILD=sim_build_{width}",
                          f"COCOTB_RESULTS_FILE={self.results.name}"]
         else:
+            self.name = bench.name
             self.results = bench / "results.xml"
             self.args = []
+        self.names: list[str] = []      # test cases reported in its results file
         self.verdict = ""       # summary line, set when the job has been judged
         self.passed = self.failed = self.skipped = 0
         self.ok = False
@@ -85,17 +107,30 @@ def benches(selected: list[str]) -> list[Path]:
     return found
 
 
-def widths(bench: Path) -> list[str]:
-    """The data widths a bench's Makefile asks to run one by one (`WIDTHS := 64 512`), or []."""
-    m = re.search(r"^WIDTHS\s*:?=\s*(.+)$", (bench / "Makefile").read_text(), re.M)
+def makefile_list(bench: Path, var: str) -> list[str]:
+    """The words of `VAR := ...` in a bench's Makefile, or []."""
+    m = re.search(rf"^{var}\s*:?=\s*(.+)$", (bench / "Makefile").read_text(), re.M)
     return m.group(1).split() if m else []
 
 
-def read_results(path: Path) -> tuple[int, int, int, list[str]]:
-    """(passed, failed, skipped, names of failed tests) from a cocotb JUnit file."""
+def module_tests(bench: Path) -> list[str]:
+    """Names of the @cocotb.test functions of the bench's MODULE, in file order. Exits if a
+    decorator is not followed by a function the pattern sees (the split would lose that test)."""
+    module = makefile_list(bench, "MODULE")
+    src = (bench / f"{module[0]}.py").read_text() if len(module) == 1 else ""
+    names = re.findall(r"^@cocotb\.test\([^\n]*\)\s*\n(?:async\s+)?def\s+(\w+)", src, re.M)
+    if not names or len(names) != src.count("@cocotb.test"):
+        sys.exit(f"run_benches: cannot list the tests of {bench.name} to split it (TEST_GROUPS)")
+    return names
+
+
+def read_results(path: Path) -> tuple[int, int, int, list[str], list[str]]:
+    """(passed, failed, skipped, names of failed tests, names of all tests) from a JUnit file."""
     passed = failed = skipped = 0
     failures = []
+    names = []
     for case in ET.parse(path).getroot().iter("testcase"):
+        names.append(case.get("name", "?"))
         if case.find("failure") is not None or case.find("error") is not None:
             failed += 1
             failures.append(case.get("name", "?"))
@@ -103,11 +138,12 @@ def read_results(path: Path) -> tuple[int, int, int, list[str]]:
             skipped += 1
         else:
             passed += 1
-    return passed, failed, skipped, failures
+    return passed, failed, skipped, failures, names
 
 
 def run_job(job: Job, env: dict, live: bool, out_lock: threading.Lock) -> None:
-    job.results.unlink(missing_ok=True)
+    if job.results is not None:
+        job.results.unlink(missing_ok=True)
     cmd = ["make", "-C", str(job.bench)] + job.args
     t0 = time.monotonic()
     if live:
@@ -125,11 +161,15 @@ def run_job(job: Job, env: dict, live: bool, out_lock: threading.Lock) -> None:
     wall = time.monotonic() - t0
     cpu = usage.ru_utime + usage.ru_stime
     timing = f"{wall:.0f} s wall, {cpu:.0f} s CPU"
-    if not job.results.exists():
+    if job.build_only:
+        # judged through the test jobs that use the build; a failed build fails them
+        job.ok = proc.returncode == 0
+        job.verdict = f"== {job.name}: {'built' if job.ok else f'make exited {proc.returncode}'} in {timing}"
+    elif not job.results.exists():
         job.verdict = f"== {job.name}: no results file (make exited {proc.returncode}) after {timing}: bench broken"
         job.failed = 1
     else:
-        p, f, s, failures = read_results(job.results)
+        p, f, s, failures, job.names = read_results(job.results)
         job.passed, job.failed, job.skipped = p, f, s
         if p + f == 0:
             job.verdict = f"== {job.name}: ran no test ({timing}): bench broken"
@@ -148,10 +188,11 @@ def run_job(job: Job, env: dict, live: bool, out_lock: threading.Lock) -> None:
         sys.stdout.flush()
 
 
-def merge_widths(bench: Path, jobs: list[Job]) -> None:
-    """results.xml of a per-width bench: every width's test cases, names suffixed [w<width>]."""
+def merge(bench: Path, jobs: list[Job]) -> None:
+    """The bench's results.xml from its jobs' files (per-width test names suffixed [w<width>])."""
+    parts = [f"{j.results}:w{j.width}" if j.width else str(j.results) for j in jobs if j.results]
     subprocess.run([sys.executable, str(HERE / "tsnic_tx_prefetch" / "merge_results.py"),
-                    str(bench / "results.xml")] + [f"{j.results}:w{j.width}" for j in jobs], check=False)
+                    str(bench / "results.xml")] + parts, check=False)
 
 
 def main() -> int:
@@ -172,35 +213,81 @@ def main() -> int:
 
     jobs: list[Job] = []
     per_bench: dict[str, list[Job]] = {}
+    expected: dict[str, list[str]] = {}      # split benches: the tests their jobs must report
     for bench in benches(opts.names):
-        ws = widths(bench)
-        bench_jobs = [Job(bench, w) for w in ws] if ws else [Job(bench, None)]
+        ws = makefile_list(bench, "WIDTHS")
+        groups = makefile_list(bench, "TEST_GROUPS")
+        if ws:
+            bench_jobs = [Job(bench, width=w) for w in ws]
+        elif groups:
+            tests = module_tests(bench)
+            unknown = [g for g in groups if g not in tests]
+            if unknown:
+                sys.exit(f"run_benches: {bench.name}: TEST_GROUPS names no test {', '.join(unknown)}")
+            rest = [t for t in tests if t not in groups]
+            build = Job(bench, build_only=True)
+            bench_jobs = [build] + [Job(bench, group=g, tests=[g]) for g in groups]
+            if rest:
+                bench_jobs.append(Job(bench, group="rest", tests=rest))
+            for j in bench_jobs[1:]:
+                j.after = build
+            expected[bench.name] = tests
+        else:
+            bench_jobs = [Job(bench)]
         per_bench[bench.name] = bench_jobs
         jobs += bench_jobs
-    for bench_jobs in per_bench.values():
-        if bench_jobs[0].width:
-            (bench_jobs[0].bench / "results.xml").unlink(missing_ok=True)
-    order = sorted(jobs, key=lambda j: -COST_HINT.get(j.name, UNKNOWN_COST))
+        if len(bench_jobs) > 1:
+            (bench / "results.xml").unlink(missing_ok=True)
+    # longest first; a build first of all, as the jobs after it wait for it
+    pending = sorted(jobs, key=lambda j: (not j.build_only, -COST_HINT.get(j.name, UNKNOWN_COST)))
 
     t0 = time.monotonic()
     live = opts.jobs == 1
     lock = threading.Lock()
+    cond = threading.Condition()
     if not live:
-        print(f"cocotb: {len(order)} runs of {len(per_bench)} benches, {opts.jobs} at a time; "
+        print(f"cocotb: {len(pending)} runs of {len(per_bench)} benches, {opts.jobs} at a time; "
               "each run's output is printed whole when it ends", flush=True)
-    with ThreadPoolExecutor(max_workers=opts.jobs) as pool:
-        for fut in [pool.submit(run_job, j, env, live, lock) for j in order]:
-            fut.result()
+
+    def worker():
+        while True:
+            with cond:
+                while True:
+                    if not pending:
+                        return
+                    ready = [j for j in pending if j.after is None or j.after.done]
+                    if ready:
+                        job = ready[0]
+                        pending.remove(job)
+                        break
+                    cond.wait()
+            try:
+                run_job(job, env, live, lock)
+            finally:
+                with cond:
+                    job.done = True
+                    cond.notify_all()
+
+    threads = [threading.Thread(target=worker) for _ in range(opts.jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
     wall = time.monotonic() - t0
 
     broken = []
     for name, bench_jobs in per_bench.items():
-        if bench_jobs[0].width:
-            merge_widths(bench_jobs[0].bench, bench_jobs)
+        if len(bench_jobs) > 1:
+            merge(bench_jobs[0].bench, bench_jobs)
         if not all(j.ok for j in bench_jobs):
             broken.append(name)
+        elif name in expected:
+            seen = sorted(n for j in bench_jobs for n in j.names)
+            if seen != sorted(expected[name]):
+                print(f"== {name}: its jobs reported tests {seen}, the module has {sorted(expected[name])}: FAILED")
+                broken.append(name)
     total_p = sum(j.passed for j in jobs)
-    total_f = sum(j.failed for j in jobs)
+    total_f = sum(j.failed for j in jobs) + sum(1 for b in broken if all(j.ok for j in per_bench[b]))
     total_s = sum(j.skipped for j in jobs)
     if not live:
         print("cocotb summary (in bench order):")
