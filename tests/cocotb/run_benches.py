@@ -169,7 +169,11 @@ def run_job(job: Job, env: dict, live: bool, out_lock: threading.Lock) -> None:
         job.verdict = f"== {job.name}: no results file (make exited {proc.returncode}) after {timing}: bench broken"
         job.failed = 1
     else:
-        p, f, s, failures, job.names = read_results(job.results)
+        try:
+            p, f, s, failures, job.names = read_results(job.results)
+        except ET.ParseError as e:
+            p, f, s, failures = 0, 0, 0, []
+            timing += f", results file unreadable ({e})"
         job.passed, job.failed, job.skipped = p, f, s
         if p + f == 0:
             job.verdict = f"== {job.name}: ran no test ({timing}): bench broken"
@@ -268,11 +272,16 @@ def main() -> int:
                     job.done = True
                     cond.notify_all()
 
-    threads = [threading.Thread(target=worker) for _ in range(opts.jobs)]
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(opts.jobs)]
     for t in threads:
         t.start()
-    for t in threads:
-        t.join()
+    try:
+        for t in threads:
+            t.join()
+    except KeyboardInterrupt:
+        with cond:
+            pending.clear()      # start nothing more; the running makes got the same Ctrl-C
+        raise
     wall = time.monotonic() - t0
 
     broken = []
