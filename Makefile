@@ -63,22 +63,36 @@ check-contract:
 lint: apt-deps
 	@$(ROOT)/hdl/lint.sh
 
-test: deps check-contract lint test-python test-rust test-cocotb test-vm
+# The quick checks first (and the installs, once: nothing below installs anything any more), then
+# the two long suites at the same time: the Rust build and tests (cargo, mostly parallel compiles)
+# and the cocotb benches (single-threaded simulations, two at a time). A failure in either fails
+# `make test`; the other still runs to its end so its result is reported too. Lines of the Rust
+# side are tagged `rust| `; each cocotb bench's log is printed whole when the bench ends. The VM test
+# of the vfio backend (test-vm, about 20 s) runs last, after the Rust build it reuses.
+test: deps check-contract lint test-python
+	@$(MAKE) --no-print-directory -j2 test-rust test-cocotb RUST_TAG='rust| '
+	@$(MAKE) --no-print-directory test-vm
 
 test-python: py-deps
 	$(VENV)/bin/python -m pytest -q $(ROOT)/tests/contract
 
-test-rust: apt-deps
-	cargo fmt --all -- --check
-# With `wide`: the 512-bit (100G) simulated card too, for the line-rate regression (cosim_line_rate).
-	cargo clippy --workspace --all-targets --locked --features tsnic/wide -- -D warnings
-# The driver for a real card: built without the `sim` feature (no sim/card, no Verilator).
-	cargo clippy -p tsnic --no-default-features --all-targets --locked -- -D warnings
-	cargo test -p tsnic --no-default-features --locked --test cli_driver
-	cargo test --workspace --locked --features tsnic/wide
+# $(call rust,CMD): CMD, its output tagged with $(RUST_TAG) when that is set (pipefail keeps its status).
+RUST_TAG ?=
+rust = $(if $(RUST_TAG),$(1) 2>&1 | sed -u 's/^/$(RUST_TAG)/',$(1))
 
+test-rust: apt-deps
+	$(call rust,cargo fmt --all -- --check)
+# With `wide`: the 512-bit (100G) simulated card too, for the line-rate regression (cosim_line_rate).
+	$(call rust,cargo clippy --workspace --all-targets --locked --features tsnic/wide -- -D warnings)
+# The driver for a real card: built without the `sim` feature (no sim/card, no Verilator).
+	$(call rust,cargo clippy -p tsnic --no-default-features --all-targets --locked -- -D warnings)
+	$(call rust,cargo test -p tsnic --no-default-features --locked --test cli_driver)
+	$(call rust,cargo test --workspace --locked --features tsnic/wide)
+
+# Two benches at a time (COCOTB_JOBS=1: one after another, output live).
+COCOTB_JOBS ?= 2
 test-cocotb: deps
-	@$(VENV)/bin/python $(ROOT)/tests/cocotb/run_benches.py
+	@$(VENV)/bin/python $(ROOT)/tests/cocotb/run_benches.py -j $(COCOTB_JOBS)
 
 # The vfio backend against Debian's kernel in QEMU (q35, intel-iommu, the edu device); see tests/vm/run.sh.
 test-vm: apt-deps
@@ -89,7 +103,7 @@ bench-vm: apt-deps
 	@$(ROOT)/tests/vm/run.sh --bench
 
 soak: deps
-	@SOAK=1 $(VENV)/bin/python $(ROOT)/tests/cocotb/run_benches.py
+	@SOAK=1 $(VENV)/bin/python $(ROOT)/tests/cocotb/run_benches.py -j $(COCOTB_JOBS)
 
 synth: apt-deps
 	@$(ROOT)/hdl/synth/all.sh
@@ -99,4 +113,4 @@ demo: deps
 	@$(ROOT)/tests/demo.sh
 
 clean:
-	rm -rf $(ROOT)/target $(ROOT)/tests/cocotb/*/sim_build $(ROOT)/tests/cocotb/*/results.xml
+	rm -rf $(ROOT)/target $(ROOT)/tests/cocotb/*/sim_build* $(ROOT)/tests/cocotb/*/results*.xml

@@ -2,24 +2,98 @@
 """Run every cocotb bench under tests/cocotb/ and judge it by its results.xml.
 
 A bench is a folder here with a Makefile. cocotb's make does not always exit non-zero when a test
-fails, so each bench's JUnit results file is read: a bench passes only when its results file exists,
-lists at least one test, and none failed or errored.
+fails, so each run's JUnit results file is read: a run passes only when its results file exists,
+lists at least one test, and none failed or errored. A bench passes when all its runs pass.
 
-    run_benches.py [NAME ...]     only the benches whose folder names are given
-    SOAK=1 run_benches.py         passed through to the benches: long randomized runs
+A bench whose Makefile sets `WIDTHS := 64 512` (the two data widths of the TX path) is run once per
+width, as its own job (`make DATA_W=<w> SIM_BUILD=sim_build_<w> COCOTB_RESULTS_FILE=results_<w>.xml`,
+the same runs its Makefile's default target makes in turn); the per-width files are then merged
+into the bench's results.xml as before.
+
+A bench whose Makefile sets `TEST_GROUPS := test_a test_b` (tsnic_calendar: its long randomized
+tests) is built once (`make sim-build`), then run as several jobs from that build: one per named
+test and one for all its other tests (TESTCASE lists them; the test names come from the
+@cocotb.test functions of its MODULE file). So that no test can be lost in the split, the bench
+fails unless the tests reported across its jobs are exactly the tests of the module.
+
+Jobs run N at a time (default 2: the project's machine has 2 cores, and each cocotb run is a
+single-threaded simulator plus Python). With N > 1 each job's output is held back and printed whole
+when the job ends, followed by its summary line, so logs of different benches never interleave.
+Long jobs start first so the last one to finish is a short one.
+
+    run_benches.py [-j N] [NAME ...]   only the benches whose folder names are given
+    TSNIC_COCOTB_JOBS=N                default for -j (1 = one after another, output streamed live)
+    SOAK=1 run_benches.py              passed through to the benches: long randomized runs
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import re
 import subprocess
 import sys
+import threading
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 COMMON = HERE / "common"
+
+# Scheduling hint only (seconds of CPU, measured 2026-12-01 on the project's machine, see
+# docs/BENCHMARKS.md "make test time"): jobs start longest first. Unknown jobs count as long, so a
+# new bench is never left for the end.
+COST_HINT = {
+    "tsnic_calendar[test_random]": 60,
+    "tsnic_core": 46,
+    "tsnic_calendar[rest]": 30,
+    "tsnic_calendar[test_throughput_far]": 25,
+    "tsnic_phc": 24,
+    "tsnic_tx_prefetch[w64]": 22,
+    "tsnic_tx_prefetch[w512]": 16,
+    "tsnic_launch_gate[w64]": 15,
+    "tsnic_launch_gate[w512]": 14,
+    "tsnic_desc_fetch": 12,
+    "tsnic_regs": 8,
+    "tsnic_axi_rd_arb": 6,
+    "tsnic_cpl_write": 5,
+    "tsnic_axil_reg_if": 4,
+    "tsnic_desc_table": 4,
+}
+UNKNOWN_COST = 1000
+
+
+class Job:
+    def __init__(self, bench: Path, width: str | None = None, group: str | None = None,
+                 tests: list[str] | None = None, build_only: bool = False):
+        self.bench = bench
+        self.width = width
+        self.group = group
+        self.build_only = build_only
+        self.after: Job | None = None   # a job that must have ended first (the shared build)
+        self.done = False
+        if build_only:
+            self.name = f"{bench.name}[build]"
+            self.results = None
+            self.args = ["sim-build"]
+        elif group:
+            self.name = f"{bench.name}[{group}]"
+            self.results = bench / f"results_{group}.xml"
+            self.args = [f"TESTCASE={','.join(tests)}", f"COCOTB_RESULTS_FILE={self.results.name}"]
+        elif width:
+            self.name = f"{bench.name}[w{width}]"
+            self.results = bench / f"results_{width}.xml"
+            self.args = [f"DATA_W={width}", f"SIM_BUILD=sim_build_{width}",
+                         f"COCOTB_RESULTS_FILE={self.results.name}"]
+        else:
+            self.name = bench.name
+            self.results = bench / "results.xml"
+            self.args = []
+        self.names: list[str] = []      # test cases reported in its results file
+        self.verdict = ""       # summary line, set when the job has been judged
+        self.passed = self.failed = self.skipped = 0
+        self.ok = False
 
 
 def benches(selected: list[str]) -> list[Path]:
@@ -33,11 +107,30 @@ def benches(selected: list[str]) -> list[Path]:
     return found
 
 
-def read_results(path: Path) -> tuple[int, int, int, list[str]]:
-    """(passed, failed, skipped, names of failed tests) from a cocotb JUnit file."""
+def makefile_list(bench: Path, var: str) -> list[str]:
+    """The words of `VAR := ...` in a bench's Makefile, or []."""
+    m = re.search(rf"^{var}\s*:?=\s*(.+)$", (bench / "Makefile").read_text(), re.M)
+    return m.group(1).split() if m else []
+
+
+def module_tests(bench: Path) -> list[str]:
+    """Names of the @cocotb.test functions of the bench's MODULE, in file order. Exits if a
+    decorator is not followed by a function the pattern sees (the split would lose that test)."""
+    module = makefile_list(bench, "MODULE")
+    src = (bench / f"{module[0]}.py").read_text() if len(module) == 1 else ""
+    names = re.findall(r"^@cocotb\.test\([^\n]*\)\s*\n(?:async\s+)?def\s+(\w+)", src, re.M)
+    if not names or len(names) != src.count("@cocotb.test"):
+        sys.exit(f"run_benches: cannot list the tests of {bench.name} to split it (TEST_GROUPS)")
+    return names
+
+
+def read_results(path: Path) -> tuple[int, int, int, list[str], list[str]]:
+    """(passed, failed, skipped, names of failed tests, names of all tests) from a JUnit file."""
     passed = failed = skipped = 0
     failures = []
+    names = []
     for case in ET.parse(path).getroot().iter("testcase"):
+        names.append(case.get("name", "?"))
         if case.find("failure") is not None or case.find("error") is not None:
             failed += 1
             failures.append(case.get("name", "?"))
@@ -45,41 +138,174 @@ def read_results(path: Path) -> tuple[int, int, int, list[str]]:
             skipped += 1
         else:
             passed += 1
-    return passed, failed, skipped, failures
+    return passed, failed, skipped, failures, names
+
+
+def run_job(job: Job, env: dict, live: bool, out_lock: threading.Lock) -> None:
+    if job.results is not None:
+        job.results.unlink(missing_ok=True)
+    cmd = ["make", "-C", str(job.bench)] + job.args
+    t0 = time.monotonic()
+    if live:
+        print(f"== cocotb bench {job.name}", flush=True)
+        proc = subprocess.Popen(cmd, env=env)
+        output = ""
+    else:
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL)
+        output = proc.stdout.read().decode(errors="replace")
+        proc.stdout.close()
+    # wait4 rather than wait: the CPU time of the make and everything it ran (build and simulation)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.monotonic() - t0
+    cpu = usage.ru_utime + usage.ru_stime
+    timing = f"{wall:.0f} s wall, {cpu:.0f} s CPU"
+    if job.build_only:
+        # judged through the test jobs that use the build; a failed build fails them
+        job.ok = proc.returncode == 0
+        job.verdict = f"== {job.name}: {'built' if job.ok else f'make exited {proc.returncode}'} in {timing}"
+    elif not job.results.exists():
+        job.verdict = f"== {job.name}: no results file (make exited {proc.returncode}) after {timing}: bench broken"
+        job.failed = 1
+    else:
+        try:
+            p, f, s, failures, job.names = read_results(job.results)
+        except ET.ParseError as e:
+            p, f, s, failures = 0, 0, 0, []
+            timing += f", results file unreadable ({e})"
+        job.passed, job.failed, job.skipped = p, f, s
+        if p + f == 0:
+            job.verdict = f"== {job.name}: ran no test ({timing}): bench broken"
+            job.failed = 1
+        else:
+            verdict = "ok" if f == 0 else "FAILED: " + ", ".join(failures)
+            job.verdict = f"== {job.name}: {p} passed, {f} failed, {s} skipped in {timing}: {verdict}"
+            job.ok = f == 0
+    with out_lock:
+        if not live:
+            sys.stdout.write(f"== cocotb bench {job.name} (output of the whole run follows)\n")
+            sys.stdout.write(output)
+            if output and not output.endswith("\n"):
+                sys.stdout.write("\n")
+        sys.stdout.write(job.verdict + "\n")
+        sys.stdout.flush()
+
+
+def merge(bench: Path, jobs: list[Job]) -> None:
+    """The bench's results.xml from its jobs' files (per-width test names suffixed [w<width>])."""
+    parts = [f"{j.results}:w{j.width}" if j.width else str(j.results) for j in jobs if j.results]
+    subprocess.run([sys.executable, str(HERE / "tsnic_tx_prefetch" / "merge_results.py"),
+                    str(bench / "results.xml")] + parts, check=False)
 
 
 def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-j", "--jobs", type=int, default=int(os.environ.get("TSNIC_COCOTB_JOBS", "2")),
+                    help="benches run at once (default 2, or TSNIC_COCOTB_JOBS)")
+    ap.add_argument("names", nargs="*", help="bench folder names (default: all)")
+    opts = ap.parse_args()
+    if opts.jobs < 1:
+        sys.exit("run_benches: -j must be at least 1")
+
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(COMMON), env.get("PYTHONPATH", "")]))
-    total_p = total_f = total_s = 0
+    # The benches' makes run on their own: a jobserver inherited from a parent `make -j` would not
+    # reach them (its pipe is not passed on) and make would warn about it.
+    for var in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL"):
+        env.pop(var, None)
+
+    jobs: list[Job] = []
+    per_bench: dict[str, list[Job]] = {}
+    expected: dict[str, list[str]] = {}      # split benches: the tests their jobs must report
+    for bench in benches(opts.names):
+        ws = makefile_list(bench, "WIDTHS")
+        groups = makefile_list(bench, "TEST_GROUPS")
+        if ws:
+            bench_jobs = [Job(bench, width=w) for w in ws]
+        elif groups:
+            tests = module_tests(bench)
+            unknown = [g for g in groups if g not in tests]
+            if unknown:
+                sys.exit(f"run_benches: {bench.name}: TEST_GROUPS names no test {', '.join(unknown)}")
+            rest = [t for t in tests if t not in groups]
+            build = Job(bench, build_only=True)
+            bench_jobs = [build] + [Job(bench, group=g, tests=[g]) for g in groups]
+            if rest:
+                bench_jobs.append(Job(bench, group="rest", tests=rest))
+            for j in bench_jobs[1:]:
+                j.after = build
+            expected[bench.name] = tests
+        else:
+            bench_jobs = [Job(bench)]
+        per_bench[bench.name] = bench_jobs
+        jobs += bench_jobs
+        if len(bench_jobs) > 1:
+            (bench / "results.xml").unlink(missing_ok=True)
+    # longest first; a build first of all, as the jobs after it wait for it
+    pending = sorted(jobs, key=lambda j: (not j.build_only, -COST_HINT.get(j.name, UNKNOWN_COST)))
+
+    t0 = time.monotonic()
+    live = opts.jobs == 1
+    lock = threading.Lock()
+    cond = threading.Condition()
+    if not live:
+        print(f"cocotb: {len(pending)} runs of {len(per_bench)} benches, {opts.jobs} at a time; "
+              "each run's output is printed whole when it ends", flush=True)
+
+    def worker():
+        while True:
+            with cond:
+                while True:
+                    if not pending:
+                        return
+                    ready = [j for j in pending if j.after is None or j.after.done]
+                    if ready:
+                        job = ready[0]
+                        pending.remove(job)
+                        break
+                    cond.wait()
+            try:
+                run_job(job, env, live, lock)
+            finally:
+                with cond:
+                    job.done = True
+                    cond.notify_all()
+
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(opts.jobs)]
+    for t in threads:
+        t.start()
+    try:
+        for t in threads:
+            t.join()
+    except KeyboardInterrupt:
+        with cond:
+            pending.clear()      # start nothing more; the running makes got the same Ctrl-C
+        raise
+    wall = time.monotonic() - t0
+
     broken = []
-    for bench in benches(sys.argv[1:]):
-        results = bench / "results.xml"
-        results.unlink(missing_ok=True)
-        t0 = time.monotonic()
-        print(f"== cocotb bench {bench.name}", flush=True)
-        proc = subprocess.run(["make", "-C", str(bench)], env=env)
-        dt = time.monotonic() - t0
-        if not results.exists():
-            print(f"== {bench.name}: no results.xml (make exited {proc.returncode}) after {dt:.0f} s: bench broken")
-            broken.append(bench.name)
-            total_f += 1
-            continue
-        p, f, s, failures = read_results(results)
-        if p + f == 0:
-            print(f"== {bench.name}: ran no test")
-            broken.append(bench.name)
-            total_f += 1
-            continue
-        total_p, total_f, total_s = total_p + p, total_f + f, total_s + s
-        verdict = "ok" if f == 0 else "FAILED: " + ", ".join(failures)
-        print(f"== {bench.name}: {p} passed, {f} failed, {s} skipped in {dt:.0f} s: {verdict}", flush=True)
-        if f:
-            broken.append(bench.name)
+    for name, bench_jobs in per_bench.items():
+        if len(bench_jobs) > 1:
+            merge(bench_jobs[0].bench, bench_jobs)
+        if not all(j.ok for j in bench_jobs):
+            broken.append(name)
+        elif name in expected:
+            seen = sorted(n for j in bench_jobs for n in j.names)
+            if seen != sorted(expected[name]):
+                print(f"== {name}: its jobs reported tests {seen}, the module has {sorted(expected[name])}: FAILED")
+                broken.append(name)
+    total_p = sum(j.passed for j in jobs)
+    total_f = sum(j.failed for j in jobs) + sum(1 for b in broken if all(j.ok for j in per_bench[b]))
+    total_s = sum(j.skipped for j in jobs)
+    if not live:
+        print("cocotb summary (in bench order):")
+        for j in jobs:
+            print("  " + j.verdict.removeprefix("== "))
     if broken:
         print(f"cocotb benches with failures: {', '.join(broken)}")
-    print(f"cocotb: {total_p} passed, {total_f} failed, {total_s} skipped")
-    return 1 if total_f else 0
+    print(f"cocotb: {total_p} passed, {total_f} failed, {total_s} skipped in {wall:.0f} s wall ({opts.jobs} at a time)")
+    return 1 if total_f or broken else 0
 
 
 if __name__ == "__main__":

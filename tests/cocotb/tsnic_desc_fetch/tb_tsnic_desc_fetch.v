@@ -1,5 +1,6 @@
 // Bench wrapper: tsnic_desc_fetch + tsnic_desc_table, a free-running PHC (4 ns per cycle) and
 // the table's read/free ports brought out so the bench can play tsnic_tx_prefetch/tsnic_cpl_write.
+// The 4 ns clock is generated here rather than by a cocotb Clock (two Python wake-ups per cycle).
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -15,7 +16,7 @@ module tb_tsnic_desc_fetch #(
     parameter DESC_FIFO_LOG2 = 4,
     parameter MAX_FRAME_LEN  = 9600
 ) (
-    input  wire                  clk,
+    output reg                   clk,
     input  wire                  rst,
     input  wire                  enable,
     output reg  [63:0]           phc_ns,
@@ -95,6 +96,9 @@ module tb_tsnic_desc_fetch #(
     input  wire [NODE_W-1:0]     tbl_free_handle,
     output wire [NODE_W:0]       tbl_used_count
 );
+
+initial clk = 1'b0;
+always #2 clk = ~clk;   // CLK_NS = 4 in the bench
 
 always @(posedge clk) begin
     if (rst) phc_ns <= 64'd1000000;

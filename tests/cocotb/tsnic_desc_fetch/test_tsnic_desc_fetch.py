@@ -16,7 +16,6 @@ import os
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge, ReadOnly, Timer
 from cocotb.utils import get_sim_time
 from cocotbext.axi import AxiRamRead, AxiReadBus
@@ -111,7 +110,7 @@ class TB:
     def __init__(self, dut, latency_ns=800):
         self.dut = dut
         self.log = dut._log
-        cocotb.start_soon(Clock(dut.clk, CLK_NS, units="ns").start())
+        # the CLK_NS clock runs in the wrapper (tb_tsnic_desc_fetch.v)
         self.regs = RegIfMaster(dut, dut.clk, timeout=64)
         self.mem = LatencyRamRead(dut, latency_ns)
         self.mem.log.setLevel(logging.WARNING)

@@ -4,7 +4,9 @@
 //  - a PHC: 16.16 fixed-point ns accumulator, increment PHC_INC_FX per cycle, start PHC_START,
 //  - a host-read latency line on AR: each AR handshake from the prefetch reaches the host-memory
 //    model (cocotbext-axi AxiRamRead on host_axi_*) rd_lat_cycles cycles later; many reads can be
-//    in the line at once (pipelined, like a PCIe round trip).
+//    in the line at once (pipelined, like a PCIe round trip),
+//  - the 4 ns clock (250 MHz simulated time; the PHC increment sets the PHC rate): generated here
+//    rather than by a cocotb Clock, which would cost two Python timer wake-ups per cycle.
 // Test-only; not part of hdl/.
 `resetall
 `timescale 1ns / 1ps
@@ -22,7 +24,7 @@ module tb_tsnic_tx_path #(
     parameter PHC_INC_FX = 32'h0004_0000,
     parameter LAT_LOG2   = 7
 ) (
-    input  wire                 clk,
+    output reg                  clk,
     input  wire                 rst,
 
     output wire [63:0]          phc_ns,
@@ -106,6 +108,9 @@ module tb_tsnic_tx_path #(
     output wire [NODE_W-1:0]    tx_cpl_handle,
     output wire                 tx_cpl_handle_valid
 );
+
+initial clk = 1'b0;
+always #2 clk = ~clk;
 
 // PHC
 reg [79:0] phc_fx = {PHC_START, 16'd0};
