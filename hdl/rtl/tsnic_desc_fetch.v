@@ -906,7 +906,10 @@ end
 
 assign idle = !init_busy && (ctx_cnt == 0) && (credits == DESC_FIFO) && !u_valid && !v_valid && !m_ins_valid
            && !m_cpl_req_valid && !dn_valid && !b_valid && !acc_valid;
-assign ff_quiet = idle && !act_valid && !fd_req && !p_valid && !fl_busy && !wr_busy && !wr_ack_r && !rd_busy && !rd_ack_r;
+// fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward"): nothing fetched, no queue waiting to be
+// fetched or flushed, no register access
+assign ff_quiet = idle && !act_valid && !flq_valid && !fd_req && !p_valid && !fl_busy && !wr_busy && !wr_ack_r &&
+                  !rd_busy && !rd_ack_r;
 
 // unused inputs
 /* verilator lint_off UNUSEDSIGNAL */
