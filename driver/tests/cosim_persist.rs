@@ -14,21 +14,8 @@ use tsnic::device::mem::MemBackend;
 use tsnic::device::{Backend, Caps, Card};
 use tsnic::push;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// False (after saying why) when the core has not landed; panics when it exists but did not build.
-fn core_ready() -> bool {
-    match tsnic_sim::core_unavailable() {
-        None => true,
-        Some(why) if !repo().join("hdl/rtl/tsnic_core.v").exists() => {
-            eprintln!("SKIPPED: no RTL core yet: {why}");
-            false
-        }
-        Some(why) => panic!("hdl/rtl/tsnic_core.v exists but the simulator was not built: {why}"),
-    }
-}
+mod common;
+use common::{core_ready, repo};
 
 /// A fresh directory for one test's card.
 fn card_dir(name: &str) -> PathBuf {

@@ -17,24 +17,11 @@ use tsnic::push::{self, FrameResult, JobFrame, PushOptions};
 use tsnic::trace::{self, Limits};
 use tsnic_sim::{LineRate, WireFrame};
 
+mod common;
+use common::{core_ready, repo};
+
 /// Core clock period of the default configuration, ns.
 const CYCLE_NS: i64 = 4;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// False (after saying why) when the core has not landed; panics when it exists but did not build.
-fn core_ready() -> bool {
-    match tsnic_sim::core_unavailable() {
-        None => true,
-        Some(why) if !repo().join("hdl/rtl/tsnic_core.v").exists() => {
-            eprintln!("SKIPPED: no RTL core yet: {why}");
-            false
-        }
-        Some(why) => panic!("hdl/rtl/tsnic_core.v exists but the simulator was not built: {why}"),
-    }
-}
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("tsnic-cosim-{}", std::process::id()));
