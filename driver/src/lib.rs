@@ -11,6 +11,8 @@ pub mod device;
 pub mod edt;
 #[cfg(feature = "sim")]
 pub mod netsim;
+#[cfg(feature = "sim")]
+pub mod peer;
 pub mod phc;
 pub mod push;
 pub mod regs;

@@ -44,6 +44,14 @@ enum Command {
     /// (power-cycle). Its state file: `--backend sim:state=PATH` or TSNIC_SIM_STATE (`none`: a fresh
     /// card each command).
     Sim(cli::sim::SimArgs),
+    /// (internal) The Linux receiver of `send --peer linux`, run inside its network namespace.
+    #[cfg(feature = "sim")]
+    #[command(hide = true)]
+    PeerRecv(cli::peer::PeerRecvArgs),
+    /// (internal) The kernel-TCP baseline sender of `send --peer linux --sender kernel`.
+    #[cfg(feature = "sim")]
+    #[command(hide = true)]
+    PeerKernelSend(cli::peer::PeerKernelSendArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +64,10 @@ fn main() -> ExitCode {
         Command::Push(args) => cli::push::run(args),
         Command::Replay(args) => cli::replay::run(args),
         Command::Sim(args) => cli::sim::run(args),
+        #[cfg(feature = "sim")]
+        Command::PeerRecv(args) => cli::peer::recv(args),
+        #[cfg(feature = "sim")]
+        Command::PeerKernelSend(args) => cli::peer::kernel(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,6 +2,8 @@
 
 pub mod common;
 pub mod info;
+#[cfg(feature = "sim")]
+pub mod peer;
 pub mod phc;
 pub mod push;
 pub mod replay;
