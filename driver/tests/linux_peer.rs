@@ -88,8 +88,14 @@ fn send(name: &str, args: &[&str]) -> Run {
     let report = tmp(&format!("{name}.json"));
     let pcap = tmp(&format!("{name}.pcapng"));
     let _ = std::fs::remove_file(&report);
+    let card: &[&str] = if args.contains(&"--card") {
+        &[]
+    } else {
+        &["--card", "model"]
+    };
     let child = Command::new(env!("CARGO_BIN_EXE_tsnic"))
-        .args(["send", "--card", "model", "--time-limit", "60s"])
+        .args(["send", "--time-limit", "60s"])
+        .args(card)
         .args(args)
         .arg("--report")
         .arg(&report)
@@ -421,4 +427,30 @@ fn bad_peer_values_are_refused() {
         .expect("run tsnic");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("need --peer linux"), "{err}");
+}
+
+/// The Verilated card's wire output into the TAP (unsynchronised: function, not timing).
+#[test]
+fn verilated_card_1mb_to_linux() {
+    let _g = serial();
+    require_environment();
+    for cc in ["cubic", "bbr"] {
+        let r = send(
+            &format!("cosim-{cc}"),
+            &["--card", "sim", "--peer", "linux", "--cc", cc, "--bytes", "1MB"],
+        );
+        assert_clean_transfer(&r, 1_000_000);
+        assert_handshake(&r);
+        assert!(
+            r.report["mode"]
+                .as_str()
+                .is_some_and(|m| m.contains("UNSYNCHRONISED")),
+            "the output must say the mode is unsynchronised: {}",
+            r.report["mode"]
+        );
+        assert!(r.stderr.contains("checks function, not timing"), "{}", r.stderr);
+        assert!(r.report["card"].as_str().is_some_and(|c| c.contains("Verilated")));
+        assert_eq!(u(&r.report["peer"]["beyond_window_frames"]), 0);
+        assert_capture_clean(&r, 0);
+    }
 }

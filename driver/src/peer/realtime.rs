@@ -926,3 +926,195 @@ pub fn run_kernel(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxRe
     drop(side.ns);
     Ok(report)
 }
+
+/// How long the unsynchronised co-simulation waits (wall time) for Linux to answer before it
+/// lets simulated time jump to the sender's next timer. Above Linux's 40 ms delayed-ACK
+/// minimum, so a delayed ACK is waited for rather than taken for a loss.
+const COSIM_QUIET: Duration = Duration::from_millis(100);
+
+/// Our EDT sender on the Verilated card (the RTL through the driver's rings) against Linux:
+/// the card's wire output goes to the TAP. Unsynchronised: the sender and the card run on
+/// simulated time (about a wall second per simulated millisecond), Linux on the host's, so the
+/// run checks function (bytes, handshake, close), not timing. The card's RX path is not
+/// connected yet: frames from Linux reach the sender host-side, as the netsim ACKs do.
+pub fn run_edt_sim(
+    cfg: &LinuxRunConfig,
+    stop: Arc<AtomicBool>,
+) -> Result<LinuxReport, PeerError> {
+    check_config(cfg)?;
+    if cfg.path.is_some() {
+        return Err(PeerError::Invalid(
+            "--card sim --peer linux has no path model (simulated and host time are not \
+             synchronised); drop --path or use --card model"
+                .into(),
+        ));
+    }
+    netns::check_prerequisites()?;
+    let ns = open_netns(&cfg.peer, "tsnic-peer-")?;
+    let mut side = start_linux_side(cfg, ns, LINUX_END, OUR_END, &stop)?;
+    let tap = side
+        .tap
+        .take()
+        .ok_or_else(|| PeerError::Setup("no TAP".into()))?;
+    let mut card = crate::edt::card_sim::SimCardPort::open(1, cfg.line_rate_bps)?;
+    let ends = Endpoints {
+        src_mac: OUR_END.mac,
+        dst_mac: LINUX_END.mac,
+        src_ip: OUR_END.ip,
+        dst_ip: LINUX_END.ip,
+        src_port: OUR_PORT,
+        dst_port: LINUX_PORT,
+    };
+    let mut rng = SeededRng::new(cfg.seed);
+    let mut sc = SenderConfig::new(ends, rng.next_u64() as u32, cfg.cc);
+    sc.max_pacing_rate = cfg.max_rate_bps.map_or(u64::MAX, |r| r / 8);
+    sc.tick_ns = cfg.tick_ns;
+    sc.seed = cfg.seed;
+    let mut s = TcpSender::new(sc, 1 << 48);
+    let mut watch = Watch {
+        our_port: Some(OUR_PORT),
+        ..Watch::default()
+    };
+    let mut pcap: Option<Vec<(u64, Vec<u8>)>> = cfg.capture.then(Vec::new);
+    let wall = Instant::now();
+    let wall_limit = Duration::from_nanos(cfg.time_limit_ns);
+    // Simulated time starts at 1 s like the real-time clock, so no TSval is 0.
+    let mut now = CLOCK_BASE_NS;
+    s.connect(now, &mut card);
+    let (mut remaining, mut closed) = (cfg.bytes, false);
+    let mut buf = vec![0u8; 65_536];
+    let mut finished_at: Option<Instant> = None;
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return Err(PeerError::Interrupted);
+        }
+        if wall.elapsed() > wall_limit {
+            break;
+        }
+        for c in card.poll(now) {
+            s.on_completion(&c);
+        }
+        if let Some(e) = card.error() {
+            return Err(PeerError::Edt(crate::edt::EdtError::Card(e.to_string())));
+        }
+        for w in card.drain_wire() {
+            watch.ours(&w.frame);
+            tap.send(&w.frame)
+                .map_err(|e| PeerError::Io(format!("write to {}: {e}", tap.name())))?;
+            if let Some(c) = &mut pcap {
+                c.push((w.depart_ns, w.frame));
+            }
+        }
+        let mut got = false;
+        while let Some(n) = tap
+            .recv(&mut buf)
+            .map_err(|e| PeerError::Io(format!("read from TAP: {e}")))?
+        {
+            let f = buf[..n].to_vec();
+            if let Some(c) = &mut pcap {
+                c.push((now, f.clone()));
+            }
+            if watch.theirs(&f) {
+                s.on_frame(now, &f, &mut card);
+                got = true;
+            }
+        }
+        if s.next_timer_ns().is_some_and(|d| d <= now) {
+            s.on_timers(now, &mut card);
+        }
+        if matches!(s.state, ConnState::Established | ConnState::FinWait) {
+            while remaining > 0 && s.buffered_bytes() < s.sndbuf_bytes() {
+                let n = remaining.min(APP_CHUNK);
+                s.write(n);
+                remaining -= n;
+            }
+            if remaining == 0 && !closed {
+                closed = true;
+                s.close();
+            }
+            s.xmit(now, &mut card);
+        }
+        if s.is_finished() {
+            let t = *finished_at.get_or_insert_with(Instant::now);
+            if card.next_event_ns().is_none() || t.elapsed() > Duration::from_secs(5) {
+                break;
+            }
+        }
+        if got {
+            continue;
+        }
+        // Advance simulated time: step the card while it has work; when it is idle, give Linux
+        // (wall) time to answer before jumping to the sender's next timer.
+        let timer = s.next_timer_ns();
+        match card.next_event_ns() {
+            Some(t) => now = now.max(timer.map_or(t, |x| x.min(t))),
+            None => {
+                let readable = sys::wait_readable(&[tap.raw_fd()], COSIM_QUIET.as_nanos() as u64)
+                    .map_err(|e| PeerError::Io(format!("ppoll on the TAP: {e}")))?;
+                if !readable {
+                    if let Some(t) = timer {
+                        now = now.max(t);
+                    }
+                }
+            }
+        }
+    }
+    let completed = s.state == ConnState::Done;
+    let rr: Result<ReceiverResult, PeerError> =
+        side.receiver.wait_json(Duration::from_secs(3), &stop);
+    let (rr, rerr) = match rr {
+        Ok(r) => {
+            let e = r.error.clone();
+            (r, e)
+        }
+        Err(e) => (ReceiverResult::default(), Some(e.to_string())),
+    };
+    let expected = pattern_sha256(cfg.bytes);
+    let mut peer = std::mem::take(&mut watch.peer);
+    peer.kind = "linux".into();
+    peer.netns = side.ns.name().to_string();
+    peer.netns_created = side.ns.owned();
+    peer.tap = tap.name().to_string();
+    peer.linux_addr = format!("{}:{LINUX_PORT}", ip_str(LINUX_END.ip));
+    peer.our_addr = format!("{}:{OUR_PORT}", ip_str(OUR_END.ip));
+    peer.received_bytes = rr.received_bytes;
+    peer.sha256_match = rr.received_bytes == cfg.bytes && rr.sha256 == expected;
+    peer.sha256 = rr.sha256;
+    peer.expected_sha256 = expected;
+    peer.linux_tcp_info = rr.tcp_info;
+    peer.linux_counters = rr.counters;
+    peer.receiver_error = rerr;
+    let st = &s.stats;
+    let sim_ns = now.saturating_sub(CLOCK_BASE_NS).max(1);
+    let report = LinuxReport {
+        mode: "co-simulation, UNSYNCHRONISED (simulated card time is not the host's: this \
+               checks function, not timing; frames from Linux reach the sender host-side, \
+               not through the card's RX path)"
+            .into(),
+        sender: "edt".into(),
+        card: card.describe(),
+        config: cfg.clone(),
+        completed,
+        duration_ms: wall.elapsed().as_secs_f64() * 1e3,
+        goodput_mbps: st.acked_bytes as f64 * 8.0 / sim_ns as f64 * 1e3,
+        bytes_acked: st.acked_bytes,
+        srtt_us: Summary::of(&st.srtt_ns, 1000.0),
+        rtt_sample_us: Summary::of(&st.rtt_ns, 1000.0),
+        retransmitted_segments: st.retrans_segs,
+        tlp_probes: st.tlp_probes,
+        rto_fires: st.rto_fires,
+        recoveries: st.recoveries,
+        launch_error_ns: Summary::of(&st.launch_error_ns, 1.0),
+        frames_sent_late: st.frames_sent_late,
+        window_violations: st.window_violations,
+        path: None,
+        kernel_sender: None,
+        peer,
+        pcap: pcap.unwrap_or_default(),
+    };
+    drop(side.receiver);
+    drop(tap);
+    drop(card);
+    drop(side.ns);
+    Ok(report)
+}
