@@ -217,14 +217,20 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
     print!("{}", report.table());
     if let Some(p) = &a.report {
         let f = File::create(p).with_context(|| {
-            format!("cannot create report file {}; check the directory exists", p.display())
+            format!(
+                "cannot create report file {}; check the directory exists",
+                p.display()
+            )
         })?;
         serde_json::to_writer_pretty(BufWriter::new(f), &report)
             .with_context(|| format!("cannot write JSON report to {}", p.display()))?;
     }
     if let Some(p) = &a.pcap {
         let f = File::create(p).with_context(|| {
-            format!("cannot create pcap file {}; check the directory exists", p.display())
+            format!(
+                "cannot create pcap file {}; check the directory exists",
+                p.display()
+            )
         })?;
         write_pcapng(BufWriter::new(f), &report.pcap)
             .with_context(|| format!("cannot write pcapng to {}", p.display()))?;

@@ -33,6 +33,8 @@ pub struct TcpInfo {
     pub snd_mss: u32,
     /// Largest segment received (estimate of the peer's MSS).
     pub rcv_mss: u32,
+    /// Segments sent and not yet acknowledged.
+    pub unacked: u32,
     pub rtt_us: u32,
     pub snd_cwnd: u32,
     pub advmss: u32,
@@ -73,6 +75,7 @@ impl TcpInfo {
             rto_us: u32at(8),
             snd_mss: u32at(16),
             rcv_mss: u32at(20),
+            unacked: u32at(24),
             rtt_us: u32at(68),
             snd_cwnd: u32at(80),
             advmss: u32at(84),
@@ -249,7 +252,14 @@ pub fn receive(cfg: &ReceiveConfig, out: &mut dyn Write) -> io::Result<()> {
     let mut h = Sha256::new();
     let mut total = 0u64;
     // A slow reader takes small bites so the window opens in small steps.
-    let mut buf = vec![0u8; if cfg.read_rate.is_some() { 4096 } else { 1 << 18 }];
+    let mut buf = vec![
+        0u8;
+        if cfg.read_rate.is_some() {
+            4096
+        } else {
+            1 << 18
+        }
+    ];
     let mut error = None;
     loop {
         match stream.read(&mut buf) {
@@ -297,12 +307,14 @@ pub struct KernelSendResult {
     pub sent_bytes: u64,
     pub cc: String,
     pub duration_ms: f64,
-    /// TCP_INFO after the peer's FIN arrived (what `ss -ti` shows for the socket).
+    /// TCP_INFO once every byte was acknowledged, before the close (what `ss -ti` shows).
     pub tcp_info: TcpInfo,
     /// Counter changes in the sender's namespace: TcpRetransSegs, TcpExtTCPLossProbes (TLP),
     /// TcpExtTCPTimeouts (RTO), ...
     pub counters: BTreeMap<String, u64>,
     pub peer_closed: bool,
+    /// `ss -tin` on the socket at the end, as text (empty when ss is not installed).
+    pub ss_ti: String,
     pub error: Option<String>,
 }
 
@@ -335,6 +347,18 @@ pub fn kernel_send(
         }
         off += k as u64;
     }
+    // Wait until every byte is acknowledged, then let `ss` show the connection's figures
+    // (after the close it is a TIME-WAIT socket without them).
+    let until = Instant::now() + timeout;
+    while TcpInfo::of(&s).is_ok_and(|t| t.unacked > 0) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let ss_ti = std::process::Command::new("ss")
+        .args(["-tin", "state", "all", "dst", &to.ip().to_string()])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    let tcp_info = TcpInfo::of(&s).unwrap_or_default();
     let _ = s.shutdown(Shutdown::Write);
     let mut sink = [0u8; 64];
     let peer_closed = matches!(s.read(&mut sink), Ok(0));
@@ -342,9 +366,10 @@ pub fn kernel_send(
         sent_bytes: off,
         cc: cc.to_string(),
         duration_ms: start.elapsed().as_secs_f64() * 1e3,
-        tcp_info: TcpInfo::of(&s).unwrap_or_default(),
+        tcp_info,
         counters: counter_delta(&before, &read_counters()),
         peer_closed,
+        ss_ti,
         error,
     };
     serde_json::to_writer(&mut *out, &res)?;

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::kernel::{pattern_sha256, KernelSendResult, ReceiverResult, TcpInfo};
-use super::netns::{self, NsProcess, Netns, Station};
+use super::netns::{self, Netns, NsProcess, Station};
 use super::path::{Burst, RtPath, RtPathStats};
 use super::sys::{self, Tap};
 use super::PeerError;
@@ -206,7 +206,9 @@ impl LinuxReport {
         let _ = writeln!(
             o,
             "path         {}{}",
-            c.path_text.as_deref().unwrap_or("none (frames go straight to the TAP)"),
+            c.path_text
+                .as_deref()
+                .unwrap_or("none (frames go straight to the TAP)"),
             c.burst
                 .map(|b| format!(", burst of {} data frames from #{}", b.count, b.start))
                 .unwrap_or_default()
@@ -215,7 +217,11 @@ impl LinuxReport {
             o,
             "linux        netns {} ({}), {} on TAP {}",
             p.netns,
-            if p.netns_created { "created" } else { "existing" },
+            if p.netns_created {
+                "created"
+            } else {
+                "existing"
+            },
             p.linux_addr,
             p.tap
         );
@@ -227,7 +233,11 @@ impl LinuxReport {
         let row = |o: &mut String, k: &str, v: String| {
             let _ = writeln!(o, "{k:<26}{v:>20}");
         };
-        row(&mut o, "goodput Mbit/s", format!("{:.1}", self.goodput_mbps));
+        row(
+            &mut o,
+            "goodput Mbit/s",
+            format!("{:.1}", self.goodput_mbps),
+        );
         row(&mut o, "linux received bytes", p.received_bytes.to_string());
         row(&mut o, "sha256 match", p.sha256_match.to_string());
         row(
@@ -288,6 +298,15 @@ impl LinuxReport {
                 t.has_timestamps()
             ),
         );
+        if let Some(k) = &self.kernel_sender {
+            if !k.ss_ti.trim().is_empty() {
+                let _ = writeln!(
+                    o,
+                    "kernel sender `ss -tin` at the end:\n{}",
+                    k.ss_ti.trim_end()
+                );
+            }
+        }
         if let Some(e) = &p.receiver_error {
             row(&mut o, "receiver error", e.clone());
         }
@@ -409,7 +428,8 @@ struct RtCard {
 impl RtCard {
     fn to_tap(&mut self, t: u64, f: Vec<u8>) {
         if let Err(e) = self.tap.send(&f) {
-            self.io_error.get_or_insert(format!("write to {}: {e}", self.tap.name()));
+            self.io_error
+                .get_or_insert(format!("write to {}: {e}", self.tap.name()));
         }
         if let Some(c) = &mut self.capture {
             c.push((t, f));
@@ -529,7 +549,9 @@ fn check_config(cfg: &LinuxRunConfig) -> Result<(), PeerError> {
         return Err(PeerError::Invalid("--bytes must be at least 1".into()));
     }
     if cfg.read_rate == Some(0) {
-        return Err(PeerError::Invalid("--peer-read-rate must be above 0".into()));
+        return Err(PeerError::Invalid(
+            "--peer-read-rate must be above 0".into(),
+        ));
     }
     if cfg.burst.is_some() && cfg.path.is_none() {
         return Err(PeerError::Invalid(
@@ -876,7 +898,11 @@ pub fn run_kernel(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxRe
     peer.netns_created = side.ns.owned();
     peer.tap = stap.name().to_string();
     peer.linux_addr = format!("{}:{LINUX_PORT}", ip_str(LINUX_END.ip));
-    peer.our_addr = format!("{} (kernel sender in netns {})", ip_str(OUR_END.ip), cns.name());
+    peer.our_addr = format!(
+        "{} (kernel sender in netns {})",
+        ip_str(OUR_END.ip),
+        cns.name()
+    );
     peer.received_bytes = rr.received_bytes;
     peer.sha256_match = rr.received_bytes == cfg.bytes && rr.sha256 == expected;
     peer.sha256 = rr.sha256;
@@ -893,7 +919,9 @@ pub fn run_kernel(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxRe
         card: "none: Linux's own TCP in a second namespace, forwarded through the path model"
             .into(),
         config: cfg.clone(),
-        completed: result.as_ref().is_some_and(|r| r.peer_closed && r.error.is_none()),
+        completed: result
+            .as_ref()
+            .is_some_and(|r| r.peer_closed && r.error.is_none()),
         duration_ms: (end - start) as f64 / 1e6,
         goodput_mbps: ks.sent_bytes as f64 * 8.0 / dur_ms / 1e3,
         bytes_acked: ks.tcp_info.bytes_acked,
@@ -937,10 +965,7 @@ const COSIM_QUIET: Duration = Duration::from_millis(100);
 /// simulated time (about a wall second per simulated millisecond), Linux on the host's, so the
 /// run checks function (bytes, handshake, close), not timing. The card's RX path is not
 /// connected yet: frames from Linux reach the sender host-side, as the netsim ACKs do.
-pub fn run_edt_sim(
-    cfg: &LinuxRunConfig,
-    stop: Arc<AtomicBool>,
-) -> Result<LinuxReport, PeerError> {
+pub fn run_edt_sim(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxReport, PeerError> {
     check_config(cfg)?;
     if cfg.path.is_some() {
         return Err(PeerError::Invalid(
