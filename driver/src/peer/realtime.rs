@@ -426,7 +426,7 @@ struct RtCard {
 }
 
 impl RtCard {
-    fn to_tap(&mut self, t: u64, f: Vec<u8>) {
+    fn write_tap(&mut self, t: u64, f: Vec<u8>) {
         if let Err(e) = self.tap.send(&f) {
             self.io_error
                 .get_or_insert(format!("write to {}: {e}", self.tap.name()));
@@ -442,7 +442,7 @@ impl RtCard {
         if let Some(p) = &mut self.path {
             for f in p.due_fwd(now) {
                 let t = self.clock.now();
-                self.to_tap(t, f);
+                self.write_tap(t, f);
             }
         }
     }
@@ -465,7 +465,7 @@ impl TxPort for RtCard {
             self.watch.ours(&w.frame);
             match &mut self.path {
                 Some(p) => p.send_fwd(t, w.frame),
-                None => self.to_tap(t, w.frame),
+                None => self.write_tap(t, w.frame),
             }
         }
         cs
