@@ -170,6 +170,28 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
         Some(("linux", ns)) if !ns.is_empty() => PeerSpec::Existing(ns.to_string()),
         _ => anyhow::bail!("--peer `{peer}` is not known; use `linux` or `linux:NETNS`"),
     };
+    let mut unsupported = Vec::new();
+    if a.flows != 1 {
+        unsupported.push("--flows (one connection)");
+    }
+    if a.rr.is_some() {
+        unsupported.push("--rr");
+    }
+    if a.notsent_lowat.is_some() {
+        unsupported.push("--notsent-lowat");
+    }
+    if !matches!(a.pacing_model, PacingModelArg::Edt) || !matches!(a.pacer, PacerArg::Card) {
+        unsupported.push("--pacing-model queue / --pacer host");
+    }
+    if a.jitter != 0 || a.no_jitter_credit {
+        unsupported.push("--jitter / --no-jitter-credit (real time has its own jitter)");
+    }
+    if !unsupported.is_empty() {
+        anyhow::bail!(
+            "--peer linux does not support {} yet; drop them",
+            unsupported.join(", ")
+        );
+    }
     if matches!(a.card, CardArg::Sim) && a.sender == SenderArg::Kernel {
         anyhow::bail!("--sender kernel is the kernel's own TCP: use it with --card model");
     }

@@ -322,6 +322,19 @@ impl Clock {
     }
 }
 
+/// Shift capture timestamps from the loop's clock to wall-clock time (so a capture shows when
+/// it was taken). Simulated-time captures (`--card sim`) are left in simulated time.
+fn to_wall_time(mut frames: Vec<(u64, Vec<u8>)>, clock: &Clock) -> Vec<(u64, Vec<u8>)> {
+    let wall = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let off = wall.saturating_sub(clock.now());
+    for (t, _) in frames.iter_mut() {
+        *t += off;
+    }
+    frames
+}
+
 /// The right edge of the window Linux advertised, as the sender has learnt it.
 #[derive(Default)]
 struct WindowEdge {
@@ -748,7 +761,7 @@ pub fn run_edt(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxRepor
         path: card.path.as_ref().map(|p| p.stats.clone()),
         kernel_sender: None,
         peer,
-        pcap: card.capture.take().unwrap_or_default(),
+        pcap: to_wall_time(card.capture.take().unwrap_or_default(), &clock),
     };
     // Guards go in order: receiver (already done), TAP (card), namespace.
     drop(side.receiver);
@@ -944,7 +957,7 @@ pub fn run_kernel(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxRe
         path: path.as_ref().map(|p| p.stats.clone()),
         kernel_sender: result,
         peer,
-        pcap: pcap.unwrap_or_default(),
+        pcap: to_wall_time(pcap.unwrap_or_default(), &clock),
     };
     drop(client);
     drop(side.receiver);
