@@ -341,10 +341,14 @@ impl Drop for NsProcess {
     }
 }
 
-/// SIGINT/SIGTERM set the returned flag (instead of killing us) so the guards can clean up.
+/// SIGINT/SIGTERM set the returned flag (instead of killing us) so the guards can clean up; a
+/// second one ends the process (what was created may then stay).
 pub fn stop_flag() -> Result<Arc<AtomicBool>, PeerError> {
     let f = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // A second signal while the first is being handled exits at once (status 130).
+        signal_hook::flag::register_conditional_shutdown(sig, 130, Arc::clone(&f))
+            .map_err(|e| PeerError::Setup(format!("cannot install a signal handler: {e}")))?;
         signal_hook::flag::register(sig, Arc::clone(&f))
             .map_err(|e| PeerError::Setup(format!("cannot install a signal handler: {e}")))?;
     }
