@@ -75,8 +75,8 @@ localparam [3:0] OP_READ_ID = 4'd1, OP_READ = 4'd2, OP_PROGRAM = 4'd3, OP_ERASE_
                  OP_ERASE_4K = 4'd5, OP_READ_STATUS = 4'd6, OP_WRITE_STATUS = 4'd7, OP_IPROG = 4'd8,
                  OP_FIFO_RESET = 4'd9;
 
-localparam [2:0] E_IDLE = 3'd0, E_WREN = 3'd1, E_MAIN = 3'd2, E_FSR = 3'd3, E_SR = 3'd4,
-                 E_CLFSR = 3'd5, E_ICAP = 3'd6, E_END = 3'd7;
+localparam [3:0] E_IDLE = 4'd0, E_WREN = 4'd1, E_MAIN = 4'd2, E_FSR = 4'd3, E_SR = 4'd4,
+                 E_CLFSR = 4'd5, E_ICAP = 4'd6, E_END = 4'd7, E_CHECK = 4'd8, E_GO = 4'd9;
 
 localparam FIFO_LOG2 = 6;                              // 64 words = 256 bytes each way
 localparam [32:0] FLASH_BYTES = 33'd1 << FLASH_SIZE_LOG2;
@@ -96,7 +96,7 @@ reg [7:0]  fsr_reg = 8'd0;
 reg        error_reg = 1'b0;
 
 // engine
-reg [2:0]  est_reg = E_IDLE;
+reg [3:0]  est_reg = E_IDLE;
 reg        spi_go_reg = 1'b0;
 reg [3:0]  op_reg = 4'd0;
 reg [31:0] op_addr_reg = 32'd0;
@@ -291,35 +291,37 @@ always @* begin
 end
 
 // ---------------------------------------------------------------------------------------------
-// command acceptance and argument checks
+// command acceptance and argument checks: E_IDLE latches the command, E_CHECK registers each check
+// (from registers only), E_GO combines them and starts the command or refuses it
 wire        host_cmd = do_wr && (wr_a == `TSNIC_FLASH_CMD) && reg_wr_strb[0];
 wire        take_bs = eng_idle && bs_req_valid;                 // the selector owns the engine
 wire        take_host = host_cmd && !busy;
-wire [3:0]  new_op = take_bs ? bs_req_op : reg_wr_data[3:0];
-wire [31:0] new_addr = take_bs ? bs_req_addr : addr_reg;
-wire [31:0] new_len = take_bs ? {23'd0, bs_req_len} : len_reg;
-wire [32:0] new_end = {1'b0, new_addr} + {1'b0, new_len};
-wire        len_ok = (new_len != 32'd0) && (new_len <= 32'd256);
-wire [6:0]  need_words = new_len[8:2] + {6'd0, new_len[1:0] != 2'd0};
-wire        addr_in = ({1'b0, new_addr} < FLASH_BYTES);
-wire        range_in = (new_end <= FLASH_BYTES);
-wire        page_ok = ({24'd0, new_addr[7:0]} + new_len) <= 32'd256;
-wire        rdf_room = ((7'd64 - rdf_level) >= need_words) || take_bs;
-wire        wrf_has = (wrf_level >= need_words);
-wire        flash_op = (new_op >= OP_READ_ID) && (new_op <= OP_WRITE_STATUS);
+
+reg  [31:0] op_len32_reg = 32'd0;
+reg  [6:0]  chk_reg = 7'd0;
+wire [32:0] op_end = {1'b0, op_addr_reg} + {1'b0, op_len32_reg};
+wire [6:0]  need_words = op_len32_reg[8:2] + {6'd0, op_len32_reg[1:0] != 2'd0};
+wire        c_len_ok = (op_len32_reg != 32'd0) && (op_len32_reg <= 32'd256);
+wire        c_addr_in = ({1'b0, op_addr_reg} < FLASH_BYTES);
+wire        c_range_in = (op_end <= FLASH_BYTES);
+wire        c_page_ok = ({24'd0, op_addr_reg[7:0]} + op_len32_reg) <= 32'd256;
+wire        c_rdf_room = ((7'd64 - rdf_level) >= need_words) || op_bs_reg;
+wire        c_wrf_has = (wrf_level >= need_words);
+wire        c_writable = (FLASH_WRITABLE != 0) || !((op_reg >= OP_READ_ID) && (op_reg <= OP_WRITE_STATUS));
 
 reg arg_ok;
 always @* begin
-    case (new_op)
+    // chk_reg: {writable, wrf_has, rdf_room, page_ok, range_in, addr_in, len_ok}
+    case (op_reg)
         OP_READ_ID, OP_READ_STATUS: arg_ok = 1'b1;
-        OP_READ:                    arg_ok = len_ok && range_in && rdf_room;
-        OP_PROGRAM:                 arg_ok = len_ok && range_in && page_ok && wrf_has;
-        OP_ERASE_64K, OP_ERASE_4K:  arg_ok = addr_in;
+        OP_READ:                    arg_ok = chk_reg[0] && chk_reg[2] && chk_reg[4];
+        OP_PROGRAM:                 arg_ok = chk_reg[0] && chk_reg[2] && chk_reg[3] && chk_reg[5];
+        OP_ERASE_64K, OP_ERASE_4K:  arg_ok = chk_reg[1];
         OP_WRITE_STATUS:            arg_ok = 1'b1;
         OP_IPROG, OP_FIFO_RESET:    arg_ok = 1'b1;
         default:                    arg_ok = 1'b0;
     endcase
-    if (flash_op && FLASH_WRITABLE == 0) arg_ok = 1'b0;
+    if (!chk_reg[6]) arg_ok = 1'b0;
 end
 
 wire fsr_err = (fsr_reg & 8'h32) != 8'd0;
@@ -392,44 +394,52 @@ always @(posedge clk) begin
         E_IDLE: begin
             if (host_cmd && busy) error_reg <= 1'b1;   // refused: a command is in progress
             if (take_bs || take_host) begin
-                op_reg <= new_op;
-                op_addr_reg <= new_addr;
-                op_len_reg <= new_len[8:0];
+                op_reg <= take_bs ? bs_req_op : reg_wr_data[3:0];
+                op_addr_reg <= take_bs ? bs_req_addr : addr_reg;
+                op_len32_reg <= take_bs ? {23'd0, bs_req_len} : len_reg;
                 op_bs_reg <= take_bs;
-                pk_idx_reg <= 2'd0;
-                pk_left_reg <= new_len[8:0];
-                up_idx_reg <= 2'd0;
-                up_left_reg <= new_len[8:0];
-                poll_timer_reg <= 0;
                 error_reg <= 1'b0;
-                if (!arg_ok) begin
-                    error_reg <= 1'b1;
-                    est_reg <= E_END;
-                end else begin
-                    case (new_op)
-                        OP_READ_ID, OP_READ: begin
-                            est_reg <= E_MAIN;
-                            spi_go_reg <= 1'b1;
-                        end
-                        OP_PROGRAM, OP_ERASE_64K, OP_ERASE_4K, OP_WRITE_STATUS: begin
-                            est_reg <= E_WREN;
-                            spi_go_reg <= 1'b1;
-                        end
-                        OP_READ_STATUS: begin
-                            est_reg <= E_FSR;
-                            poll_reg <= 1'b0;
-                            spi_go_reg <= 1'b1;
-                        end
-                        OP_IPROG: begin
-                            est_reg <= E_ICAP;
-                            iprog_go_reg <= 1'b1;
-                        end
-                        default: begin             // FIFO_RESET
-                            fifo_clear_reg <= 1'b1;
-                            est_reg <= E_END;
-                        end
-                    endcase
-                end
+                est_reg <= E_CHECK;
+            end
+        end
+        E_CHECK: begin
+            chk_reg <= {c_writable, c_wrf_has, c_rdf_room, c_page_ok, c_range_in, c_addr_in, c_len_ok};
+            op_len_reg <= op_len32_reg[8:0];
+            pk_idx_reg <= 2'd0;
+            pk_left_reg <= op_len32_reg[8:0];
+            up_idx_reg <= 2'd0;
+            up_left_reg <= op_len32_reg[8:0];
+            poll_timer_reg <= 0;
+            est_reg <= E_GO;
+        end
+        E_GO: begin
+            if (!arg_ok) begin
+                error_reg <= 1'b1;
+                est_reg <= E_END;
+            end else begin
+                case (op_reg)
+                    OP_READ_ID, OP_READ: begin
+                        est_reg <= E_MAIN;
+                        spi_go_reg <= 1'b1;
+                    end
+                    OP_PROGRAM, OP_ERASE_64K, OP_ERASE_4K, OP_WRITE_STATUS: begin
+                        est_reg <= E_WREN;
+                        spi_go_reg <= 1'b1;
+                    end
+                    OP_READ_STATUS: begin
+                        est_reg <= E_FSR;
+                        poll_reg <= 1'b0;
+                        spi_go_reg <= 1'b1;
+                    end
+                    OP_IPROG: begin
+                        est_reg <= E_ICAP;
+                        iprog_go_reg <= 1'b1;
+                    end
+                    default: begin             // FIFO_RESET
+                        fifo_clear_reg <= 1'b1;
+                        est_reg <= E_END;
+                    end
+                endcase
             end
         end
         E_WREN: begin

@@ -53,6 +53,7 @@ class QspiFlash:
         self.pending_sr = None                   # WRSR value applied when it completes
         self.log: list[tuple] = []               # (opcode, addr or None, data bytes) per executed command
         self.seen: list[int] = []                # every opcode received (executed or not)
+        self.spans: list[tuple] = []             # (opcode or None, CS# fall ns, CS# rise ns) per transaction
         self.contention = 0
         self.stuck_busy = False                  # test hook: never become ready
         self.drv_mask = 0
@@ -203,6 +204,8 @@ class QspiFlash:
         while True:
             if int(self.dut.qspi_cs_n.value) == 1:
                 await FallingEdge(self.dut.qspi_cs_n)
+            t0 = self.now()
+            n = len(self.seen)
             try:
                 await self._transaction()
             except _CsHigh:
@@ -210,6 +213,7 @@ class QspiFlash:
             self._drive(0, 0)
             if int(self.dut.qspi_cs_n.value) == 0:
                 await RisingEdge(self.dut.qspi_cs_n)
+            self.spans.append((self.seen[n] if len(self.seen) > n else None, t0, self.now()))
 
     async def _transaction(self):
         op = await self._shift_in(8)

@@ -347,6 +347,39 @@ async def test_iprog_sequence(dut):
     assert tb.icap.iprogs == [0x02000000]
 
 
+@cocotb.test()
+async def test_page_timing(dut):
+    """The SPI part of a 256-byte PROGRAM and READ at the reset CLK_DIV (2: 41.7 MHz SCK at 250 MHz),
+    against the cycle formula in docs/ARCHITECTURE.md; prints the figures (docs/BENCHMARKS.md)."""
+    tb = TB(dut)
+    await tb.reset()
+    div = await tb.reg.read(C.FLASH_CLK_DIV)
+    h = div + 1                                    # core cycles per SCK half period
+
+    def cycles(clocks):                            # one transaction: start, clocks, CS# hold, deselect
+        return 1 + 2 * h * clocks + h + 16
+
+    await tb.erase(0x300000, big=False)
+    tb.flash.spans.clear()
+    await tb.program(0x300000, bytes(range(256)))
+    sp = tb.flash.spans
+    assert [s[0] for s in sp[:2]] == [0x06, 0x34], sp
+    wren = (sp[0][2] - sp[0][1]) / CLK_NS
+    pp = (sp[1][2] - sp[1][1]) / CLK_NS
+    assert wren == 2 * h * 8 + h, wren                 # CS# low time: 8 clocks + the hold half period
+    assert pp == 2 * h * (8 + 32 + 512) + h, pp
+    spi_ns = (sp[1][2] - sp[0][1]) + 16 * CLK_NS       # first CS# fall .. CS# ready for the first poll
+    poll = (sp[2][2] - sp[2][1]) / CLK_NS
+    tb.flash.spans.clear()
+    await tb.check(0x300000, 256)
+    rd = tb.flash.spans[0]
+    assert rd[0] == 0x6C and (rd[2] - rd[1]) / CLK_NS == 2 * h * (8 + 32 + 8 + 512) + h
+    dut._log.info("FLASH timing at CLK_DIV=%d (SCK %.1f MHz): PROGRAM 256 B SPI part (WREN + 34h) %.2f us "
+                  "= %d + %d cycles; each busy poll (70h) %d cycles; READ 256 B (6Ch) %.2f us",
+                  div, 250 / (2 * h), spi_ns / 1000, cycles(8), cycles(552), poll + 17,
+                  (rd[2] - rd[1] + 17 * CLK_NS) / 1000)
+
+
 # ---------------------------------------------------------------------------------------------
 # boot selector
 def record(active, gen, a_addr=0x01000000, a_len=0x100000, b_addr=0x04000000, b_len=0x100000, flags=0,
