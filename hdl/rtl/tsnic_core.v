@@ -608,7 +608,8 @@ tsnic_cpl_write #(
 
 // ---------------------------------------------------------------------------------------------
 // configuration flash controller and ICAP (FLASH block)
-wire fl_ff_quiet;
+wire        fl_ff_quiet;
+wire [63:0] fl_ff_wake_ns;
 
 tsnic_flash_ctrl #(
     .ADDR_W(ADDR_W),
@@ -627,12 +628,14 @@ tsnic_flash_ctrl #(
     .qspi_clk(qspi_clk), .qspi_cs_n(qspi_cs_n), .qspi_dq_o(qspi_dq_o), .qspi_dq_oe(qspi_dq_oe),
     .qspi_dq_i(qspi_dq_i),
     .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o),
-    .ff_quiet(fl_ff_quiet)
+    .phc_ns(phc_ns),
+    .ff_quiet(fl_ff_quiet), .ff_wake_ns(fl_ff_wake_ns)
 );
 
 // ---------------------------------------------------------------------------------------------
 // idle fast-forward: every block quiet, no transaction on any port; the earliest wake of the PHC
-// (second boundary), the interrupt moderation timer and the calendar's cascade
+// (second boundary), the interrupt moderation timer, the calendar's cascade and the flash controller's
+// wait between busy polls
 wire        cw_ff_quiet;
 wire        gate_ff_quiet = !frm_valid && !pay_tvalid && (cr_valid == 3'd0);
 wire        bus_ff_quiet = !s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid && !s_axil_bvalid &&
@@ -644,9 +647,10 @@ wire        all_ff_quiet = phc_ff_quiet && regs_ff_quiet && df_ff_quiet && cal_f
                            !fetch_fl_out_reg && !rst;
 wire [63:0] wake_a = (phc_ff_wake_ns < regs_ff_wake_ns) ? phc_ff_wake_ns : regs_ff_wake_ns;
 wire [63:0] wake_b = (wake_a < cal_ff_wake_ns) ? wake_a : cal_ff_wake_ns;
+wire [63:0] wake_c = (wake_b < fl_ff_wake_ns) ? wake_b : fl_ff_wake_ns;   // flash: end of a busy-poll gap
 
 assign sim_ff_quiet   = (SIM_FAST_FORWARD != 0) && all_ff_quiet;
-assign sim_ff_wake_ns = (SIM_FAST_FORWARD != 0) ? wake_b : 64'd0;
+assign sim_ff_wake_ns = (SIM_FAST_FORWARD != 0) ? wake_c : 64'd0;
 assign sim_ff_phc_ns  = (SIM_FAST_FORWARD != 0) ? phc_ns : 64'd0;
 assign sim_ff_inc     = (SIM_FAST_FORWARD != 0) ? phc_ff_inc : 64'd0;
 assign sim_ff_chunk_ns = (SIM_FAST_FORWARD != 0) ? cal_ff_chunk_ns : 64'd0;

@@ -35,6 +35,7 @@ module tsnic_flash_ctrl #(
     parameter [31:0] BOOT_BASE  = 32'h07FF0000,  // boot record copy 0 (copy 1 at +4096)
     parameter SPI_MAX_HZ        = 50000000,   // FLASH_CLK_DIV reset value gives at most this
     parameter POLL_TIMEOUT_LOG2 = 30,         // busy poll gives up after 2^this core cycles (4.3 s)
+    parameter POLL_GAP_NS       = 2000,       // wait between two busy polls (PHC time, or 2x in cycles)
     parameter CS_HIGH_CYCLES    = 16,
     parameter ICAP_READ_WAIT    = 8
 ) (
@@ -68,7 +69,12 @@ module tsnic_flash_ctrl #(
     output wire [31:0]       icap_i,
     input  wire [31:0]       icap_o,
 
-    output wire              ff_quiet        // idle: no command, no ICAP sequence, no register access
+    // PHC time: the wait between busy polls ends at a PHC time, so the co-simulation's idle
+    // fast-forward can jump over it (it also ends after twice its length in core cycles, whatever the PHC)
+    input  wire [63:0]       phc_ns,
+
+    output wire              ff_quiet,       // idle, or waiting between polls; no register access
+    output wire [63:0]       ff_wake_ns      // the end of the wait between polls (all ones otherwise)
 );
 
 localparam [3:0] OP_READ_ID = 4'd1, OP_READ = 4'd2, OP_PROGRAM = 4'd3, OP_ERASE_64K = 4'd4,
@@ -76,12 +82,16 @@ localparam [3:0] OP_READ_ID = 4'd1, OP_READ = 4'd2, OP_PROGRAM = 4'd3, OP_ERASE_
                  OP_FIFO_RESET = 4'd9;
 
 localparam [3:0] E_IDLE = 4'd0, E_WREN = 4'd1, E_MAIN = 4'd2, E_FSR = 4'd3, E_SR = 4'd4,
-                 E_CLFSR = 4'd5, E_ICAP = 4'd6, E_END = 4'd7, E_CHECK = 4'd8, E_GO = 4'd9;
+                 E_CLFSR = 4'd5, E_ICAP = 4'd6, E_END = 4'd7, E_CHECK = 4'd8, E_GO = 4'd9,
+                 E_PWAIT = 4'd10;
 
 localparam FIFO_LOG2 = 6;                              // 64 words = 256 bytes each way
 localparam [32:0] FLASH_BYTES = 33'd1 << FLASH_SIZE_LOG2;
 localparam integer DIV_CALC = (CLK_FREQ_HZ + 2 * SPI_MAX_HZ - 1) / (2 * SPI_MAX_HZ) - 1;
 localparam [7:0] CLK_DIV_DEFAULT = (DIV_CALC < 0) ? 8'd0 : (DIV_CALC > 255) ? 8'd255 : DIV_CALC[7:0];
+localparam integer GAP_CYC = (POLL_GAP_NS / 1000) * (CLK_FREQ_HZ / 1000000) * 2
+                            + ((POLL_GAP_NS % 1000) * (CLK_FREQ_HZ / 1000000) * 2) / 1000;
+localparam [23:0] GAP_CYCLES = (GAP_CYC < 2) ? 24'd2 : GAP_CYC[23:0];
 localparam [31:0] CAP_VALUE = {7'd0, GOLDEN[0], FLASH_SIZE_LOG2[7:0], 7'd0, FLASH_WRITABLE[0], BOARD_ID[7:0]};
 
 // ---------------------------------------------------------------------------------------------
@@ -104,6 +114,8 @@ reg [8:0]  op_len_reg = 9'd0;
 reg        op_bs_reg = 1'b0;        // the boot selector issued it
 reg        poll_reg = 1'b0;         // wait for ready in E_FSR (program/erase/write status)
 reg [POLL_TIMEOUT_LOG2:0] poll_timer_reg = 0;
+reg [63:0] gap_wake_reg = 64'd0;
+reg [23:0] gap_cnt_reg = 24'd0;
 
 // FIFO byte packing
 reg [1:0]  pk_idx_reg = 2'd0;
@@ -469,8 +481,18 @@ always @(posedge clk) begin
                     error_reg <= 1'b1;
                     est_reg <= E_END;
                 end else begin
-                    spi_go_reg <= 1'b1;              // poll again
+                    est_reg <= E_PWAIT;              // poll again after the gap
+                    gap_wake_reg <= phc_ns + POLL_GAP_NS;
+                    gap_cnt_reg <= 24'd0;
                 end
+            end
+        end
+        E_PWAIT: begin
+            poll_timer_reg <= poll_timer_reg + 1'b1;
+            gap_cnt_reg <= gap_cnt_reg + 24'd1;
+            if (phc_ns >= gap_wake_reg || gap_cnt_reg == GAP_CYCLES) begin
+                est_reg <= E_FSR;
+                spi_go_reg <= 1'b1;
             end
         end
         E_SR: begin
@@ -515,8 +537,10 @@ end
 
 assign wrf_pop = spi_tx_req && op_reg == OP_PROGRAM && (up_idx_reg == 2'd3 || up_left_reg == 9'd1);
 
-assign ff_quiet = eng_idle && !bs_active && boot_valid && !icap_busy && !reg_wr_en && !reg_rd_en &&
-                  !wr_ack_reg && !rd_ack_reg;
+wire waiting = (est_reg == E_PWAIT) && !(phc_ns >= gap_wake_reg || gap_cnt_reg == GAP_CYCLES);
+assign ff_quiet = ((eng_idle && !bs_active && boot_valid && !icap_busy) || waiting) &&
+                  !reg_wr_en && !reg_rd_en && !wr_ack_reg && !rd_ack_reg;
+assign ff_wake_ns = (est_reg == E_PWAIT) ? gap_wake_reg : {64{1'b1}};
 
 // verilator lint_off UNUSEDSIGNAL
 wire unused_sig = spi_busy | |boot_bootsts[31:16] | cmd_done_reg;

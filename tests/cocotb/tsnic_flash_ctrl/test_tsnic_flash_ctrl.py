@@ -60,6 +60,7 @@ class TB:
         self.ref = Ref()
         cocotb.start_soon(Clock(dut.clk, CLK_NS, units="ns").start())
         dut.qspi_dq_i.value = 0xF
+        dut.phc_ns.value = 0          # no PHC here: the gap between busy polls ends by its cycle count
         self.ce_toggle = icap_ce_toggle
         self.ce_started = False
         dut.icap_ce.value = 1
