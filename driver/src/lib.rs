@@ -11,6 +11,7 @@ pub mod device;
 pub mod edt;
 #[cfg(feature = "sim")]
 pub mod netsim;
+pub mod flash;
 pub mod phc;
 pub mod push;
 pub mod regs;
