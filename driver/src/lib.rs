@@ -9,9 +9,9 @@ pub mod capture;
 pub mod contract;
 pub mod device;
 pub mod edt;
+pub mod flash;
 #[cfg(feature = "sim")]
 pub mod netsim;
-pub mod flash;
 pub mod phc;
 pub mod push;
 pub mod regs;

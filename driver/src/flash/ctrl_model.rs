@@ -75,7 +75,7 @@ impl CtrlModel {
             | ((self.wr.len().div_ceil(4) as u32) << 16)
     }
 
-    fn exec(&mut self, cmd: u32) {
+    fn exec(&mut self, cmd: u32, t: u64) {
         let mut c = self.card.borrow_mut();
         let c = &mut *c;
         let r: Result<(), FlashError> = (|| {
@@ -127,7 +127,12 @@ impl CtrlModel {
             }
         }
         self.error = r.is_err();
-        self.busy_until = c.chip.now();
+        // IPROG reconfigures the FPGA: the new design's controller starts idle
+        self.busy_until = if cmd & 0xF == op::IPROG {
+            t
+        } else {
+            c.chip.now()
+        };
     }
 }
 
@@ -155,7 +160,12 @@ impl RegHook for CtrlModel {
             FLASH_JEDEC_ID => self.jedec,
             FLASH_SR => self.sr,
             FLASH_DATA_SR => self.data_sr,
-            FLASH_BOOT_WBSTAR => self.card.borrow_mut().boot_state().map(|b| b.wbstar).unwrap_or(0),
+            FLASH_BOOT_WBSTAR => self
+                .card
+                .borrow_mut()
+                .boot_state()
+                .map(|b| b.wbstar)
+                .unwrap_or(0),
             FLASH_BOOT_STATUS => self
                 .card
                 .borrow_mut()
@@ -177,7 +187,7 @@ impl RegHook for CtrlModel {
                 if t < self.busy_until {
                     self.error = true;
                 } else {
-                    self.exec(value);
+                    self.exec(value, t);
                 }
             }
             FLASH_ADDR => self.addr = value,
@@ -200,4 +210,24 @@ impl RegHook for CtrlModel {
 /// A `mem` backend whose FLASH block is this controller in front of `card`.
 pub fn mem_backend(card: Rc<RefCell<ModelCard>>) -> crate::device::mem::MemBackend {
     crate::device::mem::MemBackend::new_identity().with_hook(Box::new(CtrlModel::new(card)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::Backend;
+    use crate::flash::layout::Board;
+
+    #[test]
+    fn protected_erase_reports_protection() {
+        let card = Rc::new(RefCell::new(ModelCard::factory(Board::U50)));
+        let mut mem = mem_backend(card.clone());
+        mem.write32(FLASH_ADDR, 0);
+        mem.write32(FLASH_CMD, op::ERASE_64K);
+        mem.wait_ns(1_000_000_000).unwrap();
+        let st = mem.read32(FLASH_STATUS);
+        let sr = mem.read32(FLASH_SR);
+        assert_eq!(st & 3, ST_ERROR, "{st:#x}");
+        assert_eq!((sr >> 8) & 0x22, 0x22, "{sr:#x}");
+    }
 }

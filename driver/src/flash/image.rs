@@ -139,12 +139,16 @@ pub fn parse_bit(path: &str, b: &[u8]) -> Result<Image, ImageError> {
         why: why.into(),
     };
     if b.len() < BIT_PREAMBLE.len() || b[..BIT_PREAMBLE.len()] != BIT_PREAMBLE {
-        return Err(bad("it does not start with the .bit preamble 00 09 0F F0 ..."));
+        return Err(bad(
+            "it does not start with the .bit preamble 00 09 0F F0 ...",
+        ));
     }
     let mut at = BIT_PREAMBLE.len();
     let (mut design, mut part, mut date, mut time) = (None, None, None, None);
     loop {
-        let key = *b.get(at).ok_or_else(|| bad("it ends before the data field `e`"))?;
+        let key = *b
+            .get(at)
+            .ok_or_else(|| bad("it ends before the data field `e`"))?;
         at += 1;
         if key == b'e' {
             let len_b = b
@@ -401,7 +405,14 @@ pub fn synth_data(len: usize, seed: u64) -> Vec<u8> {
 }
 
 /// A synthetic `.bit` file for `part` with `len` bytes of configuration data (see [`synth_data`]).
-pub fn synth_bit(design: &str, part: &str, date: &str, time: &str, len: usize, seed: u64) -> Vec<u8> {
+pub fn synth_bit(
+    design: &str,
+    part: &str,
+    date: &str,
+    time: &str,
+    len: usize,
+    seed: u64,
+) -> Vec<u8> {
     let mut b = BIT_PREAMBLE.to_vec();
     for (k, v) in [(b'a', design), (b'b', part), (b'c', date), (b'd', time)] {
         b.push(k);

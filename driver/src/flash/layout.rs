@@ -315,7 +315,11 @@ mod tests {
         assert_eq!(l.golden.end(), l.a.base);
         assert_eq!(l.a.end(), l.b.base);
         assert!(l.b.end() <= l.record0);
-        assert_eq!(l.record0 % SECTOR, 0, "records share a sector with no image");
+        assert_eq!(
+            l.record0 % SECTOR,
+            0,
+            "records share a sector with no image"
+        );
         assert_eq!(l.record1, l.record0 + SUBSECTOR);
         assert!(l.record1 + SUBSECTOR <= l.size);
         // a 40 MB image fits a user slot, and the golden region is what BP = 1010 protects

@@ -26,7 +26,9 @@ pub struct SpiTiming {
 impl Default for SpiTiming {
     /// 50 MHz (flash.md: FLASH_CLK_DIV's reset value gives <= 50 MHz).
     fn default() -> Self {
-        SpiTiming { sclk_hz: 50_000_000 }
+        SpiTiming {
+            sclk_hz: 50_000_000,
+        }
     }
 }
 
@@ -66,7 +68,9 @@ pub fn default_path(board: Board) -> Result<PathBuf> {
             path: "~/.cache/tsnic".into(),
             why: "neither HOME nor XDG_CACHE_HOME is set; give --flash-file PATH".into(),
         })?;
-    Ok(base.join("tsnic").join(format!("flash-{}.img", board.name())))
+    Ok(base
+        .join("tsnic")
+        .join(format!("flash-{}.img", board.name())))
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -154,7 +158,8 @@ impl ModelCard {
         let state_path = state_path(path);
         if !path.exists() {
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).map_err(|e| ferr(format!("cannot create its folder: {e}")))?;
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| ferr(format!("cannot create its folder: {e}")))?;
             }
             let mut m = ModelCard::factory(board);
             m.path = Some(path.to_path_buf());
@@ -447,15 +452,15 @@ mod tests {
         assert_eq!(m.running.slot, Some(Slot::Golden));
         assert!(m.cap().unwrap().image_golden);
         assert_eq!(m.read_id().unwrap(), super::super::MT25QU01G_ID);
-        assert!(matches!(
-            m.erase_64k(0),
-            Err(FlashError::Protected { .. })
-        ));
+        assert!(matches!(m.erase_64k(0), Err(FlashError::Protected { .. })));
         m.program_page(0x0200_0000, &[0x12; 256]).unwrap();
         let mut b = [0u8; 4];
         m.read(0x0200_0000, &mut b).unwrap();
         assert_eq!(b, [0x12; 4]);
-        assert!(m.program_page(0x0200_0080, &[0; 256]).is_err(), "crosses a page");
+        assert!(
+            m.program_page(0x0200_0080, &[0; 256]).is_err(),
+            "crosses a page"
+        );
     }
 
     #[test]

@@ -9,7 +9,9 @@
 //! NOR part may. Every later command fails with [`FlashError::PowerLost`].
 
 use super::layout::{PAGE, SECTOR, SUBSECTOR};
-use super::{FlashError, Result, FSR_ERASE_ERR, FSR_PROGRAM_ERR, FSR_PROT_ERR, FSR_READY, SR_WEL, SR_WIP};
+use super::{
+    FlashError, Result, FSR_ERASE_ERR, FSR_PROGRAM_ERR, FSR_PROT_ERR, FSR_READY, SR_WEL, SR_WIP,
+};
 
 /// Program/erase times of the part, ns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -38,14 +40,8 @@ pub const SR_NV_MASK: u8 = 0xFC;
 
 #[derive(Debug, Clone)]
 enum Pending {
-    Program {
-        addrs: Vec<u32>,
-        old: Vec<u8>,
-    },
-    Erase {
-        base: u32,
-        old: Vec<u8>,
-    },
+    Program { addrs: Vec<u32>, old: Vec<u8> },
+    Erase { base: u32, old: Vec<u8> },
 }
 
 /// The part.
@@ -226,7 +222,8 @@ impl NorFlash {
     fn set_byte(&mut self, a: u32, v: u8) {
         let i = (a / SECTOR) as usize;
         self.dirty[i] = true;
-        let s = self.sectors[i].get_or_insert_with(|| vec![0xFF; SECTOR as usize].into_boxed_slice());
+        let s =
+            self.sectors[i].get_or_insert_with(|| vec![0xFF; SECTOR as usize].into_boxed_slice());
         s[(a % SECTOR) as usize] = v;
     }
 
@@ -552,7 +549,10 @@ mod tests {
         let mut b = [0u8; 256];
         f.read(0, &mut b).unwrap();
         let zeros = b.iter().filter(|&&x| x == 0).count();
-        assert!((100..=140).contains(&zeros), "about half programmed: {zeros}");
+        assert!(
+            (100..=140).contains(&zeros),
+            "about half programmed: {zeros}"
+        );
         assert_eq!(b[255], 0xFF);
     }
 }

@@ -144,10 +144,7 @@ impl<'a> RegFlash<'a> {
                     let sr = self.rd(FLASH_SR);
                     if (sr >> 8) as u8 & FSR_PROT_ERR != 0 {
                         let addr = self.rd(FLASH_ADDR);
-                        return Err(FlashError::Protected {
-                            addr,
-                            sr: sr as u8,
-                        });
+                        return Err(FlashError::Protected { addr, sr: sr as u8 });
                     }
                     return Err(FlashError::Controller {
                         what: op_name(cmd).into(),

@@ -44,7 +44,13 @@ pub fn preflight(dev: &mut dyn FlashDevice) -> Result<(FlashCap, Layout, [u8; 3]
     let id = dev.read_id()?;
     if id != MT25QU01G_ID || cap.size != layout.size as u64 {
         return Err(FlashError::WrongFlash {
-            found: format!("{:02x} {:02x} {:02x} ({} MB)", id[0], id[1], id[2], cap.size >> 20),
+            found: format!(
+                "{:02x} {:02x} {:02x} ({} MB)",
+                id[0],
+                id[1],
+                id[2],
+                cap.size >> 20
+            ),
             expected: "20 bb 21 (128 MB)".into(),
         });
     }
