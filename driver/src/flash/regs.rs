@@ -98,6 +98,7 @@ fn op_name(op: u32) -> &'static str {
 pub struct RegFlash<'a> {
     b: &'a mut dyn Backend,
     accesses: u64,
+    reads: u64,
     len: Option<u32>,
     name: String,
 }
@@ -109,13 +110,20 @@ impl<'a> RegFlash<'a> {
         RegFlash {
             b,
             accesses: 0,
+            reads: 0,
             len: None,
             name,
         }
     }
 
+    /// Register (reads, writes) so far.
+    pub fn counts(&self) -> (u64, u64) {
+        (self.reads, self.accesses - self.reads)
+    }
+
     fn rd(&mut self, off: usize) -> u32 {
         self.accesses += 1;
+        self.reads += 1;
         self.b.read32(off)
     }
 
