@@ -515,4 +515,22 @@ mod tests {
         assert_eq!(ImageHeader::decode(&t), None);
         assert_eq!(ImageHeader::decode(&[0xFF; 256]), None);
     }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Any bytes: a parse result or an error, never a panic; a truncated .bit is an error.
+        #[test]
+        fn parsing_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..400), cut in 0usize..200) {
+            let _ = parse_bit("x.bit", &bytes);
+            let _ = parse_bin("x.bin", &bytes, None);
+            let mut f = synth_bit("d", "xcu50-fsvh2104-2-e", "", "", 300, 3);
+            let keep = f.len() - 1 - cut.min(f.len() - 1);
+            f.truncate(keep);
+            prop_assert!(parse_bit("x.bit", &f).is_err());
+            let mut g = BIT_PREAMBLE.to_vec();
+            g.extend_from_slice(&bytes);
+            let _ = parse_bit("x.bit", &g);
+        }
+    }
 }

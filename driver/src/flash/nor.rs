@@ -557,4 +557,44 @@ mod tests {
         );
         assert_eq!(b[255], 0xFF);
     }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Random program/erase sequences against a plain reference: program ANDs, erase sets 0xFF.
+        #[test]
+        fn matches_a_reference_memory(ops in proptest::collection::vec((0u8..3, 0u32..(256 * 1024), any::<u8>(), 1usize..300), 1..40)) {
+            let mut f = NorFlash::new(256 * 1024, [0x20, 0xBB, 0x13], MT25Q_TYPICAL);
+            let mut r = vec![0xFFu8; 256 * 1024];
+            for (kind, addr, val, len) in ops {
+                f.write_enable().unwrap();
+                match kind {
+                    0 => {
+                        let data: Vec<u8> = (0..len.min(256)).map(|i| val.rotate_left(i as u32)).collect();
+                        f.page_program(addr, &data).unwrap();
+                        let page = addr & !255;
+                        for (i, d) in data.iter().enumerate() {
+                            let a = (page + ((addr - page + i as u32) % 256)) as usize;
+                            r[a] &= d;
+                        }
+                    }
+                    1 => {
+                        f.erase_4k(addr).unwrap();
+                        let b = (addr & !4095) as usize;
+                        r[b..b + 4096].fill(0xFF);
+                    }
+                    _ => {
+                        f.erase_64k(addr).unwrap();
+                        let b = (addr & !65535) as usize;
+                        r[b..b + 65536].fill(0xFF);
+                    }
+                }
+                prop_assert!(f.busy());
+                f.advance(MT25Q_TYPICAL.erase_64k_ns).unwrap();
+            }
+            let mut got = vec![0u8; 256 * 1024];
+            f.read(0, &mut got).unwrap();
+            prop_assert!(got == r);
+        }
+    }
 }

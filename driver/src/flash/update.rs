@@ -9,7 +9,7 @@
 //! slot until the new copy is complete and valid.
 
 use super::image::{sha256, Image, ImageHeader, HEADER_LEN};
-use super::layout::{Layout, Region, Slot, PAGE, SECTOR, SUBSECTOR};
+use super::layout::{Layout, Region, Slot, PAGE, SECTOR};
 use super::record::{self, BootRecord};
 use super::{BootState, FlashCap, FlashDevice, FlashError, Result, MT25QU01G_ID};
 
@@ -380,10 +380,11 @@ pub fn write(
     }
     let result = write_region(dev, img, region, slot, p);
     if slot == Slot::Golden {
-        // protect golden again whatever happened
+        // protect golden again whatever happened (the write's own error comes first)
         let restore = dev.write_status(layout.protect_sr);
-        result.as_ref().ok();
-        restore?;
+        if result.is_ok() {
+            restore?;
+        }
     }
     let pages = result?;
     let (generation, record_copy) = if slot == Slot::Golden {
@@ -534,11 +535,4 @@ pub fn boot(dev: &mut dyn FlashDevice, slot: Slot, make_default: bool) -> Result
         })?;
     }
     dev.iprog(region.base)
-}
-
-/// Bytes `write` will touch for an image of `len` bytes in `region` (erase granularity), for
-/// messages and tests.
-pub fn erase_span(region: Region, len: usize) -> (u32, u32) {
-    let end = region.base + (len as u32).div_ceil(SECTOR) * SECTOR;
-    (region.base, end.max(region.base + SUBSECTOR))
 }
