@@ -112,7 +112,8 @@ fn s(ns: u64) -> f64 {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let mib: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(40);
-    let sclk_mhz: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(50);
+    let sclk_mhz: f64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(50.0);
+    let sclk_hz = (sclk_mhz * 1e6).round() as u64;
     let len = mib << 20;
     let f = image::synth_bit(
         "bench",
@@ -134,9 +135,7 @@ fn main() {
 
     // 1. the model device: simulated time per phase
     let mut card = ModelCard::factory(Board::U50);
-    card.spi = SpiTiming {
-        sclk_hz: sclk_mhz * 1_000_000,
-    };
+    card.spi = SpiTiming { sclk_hz };
     let cell = std::cell::Cell::new((0, 0, 0));
     let mut dev = Shared {
         inner: card,
@@ -188,9 +187,7 @@ fn main() {
 
     // 2. the register path: accesses per KB
     let card = Rc::new(RefCell::new(ModelCard::factory(Board::U50)));
-    card.borrow_mut().spi = SpiTiming {
-        sclk_hz: sclk_mhz * 1_000_000,
-    };
+    card.borrow_mut().spi = SpiTiming { sclk_hz };
     let mut mem = tsnic::flash::ctrl_model::mem_backend(card.clone());
     let cell = std::cell::Cell::new((0, 0, 0));
     let mut dev = Shared {

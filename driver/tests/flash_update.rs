@@ -182,17 +182,31 @@ fn a_slot_that_fails_falls_back_and_is_flagged_bad_at_the_next_write() {
         .any(|s| s.slot == Slot::B && s.failed_last_boot));
     let v = update::verify(&mut card, &mut NoProgress).unwrap();
     assert!(v.iter().any(|c| c.slot == Slot::B && !c.ok));
-    // the record selects B (bad), so writing B is refused; boot A --default writes a record that
-    // flags B bad
+    // boot A --default writes a record that flags B bad
     update::boot(&mut card, Slot::A, true).unwrap();
     let copies = update::read_records(&mut card, &LAYOUT_128M).unwrap();
     let (_, rec) = record::current(&copies[0], &copies[1]).unwrap();
-    assert!(rec.is_bad(Slot::B) && !rec.is_bad(Slot::A), "{rec:?}");
-    // a fresh write of B clears its flag
+    assert!(
+        rec.is_bad(Slot::B) && !rec.is_bad(Slot::A) && rec.active == Slot::A,
+        "{rec:?}"
+    );
+    card.power_cycle();
+    assert_eq!(running_sha(&card), Some((Slot::A, x.sha256)));
+    assert!(!card.running.state.fallback);
+    // a fresh write of B (the default: A runs) clears its flag
     write(&mut card, &y, None).unwrap();
     let copies = update::read_records(&mut card, &LAYOUT_128M).unwrap();
     let (_, rec) = record::current(&copies[0], &copies[1]).unwrap();
     assert!(!rec.is_bad(Slot::B) && rec.active == Slot::B);
+    // B rots again: the record still selects B, but it failed, so rewriting it is allowed
+    card.chip.poke(LAYOUT_128M.b.base + 7000, &[0]);
+    card.power_cycle();
+    assert_eq!(running_sha(&card), Some((Slot::A, x.sha256)));
+    let r = write(&mut card, &y, None).unwrap();
+    assert_eq!(r.slot, Slot::B);
+    card.power_cycle();
+    assert_eq!(running_sha(&card), Some((Slot::B, y.sha256)));
+    assert!(!card.running.state.fallback);
 }
 
 #[test]

@@ -41,6 +41,9 @@ pub struct Running {
     pub state: BootState,
     /// Every attempt of the sequence: (slot, result).
     pub attempts: Vec<(Slot, Result<(), ConfigFail>)>,
+    /// The golden selector would IPROG into a slot that already failed, after every fallback: the
+    /// FPGA never settles (both slots broken and not flagged bad; `slot` is `None`).
+    pub boot_loop: bool,
 }
 
 /// BOOTSTS-like bits the model reports: bit 0 VALID, bit 1 FALLBACK, bit 2 IPROG, bit 6 CRC_ERROR
@@ -79,20 +82,17 @@ fn read_records(chip: &NorFlash, layout: &Layout) -> ([u8; record::LEN], [u8; re
     (a, b)
 }
 
-/// Start the golden image (after power-up, or after a fallback) and let its selector run.
-/// `failed`: the slot whose configuration just failed, if any; `user_failed` whether that attempt
-/// was a user's IPROG rather than golden's choice.
+/// Start the golden image (after power-up, or after a fallback) and let its selector run, following
+/// IPROGs and fallbacks until an image runs, golden stays, or a slot that already failed in this
+/// sequence would be tried again (the boot loop of [`record::golden_select`]'s limit).
 fn golden_sequence(
     chip: &NorFlash,
     layout: &Layout,
     mut attempts: Vec<(Slot, Result<(), ConfigFail>)>,
-    mut failed: Option<Slot>,
-    mut golden_tried: Option<Slot>,
+    mut fallback: bool,
 ) -> Running {
-    // At most: golden, slot, golden (fallback), other slot, golden (fallback): the selector never
-    // chooses a slot that already failed in this sequence.
-    for _ in 0..4 {
-        let fallback = failed.is_some();
+    let mut golden_tried = None;
+    loop {
         let g = check_image(chip, layout, layout.golden.base);
         attempts.push((Slot::Golden, g.clone().map(|_| ())));
         let gh = match g {
@@ -108,14 +108,32 @@ fn golden_sequence(
                         bootsts: bootsts(fallback, false, true) & !1,
                     },
                     attempts,
+                    boot_loop: false,
                 }
             }
         };
         let (r0, r1) = read_records(chip, layout);
-        match golden_select(&r0, &r1, fallback, failed) {
-            Selection::Boot(slot, addr)
-                if !attempts.iter().any(|(s, r)| *s == slot && r.is_err()) =>
-            {
+        if fallback {
+            // what FLASH_BOOT_STATUS bits 3:2 report: the slot golden picks (taken as the failed one)
+            golden_tried = record::current(&r0, &r1).and_then(|(_, r)| record::golden_pick(&r));
+        }
+        match golden_select(&r0, &r1, fallback) {
+            Selection::Boot(slot, addr) => {
+                if attempts.iter().any(|(s, r)| *s == slot && r.is_err()) {
+                    // golden would IPROG into a slot that already failed, again and again
+                    return Running {
+                        slot: None,
+                        header: None,
+                        state: BootState {
+                            wbstar: 0,
+                            fallback: true,
+                            golden_tried,
+                            bootsts: bootsts(true, true, true),
+                        },
+                        attempts,
+                        boot_loop: true,
+                    };
+                }
                 match check_image(chip, layout, addr) {
                     Ok(h) => {
                         attempts.push((slot, Ok(())));
@@ -125,20 +143,20 @@ fn golden_sequence(
                             state: BootState {
                                 wbstar: addr,
                                 fallback,
-                                golden_tried,
+                                golden_tried: if fallback { golden_tried } else { None },
                                 bootsts: bootsts(fallback, true, false),
                             },
                             attempts,
+                            boot_loop: false,
                         };
                     }
                     Err(e) => {
                         attempts.push((slot, Err(e)));
-                        failed = Some(slot);
-                        golden_tried = Some(slot);
+                        fallback = true;
                     }
                 }
             }
-            _ => {
+            Selection::StayGolden => {
                 return Running {
                     slot: Some(Slot::Golden),
                     header: Some(gh),
@@ -149,26 +167,16 @@ fn golden_sequence(
                         bootsts: bootsts(fallback, false, fallback),
                     },
                     attempts,
+                    boot_loop: false,
                 }
             }
         }
-    }
-    Running {
-        slot: Some(Slot::Golden),
-        header: None,
-        state: BootState {
-            wbstar: 0,
-            fallback: true,
-            golden_tried,
-            bootsts: bootsts(true, false, true),
-        },
-        attempts,
     }
 }
 
 /// Power-up: configure from address 0 and follow the golden selector.
 pub fn power_up(chip: &NorFlash, layout: &Layout) -> Running {
-    golden_sequence(chip, layout, Vec::new(), None, None)
+    golden_sequence(chip, layout, Vec::new(), false)
 }
 
 /// IPROG from a running image to warm-boot address `addr`: that image if it configures, else the
@@ -190,6 +198,7 @@ pub fn iprog(chip: &NorFlash, layout: &Layout, addr: u32) -> Running {
                     bootsts: bootsts(false, true, false),
                 },
                 attempts: vec![(Slot::Golden, Ok(()))],
+                boot_loop: false,
             }
         }
         (Some(s), Ok(h)) => Running {
@@ -202,11 +211,12 @@ pub fn iprog(chip: &NorFlash, layout: &Layout, addr: u32) -> Running {
                 bootsts: bootsts(false, true, false),
             },
             attempts: vec![(s, Ok(()))],
+            boot_loop: false,
         },
         (s, r) => {
             let e = r.err().unwrap_or(ConfigFail::NoRegion);
             let s = s.unwrap_or(Slot::Golden);
-            golden_sequence(chip, layout, vec![(s, Err(e))], Some(s), None)
+            golden_sequence(chip, layout, vec![(s, Err(e))], true)
         }
     }
 }
@@ -264,12 +274,23 @@ mod tests {
         assert_eq!(r.slot, Some(Slot::B), "{:?}", r.attempts);
         assert!(r.state.fallback);
         assert_eq!(r.state.golden_tried, Some(Slot::A));
-        // corrupt B as well: golden, never a loop
+        // corrupt B as well, neither flagged bad: the selector's known limit, a boot loop
         chip.poke(LAYOUT_128M.b.base + 500, &[0]);
         let r = power_up(&chip, &LAYOUT_128M);
+        assert_eq!(r.slot, None, "{:?}", r.attempts);
+        assert!(r.boot_loop);
+        // with A flagged bad in the record, golden stays after B fails
+        let mut rec = BootRecord::empty(&LAYOUT_128M);
+        rec.active = Slot::B;
+        rec.generation = 2;
+        rec.slot_a.1 = 1000;
+        rec.slot_b.1 = 2000;
+        rec.set_bad(Slot::A, true);
+        chip.poke(LAYOUT_128M.record1, &rec.encode());
+        let r = power_up(&chip, &LAYOUT_128M);
         assert_eq!(r.slot, Some(Slot::Golden), "{:?}", r.attempts);
-        assert!(r.state.fallback);
-        assert_eq!(r.attempts.len(), 5);
+        assert!(r.state.fallback && !r.boot_loop);
+        assert_eq!(r.state.golden_tried, Some(Slot::B));
     }
 
     #[test]
@@ -278,7 +299,16 @@ mod tests {
         put_image(&mut chip, Slot::Golden, 3000, 1);
         put_image(&mut chip, Slot::B, 2000, 3);
         put_record(&mut chip, Slot::B, 1);
-        // slot A is empty: IPROG to it falls back; A is not the active slot, so golden stays
+        // slot A is empty but the record gives it a length: IPROG to it falls back, golden takes
+        // its pick (B) as the failed slot and IPROGs to A again: the loop of the selector's limit
+        let r = iprog(&chip, &LAYOUT_128M, LAYOUT_128M.a.base);
+        assert!(r.boot_loop, "{:?}", r.attempts);
+        // with A's length 0 (as the driver writes it for an empty slot) golden stays
+        let mut rec = BootRecord::empty(&LAYOUT_128M);
+        rec.active = Slot::B;
+        rec.generation = 2;
+        rec.slot_b.1 = 2000;
+        chip.poke(LAYOUT_128M.record1, &rec.encode());
         let r = iprog(&chip, &LAYOUT_128M, LAYOUT_128M.a.base);
         assert_eq!(r.slot, Some(Slot::Golden), "{:?}", r.attempts);
         assert!(r.state.fallback);

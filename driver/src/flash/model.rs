@@ -84,6 +84,8 @@ struct SavedState {
     golden_tried: Option<String>,
     bootsts: u16,
     sim_ns: u64,
+    #[serde(default)]
+    boot_loop: bool,
 }
 
 /// Length of the synthetic factory golden image.
@@ -210,6 +212,7 @@ impl ModelCard {
                         bootsts: st.bootsts,
                     },
                     attempts: Vec::new(),
+                    boot_loop: st.boot_loop,
                 }
             }
             // no state: the card was just powered on
@@ -245,6 +248,7 @@ impl ModelCard {
             golden_tried: self.running.state.golden_tried.map(|s| s.to_string()),
             bootsts: self.running.state.bootsts,
             sim_ns: self.chip.now(),
+            boot_loop: self.running.boot_loop,
         };
         let sp = state_path(path);
         let tmp = sp.with_extension("json.tmp");
@@ -305,6 +309,12 @@ impl ModelCard {
     }
 
     fn unconfigured(&self) -> Result<()> {
+        if self.running.boot_loop {
+            return Err(FlashError::ModelFile {
+                path: self.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+                why: "the simulated FPGA is in a boot loop (both slots fail to configure and neither is flagged bad: golden IPROGs into the other slot after every fallback); a real card would need JTAG; delete the file for a card as shipped".into(),
+            });
+        }
         if self.running.slot.is_none() {
             return Err(FlashError::ModelFile {
                 path: self.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),

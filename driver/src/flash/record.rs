@@ -185,35 +185,40 @@ pub enum Selection {
     StayGolden,
 }
 
-/// The golden image's boot selector (notes flash.md): read both copies, take the valid one with the
-/// higher generation. Not after a fallback: boot its active slot if that holds an image and is not
-/// flagged bad. After a fallback (BOOTSTS): if the slot that failed (`failed`: known from the failed
-/// attempt's warm-boot address; the active slot when unknown) is the active one, boot the other slot
-/// if it is bootable; otherwise stay golden. It never writes the flash.
-pub fn golden_select(
-    copy0: &[u8],
-    copy1: &[u8],
-    fallback: bool,
-    failed: Option<Slot>,
-) -> Selection {
+/// The slot the golden selector picks from a record: the active slot if it holds an image and is not
+/// flagged bad, else the other slot if that one does, else none (also when the record says "stay
+/// golden", active = 0xFF).
+pub fn golden_pick(rec: &BootRecord) -> Option<Slot> {
+    match rec.active {
+        Slot::Golden => None,
+        a if rec.bootable(a) => Some(a),
+        a if rec.bootable(a.other()) => Some(a.other()),
+        _ => None,
+    }
+}
+
+/// The golden image's boot selector, the rule of notes flash.md as the RTL (`tsnic_boot_select.v`,
+/// GOLDEN=1) implements it: read both copies, take the valid one with the higher generation, pick a
+/// slot ([`golden_pick`]). Not after a fallback: IPROG to the pick. After a fallback (BOOTSTS): the
+/// pick is taken as the slot that failed; IPROG to the other slot if it holds an image and is not
+/// flagged bad, else stay golden. It never writes the flash.
+///
+/// Limit (shared with the RTL): BOOTSTS does not tell a second fallback from the first, so when both
+/// slots hold broken images that are not flagged bad, golden IPROGs to the other slot after every
+/// fallback: a boot loop. The configuration model reports it ([`super::config::Running::boot_loop`]);
+/// the driver flags a slot bad in the next record after `flash info` shows a fallback.
+pub fn golden_select(copy0: &[u8], copy1: &[u8], fallback: bool) -> Selection {
     let Some((_, rec)) = current(copy0, copy1) else {
         return Selection::StayGolden;
     };
     let addr = |s: Slot| rec.slot(s).map(|(a, _)| a).unwrap_or(0);
-    if !fallback {
-        return match rec.active {
-            s @ (Slot::A | Slot::B) if rec.bootable(s) => Selection::Boot(s, addr(s)),
-            _ => Selection::StayGolden,
-        };
-    }
-    // After a fallback: only a failure of the active slot sends golden to the other one. When the
-    // slot that failed is not the active one (golden's second choice failed too, or a one-shot
-    // boot into it did), golden stays: this ends every fallback sequence.
-    let active = rec.active;
-    if active == Slot::Golden || failed.unwrap_or(active) != active {
+    let Some(pick) = golden_pick(&rec) else {
         return Selection::StayGolden;
+    };
+    if !fallback {
+        return Selection::Boot(pick, addr(pick));
     }
-    let other = active.other();
+    let other = pick.other();
     if rec.bootable(other) {
         Selection::Boot(other, addr(other))
     } else {
@@ -278,37 +283,39 @@ mod tests {
         let blank = [0xFFu8; LEN];
         let r = rec(Slot::A, 3).encode();
         assert_eq!(
-            golden_select(&r, &blank, false, None),
+            golden_select(&r, &blank, false),
             Selection::Boot(Slot::A, 0x0200_0000)
         );
-        // A failed: B is bootable
+        // after a fallback the pick (A) failed: B is bootable
         assert_eq!(
-            golden_select(&r, &blank, true, Some(Slot::A)),
+            golden_select(&r, &blank, true),
             Selection::Boot(Slot::B, 0x04FF_0000)
         );
-        // B failed too (after the fallback to B): stay golden
-        assert_eq!(
-            golden_select(&r, &blank, true, Some(Slot::B)),
-            Selection::StayGolden
-        );
-        // A flagged bad: stay golden (not a fallback)
+        // A flagged bad: the pick is B; after B fails, A is bad: stay golden
         let mut bad = rec(Slot::A, 4);
         bad.set_bad(Slot::A, true);
         assert_eq!(
-            golden_select(&bad.encode(), &r, false, None),
+            golden_select(&bad.encode(), &r, false),
+            Selection::Boot(Slot::B, 0x04FF_0000)
+        );
+        assert_eq!(
+            golden_select(&bad.encode(), &r, true),
             Selection::StayGolden
         );
         // an empty slot is never booted
         let mut empty_b = rec(Slot::B, 5);
         empty_b.slot_b.1 = 0;
+        empty_b.slot_a.1 = 0;
         assert_eq!(
-            golden_select(&empty_b.encode(), &blank, false, None),
+            golden_select(&empty_b.encode(), &blank, false),
             Selection::StayGolden
         );
+        // stay golden (active 0xFF), and no valid record
         assert_eq!(
-            golden_select(&blank, &blank, false, None),
+            golden_select(&rec(Slot::Golden, 6).encode(), &blank, false),
             Selection::StayGolden
         );
+        assert_eq!(golden_select(&blank, &blank, false), Selection::StayGolden);
     }
 
     proptest! {

@@ -350,7 +350,14 @@ pub fn plan_write(
         return Err(FlashError::GoldenNeedsFlag);
     }
     img.check(cap.board, &slot.to_string(), layout.region(slot))?;
-    if slot != Slot::Golden && cur.as_ref().is_some_and(|r| r.active == slot) {
+    // the record's choice holds the known-good image: keep it, unless it is flagged bad or just
+    // failed to configure
+    let known_good = |r: &BootRecord| !r.is_bad(slot) && failed_slot(&layout, &boot) != Some(slot);
+    if slot != Slot::Golden
+        && cur
+            .as_ref()
+            .is_some_and(|r| r.active == slot && known_good(r))
+    {
         return Err(FlashError::ActiveSlot {
             slot,
             other: slot.other(),
