@@ -246,7 +246,7 @@ pub fn device_of(part: &str) -> String {
     let first = p.split('-').next().unwrap_or("").to_string();
     // 7-series: xc7vx690tffg1761 -> xc7vx690t (cut at the package letters after the size)
     if first.starts_with("xc7") {
-        if let Some(i) = first.find(|c: char| c == 't').filter(|i| *i > 4) {
+        if let Some(i) = first.find('t').filter(|i| *i > 4) {
             return first[..=i].to_string();
         }
     }
@@ -387,9 +387,9 @@ impl ImageHeader {
 /// and tests.
 pub fn synth_data(len: usize, seed: u64) -> Vec<u8> {
     let mut d = Vec::with_capacity(len.max(96));
-    d.extend(std::iter::repeat(0xFF).take(64));
+    d.extend(std::iter::repeat_n(0xFF, 64));
     d.extend_from_slice(&[0x00, 0x00, 0x00, 0xBB, 0x11, 0x22, 0x00, 0x44]);
-    d.extend(std::iter::repeat(0xFF).take(8));
+    d.extend(std::iter::repeat_n(0xFF, 8));
     d.extend_from_slice(&SYNC_WORD);
     d.extend_from_slice(&[0x20, 0, 0, 0, 0x20, 0, 0, 0]); // two NOOPs
     let mut x = seed | 1;

@@ -444,7 +444,7 @@ pub fn check_page(addr: u32, len: usize) -> Result<()> {
 
 /// An erase address must be aligned to its block.
 pub fn check_align(addr: u32, block: u32) -> Result<()> {
-    if addr % block != 0 {
+    if !addr.is_multiple_of(block) {
         return Err(FlashError::BadArgument(format!(
             "erase address {addr:#010x} is not aligned to {block} bytes"
         )));

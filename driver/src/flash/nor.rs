@@ -228,7 +228,7 @@ impl NorFlash {
     }
 
     fn check_addr(&self, addr: u32, len: u32) -> Result<()> {
-        if addr.checked_add(len).map_or(true, |e| e > self.size) {
+        if addr.checked_add(len).is_none_or(|e| e > self.size) {
             return Err(FlashError::BadArgument(format!(
                 "{len} bytes at {addr:#010x} run past the end of the {} MB flash",
                 self.size >> 20
