@@ -165,11 +165,10 @@ fn a_slot_that_fails_falls_back_and_is_flagged_bad_at_the_next_write() {
     let y = img(150_000, 2);
     write(&mut card, &x, Some(Slot::A)).unwrap();
     write(&mut card, &y, Some(Slot::B)).unwrap(); // record: B
-                                                  // B rots (a bit flips in its data)
+                                                  // B rots (a byte of its data changes)
     let mut b = [0u8; 1];
     card.chip.peek(LAYOUT_128M.b.base + 5000, &mut b);
-    card.chip
-        .poke(LAYOUT_128M.b.base + 5000, &[!b[0]]);
+    card.chip.poke(LAYOUT_128M.b.base + 5000, &[!b[0]]);
     card.power_cycle();
     // golden tried B, fell back, booted A
     assert_eq!(running_sha(&card), Some((Slot::A, x.sha256)));
