@@ -233,3 +233,19 @@ fn default_flash_file_is_under_the_cache_folder() {
     assert!(!ok && err.contains("not a u50"), "{err}");
     std::fs::remove_dir_all(&home).ok();
 }
+
+/// The Verilated card of this branch has no FLASH register block: `tsnic flash` says so and how to
+/// get on (the model), instead of misreading registers.
+#[cfg(feature = "sim")]
+#[test]
+fn a_card_without_the_flash_block_is_told_apart() {
+    let (ok, _, err) = tsnic_env(
+        &["flash", "--backend", "sim:small,state=none", "info"],
+        None,
+    );
+    assert!(!ok);
+    assert!(
+        err.contains("no flash controller") && err.contains("--backend model"),
+        "{err}"
+    );
+}

@@ -100,6 +100,7 @@ pub struct RegFlash<'a> {
     accesses: u64,
     reads: u64,
     len: Option<u32>,
+    fifos_reset: bool,
     name: String,
 }
 
@@ -112,6 +113,7 @@ impl<'a> RegFlash<'a> {
             accesses: 0,
             reads: 0,
             len: None,
+            fifos_reset: false,
             name,
         }
     }
@@ -130,6 +132,16 @@ impl<'a> RegFlash<'a> {
     fn wr(&mut self, off: usize, v: u32) {
         self.accesses += 1;
         self.b.write32(off, v)
+    }
+
+    /// Empty both FIFOs once before the first data command (an earlier command may have been
+    /// interrupted with words left in them).
+    fn fifo_reset_once(&mut self) -> Result<()> {
+        if !self.fifos_reset {
+            self.fifos_reset = true;
+            self.run(op::FIFO_RESET)?;
+        }
+        Ok(())
     }
 
     fn set_len(&mut self, n: u32) {
@@ -190,6 +202,7 @@ impl FlashDevice for RegFlash<'_> {
     }
 
     fn read(&mut self, addr: u32, buf: &mut [u8]) -> Result<()> {
+        self.fifo_reset_once()?;
         let mut a = addr;
         for chunk in buf.chunks_mut(PAGE as usize) {
             self.wr(FLASH_ADDR, a);
@@ -206,6 +219,7 @@ impl FlashDevice for RegFlash<'_> {
 
     fn program_page(&mut self, addr: u32, data: &[u8]) -> Result<()> {
         check_page(addr, data.len())?;
+        self.fifo_reset_once()?;
         self.wr(FLASH_ADDR, addr);
         self.set_len(data.len() as u32);
         for w in data.chunks(4) {
