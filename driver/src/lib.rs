@@ -9,6 +9,7 @@ pub mod capture;
 pub mod contract;
 pub mod device;
 pub mod edt;
+pub mod flash;
 #[cfg(feature = "sim")]
 pub mod netsim;
 #[cfg(feature = "sim")]

@@ -52,6 +52,11 @@ enum Command {
     #[cfg(feature = "sim")]
     #[command(hide = true)]
     PeerKernelSend(cli::peer::PeerKernelSendArgs),
+    /// The card's configuration flash: info, write an image into slot A or B (the one not running
+    /// by default), verify, boot A|B|golden. Golden is the card's fallback: writing it needs a
+    /// deliberately named flag. Runs on the flash model by default (`--backend model`, a file per
+    /// board); docs/FIRMWARE.md.
+    Flash(cli::flash::FlashArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +73,7 @@ fn main() -> ExitCode {
         Command::PeerRecv(args) => cli::peer::recv(args),
         #[cfg(feature = "sim")]
         Command::PeerKernelSend(args) => cli::peer::kernel(args),
+        Command::Flash(args) => cli::flash::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

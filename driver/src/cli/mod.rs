@@ -1,6 +1,7 @@
 //! Subcommands of the `tsnic` CLI, one module each.
 
 pub mod common;
+pub mod flash;
 pub mod info;
 #[cfg(feature = "sim")]
 pub mod peer;
