@@ -36,6 +36,7 @@ module tsnic_flash_ctrl #(
     parameter SPI_MAX_HZ        = 50000000,   // FLASH_CLK_DIV reset value gives at most this
     parameter POLL_TIMEOUT_LOG2 = 30,         // busy poll gives up after 2^this core cycles (4.3 s)
     parameter POLL_GAP_NS       = 2000,       // wait between two busy polls (PHC time, or 2x in cycles)
+    parameter ERASE_POLL_GAP_NS = 100000,     // the same during an erase (typ. 50-150 ms: <= 0.2 % late)
     parameter CS_HIGH_CYCLES    = 16,
     parameter ICAP_READ_WAIT    = 8
 ) (
@@ -92,6 +93,11 @@ localparam [7:0] CLK_DIV_DEFAULT = (DIV_CALC < 0) ? 8'd0 : (DIV_CALC > 255) ? 8'
 localparam integer GAP_CYC = (POLL_GAP_NS / 1000) * (CLK_FREQ_HZ / 1000000) * 2
                             + ((POLL_GAP_NS % 1000) * (CLK_FREQ_HZ / 1000000) * 2) / 1000;
 localparam [23:0] GAP_CYCLES = (GAP_CYC < 2) ? 24'd2 : GAP_CYC[23:0];
+localparam integer EGAP_CYC = (ERASE_POLL_GAP_NS / 1000) * (CLK_FREQ_HZ / 1000000) * 2
+                             + ((ERASE_POLL_GAP_NS % 1000) * (CLK_FREQ_HZ / 1000000) * 2) / 1000;
+localparam [23:0] EGAP_CYCLES = (EGAP_CYC < 2) ? 24'd2 : EGAP_CYC[23:0];
+localparam [63:0] GAP_NS64 = POLL_GAP_NS;
+localparam [63:0] EGAP_NS64 = ERASE_POLL_GAP_NS;
 localparam [31:0] CAP_VALUE = {7'd0, GOLDEN[0], FLASH_SIZE_LOG2[7:0], 7'd0, FLASH_WRITABLE[0], BOARD_ID[7:0]};
 
 // ---------------------------------------------------------------------------------------------
@@ -116,6 +122,9 @@ reg        poll_reg = 1'b0;         // wait for ready in E_FSR (program/erase/wr
 reg [POLL_TIMEOUT_LOG2:0] poll_timer_reg = 0;
 reg [63:0] gap_wake_reg = 64'd0;
 reg [23:0] gap_cnt_reg = 24'd0;
+// erases wait longer between polls (their busy time is a thousand times a page program's)
+wire        op_erase   = (op_reg == OP_ERASE_64K) || (op_reg == OP_ERASE_4K);
+wire [23:0] gap_cycles = op_erase ? EGAP_CYCLES : GAP_CYCLES;
 
 // FIFO byte packing
 reg [1:0]  pk_idx_reg = 2'd0;
@@ -482,7 +491,7 @@ always @(posedge clk) begin
                     est_reg <= E_END;
                 end else begin
                     est_reg <= E_PWAIT;              // poll again after the gap
-                    gap_wake_reg <= phc_ns + POLL_GAP_NS;
+                    gap_wake_reg <= phc_ns + (op_erase ? EGAP_NS64 : GAP_NS64);
                     gap_cnt_reg <= 24'd0;
                 end
             end
@@ -490,7 +499,7 @@ always @(posedge clk) begin
         E_PWAIT: begin
             poll_timer_reg <= poll_timer_reg + 1'b1;
             gap_cnt_reg <= gap_cnt_reg + 24'd1;
-            if (phc_ns >= gap_wake_reg || gap_cnt_reg == GAP_CYCLES) begin
+            if (phc_ns >= gap_wake_reg || gap_cnt_reg == gap_cycles) begin
                 est_reg <= E_FSR;
                 spi_go_reg <= 1'b1;
             end
@@ -537,7 +546,7 @@ end
 
 assign wrf_pop = spi_tx_req && op_reg == OP_PROGRAM && (up_idx_reg == 2'd3 || up_left_reg == 9'd1);
 
-wire waiting = (est_reg == E_PWAIT) && !(phc_ns >= gap_wake_reg || gap_cnt_reg == GAP_CYCLES);
+wire waiting = (est_reg == E_PWAIT) && !(phc_ns >= gap_wake_reg || gap_cnt_reg == gap_cycles);
 assign ff_quiet = ((eng_idle && !bs_active && boot_valid && !icap_busy) || waiting) &&
                   !reg_wr_en && !reg_rd_en && !wr_ack_reg && !rd_ack_reg;
 assign ff_wake_ns = (est_reg == E_PWAIT) ? gap_wake_reg : {64{1'b1}};

@@ -213,9 +213,10 @@ pub fn run(args: FlashArgs) -> Result<()> {
             }
             Ok(())
         }
+        _ if spec == "sim" || spec.starts_with("sim:") => run_on_sim(&args, spec),
         _ => {
             if args.flash_file.is_some() {
-                bail!("--flash-file is for the model backends (`--backend model` or `mem`); a card keeps its own flash");
+                bail!("--flash-file is for the model backends and the simulated card (`--backend model`, `mem` or `sim`); a real card keeps its own flash");
             }
             let mut card = open_card(spec)?;
             let r = {
@@ -226,6 +227,69 @@ pub fn run(args: FlashArgs) -> Result<()> {
             r
         }
     }
+}
+
+/// On the Verilated card: the flash model (kept in --flash-file like `--backend model`) on the flash
+/// controller RTL's pins. The first time a simulated card meets its flash, it configures from it (a
+/// core reset, as at power-up) so that what the core read at startup matches the flash.
+#[cfg(feature = "sim")]
+fn run_on_sim(args: &FlashArgs, spec: &str) -> Result<()> {
+    use tsnic::device::{open_sim_backend, Backend, BackendSpec, Card};
+    use tsnic::flash::regs::{FLASH_BOOT_STATUS, FLASH_BOOT_WBSTAR, FLASH_CAP};
+    use tsnic::flash::sim_pins::SimFlash;
+    if let FlashCmd::PowerCycle = args.cmd {
+        bail!("power-cycle works on the model backends (`--backend model` or `mem`); for the simulated card: `tsnic sim reset`, then the next `tsnic flash` configures it from its flash");
+    }
+    let path = match &args.flash_file {
+        Some(p) => p.clone(),
+        None => model::default_path(args.board)?,
+    };
+    let opts = match spec.parse::<BackendSpec>()? {
+        BackendSpec::Sim(o) => o,
+        _ => bail!("`{spec}` is not the simulated card"),
+    };
+    let model = ModelCard::open(args.board, &path)?;
+    let flash = SimFlash::new(model);
+    let mut sim =
+        open_sim_backend(&opts).with_context(|| format!("cannot open the card `{spec}`"))?;
+    if sim.read32(FLASH_CAP) == 0 {
+        bail!("the simulated card has no FLASH register block (FLASH_CAP reads 0): rebuild tsnic");
+    }
+    sim.card()
+        .attach_flash(flash.pins())
+        .context("cannot attach the flash model to the simulated card")?;
+    // What the core read from the ICAP at its last reset, against what the flash configures.
+    let (wbstar, bootsts) = flash.boot_words();
+    let seen = (sim.read32(FLASH_BOOT_WBSTAR), sim.read32(FLASH_BOOT_STATUS));
+    if seen.0 != wbstar || seen.1 >> 16 != bootsts & 0xffff {
+        eprintln!(
+            "sim: configuring the simulated card from its flash {} (a core reset, as at power-up)",
+            path.display()
+        );
+        let reset = sim.card().config().reset_cycles;
+        sim.card().reset(reset);
+        sim.wait_ns(10_000)?;
+    }
+    let mut card = Card::from_backend(Box::new(sim), spec.to_string())?;
+    let r = {
+        let mut dev = RegFlash::new(card.backend());
+        command(&mut dev, &args.cmd, spec)
+    };
+    let closed = close_card(card);
+    let mut model = match flash.into_card() {
+        Ok(m) => m,
+        Err(_) => bail!("internal: the simulated card still holds its flash model"),
+    };
+    let saved = model.close();
+    r?;
+    closed?;
+    saved?;
+    Ok(())
+}
+
+#[cfg(not(feature = "sim"))]
+fn run_on_sim(_args: &FlashArgs, _spec: &str) -> Result<()> {
+    bail!("{}", tsnic::device::SIM_NOT_BUILT)
 }
 
 fn command(dev: &mut dyn FlashDevice, cmd: &FlashCmd, spec: &str) -> Result<()> {

@@ -633,6 +633,12 @@ pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError>
 /// tests), or 512-bit at 100 Gb/s with `wide`, on the saved card the options name.
 #[cfg(feature = "sim")]
 fn open_sim(opts: &SimOptions) -> Result<Box<dyn Backend>, DeviceError> {
+    Ok(Box::new(open_sim_backend(opts)?))
+}
+
+/// [`open_sim`]'s card as its own type (for what only a simulated card has, e.g. its flash pins).
+#[cfg(feature = "sim")]
+pub fn open_sim_backend(opts: &SimOptions) -> Result<sim::SimBackend, DeviceError> {
     let cfg = match (opts.wide, opts.small) {
         (true, _) => sim::SimConfig::wide_100g(),
         (false, true) => sim::SimConfig::small(),
@@ -646,7 +652,7 @@ fn open_sim(opts: &SimOptions) -> Result<Box<dyn Backend>, DeviceError> {
         },
         ..cfg
     };
-    Ok(Box::new(sim::SimBackend::open(cfg, &opts.state)?))
+    sim::SimBackend::open(cfg, &opts.state)
 }
 
 /// What a build without the `sim` feature says when asked for the simulated card.

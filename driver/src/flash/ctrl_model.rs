@@ -1,4 +1,4 @@
-//! A Rust model of the flash controller's register block (notes flash.md) in front of the flash
+//! A Rust model of the flash controller's register block (docs/REGISTERS.md, FLASH block) in front of the flash
 //! model, as a [`RegHook`] of the `mem` backend. It lets [`super::regs::RegFlash`] — the code that
 //! will drive the RTL controller — run end to end today (`tsnic flash --backend mem`), and counts
 //! what the register interface costs. It keeps the agreed semantics: one command at a time (a

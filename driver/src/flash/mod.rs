@@ -22,6 +22,8 @@ pub mod nor;
 pub mod pins;
 pub mod record;
 pub mod regs;
+#[cfg(feature = "sim")]
+pub mod sim_pins;
 pub mod update;
 
 pub use layout::{Board, Layout, Slot};

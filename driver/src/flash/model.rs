@@ -24,7 +24,7 @@ pub struct SpiTiming {
 }
 
 impl Default for SpiTiming {
-    /// 50 MHz (flash.md: FLASH_CLK_DIV's reset value gives <= 50 MHz).
+    /// 50 MHz (an upper bound: the RTL's reset FLASH_CLK_DIV gives 41.7 MHz at 250 MHz).
     fn default() -> Self {
         SpiTiming {
             sclk_hz: 50_000_000,

@@ -1,4 +1,4 @@
-//! The boot record (docs/FIRMWARE.md, notes flash.md): two 128-byte copies in two 4 KB subsectors,
+//! The boot record (docs/FIRMWARE.md): two 128-byte copies in two 4 KB subsectors,
 //! little-endian, each with a crc32 and a generation; the valid copy with the higher generation wins.
 //! An update erases and rewrites only the older (or invalid) copy, so a power cut at any point leaves
 //! at least one valid copy, either the old decision or the new one.
@@ -197,7 +197,7 @@ pub fn golden_pick(rec: &BootRecord) -> Option<Slot> {
     }
 }
 
-/// The golden image's boot selector, the rule of notes flash.md as the RTL (`tsnic_boot_select.v`,
+/// The golden image's boot selector, the rule of docs/FIRMWARE.md as the RTL (`tsnic_boot_select.v`,
 /// GOLDEN=1) implements it: read both copies, take the valid one with the higher generation, pick a
 /// slot ([`golden_pick`]). Not after a fallback: IPROG to the pick. After a fallback (BOOTSTS): the
 /// pick is taken as the slot that failed; IPROG to the other slot if it holds an image and is not

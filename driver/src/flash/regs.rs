@@ -1,41 +1,22 @@
-//! [`FlashDevice`] over the FLASH register block (BAR0 0x0800, notes flash.md) through any
+//! [`FlashDevice`] over the FLASH register block (BAR0 0x0800, docs/REGISTERS.md) through any
 //! [`Backend`]: the Verilated card and a real card once the flash controller is in their bitstream,
 //! or the `mem` backend with [`super::ctrl_model`] playing the controller.
 //!
-//! Offsets are those of flash.md; when the RTL side adds block FLASH to hdl/contract/tsnic.toml, the
-//! generated `contract::reg::FLASH_*` constants must equal these (the lead switches them at merge).
+//! Offsets are the generated `contract::reg::FLASH_*` of the FLASH block in hdl/contract/tsnic.toml.
 
 use super::layout::PAGE;
 use super::model::{check_align, check_page};
 use super::{BootState, FlashCap, FlashDevice, FlashError, Result, FSR_PROT_ERR};
 use crate::device::Backend;
 
-/// Block base.
-pub const FLASH_BASE: usize = 0x0800;
-/// FLASH_CAP.
-pub const FLASH_CAP: usize = FLASH_BASE;
-/// FLASH_CMD.
-pub const FLASH_CMD: usize = FLASH_BASE + 0x04;
-/// FLASH_ADDR.
-pub const FLASH_ADDR: usize = FLASH_BASE + 0x08;
-/// FLASH_LEN.
-pub const FLASH_LEN: usize = FLASH_BASE + 0x0C;
-/// FLASH_STATUS.
-pub const FLASH_STATUS: usize = FLASH_BASE + 0x10;
-/// FLASH_DATA.
-pub const FLASH_DATA: usize = FLASH_BASE + 0x14;
-/// FLASH_JEDEC_ID.
-pub const FLASH_JEDEC_ID: usize = FLASH_BASE + 0x18;
-/// FLASH_SR.
-pub const FLASH_SR: usize = FLASH_BASE + 0x1C;
-/// FLASH_DATA_SR.
-pub const FLASH_DATA_SR: usize = FLASH_BASE + 0x20;
-/// FLASH_BOOT_WBSTAR.
-pub const FLASH_BOOT_WBSTAR: usize = FLASH_BASE + 0x24;
-/// FLASH_BOOT_STATUS.
-pub const FLASH_BOOT_STATUS: usize = FLASH_BASE + 0x28;
-/// FLASH_CLK_DIV.
-pub const FLASH_CLK_DIV: usize = FLASH_BASE + 0x2C;
+// The FLASH block's offsets, from the contract (hdl/contract/tsnic.toml).
+pub use crate::contract::reg::{
+    FLASH_ADDR, FLASH_BASE, FLASH_BOOT_STATUS, FLASH_BOOT_WBSTAR, FLASH_CAP, FLASH_CLK_DIV,
+    FLASH_CMD, FLASH_DATA, FLASH_DATA_SR, FLASH_JEDEC_ID, FLASH_LEN, FLASH_SR, FLASH_STATUS,
+};
+
+/// Time given to a reconfiguration after an IPROG before the card is touched again.
+pub const IPROG_SETTLE_NS: u64 = 100_000;
 
 /// FLASH_CMD ops.
 pub mod op {
@@ -255,8 +236,11 @@ impl FlashDevice for RegFlash<'_> {
 
     fn iprog(&mut self, addr: u32) -> Result<()> {
         self.wr(FLASH_ADDR, addr);
-        // the card reconfigures: no status to wait for (on a real card the link goes down)
+        // the card reconfigures: no status to wait for (on a real card the link goes down until
+        // the host rescans). Let the time of a reconfiguration pass before anything else: the
+        // simulated card holds its core in reset meanwhile, as a freshly configured design starts.
         self.wr(FLASH_CMD, op::IPROG);
+        self.b.wait_ns(IPROG_SETTLE_NS)?;
         Ok(())
     }
 

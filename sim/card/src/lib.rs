@@ -43,6 +43,12 @@ pub use ffi::{
 pub trait FlashPins: Send {
     /// One cycle: the pins after the clock edge at simulated time `now_ps`.
     fn cycle(&mut self, now_ps: u64, pins: &FlashOut) -> FlashIn;
+
+    /// True once after the model's configuration logic reconfigured the FPGA (an IPROG): the card
+    /// then holds the core in reset for `reset_cycles`, as a freshly configured design starts.
+    fn take_reconfigure(&mut self) -> bool {
+        false
+    }
 }
 pub use hostmem::{HostMemory, MemStats};
 pub use state::{StateError, StateInfo};
@@ -187,6 +193,7 @@ pub struct SimCard {
     ff_settle: u64,
     ff_stats: FastForwardStats,
     flash: Option<Box<dyn FlashPins>>,
+    reconfig_left: u64,
 }
 
 impl std::fmt::Debug for SimCard {
@@ -251,6 +258,7 @@ impl SimCard {
             ff_settle: 0,
             ff_stats: FastForwardStats::default(),
             flash: None,
+            reconfig_left: 0,
         }
     }
 
@@ -304,6 +312,13 @@ impl SimCard {
     #[inline]
     fn clock_cycle(&mut self, extra: u64) {
         let now_ps = self.cycle * self.cfg.clk_period_ps;
+        if self.reconfig_left > 0 {
+            // the FPGA was reconfigured (see FlashPins::take_reconfigure): the core in reset
+            self.reconfig_left -= 1;
+            if self.reconfig_left == 0 {
+                self.inp.rst = 0;
+            }
+        }
         self.mem.drive(&mut self.inp, self.cycle);
         self.wire.drive(&mut self.inp, now_ps);
         self.axil.drive(&mut self.inp);
@@ -324,6 +339,10 @@ impl SimCard {
             self.rtl.flash_io(None, Some(&mut pins));
             let answer = flash.cycle(now_ps + self.cfg.clk_period_ps * (1 + extra), &pins);
             self.rtl.flash_io(Some(&answer), None);
+            if flash.take_reconfigure() {
+                self.inp.rst = 1;
+                self.reconfig_left = self.cfg.reset_cycles.max(1) + 1;
+            }
         }
         self.cycle += 1 + extra;
         self.ff_settle = self.ff_settle.saturating_sub(1);

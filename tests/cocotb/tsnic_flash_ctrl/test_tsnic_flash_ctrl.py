@@ -5,7 +5,7 @@ Scoreboard: `Ref` is a byte-level model of what the flash must hold after each c
 issues (erase -> 0xFF, program -> AND, refused -> unchanged), written from the command semantics and
 independent of both the RTL and the pin-level model; every READ through the DUT is compared with it,
 and at the end the pin model's memory too. The boot selector's choice is compared with `decide()`,
-a Python statement of the rule in notes/flash.md.
+a Python statement of the rule in docs/FIRMWARE.md.
 """
 
 from __future__ import annotations
@@ -400,7 +400,7 @@ def parse(rec: bytes):
 
 
 def decide(rec0, rec1, fallback):
-    """(IPROG address or None, golden-chose bit, tried slot) per notes/flash.md."""
+    """(IPROG address or None, golden-chose bit, tried slot) per docs/FIRMWARE.md."""
     cands = [p for ok, p in (parse(rec0), parse(rec1)) if ok]
     if len(cands) == 2:
         d = (cands[1]["gen"] - cands[0]["gen"]) & 0xFFFFFFFF
