@@ -1,19 +1,29 @@
 //! Loss-recovery timing formulas (tcp_recovery.c, tcp_output.c), as pure functions so each
 //! can be checked against a hand computation.
 
-/// Linux `tcp_schedule_loss_probe` (since 4.13): PTO = 2 x SRTT, plus TCP_RTO_MIN (200 ms,
-/// the worst-case delayed ACK) when only one segment is out, else plus 2 ticks
-/// (TCP_TIMEOUT_MIN); 1 s (TCP_TIMEOUT_INIT) before any RTT sample. All in ns.
-pub fn tlp_timeout_ns(srtt_us: u64, packets_out: usize, tick_ns: u64) -> u64 {
+/// Linux TCP_TIMEOUT_MIN_US: 2 ms, the slack added to the loss-probe and RACK timers.
+pub const TIMEOUT_MIN_US: u64 = 2_000;
+
+/// Linux `tcp_schedule_loss_probe`: PTO = 2 x SRTT, plus the socket's minimum RTO
+/// (`tcp_rto_min_us`, 200 ms by default: the worst-case delayed ACK) when only one segment is
+/// out, else plus TCP_TIMEOUT_MIN_US (2 ms); TCP_TIMEOUT_INIT (1 s) before any RTT sample.
+/// In ns; the caller caps it by the time left until the RTO.
+pub fn tlp_timeout_ns(srtt_us: u64, packets_out: usize, rto_min_us: u64) -> u64 {
     if srtt_us == 0 {
         return super::rtt::RTO_INIT_US * 1000;
     }
     let extra = if packets_out == 1 {
-        super::rtt::RTO_MIN_US * 1000
+        rto_min_us
     } else {
-        2 * tick_ns
+        TIMEOUT_MIN_US
     };
-    2 * srtt_us * 1000 + extra
+    (2 * srtt_us + extra) * 1000
+}
+
+/// Linux `tcp_rack_mark_lost`: the reordering timer fires TCP_TIMEOUT_MIN_US after the
+/// latest-expiring candidate's deadline (`remaining` ns from now).
+pub fn rack_reo_timeout_ns(remaining_ns: u64) -> u64 {
+    remaining_ns + TIMEOUT_MIN_US * 1000
 }
 
 /// Linux `tcp_rack_reo_wnd`: the reordering window RACK allows before calling a segment
@@ -92,16 +102,19 @@ mod tests {
 
     #[test]
     fn tlp_table() {
-        // (srtt us, packets out, tick ns, expected ns), by hand from the formula above.
+        // (srtt us, packets out, rto_min us, expected ns), by hand from the formula above.
         let cases = [
-            (100, 10, 1_000_000, 200_000 + 2_000_000), // 2*100us + 2 ms
-            (100, 1, 1_000_000, 200_000 + 200_000_000), // 2*100us + 200 ms
-            (5_000, 4, 4_000_000, 10_000_000 + 8_000_000), // HZ=250: 2 ticks = 8 ms
-            (0, 3, 1_000_000, 1_000_000_000),          // no sample yet: 1 s
+            (100, 10, 200_000, 200_000 + 2_000_000),     // 2*100us + 2 ms
+            (100, 1, 200_000, 200_000 + 200_000_000),    // 2*100us + 200 ms (rto_min)
+            (100, 1, 5_000, 200_000 + 5_000_000),        // a socket with rto_min 5 ms
+            (5_000, 4, 200_000, 10_000_000 + 2_000_000), // 2 ms whatever the tick (not 2 jiffies)
+            (0, 3, 200_000, 1_000_000_000),              // no sample yet: 1 s
         ];
-        for (srtt, out, tick, want) in cases {
-            assert_eq!(tlp_timeout_ns(srtt, out, tick), want);
+        for (srtt, out, rto_min, want) in cases {
+            assert_eq!(tlp_timeout_ns(srtt, out, rto_min), want);
         }
+        // RACK: +2 ms on the remaining time.
+        assert_eq!(rack_reo_timeout_ns(30_000), 2_030_000);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use super::card::{IdealCardModel, SimWire, TxPort};
 use super::card_sim::{SimCardPort, SimCardStats};
 use super::cc::CcKind;
 use super::frame::Endpoints;
-use super::sender::{Pacer, PacingModel, SenderConfig, TcpSender};
+use super::sender::{Pacer, PacingModel, SampleStamp, SenderConfig, TcpSender};
 use super::timer::DEFAULT_TICK_NS;
 use super::EdtError;
 use crate::netsim::{Network, PathConfig, ReceiverConfig};
@@ -44,6 +44,8 @@ pub struct RunConfig {
     pub notsent_lowat: Option<u64>,
     pub rr: Option<u64>,
     pub pacing_model: PacingModel,
+    /// Where RTT/rate samples start (EDT model): scheduled launch time (Linux) or departure.
+    pub stamp: SampleStamp,
     pub pacer: Pacer,
     pub jitter_ns: u64,
     pub jitter_credit: bool,
@@ -69,6 +71,7 @@ impl Default for RunConfig {
             notsent_lowat: None,
             rr: None,
             pacing_model: PacingModel::Edt,
+            stamp: SampleStamp::Scheduled,
             pacer: Pacer::Card,
             jitter_ns: 0,
             jitter_credit: true,
@@ -368,6 +371,7 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
         sc.max_pacing_rate = cfg.max_rate_bps.map_or(u64::MAX, |r| r / 8);
         sc.jitter_credit = cfg.jitter_credit;
         sc.pacing_model = cfg.pacing_model;
+        sc.stamp = cfg.stamp;
         sc.pacer = cfg.pacer;
         sc.tick_ns = cfg.tick_ns;
         sc.seed = cfg.seed.wrapping_add(i as u64);
