@@ -57,10 +57,7 @@ pub enum Pacer {
     Host,
 }
 
-/// sch_fq's default quantum: 2 x MTU (1514).
-pub const FQ_QUANTUM: u64 = 3028;
-/// sch_fq low_rate_threshold (550 kbit/s): below it fq paces by real length.
-pub const FQ_LOW_RATE: u64 = 550_000 / 8;
+pub use super::pacing::{FQ_LOW_RATE, FQ_QUANTUM};
 
 /// Settings of one connection.
 #[derive(Debug, Clone)]
@@ -218,8 +215,8 @@ pub struct TcpSender {
     pub edt: EdtClock,
     /// Current pacing rate, bytes/s.
     pub pacing_rate: u64,
-    /// sch_fq-like per-flow next release time (Queue model only).
-    fq_next_ns: u64,
+    /// The pre-EDT sch_fq flow this connection sends through (Queue model only).
+    fq: pacing::FqFlow,
     // Sequence state (stream offsets).
     pub snd_una: u64,
     pub snd_nxt: u64,
@@ -328,7 +325,7 @@ impl TcpSender {
             min_rtt_us: 0,
             edt: EdtClock::new(jc),
             pacing_rate: 0,
-            fq_next_ns: 0,
+            fq: pacing::FqFlow::default(),
             snd_una: 0,
             snd_nxt: 0,
             write_seq: 0,
@@ -616,21 +613,17 @@ impl TcpSender {
                 launch
             }
             PacingModel::Queue => {
-                // sch_fq pre-EDT: a flow may dequeue at time_next_packet, which is set to
-                // dequeue time + max(len, quantum) / rate (real len below the low-rate limit).
-                let launch = self.fq_next_ns.max(now);
+                // Pre-EDT: TCP hands the burst (one GSO packet) to sch_fq at once; fq's flow
+                // credit and time_next_packet decide when it leaves (pacing::FqFlow).
                 self.edt.data_segs_out += data_segs;
-                let rate = self.pacing_rate;
-                if rate != 0 && rate != u64::MAX && self.edt.data_segs_out > pacing::UNPACED_SEGS {
-                    let wire: u64 = idxs.iter().map(|&i| u64::from(self.rtx[i].len) + 66).sum();
-                    let plen = if rate <= FQ_LOW_RATE {
-                        wire
+                let hdr = frame::BASE_HEADERS as u64
+                    + if self.ts_ok {
+                        frame::TS_OPTION_LEN as u64
                     } else {
-                        wire.max(FQ_QUANTUM)
+                        0
                     };
-                    self.fq_next_ns = launch + pacing::len_ns(plen, rate);
-                }
-                launch
+                let plen: u64 = idxs.iter().map(|&i| u64::from(self.rtx[i].len) + hdr).sum();
+                self.fq.enqueue(now, plen, self.pacing_rate)
             }
         };
         for &i in idxs {
