@@ -149,6 +149,10 @@ pub struct Report {
     pub rr_latency_us: Option<Summary>,
     pub peak_unsent_bytes: u64,
     pub peak_buffered_bytes: u64,
+    /// Time-weighted mean of the unsent / buffered bytes of all flows while every flow's
+    /// application still had data to write (steady state; 0 if that never happened).
+    pub steady_unsent_bytes: f64,
+    pub steady_buffered_bytes: f64,
     pub receiver_delivered: u64,
     pub receiver_duplicate_bytes: u64,
     pub receiver_corrupt_bytes: u64,
@@ -169,6 +173,8 @@ pub struct Report {
 #[derive(Debug, Default, Clone)]
 struct App {
     remaining: u64,
+    /// Blocked in sendmsg (sk_stream_wait_memory) until the socket is writeable again.
+    sleeping: bool,
     closed: bool,
     rr_left: u64,
     rr_outstanding: Option<(u64, u64)>,
@@ -390,6 +396,8 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
     let mut rr_lat = Vec::new();
     let mut now = 0u64;
     let (mut peak_unsent, mut peak_buffered) = (0u64, 0u64);
+    // Time integrals of the sums while every application is still writing.
+    let (mut int_unsent, mut int_buffered, mut int_span) = (0f64, 0f64, 0u64);
     let mut unsent: Vec<u64> = vec![0; cfg.flows];
     let mut buffered: Vec<u64> = vec![0; cfg.flows];
     let (mut sum_unsent, mut sum_buffered) = (0u64, 0u64);
@@ -407,6 +415,12 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
         };
         if t > cfg.time_limit_ns {
             break;
+        }
+        if t > now && cfg.rr.is_none() && apps.iter().all(|a| a.remaining > 0) {
+            let dt = t - now;
+            int_unsent += sum_unsent as f64 * dt as f64;
+            int_buffered += sum_buffered as f64 * dt as f64;
+            int_span += dt;
         }
         now = now.max(t);
         for c in card.poll(now) {
@@ -479,13 +493,27 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
                 }
             } else {
                 let lowat = cfg.notsent_lowat.unwrap_or(u64::MAX);
-                while a.remaining > 0
-                    && s.buffered_bytes() < s.sndbuf_bytes()
+                if a.sleeping {
+                    // sk_stream_write_space: wake the writer once a third of the buffer is
+                    // free (sk_stream_wspace >= sk_stream_min_wspace) and, with
+                    // NOTSENT_LOWAT, unsent bytes are under half of it
+                    // (tcp_stream_memory_free with wake = 1).
+                    let q = s.wmem_queued();
+                    a.sleeping = !(s.sndbuf_bytes().saturating_sub(q) >= q / 2
+                        && s.notsent_bytes().saturating_mul(2) < lowat);
+                }
+                // tcp_sendmsg: copy while the buffer has room and unsent < lowat.
+                while !a.sleeping
+                    && a.remaining > 0
+                    && s.wmem_queued() < s.sndbuf_bytes()
                     && s.notsent_bytes() < lowat
                 {
                     let n = a.remaining.min(APP_CHUNK);
                     s.write(n);
                     a.remaining -= n;
+                }
+                if a.remaining > 0 {
+                    a.sleeping = true;
                 }
                 if a.remaining == 0 && !a.closed {
                     a.closed = true;
@@ -517,11 +545,23 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
         rr_lat,
         now,
         completed,
-        peak_unsent,
-        peak_buffered,
+        Memory {
+            peak_unsent,
+            peak_buffered,
+            steady_unsent: int_unsent / int_span.max(1) as f64,
+            steady_buffered: int_buffered / int_span.max(1) as f64,
+        },
         pcap,
     );
     Ok((report, card))
+}
+
+/// Send-buffer occupancy over the run.
+struct Memory {
+    peak_unsent: u64,
+    peak_buffered: u64,
+    steady_unsent: f64,
+    steady_buffered: f64,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -534,8 +574,7 @@ fn make_report(
     rr_lat: Vec<u64>,
     now: u64,
     completed: bool,
-    peak_unsent: u64,
-    peak_buffered: u64,
+    mem: Memory,
     pcap: Vec<(u64, Vec<u8>)>,
 ) -> Report {
     let cat = |f: &dyn Fn(&TcpSender) -> &Vec<u64>| -> Vec<u64> {
@@ -608,8 +647,10 @@ fn make_report(
         random_losses: st.dropped_random,
         max_backlog_bytes: st.max_backlog_bytes,
         rr_latency_us: cfg.rr.map(|_| Summary::of(&rr_lat, 1000.0)),
-        peak_unsent_bytes: peak_unsent,
-        peak_buffered_bytes: peak_buffered,
+        peak_unsent_bytes: mem.peak_unsent,
+        peak_buffered_bytes: mem.peak_buffered,
+        steady_unsent_bytes: mem.steady_unsent,
+        steady_buffered_bytes: mem.steady_buffered,
         receiver_delivered: delivered,
         receiver_duplicate_bytes: dup,
         receiver_corrupt_bytes: corrupt,
@@ -714,6 +755,18 @@ impl Report {
             "peak buffered bytes",
             self.peak_buffered_bytes.to_string(),
         );
+        if self.config.rr.is_none() {
+            row(
+                &mut o,
+                "steady unsent bytes",
+                format!("{:.0}", self.steady_unsent_bytes),
+            );
+            row(
+                &mut o,
+                "steady buffered bytes",
+                format!("{:.0}", self.steady_buffered_bytes),
+            );
+        }
         row(
             &mut o,
             "receiver ok",

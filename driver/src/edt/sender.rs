@@ -59,6 +59,17 @@ pub enum Pacer {
 
 pub use super::pacing::{FQ_LOW_RATE, FQ_QUANTUM};
 
+/// Linux tcp_wmem[1]: the initial send buffer.
+pub const TCP_WMEM_DEFAULT: u64 = 16_384;
+/// Linux tcp_wmem[2]: the most tcp_sndbuf_expand grows it to.
+pub const TCP_WMEM_MAX: u64 = 4 * 1024 * 1024;
+/// Linux sysctl_tcp_reordering default.
+pub const TCP_REORDERING: u64 = 3;
+/// `tcp_sndbuf_expand`'s per-segment truesize on x86_64: mss_clamp 1460 + MAX_TCP_HEADER
+/// (320) + aligned skb_shared_info (320) = 2100, rounded up to a power of two (4096), plus
+/// the aligned sk_buff (256).
+pub const SNDBUF_PER_MSS: u64 = 4096 + 256;
+
 /// Settings of one connection.
 #[derive(Debug, Clone)]
 pub struct SenderConfig {
@@ -241,6 +252,8 @@ pub struct TcpSender {
     /// Bytes posted to the card and not yet departed (TSQ accounting).
     pub bytes_on_card: u64,
     departed_unacked: u64,
+    /// Linux sk_sndbuf (see `sndbuf_bytes`).
+    sndbuf: u64,
     // Delivery-rate state (Linux tp->delivered, delivered_mstamp, first_tx_mstamp, app_limited).
     pub delivered: u64,
     delivered_ns: u64,
@@ -345,6 +358,7 @@ impl TcpSender {
             cookie_base,
             bytes_on_card: 0,
             departed_unacked: 0,
+            sndbuf: TCP_WMEM_DEFAULT,
             delivered: 0,
             delivered_ns: 0,
             first_tx_ns: 0,
@@ -457,11 +471,32 @@ impl TcpSender {
         matches!(self.state, ConnState::Done | ConnState::Reset)
     }
 
-    /// Send buffer size in payload bytes (Linux `tcp_sndbuf_expand`, in payload terms):
-    /// expand x max(cwnd, 10) segments, at most 4 MB (tcp_wmem[2]).
+    /// The send buffer (Linux `sk_sndbuf`, bytes of memory): tcp_wmem[1] (16 KB) at first,
+    /// grown by [`Self::sndbuf_expand`], never shrunk.
     pub fn sndbuf_bytes(&self) -> u64 {
-        (self.cc.sndbuf_expand() * self.cc_state.cwnd.max(super::cc::INIT_CWND) * self.mss)
-            .min(4 * 1024 * 1024)
+        self.sndbuf
+    }
+
+    /// Memory the send queue holds (Linux `sk_wmem_queued`). The application writes in
+    /// 64 KB chunks, which Linux keeps in GSO-sized skbs of page fragments whose truesize is
+    /// close to their payload; this model counts the payload.
+    pub fn wmem_queued(&self) -> u64 {
+        self.buffered_bytes()
+    }
+
+    /// Linux `tcp_sndbuf_expand`: room for `sndbuf_expand` (2, BBR 3) x max(cwnd, 10,
+    /// reordering + 1) segments at their worst-case (non-GSO) truesize, at most tcp_wmem[2];
+    /// only ever grows.
+    fn sndbuf_expand(&mut self) {
+        let nr_segs = self
+            .cc_state
+            .cwnd
+            .max(super::cc::INIT_CWND)
+            .max(TCP_REORDERING + 1);
+        let sndmem = self.cc.sndbuf_expand() * nr_segs * SNDBUF_PER_MSS;
+        if self.sndbuf < sndmem {
+            self.sndbuf = sndmem.min(TCP_WMEM_MAX);
+        }
     }
 
     fn ts_val(now: u64) -> u32 {
@@ -798,6 +833,8 @@ impl TcpSender {
         self.retrans_timer.cancel();
         self.state = ConnState::Established;
         self.stats.established_ns = now;
+        // tcp_init_transfer -> tcp_init_buffer_space -> tcp_sndbuf_expand.
+        self.sndbuf_expand();
         self.update_pacing_rate();
         self.post_pure_ack(now, port);
     }
@@ -1086,6 +1123,12 @@ impl TcpSender {
             self.app_limited_until = (self.delivered + self.in_flight()).max(1);
         }
         self.update_pacing_rate();
+
+        // tcp_check_space -> tcp_new_space: freed send-queue memory may grow the buffer
+        // (tcp_should_expand_sndbuf: not when cwnd is full).
+        if advanced && self.in_flight() < self.cc_state.cwnd {
+            self.sndbuf_expand();
+        }
 
         // --- Timers (tcp_ack: FLAG_SET_XMIT_TIMER -> tcp_set_xmit_timer).
         if advanced {
@@ -1697,6 +1740,23 @@ mod tests {
         assert_eq!(s.stats.tlp_probes, 0);
         assert_eq!(s.tlp_high_seq, None);
         assert_eq!(s.retrans_pending, RetransPending::Rto);
+    }
+
+    #[test]
+    fn send_buffer_counts_truesize_and_never_shrinks() {
+        // tcp_sndbuf_expand at establishment: 2 (CUBIC) x max(cwnd 10, 10, 4) x 4352 B.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        assert_eq!(s.sndbuf_bytes(), 2 * 10 * SNDBUF_PER_MSS);
+        let (b, _) = established(CcKind::Bbr);
+        assert_eq!(b.sndbuf_bytes(), 3 * 10 * SNDBUF_PER_MSS);
+        // An RTO drops cwnd to 1: the buffer stays.
+        send(&mut s, &mut p, 200_000, 10);
+        while s.stats.rto_fires == 0 {
+            let d = s.next_timer_ns().unwrap();
+            s.on_timers(d, &mut p);
+        }
+        assert_eq!(s.cc_state.cwnd, 1);
+        assert_eq!(s.sndbuf_bytes(), 2 * 10 * SNDBUF_PER_MSS);
     }
 
     #[test]
