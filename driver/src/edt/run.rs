@@ -8,7 +8,7 @@ use super::card::{IdealCardModel, SimWire, TxPort};
 use super::card_sim::{SimCardPort, SimCardStats};
 use super::cc::CcKind;
 use super::frame::Endpoints;
-use super::sender::{Pacer, PacingModel, SampleStamp, SenderConfig, TcpSender};
+use super::sender::{ConnState, Pacer, PacingModel, SampleStamp, SenderConfig, TcpSender};
 use super::timer::DEFAULT_TICK_NS;
 use super::EdtError;
 use crate::netsim::{Network, PathConfig, ReceiverConfig};
@@ -125,6 +125,8 @@ pub struct Report {
     pub card: String,
     pub config: RunConfig,
     pub completed: bool,
+    /// Why the run did not complete (None when it did).
+    pub incomplete_reason: Option<String>,
     pub sim_time_ms: f64,
     pub bytes_acked: u64,
     pub goodput_mbps: f64,
@@ -278,6 +280,12 @@ pub fn parse_path(s: &str) -> Result<PathConfig, EdtError> {
         let v = v.trim();
         match k.trim() {
             "rate" => {
+                if v.trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == '/')
+                    .parse::<f64>()
+                    .is_ok_and(|x| x == 0.0)
+                {
+                    return Err(bad("rate must be positive, like 10G, 24M or 500k"));
+                }
                 p.rate_bps = parse_rate_bps(v)
                     .ok_or_else(|| bad("rate must be bits/s like 10G, 24M or 500k"))?;
                 seen_rate = true;
@@ -410,7 +418,7 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
             .flatten()
             .min();
         let Some(t) = next else {
-            completed = senders.iter().all(|s| s.is_finished());
+            completed = senders.iter().all(|s| s.state == ConnState::Done);
             break;
         };
         if t > cfg.time_limit_ns {
@@ -462,13 +470,10 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
             dirty[i] = false;
             let s = &mut senders[i];
             let a = &mut apps[i];
-            if s.is_finished() || s.state == super::sender::ConnState::Closed {
+            if s.is_finished() || s.state == ConnState::Closed {
                 continue;
             }
-            if !matches!(
-                s.state,
-                super::sender::ConnState::Established | super::sender::ConnState::FinWait
-            ) {
+            if !matches!(s.state, ConnState::Established | ConnState::FinWait) {
                 continue;
             }
             s.next_wakeup_jitter_ns = rng.below_or_eq(cfg.jitter_ns);
@@ -532,7 +537,7 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
         peak_unsent = peak_unsent.max(sum_unsent);
         peak_buffered = peak_buffered.max(sum_buffered);
         if senders.iter().all(|s| s.is_finished()) {
-            completed = true;
+            completed = senders.iter().all(|s| s.state == ConnState::Done);
             break;
         }
     }
@@ -554,6 +559,55 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
         pcap,
     );
     Ok((report, card))
+}
+
+/// Why a run did not complete, in words a user can act on: the first flow that did not
+/// finish and what happened to it.
+fn incomplete_reason(cfg: &RunConfig, senders: &[TcpSender], net: &Network, now: u64) -> String {
+    let drops = format!(
+        "the path dropped {} frames at the bottleneck (buffer) and {} at random (loss)",
+        net.stats.dropped_buffer, net.stats.dropped_random
+    );
+    let not_done: Vec<(usize, &TcpSender)> = senders
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.state != ConnState::Done)
+        .collect();
+    let Some(&(i, s)) = not_done.first() else {
+        return "every flow finished".into();
+    };
+    let what = match s.state {
+        ConnState::Reset => format!("flow {i} was reset by the peer (RST)"),
+        ConnState::TimedOut => format!(
+            "flow {i} got no SYN-ACK to its SYN and {} retransmissions (connection timed out); {drops}",
+            s.syn_retransmits()
+        ),
+        ConnState::Closed | ConnState::SynSent => format!(
+            "flow {i} got no SYN-ACK ({} SYN retransmissions so far); {drops}",
+            s.syn_retransmits()
+        ),
+        ConnState::Established | ConnState::FinWait | ConnState::Done => format!(
+            "flow {i} had {} of {} bytes acknowledged ({} retransmitted segments, {} RTOs); {drops}",
+            s.snd_una.min(s.write_seq),
+            cfg.bytes,
+            s.stats.retrans_segs,
+            s.stats.rto_fires
+        ),
+    };
+    let limit = if senders.iter().any(|s| !s.is_finished()) {
+        format!(
+            ", and the --time-limit of {} ms of simulated time ran out (last event at {:.3} ms)",
+            cfg.time_limit_ns / 1_000_000,
+            now as f64 / 1e6
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{} of {} flows did not finish: {what}{limit}",
+        not_done.len(),
+        senders.len()
+    )
 }
 
 /// Send-buffer occupancy over the run.
@@ -624,10 +678,12 @@ fn make_report(
         dup += r.stats.duplicate_bytes;
         corrupt += r.stats.corrupt_bytes;
     }
+    let incomplete_reason = (!completed).then(|| incomplete_reason(cfg, senders, net, now));
     Report {
         card: card.describe(),
         config: cfg.clone(),
         completed,
+        incomplete_reason,
         sim_time_ms: now as f64 / 1e6,
         bytes_acked,
         goodput_mbps: bytes_acked as f64 * 8.0 / dur as f64 * 1e3,
@@ -812,6 +868,8 @@ mod tests {
         assert!(e.contains("rate"), "{e}");
         let e = parse_path("rate=10G,colour=red").unwrap_err().to_string();
         assert!(e.contains("unknown key"), "{e}");
+        let e = parse_path("rate=0,rtt=1ms").unwrap_err().to_string();
+        assert!(e.contains("must be positive"), "{e}");
     }
 
     #[test]

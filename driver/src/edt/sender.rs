@@ -124,7 +124,12 @@ pub enum ConnState {
     Done,
     /// The peer reset the connection.
     Reset,
+    /// No SYN-ACK after the SYN and its `TCP_SYN_RETRIES` retransmissions (Linux: ETIMEDOUT).
+    TimedOut,
 }
+
+/// Linux tcp_syn_retries default: 6 retransmissions (the last times out 127 s after the SYN).
+pub const TCP_SYN_RETRIES: u32 = 6;
 
 /// Linux's congestion-avoidance states that matter here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -467,8 +472,17 @@ impl TcpSender {
         self.fin_queued = true;
     }
 
+    /// The connection is over: done, reset or timed out.
     pub fn is_finished(&self) -> bool {
-        matches!(self.state, ConnState::Done | ConnState::Reset)
+        matches!(
+            self.state,
+            ConnState::Done | ConnState::Reset | ConnState::TimedOut
+        )
+    }
+
+    /// SYN retransmissions so far.
+    pub fn syn_retransmits(&self) -> u32 {
+        self.syn_retries
     }
 
     /// The send buffer (Linux `sk_sndbuf`, bytes of memory): tcp_wmem[1] (16 KB) at first,
@@ -1291,6 +1305,11 @@ impl TcpSender {
         }
         match self.state {
             ConnState::SynSent => {
+                if self.syn_retries >= TCP_SYN_RETRIES {
+                    self.state = ConnState::TimedOut;
+                    self.pacing_timer.cancel();
+                    return;
+                }
                 self.syn_retries += 1;
                 self.post_syn(now, port);
                 return;
