@@ -155,6 +155,11 @@ pub struct Report {
     /// application still had data to write (steady state; 0 if that never happened).
     pub steady_unsent_bytes: f64,
     pub steady_buffered_bytes: f64,
+    /// Host pacing timer (`--pacer host`): arms, wake-ups, and the arms the kernel made
+    /// before "tcp: optimize tcp internal pacing" (one per paced send), all flows.
+    pub pacing_timer_arms: u64,
+    pub pacing_timer_wakeups: u64,
+    pub pacing_timer_arms_before_patch: u64,
     pub receiver_delivered: u64,
     pub receiver_duplicate_bytes: u64,
     pub receiver_corrupt_bytes: u64,
@@ -707,6 +712,12 @@ fn make_report(
         peak_buffered_bytes: mem.peak_buffered,
         steady_unsent_bytes: mem.steady_unsent,
         steady_buffered_bytes: mem.steady_buffered,
+        pacing_timer_arms: senders.iter().map(|s| s.stats.pacing_timer_arms).sum(),
+        pacing_timer_wakeups: senders.iter().map(|s| s.stats.pacing_timer_wakeups).sum(),
+        pacing_timer_arms_before_patch: senders
+            .iter()
+            .map(|s| s.stats.pacing_timer_arms_before_patch)
+            .sum(),
         receiver_delivered: delivered,
         receiver_duplicate_bytes: dup,
         receiver_corrupt_bytes: corrupt,
@@ -811,6 +822,24 @@ impl Report {
             "peak buffered bytes",
             self.peak_buffered_bytes.to_string(),
         );
+        if self.config.pacer == Pacer::Host {
+            let mb = (self.bytes_acked as f64 / 1e6).max(1e-9);
+            row(
+                &mut o,
+                "pacing timer arms/MB",
+                format!("{:.1}", self.pacing_timer_arms as f64 / mb),
+            );
+            row(
+                &mut o,
+                "pacing wake-ups/MB",
+                format!("{:.1}", self.pacing_timer_wakeups as f64 / mb),
+            );
+            row(
+                &mut o,
+                "arms/MB before patch",
+                format!("{:.1}", self.pacing_timer_arms_before_patch as f64 / mb),
+            );
+        }
         if self.config.rr.is_none() {
             row(
                 &mut o,

@@ -20,6 +20,7 @@ use super::card::{Completion, TxPort, TxRequest, TxStatus};
 use super::cc::{AckInfo, CcKind, CcState, CongestionControl, RateSample};
 use super::frame::{self, tcp_flags, Endpoints, SegOptions};
 use super::pacing::{self, EdtClock};
+use super::recovery::{Rack, Seg, TxRate};
 use super::rtt::RttEstimator;
 use super::timer::{Timer, DEFAULT_TICK_NS};
 
@@ -139,42 +140,19 @@ pub enum CaState {
     Loss,
 }
 
-#[derive(Debug, Clone, Copy, Default)]
-struct TxRate {
-    delivered: u64,
-    delivered_ns: u64,
-    first_tx_ns: u64,
-    app_limited: bool,
-}
-
-/// One segment in the retransmission queue.
-#[derive(Debug, Clone)]
-struct Seg {
-    off: u64,
-    len: u32,
-    fin: bool,
-    tx_count: u32,
-    /// Transmit time used for samples: card departure (EDT) or queue time (Queue).
-    tx_ns: Option<u64>,
-    /// Posted to the card and not yet reported departed.
-    on_card: bool,
-    sacked: bool,
-    lost: bool,
-    rate: TxRate,
-}
-
-impl Seg {
-    fn end(&self) -> u64 {
-        self.off + u64::from(self.len) + u64::from(self.fin)
-    }
-}
-
 #[derive(Debug, Clone, Copy)]
 enum Posted {
     /// A data (or FIN) segment: stream offset and transmission number.
     Seg { off: u64, tx_count: u32, bytes: u64 },
     /// A SYN or a pure ACK.
     Control { bytes: u64, syn: bool },
+}
+
+/// A frame without payload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Control {
+    Syn,
+    Ack,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -216,6 +194,14 @@ pub struct SenderStats {
     pub peak_on_card_bytes: u64,
     /// Every valid delivery-rate sample: (segments delivered, interval us, app-limited).
     pub rate_samples: Vec<(u64, u64, bool)>,
+    /// Host pacing (`Pacer::Host`): pacing-timer arms (only when a send finds the departure
+    /// clock in the future, `tcp_pacing_check` since "tcp: optimize tcp internal pacing")...
+    pub pacing_timer_arms: u64,
+    /// ...the wake-ups they caused...
+    pub pacing_timer_wakeups: u64,
+    /// ...and the arms the kernel made before that patch: one after every paced send that
+    /// moved the clock into the future (`tcp_internal_pacing` in tcp_update_skb_after_send).
+    pub pacing_timer_arms_before_patch: u64,
 }
 
 /// The sender.
@@ -270,12 +256,8 @@ pub struct TcpSender {
     prior_cwnd: u64,
     prr_delivered: u64,
     prr_out: u64,
-    reord_seen: bool,
-    highest_sacked_end: u64,
-    rack_tx_ns: u64,
-    rack_end: u64,
-    rack_rtt_us: u64,
-    rack_advanced: bool,
+    /// RACK and SACK-reordering state (recovery.rs).
+    rack: Rack,
     tlp_high_seq: Option<u64>,
     rto_backoff: u32,
     /// RTO retransmissions since snd_una last advanced (Linux `icsk_retransmits`).
@@ -372,12 +354,7 @@ impl TcpSender {
             prior_cwnd: 0,
             prr_delivered: 0,
             prr_out: 0,
-            reord_seen: false,
-            highest_sacked_end: 0,
-            rack_tx_ns: 0,
-            rack_end: 0,
-            rack_rtt_us: 0,
-            rack_advanced: false,
+            rack: Rack::default(),
             tlp_high_seq: None,
             rto_backoff: 0,
             rto_retransmits: 0,
@@ -537,32 +514,7 @@ impl TcpSender {
     }
 
     fn post_syn(&mut self, now: u64, port: &mut dyn TxPort) {
-        let opts = SegOptions {
-            mss: Some(self.cfg.mss),
-            wscale: Some(self.cfg.wscale),
-            sack_permitted: true,
-            timestamps: Some((Self::ts_val(now), 0)),
-            sack: vec![],
-        };
-        let f = frame::build(
-            &self.cfg.ends,
-            self.cfg.iss,
-            0,
-            tcp_flags::SYN,
-            self.adv_window(),
-            &opts,
-            &[],
-        );
-        let bytes = f.len() as u64;
-        let cookie = self.new_cookie(Posted::Control { bytes, syn: true });
-        port.post(
-            now,
-            TxRequest {
-                launch_ns: now,
-                frame: f,
-                cookie,
-            },
-        );
+        self.post_control(now, Control::Syn, port);
         self.syn_tx_ns = None;
         // SYN timeout: 1 s, doubled per retry (Linux TCP_TIMEOUT_INIT).
         let rto = (super::rtt::RTO_INIT_US * 1000) << self.syn_retries.min(6);
@@ -571,25 +523,52 @@ impl TcpSender {
     }
 
     fn post_pure_ack(&mut self, now: u64, port: &mut dyn TxPort) {
-        let opts = SegOptions {
-            timestamps: self.ts_ok.then_some((Self::ts_val(now), self.ts_recent)),
-            ..Default::default()
+        self.post_control(now, Control::Ack, port);
+    }
+
+    /// The one path for frames without payload (Linux `tcp_transmit_skb` of a SYN or of
+    /// `tcp_send_ack`): build, post with launch = now (control frames are not paced) and
+    /// remember the cookie so the completion is consumed (and a SYN's departure kept for
+    /// the handshake RTT).
+    fn post_control(&mut self, now: u64, kind: Control, port: &mut dyn TxPort) {
+        let (seq, ack, flags, opts) = match kind {
+            Control::Syn => (
+                self.cfg.iss,
+                0,
+                tcp_flags::SYN,
+                SegOptions {
+                    mss: Some(self.cfg.mss),
+                    wscale: Some(self.cfg.wscale),
+                    sack_permitted: true,
+                    timestamps: Some((Self::ts_val(now), 0)),
+                    sack: vec![],
+                },
+            ),
+            Control::Ack => (
+                seq_of(self.cfg.iss, self.snd_nxt),
+                self.peer_irs
+                    .wrapping_add(1)
+                    .wrapping_add(u32::from(self.peer_fin)),
+                tcp_flags::ACK,
+                SegOptions {
+                    timestamps: self.ts_ok.then_some((Self::ts_val(now), self.ts_recent)),
+                    ..Default::default()
+                },
+            ),
         };
-        let ack = self
-            .peer_irs
-            .wrapping_add(1)
-            .wrapping_add(u32::from(self.peer_fin));
         let f = frame::build(
             &self.cfg.ends,
-            seq_of(self.cfg.iss, self.snd_nxt),
+            seq,
             ack,
-            tcp_flags::ACK,
+            flags,
             self.adv_window(),
             &opts,
             &[],
         );
-        let bytes = f.len() as u64;
-        let cookie = self.new_cookie(Posted::Control { bytes, syn: false });
+        let cookie = self.new_cookie(Posted::Control {
+            bytes: f.len() as u64,
+            syn: kind == Control::Syn,
+        });
         port.post(
             now,
             TxRequest {
@@ -656,6 +635,9 @@ impl TcpSender {
                 let (launch, prior) = self.edt.stamp(now);
                 self.edt
                     .after_send(burst_bytes, data_segs, self.pacing_rate, prior);
+                if self.cfg.pacer == Pacer::Host && self.edt.wstamp_ns > now {
+                    self.stats.pacing_timer_arms_before_patch += 1;
+                }
                 if self.edt.wstamp_ns < before {
                     self.stats.wstamp_backward += 1;
                 }
@@ -857,60 +839,19 @@ impl TcpSender {
         self.stats.srtt_ns.push(self.rtt.srtt_us * 125); // (us << 3) * 125 = ns
     }
 
-    /// Linux `tcp_rack_advance`.
-    fn rack_advance(&mut self, tx_ns: u64, end: u64, retrans: bool, now: u64) {
-        let rtt_us = now.saturating_sub(tx_ns) / 1000;
-        if retrans && rtt_us < self.min_rtt_us {
-            return; // may be the ACK of the original: not a valid sample
-        }
-        self.rack_rtt_us = rtt_us;
-        if tx_ns > self.rack_tx_ns || (tx_ns == self.rack_tx_ns && end > self.rack_end) {
-            self.rack_tx_ns = tx_ns;
-            self.rack_end = end;
-        }
-        self.rack_advanced = true;
-    }
-
-    /// Linux `tcp_rack_reo_wnd`: min_rtt/4 once reordering was seen; before that, zero when
-    /// already in recovery or with 3+ SACKed segments (DUPACK threshold behaviour).
-    fn rack_reo_wnd_us(&self) -> u64 {
+    /// RACK loss detection over the scoreboard (recovery::Rack::detect_loss) with the
+    /// reordering window of `tcp_rack_reo_wnd`. Returns (newly lost, time until the next
+    /// candidate expires).
+    fn rack_detect_loss(&mut self, now: u64) -> (u64, Option<u64>) {
         let sacked = self.rtx.iter().filter(|s| s.sacked).count();
-        super::recovery::rack_reo_wnd_us(
+        let reo_wnd_us = super::recovery::rack_reo_wnd_us(
             self.min_rtt_us,
             self.rtt.srtt(),
-            self.reord_seen,
+            self.rack.reord_seen,
             self.ca_state != CaState::Open,
             sacked,
-        )
-    }
-
-    /// Linux `tcp_rack_detect_loss`: a segment sent before the most recently delivered one
-    /// is lost once it has been out longer than rack.rtt + reo_wnd. Returns (newly lost,
-    /// time until the next candidate expires).
-    fn rack_detect_loss(&mut self, now: u64) -> (u64, Option<u64>) {
-        let reo_ns = self.rack_reo_wnd_us() * 1000;
-        let rack_rtt_ns = self.rack_rtt_us * 1000;
-        let mut lost = 0;
-        let mut wait: Option<u64> = None;
-        let (rtx_ns, rend) = (self.rack_tx_ns, self.rack_end);
-        for s in self.rtx.iter_mut() {
-            if s.sacked || s.lost {
-                continue;
-            }
-            let Some(tx) = s.tx_ns else { continue };
-            let sent_before = tx < rtx_ns || (tx == rtx_ns && s.end() < rend);
-            if !sent_before {
-                continue;
-            }
-            let deadline = tx + rack_rtt_ns + reo_ns;
-            if deadline <= now {
-                s.lost = true;
-                lost += 1;
-            } else {
-                let rem = deadline - now;
-                wait = Some(wait.map_or(rem, |w: u64| w.max(rem)));
-            }
-        }
+        );
+        let (lost, wait) = self.rack.detect_loss(&mut self.rtx, reo_wnd_us, now);
         self.stats.rack_marked_lost += lost;
         (lost, wait)
     }
@@ -937,38 +878,34 @@ impl TcpSender {
         let mut last_sackt: Option<u64> = None;
         let mut rack_updates: Vec<(u64, u64, bool)> = Vec::new();
 
-        // --- SACK blocks (tcp_sacktag_write_queue).
+        // --- SACK blocks (tcp_sacktag_write_queue), as stream offsets.
         if self.sack_ok {
-            let iss1 = seq_of(self.cfg.iss, 0);
-            for &(l, r) in &seg.options.sack {
-                let base = self.snd_una as i128;
-                let una_seq = seq_of(self.cfg.iss, self.snd_una);
-                let lo = base + i128::from(l.wrapping_sub(una_seq) as i32);
-                let hi = base + i128::from(r.wrapping_sub(una_seq) as i32);
-                let _ = iss1;
-                if lo < base || hi <= lo || hi > self.snd_nxt as i128 {
-                    continue; // D-SACK or invalid block: ignored
-                }
-                let (lo, hi) = (lo as u64, hi as u64);
-                for s in self.rtx.iter_mut() {
-                    if s.off >= lo && s.end() <= hi && !s.sacked {
-                        s.sacked = true;
-                        s.lost = false;
-                        acked_segs += 1;
-                        if let Some(tx) = s.tx_ns {
-                            if s.tx_count == 1 {
-                                first_sackt.get_or_insert(tx);
-                                last_sackt = Some(tx);
-                            }
-                            rate_skb_delivered(&mut rs, &mut first_tx, s.rate, tx, s.end());
-                            rack_updates.push((tx, s.end(), s.tx_count > 1));
-                        }
-                        if s.tx_count == 1 && s.end() < self.highest_sacked_end {
-                            self.reord_seen = true;
-                        }
-                        self.highest_sacked_end = self.highest_sacked_end.max(s.end());
-                    }
-                }
+            let una_seq = seq_of(self.cfg.iss, self.snd_una);
+            let base = self.snd_una as i128;
+            let blocks: Vec<(i128, i128)> = seg
+                .options
+                .sack
+                .iter()
+                .map(|&(l, r)| {
+                    (
+                        base + i128::from(l.wrapping_sub(una_seq) as i32),
+                        base + i128::from(r.wrapping_sub(una_seq) as i32),
+                    )
+                })
+                .collect();
+            let tag = super::recovery::sacktag(
+                &mut self.rtx,
+                &blocks,
+                self.snd_una,
+                self.snd_nxt,
+                &mut self.rack,
+            );
+            acked_segs += tag.newly_sacked;
+            first_sackt = tag.first_sackt;
+            last_sackt = tag.last_sackt;
+            for d in tag.delivered {
+                rate_skb_delivered(&mut rs, &mut first_tx, d.rate, d.tx_ns, d.end);
+                rack_updates.push((d.tx_ns, d.end, d.retrans));
             }
         }
 
@@ -995,8 +932,8 @@ impl TcpSender {
                         if s.tx_count == 1 {
                             first_ackt.get_or_insert(tx);
                             last_ackt = Some(tx);
-                            if s.end() < self.highest_sacked_end {
-                                self.reord_seen = true;
+                            if s.end() < self.rack.highest_sacked_end {
+                                self.rack.reord_seen = true;
                             }
                         }
                         rate_skb_delivered(&mut rs, &mut first_tx, s.rate, tx, s.end());
@@ -1009,7 +946,7 @@ impl TcpSender {
         }
         let advanced = self.snd_una > prior_una;
         for (tx, end, re) in rack_updates {
-            self.rack_advance(tx, end, re, now);
+            self.rack.advance(tx, end, re, now, self.min_rtt_us);
         }
         if acked_segs > 0 {
             self.delivered += acked_segs;
@@ -1076,8 +1013,8 @@ impl TcpSender {
         // Linux tcp_rack_mark_lost clears FLAG_SET_XMIT_TIMER when it arms the reordering
         // timer, so the RTO/TLP re-arm below does not overwrite it on the same ACK.
         let mut rack_armed = false;
-        if self.rack_advanced || self.ca_state != CaState::Open {
-            self.rack_advanced = false;
+        if self.rack.advanced || self.ca_state != CaState::Open {
+            self.rack.advanced = false;
             let (lost, wait) = self.rack_detect_loss(now);
             newly_lost = lost;
             if let Some(w) = wait {
@@ -1298,6 +1235,7 @@ impl TcpSender {
     /// Run the timers that are due at `now`.
     pub fn on_timers(&mut self, now: u64, port: &mut dyn TxPort) {
         if self.pacing_timer.fire_due(now) {
+            self.stats.pacing_timer_wakeups += 1;
             self.xmit(now, port);
         }
         if !self.retrans_timer.fire_due(now) {
@@ -1452,6 +1390,7 @@ impl TcpSender {
                 && self.edt.wstamp_ns > now
             {
                 if self.pacing_timer.deadline().is_none() {
+                    self.stats.pacing_timer_arms += 1;
                     let at = self.edt.wstamp_ns + self.next_wakeup_jitter_ns;
                     self.pacing_timer.arm_at(at);
                 }
