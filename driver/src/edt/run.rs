@@ -654,24 +654,34 @@ fn make_report(
         .max()
         .unwrap_or(now);
     let dur = end.saturating_sub(start).max(1);
-    // Achieved send rate after the unpaced first 10 segments of each flow.
-    let mut deps: Vec<(u64, u32)> = senders
+    // Achieved send rate after the unpaced first segments of each flow: a paced flow sends
+    // bursts (one launch time per TSO-like burst) back to back at line rate, so the rate is
+    // measured burst start to burst start: from the first counted frame to the first frame of
+    // the flow's last burst, over the bytes before that burst. Flows add up.
+    let achieved: f64 = senders
         .iter()
-        .flat_map(|s| s.stats.departures.iter().skip(10).copied())
-        .collect();
-    deps.sort_unstable();
-    let achieved = if deps.len() >= 2 {
-        let span = deps[deps.len() - 1].0 - deps[0].0;
-        // Bytes that left between the first and the last counted departure.
-        let bytes: u64 = deps[..deps.len() - 1].iter().map(|d| u64::from(d.1)).sum();
-        if span > 0 {
-            bytes as f64 * 8.0 / span as f64 * 1e3
-        } else {
-            0.0
-        }
-    } else {
-        0.0
-    };
+        .map(|s| {
+            let deps = &s.stats.departures;
+            let launches = &s.stats.departure_launch_ns;
+            let skip = 10.min(deps.len());
+            let Some(&last_launch) = launches.last() else {
+                return 0.0;
+            };
+            let last_start = (skip..deps.len())
+                .find(|&i| launches[i] == last_launch)
+                .unwrap_or(deps.len());
+            if last_start <= skip {
+                return 0.0;
+            }
+            let span = deps[last_start].0.saturating_sub(deps[skip].0);
+            let bytes: u64 = deps[skip..last_start].iter().map(|d| u64::from(d.1)).sum();
+            if span > 0 {
+                bytes as f64 * 8.0 / span as f64 * 1e3
+            } else {
+                0.0
+            }
+        })
+        .sum();
     let st = &net.stats;
     let mut delivered = 0;
     let mut dup = 0;

@@ -181,6 +181,8 @@ pub struct SenderStats {
     pub launch_error_ns: Vec<u64>,
     /// (departure ns, payload bytes) of every data frame, for achieved-rate measurement.
     pub departures: Vec<(u64, u32)>,
+    /// The launch time of each entry of `departures` (a burst's frames share one).
+    pub departure_launch_ns: Vec<u64>,
     /// Times a send would have exceeded cwnd or the receive window (must stay 0).
     pub window_violations: u64,
     /// Times wstamp_ns moved backward (must stay 0).
@@ -749,6 +751,7 @@ impl TcpSender {
                         let len = self.rtx[i].len;
                         self.stats.data_bytes_departed += u64::from(len);
                         self.stats.departures.push((c.depart_ns, len));
+                        self.stats.departure_launch_ns.push(c.launch_ns);
                         if self.cfg.pacing_model == PacingModel::Edt
                             && self.cfg.stamp == SampleStamp::Departure
                         {
