@@ -78,8 +78,9 @@ fn bench2() {
     // against one arm per paced send before "tcp: optimize tcp internal pacing".
     let mut c = base("rate=10G,rtt=50us,buffer=4MB", "20MB");
     c.pacer = Pacer::Host;
+    c.max_rate_bps = Some(8_000_000_000);
     let bulk = go(
-        "--cc cubic --bytes 20MB --pacer host --path rate=10G,rtt=50us,buffer=4MB",
+        "--cc cubic --bytes 20MB --max-rate 8G --pacer host --path rate=10G,rtt=50us,buffer=4MB",
         &c,
     );
     let mut c = base("rate=10G,rtt=50us,buffer=1MB", "20000");

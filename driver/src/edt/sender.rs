@@ -226,6 +226,8 @@ pub struct TcpSender {
     pub snd_nxt: u64,
     /// End of the data the application has written.
     pub write_seq: u64,
+    /// End of the last segment shorter than the MSS that was sent (Linux snd_sml).
+    snd_sml: u64,
     fin_queued: bool,
     fin_sent: bool,
     peer_fin: bool,
@@ -331,6 +333,7 @@ impl TcpSender {
             snd_una: 0,
             snd_nxt: 0,
             write_seq: 0,
+            snd_sml: 0,
             fin_queued: false,
             fin_sent: false,
             peer_fin: false,
@@ -1327,6 +1330,16 @@ impl TcpSender {
         self.post_burst(now, &[i], port);
     }
 
+    /// A segment shorter than the MSS at the tail of the write queue waits (the next write
+    /// may fill it) while frames of this flow are on the card or about to be
+    /// (`tcp_should_autocork`), or while an earlier short segment is unacknowledged (Nagle
+    /// with Minshall's rule, `tcp_nagle_check`). A FIN pushes it out.
+    fn hold_partial_tail(&self, burst_pending: bool) -> bool {
+        let autocork = burst_pending || self.bytes_on_card > 0;
+        let minshall = self.snd_sml > self.snd_una && self.snd_sml <= self.snd_nxt;
+        autocork || (minshall && !self.rtx.is_empty())
+    }
+
     fn push_seg(&mut self, len: u64, fin: bool) -> usize {
         let s = Seg {
             off: self.snd_nxt,
@@ -1340,6 +1353,9 @@ impl TcpSender {
             rate: TxRate::default(),
         };
         self.snd_nxt = s.end();
+        if len < self.mss {
+            self.snd_sml = self.snd_nxt; // tcp_minshall_update
+        }
         if fin {
             self.fin_sent = true;
             self.state = ConnState::FinWait;
@@ -1406,8 +1422,12 @@ impl TcpSender {
                 let mut left = avail.min(rwnd_end.saturating_sub(self.snd_nxt));
                 while v.len() < quota && left > 0 {
                     let len = left.min(self.mss);
+                    let tail = self.snd_nxt + len == self.write_seq;
+                    let fin = fin_pending && left == len && tail;
+                    if len < self.mss && tail && !fin && self.hold_partial_tail(!v.is_empty()) {
+                        break;
+                    }
                     left -= len;
-                    let fin = fin_pending && left == 0 && self.snd_nxt + len == self.write_seq;
                     v.push(self.push_seg(len, fin));
                 }
                 if v.is_empty() && fin_pending && avail == 0 {
@@ -1718,6 +1738,34 @@ mod tests {
         }
         assert_eq!(s.cc_state.cwnd, 1);
         assert_eq!(s.sndbuf_bytes(), 2 * 10 * SNDBUF_PER_MSS);
+    }
+
+    #[test]
+    fn a_short_tail_waits_for_the_card_and_for_the_previous_short_segment() {
+        let (mut s, mut p) = established(CcKind::Cubic);
+        let mss = s.mss;
+        s.write(mss + 100);
+        s.xmit(200_000, &mut p);
+        // The full segment goes; the 100-byte tail is corked behind it (tcp_should_autocork).
+        assert_eq!(p.data_offsets(), vec![0]);
+        p.depart(&mut s, 200_000);
+        s.xmit(201_000, &mut p);
+        assert_eq!(p.data_offsets(), vec![0, mss], "card empty: the tail goes");
+        p.depart(&mut s, 201_000);
+        // Another short write: Nagle/Minshall holds it while the first short one is unacked...
+        s.write(100);
+        s.xmit(202_000, &mut p);
+        assert_eq!(p.data_offsets().len(), 2);
+        // ...and the ACK releases it.
+        ack(&mut s, &mut p, 300_000, mss + 100, &[]);
+        s.xmit(300_000, &mut p);
+        assert_eq!(p.data_offsets(), vec![0, mss, mss + 100]);
+        // A FIN pushes a short tail out at once.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        s.write(mss + 100);
+        s.close();
+        s.xmit(200_000, &mut p);
+        assert_eq!(p.data_offsets(), vec![0, mss]);
     }
 
     #[test]
