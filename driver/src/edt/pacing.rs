@@ -12,9 +12,9 @@
 pub const PACING_SS_RATIO: u64 = 200;
 /// Linux sysctl_tcp_pacing_ca_ratio default: 120 %.
 pub const PACING_CA_RATIO: u64 = 120;
-/// Pacing starts with the segment that brings the count to this (Linux: `tp->data_segs_out
-/// >= 10` in `tcp_update_skb_after_send`, after `__tcp_transmit_skb` counted the segment):
-/// the first 9 segments leave unpaced, the 10th already advances the clock.
+/// Pacing starts with the segment that brings the count to this (Linux checks
+/// `tp->data_segs_out >= 10` in `tcp_update_skb_after_send`, after `__tcp_transmit_skb`
+/// counted the segment): the first 9 segments leave unpaced, the 10th advances the clock.
 pub const UNPACED_SEGS: u64 = 10;
 /// Linux sk_pacing_shift default: 10, i.e. about 1 ms of data.
 pub const PACING_SHIFT: u32 = 10;
@@ -168,12 +168,11 @@ impl FqFlow {
         let mut t = now;
         match self.last_dequeue {
             // fq_enqueue of a detached flow: idle past flow_refill_delay -> credit >= quantum.
-            Some(last) if last <= now => {
-                if now - last > FQ_FLOW_REFILL_DELAY_NS {
-                    self.credit = self.credit.max(FQ_QUANTUM as i64);
-                }
+            Some(last) if last <= now && now - last > FQ_FLOW_REFILL_DELAY_NS => {
+                self.credit = self.credit.max(FQ_QUANTUM as i64);
             }
-            Some(last) => t = last,
+            Some(last) if last > now => t = last,
+            Some(_) => {}
             None => {}
         }
         // fq_dequeue: a flow without credit gets a quantum and waits its round-robin turn
