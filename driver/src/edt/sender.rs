@@ -1769,6 +1769,48 @@ mod tests {
     }
 
     #[test]
+    fn rate_sample_comes_from_the_segment_sent_last() {
+        // tcp_rate_skb_delivered: a burst shares one `delivered` snapshot; of the segments
+        // one ACK delivers, the sample is the one sent last (then the higher end), and first_tx
+        // moves to each later-sent one. (Picking the highest `delivered` took the first of the
+        // burst and left first_tx behind.)
+        let r = |d| TxRate {
+            delivered: d,
+            delivered_ns: 0,
+            first_tx_ns: 0,
+            app_limited: false,
+        };
+        let mut rs = None;
+        let mut first_tx = 0;
+        rate_skb_delivered(&mut rs, &mut first_tx, r(5), 1_000, 100);
+        rate_skb_delivered(&mut rs, &mut first_tx, r(5), 3_000, 300);
+        rate_skb_delivered(&mut rs, &mut first_tx, r(5), 2_000, 200);
+        rate_skb_delivered(&mut rs, &mut first_tx, r(5), 3_000, 250);
+        let a = rs.unwrap();
+        assert_eq!((a.tx_ns, a.end, first_tx), (3_000, 300, 3_000));
+        // Same transmit time: the higher end sequence wins.
+        rate_skb_delivered(&mut rs, &mut first_tx, r(5), 3_000, 400);
+        assert_eq!(rs.unwrap().end, 400);
+    }
+
+    #[test]
+    fn app_limited_waits_for_lost_segments_to_be_retransmitted() {
+        // tcp_rate_check_app_limited: lost_out <= retrans_out.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        send(&mut s, &mut p, 200_000, 4);
+        s.rtx[1].lost = true;
+        s.app_limited_until = 0;
+        s.write(100);
+        assert!(
+            !s.is_app_limited(),
+            "a lost segment waits for its retransmission"
+        );
+        s.rtx[1].lost = false;
+        s.write(100);
+        assert!(s.is_app_limited());
+    }
+
+    #[test]
     fn first_ten_segments_leave_unpaced() {
         // The clock starts pacing once 10 data segments were counted.
         let (mut s, mut p) = established(CcKind::Cubic);
