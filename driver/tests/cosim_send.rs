@@ -164,6 +164,10 @@ fn paced_bbr_frames_leave_at_their_launch_time() {
     }
     let mut c = sim_cfg("rate=10G,rtt=50us,buffer=1MB", 150_000, CcKind::Bbr);
     c.max_rate_bps = Some(1_000_000_000);
+    // Samples from the card's departure: the srtt check below is about the network only.
+    // (With Linux's scheduled stamps, the default, the SENT_LATE frames' wait for the card's
+    // fetch counts too.)
+    c.stamp = tsnic::edt::sender::SampleStamp::Departure;
     let r = run(&c).unwrap();
     let t = r.table();
     assert!(r.completed, "{t}");
@@ -174,7 +178,12 @@ fn paced_bbr_frames_leave_at_their_launch_time() {
     assert!(s.sent >= 20, "paced frames are posted ahead: {t}");
     assert!(s.departure_error_sent_ns.max <= 16, "{t}");
     assert!(s.departure_error_sent_ns.min >= 0, "{t}");
-    assert!(r.srtt_us.p99 <= r.base_rtt_us * 1.2, "{t}");
+    // The receiver ACKs every other full segment (Linux __tcp_ack_snd_check): once a short
+    // segment (the tail of a 64 KB write) shifts the pairing, the first segment of a pair waits
+    // for the next pair, one pacing interval of 2 x 1448 B at 1 Gbit/s = 23.2 us, and Linux's
+    // seq_rtt counts that wait. So: mean near the base, p99 at most base + that interval.
+    assert!(r.srtt_us.mean <= r.base_rtt_us * 1.2, "{t}");
+    assert!(r.srtt_us.p99 <= r.base_rtt_us + 23.2 + 2.0, "{t}");
     // Short run, mostly STARTUP; the card model reaches 0.92 here, the RTL 0.82 (frames posted with
     // launch = now wait for the card's descriptor and payload fetch).
     let a = r.pacing_accuracy.unwrap();

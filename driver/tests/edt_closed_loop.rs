@@ -57,9 +57,9 @@ fn pacing_does_not_inflate_rtt_with_edt_but_does_with_queue_stamping() {
         queue.srtt_us.mean,
         edt.srtt_us.mean
     );
-    // The pacing rate holds: achieved within 2 % of 24 Mbit/s.
+    // The pacing rate holds, and is not exceeded: achieved within 0.98..1.002 of 24 Mbit/s.
     let acc = edt.pacing_accuracy.unwrap();
-    assert!((0.98..=1.02).contains(&acc), "accuracy {acc}");
+    assert!((0.98..=1.002).contains(&acc), "accuracy {acc}");
 }
 
 #[test]
@@ -77,7 +77,13 @@ fn jitter_credit_recovers_rate_lost_to_wakeup_jitter() {
         without.pacing_accuracy.unwrap(),
     );
     assert!(a >= 0.99, "with credit {a}\n{}", with.table());
+    assert!(a <= 1.002, "the credit overshoots the target: {a}");
     assert!(b < a - 0.01, "without credit {b} vs with {a}");
+    // The host timer is armed only when a send finds the clock ahead (tcp_pacing_check),
+    // far less often than once per paced send as before "tcp: optimize tcp internal pacing".
+    assert!(with.pacing_timer_arms > 0);
+    assert!(with.pacing_timer_arms <= with.pacing_timer_arms_before_patch);
+    assert_eq!(with.pacing_timer_arms, with.pacing_timer_wakeups);
 }
 
 #[test]
@@ -149,7 +155,10 @@ fn frames_are_valid_for_an_independent_parser() {
 
 #[test]
 fn bbr_reaches_probe_bw_and_keeps_deep_buffer_emptier_than_cubic() {
-    let mut c = cfg("rate=1G,rtt=2ms,buffer=2MB", 10_000_000);
+    // 30 MB, not 10: with Linux's quantization budget (3 x 45-segment bursts at 1 Gbit/s)
+    // BBR leaves DRAIN with ~1.5 ms still queued, and 10 MB ends before the difference shows
+    // (2.8 ms vs CUBIC's 4.9 ms mean); over 30 MB it is 2.2 ms vs 9.1 ms.
+    let mut c = cfg("rate=1G,rtt=2ms,buffer=2MB", 30_000_000);
     c.cc = CcKind::Cubic;
     let cubic = run(&c).unwrap();
     c.cc = CcKind::Bbr;
@@ -177,4 +186,259 @@ fn same_seed_same_report() {
     c.seed = 2;
     let d = serde_json::to_string(&run(&c).unwrap()).unwrap();
     assert_ne!(a, d, "a different seed should change the losses");
+}
+
+/// The goodput bar of issue 14: 1 Gbit/s, 400 us RTT, 100 KB buffer (2 BDP), 4 MB.
+fn goodput_bar(cc: CcKind, path: &str) -> tsnic::edt::run::Report {
+    let mut c = cfg(path, 4_000_000);
+    c.cc = cc;
+    let r = run(&c).unwrap();
+    assert!(r.completed, "{cc:?}\n{}", r.table());
+    assert_eq!(r.receiver_delivered, 4_000_000);
+    r
+}
+
+#[test]
+fn goodput_bar_bbr_with_random_loss() {
+    // BBR v1 does not back off on random loss: at least 85 % of the link with 0.2 % loss,
+    // on three seeds.
+    for seed in 1..=3 {
+        let mut c = cfg("rate=1G,rtt=400us,buffer=100KB,loss=0.002", 4_000_000);
+        c.cc = CcKind::Bbr;
+        c.seed = seed;
+        let r = run(&c).unwrap();
+        assert!(r.completed, "seed {seed}\n{}", r.table());
+        assert!(r.random_losses > 0, "seed {seed}: the path lost nothing");
+        assert!(
+            r.goodput_mbps >= 850.0,
+            "seed {seed}: BBR goodput {:.1} Mbit/s < 850\n{}",
+            r.goodput_mbps,
+            r.table()
+        );
+    }
+}
+
+#[test]
+fn goodput_bar_cubic_without_loss() {
+    let r = goodput_bar(CcKind::Cubic, "rate=1G,rtt=400us,buffer=100KB");
+    assert!(
+        r.goodput_mbps >= 900.0,
+        "CUBIC goodput {:.1} Mbit/s < 900\n{}",
+        r.goodput_mbps,
+        r.table()
+    );
+}
+
+/// Runs one flow on the software card model and the network model, returning the sender.
+fn run_one(
+    cc: CcKind,
+    path: &str,
+    bytes: u64,
+    stamp: tsnic::edt::sender::SampleStamp,
+) -> TcpSender {
+    use tsnic::netsim::{Network, ReceiverConfig};
+    let mut net = Network::new(parse_path(path).unwrap(), ReceiverConfig::default(), 1);
+    net.listen(5001);
+    let mut card = IdealCardModel::new(10_000_000_000);
+    let ends = Endpoints {
+        src_mac: [2, 0, 0, 0, 0, 1],
+        dst_mac: [2, 0, 0, 0, 0, 2],
+        src_ip: [10, 0, 0, 1],
+        dst_ip: [10, 0, 0, 2],
+        src_port: 40000,
+        dst_port: 5001,
+    };
+    let mut sc = SenderConfig::new(ends, 7, cc);
+    sc.stamp = stamp;
+    let mut s = TcpSender::new(sc, 1 << 48);
+    s.connect(0, &mut card);
+    let mut written = 0u64;
+    let mut now = 0u64;
+    while !s.is_finished() && now < 60_000_000_000 {
+        let Some(t) = [card.next_event_ns(), net.next_event_ns(), s.next_timer_ns()]
+            .into_iter()
+            .flatten()
+            .min()
+        else {
+            break;
+        };
+        now = now.max(t);
+        for c in card.poll(now) {
+            s.on_completion(&c);
+        }
+        for w in card.drain_wire() {
+            net.inject(w.end_ns, w.frame);
+        }
+        for (_, f) in net.advance(now) {
+            s.on_frame(now, &f, &mut card);
+        }
+        if s.next_timer_ns().is_some_and(|d| d <= now) {
+            s.on_timers(now, &mut card);
+        }
+        if matches!(s.state, ConnState::Established | ConnState::FinWait) {
+            while written < bytes && s.buffered_bytes() < s.sndbuf_bytes() {
+                let n = (bytes - written).min(65_536);
+                s.write(n);
+                written += n;
+            }
+            if written == bytes {
+                s.close();
+            }
+            s.xmit(now, &mut card);
+        }
+    }
+    assert!(s.is_finished(), "transfer did not finish");
+    s
+}
+
+#[test]
+fn delivery_rate_samples_never_exceed_the_bottleneck() {
+    // tcp_rate.c: a sample spans at least the send interval and the ACK interval of the
+    // segments it covers, so on a fixed-rate bottleneck it cannot exceed that rate by more
+    // than one segment over the sample's 1 us timing granularity.
+    use tsnic::edt::sender::SampleStamp;
+    for cc in [CcKind::Bbr, CcKind::Cubic] {
+        for stamp in [SampleStamp::Scheduled, SampleStamp::Departure] {
+            for path in [
+                "rate=1G,rtt=400us,buffer=100KB",
+                "rate=1G,rtt=400us,buffer=100KB,loss=0.01,reorder=0.02",
+            ] {
+                let s = run_one(cc, path, 3_000_000, stamp);
+                let mss = s.mss;
+                let rate_bps = 1_000_000_000u64; // payload can only be slower than the wire
+                assert!(!s.stats.rate_samples.is_empty());
+                for &(delivered, interval_us, _) in &s.stats.rate_samples {
+                    let bytes = delivered * mss;
+                    let allowed = rate_bps / 8 * (interval_us + 1) / 1_000_000 + mss;
+                    assert!(
+                    bytes <= allowed,
+                    "{cc:?} {stamp:?} {path}: {delivered} segs in {interval_us} us = {:.1} Mbit/s",
+                    bytes as f64 * 8.0 / interval_us as f64
+                );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn bbr_probe_rtt_does_not_collapse_the_bandwidth_estimate() {
+    // 10 Mbit/s, 15 ms RTT: BDP 13 segments. The min RTT (taken from the 66-byte SYN) is
+    // never matched by a data segment, so PROBE_RTT starts 10 s in and holds cwnd at 4 for
+    // 200 ms = 13 rounds, more than the 10-round bandwidth filter. Its samples must be
+    // marked app-limited (bbr_update_min_rtt), or the filter fills with the cwnd-4 rate and
+    // BBR paces at it afterwards.
+    use tsnic::edt::sender::SampleStamp;
+    let s = run_one(
+        CcKind::Bbr,
+        "rate=10M,rtt=15ms,buffer=100KB",
+        15_000_000,
+        SampleStamp::Scheduled,
+    );
+    let window = |from_ms: u64, to_ms: u64| -> f64 {
+        let bytes: u64 = s
+            .stats
+            .departures
+            .iter()
+            .filter(|d| d.0 >= from_ms * 1_000_000 && d.0 < to_ms * 1_000_000)
+            .map(|d| u64::from(d.1))
+            .sum();
+        bytes as f64 * 8.0 / ((to_ms - from_ms) as f64 * 1e3)
+    };
+    // PROBE_RTT runs from 10.0 to 10.3 s here (2.3-2.8 Mbit/s in 100 ms windows). Right after
+    // it the sender is back at the link rate (9.6 Mbit/s of payload); with the cwnd-4
+    // samples in the filter it paced at 3.9 and 6.3 Mbit/s over those 200 ms.
+    let during = window(10_100, 10_200);
+    assert!(
+        during < 5.0,
+        "PROBE_RTT did not happen ({during:.2} Mbit/s)"
+    );
+    let after = window(10_300, 10_500);
+    assert!(
+        after >= 8.5,
+        "payload rate after PROBE_RTT {after:.2} Mbit/s"
+    );
+}
+
+#[test]
+fn pacing_never_exceeds_its_target_rate() {
+    // Short runs (mostly the start of the flow, where the jitter credit and TSO-sized bursts
+    // could overshoot) at two rates, card and host pacer: at most 0.2 % over.
+    for (rate, bytes) in [(2_000_000_000u64, 2_000_000u64), (500_000_000, 1_000_000)] {
+        for pacer in [Pacer::Card, Pacer::Host] {
+            let mut c = cfg("rate=10G,rtt=50us,buffer=4MB", bytes);
+            c.max_rate_bps = Some(rate);
+            c.pacer = pacer;
+            c.jitter_ns = if pacer == Pacer::Host { 5_000 } else { 0 };
+            let r = run(&c).unwrap();
+            let a = r.pacing_accuracy.unwrap();
+            assert!(
+                (0.95..=1.002).contains(&a),
+                "{rate} b/s {pacer:?}: rate / target {a}"
+            );
+        }
+    }
+}
+
+#[test]
+fn request_response_latency_edt_vs_fq_credit_baseline() {
+    // Benchmark 3 in small: 1-byte requests at a 10 Mbit/s max pacing rate, 2000 of them.
+    let mut c = cfg("rate=10G,rtt=50us,buffer=1MB", 2000);
+    c.rr = Some(1);
+    c.max_rate_bps = Some(10_000_000);
+    let edt = run(&c).unwrap();
+    c.pacing_model = PacingModel::Queue;
+    let fq = run(&c).unwrap();
+    assert!(edt.completed && fq.completed);
+    let (e, q) = (edt.rr_latency_us.unwrap(), fq.rr_latency_us.unwrap());
+    assert_eq!(e.count, 2000);
+    // EDT: a request leaves at once (its 67-byte frame costs 54 us of pacing budget, far
+    // less than the time until the next request): every transaction takes the base RTT.
+    assert!(e.max < 55.0, "EDT RR max {} us", e.max);
+    // sch_fq before 4.20: the flow's credit (10 MTU, then a quantum per round) lets most
+    // requests through at once too (p50 at the base RTT), but a request that spends the
+    // credit waits max(len, quantum) / rate = 3028 B / 10 Mbit/s = 2.42 ms.
+    assert!(q.p50 < 55.0, "fq RR p50 {} us", q.p50);
+    assert!(
+        (2_400.0..=2_500.0).contains(&q.max),
+        "fq RR max {} us",
+        q.max
+    );
+    assert!(q.p99 > 10.0 * e.p99, "fq p99 {} vs EDT {}", q.p99, e.p99);
+}
+
+#[test]
+fn notsent_lowat_cuts_buffered_memory_at_peak_and_in_steady_state() {
+    // Benchmark 4 in small: 20 flows x 2 MB on 10G, 1 ms RTT.
+    let mut c = cfg("rate=10G,rtt=1ms,buffer=2MB", 2_000_000);
+    c.flows = 20;
+    let unlimited = run(&c).unwrap();
+    c.notsent_lowat = Some(128 * 1024);
+    let lowat = run(&c).unwrap();
+    assert!(unlimited.completed && lowat.completed);
+    // Unsent bytes stay under lowat + one application write per flow.
+    assert!(
+        lowat.peak_unsent_bytes <= 20 * (128 * 1024 + 65_536),
+        "peak unsent {}",
+        lowat.peak_unsent_bytes
+    );
+    for (what, u, l) in [
+        (
+            "peak",
+            unlimited.peak_buffered_bytes as f64,
+            lowat.peak_buffered_bytes as f64,
+        ),
+        (
+            "steady",
+            unlimited.steady_buffered_bytes,
+            lowat.steady_buffered_bytes,
+        ),
+    ] {
+        assert!(
+            l > 0.0 && l < 0.9 * u,
+            "{what} buffered: {l} with lowat vs {u}"
+        );
+    }
+    // Same work done.
+    assert_eq!(unlimited.receiver_delivered, lowat.receiver_delivered);
 }

@@ -48,17 +48,104 @@ fn established() -> TcpReceiver {
 }
 
 #[test]
-fn delayed_ack_every_second_segment_or_40ms() {
+fn quick_acks_first_then_an_ack_per_two_full_segments_or_40ms() {
+    // Linux: 16 quick ACKs from the first data segment (tcp_incr_quickack: min(16,
+    // 65160 / (2 x 1000)) = 16 here), then an ACK once more than one rcv_mss is
+    // unacknowledged (__tcp_ack_snd_check), else the 40 ms delayed-ACK timer.
     let mut r = established();
-    assert!(r.on_frame(10, &seg(0, 1000, flags::ACK)).is_empty());
-    assert_eq!(r.delack_deadline(), Some(10 + 40_000_000));
-    let acks = r.on_frame(20, &seg(1000, 1000, flags::ACK));
-    assert_eq!(acks.len(), 1, "second segment is ACKed at once");
+    let mut t = 10;
+    for i in 0..16u64 {
+        t += 1;
+        assert_eq!(
+            r.on_frame(t, &seg(i * 1000, 1000, flags::ACK)).len(),
+            1,
+            "quick ACK {i}"
+        );
+    }
+    let base = 16_000;
+    t += 1;
+    assert!(r.on_frame(t, &seg(base, 1000, flags::ACK)).is_empty());
+    assert_eq!(r.delack_deadline(), Some(t + 40_000_000));
+    // 2000 > rcv_mss 1000: ACK now.
+    let acks = r.on_frame(t + 1, &seg(base + 1000, 1000, flags::ACK));
+    assert_eq!(acks.len(), 1, "second full segment is ACKed at once");
     assert_eq!(r.delack_deadline(), None);
-    assert!(r.on_frame(30, &seg(2000, 500, flags::ACK)).is_empty());
+    // Small segments: 500 + 500 = 1000 is not more than one MSS; the third one is.
+    assert!(r
+        .on_frame(t + 2, &seg(base + 2000, 500, flags::ACK))
+        .is_empty());
+    assert!(r
+        .on_frame(t + 3, &seg(base + 2500, 500, flags::ACK))
+        .is_empty());
+    assert_eq!(
+        r.on_frame(t + 4, &seg(base + 3000, 500, flags::ACK)).len(),
+        1
+    );
+    assert!(r
+        .on_frame(30, &seg(base + 3500, 500, flags::ACK))
+        .is_empty());
     assert!(r.on_timer(30 + 40_000_000 - 1).is_none(), "never early");
     let a = r.on_timer(30 + 40_000_000).unwrap();
-    assert_eq!(wire::parse(&a).unwrap().ack, ISS.wrapping_add(1 + 2500));
+    assert_eq!(wire::parse(&a).unwrap().ack, ISS.wrapping_add(1 + 20_000));
+}
+
+#[test]
+fn duplicates_are_dsacked_and_restart_quick_acks() {
+    let mut r = established();
+    for i in 0..20u64 {
+        r.on_frame(10 + i, &seg(i * 1000, 1000, flags::ACK));
+    }
+    // A retransmission of segment 3: immediate ACK whose first SACK block is that range.
+    let a = r.on_frame(100, &seg(3000, 1000, flags::ACK));
+    let p = wire::parse(&a[0]).unwrap();
+    let b = ISS.wrapping_add(1);
+    assert_eq!(
+        p.options.sack,
+        vec![(b.wrapping_add(3000), b.wrapping_add(4000))]
+    );
+    // Back in quick-ACK mode: the next in-order segment is ACKed at once, without D-SACK.
+    let a = r.on_frame(101, &seg(20_000, 1000, flags::ACK));
+    let p = wire::parse(&a[0]).unwrap();
+    assert!(p.options.sack.is_empty());
+    // A duplicate of out-of-order data: D-SACK first, then the SACK block holding it.
+    r.on_frame(102, &seg(30_000, 1000, flags::ACK));
+    let a = r.on_frame(103, &seg(30_000, 1000, flags::ACK));
+    let p = wire::parse(&a[0]).unwrap();
+    let blk = (b.wrapping_add(30_000), b.wrapping_add(31_000));
+    assert_eq!(p.options.sack, vec![blk, blk]);
+}
+
+#[test]
+fn window_starts_near_64k_and_autotunes_up_to_rcv_buf() {
+    // SYN offers MSS 1460 with timestamps: 45 x 1448 = 65160 (scale 7: 509 << 7 on the wire).
+    let mut r = established();
+    assert_eq!(r.window(), 65_160);
+    // A sender doubling each 100 us "RTT": DRS raises the window (never lowers it).
+    let mut off = 0u64;
+    let mut t = 1_000;
+    let mut last = r.window();
+    for round in 0..8u32 {
+        let n = 10u64 << round;
+        for _ in 0..n {
+            r.on_frame(t, &seg(off, 1000, flags::ACK));
+            off += 1000;
+            t += 1;
+        }
+        t += 100_000;
+        assert!(r.window() >= last);
+        last = r.window();
+    }
+    assert!(r.window() > 1_000_000, "window {}", r.window());
+    assert!(r.window() <= 6 * 1024 * 1024);
+    // Off: the whole buffer from the start.
+    let cfg = ReceiverConfig {
+        autotune: false,
+        rcv_buf: 1 << 20,
+        ..ReceiverConfig::default()
+    };
+    let mut r = TcpReceiver::new(cfg, 5001, 77);
+    r.on_frame(0, &seg(0, 0, flags::SYN));
+    assert_eq!(r.window(), 1 << 20);
 }
 
 #[test]

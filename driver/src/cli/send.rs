@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 
 use tsnic::edt::cc::CcKind;
@@ -12,7 +12,7 @@ use tsnic::edt::pcap::write_pcapng;
 use tsnic::edt::run::{
     parse_duration_ns, parse_path, parse_rate_bps, parse_size, run as run_loop, CardKind, RunConfig,
 };
-use tsnic::edt::sender::{Pacer, PacingModel};
+use tsnic::edt::sender::{Pacer, PacingModel, SampleStamp};
 use tsnic::peer::netns::stop_flag;
 use tsnic::peer::path::{parse_burst, Burst};
 use tsnic::peer::realtime::{run_edt, run_edt_sim, run_kernel, LinuxRunConfig, PeerSpec};
@@ -29,6 +29,14 @@ pub enum PacingModelArg {
     Edt,
     /// Pre-EDT: an fq-like pacer queue releases packets; RTT stamped at enqueue.
     Queue,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum StampArg {
+    /// The launch time the sender scheduled (Linux: skb_mstamp_ns = tcp_wstamp_ns).
+    Scheduled,
+    /// The card's reported departure time.
+    Departure,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -52,11 +60,37 @@ pub enum CardArg {
 fn size_arg(s: &str) -> Result<u64, String> {
     parse_size(s).ok_or_else(|| format!("`{s}` is not a size; use e.g. 10MB, 64KB, 1500"))
 }
+/// A number (with or without a unit) whose value is zero, like `0`, `0M`, `0.0ms`.
+fn is_zero(s: &str) -> bool {
+    let t = s.trim();
+    let end = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    end > 0 && t[..end].parse::<f64>().is_ok_and(|v| v == 0.0)
+}
 fn rate_arg(s: &str) -> Result<u64, String> {
+    if is_zero(s) {
+        return Err(format!(
+            "`{s}`: the rate must be positive; use bits/s like 24M, 8G"
+        ));
+    }
     parse_rate_bps(s).ok_or_else(|| format!("`{s}` is not a rate; use bits/s like 24M, 8G"))
 }
+/// A duration that may be zero (e.g. --jitter).
 fn dur_arg(s: &str) -> Result<u64, String> {
+    if is_zero(s) {
+        return Ok(0);
+    }
     parse_duration_ns(s).ok_or_else(|| format!("`{s}` is not a duration; use e.g. 5us, 2ms, 1s"))
+}
+/// A duration that must be positive (--tick, --time-limit).
+fn pos_dur_arg(s: &str) -> Result<u64, String> {
+    match dur_arg(s)? {
+        0 => Err(format!(
+            "`{s}`: the duration must be positive; use e.g. 5us, 2ms, 1s"
+        )),
+        v => Ok(v),
+    }
 }
 
 /// Arguments of `tsnic send`.
@@ -93,9 +127,13 @@ pub struct SendArgs {
     /// Request/response mode: requests of SIZE bytes, one outstanding; reports latency.
     #[arg(long, value_parser = size_arg)]
     pub rr: Option<u64>,
-    /// Where samples are stamped: edt (actual departure) or queue (pre-EDT, at enqueue).
+    /// Pacing model: edt (the sender stamps launch times) or queue (pre-EDT sch_fq pacer,
+    /// samples stamped at enqueue).
     #[arg(long, value_enum, default_value = "edt")]
     pub pacing_model: PacingModelArg,
+    /// With --pacing-model edt: where RTT and delivery-rate samples start.
+    #[arg(long, value_enum, default_value = "scheduled")]
+    pub stamp: StampArg,
     /// Who waits for launch times: the card, or a host pacing timer (see --jitter).
     #[arg(long, value_enum, default_value = "card")]
     pub pacer: PacerArg,
@@ -115,10 +153,10 @@ pub struct SendArgs {
     #[arg(long, default_value = "10G", value_parser = rate_arg)]
     pub line_rate: u64,
     /// TCP timer tick (Linux jiffy); timers round up to it.
-    #[arg(long, default_value = "1ms", value_parser = dur_arg)]
+    #[arg(long, default_value = "1ms", value_parser = pos_dur_arg)]
     pub tick: u64,
     /// Stop after this much simulated time even if not finished.
-    #[arg(long, default_value = "60s", value_parser = dur_arg)]
+    #[arg(long, default_value = "60s", value_parser = pos_dur_arg)]
     pub time_limit: u64,
     /// Write the report as JSON to FILE.
     #[arg(long)]
@@ -305,6 +343,10 @@ pub fn run(a: SendArgs) -> Result<()> {
             PacingModelArg::Edt => PacingModel::Edt,
             PacingModelArg::Queue => PacingModel::Queue,
         },
+        stamp: match a.stamp {
+            StampArg::Scheduled => SampleStamp::Scheduled,
+            StampArg::Departure => SampleStamp::Departure,
+        },
         pacer: match a.pacer {
             PacerArg::Card => Pacer::Card,
             PacerArg::Host => Pacer::Host,
@@ -319,13 +361,6 @@ pub fn run(a: SendArgs) -> Result<()> {
     };
     let report = run_loop(&cfg).context("the simulation could not start; check the options")?;
     print!("{}", report.table());
-    if !report.completed {
-        eprintln!(
-            "note: the transfer did not finish within --time-limit {} ms of simulated time; \
-             raise --time-limit or lower --bytes",
-            a.time_limit / 1_000_000
-        );
-    }
     if let Some(p) = &a.report {
         let f = File::create(p).with_context(|| {
             format!(
@@ -345,6 +380,15 @@ pub fn run(a: SendArgs) -> Result<()> {
         })?;
         write_pcapng(BufWriter::new(f), &report.pcap)
             .with_context(|| format!("cannot write pcapng to {}", p.display()))?;
+    }
+    if !report.completed {
+        bail!(
+            "the transfer did not complete: {}",
+            report
+                .incomplete_reason
+                .as_deref()
+                .unwrap_or("no reason recorded")
+        );
     }
     Ok(())
 }

@@ -12,7 +12,9 @@
 pub const PACING_SS_RATIO: u64 = 200;
 /// Linux sysctl_tcp_pacing_ca_ratio default: 120 %.
 pub const PACING_CA_RATIO: u64 = 120;
-/// Segments sent before pacing starts (Linux: `tp->data_segs_out >= 10`).
+/// Pacing starts with the segment that brings the count to this (Linux checks
+/// `tp->data_segs_out >= 10` in `tcp_update_skb_after_send`, after `__tcp_transmit_skb`
+/// counted the segment): the first 9 segments leave unpaced, the 10th advances the clock.
 pub const UNPACED_SEGS: u64 = 10;
 /// Linux sk_pacing_shift default: 10, i.e. about 1 ms of data.
 pub const PACING_SHIFT: u32 = 10;
@@ -109,8 +111,9 @@ impl EdtClock {
     /// stamp (time the sender lost to wake-up jitter); up to half the burst's air time is
     /// given back: `len_ns -= min(len_ns / 2, credit)`.
     pub fn after_send(&mut self, len: u64, segs: u64, rate: u64, prior_wstamp: u64) {
-        let paced = rate != 0 && rate != u64::MAX && self.data_segs_out >= UNPACED_SEGS;
+        // __tcp_transmit_skb counts the segments before tcp_update_skb_after_send looks.
         self.data_segs_out += segs;
+        let paced = rate != 0 && rate != u64::MAX && self.data_segs_out >= UNPACED_SEGS;
         if !paced {
             return;
         }
@@ -120,6 +123,82 @@ impl EdtClock {
             l -= (l / 2).min(credit);
         }
         self.wstamp_ns += l;
+    }
+}
+
+/// sch_fq's quantum: 2 x MTU (1514 with the Ethernet header).
+pub const FQ_QUANTUM: u64 = 3028;
+/// sch_fq's initial per-flow credit: 10 x MTU (`initial_quantum`).
+pub const FQ_INITIAL_QUANTUM: u64 = 15_140;
+/// sch_fq `low_rate_threshold` (550 kbit/s): below it fq paces by real length.
+pub const FQ_LOW_RATE: u64 = 550_000 / 8;
+/// sch_fq `flow_refill_delay` (40 ms): a flow idle that long gets at least a quantum back.
+pub const FQ_FLOW_REFILL_DELAY_NS: u64 = 40_000_000;
+/// sch_fq clamps one packet's pacing delay to 1 s.
+pub const FQ_MAX_DELAY_NS: u64 = 1_000_000_000;
+
+/// One flow of the pre-EDT (before 4.20) sch_fq: the baseline the EDT model is compared
+/// with. The flow spends a byte credit (starting at `initial_quantum`); only a packet that
+/// leaves the credit at or below zero sets a pacing delay, of max(len, quantum) / rate
+/// (the real length below `low_rate_threshold`), less the scheduling drift (`fq_dequeue`).
+/// One TCP flow per qdisc here, so round-robin against other flows never delays it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FqFlow {
+    credit: i64,
+    /// `f->time_next_packet` (0 = never set).
+    time_next_packet: u64,
+    /// Dequeue time of the flow's last packet: the queue is empty after it.
+    last_dequeue: Option<u64>,
+}
+
+impl Default for FqFlow {
+    fn default() -> Self {
+        FqFlow {
+            credit: FQ_INITIAL_QUANTUM as i64,
+            time_next_packet: 0,
+            last_dequeue: None,
+        }
+    }
+}
+
+impl FqFlow {
+    /// A packet of `plen` bytes (`qdisc_pkt_len`) enqueued at `now` with the socket pacing
+    /// at `rate` bytes/s: returns when fq dequeues it (FIFO behind the flow's earlier ones).
+    pub fn enqueue(&mut self, now: u64, plen: u64, rate: u64) -> u64 {
+        let mut t = now;
+        match self.last_dequeue {
+            // fq_enqueue of a detached flow: idle past flow_refill_delay -> credit >= quantum.
+            Some(last) if last <= now && now - last > FQ_FLOW_REFILL_DELAY_NS => {
+                self.credit = self.credit.max(FQ_QUANTUM as i64);
+            }
+            Some(last) if last > now => t = last,
+            Some(_) => {}
+            None => {}
+        }
+        // fq_dequeue: a flow without credit gets a quantum and waits its round-robin turn
+        // (immediate, as it is alone); then it waits for time_next_packet.
+        while self.credit <= 0 {
+            self.credit += FQ_QUANTUM as i64;
+        }
+        t = t.max(self.time_next_packet);
+        self.last_dequeue = Some(t);
+        self.credit -= plen as i64;
+        if self.credit > 0 || rate == 0 || rate == u64::MAX {
+            return t;
+        }
+        let p = if rate <= FQ_LOW_RATE {
+            self.credit = 0;
+            plen
+        } else {
+            plen.max(FQ_QUANTUM)
+        };
+        let mut delay = len_ns(p, rate).min(FQ_MAX_DELAY_NS);
+        if self.time_next_packet != 0 {
+            // Account for timer drift: a late dequeue shortens the next delay, by at most half.
+            delay -= (delay / 2).min(t - self.time_next_packet);
+        }
+        self.time_next_packet = t + delay;
+        t
     }
 }
 
@@ -193,16 +272,56 @@ mod tests {
     }
 
     #[test]
-    fn first_ten_segments_unpaced() {
+    fn fq_flow_credit_table() {
+        // 10 Mbit/s = 1_250_000 B/s; quantum 3028 B takes 2_422_400 ns.
+        let rate = 1_250_000;
+        let mut f = FqFlow::default();
+        // 100 packets of 100 B fit the initial 15140 B credit: no delay at all.
+        for i in 0..100 {
+            assert_eq!(f.enqueue(i * 1000, 100, rate), i * 1000);
+        }
+        // Credit is 15140 - 10000 = 5140: 51 more packets go; the 52nd leaves it at -60 and
+        // sets the first delay, max(100, 3028) / rate = 2_422_400 ns (no drift: first time).
+        for i in 100..151 {
+            assert_eq!(f.enqueue(i * 1000, 100, rate), i * 1000);
+        }
+        assert_eq!(f.enqueue(151_000, 100, rate), 151_000);
+        // The next one waits for it; the credit got a quantum: 2968 B = 29 more at once.
+        let t = 151_000 + 2_422_400;
+        assert_eq!(f.enqueue(152_000, 100, rate), t);
+        // Idle past flow_refill_delay with a positive credit: unchanged, and no wait; the
+        // drift is subtracted from the next delay (at most half).
+        let later = t + 50_000_000;
+        assert_eq!(f.enqueue(later, 100, rate), later);
+        // Big packets: each leaves the credit <= 0 once the initial credit is spent.
+        let mut f = FqFlow::default();
+        assert_eq!(f.enqueue(0, 15_000, rate), 0); // credit 140
+        assert_eq!(f.enqueue(0, 1514, rate), 0); // credit -1374: delay 3028/rate
+        assert_eq!(f.enqueue(0, 1514, rate), 2_422_400);
+        // Below low_rate_threshold the real length sets the delay and the credit resets to 0.
+        let mut f = FqFlow::default();
+        f.enqueue(0, 15_140, 50_000); // credit 0: 15140 / 50000 B/s = 302.8 ms
+        assert_eq!(f.enqueue(0, 100, 50_000), 302_800_000);
+    }
+
+    #[test]
+    fn first_nine_segments_unpaced_the_tenth_paced() {
+        // data_segs_out is 10 when the 10th segment's tcp_update_skb_after_send runs.
         let mut c = EdtClock::new(true);
-        for _ in 0..10 {
+        for _ in 0..9 {
             let (l, p) = c.stamp(5);
             assert_eq!(l, 5);
             c.after_send(1448, 1, 1_000_000, p);
         }
         assert_eq!(c.wstamp_ns, 5);
-        let (_, p) = c.stamp(5);
+        let (l, p) = c.stamp(5);
+        assert_eq!(l, 5, "the 10th leaves at once...");
         c.after_send(1000, 1, 1_000_000, p); // 1 ms
-        assert_eq!(c.wstamp_ns, 5 + 1_000_000);
+        assert_eq!(c.wstamp_ns, 5 + 1_000_000, "...and spaces the 11th");
+        // A first burst of 10 (TSO) already counts as paced.
+        let mut c = EdtClock::new(true);
+        let (_, p) = c.stamp(0);
+        c.after_send(10_000, 10, 1_000_000, p);
+        assert_eq!(c.wstamp_ns, 10_000_000);
     }
 }

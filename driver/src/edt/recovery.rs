@@ -1,19 +1,197 @@
-//! Loss-recovery timing formulas (tcp_recovery.c, tcp_output.c), as pure functions so each
-//! can be checked against a hand computation.
+//! Loss recovery: the retransmission scoreboard, SACK tagging (tcp_sacktag_write_queue),
+//! RACK (tcp_recovery.c) and the recovery timing formulas (tcp_output.c), the formulas as pure
+//! functions so each can be checked against a hand computation.
 
-/// Linux `tcp_schedule_loss_probe` (since 4.13): PTO = 2 x SRTT, plus TCP_RTO_MIN (200 ms,
-/// the worst-case delayed ACK) when only one segment is out, else plus 2 ticks
-/// (TCP_TIMEOUT_MIN); 1 s (TCP_TIMEOUT_INIT) before any RTT sample. All in ns.
-pub fn tlp_timeout_ns(srtt_us: u64, packets_out: usize, tick_ns: u64) -> u64 {
+use std::collections::VecDeque;
+
+/// Delivery-rate state a segment carries from its transmission (Linux `skb->tx`, tcp_rate.c).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct TxRate {
+    pub delivered: u64,
+    pub delivered_ns: u64,
+    pub first_tx_ns: u64,
+    pub app_limited: bool,
+}
+
+/// One segment in the retransmission queue (the scoreboard entry).
+#[derive(Debug, Clone)]
+pub(crate) struct Seg {
+    /// Stream offset of its first byte.
+    pub off: u64,
+    pub len: u32,
+    pub fin: bool,
+    pub tx_count: u32,
+    /// Transmit time its samples start from (scheduled launch, departure, or queue time).
+    pub tx_ns: Option<u64>,
+    /// Posted to the card and not yet reported departed.
+    pub on_card: bool,
+    pub sacked: bool,
+    pub lost: bool,
+    pub rate: TxRate,
+}
+
+impl Seg {
+    /// Stream offset just past it (a FIN takes one).
+    pub fn end(&self) -> u64 {
+        self.off + u64::from(self.len) + u64::from(self.fin)
+    }
+}
+
+/// RACK state (Linux `tp->rack`) and the SACK reordering detector.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Rack {
+    /// Transmit time and end of the most recently sent delivered segment.
+    pub tx_ns: u64,
+    pub end: u64,
+    /// RTT of that delivery, us.
+    pub rtt_us: u64,
+    /// Advanced since the last loss detection.
+    pub advanced: bool,
+    /// Reordering seen (a never-retransmitted segment delivered below the highest SACK).
+    pub reord_seen: bool,
+    pub highest_sacked_end: u64,
+}
+
+impl Rack {
+    /// Linux `tcp_rack_advance`: a delivery of a segment sent at `tx_ns`. A retransmitted
+    /// segment delivered sooner than min_rtt after its retransmission may be the original's
+    /// delivery: ignored.
+    pub fn advance(&mut self, tx_ns: u64, end: u64, retrans: bool, now: u64, min_rtt_us: u64) {
+        let rtt_us = now.saturating_sub(tx_ns) / 1000;
+        if retrans && rtt_us < min_rtt_us {
+            return;
+        }
+        self.rtt_us = rtt_us;
+        if tx_ns > self.tx_ns || (tx_ns == self.tx_ns && end > self.end) {
+            self.tx_ns = tx_ns;
+            self.end = end;
+        }
+        self.advanced = true;
+    }
+
+    /// Linux `tcp_rack_detect_loss`: a segment sent before the most recently delivered one
+    /// is lost once it has been out longer than rack.rtt + reo_wnd. Returns (newly lost,
+    /// ns until the latest-expiring remaining candidate's deadline).
+    pub fn detect_loss(
+        &self,
+        rtx: &mut VecDeque<Seg>,
+        reo_wnd_us: u64,
+        now: u64,
+    ) -> (u64, Option<u64>) {
+        let reo_ns = reo_wnd_us * 1000;
+        let rack_rtt_ns = self.rtt_us * 1000;
+        let mut lost = 0;
+        let mut wait: Option<u64> = None;
+        for s in rtx.iter_mut() {
+            if s.sacked || s.lost {
+                continue;
+            }
+            let Some(tx) = s.tx_ns else { continue };
+            let sent_before = tx < self.tx_ns || (tx == self.tx_ns && s.end() < self.end);
+            if !sent_before {
+                continue;
+            }
+            let deadline = tx + rack_rtt_ns + reo_ns;
+            if deadline <= now {
+                s.lost = true;
+                lost += 1;
+            } else {
+                let rem = deadline - now;
+                wait = Some(wait.map_or(rem, |w: u64| w.max(rem)));
+            }
+        }
+        (lost, wait)
+    }
+}
+
+/// A segment one SACK newly covered.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Delivered {
+    pub rate: TxRate,
+    pub tx_ns: u64,
+    pub end: u64,
+    pub retrans: bool,
+}
+
+/// What `sacktag` found.
+#[derive(Debug, Default)]
+pub(crate) struct SackTag {
+    pub newly_sacked: u64,
+    /// Transmit times of the first and last newly SACKed never-retransmitted segments
+    /// (Linux first_sackt / last_sackt, for the RTT).
+    pub first_sackt: Option<u64>,
+    pub last_sackt: Option<u64>,
+    /// Newly SACKed segments with a transmit time (for the rate sample and RACK).
+    pub delivered: Vec<Delivered>,
+}
+
+/// Linux `tcp_sacktag_write_queue`: mark the segments wholly inside SACK blocks (stream
+/// offsets) as SACKed. Blocks below snd_una (D-SACK), empty or beyond snd_nxt are ignored.
+/// A never-retransmitted segment SACKed below the highest SACKed end means reordering.
+pub(crate) fn sacktag(
+    rtx: &mut VecDeque<Seg>,
+    blocks: &[(i128, i128)],
+    snd_una: u64,
+    snd_nxt: u64,
+    rack: &mut Rack,
+) -> SackTag {
+    let mut tag = SackTag::default();
+    for &(lo, hi) in blocks {
+        if lo < i128::from(snd_una) || hi <= lo || hi > i128::from(snd_nxt) {
+            continue;
+        }
+        let (lo, hi) = (lo as u64, hi as u64);
+        for s in rtx.iter_mut() {
+            if s.off < lo || s.end() > hi || s.sacked {
+                continue;
+            }
+            s.sacked = true;
+            s.lost = false;
+            tag.newly_sacked += 1;
+            if let Some(tx) = s.tx_ns {
+                if s.tx_count == 1 {
+                    tag.first_sackt.get_or_insert(tx);
+                    tag.last_sackt = Some(tx);
+                }
+                tag.delivered.push(Delivered {
+                    rate: s.rate,
+                    tx_ns: tx,
+                    end: s.end(),
+                    retrans: s.tx_count > 1,
+                });
+            }
+            if s.tx_count == 1 && s.end() < rack.highest_sacked_end {
+                rack.reord_seen = true;
+            }
+            rack.highest_sacked_end = rack.highest_sacked_end.max(s.end());
+        }
+    }
+    tag
+}
+
+/// Linux TCP_TIMEOUT_MIN_US: 2 ms, the slack added to the loss-probe and RACK timers.
+pub const TIMEOUT_MIN_US: u64 = 2_000;
+
+/// Linux `tcp_schedule_loss_probe`: PTO = 2 x SRTT, plus the socket's minimum RTO
+/// (`tcp_rto_min_us`, 200 ms by default: the worst-case delayed ACK) when only one segment is
+/// out, else plus TCP_TIMEOUT_MIN_US (2 ms); TCP_TIMEOUT_INIT (1 s) before any RTT sample.
+/// In ns; the caller caps it by the time left until the RTO.
+pub fn tlp_timeout_ns(srtt_us: u64, packets_out: usize, rto_min_us: u64) -> u64 {
     if srtt_us == 0 {
         return super::rtt::RTO_INIT_US * 1000;
     }
     let extra = if packets_out == 1 {
-        super::rtt::RTO_MIN_US * 1000
+        rto_min_us
     } else {
-        2 * tick_ns
+        TIMEOUT_MIN_US
     };
-    2 * srtt_us * 1000 + extra
+    (2 * srtt_us + extra) * 1000
+}
+
+/// Linux `tcp_rack_mark_lost`: the reordering timer fires TCP_TIMEOUT_MIN_US after the
+/// latest-expiring candidate's deadline (`remaining` ns from now).
+pub fn rack_reo_timeout_ns(remaining_ns: u64) -> u64 {
+    remaining_ns + TIMEOUT_MIN_US * 1000
 }
 
 /// Linux `tcp_rack_reo_wnd`: the reordering window RACK allows before calling a segment
@@ -62,6 +240,72 @@ pub fn prr_sndcnt(
 mod tests {
     use super::*;
 
+    /// Ten 100-byte segments sent at 1000, 2000, ... ns.
+    fn board() -> VecDeque<Seg> {
+        (0..10u64)
+            .map(|i| Seg {
+                off: i * 100,
+                len: 100,
+                fin: false,
+                tx_count: 1,
+                tx_ns: Some((i + 1) * 1000),
+                on_card: false,
+                sacked: false,
+                lost: false,
+                rate: TxRate::default(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sacktag_marks_whole_segments_and_ignores_dsack_and_bad_blocks() {
+        let mut rtx = board();
+        let mut rack = Rack::default();
+        // [300, 550) covers segments 3 and 4 wholly, 5 only in part; [0, 100) is below
+        // snd_una 100 (D-SACK); [900, 1100) reaches past snd_nxt 1000.
+        let tag = sacktag(
+            &mut rtx,
+            &[(300, 550), (0, 100), (900, 1100)],
+            100,
+            1000,
+            &mut rack,
+        );
+        assert_eq!(tag.newly_sacked, 2);
+        let sacked: Vec<u64> = rtx.iter().filter(|s| s.sacked).map(|s| s.off).collect();
+        assert_eq!(sacked, vec![300, 400]);
+        assert_eq!((tag.first_sackt, tag.last_sackt), (Some(4000), Some(5000)));
+        assert_eq!(rack.highest_sacked_end, 500);
+        assert!(!rack.reord_seen);
+        // A later SACK below the highest: reordering.
+        let tag = sacktag(&mut rtx, &[(200, 300)], 100, 1000, &mut rack);
+        assert_eq!(tag.newly_sacked, 1);
+        assert!(rack.reord_seen);
+    }
+
+    #[test]
+    fn rack_detects_loss_after_rtt_plus_reo_wnd() {
+        let mut rtx = board();
+        let mut rack = Rack::default();
+        // Segment 5 (sent at 6000) delivered at 56_000: rack rtt 50 us.
+        rack.advance(6000, 600, false, 56_000, 40);
+        assert_eq!((rack.tx_ns, rack.end, rack.rtt_us), (6000, 600, 50));
+        rtx[5].sacked = true;
+        // At 56_000 with reo_wnd 0: segments sent at 1000..5000 whose tx + 50 us <= now.
+        let (lost, wait) = rack.detect_loss(&mut rtx, 0, 56_000);
+        assert_eq!(lost, 5);
+        assert_eq!(wait, None);
+        // With a 10 us window none is lost yet; the timer waits for the last candidate:
+        // 5000 + 50_000 + 10_000 - 56_000 = 9_000 ns.
+        let mut rtx = board();
+        rtx[5].sacked = true;
+        let (lost, wait) = rack.detect_loss(&mut rtx, 10, 56_000);
+        assert_eq!((lost, wait), (0, Some(9_000)));
+        // A retransmission delivered faster than min_rtt may be the original's: ignored.
+        let mut r = Rack::default();
+        r.advance(6000, 600, true, 36_000, 40);
+        assert!(!r.advanced);
+    }
+
     #[test]
     fn prr_table() {
         // (in_flight, ssthresh, prior_cwnd, prr_delivered, prr_out, newly, una_adv, expected)
@@ -92,16 +336,19 @@ mod tests {
 
     #[test]
     fn tlp_table() {
-        // (srtt us, packets out, tick ns, expected ns), by hand from the formula above.
+        // (srtt us, packets out, rto_min us, expected ns), by hand from the formula above.
         let cases = [
-            (100, 10, 1_000_000, 200_000 + 2_000_000), // 2*100us + 2 ms
-            (100, 1, 1_000_000, 200_000 + 200_000_000), // 2*100us + 200 ms
-            (5_000, 4, 4_000_000, 10_000_000 + 8_000_000), // HZ=250: 2 ticks = 8 ms
-            (0, 3, 1_000_000, 1_000_000_000),          // no sample yet: 1 s
+            (100, 10, 200_000, 200_000 + 2_000_000),     // 2*100us + 2 ms
+            (100, 1, 200_000, 200_000 + 200_000_000),    // 2*100us + 200 ms (rto_min)
+            (100, 1, 5_000, 200_000 + 5_000_000),        // a socket with rto_min 5 ms
+            (5_000, 4, 200_000, 10_000_000 + 2_000_000), // 2 ms whatever the tick (not 2 jiffies)
+            (0, 3, 200_000, 1_000_000_000),              // no sample yet: 1 s
         ];
-        for (srtt, out, tick, want) in cases {
-            assert_eq!(tlp_timeout_ns(srtt, out, tick), want);
+        for (srtt, out, rto_min, want) in cases {
+            assert_eq!(tlp_timeout_ns(srtt, out, rto_min), want);
         }
+        // RACK: +2 ms on the remaining time.
+        assert_eq!(rack_reo_timeout_ns(30_000), 2_030_000);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use super::card::{IdealCardModel, SimWire, TxPort};
 use super::card_sim::{SimCardPort, SimCardStats};
 use super::cc::CcKind;
 use super::frame::Endpoints;
-use super::sender::{Pacer, PacingModel, SenderConfig, TcpSender};
+use super::sender::{ConnState, Pacer, PacingModel, SampleStamp, SenderConfig, TcpSender};
 use super::timer::DEFAULT_TICK_NS;
 use super::EdtError;
 use crate::netsim::{Network, PathConfig, ReceiverConfig};
@@ -44,6 +44,8 @@ pub struct RunConfig {
     pub notsent_lowat: Option<u64>,
     pub rr: Option<u64>,
     pub pacing_model: PacingModel,
+    /// Where RTT/rate samples start (EDT model): scheduled launch time (Linux) or departure.
+    pub stamp: SampleStamp,
     pub pacer: Pacer,
     pub jitter_ns: u64,
     pub jitter_credit: bool,
@@ -69,6 +71,7 @@ impl Default for RunConfig {
             notsent_lowat: None,
             rr: None,
             pacing_model: PacingModel::Edt,
+            stamp: SampleStamp::Scheduled,
             pacer: Pacer::Card,
             jitter_ns: 0,
             jitter_credit: true,
@@ -122,6 +125,8 @@ pub struct Report {
     pub card: String,
     pub config: RunConfig,
     pub completed: bool,
+    /// Why the run did not complete (None when it did).
+    pub incomplete_reason: Option<String>,
     pub sim_time_ms: f64,
     pub bytes_acked: u64,
     pub goodput_mbps: f64,
@@ -146,6 +151,15 @@ pub struct Report {
     pub rr_latency_us: Option<Summary>,
     pub peak_unsent_bytes: u64,
     pub peak_buffered_bytes: u64,
+    /// Time-weighted mean of the unsent / buffered bytes of all flows while every flow's
+    /// application still had data to write (steady state; 0 if that never happened).
+    pub steady_unsent_bytes: f64,
+    pub steady_buffered_bytes: f64,
+    /// Host pacing timer (`--pacer host`): arms, wake-ups, and the arms the kernel made
+    /// before "tcp: optimize tcp internal pacing" (one per paced send), all flows.
+    pub pacing_timer_arms: u64,
+    pub pacing_timer_wakeups: u64,
+    pub pacing_timer_arms_before_patch: u64,
     pub receiver_delivered: u64,
     pub receiver_duplicate_bytes: u64,
     pub receiver_corrupt_bytes: u64,
@@ -166,6 +180,8 @@ pub struct Report {
 #[derive(Debug, Default, Clone)]
 struct App {
     remaining: u64,
+    /// Blocked in sendmsg (sk_stream_wait_memory) until the socket is writeable again.
+    sleeping: bool,
     closed: bool,
     rr_left: u64,
     rr_outstanding: Option<(u64, u64)>,
@@ -269,6 +285,12 @@ pub fn parse_path(s: &str) -> Result<PathConfig, EdtError> {
         let v = v.trim();
         match k.trim() {
             "rate" => {
+                if v.trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == '/')
+                    .parse::<f64>()
+                    .is_ok_and(|x| x == 0.0)
+                {
+                    return Err(bad("rate must be positive, like 10G, 24M or 500k"));
+                }
                 p.rate_bps = parse_rate_bps(v)
                     .ok_or_else(|| bad("rate must be bits/s like 10G, 24M or 500k"))?;
                 seen_rate = true;
@@ -368,6 +390,7 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
         sc.max_pacing_rate = cfg.max_rate_bps.map_or(u64::MAX, |r| r / 8);
         sc.jitter_credit = cfg.jitter_credit;
         sc.pacing_model = cfg.pacing_model;
+        sc.stamp = cfg.stamp;
         sc.pacer = cfg.pacer;
         sc.tick_ns = cfg.tick_ns;
         sc.seed = cfg.seed.wrapping_add(i as u64);
@@ -386,6 +409,8 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
     let mut rr_lat = Vec::new();
     let mut now = 0u64;
     let (mut peak_unsent, mut peak_buffered) = (0u64, 0u64);
+    // Time integrals of the sums while every application is still writing.
+    let (mut int_unsent, mut int_buffered, mut int_span) = (0f64, 0f64, 0u64);
     let mut unsent: Vec<u64> = vec![0; cfg.flows];
     let mut buffered: Vec<u64> = vec![0; cfg.flows];
     let (mut sum_unsent, mut sum_buffered) = (0u64, 0u64);
@@ -398,11 +423,17 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
             .flatten()
             .min();
         let Some(t) = next else {
-            completed = senders.iter().all(|s| s.is_finished());
+            completed = senders.iter().all(|s| s.state == ConnState::Done);
             break;
         };
         if t > cfg.time_limit_ns {
             break;
+        }
+        if t > now && cfg.rr.is_none() && apps.iter().all(|a| a.remaining > 0) {
+            let dt = t - now;
+            int_unsent += sum_unsent as f64 * dt as f64;
+            int_buffered += sum_buffered as f64 * dt as f64;
+            int_span += dt;
         }
         now = now.max(t);
         for c in card.poll(now) {
@@ -444,13 +475,10 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
             dirty[i] = false;
             let s = &mut senders[i];
             let a = &mut apps[i];
-            if s.is_finished() || s.state == super::sender::ConnState::Closed {
+            if s.is_finished() || s.state == ConnState::Closed {
                 continue;
             }
-            if !matches!(
-                s.state,
-                super::sender::ConnState::Established | super::sender::ConnState::FinWait
-            ) {
+            if !matches!(s.state, ConnState::Established | ConnState::FinWait) {
                 continue;
             }
             s.next_wakeup_jitter_ns = rng.below_or_eq(cfg.jitter_ns);
@@ -475,13 +503,27 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
                 }
             } else {
                 let lowat = cfg.notsent_lowat.unwrap_or(u64::MAX);
-                while a.remaining > 0
-                    && s.buffered_bytes() < s.sndbuf_bytes()
+                if a.sleeping {
+                    // sk_stream_write_space: wake the writer once a third of the buffer is
+                    // free (sk_stream_wspace >= sk_stream_min_wspace) and, with
+                    // NOTSENT_LOWAT, unsent bytes are under half of it
+                    // (tcp_stream_memory_free with wake = 1).
+                    let q = s.wmem_queued();
+                    a.sleeping = !(s.sndbuf_bytes().saturating_sub(q) >= q / 2
+                        && s.notsent_bytes().saturating_mul(2) < lowat);
+                }
+                // tcp_sendmsg: copy while the buffer has room and unsent < lowat.
+                while !a.sleeping
+                    && a.remaining > 0
+                    && s.wmem_queued() < s.sndbuf_bytes()
                     && s.notsent_bytes() < lowat
                 {
                     let n = a.remaining.min(APP_CHUNK);
                     s.write(n);
                     a.remaining -= n;
+                }
+                if a.remaining > 0 {
+                    a.sleeping = true;
                 }
                 if a.remaining == 0 && !a.closed {
                     a.closed = true;
@@ -500,7 +542,7 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
         peak_unsent = peak_unsent.max(sum_unsent);
         peak_buffered = peak_buffered.max(sum_buffered);
         if senders.iter().all(|s| s.is_finished()) {
-            completed = true;
+            completed = senders.iter().all(|s| s.state == ConnState::Done);
             break;
         }
     }
@@ -513,11 +555,72 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
         rr_lat,
         now,
         completed,
-        peak_unsent,
-        peak_buffered,
+        Memory {
+            peak_unsent,
+            peak_buffered,
+            steady_unsent: int_unsent / int_span.max(1) as f64,
+            steady_buffered: int_buffered / int_span.max(1) as f64,
+        },
         pcap,
     );
     Ok((report, card))
+}
+
+/// Why a run did not complete, in words a user can act on: the first flow that did not
+/// finish and what happened to it.
+fn incomplete_reason(cfg: &RunConfig, senders: &[TcpSender], net: &Network, now: u64) -> String {
+    let drops = format!(
+        "the path dropped {} frames at the bottleneck (buffer) and {} at random (loss)",
+        net.stats.dropped_buffer, net.stats.dropped_random
+    );
+    let not_done: Vec<(usize, &TcpSender)> = senders
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.state != ConnState::Done)
+        .collect();
+    let Some(&(i, s)) = not_done.first() else {
+        return "every flow finished".into();
+    };
+    let what = match s.state {
+        ConnState::Reset => format!("flow {i} was reset by the peer (RST)"),
+        ConnState::TimedOut => format!(
+            "flow {i} got no SYN-ACK to its SYN and {} retransmissions (connection timed out); {drops}",
+            s.syn_retransmits()
+        ),
+        ConnState::Closed | ConnState::SynSent => format!(
+            "flow {i} got no SYN-ACK ({} SYN retransmissions so far); {drops}",
+            s.syn_retransmits()
+        ),
+        ConnState::Established | ConnState::FinWait | ConnState::Done => format!(
+            "flow {i} had {} of {} bytes acknowledged ({} retransmitted segments, {} RTOs); {drops}",
+            s.snd_una.min(s.write_seq),
+            cfg.bytes,
+            s.stats.retrans_segs,
+            s.stats.rto_fires
+        ),
+    };
+    let limit = if senders.iter().any(|s| !s.is_finished()) {
+        format!(
+            ", and the --time-limit of {} ms of simulated time ran out (last event at {:.3} ms)",
+            cfg.time_limit_ns / 1_000_000,
+            now as f64 / 1e6
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{} of {} flows did not finish: {what}{limit}",
+        not_done.len(),
+        senders.len()
+    )
+}
+
+/// Send-buffer occupancy over the run.
+struct Memory {
+    peak_unsent: u64,
+    peak_buffered: u64,
+    steady_unsent: f64,
+    steady_buffered: f64,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -530,8 +633,7 @@ fn make_report(
     rr_lat: Vec<u64>,
     now: u64,
     completed: bool,
-    peak_unsent: u64,
-    peak_buffered: u64,
+    mem: Memory,
     pcap: Vec<(u64, Vec<u8>)>,
 ) -> Report {
     let cat = |f: &dyn Fn(&TcpSender) -> &Vec<u64>| -> Vec<u64> {
@@ -552,24 +654,34 @@ fn make_report(
         .max()
         .unwrap_or(now);
     let dur = end.saturating_sub(start).max(1);
-    // Achieved send rate after the unpaced first 10 segments of each flow.
-    let mut deps: Vec<(u64, u32)> = senders
+    // Achieved send rate after the unpaced first segments of each flow: a paced flow sends
+    // bursts (one launch time per TSO-like burst) back to back at line rate, so the rate is
+    // measured burst start to burst start: from the first counted frame to the first frame of
+    // the flow's last burst, over the bytes before that burst. Flows add up.
+    let achieved: f64 = senders
         .iter()
-        .flat_map(|s| s.stats.departures.iter().skip(10).copied())
-        .collect();
-    deps.sort_unstable();
-    let achieved = if deps.len() >= 2 {
-        let span = deps[deps.len() - 1].0 - deps[0].0;
-        // Bytes that left between the first and the last counted departure.
-        let bytes: u64 = deps[..deps.len() - 1].iter().map(|d| u64::from(d.1)).sum();
-        if span > 0 {
-            bytes as f64 * 8.0 / span as f64 * 1e3
-        } else {
-            0.0
-        }
-    } else {
-        0.0
-    };
+        .map(|s| {
+            let deps = &s.stats.departures;
+            let launches = &s.stats.departure_launch_ns;
+            let skip = 10.min(deps.len());
+            let Some(&last_launch) = launches.last() else {
+                return 0.0;
+            };
+            let last_start = (skip..deps.len())
+                .find(|&i| launches[i] == last_launch)
+                .unwrap_or(deps.len());
+            if last_start <= skip {
+                return 0.0;
+            }
+            let span = deps[last_start].0.saturating_sub(deps[skip].0);
+            let bytes: u64 = deps[skip..last_start].iter().map(|d| u64::from(d.1)).sum();
+            if span > 0 {
+                bytes as f64 * 8.0 / span as f64 * 1e3
+            } else {
+                0.0
+            }
+        })
+        .sum();
     let st = &net.stats;
     let mut delivered = 0;
     let mut dup = 0;
@@ -581,10 +693,12 @@ fn make_report(
         dup += r.stats.duplicate_bytes;
         corrupt += r.stats.corrupt_bytes;
     }
+    let incomplete_reason = (!completed).then(|| incomplete_reason(cfg, senders, net, now));
     Report {
         card: card.describe(),
         config: cfg.clone(),
         completed,
+        incomplete_reason,
         sim_time_ms: now as f64 / 1e6,
         bytes_acked,
         goodput_mbps: bytes_acked as f64 * 8.0 / dur as f64 * 1e3,
@@ -604,8 +718,16 @@ fn make_report(
         random_losses: st.dropped_random,
         max_backlog_bytes: st.max_backlog_bytes,
         rr_latency_us: cfg.rr.map(|_| Summary::of(&rr_lat, 1000.0)),
-        peak_unsent_bytes: peak_unsent,
-        peak_buffered_bytes: peak_buffered,
+        peak_unsent_bytes: mem.peak_unsent,
+        peak_buffered_bytes: mem.peak_buffered,
+        steady_unsent_bytes: mem.steady_unsent,
+        steady_buffered_bytes: mem.steady_buffered,
+        pacing_timer_arms: senders.iter().map(|s| s.stats.pacing_timer_arms).sum(),
+        pacing_timer_wakeups: senders.iter().map(|s| s.stats.pacing_timer_wakeups).sum(),
+        pacing_timer_arms_before_patch: senders
+            .iter()
+            .map(|s| s.stats.pacing_timer_arms_before_patch)
+            .sum(),
         receiver_delivered: delivered,
         receiver_duplicate_bytes: dup,
         receiver_corrupt_bytes: corrupt,
@@ -710,6 +832,36 @@ impl Report {
             "peak buffered bytes",
             self.peak_buffered_bytes.to_string(),
         );
+        if self.config.pacer == Pacer::Host {
+            let mb = (self.bytes_acked as f64 / 1e6).max(1e-9);
+            row(
+                &mut o,
+                "pacing timer arms/MB",
+                format!("{:.1}", self.pacing_timer_arms as f64 / mb),
+            );
+            row(
+                &mut o,
+                "pacing wake-ups/MB",
+                format!("{:.1}", self.pacing_timer_wakeups as f64 / mb),
+            );
+            row(
+                &mut o,
+                "arms/MB before patch",
+                format!("{:.1}", self.pacing_timer_arms_before_patch as f64 / mb),
+            );
+        }
+        if self.config.rr.is_none() {
+            row(
+                &mut o,
+                "steady unsent bytes",
+                format!("{:.0}", self.steady_unsent_bytes),
+            );
+            row(
+                &mut o,
+                "steady buffered bytes",
+                format!("{:.0}", self.steady_buffered_bytes),
+            );
+        }
         row(
             &mut o,
             "receiver ok",
@@ -755,6 +907,8 @@ mod tests {
         assert!(e.contains("rate"), "{e}");
         let e = parse_path("rate=10G,colour=red").unwrap_err().to_string();
         assert!(e.contains("unknown key"), "{e}");
+        let e = parse_path("rate=0,rtt=1ms").unwrap_err().to_string();
+        assert!(e.contains("must be positive"), "{e}");
     }
 
     #[test]

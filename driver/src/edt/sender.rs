@@ -20,6 +20,7 @@ use super::card::{Completion, TxPort, TxRequest, TxStatus};
 use super::cc::{AckInfo, CcKind, CcState, CongestionControl, RateSample};
 use super::frame::{self, tcp_flags, Endpoints, SegOptions};
 use super::pacing::{self, EdtClock};
+use super::recovery::{Rack, Seg, TxRate};
 use super::rtt::RttEstimator;
 use super::timer::{Timer, DEFAULT_TICK_NS};
 
@@ -34,6 +35,18 @@ pub enum PacingModel {
     Queue,
 }
 
+/// Which time starts a segment's RTT and delivery-rate samples (`TcpSender::mark_sent`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SampleStamp {
+    /// The launch time the sender stamped (Linux: `skb->skb_mstamp_ns = tp->tcp_wstamp_ns` in
+    /// `__tcp_transmit_skb`, so time a frame waits on the NIC after its launch time counts in
+    /// the RTT). The default.
+    Scheduled,
+    /// The card's reported departure (the EDT card tells us; Linux does not use it).
+    Departure,
+}
+
 /// Who waits for the launch time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -45,10 +58,18 @@ pub enum Pacer {
     Host,
 }
 
-/// sch_fq's default quantum: 2 x MTU (1514).
-pub const FQ_QUANTUM: u64 = 3028;
-/// sch_fq low_rate_threshold (550 kbit/s): below it fq paces by real length.
-pub const FQ_LOW_RATE: u64 = 550_000 / 8;
+pub use super::pacing::{FQ_LOW_RATE, FQ_QUANTUM};
+
+/// Linux tcp_wmem[1]: the initial send buffer.
+pub const TCP_WMEM_DEFAULT: u64 = 16_384;
+/// Linux tcp_wmem[2]: the most tcp_sndbuf_expand grows it to.
+pub const TCP_WMEM_MAX: u64 = 4 * 1024 * 1024;
+/// Linux sysctl_tcp_reordering default.
+pub const TCP_REORDERING: u64 = 3;
+/// `tcp_sndbuf_expand`'s per-segment truesize on x86_64: mss_clamp 1460 + MAX_TCP_HEADER
+/// (320) + aligned skb_shared_info (320) = 2100, rounded up to a power of two (4096), plus
+/// the aligned sk_buff (256).
+pub const SNDBUF_PER_MSS: u64 = 4096 + 256;
 
 /// Settings of one connection.
 #[derive(Debug, Clone)]
@@ -67,6 +88,9 @@ pub struct SenderConfig {
     /// Timer tick for RTO/TLP/RACK timers (Linux jiffy; 1 ms = HZ 1000).
     pub tick_ns: u64,
     pub rto_min_us: u64,
+    /// Where RTT/rate samples start in the EDT model (the Queue model always uses the time
+    /// the segment was queued).
+    pub stamp: SampleStamp,
     pub seed: u64,
 }
 
@@ -84,6 +108,7 @@ impl SenderConfig {
             pacer: Pacer::Card,
             tick_ns: DEFAULT_TICK_NS,
             rto_min_us: super::rtt::RTO_MIN_US,
+            stamp: SampleStamp::Scheduled,
             seed: 1,
         }
     }
@@ -100,7 +125,12 @@ pub enum ConnState {
     Done,
     /// The peer reset the connection.
     Reset,
+    /// No SYN-ACK after the SYN and its `TCP_SYN_RETRIES` retransmissions (Linux: ETIMEDOUT).
+    TimedOut,
 }
+
+/// Linux tcp_syn_retries default: 6 retransmissions (the last times out 127 s after the SYN).
+pub const TCP_SYN_RETRIES: u32 = 6;
 
 /// Linux's congestion-avoidance states that matter here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,42 +140,19 @@ pub enum CaState {
     Loss,
 }
 
-#[derive(Debug, Clone, Copy, Default)]
-struct TxRate {
-    delivered: u64,
-    delivered_ns: u64,
-    first_tx_ns: u64,
-    app_limited: bool,
-}
-
-/// One segment in the retransmission queue.
-#[derive(Debug, Clone)]
-struct Seg {
-    off: u64,
-    len: u32,
-    fin: bool,
-    tx_count: u32,
-    /// Transmit time used for samples: card departure (EDT) or queue time (Queue).
-    tx_ns: Option<u64>,
-    /// Posted to the card and not yet reported departed.
-    on_card: bool,
-    sacked: bool,
-    lost: bool,
-    rate: TxRate,
-}
-
-impl Seg {
-    fn end(&self) -> u64 {
-        self.off + u64::from(self.len) + u64::from(self.fin)
-    }
-}
-
 #[derive(Debug, Clone, Copy)]
 enum Posted {
     /// A data (or FIN) segment: stream offset and transmission number.
     Seg { off: u64, tx_count: u32, bytes: u64 },
     /// A SYN or a pure ACK.
     Control { bytes: u64, syn: bool },
+}
+
+/// A frame without payload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Control {
+    Syn,
+    Ack,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -174,6 +181,8 @@ pub struct SenderStats {
     pub launch_error_ns: Vec<u64>,
     /// (departure ns, payload bytes) of every data frame, for achieved-rate measurement.
     pub departures: Vec<(u64, u32)>,
+    /// The launch time of each entry of `departures` (a burst's frames share one).
+    pub departure_launch_ns: Vec<u64>,
     /// Times a send would have exceeded cwnd or the receive window (must stay 0).
     pub window_violations: u64,
     /// Times wstamp_ns moved backward (must stay 0).
@@ -185,6 +194,16 @@ pub struct SenderStats {
     /// Highest byte offset acknowledged.
     pub acked_bytes: u64,
     pub peak_on_card_bytes: u64,
+    /// Every valid delivery-rate sample: (segments delivered, interval us, app-limited).
+    pub rate_samples: Vec<(u64, u64, bool)>,
+    /// Host pacing (`Pacer::Host`): pacing-timer arms (only when a send finds the departure
+    /// clock in the future, `tcp_pacing_check` since "tcp: optimize tcp internal pacing")...
+    pub pacing_timer_arms: u64,
+    /// ...the wake-ups they caused...
+    pub pacing_timer_wakeups: u64,
+    /// ...and the arms the kernel made before that patch: one after every paced send that
+    /// moved the clock into the future (`tcp_internal_pacing` in tcp_update_skb_after_send).
+    pub pacing_timer_arms_before_patch: u64,
 }
 
 /// The sender.
@@ -200,13 +219,15 @@ pub struct TcpSender {
     pub edt: EdtClock,
     /// Current pacing rate, bytes/s.
     pub pacing_rate: u64,
-    /// sch_fq-like per-flow next release time (Queue model only).
-    fq_next_ns: u64,
+    /// The pre-EDT sch_fq flow this connection sends through (Queue model only).
+    fq: pacing::FqFlow,
     // Sequence state (stream offsets).
     pub snd_una: u64,
     pub snd_nxt: u64,
     /// End of the data the application has written.
     pub write_seq: u64,
+    /// End of the last segment shorter than the MSS that was sent (Linux snd_sml).
+    snd_sml: u64,
     fin_queued: bool,
     fin_sent: bool,
     peer_fin: bool,
@@ -226,6 +247,8 @@ pub struct TcpSender {
     /// Bytes posted to the card and not yet departed (TSQ accounting).
     pub bytes_on_card: u64,
     departed_unacked: u64,
+    /// Linux sk_sndbuf (see `sndbuf_bytes`).
+    sndbuf: u64,
     // Delivery-rate state (Linux tp->delivered, delivered_mstamp, first_tx_mstamp, app_limited).
     pub delivered: u64,
     delivered_ns: u64,
@@ -237,14 +260,12 @@ pub struct TcpSender {
     prior_cwnd: u64,
     prr_delivered: u64,
     prr_out: u64,
-    reord_seen: bool,
-    highest_sacked_end: u64,
-    rack_tx_ns: u64,
-    rack_end: u64,
-    rack_rtt_us: u64,
-    rack_advanced: bool,
+    /// RACK and SACK-reordering state (recovery.rs).
+    rack: Rack,
     tlp_high_seq: Option<u64>,
     rto_backoff: u32,
+    /// RTO retransmissions since snd_una last advanced (Linux `icsk_retransmits`).
+    rto_retransmits: u32,
     // cwnd validation (Linux tcp_cwnd_validate).
     is_cwnd_limited: bool,
     max_packets_out: u64,
@@ -258,6 +279,33 @@ pub struct TcpSender {
     syn_tx_ns: Option<u64>,
     syn_retries: u32,
     pub stats: SenderStats,
+}
+
+/// The rate-sample candidate of one ACK (Linux `struct rate_sample` while it is filled).
+#[derive(Debug, Clone, Copy)]
+struct RateAcc {
+    rate: TxRate,
+    tx_ns: u64,
+    end: u64,
+}
+
+/// Linux `tcp_rate_skb_delivered` + `tcp_skb_sent_after`: of the segments one ACK delivers,
+/// the sample comes from the one sent last (ties broken by the higher end sequence), and the
+/// connection's `first_tx` moves to its transmit time, for every delivered segment that is
+/// sent after the current candidate, whether or not the sample turns out valid.
+fn rate_skb_delivered(rs: &mut Option<RateAcc>, first_tx: &mut u64, r: TxRate, tx: u64, end: u64) {
+    let later = match rs {
+        None => true,
+        Some(p) => tx > *first_tx || (tx == *first_tx && end > p.end),
+    };
+    if later {
+        *first_tx = tx;
+        *rs = Some(RateAcc {
+            rate: r,
+            tx_ns: tx,
+            end,
+        });
+    }
 }
 
 fn seq_of(iss: u32, off: u64) -> u32 {
@@ -281,10 +329,11 @@ impl TcpSender {
             min_rtt_us: 0,
             edt: EdtClock::new(jc),
             pacing_rate: 0,
-            fq_next_ns: 0,
+            fq: pacing::FqFlow::default(),
             snd_una: 0,
             snd_nxt: 0,
             write_seq: 0,
+            snd_sml: 0,
             fin_queued: false,
             fin_sent: false,
             peer_fin: false,
@@ -301,6 +350,7 @@ impl TcpSender {
             cookie_base,
             bytes_on_card: 0,
             departed_unacked: 0,
+            sndbuf: TCP_WMEM_DEFAULT,
             delivered: 0,
             delivered_ns: 0,
             first_tx_ns: 0,
@@ -309,14 +359,10 @@ impl TcpSender {
             prior_cwnd: 0,
             prr_delivered: 0,
             prr_out: 0,
-            reord_seen: false,
-            highest_sacked_end: 0,
-            rack_tx_ns: 0,
-            rack_end: 0,
-            rack_rtt_us: 0,
-            rack_advanced: false,
+            rack: Rack::default(),
             tlp_high_seq: None,
             rto_backoff: 0,
+            rto_retransmits: 0,
             is_cwnd_limited: false,
             max_packets_out: 0,
             cwnd_usage_seq: 0,
@@ -374,11 +420,33 @@ impl TcpSender {
         self.retrans_timer.early_fires + self.pacing_timer.early_fires
     }
 
-    /// The application writes `n` more bytes.
+    /// The application writes `n` more bytes (Linux `tcp_sendmsg`, which first checks
+    /// whether the flow was application-limited).
     pub fn write(&mut self, n: u64) {
         if !self.fin_queued {
+            self.check_app_limited();
             self.write_seq += n;
         }
+    }
+
+    /// Linux `tcp_rate_check_app_limited`: the flow is application-limited when less than
+    /// one MSS is left to send, nothing waits on the card, cwnd is not full and every lost
+    /// segment has been retransmitted. Rate samples of segments sent until the data in
+    /// flight now is delivered are then marked app-limited.
+    pub fn check_app_limited(&mut self) {
+        let in_flight = self.in_flight();
+        if self.notsent_bytes() < self.mss
+            && self.bytes_on_card == 0
+            && in_flight < self.cc_state.cwnd
+            && !self.rtx.iter().any(|s| s.lost)
+        {
+            self.app_limited_until = (self.delivered + in_flight).max(1);
+        }
+    }
+
+    /// The flow is marked application-limited (Linux `tp->app_limited != 0`).
+    pub fn is_app_limited(&self) -> bool {
+        self.app_limited_until != 0
     }
 
     /// The application is done: send FIN after the data.
@@ -386,15 +454,45 @@ impl TcpSender {
         self.fin_queued = true;
     }
 
+    /// The connection is over: done, reset or timed out.
     pub fn is_finished(&self) -> bool {
-        matches!(self.state, ConnState::Done | ConnState::Reset)
+        matches!(
+            self.state,
+            ConnState::Done | ConnState::Reset | ConnState::TimedOut
+        )
     }
 
-    /// Send buffer size in payload bytes (Linux `tcp_sndbuf_expand`, in payload terms):
-    /// expand x max(cwnd, 10) segments, at most 4 MB (tcp_wmem[2]).
+    /// SYN retransmissions so far.
+    pub fn syn_retransmits(&self) -> u32 {
+        self.syn_retries
+    }
+
+    /// The send buffer (Linux `sk_sndbuf`, bytes of memory): tcp_wmem[1] (16 KB) at first,
+    /// grown by [`Self::sndbuf_expand`], never shrunk.
     pub fn sndbuf_bytes(&self) -> u64 {
-        (self.cc.sndbuf_expand() * self.cc_state.cwnd.max(super::cc::INIT_CWND) * self.mss)
-            .min(4 * 1024 * 1024)
+        self.sndbuf
+    }
+
+    /// Memory the send queue holds (Linux `sk_wmem_queued`). The application writes in
+    /// 64 KB chunks, which Linux keeps in GSO-sized skbs of page fragments whose truesize is
+    /// close to their payload; this model counts the payload.
+    pub fn wmem_queued(&self) -> u64 {
+        self.buffered_bytes()
+    }
+
+    /// Linux `tcp_sndbuf_expand`: room for `sndbuf_expand` (2, BBR 3) x max(cwnd, 10,
+    /// reordering + 1) segments at their worst-case (non-GSO) truesize, at most tcp_wmem[2];
+    /// only ever grows.
+    fn sndbuf_expand(&mut self) {
+        let nr_segs = self
+            .cc_state
+            .cwnd
+            .max(super::cc::INIT_CWND)
+            .max(TCP_REORDERING + 1);
+        let sndmem = self.cc.sndbuf_expand() * nr_segs * SNDBUF_PER_MSS;
+        if self.sndbuf < sndmem {
+            self.sndbuf = sndmem.min(TCP_WMEM_MAX);
+        }
     }
 
     fn ts_val(now: u64) -> u32 {
@@ -421,32 +519,7 @@ impl TcpSender {
     }
 
     fn post_syn(&mut self, now: u64, port: &mut dyn TxPort) {
-        let opts = SegOptions {
-            mss: Some(self.cfg.mss),
-            wscale: Some(self.cfg.wscale),
-            sack_permitted: true,
-            timestamps: Some((Self::ts_val(now), 0)),
-            sack: vec![],
-        };
-        let f = frame::build(
-            &self.cfg.ends,
-            self.cfg.iss,
-            0,
-            tcp_flags::SYN,
-            self.adv_window(),
-            &opts,
-            &[],
-        );
-        let bytes = f.len() as u64;
-        let cookie = self.new_cookie(Posted::Control { bytes, syn: true });
-        port.post(
-            now,
-            TxRequest {
-                launch_ns: now,
-                frame: f,
-                cookie,
-            },
-        );
+        self.post_control(now, Control::Syn, port);
         self.syn_tx_ns = None;
         // SYN timeout: 1 s, doubled per retry (Linux TCP_TIMEOUT_INIT).
         let rto = (super::rtt::RTO_INIT_US * 1000) << self.syn_retries.min(6);
@@ -455,25 +528,52 @@ impl TcpSender {
     }
 
     fn post_pure_ack(&mut self, now: u64, port: &mut dyn TxPort) {
-        let opts = SegOptions {
-            timestamps: self.ts_ok.then_some((Self::ts_val(now), self.ts_recent)),
-            ..Default::default()
+        self.post_control(now, Control::Ack, port);
+    }
+
+    /// The one path for frames without payload (Linux `tcp_transmit_skb` of a SYN or of
+    /// `tcp_send_ack`): build, post with launch = now (control frames are not paced) and
+    /// remember the cookie so the completion is consumed (and a SYN's departure kept for
+    /// the handshake RTT).
+    fn post_control(&mut self, now: u64, kind: Control, port: &mut dyn TxPort) {
+        let (seq, ack, flags, opts) = match kind {
+            Control::Syn => (
+                self.cfg.iss,
+                0,
+                tcp_flags::SYN,
+                SegOptions {
+                    mss: Some(self.cfg.mss),
+                    wscale: Some(self.cfg.wscale),
+                    sack_permitted: true,
+                    timestamps: Some((Self::ts_val(now), 0)),
+                    sack: vec![],
+                },
+            ),
+            Control::Ack => (
+                seq_of(self.cfg.iss, self.snd_nxt),
+                self.peer_irs
+                    .wrapping_add(1)
+                    .wrapping_add(u32::from(self.peer_fin)),
+                tcp_flags::ACK,
+                SegOptions {
+                    timestamps: self.ts_ok.then_some((Self::ts_val(now), self.ts_recent)),
+                    ..Default::default()
+                },
+            ),
         };
-        let ack = self
-            .peer_irs
-            .wrapping_add(1)
-            .wrapping_add(u32::from(self.peer_fin));
         let f = frame::build(
             &self.cfg.ends,
-            seq_of(self.cfg.iss, self.snd_nxt),
+            seq,
             ack,
-            tcp_flags::ACK,
+            flags,
             self.adv_window(),
             &opts,
             &[],
         );
-        let bytes = f.len() as u64;
-        let cookie = self.new_cookie(Posted::Control { bytes, syn: false });
+        let cookie = self.new_cookie(Posted::Control {
+            bytes: f.len() as u64,
+            syn: kind == Control::Syn,
+        });
         port.post(
             now,
             TxRequest {
@@ -540,27 +640,26 @@ impl TcpSender {
                 let (launch, prior) = self.edt.stamp(now);
                 self.edt
                     .after_send(burst_bytes, data_segs, self.pacing_rate, prior);
+                if self.cfg.pacer == Pacer::Host && self.edt.wstamp_ns > now {
+                    self.stats.pacing_timer_arms_before_patch += 1;
+                }
                 if self.edt.wstamp_ns < before {
                     self.stats.wstamp_backward += 1;
                 }
                 launch
             }
             PacingModel::Queue => {
-                // sch_fq pre-EDT: a flow may dequeue at time_next_packet, which is set to
-                // dequeue time + max(len, quantum) / rate (real len below the low-rate limit).
-                let launch = self.fq_next_ns.max(now);
+                // Pre-EDT: TCP hands the burst (one GSO packet) to sch_fq at once; fq's flow
+                // credit and time_next_packet decide when it leaves (pacing::FqFlow).
                 self.edt.data_segs_out += data_segs;
-                let rate = self.pacing_rate;
-                if rate != 0 && rate != u64::MAX && self.edt.data_segs_out > pacing::UNPACED_SEGS {
-                    let wire: u64 = idxs.iter().map(|&i| u64::from(self.rtx[i].len) + 66).sum();
-                    let plen = if rate <= FQ_LOW_RATE {
-                        wire
+                let hdr = frame::BASE_HEADERS as u64
+                    + if self.ts_ok {
+                        frame::TS_OPTION_LEN as u64
                     } else {
-                        wire.max(FQ_QUANTUM)
+                        0
                     };
-                    self.fq_next_ns = launch + pacing::len_ns(plen, rate);
-                }
-                launch
+                let plen: u64 = idxs.iter().map(|&i| u64::from(self.rtx[i].len) + hdr).sum();
+                self.fq.enqueue(now, plen, self.pacing_rate)
             }
         };
         for &i in idxs {
@@ -578,9 +677,12 @@ impl TcpSender {
             seg.lost = false;
             seg.on_card = true;
             let (off, txc) = (seg.off, seg.tx_count);
-            if self.cfg.pacing_model == PacingModel::Queue {
+            match (self.cfg.pacing_model, self.cfg.stamp) {
                 // Pre-EDT stacks stamped the skb when TCP handed it to the qdisc.
-                self.mark_sent(i, now);
+                (PacingModel::Queue, _) => self.mark_sent(i, now),
+                // Linux EDT: skb_mstamp_ns is the departure time it scheduled.
+                (PacingModel::Edt, SampleStamp::Scheduled) => self.mark_sent(i, launch),
+                (PacingModel::Edt, SampleStamp::Departure) => {}
             }
             let cookie = self.new_cookie(Posted::Seg {
                 off,
@@ -652,8 +754,11 @@ impl TcpSender {
                         let len = self.rtx[i].len;
                         self.stats.data_bytes_departed += u64::from(len);
                         self.stats.departures.push((c.depart_ns, len));
-                        if self.cfg.pacing_model == PacingModel::Edt {
-                            // EDT: samples start from the actual departure.
+                        self.stats.departure_launch_ns.push(c.launch_ns);
+                        if self.cfg.pacing_model == PacingModel::Edt
+                            && self.cfg.stamp == SampleStamp::Departure
+                        {
+                            // Samples start from the card's actual departure.
                             self.mark_sent(i, c.depart_ns);
                         }
                     }
@@ -730,6 +835,8 @@ impl TcpSender {
         self.retrans_timer.cancel();
         self.state = ConnState::Established;
         self.stats.established_ns = now;
+        // tcp_init_transfer -> tcp_init_buffer_space -> tcp_sndbuf_expand.
+        self.sndbuf_expand();
         self.update_pacing_rate();
         self.post_pure_ack(now, port);
     }
@@ -738,60 +845,19 @@ impl TcpSender {
         self.stats.srtt_ns.push(self.rtt.srtt_us * 125); // (us << 3) * 125 = ns
     }
 
-    /// Linux `tcp_rack_advance`.
-    fn rack_advance(&mut self, tx_ns: u64, end: u64, retrans: bool, now: u64) {
-        let rtt_us = now.saturating_sub(tx_ns) / 1000;
-        if retrans && rtt_us < self.min_rtt_us {
-            return; // may be the ACK of the original: not a valid sample
-        }
-        self.rack_rtt_us = rtt_us;
-        if tx_ns > self.rack_tx_ns || (tx_ns == self.rack_tx_ns && end > self.rack_end) {
-            self.rack_tx_ns = tx_ns;
-            self.rack_end = end;
-        }
-        self.rack_advanced = true;
-    }
-
-    /// Linux `tcp_rack_reo_wnd`: min_rtt/4 once reordering was seen; before that, zero when
-    /// already in recovery or with 3+ SACKed segments (DUPACK threshold behaviour).
-    fn rack_reo_wnd_us(&self) -> u64 {
+    /// RACK loss detection over the scoreboard (recovery::Rack::detect_loss) with the
+    /// reordering window of `tcp_rack_reo_wnd`. Returns (newly lost, time until the next
+    /// candidate expires).
+    fn rack_detect_loss(&mut self, now: u64) -> (u64, Option<u64>) {
         let sacked = self.rtx.iter().filter(|s| s.sacked).count();
-        super::recovery::rack_reo_wnd_us(
+        let reo_wnd_us = super::recovery::rack_reo_wnd_us(
             self.min_rtt_us,
             self.rtt.srtt(),
-            self.reord_seen,
+            self.rack.reord_seen,
             self.ca_state != CaState::Open,
             sacked,
-        )
-    }
-
-    /// Linux `tcp_rack_detect_loss`: a segment sent before the most recently delivered one
-    /// is lost once it has been out longer than rack.rtt + reo_wnd. Returns (newly lost,
-    /// time until the next candidate expires).
-    fn rack_detect_loss(&mut self, now: u64) -> (u64, Option<u64>) {
-        let reo_ns = self.rack_reo_wnd_us() * 1000;
-        let rack_rtt_ns = self.rack_rtt_us * 1000;
-        let mut lost = 0;
-        let mut wait: Option<u64> = None;
-        let (rtx_ns, rend) = (self.rack_tx_ns, self.rack_end);
-        for s in self.rtx.iter_mut() {
-            if s.sacked || s.lost {
-                continue;
-            }
-            let Some(tx) = s.tx_ns else { continue };
-            let sent_before = tx < rtx_ns || (tx == rtx_ns && s.end() < rend);
-            if !sent_before {
-                continue;
-            }
-            let deadline = tx + rack_rtt_ns + reo_ns;
-            if deadline <= now {
-                s.lost = true;
-                lost += 1;
-            } else {
-                let rem = deadline - now;
-                wait = Some(wait.map_or(rem, |w: u64| w.max(rem)));
-            }
-        }
+        );
+        let (lost, wait) = self.rack.detect_loss(&mut self.rtx, reo_wnd_us, now);
         self.stats.rack_marked_lost += lost;
         (lost, wait)
     }
@@ -806,54 +872,55 @@ impl TcpSender {
         }
         self.snd_wnd = u64::from(seg.window) << self.snd_wscale;
         let prior_una = self.snd_una;
+        let prior_in_flight = self.in_flight();
         let mut acked_segs = 0u64;
-        // Rate sample: the delivered segment with the newest transmit state.
-        let mut rs: Option<(TxRate, u64)> = None;
-        let take_rate = |r: TxRate, tx: u64, rs: &mut Option<(TxRate, u64)>| {
-            if rs.is_none_or(|(p, _)| r.delivered > p.delivered) {
-                *rs = Some((r, tx));
-            }
-        };
-        let mut sack_rtt: Option<u64> = None;
+        // Rate sample: from the most recently sent of the delivered segments; first_tx
+        // moves with it (tcp_rate_skb_delivered).
+        let mut rs: Option<RateAcc> = None;
+        let mut first_tx = self.first_tx_ns;
+        // Linux first_sackt / last_sackt: transmit times of the first and last newly SACKed
+        // never-retransmitted segments.
+        let mut first_sackt: Option<u64> = None;
+        let mut last_sackt: Option<u64> = None;
         let mut rack_updates: Vec<(u64, u64, bool)> = Vec::new();
 
-        // --- SACK blocks (tcp_sacktag_write_queue).
+        // --- SACK blocks (tcp_sacktag_write_queue), as stream offsets.
         if self.sack_ok {
-            let iss1 = seq_of(self.cfg.iss, 0);
-            for &(l, r) in &seg.options.sack {
-                let base = self.snd_una as i128;
-                let una_seq = seq_of(self.cfg.iss, self.snd_una);
-                let lo = base + i128::from(l.wrapping_sub(una_seq) as i32);
-                let hi = base + i128::from(r.wrapping_sub(una_seq) as i32);
-                let _ = iss1;
-                if lo < base || hi <= lo || hi > self.snd_nxt as i128 {
-                    continue; // D-SACK or invalid block: ignored
-                }
-                let (lo, hi) = (lo as u64, hi as u64);
-                for s in self.rtx.iter_mut() {
-                    if s.off >= lo && s.end() <= hi && !s.sacked {
-                        s.sacked = true;
-                        s.lost = false;
-                        acked_segs += 1;
-                        if let Some(tx) = s.tx_ns {
-                            if s.tx_count == 1 {
-                                sack_rtt = Some(now.saturating_sub(tx));
-                            }
-                            take_rate(s.rate, tx, &mut rs);
-                            rack_updates.push((tx, s.end(), s.tx_count > 1));
-                        }
-                        if s.tx_count == 1 && s.end() < self.highest_sacked_end {
-                            self.reord_seen = true;
-                        }
-                        self.highest_sacked_end = self.highest_sacked_end.max(s.end());
-                    }
-                }
+            let una_seq = seq_of(self.cfg.iss, self.snd_una);
+            let base = self.snd_una as i128;
+            let blocks: Vec<(i128, i128)> = seg
+                .options
+                .sack
+                .iter()
+                .map(|&(l, r)| {
+                    (
+                        base + i128::from(l.wrapping_sub(una_seq) as i32),
+                        base + i128::from(r.wrapping_sub(una_seq) as i32),
+                    )
+                })
+                .collect();
+            let tag = super::recovery::sacktag(
+                &mut self.rtx,
+                &blocks,
+                self.snd_una,
+                self.snd_nxt,
+                &mut self.rack,
+            );
+            acked_segs += tag.newly_sacked;
+            first_sackt = tag.first_sackt;
+            last_sackt = tag.last_sackt;
+            for d in tag.delivered {
+                rate_skb_delivered(&mut rs, &mut first_tx, d.rate, d.tx_ns, d.end);
+                rack_updates.push((d.tx_ns, d.end, d.retrans));
             }
         }
 
         // --- Cumulative ACK (tcp_clean_rtx_queue).
         let mut first_ackt: Option<u64> = None;
         let mut last_ackt: Option<u64> = None;
+        // Linux FLAG_RETRANS_DATA_ACKED: the cumulative ACK covered retransmitted data, whose
+        // timing is ambiguous (Karn): no RTT sample from the cumulative ACK then.
+        let mut retrans_data_acked = false;
         if ack > self.snd_una as i128 {
             let ack = ack as u64;
             while let Some(s) = self.rtx.front() {
@@ -866,15 +933,16 @@ impl TcpSender {
                 }
                 if !s.sacked {
                     acked_segs += 1;
+                    retrans_data_acked |= s.tx_count > 1;
                     if let Some(tx) = s.tx_ns {
                         if s.tx_count == 1 {
                             first_ackt.get_or_insert(tx);
                             last_ackt = Some(tx);
-                            if s.end() < self.highest_sacked_end {
-                                self.reord_seen = true;
+                            if s.end() < self.rack.highest_sacked_end {
+                                self.rack.reord_seen = true;
                             }
                         }
-                        take_rate(s.rate, tx, &mut rs);
+                        rate_skb_delivered(&mut rs, &mut first_tx, s.rate, tx, s.end());
                         rack_updates.push((tx, s.end(), s.tx_count > 1));
                     }
                 }
@@ -884,7 +952,7 @@ impl TcpSender {
         }
         let advanced = self.snd_una > prior_una;
         for (tx, end, re) in rack_updates {
-            self.rack_advance(tx, end, re, now);
+            self.rack.advance(tx, end, re, now, self.min_rtt_us);
         }
         if acked_segs > 0 {
             self.delivered += acked_segs;
@@ -894,15 +962,25 @@ impl TcpSender {
             self.app_limited_until = 0;
         }
 
-        // --- RTT (tcp_ack_update_rtt): seq_rtt from the oldest newly acked segment for the
-        // estimator, ca_rtt from the newest for min_rtt and congestion control.
-        let seq_rtt = first_ackt.map(|t| now - t).or(sack_rtt);
-        let ca_rtt = last_ackt.map(|t| now - t).or(sack_rtt);
+        // --- RTT (tcp_clean_rtx_queue + tcp_ack_update_rtt): seq_rtt from the oldest newly
+        // acked segment for the estimator, ca_rtt from the newest for min_rtt and congestion
+        // control; none from the cumulative ACK when it covered retransmitted data; else
+        // from SACKed segments. A transmit time after now (a segment scheduled ahead and
+        // acknowledged as its ACK overtakes the stamp) gives no sample.
+        if retrans_data_acked {
+            first_ackt = None;
+            last_ackt = None;
+        }
+        let since = |t: u64| now.checked_sub(t);
+        let seq_rtt = first_ackt.and_then(since).or(first_sackt.and_then(since));
+        let ca_rtt = last_sackt.and_then(since).or(last_ackt.and_then(since));
         if let Some(r) = seq_rtt {
             let us = (r / 1000).max(1);
             self.rtt.sample(us, self.snd_una, self.snd_nxt);
             self.stats.rtt_ns.push(r);
             self.record_srtt();
+            // RFC 6298 / tcp_ack_update_rtt: only a valid RTT sample resets the backoff.
+            self.rto_backoff = 0;
         }
         if let Some(r) = ca_rtt {
             let us = (r / 1000).max(1);
@@ -911,10 +989,13 @@ impl TcpSender {
             }
         }
 
-        // --- Rate sample (tcp_rate_gen).
-        let rate = rs.and_then(|(r, tx)| {
+        self.first_tx_ns = first_tx;
+
+        // --- Rate sample (tcp_rate_gen): over the longer of the send and the ACK interval.
+        let rate = rs.and_then(|a| {
+            let r = a.rate;
             let delivered = self.delivered - r.delivered;
-            let snd_us = tx.saturating_sub(r.first_tx_ns) / 1000;
+            let snd_us = a.tx_ns.saturating_sub(r.first_tx_ns) / 1000;
             let ack_us = now.saturating_sub(r.delivered_ns) / 1000;
             let interval = snd_us.max(ack_us);
             if interval < self.min_rtt_us || delivered == 0 {
@@ -928,22 +1009,25 @@ impl TcpSender {
             })
         });
         if let Some(r) = rate {
-            // tcp_rate_skb_delivered moves first_tx to the sampled segment's transmit time.
-            let _ = r;
-            if let Some((_, tx)) = rs {
-                self.first_tx_ns = tx;
-            }
+            self.stats
+                .rate_samples
+                .push((r.delivered, r.interval_us, r.is_app_limited));
         }
 
         // --- RACK loss detection.
         let mut newly_lost = 0;
-        if self.rack_advanced || self.ca_state != CaState::Open {
-            self.rack_advanced = false;
+        // Linux tcp_rack_mark_lost clears FLAG_SET_XMIT_TIMER when it arms the reordering
+        // timer, so the RTO/TLP re-arm below does not overwrite it on the same ACK.
+        let mut rack_armed = false;
+        if self.rack.advanced || self.ca_state != CaState::Open {
+            self.rack.advanced = false;
             let (lost, wait) = self.rack_detect_loss(now);
             newly_lost = lost;
             if let Some(w) = wait {
-                self.retrans_timer.arm(now, w, self.cfg.tick_ns);
+                let t = super::recovery::rack_reo_timeout_ns(w);
+                self.retrans_timer.arm(now, t, self.cfg.tick_ns);
                 self.retrans_pending = RetransPending::Reo;
+                rack_armed = true;
             }
         }
 
@@ -984,23 +1068,34 @@ impl TcpSender {
             pacing_rate: self.pacing_rate,
             cwnd_limited: self.cwnd_limited(),
             in_recovery: self.ca_state == CaState::Recovery,
+            in_loss: self.ca_state == CaState::Loss,
+            prior_in_flight,
+            wstamp_ns: self.edt.wstamp_ns,
         };
         if self.ca_state != CaState::Recovery || self.cc.controls_window() {
             self.cc.on_ack(&mut self.cc_state, &info);
         }
+        if self.cc.wants_app_limited() {
+            // bbr_update_min_rtt in PROBE_RTT: tp->app_limited = delivered + in flight.
+            self.app_limited_until = (self.delivered + self.in_flight()).max(1);
+        }
         self.update_pacing_rate();
 
-        // --- Timers.
+        // tcp_check_space -> tcp_new_space: freed send-queue memory may grow the buffer
+        // (tcp_should_expand_sndbuf: not when cwnd is full).
+        if advanced && self.in_flight() < self.cc_state.cwnd {
+            self.sndbuf_expand();
+        }
+
+        // --- Timers (tcp_ack: FLAG_SET_XMIT_TIMER -> tcp_set_xmit_timer).
         if advanced {
-            self.rto_backoff = 0;
+            self.rto_retransmits = 0;
         }
         if self.rtx.is_empty() {
-            if self.retrans_pending != RetransPending::Reo || !self.rtx.is_empty() {
-                self.retrans_timer.cancel();
-            }
-        } else if advanced || self.retrans_timer.deadline().is_none() {
+            self.retrans_timer.cancel();
+        } else if !rack_armed && (advanced || self.retrans_timer.deadline().is_none()) {
             self.rearm_rto(now);
-            self.schedule_loss_probe(now);
+            self.schedule_loss_probe(now, true);
         }
 
         // --- FIN handling.
@@ -1018,21 +1113,44 @@ impl TcpSender {
         self.xmit(now, port);
     }
 
+    /// Linux `tcp_enter_loss` (RTO): every unSACKed segment is lost (`tcp_timeout_mark_lost`);
+    /// ssthresh is cut only if it was not already cut for this window: from Open, after
+    /// recovery ended (snd_una reached high_seq), or in Loss before any RTO retransmission;
+    /// cwnd = in flight + 1; the module hears of the Loss state (CUBIC resets, BBR ends the
+    /// round).
+    fn enter_loss(&mut self) {
+        for s in self.rtx.iter_mut() {
+            if !s.sacked {
+                s.lost = true;
+            }
+        }
+        if self.ca_state == CaState::Open
+            || self.snd_una >= self.high_seq
+            || (self.ca_state == CaState::Loss && self.rto_retransmits == 0)
+        {
+            let ss = self.cc.ssthresh(&self.cc_state);
+            self.cc_state.ssthresh = ss;
+        }
+        self.cc_state.cwnd = self.in_flight() + 1;
+        self.ca_state = CaState::Loss;
+        self.cc.on_rto(&mut self.cc_state);
+        self.high_seq = self.snd_nxt;
+        self.tlp_high_seq = None;
+    }
+
     /// Enter fast recovery (Linux `tcp_enter_recovery` + `tcp_init_cwnd_reduction`).
     fn enter_recovery(&mut self) {
         self.ca_state = CaState::Recovery;
         self.stats.recoveries += 1;
         self.high_seq = self.snd_nxt;
+        // tcp_init_cwnd_reduction: every module's ssthresh op runs (BBR's saves cwnd).
         let inflight = self.in_flight();
-        if self.cc.controls_window() {
-            self.cc.on_recovery_start(&mut self.cc_state, inflight);
-        } else {
-            self.prior_cwnd = self.cc_state.cwnd;
-            self.prr_delivered = 0;
-            self.prr_out = 0;
-            let ss = self.cc.ssthresh(&self.cc_state);
-            self.cc_state.ssthresh = ss;
-        }
+        self.prior_cwnd = self.cc_state.cwnd;
+        self.prr_delivered = 0;
+        self.prr_out = 0;
+        let ss = self.cc.ssthresh(&self.cc_state);
+        self.cc_state.ssthresh = ss;
+        self.cc.on_recovery_start(&mut self.cc_state, inflight);
     }
 
     /// Proportional Rate Reduction (RFC 6937, Linux `tcp_cwnd_reduction`): while in flight
@@ -1089,29 +1207,41 @@ impl TcpSender {
 
     /// Linux `tcp_schedule_loss_probe`: PTO = 2 x srtt plus 2 ticks (plus the 200 ms delayed-
     /// ACK allowance when only one segment is out), never later than the RTO.
-    fn schedule_loss_probe(&mut self, now: u64) {
+    /// `advancing_rto`: the RTO was just re-armed from now (on an ACK); else the cap is the
+    /// time left until the RTO of the oldest outstanding segment (`tcp_rto_delta_us`).
+    fn schedule_loss_probe(&mut self, now: u64, advancing_rto: bool) {
         if self.ca_state != CaState::Open || self.rtx.is_empty() || !self.sack_ok {
             return;
         }
         if self.tlp_high_seq.is_some() {
             return;
         }
-        let mut pto =
-            super::recovery::tlp_timeout_ns(self.rtt.srtt(), self.rtx.len(), self.cfg.tick_ns)
-                + self.pacing_delay_ns(now);
-        // If the RTO would fire earlier, probe at the RTO time instead.
-        if let Some(d) = self.retrans_timer.deadline() {
-            if self.retrans_pending == RetransPending::Rto {
-                pto = pto.min(d.saturating_sub(now));
-            }
-        }
+        let pto =
+            super::recovery::tlp_timeout_ns(self.rtt.srtt(), self.rtx.len(), self.cfg.rto_min_us);
+        // Probe no later than the RTO would fire.
+        let rto_delta = if advancing_rto {
+            self.rto_ns()
+        } else {
+            self.rto_delta_ns(now)
+        };
+        let pto = pto.min(rto_delta) + self.pacing_delay_ns(now);
         self.retrans_timer.arm(now, pto, self.cfg.tick_ns);
         self.retrans_pending = RetransPending::Tlp;
+    }
+
+    /// Linux `tcp_rto_delta_us`: time until the RTO of the oldest outstanding segment
+    /// (its transmit time + RTO), the whole RTO while it has no transmit time yet.
+    fn rto_delta_ns(&self, now: u64) -> u64 {
+        match self.rtx.front().and_then(|s| s.tx_ns) {
+            Some(tx) => (tx + self.rto_ns()).saturating_sub(now),
+            None => self.rto_ns(),
+        }
     }
 
     /// Run the timers that are due at `now`.
     pub fn on_timers(&mut self, now: u64, port: &mut dyn TxPort) {
         if self.pacing_timer.fire_due(now) {
+            self.stats.pacing_timer_wakeups += 1;
             self.xmit(now, port);
         }
         if !self.retrans_timer.fire_due(now) {
@@ -1119,6 +1249,11 @@ impl TcpSender {
         }
         match self.state {
             ConnState::SynSent => {
+                if self.syn_retries >= TCP_SYN_RETRIES {
+                    self.state = ConnState::TimedOut;
+                    self.pacing_timer.cancel();
+                    return;
+                }
                 self.syn_retries += 1;
                 self.post_syn(now, port);
                 return;
@@ -1140,7 +1275,8 @@ impl TcpSender {
                     }
                 }
                 if let Some(w) = wait {
-                    self.retrans_timer.arm(now, w, self.cfg.tick_ns);
+                    let t = super::recovery::rack_reo_timeout_ns(w);
+                    self.retrans_timer.arm(now, t, self.cfg.tick_ns);
                     self.retrans_pending = RetransPending::Reo;
                 } else {
                     self.rearm_rto(now);
@@ -1148,40 +1284,32 @@ impl TcpSender {
                 self.xmit(now, port);
             }
             RetransPending::Tlp => {
-                self.stats.tlp_probes += 1;
-                self.tlp_high_seq = Some(self.snd_nxt);
-                // Probe with new data if allowed, else retransmit the last segment.
+                // Linux tcp_send_loss_probe: probe with new data if allowed, else retransmit
+                // the last segment; tlp_high_seq is recorded only if a probe went out.
                 let before = self.snd_nxt;
                 self.xmit_new_one(now, port);
-                if self.snd_nxt == before {
+                let mut sent = self.snd_nxt != before;
+                if !sent {
                     // Linux skb_still_in_host_queue: never retransmit a segment the card has
                     // not sent yet.
                     if let Some(i) = (0..self.rtx.len()).rev().find(|&i| !self.rtx[i].sacked) {
                         if !self.rtx[i].on_card {
                             self.post_burst(now, &[i], port);
+                            sent = true;
                         }
                     }
+                }
+                if sent {
+                    self.stats.tlp_probes += 1;
+                    self.tlp_high_seq = Some(self.snd_nxt);
                 }
                 self.rearm_rto(now);
             }
             RetransPending::Rto => {
-                // tcp_enter_loss: everything not SACKed is lost; cwnd to 1.
                 self.stats.rto_fires += 1;
-                if !self.cc.controls_window() {
-                    let ss = self.cc.ssthresh(&self.cc_state);
-                    self.cc_state.ssthresh = ss;
-                }
-                self.cc_state.cwnd = 1;
-                self.cc.on_rto(&mut self.cc_state);
-                for s in self.rtx.iter_mut() {
-                    if !s.sacked {
-                        s.lost = true;
-                    }
-                }
-                self.ca_state = CaState::Loss;
-                self.high_seq = self.snd_nxt;
-                self.tlp_high_seq = None;
+                self.enter_loss();
                 self.rto_backoff += 1;
+                self.rto_retransmits += 1;
                 self.update_pacing_rate();
                 self.xmit(now, port);
                 self.retrans_timer.arm(now, self.rto_ns(), self.cfg.tick_ns);
@@ -1202,6 +1330,16 @@ impl TcpSender {
         self.post_burst(now, &[i], port);
     }
 
+    /// A segment shorter than the MSS at the tail of the write queue waits (the next write
+    /// may fill it) while frames of this flow are on the card or about to be
+    /// (`tcp_should_autocork`), or while an earlier short segment is unacknowledged (Nagle
+    /// with Minshall's rule, `tcp_nagle_check`). A FIN pushes it out.
+    fn hold_partial_tail(&self, burst_pending: bool) -> bool {
+        let autocork = burst_pending || self.bytes_on_card > 0;
+        let minshall = self.snd_sml > self.snd_una && self.snd_sml <= self.snd_nxt;
+        autocork || (minshall && !self.rtx.is_empty())
+    }
+
     fn push_seg(&mut self, len: u64, fin: bool) -> usize {
         let s = Seg {
             off: self.snd_nxt,
@@ -1215,6 +1353,9 @@ impl TcpSender {
             rate: TxRate::default(),
         };
         self.snd_nxt = s.end();
+        if len < self.mss {
+            self.snd_sml = self.snd_nxt; // tcp_minshall_update
+        }
         if fin {
             self.fin_sent = true;
             self.state = ConnState::FinWait;
@@ -1255,10 +1396,8 @@ impl TcpSender {
             let avail = self.write_seq - self.snd_nxt.min(self.write_seq);
             let fin_pending = self.fin_queued && !self.fin_sent;
             if lost.is_empty() && avail == 0 && !fin_pending {
-                // Nothing to send: application-limited (tcp_rate_check_app_limited).
-                if in_flight < cwnd {
-                    self.app_limited_until = (self.delivered + in_flight).max(1);
-                }
+                // Nothing to send. (App-limited marking happens when the application writes,
+                // as tcp_sendmsg does: `check_app_limited`.)
                 break;
             }
             if lost.is_empty() && avail > 0 && self.snd_nxt >= rwnd_end {
@@ -1270,6 +1409,7 @@ impl TcpSender {
                 && self.edt.wstamp_ns > now
             {
                 if self.pacing_timer.deadline().is_none() {
+                    self.stats.pacing_timer_arms += 1;
                     let at = self.edt.wstamp_ns + self.next_wakeup_jitter_ns;
                     self.pacing_timer.arm_at(at);
                 }
@@ -1282,8 +1422,12 @@ impl TcpSender {
                 let mut left = avail.min(rwnd_end.saturating_sub(self.snd_nxt));
                 while v.len() < quota && left > 0 {
                     let len = left.min(self.mss);
+                    let tail = self.snd_nxt + len == self.write_seq;
+                    let fin = fin_pending && left == len && tail;
+                    if len < self.mss && tail && !fin && self.hold_partial_tail(!v.is_empty()) {
+                        break;
+                    }
                     left -= len;
-                    let fin = fin_pending && left == 0 && self.snd_nxt + len == self.write_seq;
                     v.push(self.push_seg(len, fin));
                 }
                 if v.is_empty() && fin_pending && avail == 0 {
@@ -1317,12 +1461,376 @@ impl TcpSender {
         }
     }
 
+    /// After a send (Linux `tcp_event_new_data_sent` + the end of `tcp_write_xmit`): the RTO
+    /// is armed from now if nothing was armed or a probe was pending, then the probe timer
+    /// is re-armed from now. A pending RACK reordering timer is left alone.
     fn schedule_tlp_after_send(&mut self, now: u64) {
-        if self.retrans_timer.deadline().is_none() {
+        if self.retrans_pending == RetransPending::Reo && self.retrans_timer.deadline().is_some() {
+            return;
+        }
+        if self.retrans_timer.deadline().is_none() || self.retrans_pending == RetransPending::Tlp {
             self.rearm_rto(now);
         }
-        if self.retrans_pending == RetransPending::Rto {
-            self.schedule_loss_probe(now);
+        self.schedule_loss_probe(now, false);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Scripted conversations with one sender: a card that departs frames when told, and ACKs
+    //! built by hand, so each Linux rule is checked on the exact segments it is about.
+    use super::*;
+
+    const ISS: u32 = 1000;
+    const PEER_ISS: u32 = 5000;
+
+    /// A card that keeps what was posted and departs it when the test says so.
+    #[derive(Default)]
+    struct Port {
+        posted: Vec<TxRequest>,
+        departed: usize,
+    }
+
+    impl TxPort for Port {
+        fn post(&mut self, _now: u64, req: TxRequest) {
+            self.posted.push(req);
         }
+        fn next_event_ns(&self) -> Option<u64> {
+            None
+        }
+        fn poll(&mut self, _now: u64) -> Vec<Completion> {
+            Vec::new()
+        }
+        fn line_rate_bps(&self) -> u64 {
+            10_000_000_000
+        }
+        fn describe(&self) -> String {
+            "test port".into()
+        }
+    }
+
+    impl Port {
+        /// Depart everything posted so far (at its launch time, or `now` if later).
+        fn depart(&mut self, s: &mut TcpSender, now: u64) {
+            while self.departed < self.posted.len() {
+                let r = &self.posted[self.departed];
+                s.on_completion(&Completion {
+                    cookie: r.cookie,
+                    launch_ns: r.launch_ns,
+                    depart_ns: r.launch_ns.max(now),
+                    status: TxStatus::Sent,
+                });
+                self.departed += 1;
+            }
+        }
+        /// Stream offsets of the data segments posted so far, in order.
+        fn data_offsets(&self) -> Vec<u64> {
+            self.posted
+                .iter()
+                .filter_map(|r| frame::parse(&r.frame).ok())
+                .filter(|p| p.payload_len > 0)
+                .map(|p| u64::from(p.seq.wrapping_sub(ISS + 1)))
+                .collect()
+        }
+    }
+
+    fn ends() -> Endpoints {
+        Endpoints {
+            src_mac: [2, 0, 0, 0, 0, 1],
+            dst_mac: [2, 0, 0, 0, 0, 2],
+            src_ip: [10, 0, 0, 1],
+            dst_ip: [10, 0, 0, 2],
+            src_port: 40000,
+            dst_port: 5001,
+        }
+    }
+
+    fn peer_frame(flags: u8, ack_off: u64, opts: SegOptions) -> Vec<u8> {
+        let e = ends();
+        let back = Endpoints {
+            src_mac: e.dst_mac,
+            dst_mac: e.src_mac,
+            src_ip: e.dst_ip,
+            dst_ip: e.src_ip,
+            src_port: e.dst_port,
+            dst_port: e.src_port,
+        };
+        let seq = if flags & tcp_flags::SYN != 0 {
+            PEER_ISS
+        } else {
+            PEER_ISS + 1
+        };
+        // 65535 unscaled in the SYN-ACK; 65535 << 7 (8 MB) after.
+        frame::build(&back, seq, seq_of(ISS, ack_off), flags, 65535, &opts, &[])
+    }
+
+    /// An ACK for stream offset `ack_off` with SACK blocks given as stream offsets.
+    fn ack(s: &mut TcpSender, p: &mut Port, now: u64, ack_off: u64, sacks: &[(u64, u64)]) {
+        let opts = SegOptions {
+            sack: sacks
+                .iter()
+                .map(|&(l, r)| (seq_of(ISS, l), seq_of(ISS, r)))
+                .collect(),
+            ..Default::default()
+        };
+        s.on_frame(now, &peer_frame(tcp_flags::ACK, ack_off, opts), p);
+    }
+
+    /// A connection established at 100 us (SYN-ACK RTT 100 us), SACK on, window scale 7.
+    fn established(cc: CcKind) -> (TcpSender, Port) {
+        let mut cfg = SenderConfig::new(ends(), ISS, cc);
+        cfg.tick_ns = 1_000; // fine timer ticks: deadlines below are exact
+        let mut s = TcpSender::new(cfg, 1 << 48);
+        let mut p = Port::default();
+        s.connect(0, &mut p);
+        p.depart(&mut s, 0);
+        let opts = SegOptions {
+            mss: Some(1460),
+            wscale: Some(7),
+            sack_permitted: true,
+            ..Default::default()
+        };
+        let synack = peer_frame(tcp_flags::SYN | tcp_flags::ACK, 0, opts);
+        s.on_frame(100_000, &synack, &mut p);
+        assert_eq!(s.state, ConnState::Established);
+        p.depart(&mut s, 100_000);
+        (s, p)
+    }
+
+    /// Write and send `segs` full segments at `now`, and depart them.
+    fn send(s: &mut TcpSender, p: &mut Port, now: u64, segs: u64) {
+        s.write(segs * s.mss);
+        s.xmit(now, p);
+        p.depart(s, now);
+    }
+
+    #[test]
+    fn app_limited_is_checked_when_the_application_writes() {
+        // tcp_rate_check_app_limited: nothing unsent, nothing on the card, cwnd not full.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        assert!(!s.is_app_limited());
+        s.write(100);
+        assert!(s.is_app_limited(), "idle flow writing: app-limited");
+        let (mut s, mut p2) = established(CcKind::Cubic);
+        s.write(5 * s.mss);
+        s.xmit(200_000, &mut p2);
+        // Five segments on the card, not yet departed: not app-limited (sk_wmem_alloc).
+        s.app_limited_until = 0;
+        s.write(100);
+        assert!(!s.is_app_limited(), "frames still on the card");
+        p2.depart(&mut s, 200_000);
+        // cwnd 10 > 5 in flight, the 100 bytes are less than one MSS: app-limited.
+        s.write(100);
+        assert!(s.is_app_limited());
+        // cwnd full: not app-limited.
+        let (mut s, _) = established(CcKind::Cubic);
+        send(&mut s, &mut p, 200_000, 10);
+        s.app_limited_until = 0;
+        s.write(100);
+        assert!(!s.is_app_limited(), "cwnd-limited");
+    }
+
+    #[test]
+    fn rto_in_recovery_keeps_ssthresh_and_repeated_rtos_do_not_drive_it_to_2() {
+        // tcp_enter_loss: ssthresh is cut only in Open/Disorder, after recovery, or in Loss
+        // before any RTO retransmission.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        send(&mut s, &mut p, 200_000, 10);
+        // Segments 3..9 SACKed (7 >= DUPTHRESH, so no reordering window): 0..2 lost.
+        let mss = s.mss;
+        ack(&mut s, &mut p, 400_000, 0, &[(3 * mss, 10 * mss)]);
+        assert_eq!(s.ca_state(), CaState::Recovery);
+        let ss = s.cc_state.ssthresh;
+        assert_eq!(ss, 7, "CUBIC: 10 * 717 / 1024");
+        for n in 1..=3 {
+            while s.stats.rto_fires < n {
+                let d = s.next_timer_ns().expect("a timer is armed");
+                s.on_timers(d, &mut p);
+            }
+            assert_eq!(s.ca_state(), CaState::Loss);
+            assert_eq!(s.cc_state.ssthresh, ss, "RTO {n} cut ssthresh again");
+            assert_eq!(s.cc_state.cwnd, 1, "cwnd = in flight (0) + 1");
+        }
+        // An RTO after snd_una moved in Loss cuts again (a new window: icsk_retransmits 0).
+        let mut q = Port::default();
+        let (mut s, _) = established(CcKind::Cubic);
+        send(&mut s, &mut q, 200_000, 10);
+        while s.stats.rto_fires < 1 {
+            let d = s.next_timer_ns().unwrap();
+            s.on_timers(d, &mut q);
+        }
+        assert_eq!(s.cc_state.ssthresh, 7, "first RTO from Open: 10 -> 7");
+        let rto_at = s.next_timer_ns().unwrap();
+        q.depart(&mut s, rto_at);
+        let mss = s.mss;
+        ack(&mut s, &mut q, rto_at - 1, mss, &[]);
+        assert_eq!(s.ca_state(), CaState::Loss);
+        let cwnd = s.cc_state.cwnd;
+        while s.stats.rto_fires < 2 {
+            let d = s.next_timer_ns().unwrap();
+            s.on_timers(d, &mut q);
+        }
+        assert_eq!(s.cc_state.ssthresh, cubic_ss(cwnd));
+    }
+
+    fn cubic_ss(cwnd: u64) -> u64 {
+        super::super::cc::cubic::cubic_ssthresh(cwnd)
+    }
+
+    #[test]
+    fn rack_timer_armed_on_an_advancing_ack_is_not_overwritten() {
+        // Linux clears FLAG_SET_XMIT_TIMER when tcp_rack_mark_lost arms the REO timer.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        send(&mut s, &mut p, 200_000, 10);
+        let mss = s.mss;
+        // Cumulative ACK of 0..1 and a SACK of 3: segment 2 is within the reordering window
+        // (min_rtt / 4 = 25 us), so RACK arms its timer on this advancing ACK.
+        let now = 300_000;
+        ack(&mut s, &mut p, now, 2 * mss, &[(3 * mss, 4 * mss)]);
+        assert_eq!(s.retrans_pending, RetransPending::Reo);
+        // tx 200 us + rack rtt 100 us + reo_wnd 25 us, + 2 ms (TCP_TIMEOUT_MIN_US).
+        assert_eq!(
+            s.next_timer_ns(),
+            Some(200_000 + 100_000 + 25_000 + 2_000_000)
+        );
+        let d = s.next_timer_ns().unwrap();
+        let before = p.data_offsets().len();
+        s.on_timers(d, &mut p);
+        assert_eq!(s.stats.rack_marked_lost, 1);
+        assert_eq!(s.ca_state(), CaState::Recovery);
+        assert_eq!(p.data_offsets()[before..].first(), Some(&(2 * mss)));
+    }
+
+    #[test]
+    fn loss_probe_rearms_on_each_send_and_needs_a_sent_probe() {
+        let (mut s, mut p) = established(CcKind::Cubic);
+        send(&mut s, &mut p, 200_000, 4);
+        // PTO = 2 x srtt (100 us) + TCP_TIMEOUT_MIN_US, from the send.
+        assert_eq!(s.retrans_pending, RetransPending::Tlp);
+        assert_eq!(s.next_timer_ns(), Some(200_000 + 200_000 + 2_000_000));
+        // Another send 1 ms later moves the probe (tcp_write_xmit -> tcp_schedule_loss_probe).
+        send(&mut s, &mut p, 1_200_000, 2);
+        assert_eq!(s.next_timer_ns(), Some(1_200_000 + 200_000 + 2_000_000));
+        // A probe that cannot be sent (the last segment still on the card, no new data)
+        // records no tlp_high_seq and counts no probe.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        s.write(4 * s.mss);
+        s.xmit(200_000, &mut p); // posted, never departed
+        let d = s.next_timer_ns().unwrap();
+        s.on_timers(d, &mut p);
+        assert_eq!(s.stats.tlp_probes, 0);
+        assert_eq!(s.tlp_high_seq, None);
+        assert_eq!(s.retrans_pending, RetransPending::Rto);
+    }
+
+    #[test]
+    fn send_buffer_counts_truesize_and_never_shrinks() {
+        // tcp_sndbuf_expand at establishment: 2 (CUBIC) x max(cwnd 10, 10, 4) x 4352 B.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        assert_eq!(s.sndbuf_bytes(), 2 * 10 * SNDBUF_PER_MSS);
+        let (b, _) = established(CcKind::Bbr);
+        assert_eq!(b.sndbuf_bytes(), 3 * 10 * SNDBUF_PER_MSS);
+        // An RTO drops cwnd to 1: the buffer stays.
+        send(&mut s, &mut p, 200_000, 10);
+        while s.stats.rto_fires == 0 {
+            let d = s.next_timer_ns().unwrap();
+            s.on_timers(d, &mut p);
+        }
+        assert_eq!(s.cc_state.cwnd, 1);
+        assert_eq!(s.sndbuf_bytes(), 2 * 10 * SNDBUF_PER_MSS);
+    }
+
+    #[test]
+    fn a_short_tail_waits_for_the_card_and_for_the_previous_short_segment() {
+        let (mut s, mut p) = established(CcKind::Cubic);
+        let mss = s.mss;
+        s.write(mss + 100);
+        s.xmit(200_000, &mut p);
+        // The full segment goes; the 100-byte tail is corked behind it (tcp_should_autocork).
+        assert_eq!(p.data_offsets(), vec![0]);
+        p.depart(&mut s, 200_000);
+        s.xmit(201_000, &mut p);
+        assert_eq!(p.data_offsets(), vec![0, mss], "card empty: the tail goes");
+        p.depart(&mut s, 201_000);
+        // Another short write: Nagle/Minshall holds it while the first short one is unacked...
+        s.write(100);
+        s.xmit(202_000, &mut p);
+        assert_eq!(p.data_offsets().len(), 2);
+        // ...and the ACK releases it.
+        ack(&mut s, &mut p, 300_000, mss + 100, &[]);
+        s.xmit(300_000, &mut p);
+        assert_eq!(p.data_offsets(), vec![0, mss, mss + 100]);
+        // A FIN pushes a short tail out at once.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        s.write(mss + 100);
+        s.close();
+        s.xmit(200_000, &mut p);
+        assert_eq!(p.data_offsets(), vec![0, mss]);
+    }
+
+    #[test]
+    fn rate_sample_comes_from_the_segment_sent_last() {
+        // tcp_rate_skb_delivered: a burst shares one `delivered` snapshot; of the segments
+        // one ACK delivers, the sample is the one sent last (then the higher end), and first_tx
+        // moves to each later-sent one. (Picking the highest `delivered` took the first of the
+        // burst and left first_tx behind.)
+        let r = |d| TxRate {
+            delivered: d,
+            delivered_ns: 0,
+            first_tx_ns: 0,
+            app_limited: false,
+        };
+        let mut rs = None;
+        let mut first_tx = 0;
+        rate_skb_delivered(&mut rs, &mut first_tx, r(5), 1_000, 100);
+        rate_skb_delivered(&mut rs, &mut first_tx, r(5), 3_000, 300);
+        rate_skb_delivered(&mut rs, &mut first_tx, r(5), 2_000, 200);
+        rate_skb_delivered(&mut rs, &mut first_tx, r(5), 3_000, 250);
+        let a = rs.unwrap();
+        assert_eq!((a.tx_ns, a.end, first_tx), (3_000, 300, 3_000));
+        // Same transmit time: the higher end sequence wins.
+        rate_skb_delivered(&mut rs, &mut first_tx, r(5), 3_000, 400);
+        assert_eq!(rs.unwrap().end, 400);
+    }
+
+    #[test]
+    fn app_limited_waits_for_lost_segments_to_be_retransmitted() {
+        // tcp_rate_check_app_limited: lost_out <= retrans_out.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        send(&mut s, &mut p, 200_000, 4);
+        s.rtx[1].lost = true;
+        s.app_limited_until = 0;
+        s.write(100);
+        assert!(
+            !s.is_app_limited(),
+            "a lost segment waits for its retransmission"
+        );
+        s.rtx[1].lost = false;
+        s.write(100);
+        assert!(s.is_app_limited());
+    }
+
+    #[test]
+    fn first_ten_segments_leave_unpaced() {
+        // The clock starts pacing once 10 data segments were counted.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        send(&mut s, &mut p, 200_000, 10);
+        let launches: Vec<u64> = p.posted[2..].iter().map(|r| r.launch_ns).collect();
+        assert!(launches.iter().all(|&l| l == 200_000), "{launches:?}");
+    }
+
+    #[test]
+    fn syn_and_pure_ack_share_one_control_path() {
+        let (s, p) = established(CcKind::Cubic);
+        // SYN, then the handshake's ACK: both control frames, counted by the card port.
+        assert_eq!(p.posted.len(), 2);
+        let syn = frame::parse(&p.posted[0].frame).unwrap();
+        assert_eq!(syn.flags, tcp_flags::SYN);
+        assert_eq!(syn.options.mss, Some(1460));
+        let a = frame::parse(&p.posted[1].frame).unwrap();
+        assert_eq!(a.flags, tcp_flags::ACK);
+        assert_eq!(a.ack, PEER_ISS + 1);
+        assert_eq!(a.seq, ISS + 1);
+        assert!(s.posted.is_empty(), "both completions consumed");
     }
 }

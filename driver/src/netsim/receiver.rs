@@ -2,9 +2,12 @@
 //!
 //! It answers the handshake (MSS, window scale, SACK-permitted, timestamps), keeps a
 //! cumulative ACK and an out-of-order map, reports SACK blocks (RFC 2018: the block holding the
-//! newest segment first), delays ACKs (every 2 data segments, or after 40 ms, as Linux's
-//! delayed-ACK minimum), echoes timestamps (RFC 7323 `TS.Recent`) and advertises a scaled
-//! window. The application is modelled as reading in-order data at once, and the receiver checks
+//! newest segment first) and D-SACK blocks (RFC 2883) for duplicates, echoes timestamps (RFC 7323
+//! `TS.Recent`) and advertises a scaled window. ACKs follow Linux (`__tcp_ack_snd_check`): up to
+//! 16 quick ACKs at the start (`tcp_incr_quickack`) and after a duplicate, then an ACK once more
+//! than one MSS is unacknowledged, else after the 40 ms delayed-ACK timer. The window starts
+//! near 64 KB and grows by dynamic right-sizing (`tcp_rcv_space_adjust`) up to `rcv_buf`.
+//! The application is modelled as reading in-order data at once, and the receiver checks
 //! every payload byte against [`pattern_byte`], so tests can prove each byte arrived exactly once,
 //! in order, with the right contents.
 
@@ -16,16 +19,20 @@ use crate::edt::frame::pattern_byte;
 /// Receiver settings.
 #[derive(Debug, Clone)]
 pub struct ReceiverConfig {
-    /// Receive buffer in bytes: the most the receiver ever advertises.
+    /// The most the receiver ever advertises, bytes (tcp_rmem[2]-like; autotuning stops here).
     pub rcv_buf: u32,
+    /// Grow the window by dynamic right-sizing (Linux tcp_moderate_rcvbuf); off: the window
+    /// is `rcv_buf` from the start.
+    pub autotune: bool,
     /// Window scale shift the receiver offers (RFC 7323, at most 14).
     pub wscale: u8,
     /// MSS the receiver offers in its SYN-ACK.
     pub mss: u16,
     /// Delayed-ACK timeout (Linux TCP_DELACK_MIN is 40 ms).
     pub delack_ns: u64,
-    /// ACK at once after this many unacknowledged data segments.
-    pub ack_every: u32,
+    /// Quick ACKs (one per data segment) at the start and after a duplicate (Linux
+    /// TCP_MAX_QUICKACKS, 16).
+    pub max_quickacks: u32,
     /// Request/response mode: once every this many bytes the application "answers", which the
     /// model sends as an immediate ACK (the response carries no payload).
     pub rr_request: Option<u64>,
@@ -38,7 +45,8 @@ impl Default for ReceiverConfig {
             wscale: 7,
             mss: 1460,
             delack_ns: 40_000_000,
-            ack_every: 2,
+            autotune: true,
+            max_quickacks: 16,
             rr_request: None,
         }
     }
@@ -100,10 +108,29 @@ pub struct TcpReceiver {
     /// Window scale we apply to our advertised window (0 if the peer did not offer scaling).
     rcv_wscale: u8,
     ts_recent: u32,
-    segs_since_ack: u32,
     delack_deadline: Option<u64>,
+    /// rcv_nxt when the last ACK was sent (Linux rcv_wup).
+    rcv_wup: u64,
+    /// Largest segment payload seen (Linux icsk_ack.rcv_mss, starting at 536).
+    rcv_mss: u64,
+    /// Quick ACKs left (Linux icsk_ack.quick); None before the first data segment.
+    quick: Option<u32>,
+    /// A duplicate range (stream offsets) to report as the first SACK block of the next ACK.
+    dsack: Option<(u64, u64)>,
+    /// The window advertised now, bytes (Linux window_clamp; grows, never shrinks).
+    window: u64,
+    /// Dynamic right-sizing state (Linux rcvq_space and rcv_rtt_est).
+    rcvq_space: u64,
+    rcvq_seq: u64,
+    rcvq_time: u64,
+    rcv_rtt_ns: u64,
+    rcv_rtt_seq: u64,
+    rcv_rtt_time: Option<u64>,
     pub stats: ReceiverStats,
 }
+
+/// Linux TCP_MSS_DEFAULT: the receive MSS estimate before any data.
+const MSS_DEFAULT: u64 = 536;
 
 impl TcpReceiver {
     /// A listening receiver on `local_port`. `iss` is its initial sequence number.
@@ -127,8 +154,18 @@ impl TcpReceiver {
             peer_ts_ok: false,
             rcv_wscale: 0,
             ts_recent: 0,
-            segs_since_ack: 0,
             delack_deadline: None,
+            rcv_wup: 0,
+            rcv_mss: MSS_DEFAULT,
+            quick: None,
+            dsack: None,
+            window: 0,
+            rcvq_space: 0,
+            rcvq_seq: 0,
+            rcvq_time: 0,
+            rcv_rtt_ns: 0,
+            rcv_rtt_seq: 0,
+            rcv_rtt_time: None,
             stats: ReceiverStats::default(),
         }
     }
@@ -159,11 +196,53 @@ impl TcpReceiver {
         self.rcv_nxt as i128 + i128::from(d)
     }
 
-    /// The application reads in-order data at once, and out-of-order data lies inside
-    /// [rcv_nxt, rcv_nxt + rcv_buf), so the window is the whole buffer and its right edge
-    /// never moves left (RFC 9293 3.8.6: a receiver should not shrink the window).
+    /// The application reads in-order data at once, so the window is all of the current
+    /// window clamp; the clamp only grows, so the right edge never moves left (RFC 9293
+    /// 3.8.6: a receiver should not shrink the window).
     fn window_bytes(&self) -> u64 {
-        u64::from(self.cfg.rcv_buf)
+        self.window
+    }
+
+    /// The advertised window now, bytes.
+    pub fn window(&self) -> u64 {
+        self.window
+    }
+
+    /// Linux `tcp_rcv_rtt_measure` (the receiver's RTT without timestamps): the time to
+    /// receive one window of data, keeping the minimum.
+    fn rcv_rtt_measure(&mut self, now: u64) {
+        if let Some(t) = self.rcv_rtt_time {
+            if self.rcv_nxt < self.rcv_rtt_seq {
+                return;
+            }
+            let m = (now - t).max(1);
+            self.rcv_rtt_ns = if self.rcv_rtt_ns == 0 {
+                m
+            } else {
+                self.rcv_rtt_ns.min(m)
+            };
+        }
+        self.rcv_rtt_seq = self.rcv_nxt + self.window;
+        self.rcv_rtt_time = Some(now);
+    }
+
+    /// Linux `tcp_rcv_space_adjust` (dynamic right-sizing), after the application read: once
+    /// per receiver RTT, if it read more than in the previous RTT, the window becomes twice
+    /// that plus 16 MSS, more while the amount is still growing, at most `rcv_buf`.
+    fn rcv_space_adjust(&mut self, now: u64) {
+        if !self.cfg.autotune || self.rcv_rtt_ns == 0 || now - self.rcvq_time < self.rcv_rtt_ns {
+            return;
+        }
+        let copied = self.rcv_nxt - self.rcvq_seq;
+        if copied > self.rcvq_space {
+            let mut rcvwin = 2 * copied + 16 * self.rcv_mss;
+            let grow = rcvwin * (copied - self.rcvq_space) / self.rcvq_space.max(1);
+            rcvwin += 2 * grow;
+            self.window = self.window.max(rcvwin.min(u64::from(self.cfg.rcv_buf)));
+            self.rcvq_space = copied;
+        }
+        self.rcvq_seq = self.rcv_nxt;
+        self.rcvq_time = now;
     }
 
     fn ts_now(now_ns: u64) -> u32 {
@@ -204,23 +283,44 @@ impl TcpReceiver {
             return Vec::new();
         }
         let base = self.irs.wrapping_add(1);
-        self.sack_order
-            .iter()
-            .filter_map(|s| self.ooo.get(s).map(|e| (*s, *e)))
-            .take(4)
+        // 40 option bytes: 3 blocks fit beside timestamps, 4 without.
+        let room = if self.peer_ts_ok { 3 } else { 4 };
+        self.dsack
+            .into_iter()
+            .chain(
+                self.sack_order
+                    .iter()
+                    .filter_map(|s| self.ooo.get(s).map(|e| (*s, *e))),
+            )
+            .take(room)
             .map(|(s, e)| (base.wrapping_add(s as u32), base.wrapping_add(e as u32)))
             .collect()
     }
 
     fn ack_now(&mut self, now: u64) -> Vec<u8> {
-        self.segs_since_ack = 0;
         self.delack_deadline = None;
+        self.rcv_wup = self.rcv_nxt;
+        // tcp_dec_quickack_mode: one quick ACK used.
+        if let Some(q) = self.quick.as_mut() {
+            *q = q.saturating_sub(1);
+        }
         let opts = TcpOptions {
             sack: self.sack_blocks(),
             ..Default::default()
         };
+        self.dsack = None;
         let seq = self.iss.wrapping_add(1);
         self.reply(now, flags::ACK, opts, seq)
+    }
+
+    /// Linux `tcp_incr_quickack`: up to `max_quickacks`, at most a window's worth of
+    /// ACK-every-other-segment.
+    fn incr_quickack(&mut self) {
+        let q = (self.window / (2 * self.rcv_mss)).max(2);
+        let q = q.min(u64::from(self.cfg.max_quickacks)) as u32;
+        if self.quick.is_none_or(|c| q > c) {
+            self.quick = Some(q);
+        }
     }
 
     /// The delayed-ACK timer: call at or after [`Self::delack_deadline`].
@@ -284,6 +384,17 @@ impl TcpReceiver {
                     0
                 };
                 self.state = RcvState::SynReceived;
+                // tcp_select_initial_window: about 64 KB, whole segments of the peer's MSS
+                // (less the timestamps option); with autotuning off, the whole buffer.
+                let mss = u64::from(f.options.mss.unwrap_or(536))
+                    .saturating_sub(if self.peer_ts_ok { 12 } else { 0 })
+                    .max(88);
+                self.window = if self.cfg.autotune {
+                    (65_535 / mss * mss).min(u64::from(self.cfg.rcv_buf))
+                } else {
+                    u64::from(self.cfg.rcv_buf)
+                };
+                self.rcvq_space = (10 * mss).min(self.window);
                 let opts = TcpOptions {
                     mss: Some(self.cfg.mss),
                     wscale: f.options.wscale.map(|_| self.rcv_wscale),
@@ -360,8 +471,15 @@ impl TcpReceiver {
         let mut immediate = false;
         if !f.payload.is_empty() {
             self.stats.data_segments += 1;
+            // tcp_event_data_recv: measure rcv_mss and the receiver RTT; the first data
+            // segment starts quick-ACK mode.
+            self.rcv_mss = self.rcv_mss.max(f.payload.len() as u64);
+            if self.quick.is_none() {
+                self.incr_quickack();
+            }
             immediate |= self.take_payload(start, &f.payload);
-            self.segs_since_ack += 1;
+            self.rcv_rtt_measure(now);
+            self.rcv_space_adjust(now);
         }
         if f.flags & flags::FIN != 0 {
             let fin_at = start + f.payload.len() as i128;
@@ -375,7 +493,6 @@ impl TcpReceiver {
                 // Consume the FIN, then close our side too (the application has read all).
                 self.stats.fin_received = true;
                 self.rcv_nxt += 1;
-                self.segs_since_ack = 0;
                 self.delack_deadline = None;
                 let seq = self.iss.wrapping_add(1);
                 out.push(self.reply(now, flags::FIN | flags::ACK, TcpOptions::default(), seq));
@@ -391,7 +508,10 @@ impl TcpReceiver {
                 immediate = true;
             }
         }
-        if immediate || self.segs_since_ack >= self.cfg.ack_every {
+        // __tcp_ack_snd_check: more than one full segment unacknowledged, quick-ACK mode, or
+        // an event that asks for an immediate ACK.
+        let quick = self.quick.is_some_and(|q| q > 0);
+        if immediate || quick || self.rcv_nxt - self.rcv_wup > self.rcv_mss {
             out.push(self.ack_now(now));
         } else if self.delack_deadline.is_none() {
             self.delack_deadline = Some(now + self.cfg.delack_ns);
@@ -406,7 +526,11 @@ impl TcpReceiver {
         let nxt = self.rcv_nxt as i128;
         let win_end = nxt + self.window_bytes() as i128;
         if end <= nxt {
+            // A retransmission of data we have: D-SACK it (tcp_dsack_set) and go back to
+            // quick ACKs (tcp_enter_quickack_mode).
             self.stats.duplicate_bytes += payload.len() as u64;
+            self.dsack = Some((start.max(0) as u64, end as u64));
+            self.incr_quickack();
             return true;
         }
         // Check contents of every byte we keep.
@@ -420,6 +544,7 @@ impl TcpReceiver {
         }
         if s > start {
             self.stats.duplicate_bytes += (s - start) as u64;
+            self.dsack = Some((start.max(0) as u64, s as u64));
         }
         for off in s..e {
             let b = payload[(off - start) as usize];
@@ -448,9 +573,18 @@ impl TcpReceiver {
             had_holes
         } else {
             let before = self.ooo_bytes();
+            let held = self
+                .ooo
+                .range(..e)
+                .find(|(&bs, &be)| bs <= s && be >= e)
+                .is_some();
             self.insert_ooo(s, e);
             let added = self.ooo_bytes() - before;
             self.stats.duplicate_bytes += (e - s) - added;
+            if held {
+                // All of it already held out of order: D-SACK (tcp_data_queue_ofo).
+                self.dsack = Some((s, e));
+            }
             true
         }
     }

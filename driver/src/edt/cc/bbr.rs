@@ -45,6 +45,17 @@ pub const FULL_BW_THRESH: u64 = BBR_UNIT * 5 / 4;
 pub const FULL_BW_CNT: u32 = 3;
 /// Pace this many percent under the estimate (bbr_pacing_margin_percent).
 pub const PACING_MARGIN_PERCENT: u64 = 1;
+/// Below this pacing rate (bits/s) a TSO burst is one segment (bbr_min_tso_rate).
+pub const MIN_TSO_RATE_BPS: u64 = 1_200_000;
+
+/// Linux's congestion-avoidance states as BBR tracks them (`prev_ca_state`), ordered as the
+/// kernel orders them (Open < Recovery < Loss).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum CaPhase {
+    Open,
+    Recovery,
+    Loss,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -102,7 +113,9 @@ pub struct Bbr {
     pacing_rate: u64,
     has_seen_rtt: bool,
     packet_conservation: bool,
-    recovery_round: u64,
+    prev_ca_state: CaPhase,
+    /// Set while processing an ACK in PROBE_RTT: the sender marks the flow app-limited.
+    mark_app_limited: bool,
     mss: u64,
     rng: SeededRng,
 }
@@ -130,7 +143,8 @@ impl Bbr {
             pacing_rate: 0,
             has_seen_rtt: false,
             packet_conservation: false,
-            recovery_round: 0,
+            prev_ca_state: CaPhase::Open,
+            mark_app_limited: false,
             mss: 1448,
             rng: SeededRng::new(seed ^ 0xbb5),
         }
@@ -159,16 +173,86 @@ impl Bbr {
         self.bw.get()
     }
 
-    fn target_inflight(&self, gain: u64) -> u64 {
-        // bdp plus room for 3 bursts in flight (bbr_quantization_budget), even, +2 on the
-        // 5/4 probing phase.
+    /// Linux `bbr_tso_segs_goal`: the burst size `tcp_tso_autosize` picks at BBR's pacing rate
+    /// (about 1 ms of data, at most 64 KB), at least 2 segments (1 below 1.2 Mbit/s,
+    /// `bbr_min_tso_segs`).
+    pub fn tso_segs_goal(&self) -> u64 {
+        let min = if self.pacing_rate < MIN_TSO_RATE_BPS / 8 {
+            1
+        } else {
+            2
+        };
+        let bytes = (self.pacing_rate >> crate::edt::pacing::PACING_SHIFT)
+            .min(crate::edt::pacing::GSO_MAX_SIZE);
+        (bytes / self.mss.max(1)).max(min).min(0x7fff)
+    }
+
+    /// Linux `bbr_inflight` = `bbr_bdp` + `bbr_quantization_budget`: the BDP plus 3 bursts
+    /// (`3 * bbr_tso_segs_goal`), rounded up to even, + 2 in the 5/4 probing phase.
+    pub fn target_inflight(&self, gain: u64) -> u64 {
         let mut w = self.bdp(self.max_bw(), gain);
-        w += 3 * 2; // 3 x tso_segs_goal (2 at low rates; a lower bound)
+        w += 3 * self.tso_segs_goal();
         w = (w + 1) & !1;
         if self.mode == Mode::ProbeBw && self.cycle_idx == 0 {
             w += 2;
         }
         w
+    }
+
+    /// Linux `bbr_packets_in_net_at_edt` (the EDT series): of `inflight_now`, what will still
+    /// be in the network when the next segment leaves at the departure clock, assuming the
+    /// estimated bandwidth drains it meanwhile; while probing up, that next burst counts too.
+    pub fn packets_in_net_at_edt(&self, ack: &AckInfo, inflight_now: u64) -> u64 {
+        let edt = ack.wstamp_ns.max(ack.now_ns);
+        let interval_us = (edt - ack.now_ns) / 1000;
+        let interval_delivered =
+            ((u128::from(self.max_bw()) * u128::from(interval_us)) >> BW_SCALE) as u64;
+        let mut at_edt = inflight_now;
+        if self.pacing_gain > BBR_UNIT {
+            at_edt += self.tso_segs_goal();
+        }
+        at_edt.saturating_sub(interval_delivered)
+    }
+
+    /// Linux `bbr_save_cwnd`: remember cwnd before recovery or PROBE_RTT (the larger one if
+    /// already in recovery or PROBE_RTT).
+    fn save_cwnd(&mut self, cwnd: u64) {
+        if self.prev_ca_state < CaPhase::Recovery && self.mode != Mode::ProbeRtt {
+            self.prior_cwnd = cwnd;
+        } else {
+            self.prior_cwnd = self.prior_cwnd.max(cwnd);
+        }
+    }
+
+    /// Linux `bbr_set_cwnd_to_recover_or_restore`: each ACK first takes its newly lost
+    /// segments off cwnd; the first ACK of Recovery starts a round of packet conservation
+    /// (cwnd = in flight + acked, and a new round starts now); leaving Recovery or Loss
+    /// restores the cwnd saved on entry. Returns the new cwnd and whether conservation holds.
+    fn cwnd_to_recover_or_restore(&mut self, st: &CcState, ack: &AckInfo) -> (u64, bool) {
+        let mut cwnd = st.cwnd;
+        if ack.newly_lost > 0 {
+            cwnd = cwnd.saturating_sub(ack.newly_lost).max(1);
+        }
+        let state = if ack.in_loss {
+            CaPhase::Loss
+        } else if ack.in_recovery {
+            CaPhase::Recovery
+        } else {
+            CaPhase::Open
+        };
+        if state == CaPhase::Recovery && self.prev_ca_state != CaPhase::Recovery {
+            self.packet_conservation = true;
+            self.next_rtt_delivered = ack.delivered;
+            cwnd = ack.in_flight + ack.acked;
+        } else if self.prev_ca_state >= CaPhase::Recovery && state < CaPhase::Recovery {
+            cwnd = cwnd.max(self.prior_cwnd);
+            self.packet_conservation = false;
+        }
+        self.prev_ca_state = state;
+        if self.packet_conservation {
+            return (cwnd.max(ack.in_flight + ack.acked), true);
+        }
+        (cwnd, false)
     }
 
     fn set_pacing_rate(&mut self, st: &CcState, srtt_us8: u64, gain: u64) {
@@ -229,12 +313,12 @@ impl Bbr {
         if gain == BBR_UNIT {
             return full_length;
         }
+        let inflight = self.packets_in_net_at_edt(ack, ack.prior_in_flight);
+        // Linux bbr_is_next_cycle_phase: in-flight as it will be at the next departure.
         if gain > BBR_UNIT {
-            // Probe until in-flight reaches gain x BDP (or loss says stop).
-            return full_length
-                && (ack.newly_lost > 0 || ack.in_flight >= self.target_inflight(gain));
+            return full_length && (ack.newly_lost > 0 || inflight >= self.target_inflight(gain));
         }
-        full_length || ack.in_flight <= self.target_inflight(BBR_UNIT)
+        full_length || inflight <= self.target_inflight(BBR_UNIT)
     }
 }
 
@@ -264,28 +348,21 @@ impl CongestionControl for Bbr {
         )
     }
 
-    fn on_recovery_start(&mut self, st: &mut CcState, in_flight: u64) {
-        // Linux bbr_set_cwnd_to_recover_or_restore: packet conservation for one round.
-        self.prior_cwnd = self.prior_cwnd.max(st.cwnd);
-        self.packet_conservation = true;
-        self.recovery_round = self.round_count;
-        st.cwnd = in_flight.max(1);
+    fn wants_app_limited(&self) -> bool {
+        self.mark_app_limited
     }
 
-    fn on_recovery_end(&mut self, st: &mut CcState) {
-        st.cwnd = st.cwnd.max(self.prior_cwnd);
-        self.packet_conservation = false;
-        self.prior_cwnd = 0;
-    }
-
+    /// Linux `bbr_ssthresh`: entering recovery (or an RTO's loss state) saves cwnd for the
+    /// restore on exit; ssthresh itself is left as it is (BBR does not cut cwnd to it).
     fn ssthresh(&mut self, st: &CcState) -> u64 {
-        // BBR does not use ssthresh to cut cwnd (Linux bbr_undo_cwnd / bbr_ssthresh keep it).
+        self.save_cwnd(st.cwnd);
         st.ssthresh
     }
 
-    fn on_rto(&mut self, st: &mut CcState) {
-        self.prior_cwnd = self.prior_cwnd.max(st.cwnd);
-        st.cwnd = 1;
+    /// Linux `bbr_set_state(TCP_CA_Loss)`: an RTO ends the round and restarts full-pipe
+    /// detection. The sender sets cwnd (in flight + 1, `tcp_enter_loss`).
+    fn on_rto(&mut self, _st: &mut CcState) {
+        self.prev_ca_state = CaPhase::Loss;
         self.full_bw = 0;
         self.round_start = true;
     }
@@ -331,23 +408,29 @@ impl CongestionControl for Bbr {
             self.mode = Mode::Drain;
             st.ssthresh = self.target_inflight(BBR_UNIT);
         }
-        if self.mode == Mode::Drain && ack.in_flight <= self.target_inflight(BBR_UNIT) {
+        if self.mode == Mode::Drain
+            && self.packets_in_net_at_edt(ack, ack.in_flight) <= self.target_inflight(BBR_UNIT)
+        {
             self.reset_probe_bw(now_us);
         }
-        // --- bbr_update_min_rtt and PROBE_RTT
+        // --- bbr_update_min_rtt and PROBE_RTT (a sample equal to the minimum refreshes it)
+        self.mark_app_limited = false;
         let expired = now_us > self.min_rtt_stamp_us + MIN_RTT_WIN_US;
         if let Some(rtt) = ack.rtt_us {
-            if rtt < self.min_rtt_us || expired {
+            if rtt <= self.min_rtt_us || expired {
                 self.min_rtt_us = rtt.max(1);
                 self.min_rtt_stamp_us = now_us;
             }
         }
         if expired && self.mode != Mode::ProbeRtt && self.min_rtt_us != u64::MAX {
+            self.save_cwnd(st.cwnd);
             self.mode = Mode::ProbeRtt;
-            self.prior_cwnd = self.prior_cwnd.max(st.cwnd);
             self.probe_rtt_done_us = None;
         }
         if self.mode == Mode::ProbeRtt {
+            // Linux bbr_update_min_rtt: samples taken with the 4-segment window say nothing
+            // about the path's bandwidth; the sender marks the flow app-limited.
+            self.mark_app_limited = true;
             match self.probe_rtt_done_us {
                 None if ack.in_flight <= CWND_MIN_TARGET => {
                     self.probe_rtt_done_us = Some(now_us + PROBE_RTT_US);
@@ -361,7 +444,6 @@ impl CongestionControl for Bbr {
                     if self.probe_rtt_round_done && now_us > done {
                         self.min_rtt_stamp_us = now_us;
                         st.cwnd = st.cwnd.max(self.prior_cwnd);
-                        self.prior_cwnd = 0;
                         if self.full_bw_reached {
                             self.reset_probe_bw(now_us);
                         } else {
@@ -375,16 +457,21 @@ impl CongestionControl for Bbr {
         self.update_gains();
         // --- bbr_set_pacing_rate
         self.set_pacing_rate(st, ack.srtt_us8, self.pacing_gain);
-        // --- bbr_set_cwnd
-        let target = self.target_inflight(self.cwnd_gain);
-        if self.packet_conservation {
-            st.cwnd = st.cwnd.max(ack.in_flight + ack.acked);
-        } else if self.full_bw_reached {
-            st.cwnd = (st.cwnd + ack.acked).min(target);
-        } else if st.cwnd < target || ack.delivered < super::INIT_CWND {
-            st.cwnd += ack.acked;
+        // --- bbr_set_cwnd (nothing fully acknowledged: only the caps apply)
+        if ack.acked > 0 {
+            let (mut cwnd, conserving) = self.cwnd_to_recover_or_restore(st, ack);
+            if !conserving {
+                let target = self.target_inflight(self.cwnd_gain);
+                if self.full_bw_reached {
+                    cwnd = (cwnd + ack.acked).min(target);
+                } else if cwnd < target || ack.delivered < super::INIT_CWND {
+                    cwnd += ack.acked;
+                }
+                cwnd = cwnd.max(CWND_MIN_TARGET);
+            }
+            st.cwnd = cwnd;
         }
-        st.cwnd = st.cwnd.max(CWND_MIN_TARGET).min(st.cwnd_clamp);
+        st.cwnd = st.cwnd.min(st.cwnd_clamp);
         if self.mode == Mode::ProbeRtt {
             st.cwnd = st.cwnd.min(CWND_MIN_TARGET);
         }
@@ -426,6 +513,160 @@ mod tests {
         assert_eq!(b.bdp(BW_UNIT / 2, CWND_GAIN), 100);
         // gain 739/256 = 2.887 -> 50 * 2.887 = 144.3 -> rounds up to 145.
         assert_eq!(b.bdp(BW_UNIT / 2, HIGH_GAIN), 145);
+    }
+
+    #[test]
+    fn tso_segs_goal_and_quantization_budget() {
+        // bbr_tso_segs_goal = max(min(pacing_rate >> 10, 64 KB) / mss, 2 (1 below 1.2 Mbit/s)).
+        let mut b = Bbr::new(1);
+        b.mss = 1448;
+        for (rate, want) in [
+            (125_000_000, 45), // 1 Gbit/s: 122070 B > 64 KB -> 65536 / 1448 = 45
+            (12_500_000, 8),   // 100 Mbit/s: 12207 / 1448 = 8
+            (1_000_000, 2),    // 8 Mbit/s: 976 B -> the floor of 2
+            (100_000, 1),      // 0.8 Mbit/s < bbr_min_tso_rate: 1
+        ] {
+            b.pacing_rate = rate;
+            assert_eq!(b.tso_segs_goal(), want, "rate {rate}");
+        }
+        // bbr_inflight at 1 Gbit/s: bdp (1 seg/us x 100 us x 2 = 200) + 3 x 45 = 335 -> 336.
+        b.pacing_rate = 125_000_000;
+        b.min_rtt_us = 100;
+        b.bw.update(0, BW_UNIT, BW_RTTS);
+        assert_eq!(b.target_inflight(CWND_GAIN), 336);
+    }
+
+    #[test]
+    fn packets_in_net_at_edt_table() {
+        // bw 1 segment/us; the departure clock 30 us ahead: 30 segments drain meanwhile.
+        let mut b = Bbr::new(1);
+        b.mss = 1448;
+        b.pacing_rate = 125_000_000; // tso goal 45
+        b.bw.update(0, BW_UNIT, BW_RTTS);
+        let ack = AckInfo {
+            now_ns: 1_000_000,
+            wstamp_ns: 1_030_000,
+            ..AckInfo::default()
+        };
+        b.pacing_gain = BBR_UNIT;
+        assert_eq!(b.packets_in_net_at_edt(&ack, 50), 20);
+        assert_eq!(b.packets_in_net_at_edt(&ack, 25), 0);
+        // Probing up (gain 5/4): the burst leaving at the EDT counts: 50 + 45 - 30.
+        b.pacing_gain = PACING_GAIN[0];
+        assert_eq!(b.packets_in_net_at_edt(&ack, 50), 65);
+        // Departure clock behind now: nothing drains.
+        let late = AckInfo {
+            now_ns: 1_000_000,
+            wstamp_ns: 900_000,
+            ..AckInfo::default()
+        };
+        b.pacing_gain = BBR_UNIT;
+        assert_eq!(b.packets_in_net_at_edt(&late, 50), 50);
+    }
+
+    /// A BBR in PROBE_BW at gain 1 with bw 1 segment/us and min RTT 100 us.
+    fn probe_bw() -> (Bbr, CcState) {
+        let mut b = Bbr::new(1);
+        b.mss = 1448;
+        b.min_rtt_us = 100;
+        b.min_rtt_stamp_us = 0;
+        b.full_bw_reached = true;
+        b.mode = Mode::ProbeBw;
+        b.cycle_idx = 2;
+        b.cycle_stamp_us = 0;
+        b.pacing_rate = 125_000_000;
+        b.bw.update(0, BW_UNIT, BW_RTTS);
+        let mut st = CcState::new(1448);
+        st.cwnd = 100;
+        (b, st)
+    }
+
+    #[test]
+    fn losses_come_off_cwnd_and_recovery_starts_a_round() {
+        // bbr_set_cwnd_to_recover_or_restore.
+        let (mut b, mut st) = probe_bw();
+        let base = AckInfo {
+            now_ns: 50_000, // within min_rtt of the cycle start: no phase change
+            acked: 1,
+            delivered: 1000,
+            in_flight: 90,
+            ..AckInfo::default()
+        };
+        // Open, 5 newly lost: 100 - 5 + 1 = 96 (target 336 is far above).
+        b.on_ack(
+            &mut st,
+            &AckInfo {
+                newly_lost: 5,
+                ..base.clone()
+            },
+        );
+        assert_eq!(st.cwnd, 96);
+        // Entering Recovery: the sender calls ssthresh (saves cwnd 96); the first ACK in
+        // Recovery sets cwnd = in flight + acked and starts a new round now.
+        b.ssthresh(&st);
+        let rec = AckInfo {
+            in_recovery: true,
+            acked: 2,
+            in_flight: 50,
+            delivered: 1002,
+            ..base.clone()
+        };
+        b.on_ack(&mut st, &rec);
+        assert_eq!(st.cwnd, 52);
+        assert!(b.packet_conservation);
+        assert_eq!(b.next_rtt_delivered, 1002);
+        // Still conserving: max(cwnd - losses, in flight + acked) = max(52 - 3, 48 + 1).
+        b.on_ack(
+            &mut st,
+            &AckInfo {
+                newly_lost: 3,
+                acked: 1,
+                in_flight: 48,
+                delivered: 1003,
+                ..rec.clone()
+            },
+        );
+        assert_eq!(st.cwnd, 49);
+        // Leaving Recovery restores the saved 96, then +acked toward the target.
+        b.on_ack(
+            &mut st,
+            &AckInfo {
+                delivered: 1004,
+                ..base
+            },
+        );
+        assert_eq!(st.cwnd, 97);
+        assert!(!b.packet_conservation);
+    }
+
+    #[test]
+    fn probe_rtt_marks_the_flow_app_limited() {
+        // bbr_update_min_rtt: min RTT 10 s old -> PROBE_RTT, and tp->app_limited is set on
+        // every ACK there, so 4-segment samples do not enter the bandwidth filter.
+        let (mut b, mut st) = probe_bw();
+        let ack = AckInfo {
+            now_ns: 10_000_001_000,
+            acked: 1,
+            rtt_us: Some(150),
+            in_flight: 60,
+            delivered: 5000,
+            ..AckInfo::default()
+        };
+        b.on_ack(&mut st, &ack);
+        assert_eq!(b.mode, Mode::ProbeRtt);
+        assert!(b.wants_app_limited());
+        assert_eq!(st.cwnd, CWND_MIN_TARGET);
+        // A sample equal to the minimum refreshes the filter (<=, not <).
+        let (mut b, mut st) = probe_bw();
+        let eq = AckInfo {
+            now_ns: 9_000_000_000,
+            rtt_us: Some(100),
+            acked: 1,
+            ..ack
+        };
+        b.on_ack(&mut st, &eq);
+        assert_eq!(b.min_rtt_stamp_us, 9_000_000);
+        assert!(!b.wants_app_limited());
     }
 
     #[test]

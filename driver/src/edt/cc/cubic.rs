@@ -85,10 +85,12 @@ impl Cubic {
         Cubic::default()
     }
 
+    /// Linux `bictcp_reset` + `bictcp_hystart_reset` (from `cubictcp_state` on TCP_CA_Loss):
+    /// everything goes, the window history and the min delay too, and HyStart may run again;
+    /// the next ACK starts a HyStart round (end_seq 0 is behind any snd_una).
     fn reset(&mut self) {
-        let delay_min = self.delay_min_us;
         *self = Cubic::default();
-        self.delay_min_us = delay_min;
+        self.curr_rtt_us = u64::MAX;
     }
 
     fn hystart_reset(&mut self, now_us: u64, snd_nxt: u64) {
@@ -99,9 +101,10 @@ impl Cubic {
         self.sample_cnt = 0;
     }
 
-    /// Linux `hystart_update`: leave slow start when ACK trains stretch to the min RTT or
-    /// the RTT at the start of a round rises past min RTT + clamp(min/8, 4 ms, 16 ms).
-    fn hystart_update(&mut self, st: &mut CcState, ack: &AckInfo, now_us: u64) {
+    /// Linux `hystart_update` (called only with a delay sample): leave slow start when ACK
+    /// trains stretch to the min RTT or the round's minimum delay (over every sample of the
+    /// round, judged once 8 are in) rises past min RTT + clamp(min/8, 4 ms, 16 ms).
+    fn hystart_update(&mut self, st: &mut CcState, ack: &AckInfo, now_us: u64, delay: u64) {
         if self.hystart_found {
             return;
         }
@@ -121,17 +124,34 @@ impl Cubic {
                 st.ssthresh = st.cwnd;
             }
         }
-        if let Some(rtt) = ack.rtt_us {
-            if self.sample_cnt < HYSTART_MIN_SAMPLES {
-                self.curr_rtt_us = self.curr_rtt_us.min(rtt);
-                self.sample_cnt += 1;
-            } else {
-                let thresh = (self.delay_min_us >> 3).clamp(4000, 16000);
-                if self.curr_rtt_us > self.delay_min_us + thresh {
-                    self.hystart_found = true;
-                    st.ssthresh = st.cwnd;
-                }
+        self.curr_rtt_us = self.curr_rtt_us.min(delay);
+        if self.sample_cnt < HYSTART_MIN_SAMPLES {
+            self.sample_cnt += 1;
+        } else {
+            let thresh = (self.delay_min_us >> 3).clamp(4000, 16000);
+            if self.curr_rtt_us > self.delay_min_us + thresh {
+                self.hystart_found = true;
+                st.ssthresh = st.cwnd;
             }
+        }
+    }
+
+    /// Linux `cubictcp_acked`: an ACK without an RTT sample, or within the first second of
+    /// a growth epoch (right after recovery), neither moves the min delay nor HyStart.
+    fn acked(&mut self, st: &mut CcState, ack: &AckInfo, now_us: u64) {
+        let Some(rtt) = ack.rtt_us else { return };
+        if self
+            .epoch_start_us
+            .is_some_and(|e| now_us.saturating_sub(e) < 1_000_000)
+        {
+            return;
+        }
+        let delay = rtt.max(1);
+        if self.delay_min_us == 0 || delay < self.delay_min_us {
+            self.delay_min_us = delay;
+        }
+        if !self.hystart_found && st.in_slow_start() && st.cwnd >= HYSTART_LOW_WINDOW {
+            self.hystart_update(st, ack, now_us, delay);
         }
     }
 
@@ -216,15 +236,7 @@ impl CongestionControl for Cubic {
 
     fn on_ack(&mut self, st: &mut CcState, ack: &AckInfo) {
         let now_us = ack.now_ns / 1000;
-        // Linux bictcp_acked: track the minimum RTT.
-        if let Some(rtt) = ack.rtt_us {
-            if self.delay_min_us == 0 || rtt < self.delay_min_us {
-                self.delay_min_us = rtt.max(1);
-            }
-        }
-        if st.in_slow_start() && st.cwnd >= HYSTART_LOW_WINDOW {
-            self.hystart_update(st, ack, now_us);
-        }
+        self.acked(st, ack, now_us);
         if !ack.cwnd_limited || ack.acked == 0 {
             return; // Linux: no growth unless cwnd is what limits sending
         }
@@ -252,11 +264,9 @@ impl CongestionControl for Cubic {
         cubic_ssthresh(st.cwnd)
     }
 
+    /// Linux `cubictcp_state(TCP_CA_Loss)`.
     fn on_rto(&mut self, _st: &mut CcState) {
-        let last_max = self.last_max_cwnd;
         self.reset();
-        self.last_max_cwnd = last_max;
-        self.hystart_found = true; // Linux keeps HyStart off after a loss (ssthresh is set)
     }
 
     fn state_label(&self) -> String {
@@ -363,6 +373,65 @@ mod tests {
         c.on_ack(&mut st, &ack(1110, 100, una, 1_000_000));
         assert!(c.hystart_found);
         assert_eq!(st.ssthresh, 20);
+    }
+
+    #[test]
+    fn loss_state_resets_everything() {
+        // cubictcp_state(TCP_CA_Loss) -> bictcp_reset + bictcp_hystart_reset.
+        let mut c = Cubic::new();
+        let mut st = CcState::new(1448);
+        st.cwnd = 100;
+        c.ssthresh(&st);
+        c.delay_min_us = 500;
+        c.hystart_found = true;
+        c.cnt = 7;
+        c.on_rto(&mut st);
+        assert_eq!(
+            (c.last_max_cwnd, c.delay_min_us, c.cnt, c.hystart_found),
+            (0, 0, 0, false)
+        );
+        assert_eq!(c.epoch_start_us, None);
+    }
+
+    #[test]
+    fn hystart_skips_acks_without_rtt_and_early_epoch_samples() {
+        // cubictcp_acked returns before hystart_update for an ACK without an RTT sample:
+        // a train of such ACKs never ends slow start.
+        let mut c = Cubic::new();
+        let mut st = CcState::new(1448);
+        st.cwnd = 20;
+        c.on_ack(&mut st, &ack(0, 100, 1, 10));
+        for i in 0..40u64 {
+            let mut a = ack(1000 + 10 * i, 100, 11 + i, 1_000_000);
+            a.rtt_us = None;
+            c.on_ack(&mut st, &a);
+        }
+        assert!(!c.hystart_found);
+        // Within the first second of an epoch the delay sample is ignored (min stays).
+        let mut c = Cubic::new();
+        c.epoch_start_us = Some(0);
+        c.delay_min_us = 900;
+        c.on_ack(&mut st, &ack(999_999, 100, 1, 10));
+        assert_eq!(c.delay_min_us, 900);
+        c.on_ack(&mut st, &ack(1_000_000, 100, 1, 10));
+        assert_eq!(c.delay_min_us, 100);
+    }
+
+    #[test]
+    fn hystart_round_minimum_covers_every_sample() {
+        // Eight samples of 15 ms, then one of 13.9 ms: the round's minimum (13.9 ms) is under
+        // the 14 ms threshold, so slow start goes on.
+        let mut c = Cubic::new();
+        let mut st = CcState::new(1448);
+        st.cwnd = 20;
+        c.on_ack(&mut st, &ack(0, 10_000, 1, 10));
+        let mut t = 3000;
+        for i in 0..8u64 {
+            c.on_ack(&mut st, &ack(t, 15_000, 11 + i, 1_000_000));
+            t += 3000;
+        }
+        c.on_ack(&mut st, &ack(t, 13_900, 20, 1_000_000));
+        assert!(!c.hystart_found);
     }
 
     #[test]

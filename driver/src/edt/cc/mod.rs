@@ -78,8 +78,14 @@ pub struct AckInfo {
     pub pacing_rate: u64,
     /// The sender used all of cwnd recently (Linux tcp_is_cwnd_limited).
     pub cwnd_limited: bool,
-    /// In fast recovery or loss recovery (cwnd reduction is the sender's job then).
+    /// In fast recovery (Linux TCP_CA_Recovery; cwnd reduction is the sender's job then).
     pub in_recovery: bool,
+    /// In loss recovery after an RTO (Linux TCP_CA_Loss).
+    pub in_loss: bool,
+    /// Segments in flight before this ACK was processed (Linux `rs->prior_in_flight`).
+    pub prior_in_flight: u64,
+    /// The sender's departure clock (Linux `tp->tcp_wstamp_ns`), for BBR's in-network estimate.
+    pub wstamp_ns: u64,
 }
 
 /// The congestion-control interface.
@@ -107,6 +113,12 @@ pub trait CongestionControl: std::fmt::Debug {
     /// Send buffer multiplier on cwnd (Linux `sndbuf_expand`, default 2, BBR 3).
     fn sndbuf_expand(&self) -> u64 {
         2
+    }
+    /// The module asks the sender to mark the flow application-limited now (Linux: BBR sets
+    /// `tp->app_limited` in PROBE_RTT, `bbr_update_min_rtt`), so the low-rate samples taken
+    /// with a 4-segment window do not enter its bandwidth filter.
+    fn wants_app_limited(&self) -> bool {
+        false
     }
     /// A short label of the module's state, for reports (e.g. BBR's mode).
     fn state_label(&self) -> String {
