@@ -97,7 +97,7 @@ class Driver:
     async def rd(self, a):
         return await self.bar.read_dword(a)
 
-    async def setup(self, queues=(0, 1)):
+    async def setup(self, queues=(0, 1), win_len=4 << 20):
         for _ in range(200):
             if not await self.rd(C.CTRL_STATUS) & C.CTRL_STATUS_RESET_BUSY:
                 break
@@ -120,25 +120,26 @@ class Driver:
             await self.wr(qb + C.Q_SIZE_LOG2, 5)
             await self.wr(qb + C.Q_WIN_BASE_LO, self.base)
             await self.wr(qb + C.Q_WIN_BASE_HI, self.base >> 32)
-            await self.wr(qb + C.Q_WIN_LEN_LO, 4 << 20)
+            await self.wr(qb + C.Q_WIN_LEN_LO, win_len)
             await self.wr(qb + C.Q_WIN_LEN_HI, 0)
             await self.wr(qb + C.Q_CTRL, C.Q_CTRL_ENABLE)
         await self.wr(C.CTRL_IRQ_MOD_COUNT, 1)
         await self.wr(C.CTRL_IRQ_CTRL, C.CTRL_IRQ_CTRL_ENABLE)
         await self.wr(C.CTRL_CONTROL, C.CTRL_CONTROL_ENABLE)
 
-    def post(self, q, launch_ns, length, rng, addr=None, expect=(C.STATUS_SENT,)):
+    def post(self, q, launch_ns, length, rng, addr=None, expect=(C.STATUS_SENT,), fill=None, cookie=None):
         st = self.q[q]
         if addr is None:
             off = self.pay_next + rng.randrange(0, 64)
             self.pay_next = (off + length + 0xFFF) & ~0xFFF
-            data = bytes(rng.getrandbits(8) for _ in range(length))
+            data = bytes(rng.getrandbits(8) for _ in range(length)) if fill is None else fill * length
             self.mem[off:off + length] = data
             addr = self.base + off
         else:
             data = None
         idx = st["prod"]
-        cookie = rng.getrandbits(32)
+        if cookie is None:
+            cookie = rng.getrandbits(32)
         slot = idx % (1 << st["log2"])
         a = st["ring_off"] + 32 * slot
         self.mem[a:a + 32] = C.pack_descriptor(addr=addr, len=length, cookie=cookie, launch_ns=launch_ns)
@@ -266,3 +267,52 @@ async def test_tx_frames_msix(dut):
     assert tb.host.msix_count[0] >= 1, "no MSI-X"
     cnt = await drv.rd(C.CNT_SENT_LO)
     assert cnt == 16, cnt
+
+
+POISON = b"\xee" * 16
+
+
+@T()
+async def test_dma_errors(dut):
+    """Host-memory read failures become DMA_ERROR completions, exactly one per descriptor, counted:
+    a payload at an address the root complex does not decode (UR completion), a payload whose
+    completions arrive poisoned, and a descriptor whose own read completion is poisoned (its cookie,
+    len and launch_ns read back 0). The frames around them leave correctly."""
+    tb = TB(dut)
+    await tb.init()
+    drv = tb.drv
+    # the DMA window is larger than the memory the root complex has behind it
+    await drv.setup(queues=(0,), win_len=16 << 20)
+    rng = random.Random(9)
+    # poison completions that carry the marked payload or the marked descriptor
+    bad_cookie = 0x5EADC0DE
+    marks = (POISON, bad_cookie.to_bytes(4, "little") * 1)
+    tb.host.poison = lambda tlp: any(m in bytes(tlp.data) for m in marks)
+    t = tb.clock.now() + 20_000
+    good = drv.post(0, t, 300, rng)
+    ur = drv.post(0, t + 2000, 200, rng, addr=drv.base + (8 << 20), expect=(C.STATUS_DMA_ERROR,))
+    pois = drv.post(0, t + 4000, 700, rng, fill=b"\xee", expect=(C.STATUS_DMA_ERROR,))
+    good2 = drv.post(0, t + 6000, 1000, rng)
+    await drv.doorbell(0)
+    await tb.wait_done()
+    # the descriptor read failure: alone in its burst so that exactly it fails
+    bad = drv.post(0, tb.clock.now() + 20_000, 100, rng, cookie=bad_cookie, expect=(C.STATUS_DMA_ERROR,))
+    await drv.doorbell(0)
+    await tb.wait_done()
+    tb.host.poison = None
+    good3 = drv.post(0, tb.clock.now() + 20_000, 64, rng)
+    await drv.doorbell(0)
+    await tb.wait_done()
+    for d in (ur, pois):
+        c = d["cpl"]
+        assert c["status"] == C.STATUS_DMA_ERROR and c["cookie"] == d["cookie"] and c["len"] == d["len"], c
+        assert c["launch_ns"] == d["launch_ns"], c
+    c = bad["cpl"]
+    assert c["status"] == C.STATUS_DMA_ERROR and (c["cookie"], c["len"], c["launch_ns"]) == (0, 0, 0), c
+    for d in (good, good2, good3):
+        assert d["cpl"]["status"] == C.STATUS_SENT, d["cpl"]
+    tb.check_wire()
+    assert len(drv.cpls) == len(drv.all) == 6
+    assert await drv.rd(C.CNT_DMA_ERROR_LO) == 3
+    assert await drv.rd(C.Q_BASE + C.Q_CNT_DMA_ERROR) == 3
+    assert await drv.rd(C.CNT_SENT_LO) == 3
