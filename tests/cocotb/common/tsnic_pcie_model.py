@@ -1,5 +1,6 @@
-"""The PCIe side of the board benches: cocotbext-pcie's RootComplex and its UltraScale+ hard-block
-model, wired to a bench wrapper that has the hard block's port names and widths
+"""The PCIe side of the board benches: cocotbext-pcie's RootComplex and its Xilinx hard-block model
+(UltraScalePlusPcieDevice, Gen3 x16 at 512 bits; or, with width=256, UltraScalePcieDevice, Gen3 x8 at
+256 bits: the Gen3 block whose AXI-Stream layout pcie3_7x shares), wired to a bench wrapper that has the hard block's port names and widths
 (s_axis_cq_*, m_axis_cc_*, m_axis_rq_*, s_axis_rc_*, cfg_max_payload, cfg_max_read_req,
 cfg_function_status, cfg_interrupt_msix_*). The model drives clk (250 MHz) and rst.
 
@@ -10,7 +11,7 @@ dword alignment, client tags, no extended tags, MSI-X table/PBA in BAR0 at 0x200
 from cocotb.triggers import FallingEdge, Timer
 from cocotbext.axi import AxiStreamBus
 from cocotbext.pcie.core import RootComplex
-from cocotbext.pcie.xilinx.us import UltraScalePlusPcieDevice
+from cocotbext.pcie.xilinx.us import UltraScalePcieDevice, UltraScalePlusPcieDevice
 
 BAR0_SIZE = 1 << 20
 MSIX_TABLE = 0x20000
@@ -18,12 +19,12 @@ MSIX_PBA = 0x28000
 
 
 class PcieHost:
-    def __init__(self, dut, msix_vectors=4, max_payload_size=512):
+    def __init__(self, dut, msix_vectors=4, max_payload_size=512, width=512):
         self.dut = dut
+        self.width = width
         self.rc = RootComplex()
-        self.dev = UltraScalePlusPcieDevice(
-            pcie_generation=3, pcie_link_width=16, user_clk_frequency=250e6, alignment="dword",
-            cq_straddle=False, cc_straddle=False, rq_straddle=False, rc_straddle=False, rc_4tlp_straddle=False,
+        common = dict(
+            pcie_generation=3, user_clk_frequency=250e6, alignment="dword", rc_straddle=False,
             pf_count=1, max_payload_size=max_payload_size, enable_client_tag=True, enable_extended_tag=False,
             enable_parity=False, enable_rx_msg_interface=False, enable_sriov=False,
             enable_extended_configuration=False,
@@ -46,6 +47,12 @@ class PcieHost:
             cfg_interrupt_msix_sent=dut.cfg_interrupt_msix_sent,
             cfg_interrupt_msix_fail=dut.cfg_interrupt_msix_fail,
         )
+        if width == 512:
+            self.dev = UltraScalePlusPcieDevice(
+                pcie_link_width=16, cq_straddle=False, cc_straddle=False, rq_straddle=False,
+                rc_4tlp_straddle=False, **common)
+        else:
+            self.dev = UltraScalePcieDevice(pcie_link_width=8, **common)
         self.rc.make_port().connect(self.dev)
         self.dev.functions[0].configure_bar(0, BAR0_SIZE)
         self.pdev = None

@@ -1,48 +1,56 @@
-// Bench wrapper: tsnic_board_core with the UltraScale+ hard block's port names and widths for
-// cocotbext-pcie's model (function-0 bits picked out of the per-function buses, as a board top does).
+// Bench wrapper: tsnic_board_core with the hard block's port names and widths for cocotbext-pcie's
+// model (function-0 bits picked out of the per-function buses, as a board top does): UltraScale+ at
+// 512 bits by default, DATA_W=256 with the 7-series pcie3_7x tuser widths (85/33/60/75).
 `timescale 1ns / 1ps
 `default_nettype none
 
-module tb_tsnic_board_core (
+module tb_tsnic_board_core #(
+    parameter DATA_W    = 512,
+    parameter CQ_USER_W = 183,
+    parameter CC_USER_W = 81,
+    parameter RQ_USER_W = 137,
+    parameter RC_USER_W = 161,
+    parameter FN_W      = 4
+) (
     input  wire          clk,
     input  wire          rst,
-    input  wire [511:0]  s_axis_cq_tdata,
-    input  wire [15:0]   s_axis_cq_tkeep,
+    input  wire [DATA_W-1:0]  s_axis_cq_tdata,
+    input  wire [DATA_W/32-1:0] s_axis_cq_tkeep,
     input  wire          s_axis_cq_tvalid,
     output wire          s_axis_cq_tready,
     input  wire          s_axis_cq_tlast,
-    input  wire [182:0]  s_axis_cq_tuser,
-    output wire [511:0]  m_axis_cc_tdata,
-    output wire [15:0]   m_axis_cc_tkeep,
+    input  wire [CQ_USER_W-1:0]  s_axis_cq_tuser,
+    output wire [DATA_W-1:0]  m_axis_cc_tdata,
+    output wire [DATA_W/32-1:0] m_axis_cc_tkeep,
     output wire          m_axis_cc_tvalid,
     input  wire          m_axis_cc_tready,
     output wire          m_axis_cc_tlast,
-    output wire [80:0]   m_axis_cc_tuser,
-    output wire [511:0]  m_axis_rq_tdata,
-    output wire [15:0]   m_axis_rq_tkeep,
+    output wire [CC_USER_W-1:0]   m_axis_cc_tuser,
+    output wire [DATA_W-1:0]  m_axis_rq_tdata,
+    output wire [DATA_W/32-1:0] m_axis_rq_tkeep,
     output wire          m_axis_rq_tvalid,
     input  wire          m_axis_rq_tready,
     output wire          m_axis_rq_tlast,
-    output wire [136:0]  m_axis_rq_tuser,
-    input  wire [511:0]  s_axis_rc_tdata,
-    input  wire [15:0]   s_axis_rc_tkeep,
+    output wire [RQ_USER_W-1:0]  m_axis_rq_tuser,
+    input  wire [DATA_W-1:0]  s_axis_rc_tdata,
+    input  wire [DATA_W/32-1:0] s_axis_rc_tkeep,
     input  wire          s_axis_rc_tvalid,
     output wire          s_axis_rc_tready,
     input  wire          s_axis_rc_tlast,
-    input  wire [160:0]  s_axis_rc_tuser,
+    input  wire [RC_USER_W-1:0]  s_axis_rc_tuser,
     input  wire [2:0]    cfg_max_payload,
     input  wire [2:0]    cfg_max_read_req,
     input  wire [15:0]   cfg_function_status,
-    input  wire [3:0]    cfg_interrupt_msix_enable,
-    input  wire [3:0]    cfg_interrupt_msix_mask,
+    input  wire [FN_W-1:0] cfg_interrupt_msix_enable,
+    input  wire [FN_W-1:0] cfg_interrupt_msix_mask,
     output wire [63:0]   cfg_interrupt_msix_address,
     output wire [31:0]   cfg_interrupt_msix_data,
     output wire          cfg_interrupt_msix_int,
     input  wire          cfg_interrupt_msix_sent,
     input  wire          cfg_interrupt_msix_fail,
 
-    output wire [511:0]  m_axis_tx_tdata,
-    output wire [63:0]   m_axis_tx_tkeep,
+    output wire [DATA_W-1:0]  m_axis_tx_tdata,
+    output wire [DATA_W/8-1:0] m_axis_tx_tkeep,
     output wire          m_axis_tx_tvalid,
     input  wire          m_axis_tx_tready,
     output wire          m_axis_tx_tlast,
@@ -53,7 +61,8 @@ module tb_tsnic_board_core (
 
 /* verilator lint_off PINCONNECTEMPTY */
 tsnic_board_core #(
-    .DATA_W(512), .CQ_USER_W(183), .CC_USER_W(81), .RQ_USER_W(137), .RC_USER_W(161), .NUM_QUEUES(8)
+    .DATA_W(DATA_W), .CQ_USER_W(CQ_USER_W), .CC_USER_W(CC_USER_W), .RQ_USER_W(RQ_USER_W), .RC_USER_W(RC_USER_W),
+    .NUM_QUEUES(8)
 ) board_inst (
     .clk(clk), .rst(rst),
     .s_axis_cq_tdata(s_axis_cq_tdata), .s_axis_cq_tkeep(s_axis_cq_tkeep), .s_axis_cq_tvalid(s_axis_cq_tvalid),
@@ -72,7 +81,7 @@ tsnic_board_core #(
     .cfg_interrupt_msix_fail(cfg_interrupt_msix_fail),
     .m_axis_tx_tdata(m_axis_tx_tdata), .m_axis_tx_tkeep(m_axis_tx_tkeep), .m_axis_tx_tvalid(m_axis_tx_tvalid),
     .m_axis_tx_tready(m_axis_tx_tready), .m_axis_tx_tlast(m_axis_tx_tlast), .m_axis_tx_tuser(m_axis_tx_tuser),
-    .s_axis_rx_tdata(512'd0), .s_axis_rx_tkeep(64'd0), .s_axis_rx_tuser(1'b0), .s_axis_rx_tvalid(1'b0),
+    .s_axis_rx_tdata({DATA_W{1'b0}}), .s_axis_rx_tkeep({(DATA_W/8){1'b0}}), .s_axis_rx_tuser(1'b0), .s_axis_rx_tvalid(1'b0),
     .s_axis_rx_tready(), .s_axis_rx_tlast(1'b0),
     .pps(pps),
     .stat_dma_rd_err(stat_dma_rd_err), .stat_bar_bad_np(), .stat_bar_bad_posted(), .stat_rx_frames_dropped()

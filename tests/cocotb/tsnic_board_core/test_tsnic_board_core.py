@@ -14,6 +14,7 @@ Time: the bench counts clk cycles itself and reads the core's PHC once, at a kno
 (PHC time = anchor + 4 ns x cycles since); at the end it checks the PHC has kept to that line.
 """
 
+import os
 import random
 
 import cocotb
@@ -24,7 +25,7 @@ import tsnic_contract as C
 from tsnic_pcie_model import PcieHost
 
 CLK_NS = 4
-DATA_W = 512
+DATA_W = int(os.environ.get("DATA_W", "512"))
 
 
 class Clockwork:
@@ -178,7 +179,7 @@ class Driver:
 class TB:
     def __init__(self, dut):
         self.dut = dut
-        self.host = PcieHost(dut)
+        self.host = PcieHost(dut, width=DATA_W)
         self.clock = Clockwork(dut)
         self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis_tx"), dut.clk, dut.rst)
         self.frames = []

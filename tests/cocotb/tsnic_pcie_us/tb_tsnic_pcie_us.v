@@ -1,40 +1,48 @@
-// Bench wrapper: tsnic_pcie_us with the hard block's port names and widths (UltraScale+, 512 bits)
-// for cocotbext-pcie's model; AXI slave and AXI-Lite master brought out for cocotbext-axi.
+// Bench wrapper: tsnic_pcie_us with the hard block's port names and widths for cocotbext-pcie's
+// model (UltraScale+ pcie4 at 512 bits by default; DATA_W=256 with the 7-series pcie3_7x tuser widths
+// 85/33/60/75 for the Gen3 model); AXI slave and AXI-Lite master brought out for cocotbext-axi.
 `timescale 1ns / 1ps
 `default_nettype none
 
-module tb_tsnic_pcie_us (
+module tb_tsnic_pcie_us #(
+    parameter DATA_W    = 512,
+    parameter CQ_USER_W = 183,
+    parameter CC_USER_W = 81,
+    parameter RQ_USER_W = 137,
+    parameter RC_USER_W = 161,
+    parameter FN_W      = 4       // per-function bits of cfg_interrupt_msix_enable/mask
+) (
     input  wire          clk,
     input  wire          rst,
-    input  wire [511:0]  s_axis_cq_tdata,
-    input  wire [15:0]   s_axis_cq_tkeep,
+    input  wire [DATA_W-1:0]  s_axis_cq_tdata,
+    input  wire [DATA_W/32-1:0] s_axis_cq_tkeep,
     input  wire          s_axis_cq_tvalid,
     output wire          s_axis_cq_tready,
     input  wire          s_axis_cq_tlast,
-    input  wire [182:0]  s_axis_cq_tuser,
-    output wire [511:0]  m_axis_cc_tdata,
-    output wire [15:0]   m_axis_cc_tkeep,
+    input  wire [CQ_USER_W-1:0]  s_axis_cq_tuser,
+    output wire [DATA_W-1:0]  m_axis_cc_tdata,
+    output wire [DATA_W/32-1:0] m_axis_cc_tkeep,
     output wire          m_axis_cc_tvalid,
     input  wire          m_axis_cc_tready,
     output wire          m_axis_cc_tlast,
-    output wire [80:0]   m_axis_cc_tuser,
-    output wire [511:0]  m_axis_rq_tdata,
-    output wire [15:0]   m_axis_rq_tkeep,
+    output wire [CC_USER_W-1:0]   m_axis_cc_tuser,
+    output wire [DATA_W-1:0]  m_axis_rq_tdata,
+    output wire [DATA_W/32-1:0] m_axis_rq_tkeep,
     output wire          m_axis_rq_tvalid,
     input  wire          m_axis_rq_tready,
     output wire          m_axis_rq_tlast,
-    output wire [136:0]  m_axis_rq_tuser,
-    input  wire [511:0]  s_axis_rc_tdata,
-    input  wire [15:0]   s_axis_rc_tkeep,
+    output wire [RQ_USER_W-1:0]  m_axis_rq_tuser,
+    input  wire [DATA_W-1:0]  s_axis_rc_tdata,
+    input  wire [DATA_W/32-1:0] s_axis_rc_tkeep,
     input  wire          s_axis_rc_tvalid,
     output wire          s_axis_rc_tready,
     input  wire          s_axis_rc_tlast,
-    input  wire [160:0]  s_axis_rc_tuser,
+    input  wire [RC_USER_W-1:0]  s_axis_rc_tuser,
     input  wire [2:0]    cfg_max_payload,
     input  wire [2:0]    cfg_max_read_req,
     input  wire [15:0]   cfg_function_status,
-    input  wire [3:0]    cfg_interrupt_msix_enable,
-    input  wire [3:0]    cfg_interrupt_msix_mask,
+    input  wire [FN_W-1:0] cfg_interrupt_msix_enable,
+    input  wire [FN_W-1:0] cfg_interrupt_msix_mask,
     output wire [63:0]   cfg_interrupt_msix_address,
     output wire [31:0]   cfg_interrupt_msix_data,
     output wire          cfg_interrupt_msix_int,
@@ -71,8 +79,8 @@ module tb_tsnic_pcie_us (
     input  wire [2:0]    s_axi_awprot,
     input  wire          s_axi_awvalid,
     output wire          s_axi_awready,
-    input  wire [511:0]  s_axi_wdata,
-    input  wire [63:0]   s_axi_wstrb,
+    input  wire [DATA_W-1:0]  s_axi_wdata,
+    input  wire [DATA_W/8-1:0] s_axi_wstrb,
     input  wire          s_axi_wlast,
     input  wire          s_axi_wvalid,
     output wire          s_axi_wready,
@@ -91,7 +99,7 @@ module tb_tsnic_pcie_us (
     input  wire          s_axi_arvalid,
     output wire          s_axi_arready,
     output wire [7:0]    s_axi_rid,
-    output wire [511:0]  s_axi_rdata,
+    output wire [DATA_W-1:0]  s_axi_rdata,
     output wire [1:0]    s_axi_rresp,
     output wire          s_axi_rlast,
     output wire          s_axi_rvalid,
@@ -104,7 +112,7 @@ module tb_tsnic_pcie_us (
 );
 
 tsnic_pcie_us #(
-    .DATA_W(512), .CQ_USER_W(183), .CC_USER_W(81), .RQ_USER_W(137), .RC_USER_W(161),
+    .DATA_W(DATA_W), .CQ_USER_W(CQ_USER_W), .CC_USER_W(CC_USER_W), .RQ_USER_W(RQ_USER_W), .RC_USER_W(RC_USER_W),
     .AXI_ID_W(8), .TAG_W(5), .MAX_RD_BYTES(512), .MAX_WR_BYTES(512), .NUM_VECTORS(4)
 ) dut (
     .clk(clk), .rst(rst),

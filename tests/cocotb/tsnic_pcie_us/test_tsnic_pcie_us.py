@@ -9,6 +9,7 @@ longer than MPS, no tag issued again while it still has completions to come, and
 while bus master enable is off. Data is checked against host memory (the reference).
 """
 
+import os
 import random
 
 import cocotb
@@ -17,6 +18,8 @@ from cocotbext.axi import AxiBus, AxiMaster, AxiLiteBus, AxiLiteRam, AxiResp
 from cocotbext.pcie.core.caps import PciCapId
 
 from tsnic_pcie_model import PcieHost, MSIX_TABLE, MSIX_PBA
+
+DATA_W = int(os.environ.get("DATA_W", "512"))
 
 
 class RqMonitor:
@@ -46,11 +49,12 @@ class RqMonitor:
                     dw = (d >> 64) & 0x7FF
                     rt = (d >> 75) & 0xF
                     tag = (d >> 96) & 0xFF
-                    fbe, lbe = u & 0xF, (u >> 8) & 0xF
+                    fbe, lbe = u & 0xF, (u >> (8 if DATA_W == 512 else 4)) & 0xF
                     first = (fbe & -fbe).bit_length() - 1 if fbe else 0
-                    nbytes = dw * 4 - first - ((4 - (lbe.bit_length() if dw > 1 else fbe.bit_length())) & 3 if dw > 1 else 0)
                     if dw == 1:
                         nbytes = fbe.bit_length() - first
+                    else:
+                        nbytes = dw * 4 - first - (4 - lbe.bit_length())
                     start = addr + first
                     if not self.bme:
                         self.errors.append(f"request type {rt} with bus master enable off")
@@ -83,7 +87,7 @@ class TB:
     def __init__(self, dut):
         self.dut = dut
         dut.irq.value = 0
-        self.host = PcieHost(dut)
+        self.host = PcieHost(dut, width=DATA_W)
         self.axil = AxiLiteRam(AxiLiteBus.from_prefix(dut, "m_axil"), dut.clk, dut.rst, size=1 << 20)
         self.axi = AxiMaster(AxiBus.from_prefix(dut, "s_axi"), dut.clk, dut.rst)
         self.mon = RqMonitor(dut)
