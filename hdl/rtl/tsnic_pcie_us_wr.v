@@ -1,8 +1,8 @@
 // tsnic_pcie_us_wr: AXI4 write slave (the core's host-memory writes) to PCIe memory write TLPs on the
 // hard block's RQ interface.
 //
-// A burst's bytes run from awaddr to the highest strobe of its last beat (strobes are taken as
-// contiguous, as the core writes them; a single narrow beat is fine). It is cut into TLPs that end
+// A burst's bytes run from awaddr to the last strobe of its last beat (strobes must be contiguous,
+// as the core writes them; a single narrow beat is fine). It is cut into TLPs that end
 // at multiples of MPS = min(128 << cfg_max_payload, MAX_WR_BYTES): each piece is collected in a
 // small buffer (one 32-bit RAM per dword lane, written already rotated from address lanes to the TLP's
 // dword positions after the 4-dword descriptor) and then sent. B is answered once the burst's last
@@ -57,7 +57,8 @@ localparam LL    = $clog2(LANES);
 localparam BUF_WORDS = MAX_WR_BYTES / BYTES + 2;
 localparam BW    = $clog2(BUF_WORDS);
 
-localparam [2:0] S_IDLE = 3'd0, S_CALC = 3'd1, S_COLLECT = 3'd2, S_HDR = 3'd3, S_SEND = 3'd4, S_B = 3'd5;
+localparam [2:0] S_IDLE = 3'd0, S_CALC = 3'd1, S_COLLECT = 3'd2, S_LEN = 3'd3, S_HDR = 3'd4, S_SEND = 3'd5,
+                 S_B = 3'd6;
 reg [2:0] state = S_IDLE;
 
 reg [AXI_ID_W-1:0] w_id = {AXI_ID_W{1'b0}};
@@ -68,6 +69,8 @@ reg [BW-1:0]       w_nbeats = 0;         // beats this piece may take
 reg [12:0]         w_len = 13'd0;        // bytes in the piece
 reg                w_final = 1'b0;       // the piece holds wlast
 reg                w_err = 1'b0;
+reg [BYTES-1:0]    l_strb = {BYTES{1'b0}};   // strobes of the burst's last beat
+reg [BW-1:0]       l_beat = 0;               // its beat number in the piece
 reg [LL-1:0]       w_k = {LL{1'b0}};     // (4 - a0) mod LANES: rotation from address lane to TLP lane
 reg [1:0]          w_kw = 2'd0;          // (4 - a0 + LANES) / LANES: word bias
 
@@ -78,13 +81,16 @@ always @(*) begin
     if (cfg_max_payload > 3'd5 || mps > MAX_WR_BYTES) mps = MAX_WR_BYTES;
 end
 
-// highest strobe of the beat
-reg [BL:0] top;
+// end of the burst's last beat's strobes (registered first: they come straight from the core). With
+// contiguous strobes exactly one byte ends the run (strobe set, next one clear): a one-hot vector,
+// encoded by ORs (a priority encoder over 64 strobes was 9 LUT levels).
+wire [BYTES-1:0] run_end = l_strb & ~{1'b0, l_strb[BYTES-1:1]};
+reg  [BL:0] top;
 integer i;
 always @(*) begin
     top = {(BL+1){1'b0}};
     for (i = 0; i < BYTES; i = i + 1)
-        if (s_axi_wstrb[i]) top = i[BL:0] + 1'b1;
+        top = top | ({(BL+1){run_end[i]}} & (i[BL:0] + 1'b1));
 end
 
 wire [LL-1:0] a0 = w_addr[BL-1:2];
@@ -175,16 +181,21 @@ always @(posedge clk) begin
             if (s_axi_wvalid) begin
                 w_beat <= w_beat + 1'b1;
                 if (s_axi_wlast) begin
-                    // piece ends at the last strobe of this beat
-                    w_len   <= ({{(13-BW){1'b0}}, w_beat} << BL) + {{(12-BL){1'b0}}, top} - {{(13-BL){1'b0}}, w_addr[BL-1:0]};
+                    // piece ends at the last strobe of this beat (length worked out in S_LEN)
+                    l_strb  <= s_axi_wstrb;
+                    l_beat  <= w_beat;
                     w_final <= 1'b1;
-                    state   <= S_HDR;
+                    state   <= S_LEN;
                 end else if (w_beat == w_nbeats - 1'b1) begin
                     w_len   <= w_max;
                     w_final <= 1'b0;
                     state   <= S_HDR;
                 end
             end
+        end
+        S_LEN: begin
+            w_len <= ({{(13-BW){1'b0}}, l_beat} << BL) + {{(12-BL){1'b0}}, top} - {{(13-BL){1'b0}}, w_addr[BL-1:0]};
+            state <= S_HDR;
         end
         S_HDR: begin
             o_desc <= {1'b0, 3'b000, 3'b000, 1'b0, 16'd0, 8'd0, 16'd0, 1'b0, 4'b0001, p_dwords, w_addr[63:2], 2'b00};
