@@ -12,6 +12,7 @@ from cocotb.triggers import FallingEdge, Timer
 from cocotbext.axi import AxiStreamBus
 from cocotbext.pcie.core import RootComplex
 from cocotbext.pcie.xilinx.us import UltraScalePcieDevice, UltraScalePlusPcieDevice
+from cocotbext.pcie.xilinx.us.tlp import Tlp_us, ErrorCode
 
 BAR0_SIZE = 1 << 20
 MSIX_TABLE = 0x20000
@@ -59,6 +60,8 @@ class PcieHost:
         self.bar0 = None
         self.msix_count = [0] * msix_vectors
         self.poison = None          # callable(tlp) -> bool: completions to poison on their way in
+        self.time_out = None        # callable(tlp) -> bool: completions to lose; the requester then sees
+                                    # the hard block's completion-timeout report (RC error code 1001)
 
     async def init(self, msix=True, master=True):
         await FallingEdge(self.dut.rst)
@@ -78,8 +81,20 @@ class PcieHost:
         orig = self.dev.upstream_port.rx_handler
 
         async def recv(tlp):
-            if self.poison is not None and tlp.fmt_type.name.startswith("CPL") and self.poison(tlp):
-                tlp.ep = True
+            if tlp.fmt_type.name.startswith("CPL"):
+                if self.poison is not None and self.poison(tlp):
+                    tlp.ep = True
+                if self.time_out is not None and self.time_out(tlp):
+                    # what the hard block hands the user after its completion timer expires: a
+                    # descriptor-only RC "completion" with error code 1001, request completed
+                    t = Tlp_us(tlp)
+                    t.error_code = ErrorCode.TIMEOUT
+                    t.request_completed = True
+                    t.data = bytearray()
+                    t.length = 0
+                    self.dev.active_request[tlp.tag] = None     # the hard block frees the tag
+                    self.dev.rc_queue.put_nowait(t)
+                    return
             await orig(tlp)
 
         self.dev.upstream_port.rx_handler = recv

@@ -278,8 +278,8 @@ async def test_bus_master_off(dut):
 
 @T()
 async def test_completion_errors(dut):
-    """A read of an address the root complex does not decode (UR completion) and a poisoned
-    completion both end as SLVERR on AXI R; the tags recover and later reads are correct."""
+    """A read of an address the root complex does not decode (UR completion), a poisoned completion
+    and a completion timeout all end as SLVERR on AXI R; the tags recover and later reads are correct."""
     tb = TB(dut)
     await tb.init()
     # unmapped host address: the root complex answers UR
@@ -291,6 +291,11 @@ async def test_completion_errors(dut):
     tb.mem[0x2000:0x2100] = bytes(range(256))
     r = await tb.axi.read(tb.mem_base + 0x2000, 256)
     tb.host.poison = None
+    assert r.resp == AxiResp.SLVERR, r.resp
+    # a completion that never comes: the hard block reports the timeout (error code 1001)
+    tb.host.time_out = lambda tlp: True
+    r = await tb.axi.read(tb.mem_base + 0x2000, 64)
+    tb.host.time_out = None
     assert r.resp == AxiResp.SLVERR, r.resp
     for k in range(40):
         r = await tb.axi.read(tb.mem_base + 0x2000 + k, 128)
