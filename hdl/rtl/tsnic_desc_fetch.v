@@ -13,7 +13,8 @@
 // the table (the R channel, shared with the payload prefetch, is never blocked by a full calendar).
 // Each descriptor is validated (zero length, oversize, reserved flag, outside the DMA window) and then
 // either sent as a REJECTED completion request or written to a freshly allocated tsnic_desc_table
-// entry and inserted into the calendar. See docs/DATAPATH.md, section "tsnic_desc_fetch".
+// entry and inserted into the calendar. A descriptor any of whose read beats came back with rresp !=
+// OKAY takes the REJECTED path with status DMA_ERROR (cookie, len, launch_ns 0) whatever its contents. See docs/DATAPATH.md, section "tsnic_desc_fetch".
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
