@@ -29,17 +29,20 @@ pub enum Status {
     Flushed = 5,
     /// Malformed descriptor, never scheduled; the completion's reason field says why.
     Rejected = 6,
+    /// A host-memory read for this descriptor failed: the PCIe completion had an error status (UR/CA), was poisoned, or timed out (or bus mastering was off). Nothing was sent. If the descriptor itself could not be read, cookie, len and launch_ns are 0 (queue and ring_index identify it); if its payload could not be read, they are the descriptor's. depart_ns is the PHC time of the decision.
+    DmaError = 7,
 }
 
 impl Status {
     /// Every value, in code order.
-    pub const ALL: [Status; 6] = [
+    pub const ALL: [Status; 7] = [
         Status::Sent,
         Status::SentLate,
         Status::DroppedLate,
         Status::DroppedHorizon,
         Status::Flushed,
         Status::Rejected,
+        Status::DmaError,
     ];
 
     /// The code as the card writes it, or `None` for a code the contract does not define.
@@ -51,6 +54,7 @@ impl Status {
             4 => Some(Status::DroppedHorizon),
             5 => Some(Status::Flushed),
             6 => Some(Status::Rejected),
+            7 => Some(Status::DmaError),
             _ => None,
         }
     }
@@ -64,6 +68,7 @@ impl Status {
             Status::DroppedHorizon => "DROPPED_HORIZON",
             Status::Flushed => "FLUSHED",
             Status::Rejected => "REJECTED",
+            Status::DmaError => "DMA_ERROR",
         }
     }
 }
@@ -456,6 +461,10 @@ pub mod reg {
     pub const CNT_TX_BYTES_LO: usize = 0x438;
     /// (ro) Bits 63:32.
     pub const CNT_TX_BYTES_HI: usize = 0x43c;
+    /// (rc) Completions with status DMA_ERROR.
+    pub const CNT_DMA_ERROR_LO: usize = 0x440;
+    /// (ro) Bits 63:32.
+    pub const CNT_DMA_ERROR_HI: usize = 0x444;
     /// Block FLASH: Configuration flash (quad-SPI NOR, MT25QU01G class) and FPGA reboot: one FLASH_CMD write runs one command to its end (busy polling in hardware). docs/ARCHITECTURE.md "Flash controller".
     pub const FLASH_BASE: usize = 0x800;
     /// (ro) What this build's flash is.
@@ -568,6 +577,8 @@ pub mod reg {
     pub const Q_CNT_FLUSHED: usize = 0x54;
     /// (ro) Completions REJECTED (32-bit, wraps).
     pub const Q_CNT_REJECTED: usize = 0x58;
+    /// (ro) Completions DMA_ERROR (32-bit, wraps).
+    pub const Q_CNT_DMA_ERROR: usize = 0x5c;
 }
 
 /// Access kinds of every register, for the driver's typed register block.
@@ -967,6 +978,18 @@ pub const REGISTERS: &[RegInfo] = &[
         per_queue: false,
     },
     RegInfo {
+        name: "CNT_DMA_ERROR_LO",
+        offset: 0x440,
+        access: Access::Rc,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "CNT_DMA_ERROR_HI",
+        offset: 0x444,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
         name: "FLASH_CAP",
         offset: 0x800,
         access: Access::Ro,
@@ -1149,6 +1172,12 @@ pub const REGISTERS: &[RegInfo] = &[
     RegInfo {
         name: "Q_CNT_REJECTED",
         offset: 0x58,
+        access: Access::Ro,
+        per_queue: true,
+    },
+    RegInfo {
+        name: "Q_CNT_DMA_ERROR",
+        offset: 0x5c,
         access: Access::Ro,
         per_queue: true,
     },

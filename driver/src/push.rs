@@ -837,6 +837,8 @@ pub struct Report {
     pub rejected: u64,
     /// Completed FLUSHED.
     pub flushed: u64,
+    /// Completed DMA_ERROR (the card could not read the descriptor or the payload from host memory).
+    pub dma_error: u64,
     /// Frames whose launch time the card capped to its horizon (they leave early, by request).
     pub capped: u64,
     /// Departure minus requested launch (the card's PHC), over every frame on the wire (SENT and
@@ -911,6 +913,7 @@ impl Report {
             dropped_late: 0,
             dropped_horizon: 0,
             rejected: 0,
+            dma_error: 0,
             flushed: 0,
             capped: 0,
             error_ns: ErrorStats::default(),
@@ -943,6 +946,7 @@ impl Report {
                 Status::DroppedHorizon => r.dropped_horizon += 1,
                 Status::Rejected => r.rejected += 1,
                 Status::Flushed => r.flushed += 1,
+                Status::DmaError => r.dma_error += 1,
             }
             r.capped += f.capped as u64;
             let q = r.queues.entry(f.queue).or_default();
@@ -1110,9 +1114,9 @@ impl Report {
         out.write_all(b"\n}\n")
     }
 
-    /// Frames that did not go on the wire (dropped, rejected, flushed).
+    /// Frames that did not go on the wire (dropped, rejected, flushed, DMA errors).
     pub fn not_sent(&self) -> u64 {
-        self.dropped_late + self.dropped_horizon + self.rejected + self.flushed
+        self.dropped_late + self.dropped_horizon + self.rejected + self.flushed + self.dma_error
     }
 
     /// Sentences for stderr about what a user must not miss: frames not sent, capped, early.
@@ -1132,6 +1136,11 @@ impl Report {
                 ),
                 (self.rejected, "rejected by the card"),
                 (self.flushed, "flushed"),
+                (
+                    self.dma_error,
+                    "lost to DMA errors (the card could not read host memory: check the IOMMU \
+                     mapping and bus mastering)",
+                ),
             ] {
                 if count > 0 {
                     parts.push(format!("{count} {what}"));
@@ -1182,6 +1191,9 @@ impl Report {
         row(&mut s, "dropped_horizon", self.dropped_horizon.to_string());
         row(&mut s, "rejected", self.rejected.to_string());
         row(&mut s, "flushed", self.flushed.to_string());
+        if self.dma_error > 0 {
+            row(&mut s, "dma_error", self.dma_error.to_string());
+        }
         if self.capped > 0 {
             row(&mut s, "capped", self.capped.to_string());
         }

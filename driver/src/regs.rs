@@ -154,6 +154,8 @@ pub struct CntRegs {
     pub rejected: Counter64,
     /// Bytes sent.
     pub tx_bytes: Counter64,
+    /// Completions DMA_ERROR.
+    pub dma_error: Counter64,
 }
 
 /// One queue's block (stride `Q_STRIDE`).
@@ -198,7 +200,9 @@ pub struct QueueRegs {
     pub cnt_flushed: RO<u32>,
     /// REJECTED.
     pub cnt_rejected: RO<u32>,
-    _reserved1: [RO<u32>; 9],
+    /// DMA_ERROR.
+    pub cnt_dma_error: RO<u32>,
+    _reserved1: [RO<u32>; 8],
 }
 
 /// The whole BAR0 map.
@@ -218,7 +222,7 @@ pub struct Bar0 {
     _pad_cpl: [RO<u32>; (0x400 - 0x318) / 4],
     /// 0x400.
     pub cnt: CntRegs,
-    _pad_cnt: [RO<u32>; (contract::reg::Q_BASE - 0x440) / 4],
+    _pad_cnt: [RO<u32>; (contract::reg::Q_BASE - 0x448) / 4],
     /// Queue blocks from `Q_BASE`.
     pub queues: [QueueRegs; contract::reg::Q_MAX_COUNT],
 }
@@ -435,6 +439,8 @@ pub fn declared() -> Vec<(&'static str, usize, contract::Access, bool)> {
         field!("CNT_REJECTED_HI", Bar0, cnt.rejected.hi),
         field!("CNT_TX_BYTES_LO", Bar0, cnt.tx_bytes.lo),
         field!("CNT_TX_BYTES_HI", Bar0, cnt.tx_bytes.hi),
+        field!("CNT_DMA_ERROR_LO", Bar0, cnt.dma_error.lo),
+        field!("CNT_DMA_ERROR_HI", Bar0, cnt.dma_error.hi),
         qfield!("Q_BASE_LO", base_lo),
         qfield!("Q_BASE_HI", base_hi),
         qfield!("Q_SIZE_LOG2", size_log2),
@@ -454,6 +460,7 @@ pub fn declared() -> Vec<(&'static str, usize, contract::Access, bool)> {
         qfield!("Q_CNT_DROPPED_HORIZON", cnt_dropped_horizon),
         qfield!("Q_CNT_FLUSHED", cnt_flushed),
         qfield!("Q_CNT_REJECTED", cnt_rejected),
+        qfield!("Q_CNT_DMA_ERROR", cnt_dma_error),
     ]
 }
 

@@ -13,6 +13,7 @@
 `define TSNIC_STATUS_DROPPED_HORIZON 8'd4
 `define TSNIC_STATUS_FLUSHED 8'd5
 `define TSNIC_STATUS_REJECTED 8'd6
+`define TSNIC_STATUS_DMA_ERROR 8'd7
 
 // reject_reason
 `define TSNIC_REJECT_NONE 8'd0
@@ -225,6 +226,10 @@
 `define TSNIC_CNT_TX_BYTES_LO_OFF 56
 `define TSNIC_CNT_TX_BYTES_HI 32'h0043C
 `define TSNIC_CNT_TX_BYTES_HI_OFF 60
+`define TSNIC_CNT_DMA_ERROR_LO 32'h00440
+`define TSNIC_CNT_DMA_ERROR_LO_OFF 64
+`define TSNIC_CNT_DMA_ERROR_HI 32'h00444
+`define TSNIC_CNT_DMA_ERROR_HI_OFF 68
 
 // block FLASH: Configuration flash (quad-SPI NOR, MT25QU01G class) and FPGA reboot: one FLASH_CMD write runs one command to its end (busy polling in hardware). docs/ARCHITECTURE.md "Flash controller".
 `define TSNIC_FLASH_BASE 32'h00800
@@ -305,5 +310,6 @@
 `define TSNIC_Q_CNT_DROPPED_HORIZON 80  // offset inside one queue's block
 `define TSNIC_Q_CNT_FLUSHED 84  // offset inside one queue's block
 `define TSNIC_Q_CNT_REJECTED 88  // offset inside one queue's block
+`define TSNIC_Q_CNT_DMA_ERROR 92  // offset inside one queue's block
 
 `endif

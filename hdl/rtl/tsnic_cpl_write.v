@@ -10,7 +10,7 @@
 //   is freed (m_free_*), the per-queue counter of that status is incremented, and a one-cycle event
 //   (evt_cpl_*) feeds the global counters and the interrupt moderator in tsnic_regs.
 // - Register blocks owned: CPL (BASE_LO/HI, SIZE_LOG2, CTRL, PROD, CONS) and, in each Q block,
-//   CNT_SENT..CNT_REJECTED (per-queue 32-bit counters in one block RAM, 8 words per queue).
+//   CNT_SENT..CNT_DMA_ERROR (per-queue 32-bit counters in one block RAM, 8 words per queue).
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -280,12 +280,14 @@ localparam [31:0] WORD_DROPPED_LATE_32 = (`TSNIC_Q_CNT_DROPPED_LATE - `TSNIC_Q_C
 localparam [31:0] WORD_DROPPED_HORIZON_32 = (`TSNIC_Q_CNT_DROPPED_HORIZON - `TSNIC_Q_CNT_POSTED) / 4;
 localparam [31:0] WORD_FLUSHED_32 = (`TSNIC_Q_CNT_FLUSHED - `TSNIC_Q_CNT_POSTED) / 4;
 localparam [31:0] WORD_REJECTED_32 = (`TSNIC_Q_CNT_REJECTED - `TSNIC_Q_CNT_POSTED) / 4;
+localparam [31:0] WORD_DMA_ERROR_32 = (`TSNIC_Q_CNT_DMA_ERROR - `TSNIC_Q_CNT_POSTED) / 4;
 localparam [2:0] WORD_SENT = WORD_SENT_32[2:0];
 localparam [2:0] WORD_SENT_LATE = WORD_SENT_LATE_32[2:0];
 localparam [2:0] WORD_DROPPED_LATE = WORD_DROPPED_LATE_32[2:0];
 localparam [2:0] WORD_DROPPED_HORIZON = WORD_DROPPED_HORIZON_32[2:0];
 localparam [2:0] WORD_FLUSHED = WORD_FLUSHED_32[2:0];
 localparam [2:0] WORD_REJECTED = WORD_REJECTED_32[2:0];
+localparam [2:0] WORD_DMA_ERROR = WORD_DMA_ERROR_32[2:0];
 
 function [2:0] status_word(input [7:0] st);   // word index in a queue's counter block (0: none)
     begin
@@ -296,6 +298,7 @@ function [2:0] status_word(input [7:0] st);   // word index in a queue's counter
             `TSNIC_STATUS_DROPPED_HORIZON: status_word = WORD_DROPPED_HORIZON;
             `TSNIC_STATUS_FLUSHED:         status_word = WORD_FLUSHED;
             `TSNIC_STATUS_REJECTED:        status_word = WORD_REJECTED;
+            `TSNIC_STATUS_DMA_ERROR:       status_word = WORD_DMA_ERROR;
             default:                       status_word = 3'd0;
         endcase
     end
@@ -308,7 +311,7 @@ wire [31:0] rd_qrel = rd_a - `TSNIC_Q_BASE;
 wire [31:0] rd_qnum = rd_qrel >> `TSNIC_Q_STRIDE_LOG2;
 wire [31:0] rd_qoff = rd_qrel & (`TSNIC_Q_STRIDE - 1);
 wire        rd_qcnt = (rd_a >= `TSNIC_Q_BASE) && (rd_qnum < NUM_QUEUES)
-                   && (rd_qoff >= `TSNIC_Q_CNT_SENT) && (rd_qoff <= `TSNIC_Q_CNT_REJECTED);
+                   && (rd_qoff >= `TSNIC_Q_CNT_SENT) && (rd_qoff <= `TSNIC_Q_CNT_DMA_ERROR);
 wire [31:0] rd_qword = (rd_qoff - `TSNIC_Q_CNT_POSTED) >> 2;
 wire [CNT_ADDR_W-1:0] rd_caddr = {rd_qnum[QUEUE_W-1:0], rd_qword[2:0]};
 
@@ -320,7 +323,7 @@ wire [31:0] wr_qrel = wr_a - `TSNIC_Q_BASE;
 wire [31:0] wr_qnum = wr_qrel >> `TSNIC_Q_STRIDE_LOG2;
 wire [31:0] wr_qoff = wr_qrel & (`TSNIC_Q_STRIDE - 1);
 wire        wr_qcnt = (wr_a >= `TSNIC_Q_BASE) && (wr_qnum < NUM_QUEUES)
-                   && (wr_qoff >= `TSNIC_Q_CNT_SENT) && (wr_qoff <= `TSNIC_Q_CNT_REJECTED);
+                   && (wr_qoff >= `TSNIC_Q_CNT_SENT) && (wr_qoff <= `TSNIC_Q_CNT_DMA_ERROR);
 
 reg        wr_ack_reg = 1'b0;
 reg        rd_ack_reg = 1'b0;

@@ -13,7 +13,8 @@
 // the table (the R channel, shared with the payload prefetch, is never blocked by a full calendar).
 // Each descriptor is validated (zero length, oversize, reserved flag, outside the DMA window) and then
 // either sent as a REJECTED completion request or written to a freshly allocated tsnic_desc_table
-// entry and inserted into the calendar. See docs/DATAPATH.md, section "tsnic_desc_fetch".
+// entry and inserted into the calendar. A descriptor any of whose read beats came back with rresp !=
+// OKAY takes the REJECTED path with status DMA_ERROR (cookie, len, launch_ns 0) whatever its contents. See docs/DATAPATH.md, section "tsnic_desc_fetch".
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -168,7 +169,7 @@ localparam ST_W = 83;
 // context of one read burst
 localparam CTX_W = QUEUE_W + 16 + 8 + LANES_LOG2 + 64 + 64 + 2;
 // descriptor buffer entry
-localparam DF_W  = 64 + 16 + 32 + 64 + QUEUE_W + 16 + 2 + 8 + 1 + 16 + 8;
+localparam DF_W  = 1 + 64 + 16 + 32 + 64 + QUEUE_W + 16 + 2 + 8 + 1 + 16 + 8;   // MSB: DMA error
 // burst done entry
 localparam DN_W  = QUEUE_W + 16 + 8;
 
@@ -670,6 +671,7 @@ wire [QUEUE_W-1:0]    x_q     = ctx_data[154+LANES_LOG2 +: QUEUE_W];
 reg  [7:0]   k;
 wire         emit;
 wire [255:0] emit_desc;
+wire         emit_err;     // a beat of this descriptor came back with rresp != OKAY
 wire         emit_last = (k == x_n - 8'd1);
 assign ctx_pop = emit && emit_last;
 
@@ -687,10 +689,12 @@ generate
         assign emit = hb_valid && ctx_valid;
         assign emit_desc = hb[cur_lane*256 +: 256];
         /* verilator lint_off PINCONNECTEMPTY */
-        tsnic_fifo #(.WIDTH(AXI_DATA_W), .ADDR_W(RB_ADDR_W)) rbeat_fifo (
+        wire                  hb_err;
+        tsnic_fifo #(.WIDTH(AXI_DATA_W + 1), .ADDR_W(RB_ADDR_W)) rbeat_fifo (
             .clk(clk), .rst(rst),
-            .s_valid(m_axi_rvalid), .s_ready(m_axi_rready), .s_data(m_axi_rdata),
-            .m_valid(hb_valid), .m_ready(emit && last_in_beat), .m_data(hb), .count());
+            .s_valid(m_axi_rvalid), .s_ready(m_axi_rready), .s_data({m_axi_rresp[1], m_axi_rdata}),
+            .m_valid(hb_valid), .m_ready(emit && last_in_beat), .m_data({hb_err, hb}), .count());
+        assign emit_err = hb_err;
         /* verilator lint_on PINCONNECTEMPTY */
         always @(posedge clk) begin
             if (rst) begin
@@ -704,15 +708,18 @@ generate
         reg [255:0]        sh;
         /* verilator lint_on UNUSEDSIGNAL */
         reg [BPD_LOG2-1:0] bcnt;
+        reg                sh_err;     // an earlier beat of this descriptor had an error
         wire [255:0] asm_desc = {m_axi_rdata, sh[255:AXI_DATA_W]};
         assign m_axi_rready = 1'b1;
         assign emit = m_axi_rvalid && (bcnt == BPD_LAST_32[BPD_LOG2-1:0]);
         assign emit_desc = asm_desc;
+        assign emit_err = sh_err || m_axi_rresp[1];
         always @(posedge clk) begin
             if (rst) begin
-                bcnt <= {BPD_LOG2{1'b0}}; sh <= 256'd0;
+                bcnt <= {BPD_LOG2{1'b0}}; sh <= 256'd0; sh_err <= 1'b0;
             end else if (m_axi_rvalid) begin
                 sh   <= asm_desc;
+                sh_err <= emit ? 1'b0 : emit_err;
                 bcnt <= (bcnt == BPD_LAST_32[BPD_LOG2-1:0]) ? {BPD_LOG2{1'b0}} : bcnt + 1'b1;
             end
         end
@@ -720,10 +727,12 @@ generate
         assign m_axi_rready = 1'b1;
         assign emit = m_axi_rvalid;
         assign emit_desc = m_axi_rdata[255:0];
+        assign emit_err = m_axi_rresp[1];
     end
 endgenerate
 
 reg              u_valid;
+reg              u_err;
 reg [255:0]      u_desc;
 reg [QUEUE_W-1:0] u_q;
 reg [15:0]       u_idx;
@@ -735,13 +744,14 @@ reg [1:0]        u_pol;
 
 always @(posedge clk) begin
     if (rst) begin
-        k <= 8'd0; u_valid <= 1'b0; u_desc <= 256'd0; u_q <= {QUEUE_W{1'b0}}; u_idx <= 16'd0;
+        k <= 8'd0; u_valid <= 1'b0; u_err <= 1'b0; u_desc <= 256'd0; u_q <= {QUEUE_W{1'b0}}; u_idx <= 16'd0;
         u_last <= 1'b0; u_new_cons <= 16'd0; u_n <= 8'd0; u_wb <= 64'd0; u_wl <= 64'd0; u_pol <= 2'd0;
     end else begin
         u_valid <= emit;
         if (emit) begin
             k          <= emit_last ? 8'd0 : k + 8'd1;
             u_desc     <= emit_desc;
+            u_err      <= emit_err;
             u_q        <= x_q;
             u_idx      <= x_start + {8'd0, k};
             u_last     <= emit_last;
@@ -759,7 +769,7 @@ wire [63:0] d_addr   = u_desc[`TSNIC_DESC_ADDR_LSB +: 64];
 wire [31:0] d_len    = u_desc[`TSNIC_DESC_LEN_LSB +: 32];
 wire [31:0] d_flags  = u_desc[`TSNIC_DESC_FLAGS_LSB +: 32];
 
-reg               v_valid, v_asap, v_bad, v_zero, v_over, v_below, v_last;
+reg               v_valid, v_asap, v_bad, v_zero, v_over, v_below, v_last, v_err;
 reg [63:0]        v_addr, v_launch;
 reg [15:0]        v_len, v_idx, v_new_cons;
 reg [31:0]        v_cookie;
@@ -770,7 +780,7 @@ reg [7:0]         v_n;
 
 always @(posedge clk) begin
     if (rst) begin
-        v_valid <= 1'b0; v_asap <= 1'b0; v_bad <= 1'b0; v_zero <= 1'b0; v_over <= 1'b0; v_below <= 1'b0;
+        v_valid <= 1'b0; v_err <= 1'b0; v_asap <= 1'b0; v_bad <= 1'b0; v_zero <= 1'b0; v_over <= 1'b0; v_below <= 1'b0;
         v_last <= 1'b0; v_addr <= 64'd0; v_launch <= 64'd0; v_len <= 16'd0; v_idx <= 16'd0;
         v_new_cons <= 16'd0; v_cookie <= 32'd0; v_dend <= 65'd0; v_wend <= 65'd0;
         v_q <= {QUEUE_W{1'b0}}; v_pol <= 2'd0; v_n <= 8'd0;
@@ -778,6 +788,7 @@ always @(posedge clk) begin
         v_valid <= u_valid;
         if (u_valid) begin
             v_addr     <= d_addr;
+            v_err      <= u_err;
             v_len      <= d_len[15:0];
             v_cookie   <= u_desc[`TSNIC_DESC_COOKIE_LSB +: 32];
             v_launch   <= u_desc[`TSNIC_DESC_LAUNCH_NS_LSB +: 64];
@@ -810,7 +821,7 @@ wire [63:0] d_lt     = (v_asap && d_reason == `TSNIC_REJECT_NONE) ? phc_ns : v_l
 // possible" cannot be late enough to drop.
 wire [1:0]  d_pol    = v_asap ? {v_pol[1], `TSNIC_LATE_POLICY_SEND} : v_pol;
 
-wire [DF_W-1:0] df_in = {v_addr, v_len, v_cookie, d_lt, v_q, v_idx, d_pol, d_reason, v_last,
+wire [DF_W-1:0] df_in = {v_err, v_addr, v_len, v_cookie, d_lt, v_q, v_idx, d_pol, d_reason, v_last,
                          v_new_cons, v_n};
 
 // descriptor buffer
@@ -835,7 +846,8 @@ wire [63:0]        f_launch   = df_data[51+QUEUE_W +: 64];
 wire [31:0]        f_cookie   = df_data[115+QUEUE_W +: 32];
 wire [15:0]        f_len      = df_data[147+QUEUE_W +: 16];
 wire [63:0]        f_addr     = df_data[163+QUEUE_W +: 64];
-wire               f_rej      = (f_reason != `TSNIC_REJECT_NONE);
+wire               f_err      = df_data[DF_W-1];       // the descriptor read failed: DMA_ERROR
+wire               f_rej      = (f_reason != `TSNIC_REJECT_NONE) || f_err;
 
 // progress to the engine: consecutive descriptors of one queue leaving the buffer are merged into one
 // "done" update (queue, new CONS, count); the update goes out the cycle after the run breaks: another
@@ -886,7 +898,8 @@ assign tbl_wr_launch_ns  = f_launch;
 assign tbl_wr_ring_index = f_idx;
 assign tbl_wr_queue      = f_q;
 
-assign m_cpl_req_status       = `TSNIC_STATUS_REJECTED;
+reg cpl_err_r;
+assign m_cpl_req_status       = cpl_err_r ? `TSNIC_STATUS_DMA_ERROR : `TSNIC_STATUS_REJECTED;
 assign m_cpl_req_capped       = 1'b0;
 assign m_cpl_req_handle       = {NODE_W{1'b0}};
 assign m_cpl_req_handle_valid = 1'b0;
@@ -897,7 +910,7 @@ always @(posedge clk) begin
         m_ins_launch_ns <= 64'd0; m_ins_late_policy <= 1'b0; m_ins_horizon_policy <= 1'b0;
         m_cpl_req_valid <= 1'b0; m_cpl_req_queue <= {QUEUE_W{1'b0}}; m_cpl_req_ring_index <= 16'd0;
         m_cpl_req_cookie <= 32'd0; m_cpl_req_launch_ns <= 64'd0; m_cpl_req_depart_ns <= 64'd0;
-        m_cpl_req_len <= 16'd0; m_cpl_req_reason <= 8'd0;
+        m_cpl_req_len <= 16'd0; m_cpl_req_reason <= 8'd0; cpl_err_r <= 1'b0;
         evt_posted <= 1'b0;
     end else begin
         evt_posted <= df_pop;
@@ -915,11 +928,12 @@ always @(posedge clk) begin
             m_cpl_req_valid      <= 1'b1;
             m_cpl_req_queue      <= f_q;
             m_cpl_req_ring_index <= f_idx;
-            m_cpl_req_cookie     <= f_cookie;
-            m_cpl_req_launch_ns  <= f_launch;
+            m_cpl_req_cookie     <= f_err ? 32'd0 : f_cookie;
+            m_cpl_req_launch_ns  <= f_err ? 64'd0 : f_launch;
             m_cpl_req_depart_ns  <= phc_ns;
-            m_cpl_req_len        <= f_len;
-            m_cpl_req_reason     <= f_reason;
+            m_cpl_req_len        <= f_err ? 16'd0 : f_len;
+            m_cpl_req_reason     <= f_err ? `TSNIC_REJECT_NONE : f_reason;
+            cpl_err_r            <= f_err;
         end
     end
 end
@@ -950,7 +964,7 @@ assign ff_quiet = idle && !act_valid && !flq_valid && !fd_req && !p_valid && !fl
 
 // unused inputs
 /* verilator lint_off UNUSEDSIGNAL */
-wire unused_ok = &{1'b0, m_axi_rid, m_axi_rresp, m_axi_rlast, u_desc[255:224], fl_valid_unused, f_n, f_new_cons, ctx_valid,
+wire unused_ok = &{1'b0, m_axi_rid, m_axi_rresp[0], m_axi_rlast, u_desc[255:224], fl_valid_unused, f_n, f_new_cons, ctx_valid,
                    x_lane0, wr_o[1:0], b_off[1:0], c_base_lo[4:0], prod_raw[31:16], sc_daddr[4:0]};
 /* verilator lint_on UNUSEDSIGNAL */
 

@@ -11,6 +11,8 @@
 //   waited for the frame ahead, for the MAC, or for its payload). Otherwise SENT.
 // - flush (level): a frame whose first beat has not been offered yet is consumed without being
 //   sent and completed FLUSHED (depart_ns = PHC time of the decision).
+// - s_axis_pay_tuser (its payload read failed): the frame is consumed as soon as it is at the head,
+//   without waiting for its launch time, never sent, and completed DMA_ERROR (depart_ns = decision).
 // - One completion request per frame, queued in a small FIFO; a frame starts only when that FIFO
 //   has room, so its completion is never held up.
 `resetall
@@ -48,6 +50,7 @@ module tsnic_launch_gate #(
     input  wire [DATA_W-1:0]      s_axis_pay_tdata,
     input  wire [DATA_W/8-1:0]    s_axis_pay_tkeep,
     input  wire                   s_axis_pay_tlast,
+    input  wire                   s_axis_pay_tuser,    // payload read failed: drop, complete DMA_ERROR
     input  wire                   s_axis_pay_tvalid,
     output wire                   s_axis_pay_tready,
 
@@ -76,7 +79,8 @@ module tsnic_launch_gate #(
 
 reg        in_frame = 1'b0;    // first beat sent, rest of the frame going out
 reg        offered = 1'b0;     // first beat offered (tvalid high) but not yet taken
-reg        dropping = 1'b0;    // frame being consumed under flush
+reg        dropping = 1'b0;    // frame being consumed under flush or for a DMA error
+reg        drop_err = 1'b0;    // ... for a DMA error
 reg [63:0] dep_q = 64'd0;
 reg        late_q = 1'b0;
 reg [63:0] phc_prev = 64'd0;   // phc_ns of the previous cycle
@@ -86,8 +90,9 @@ wire cpl_space;
 wire time_ok  = (phc_ns >= s_frm_launch_ns);
 wire head_ok  = s_frm_valid && s_axis_pay_tvalid && cpl_space;
 wire idle     = !in_frame && !dropping;
-wire fire_first = idle && head_ok && (offered || (time_ok && !flush));
-wire drop_start = idle && head_ok && !offered && flush;
+wire pay_err    = s_axis_pay_tuser;
+wire fire_first = idle && head_ok && !pay_err && (offered || (time_ok && !flush));
+wire drop_start = idle && head_ok && !offered && (flush || pay_err);
 
 assign m_axis_tx_tdata  = s_axis_pay_tdata;
 assign m_axis_tx_tkeep  = s_axis_pay_tkeep;
@@ -105,8 +110,10 @@ wire        late_now = s_frm_late || (phc_prev >= s_frm_launch_ns);
 
 wire [63:0] cpl_depart = (tx_first || drop_start) ? (drop_start ? phc_ns : dep_now) : dep_q;
 wire        cpl_flushed = dropping || drop_start;
+wire        cpl_dma_err = drop_start ? pay_err : (dropping && drop_err);
 wire        cpl_late = tx_first ? late_now : late_q;
-wire [7:0]  cpl_status = cpl_flushed ? `TSNIC_STATUS_FLUSHED
+wire [7:0]  cpl_status = cpl_dma_err ? `TSNIC_STATUS_DMA_ERROR
+                       : cpl_flushed ? `TSNIC_STATUS_FLUSHED
                        : (cpl_late ? `TSNIC_STATUS_SENT_LATE : `TSNIC_STATUS_SENT);
 
 assign s_frm_ready = frame_end;
@@ -125,6 +132,7 @@ always @(posedge clk) begin
     if (drop_start) begin
         dep_q    <= phc_ns;
         dropping <= !s_axis_pay_tlast;
+        drop_err <= pay_err;
     end
     if (in_frame && frame_end) begin
         in_frame <= 1'b0;

@@ -68,7 +68,7 @@ module tsnic_regs #(
     output wire [63:0]       ff_wake_ns      // the interrupt moderation deadline, if its timer runs
 );
 
-localparam NCNT = 8;
+localparam NCNT = 9;
 
 // ---------------------------------------------------------------------------------------------
 // control registers
@@ -107,48 +107,51 @@ assign ff_quiet = irq_mod_quiet && !irq_fire && !reg_wr_en && !reg_rd_en && !wr_
                   !reset_pulse_reg && !evt_posted && !evt_cpl_valid;
 
 // ---------------------------------------------------------------------------------------------
-// global counters: index 0 POSTED, 1..6 by status (SENT..REJECTED), 7 TX_BYTES
+// global counters: index 0 POSTED, 1..6 by status (SENT..REJECTED), 7 TX_BYTES, 8 DMA_ERROR
 reg [63:0] cnt_reg [0:NCNT-1];
 reg [31:0] cnt_hi_latch_reg [0:NCNT-1];
 
-function [2:0] status_idx(input [7:0] st);
+function [3:0] status_idx(input [7:0] st);
     begin
         case (st)
-            `TSNIC_STATUS_SENT:            status_idx = 3'd1;
-            `TSNIC_STATUS_SENT_LATE:       status_idx = 3'd2;
-            `TSNIC_STATUS_DROPPED_LATE:    status_idx = 3'd3;
-            `TSNIC_STATUS_DROPPED_HORIZON: status_idx = 3'd4;
-            `TSNIC_STATUS_FLUSHED:         status_idx = 3'd5;
-            `TSNIC_STATUS_REJECTED:        status_idx = 3'd6;
-            default:                       status_idx = 3'd0;   // unknown status: not counted
+            `TSNIC_STATUS_SENT:            status_idx = 4'd1;
+            `TSNIC_STATUS_SENT_LATE:       status_idx = 4'd2;
+            `TSNIC_STATUS_DROPPED_LATE:    status_idx = 4'd3;
+            `TSNIC_STATUS_DROPPED_HORIZON: status_idx = 4'd4;
+            `TSNIC_STATUS_FLUSHED:         status_idx = 4'd5;
+            `TSNIC_STATUS_REJECTED:        status_idx = 4'd6;
+            `TSNIC_STATUS_DMA_ERROR:       status_idx = 4'd8;
+            default:                       status_idx = 4'd0;   // unknown status: not counted
         endcase
     end
 endfunction
 
-wire [2:0] evt_idx = status_idx(evt_cpl_status);
+wire [3:0] evt_idx = status_idx(evt_cpl_status);
 wire       evt_wire = (evt_cpl_status == `TSNIC_STATUS_SENT) || (evt_cpl_status == `TSNIC_STATUS_SENT_LATE);
 
 // counter register decode: a CNT address -> counter index, and whether it is the _LO half
-function [4:0] cnt_decode(input [31:0] a);   // {hit, is_lo, idx[2:0]}
+function [5:0] cnt_decode(input [31:0] a);   // {hit, is_lo, idx[3:0]}
     begin
         case (a)
-            `TSNIC_CNT_POSTED_LO:          cnt_decode = {2'b11, 3'd0};
-            `TSNIC_CNT_POSTED_HI:          cnt_decode = {2'b10, 3'd0};
-            `TSNIC_CNT_SENT_LO:            cnt_decode = {2'b11, 3'd1};
-            `TSNIC_CNT_SENT_HI:            cnt_decode = {2'b10, 3'd1};
-            `TSNIC_CNT_SENT_LATE_LO:       cnt_decode = {2'b11, 3'd2};
-            `TSNIC_CNT_SENT_LATE_HI:       cnt_decode = {2'b10, 3'd2};
-            `TSNIC_CNT_DROPPED_LATE_LO:    cnt_decode = {2'b11, 3'd3};
-            `TSNIC_CNT_DROPPED_LATE_HI:    cnt_decode = {2'b10, 3'd3};
-            `TSNIC_CNT_DROPPED_HORIZON_LO: cnt_decode = {2'b11, 3'd4};
-            `TSNIC_CNT_DROPPED_HORIZON_HI: cnt_decode = {2'b10, 3'd4};
-            `TSNIC_CNT_FLUSHED_LO:         cnt_decode = {2'b11, 3'd5};
-            `TSNIC_CNT_FLUSHED_HI:         cnt_decode = {2'b10, 3'd5};
-            `TSNIC_CNT_REJECTED_LO:        cnt_decode = {2'b11, 3'd6};
-            `TSNIC_CNT_REJECTED_HI:        cnt_decode = {2'b10, 3'd6};
-            `TSNIC_CNT_TX_BYTES_LO:        cnt_decode = {2'b11, 3'd7};
-            `TSNIC_CNT_TX_BYTES_HI:        cnt_decode = {2'b10, 3'd7};
-            default:                       cnt_decode = 5'd0;
+            `TSNIC_CNT_POSTED_LO:          cnt_decode = {2'b11, 4'd0};
+            `TSNIC_CNT_POSTED_HI:          cnt_decode = {2'b10, 4'd0};
+            `TSNIC_CNT_SENT_LO:            cnt_decode = {2'b11, 4'd1};
+            `TSNIC_CNT_SENT_HI:            cnt_decode = {2'b10, 4'd1};
+            `TSNIC_CNT_SENT_LATE_LO:       cnt_decode = {2'b11, 4'd2};
+            `TSNIC_CNT_SENT_LATE_HI:       cnt_decode = {2'b10, 4'd2};
+            `TSNIC_CNT_DROPPED_LATE_LO:    cnt_decode = {2'b11, 4'd3};
+            `TSNIC_CNT_DROPPED_LATE_HI:    cnt_decode = {2'b10, 4'd3};
+            `TSNIC_CNT_DROPPED_HORIZON_LO: cnt_decode = {2'b11, 4'd4};
+            `TSNIC_CNT_DROPPED_HORIZON_HI: cnt_decode = {2'b10, 4'd4};
+            `TSNIC_CNT_FLUSHED_LO:         cnt_decode = {2'b11, 4'd5};
+            `TSNIC_CNT_FLUSHED_HI:         cnt_decode = {2'b10, 4'd5};
+            `TSNIC_CNT_REJECTED_LO:        cnt_decode = {2'b11, 4'd6};
+            `TSNIC_CNT_REJECTED_HI:        cnt_decode = {2'b10, 4'd6};
+            `TSNIC_CNT_TX_BYTES_LO:        cnt_decode = {2'b11, 4'd7};
+            `TSNIC_CNT_TX_BYTES_HI:        cnt_decode = {2'b10, 4'd7};
+            `TSNIC_CNT_DMA_ERROR_LO:       cnt_decode = {2'b11, 4'd8};
+            `TSNIC_CNT_DMA_ERROR_HI:       cnt_decode = {2'b10, 4'd8};
+            default:                       cnt_decode = 6'd0;
         endcase
     end
 endfunction
@@ -178,7 +181,7 @@ assign reg_rd_data = rd_data_reg;
 wire [31:0] rd_a = {{(32-ADDR_W){1'b0}}, reg_rd_addr[ADDR_W-1:2], 2'b00};
 wire [31:0] wr_a = {{(32-ADDR_W){1'b0}}, reg_wr_addr[ADDR_W-1:2], 2'b00};
 
-wire [4:0] rd_cnt = cnt_decode(rd_a);
+wire [5:0] rd_cnt = cnt_decode(rd_a);
 
 // verilator lint_off UNUSEDSIGNAL
 wire [3:0] unused_addr_lsbs = {reg_wr_addr[1:0], reg_rd_addr[1:0]};
@@ -218,8 +221,8 @@ always @* begin
         `TSNIC_CTRL_IRQ_MOD_TIME_NS: rd_val = irq_mod_time_reg;
         `TSNIC_CTRL_IRQ_STATUS:    rd_val = {31'd0, irq_pending_reg};
         default: begin
-            if (rd_cnt[4]) begin
-                rd_val = rd_cnt[3] ? cnt_reg[rd_cnt[2:0]][31:0] : cnt_hi_latch_reg[rd_cnt[2:0]];
+            if (rd_cnt[5]) begin
+                rd_val = rd_cnt[4] ? cnt_reg[rd_cnt[3:0]][31:0] : cnt_hi_latch_reg[rd_cnt[3:0]];
             end else begin
                 rd_hit = 1'b0;
             end
@@ -231,7 +234,7 @@ wire wr_hit = (wr_a == `TSNIC_CTRL_CONTROL) || (wr_a == `TSNIC_CTRL_LOOKAHEAD_NS
            || (wr_a == `TSNIC_CTRL_TX_LAT_COMP_NS) || (wr_a == `TSNIC_CTRL_IRQ_CTRL)
            || (wr_a == `TSNIC_CTRL_IRQ_MOD_COUNT) || (wr_a == `TSNIC_CTRL_IRQ_MOD_TIME_NS)
            || (wr_a == `TSNIC_CTRL_IRQ_STATUS) || (wr_a == `TSNIC_CTRL_STATUS)
-           || ((wr_a - `TSNIC_CAP_BASE) <= (`TSNIC_CAP_QUEUE_STRIDE - `TSNIC_CAP_BASE)) || (cnt_decode(wr_a) != 5'd0);
+           || ((wr_a - `TSNIC_CAP_BASE) <= (`TSNIC_CAP_QUEUE_STRIDE - `TSNIC_CAP_BASE)) || (cnt_decode(wr_a) != 6'd0);
 
 wire do_wr = reg_wr_en && !wr_ack_reg && wr_hit;
 wire do_rd = reg_rd_en && !rd_ack_reg && rd_hit;
@@ -276,8 +279,8 @@ always @(posedge clk) begin
     if (do_rd) begin
         rd_ack_reg <= 1'b1;
         rd_data_reg <= rd_val;
-        if (rd_cnt[4] && rd_cnt[3]) begin
-            cnt_hi_latch_reg[rd_cnt[2:0]] <= cnt_reg[rd_cnt[2:0]][63:32];
+        if (rd_cnt[5] && rd_cnt[4]) begin
+            cnt_hi_latch_reg[rd_cnt[3:0]] <= cnt_reg[rd_cnt[3:0]][63:32];
         end
     end
 
@@ -286,7 +289,7 @@ always @(posedge clk) begin
         cnt_reg[0] <= cnt_reg[0] + 64'd1;
     end
     if (evt_cpl_valid) begin
-        if (evt_idx != 3'd0) cnt_reg[evt_idx] <= cnt_reg[evt_idx] + 64'd1;
+        if (evt_idx != 4'd0) cnt_reg[evt_idx] <= cnt_reg[evt_idx] + 64'd1;
         if (evt_wire) cnt_reg[7] <= cnt_reg[7] + {48'd0, evt_cpl_len};
     end
 

@@ -15,7 +15,9 @@
 // 5. Stream side: ready frames are read from the buffer in release order into a small output FIFO
 //    and presented on m_axis_pay_* with tkeep/tlast. A frame's words are freed as they are read.
 // Beats of a frame reach m_axis_pay_* only after the whole frame is in the buffer (store and
-// forward), so the gate never underruns the MAC.
+// forward), so the gate never underruns the MAC. A frame any of whose payload beats came back with
+// rresp != OKAY is still streamed (so the buffer is freed in order), flagged on m_axis_pay_tuser: the
+// gate drops it and completes it DMA_ERROR.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -105,6 +107,7 @@ module tsnic_tx_prefetch #(
     output wire [DATA_W-1:0]      m_axis_pay_tdata,
     output wire [DATA_W/8-1:0]    m_axis_pay_tkeep,
     output wire                   m_axis_pay_tlast,
+    output wire                   m_axis_pay_tuser,    // the frame's payload read failed (every beat)
     output wire                   m_axis_pay_tvalid,
     input  wire                   m_axis_pay_tready,
 
@@ -335,6 +338,7 @@ reg [CNT_W-1:0]  w_cnt = {CNT_W{1'b0}};       // beats of the current frame rece
 reg [DATA_W-1:0] w_prev = {DATA_W{1'b0}};
 reg              w_flush_pend = 1'b0;
 reg [BUF_AW-1:0] w_ptr = {BUF_AW{1'b0}};
+reg              w_err = 1'b0;                  // a beat of the current frame came back with an error
 
 assign m_axi_rready = rf_valid && !w_flush_pend;
 wire r_fire  = m_axi_rvalid && m_axi_rready;
@@ -351,6 +355,7 @@ wire [DATA_W-1:0]   w_shifted = w_cat_sh[DATA_W-1:0];
 wire             buf_wr_en   = w_flush_pend || (r_fire && (r_off0 || !r_first));
 wire [DATA_W-1:0] buf_wr_data = (r_off0 && !w_flush_pend) ? m_axi_rdata : w_shifted;
 wire             frame_done  = w_flush_pend || (r_fire && r_last && (r_off0 || !rf_flush));
+wire             frame_err   = w_err || (r_fire && m_axi_rresp[1]);
 
 assign rf_pop = frame_done;
 
@@ -361,6 +366,7 @@ always @(posedge clk) begin
     if (w_flush_pend) begin
         w_flush_pend <= 1'b0;
     end
+    w_err <= frame_done ? 1'b0 : frame_err;
     if (r_fire) begin
         w_prev <= m_axi_rdata;
         if (r_last) begin
@@ -376,11 +382,12 @@ always @(posedge clk) begin
         w_cnt        <= {CNT_W{1'b0}};
         w_flush_pend <= 1'b0;
         w_ptr        <= {BUF_AW{1'b0}};
+        w_err        <= 1'b0;
     end
 end
 
 // frames fully written, waiting for the stream side
-localparam DF_W = CNT_W + KB_W;
+localparam DF_W = 1 + CNT_W + KB_W;
 wire [DF_W-1:0] df_out;
 wire            df_valid;
 wire            df_pop;
@@ -389,12 +396,13 @@ wire [SLOT_W+1:0] df_count;
 tsnic_fifo #(.WIDTH(DF_W), .ADDR_W(SLOT_W)) df_fifo (
     .clk(clk), .rst(rst),
     .s_valid(frame_done), .s_ready(df_s_ready),
-    .s_data({rf_words, rf_lastb}),
+    .s_data({frame_err, rf_words, rf_lastb}),
     .m_valid(df_valid), .m_ready(df_pop), .m_data(df_out),
     .count(df_count)
 );
 
-wire [CNT_W-1:0] df_words = df_out[DF_W-1:KB_W];
+wire             df_err   = df_out[DF_W-1];
+wire [CNT_W-1:0] df_words = df_out[CNT_W+KB_W-1:KB_W];
 wire [KB_W-1:0]  df_lastb = df_out[KB_W-1:0];
 
 // ---------------------------------------------------------------------------------------------
@@ -416,6 +424,8 @@ reg [KB_W-1:0]   rd_lastb = {KB_W{1'b0}};
 reg              rd_q_valid = 1'b0;           // a buffer read is in flight (data next cycle)
 reg              rd_q_last = 1'b0;
 reg [KB_W-1:0]   rd_q_lastb = {KB_W{1'b0}};
+reg              rd_err = 1'b0;
+reg              rd_q_err = 1'b0;
 
 wire [3:0]       of_count;
 wire             credit = ({1'b0, of_count} + {4'd0, rd_q_valid}) <= 5'd3;
@@ -434,11 +444,13 @@ always @(posedge clk) begin
         rd_ptr     <= rd_ptr + 1'b1;
         rd_q_last  <= rd_is_last;
         rd_q_lastb <= rd_start ? df_lastb : rd_lastb;
+        rd_q_err   <= rd_start ? df_err : rd_err;
     end
     if (rd_start) begin
         rd_act   <= !rd_is_last;
         rd_left  <= df_words - 1'b1;
         rd_lastb <= df_lastb;
+        rd_err   <= df_err;
     end else if (rd_cont) begin
         rd_left <= rd_left - 1'b1;
         if (rd_is_last) begin
@@ -457,23 +469,23 @@ wire [BYTES:0]   keep_ext  = ~({(BYTES+1){1'b1}} << rd_q_lastb);
 /* verilator lint_on UNUSEDSIGNAL */
 wire [BYTES-1:0] rd_q_keep = rd_q_last ? keep_ext[BYTES-1:0] : {BYTES{1'b1}};
 
-localparam O_W = DATA_W + BYTES + 1;
+localparam O_W = DATA_W + BYTES + 2;
 wire [O_W-1:0] of_out;
 
 tsnic_fifo #(.WIDTH(O_W), .ADDR_W(2)) out_fifo (
     .clk(clk), .rst(rst),
     .s_valid(rd_q_valid), .s_ready(of_s_ready),
-    .s_data({buf_rd_data, rd_q_keep, rd_q_last}),
+    .s_data({buf_rd_data, rd_q_keep, rd_q_last, rd_q_err}),
     .m_valid(m_axis_pay_tvalid), .m_ready(m_axis_pay_tready), .m_data(of_out),
     .count(of_count)
 );
 
-assign {m_axis_pay_tdata, m_axis_pay_tkeep, m_axis_pay_tlast} = of_out;
+assign {m_axis_pay_tdata, m_axis_pay_tkeep, m_axis_pay_tlast, m_axis_pay_tuser} = of_out;
 
-// unused inputs (the frame's queue comes from the table; IDs are routed by the arbiter;
-// a DMA error response cannot be reported through the contract's status codes)
+// unused inputs (the frame's queue comes from the table; IDs are routed by the arbiter; an error
+// response is SLVERR or DECERR, told apart by rresp[1] alone)
 /* verilator lint_off UNUSED */
-wire unused_ok = &{1'b0, s_rel_queue, m_axi_rid, m_axi_rresp, m_axi_rlast,
+wire unused_ok = &{1'b0, s_rel_queue, m_axi_rid, m_axi_rresp[0], m_axi_rlast,
                    job_s_ready, frm_s_ready, rf_s_ready, df_s_ready, of_s_ready};
 /* verilator lint_on UNUSED */
 

@@ -46,7 +46,9 @@ COMMON = HERE / "common"
 # new bench is never left for the end.
 COST_HINT = {
     "tsnic_calendar[test_random]": 60,
-    "tsnic_core": 46,
+    "tsnic_core": 50,
+    "tsnic_board_core[w512]": 30,
+    "tsnic_board_core[w256]": 30,
     "tsnic_calendar[rest]": 30,
     "tsnic_calendar[test_throughput_far]": 25,
     "tsnic_phc": 24,
@@ -57,6 +59,8 @@ COST_HINT = {
     "tsnic_launch_gate[w512]": 14,
     "tsnic_desc_fetch": 12,
     "tsnic_regs": 8,
+    "tsnic_pcie_us[w512]": 12,
+    "tsnic_pcie_us[w256]": 12,
     "tsnic_axi_rd_arb": 6,
     "tsnic_cpl_write": 5,
     "tsnic_axil_reg_if": 4,

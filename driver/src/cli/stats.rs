@@ -26,7 +26,7 @@ pub struct StatsArgs {
 }
 
 /// Global counters: name, LO offset, HI offset.
-const GLOBAL: [(&str, usize, usize); 8] = [
+const GLOBAL: [(&str, usize, usize); 9] = [
     ("posted", reg::CNT_POSTED_LO, reg::CNT_POSTED_HI),
     ("sent", reg::CNT_SENT_LO, reg::CNT_SENT_HI),
     ("sent_late", reg::CNT_SENT_LATE_LO, reg::CNT_SENT_LATE_HI),
@@ -43,10 +43,11 @@ const GLOBAL: [(&str, usize, usize); 8] = [
     ("flushed", reg::CNT_FLUSHED_LO, reg::CNT_FLUSHED_HI),
     ("rejected", reg::CNT_REJECTED_LO, reg::CNT_REJECTED_HI),
     ("tx_bytes", reg::CNT_TX_BYTES_LO, reg::CNT_TX_BYTES_HI),
+    ("dma_error", reg::CNT_DMA_ERROR_LO, reg::CNT_DMA_ERROR_HI),
 ];
 
 /// Per-queue counters.
-const PER_QUEUE: [(&str, usize); 7] = [
+const PER_QUEUE: [(&str, usize); 8] = [
     ("posted", reg::Q_CNT_POSTED),
     ("sent", reg::Q_CNT_SENT),
     ("sent_late", reg::Q_CNT_SENT_LATE),
@@ -54,6 +55,7 @@ const PER_QUEUE: [(&str, usize); 7] = [
     ("dropped_horizon", reg::Q_CNT_DROPPED_HORIZON),
     ("flushed", reg::Q_CNT_FLUSHED),
     ("rejected", reg::Q_CNT_REJECTED),
+    ("dma_error", reg::Q_CNT_DMA_ERROR),
 ];
 
 /// Run `tsnic stats`.

@@ -61,6 +61,8 @@ pub struct SimCardStats {
     pub rejected: u64,
     /// Completed FLUSHED.
     pub flushed: u64,
+    /// Completed DMA_ERROR.
+    pub dma_error: u64,
     /// Frames on the wire that left before their launch time (must be 0).
     pub early: u64,
     /// Frames the wire model recorded.
@@ -90,12 +92,13 @@ impl SimCardStats {
         row(&mut o, "card sent_late", self.sent_late.to_string());
         row(
             &mut o,
-            "card dropped/rej/flush",
+            "card dropped/rej/flush/dma",
             format!(
-                "{}/{}/{}",
+                "{}/{}/{}/{}",
                 self.dropped_late + self.dropped_horizon,
                 self.rejected,
-                self.flushed
+                self.flushed,
+                self.dma_error
             ),
         );
         row(&mut o, "card early", self.early.to_string());
@@ -485,6 +488,7 @@ impl TxPort for SimCardPort {
                     Some(Status::DroppedHorizon) => self.stats.dropped_horizon += 1,
                     Some(Status::Rejected) => self.stats.rejected += 1,
                     Some(Status::Flushed) => self.stats.flushed += 1,
+                    Some(Status::DmaError) => self.stats.dma_error += 1,
                     None => {
                         self.fail(format!("completion with unknown status code {}", c.status));
                         return out;

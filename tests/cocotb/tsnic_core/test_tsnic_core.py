@@ -56,6 +56,7 @@ class HostReadSlave:
         self.cycle = 0
         self.errors = []
         self.bursts = 0
+        self.bad = []             # [lo, hi) address ranges whose beats are answered SLVERR
         dut.m_axi_arready.value = 0
         dut.m_axi_rvalid.value = 0
         cocotb.start_soon(self._run())
@@ -70,7 +71,7 @@ class HostReadSlave:
                 word = addr - addr % self.bus
                 dut.m_axi_rid.value = rid
                 dut.m_axi_rdata.value = int.from_bytes(self.mem[word:word + self.bus], "little")
-                dut.m_axi_rresp.value = 0
+                dut.m_axi_rresp.value = 2 if any(lo < word + self.bus and word < hi for lo, hi in self.bad) else 0
                 dut.m_axi_rlast.value = int(left == 1)
                 dut.m_axi_rvalid.value = 1
             else:
@@ -309,6 +310,11 @@ class TB:
             return
         d["cpl"] = rec
         d["seen_phc"] = self.phc()
+        if d.get("desc_err"):
+            # the descriptor itself could not be read: only queue and ring index identify it
+            if (rec["status"], rec["cookie"], rec["len"], rec["launch_ns"]) != (C.STATUS_DMA_ERROR, 0, 0, 0):
+                self.errors.append(f"failed descriptor read: {rec}")
+            return
         if rec["cookie"] != d["cookie"] or rec["len"] != d["len"] & 0xFFFF:
             self.errors.append(f"completion fields differ: {rec} vs {d}")
         if d["flags"] & C.DESC_FLAG_ASAP and rec["status"] != C.STATUS_REJECTED:
@@ -424,7 +430,8 @@ class TB:
         cnt = Counter(c["status"] for c in self.drv.cpls)
         gl = {C.STATUS_SENT: C.CNT_SENT_LO, C.STATUS_SENT_LATE: C.CNT_SENT_LATE_LO,
               C.STATUS_DROPPED_LATE: C.CNT_DROPPED_LATE_LO, C.STATUS_DROPPED_HORIZON: C.CNT_DROPPED_HORIZON_LO,
-              C.STATUS_FLUSHED: C.CNT_FLUSHED_LO, C.STATUS_REJECTED: C.CNT_REJECTED_LO}
+              C.STATUS_FLUSHED: C.CNT_FLUSHED_LO, C.STATUS_REJECTED: C.CNT_REJECTED_LO,
+              C.STATUS_DMA_ERROR: C.CNT_DMA_ERROR_LO}
         for st, lo in gl.items():
             got = await self.drv.rd(lo) | (await self.drv.rd(lo + 4) << 32)
             assert got == cnt[st], f"global {C.STATUS_NAMES[st]}: {got} != {cnt[st]}"
@@ -434,7 +441,8 @@ class TB:
         assert txb == sum(d["len"] for d in sent) & 0xFFFFFFFF
         qoff = {C.STATUS_SENT: C.Q_CNT_SENT, C.STATUS_SENT_LATE: C.Q_CNT_SENT_LATE,
                 C.STATUS_DROPPED_LATE: C.Q_CNT_DROPPED_LATE, C.STATUS_DROPPED_HORIZON: C.Q_CNT_DROPPED_HORIZON,
-                C.STATUS_FLUSHED: C.Q_CNT_FLUSHED, C.STATUS_REJECTED: C.Q_CNT_REJECTED}
+                C.STATUS_FLUSHED: C.Q_CNT_FLUSHED, C.STATUS_REJECTED: C.Q_CNT_REJECTED,
+                C.STATUS_DMA_ERROR: C.Q_CNT_DMA_ERROR}
         qc = Counter((c["queue"], c["status"]) for c in self.drv.cpls)
         for q in self.drv.q:
             for st, off in qoff.items():
@@ -811,3 +819,39 @@ async def test_flash_path(dut):
     await wr(C.FLASH_ADDR, 0x01000000)
     assert not (await run(8)) & C.FLASH_STATUS_ERROR
     assert icap.iprogs == [0x01000000]
+@T()
+async def test_dma_error(dut):
+    """Host reads answered SLVERR: a payload read (first, middle or last beat of the frame) and a
+    descriptor read. Each affected descriptor gets exactly one DMA_ERROR completion (a failed
+    descriptor read: cookie, len and launch_ns 0), nothing of it reaches the wire, it is counted, and
+    the frames around it leave on time."""
+    tb = TB(dut, seed=12)
+    await tb.reset()
+    await tb.start()
+    await tb.drv.setup_queue(0, 5)
+    await tb.drv.setup_queue(3, 5)
+    t = tb.phc() + 20_000
+    for k, (length, where) in enumerate([(300, None), (900, 0), (200, None), (1500, 0.5), (64, None), (700, 1.0)]):
+        t += 3000
+        d = tb.drv.add_desc(k % 2 * 3, t, length=length,
+                            expect=C.STATUS_SENT if where is None else C.STATUS_DMA_ERROR)
+        if where is not None:
+            a = d["addr"] + int((length - 1) * where)
+            tb.rd.bad.append((a, a + 1))
+    await tb.drv.doorbell(0)
+    await tb.drv.doorbell(3)
+    await tb.wait_all_completed()
+    # queue 5: a descriptor whose own read fails (alone in its burst), then a good one
+    await tb.drv.setup_queue(5, 5)
+    bad = tb.drv.add_desc(5, tb.phc() + 20_000, length=100, expect=C.STATUS_DMA_ERROR)
+    bad["desc_err"] = True
+    ring = tb.drv.q[5]["base"] + (bad["index"] % 32) * 32
+    tb.rd.bad = [(ring + 8, ring + 9)]
+    await tb.drv.doorbell(5)
+    await tb.wait_all_completed()
+    tb.rd.bad = []
+    tb.drv.add_desc(5, tb.phc() + 20_000, length=100, expect=C.STATUS_SENT)
+    await tb.drv.doorbell(5)
+    await tb.wait_all_completed()
+    await tb.check()
+    assert sum(1 for c in tb.drv.cpls if c["status"] == C.STATUS_DMA_ERROR) == 4

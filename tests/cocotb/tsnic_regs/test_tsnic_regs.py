@@ -21,10 +21,11 @@ P = dict(NUM_QUEUES=8, CLK_FREQ_HZ=250000000, SLOT_NS=64, SLOTS=1024, HORIZON_NS
          LOOKAHEAD_NS_DEFAULT=4000)
 
 STATUSES = [C.STATUS_SENT, C.STATUS_SENT_LATE, C.STATUS_DROPPED_LATE, C.STATUS_DROPPED_HORIZON,
-            C.STATUS_FLUSHED, C.STATUS_REJECTED]
+            C.STATUS_FLUSHED, C.STATUS_REJECTED, C.STATUS_DMA_ERROR]
 CNT_LO = {"POSTED": C.CNT_POSTED_LO, C.STATUS_SENT: C.CNT_SENT_LO, C.STATUS_SENT_LATE: C.CNT_SENT_LATE_LO,
           C.STATUS_DROPPED_LATE: C.CNT_DROPPED_LATE_LO, C.STATUS_DROPPED_HORIZON: C.CNT_DROPPED_HORIZON_LO,
-          C.STATUS_FLUSHED: C.CNT_FLUSHED_LO, C.STATUS_REJECTED: C.CNT_REJECTED_LO, "TX_BYTES": C.CNT_TX_BYTES_LO}
+          C.STATUS_FLUSHED: C.CNT_FLUSHED_LO, C.STATUS_REJECTED: C.CNT_REJECTED_LO, "TX_BYTES": C.CNT_TX_BYTES_LO,
+          C.STATUS_DMA_ERROR: C.CNT_DMA_ERROR_LO}
 
 
 class TB:
@@ -98,7 +99,7 @@ async def test_cap_block(dut):
     assert await tb.regs.write(C.CAP_MAGIC, 0x12345678)
     assert await tb.regs.read(C.CAP_MAGIC) == C.MAGIC
     # offsets nobody in this block owns are not acknowledged (the bridge answers 0)
-    for addr in (0x3C, 0xFC, 0x120, 0x1FC, 0x300, 0x440, 0x80000):
+    for addr in (0x3C, 0xFC, 0x120, 0x1FC, 0x300, 0x448, 0x80000):
         assert await tb.regs.read(addr) is None, f"0x{addr:x} acknowledged"
         assert await tb.regs.write(addr, 0xFFFFFFFF) is False
     # read data is 0 whenever ack is low (the top ORs the blocks' read data)
@@ -170,7 +171,7 @@ async def test_counters_random(dut):
     await check_all()
     for _ in range(6):
         for _ in range(rng.randint(50, 300)):
-            st = rng.choice(STATUSES + [None, None, 0, 7])
+            st = rng.choice(STATUSES + [None, None, 0, 8])     # 0, 8: unknown statuses, not counted
             await tb.event(posted=rng.random() < 0.5, status=st, length=rng.randint(1, 65535))
         await check_all()
 

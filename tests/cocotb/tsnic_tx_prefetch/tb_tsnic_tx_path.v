@@ -199,7 +199,7 @@ end
 
 wire [DATA_W-1:0]   pay_tdata;
 wire [DATA_W/8-1:0] pay_tkeep;
-wire pay_tlast, pay_tvalid, pay_tready;
+wire pay_tlast, pay_tuser, pay_tvalid, pay_tready;
 wire frm_valid, frm_ready, frm_late, frm_capped;
 wire [63:0] frm_launch_ns, frm_req_launch_ns;
 wire [QUEUE_W-1:0] frm_queue;
@@ -234,7 +234,7 @@ tsnic_tx_prefetch #(
     .m_frm_req_launch_ns(frm_req_launch_ns), .m_frm_late(frm_late), .m_frm_capped(frm_capped),
     .m_frm_queue(frm_queue), .m_frm_ring_index(frm_ring_index), .m_frm_cookie(frm_cookie),
     .m_frm_len(frm_len), .m_frm_handle(frm_handle),
-    .m_axis_pay_tdata(pay_tdata), .m_axis_pay_tkeep(pay_tkeep), .m_axis_pay_tlast(pay_tlast),
+    .m_axis_pay_tdata(pay_tdata), .m_axis_pay_tkeep(pay_tkeep), .m_axis_pay_tlast(pay_tlast), .m_axis_pay_tuser(pay_tuser),
     .m_axis_pay_tvalid(pay_tvalid), .m_axis_pay_tready(pay_tready)
 );
 
@@ -246,7 +246,7 @@ tsnic_launch_gate #(
     .s_frm_req_launch_ns(frm_req_launch_ns), .s_frm_late(frm_late), .s_frm_capped(frm_capped),
     .s_frm_queue(frm_queue), .s_frm_ring_index(frm_ring_index), .s_frm_cookie(frm_cookie),
     .s_frm_len(frm_len), .s_frm_handle(frm_handle),
-    .s_axis_pay_tdata(pay_tdata), .s_axis_pay_tkeep(pay_tkeep), .s_axis_pay_tlast(pay_tlast),
+    .s_axis_pay_tdata(pay_tdata), .s_axis_pay_tkeep(pay_tkeep), .s_axis_pay_tlast(pay_tlast), .s_axis_pay_tuser(pay_tuser),
     .s_axis_pay_tvalid(pay_tvalid), .s_axis_pay_tready(pay_tready),
     .m_axis_tx_tdata(m_axis_tx_tdata), .m_axis_tx_tkeep(m_axis_tx_tkeep),
     .m_axis_tx_tlast(m_axis_tx_tlast), .m_axis_tx_tvalid(m_axis_tx_tvalid),

@@ -1,0 +1,94 @@
+// Bench wrapper: tsnic_board_core with the hard block's port names and widths for cocotbext-pcie's
+// model (function-0 bits picked out of the per-function buses, as a board top does): UltraScale+ at
+// 512 bits by default, DATA_W=256 with the 7-series pcie3_7x tuser widths (85/33/60/75).
+`timescale 1ns / 1ps
+`default_nettype none
+
+module tb_tsnic_board_core #(
+    parameter DATA_W    = 512,
+    parameter CQ_USER_W = 183,
+    parameter CC_USER_W = 81,
+    parameter RQ_USER_W = 137,
+    parameter RC_USER_W = 161,
+    parameter FN_W      = 4
+) (
+    input  wire          clk,
+    input  wire          rst,
+    input  wire [DATA_W-1:0]  s_axis_cq_tdata,
+    input  wire [DATA_W/32-1:0] s_axis_cq_tkeep,
+    input  wire          s_axis_cq_tvalid,
+    output wire          s_axis_cq_tready,
+    input  wire          s_axis_cq_tlast,
+    input  wire [CQ_USER_W-1:0]  s_axis_cq_tuser,
+    output wire [DATA_W-1:0]  m_axis_cc_tdata,
+    output wire [DATA_W/32-1:0] m_axis_cc_tkeep,
+    output wire          m_axis_cc_tvalid,
+    input  wire          m_axis_cc_tready,
+    output wire          m_axis_cc_tlast,
+    output wire [CC_USER_W-1:0]   m_axis_cc_tuser,
+    output wire [DATA_W-1:0]  m_axis_rq_tdata,
+    output wire [DATA_W/32-1:0] m_axis_rq_tkeep,
+    output wire          m_axis_rq_tvalid,
+    input  wire          m_axis_rq_tready,
+    output wire          m_axis_rq_tlast,
+    output wire [RQ_USER_W-1:0]  m_axis_rq_tuser,
+    input  wire [DATA_W-1:0]  s_axis_rc_tdata,
+    input  wire [DATA_W/32-1:0] s_axis_rc_tkeep,
+    input  wire          s_axis_rc_tvalid,
+    output wire          s_axis_rc_tready,
+    input  wire          s_axis_rc_tlast,
+    input  wire [RC_USER_W-1:0]  s_axis_rc_tuser,
+    input  wire [2:0]    cfg_max_payload,
+    input  wire [2:0]    cfg_max_read_req,
+    input  wire [15:0]   cfg_function_status,
+    input  wire [FN_W-1:0] cfg_interrupt_msix_enable,
+    input  wire [FN_W-1:0] cfg_interrupt_msix_mask,
+    output wire [63:0]   cfg_interrupt_msix_address,
+    output wire [31:0]   cfg_interrupt_msix_data,
+    output wire          cfg_interrupt_msix_int,
+    input  wire          cfg_interrupt_msix_sent,
+    input  wire          cfg_interrupt_msix_fail,
+
+    output wire [DATA_W-1:0]  m_axis_tx_tdata,
+    output wire [DATA_W/8-1:0] m_axis_tx_tkeep,
+    output wire          m_axis_tx_tvalid,
+    input  wire          m_axis_tx_tready,
+    output wire          m_axis_tx_tlast,
+    output wire [0:0]    m_axis_tx_tuser,
+    output wire          pps,
+    output wire          stat_dma_rd_err
+);
+
+/* verilator lint_off PINCONNECTEMPTY */
+tsnic_board_core #(
+    .DATA_W(DATA_W), .CQ_USER_W(CQ_USER_W), .CC_USER_W(CC_USER_W), .RQ_USER_W(RQ_USER_W), .RC_USER_W(RC_USER_W),
+    .NUM_QUEUES(8)
+) board_inst (
+    .clk(clk), .rst(rst),
+    .s_axis_cq_tdata(s_axis_cq_tdata), .s_axis_cq_tkeep(s_axis_cq_tkeep), .s_axis_cq_tvalid(s_axis_cq_tvalid),
+    .s_axis_cq_tready(s_axis_cq_tready), .s_axis_cq_tlast(s_axis_cq_tlast), .s_axis_cq_tuser(s_axis_cq_tuser),
+    .m_axis_cc_tdata(m_axis_cc_tdata), .m_axis_cc_tkeep(m_axis_cc_tkeep), .m_axis_cc_tvalid(m_axis_cc_tvalid),
+    .m_axis_cc_tready(m_axis_cc_tready), .m_axis_cc_tlast(m_axis_cc_tlast), .m_axis_cc_tuser(m_axis_cc_tuser),
+    .m_axis_rq_tdata(m_axis_rq_tdata), .m_axis_rq_tkeep(m_axis_rq_tkeep), .m_axis_rq_tvalid(m_axis_rq_tvalid),
+    .m_axis_rq_tready(m_axis_rq_tready), .m_axis_rq_tlast(m_axis_rq_tlast), .m_axis_rq_tuser(m_axis_rq_tuser),
+    .s_axis_rc_tdata(s_axis_rc_tdata), .s_axis_rc_tkeep(s_axis_rc_tkeep), .s_axis_rc_tvalid(s_axis_rc_tvalid),
+    .s_axis_rc_tready(s_axis_rc_tready), .s_axis_rc_tlast(s_axis_rc_tlast), .s_axis_rc_tuser(s_axis_rc_tuser),
+    .cfg_max_payload(cfg_max_payload), .cfg_max_read_req(cfg_max_read_req),
+    .cfg_bus_master_en(cfg_function_status[2]),
+    .cfg_interrupt_msix_enable(cfg_interrupt_msix_enable[0]), .cfg_interrupt_msix_mask(cfg_interrupt_msix_mask[0]),
+    .cfg_interrupt_msix_address(cfg_interrupt_msix_address), .cfg_interrupt_msix_data(cfg_interrupt_msix_data),
+    .cfg_interrupt_msix_int(cfg_interrupt_msix_int), .cfg_interrupt_msix_sent(cfg_interrupt_msix_sent),
+    .cfg_interrupt_msix_fail(cfg_interrupt_msix_fail),
+    .m_axis_tx_tdata(m_axis_tx_tdata), .m_axis_tx_tkeep(m_axis_tx_tkeep), .m_axis_tx_tvalid(m_axis_tx_tvalid),
+    .m_axis_tx_tready(m_axis_tx_tready), .m_axis_tx_tlast(m_axis_tx_tlast), .m_axis_tx_tuser(m_axis_tx_tuser),
+    .s_axis_rx_tdata({DATA_W{1'b0}}), .s_axis_rx_tkeep({(DATA_W/8){1'b0}}), .s_axis_rx_tuser(1'b0), .s_axis_rx_tvalid(1'b0),
+    .s_axis_rx_tready(), .s_axis_rx_tlast(1'b0),
+    // no flash on this bench (the flash bench has one): DQ pulled up, ICAP reads 0
+    .qspi_clk(), .qspi_cs_n(), .qspi_dq_o(), .qspi_dq_oe(), .qspi_dq_i(4'hF),
+    .icap_ce(1'b1), .icap_csib(), .icap_rdwrb(), .icap_i(), .icap_o(32'd0),
+    .pps(pps),
+    .stat_dma_rd_err(stat_dma_rd_err), .stat_bar_bad_np(), .stat_bar_bad_posted(), .stat_rx_frames_dropped()
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+endmodule

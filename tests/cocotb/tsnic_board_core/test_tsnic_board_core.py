@@ -1,0 +1,319 @@
+"""Board-level bench of tsnic_board_core (issue 11): the PCIe endpoint and tsnic_core together, driven
+the way a host drives the card.
+
+cocotbext-pcie's RootComplex enumerates the UltraScale+ hard-block model in front of the design,
+assigns BAR0 and sets up MSI-X. A small driver model (`Driver`) then does what the userspace driver
+does, only through PCIe: reads the identity from BAR0, places the TX rings, the payloads and the
+completion ring in the root complex's memory, posts descriptors with launch times, rings doorbells,
+waits for MSI-X and consumes completions by phase bit. The scoreboard checks, independently of the
+design: every frame at the TX stream (bytes, order), its departure time against the bench's own
+cycle count (SENT = the first cycle whose time is >= launch_ns; the completion's depart_ns is that
+time), exactly one completion per descriptor, and that MSI-X vector 0 arrived.
+
+Time: the bench counts clk cycles itself and reads the core's PHC once, at a known cycle, to anchor
+(PHC time = anchor + 4 ns x cycles since); at the end it checks the PHC has kept to that line.
+"""
+
+import os
+import random
+
+import cocotb
+from cocotb.triggers import RisingEdge, ReadOnly, ClockCycles, Timer
+from cocotbext.axi import AxiStreamBus, AxiStreamSink
+
+import tsnic_contract as C
+from tsnic_pcie_model import PcieHost
+
+CLK_NS = 4
+DATA_W = int(os.environ.get("DATA_W", "512"))
+
+
+class Clockwork:
+    """The bench's own clock: a cycle counter, an anchor to the PHC, the TX first-beat cycles."""
+
+    def __init__(self, dut):
+        self.dut = dut
+        self.cycle = 0
+        self.anchor = None          # (cycle, phc_ns)
+        self.want_anchor = False
+        self.first_beats = []       # cycle of each frame's first-beat handshake
+        self.tkeep_errors = []
+        cocotb.start_soon(self._run())
+
+    def phc_probe(self):
+        return int(self.dut.board_inst.core_inst.phc_ns.value)
+
+    async def _run(self):
+        dut = self.dut
+        in_frame = False
+        while True:
+            await RisingEdge(dut.clk)
+            self.cycle += 1
+            await ReadOnly()
+            if self.want_anchor:
+                self.anchor = (self.cycle, self.phc_probe())
+                self.want_anchor = False
+            if dut.m_axis_tx_tvalid.value and dut.m_axis_tx_tready.value:
+                if not in_frame:
+                    self.first_beats.append(self.cycle)
+                keep = int(dut.m_axis_tx_tkeep.value)
+                if not dut.m_axis_tx_tlast.value and keep != (1 << (DATA_W // 8)) - 1:
+                    self.tkeep_errors.append(keep)
+                in_frame = not dut.m_axis_tx_tlast.value
+
+    async def take_anchor(self):
+        """After reset and enumeration: one look at the PHC, then time is the bench's count."""
+        self.want_anchor = True
+        while self.anchor is None:
+            await RisingEdge(self.dut.clk)
+
+    def time_of(self, cycle):
+        c0, t0 = self.anchor
+        return t0 + CLK_NS * (cycle - c0)
+
+    def now(self):
+        return self.time_of(self.cycle)
+
+
+class Driver:
+    def __init__(self, tb):
+        self.tb = tb
+        self.bar = tb.host.bar0
+        self.mem, self.base = tb.host.mem(4 << 20)
+        self.cpl_off = 0x0000
+        self.q_off = 0x10000           # + q * 0x1000
+        self.pay_off = 0x100000
+        self.pay_next = self.pay_off
+        self.cpl_log2 = 6
+        self.cpl_cons = 0
+        self.phase = 1
+        self.q = {}
+        self.posted = {}
+        self.all = []
+        self.cpls = []
+
+    async def wr(self, a, v):
+        await self.bar.write_dword(a, v & 0xFFFFFFFF)
+
+    async def rd(self, a):
+        return await self.bar.read_dword(a)
+
+    async def setup(self, queues=(0, 1), win_len=4 << 20):
+        for _ in range(200):
+            if not await self.rd(C.CTRL_STATUS) & C.CTRL_STATUS_RESET_BUSY:
+                break
+            await Timer(1, "us")
+        else:
+            raise AssertionError("core stays in RESET_BUSY")
+        n = 1 << self.cpl_log2
+        self.mem[self.cpl_off:self.cpl_off + 32 * n] = bytes(32 * n)
+        await self.wr(C.CPL_CTRL, 0)
+        await self.wr(C.CPL_BASE_LO, self.base + self.cpl_off)
+        await self.wr(C.CPL_BASE_HI, (self.base + self.cpl_off) >> 32)
+        await self.wr(C.CPL_SIZE_LOG2, self.cpl_log2)
+        await self.wr(C.CPL_CTRL, 1)
+        for q in queues:
+            qb = C.Q_BASE + q * C.Q_STRIDE
+            ring = self.base + self.q_off + q * 0x1000
+            self.q[q] = dict(ring_off=self.q_off + q * 0x1000, log2=5, prod=0)
+            await self.wr(qb + C.Q_BASE_LO, ring)
+            await self.wr(qb + C.Q_BASE_HI, ring >> 32)
+            await self.wr(qb + C.Q_SIZE_LOG2, 5)
+            await self.wr(qb + C.Q_WIN_BASE_LO, self.base)
+            await self.wr(qb + C.Q_WIN_BASE_HI, self.base >> 32)
+            await self.wr(qb + C.Q_WIN_LEN_LO, win_len)
+            await self.wr(qb + C.Q_WIN_LEN_HI, 0)
+            await self.wr(qb + C.Q_CTRL, C.Q_CTRL_ENABLE)
+        await self.wr(C.CTRL_IRQ_MOD_COUNT, 1)
+        await self.wr(C.CTRL_IRQ_CTRL, C.CTRL_IRQ_CTRL_ENABLE)
+        await self.wr(C.CTRL_CONTROL, C.CTRL_CONTROL_ENABLE)
+
+    def post(self, q, launch_ns, length, rng, addr=None, expect=(C.STATUS_SENT,), fill=None, cookie=None):
+        st = self.q[q]
+        if addr is None:
+            off = self.pay_next + rng.randrange(0, 64)
+            self.pay_next = (off + length + 0xFFF) & ~0xFFF
+            data = bytes(rng.getrandbits(8) for _ in range(length)) if fill is None else fill * length
+            self.mem[off:off + length] = data
+            addr = self.base + off
+        else:
+            data = None
+        idx = st["prod"]
+        if cookie is None:
+            cookie = rng.getrandbits(32)
+        slot = idx % (1 << st["log2"])
+        a = st["ring_off"] + 32 * slot
+        self.mem[a:a + 32] = C.pack_descriptor(addr=addr, len=length, cookie=cookie, launch_ns=launch_ns)
+        d = dict(queue=q, index=idx, len=length, cookie=cookie, launch_ns=launch_ns, data=data, expect=expect)
+        self.posted[(q, idx)] = d
+        self.all.append(d)
+        st["prod"] = (idx + 1) & 0xFFFF
+        return d
+
+    async def doorbell(self, q):
+        await self.wr(C.Q_BASE + q * C.Q_STRIDE + C.Q_PROD, self.q[q]["prod"])
+
+    async def poll(self):
+        n = 1 << self.cpl_log2
+        got = 0
+        while True:
+            slot = self.cpl_cons % n
+            a = self.cpl_off + 32 * slot
+            rec = C.unpack_completion(self.mem[a:a + 32])
+            if (rec["flags"] >> 31) & 1 != self.phase:
+                break
+            d = self.posted.pop((rec["queue"], rec["ring_index"]), None)
+            assert d is not None, f"completion for nothing outstanding: {rec}"
+            assert rec["cookie"] == d["cookie"] or rec["status"] != C.STATUS_SENT, (rec, d)
+            d["cpl"] = rec
+            self.cpls.append(rec)
+            self.cpl_cons += 1
+            if slot == n - 1:
+                self.phase ^= 1
+            got += 1
+        if got:
+            await self.wr(C.CPL_CONS, self.cpl_cons)
+        return got
+
+
+class TB:
+    def __init__(self, dut):
+        self.dut = dut
+        self.host = PcieHost(dut, width=DATA_W)
+        self.clock = Clockwork(dut)
+        self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis_tx"), dut.clk, dut.rst)
+        self.frames = []
+        cocotb.start_soon(self._collect())
+
+    async def _collect(self):
+        while True:
+            f = await self.sink.recv()
+            self.frames.append(bytes(f.tdata))
+
+    async def init(self):
+        await self.host.init()
+        await self.clock.take_anchor()
+        self.drv = Driver(self)
+
+    async def wait_done(self, us=400):
+        """Interrupt-driven consumer: sleep until MSI-X vector 0 arrives, acknowledge IRQ_STATUS,
+        then take the completions (ack first, so a completion that lands meanwhile raises a new one)."""
+        seen = self.host.msix_count[0]
+        for _ in range(us * 10):
+            if not self.drv.posted:
+                return
+            await Timer(100, "ns")
+            if self.host.msix_count[0] != seen:
+                seen = self.host.msix_count[0]
+                await self.drv.wr(C.CTRL_IRQ_STATUS, 1)
+                await self.drv.poll()
+        raise AssertionError(f"never completed (or no MSI-X): {sorted(self.drv.posted)[:8]}, "
+                             f"MSI-X count {self.host.msix_count}")
+
+    def check_wire(self):
+        sent = [d for d in self.drv.all if d["cpl"]["status"] in (C.STATUS_SENT, C.STATUS_SENT_LATE)]
+        for d in self.drv.all:
+            assert d["cpl"]["status"] in d["expect"], (d["cpl"], d["expect"])
+        assert not self.clock.tkeep_errors
+        assert len(self.frames) == len(sent) == len(self.clock.first_beats), \
+            (len(self.frames), len(sent), len(self.clock.first_beats))
+        by_launch = sorted(sent, key=lambda d: (d["launch_ns"], d["queue"]))
+        for i, d in enumerate(by_launch):
+            t = self.clock.time_of(self.clock.first_beats[i])
+            assert self.frames[i] == d["data"], f"frame {i}: bytes differ"
+            assert d["cpl"]["depart_ns"] == t, f"frame {i}: depart_ns {d['cpl']['depart_ns']} != bench time {t}"
+            if d["cpl"]["status"] == C.STATUS_SENT:
+                assert d["launch_ns"] <= t < d["launch_ns"] + CLK_NS, \
+                    f"frame {i}: SENT at {t}, launch {d['launch_ns']}"
+        # the PHC has kept to the bench's clock
+        assert self.clock.phc_probe() == self.clock.now(), (self.clock.phc_probe(), self.clock.now())
+
+
+def T(**kw):
+    return cocotb.test(timeout_time=kw.pop("us", 3000), timeout_unit="us", **kw)
+
+
+@T()
+async def test_identity(dut):
+    """Enumerate; BAR0 holds the contract's identity; the MSI-X table is the endpoint's."""
+    tb = TB(dut)
+    await tb.init()
+    rd = tb.drv.rd
+    assert await rd(C.CAP_MAGIC) == C.MAGIC
+    assert await rd(C.CAP_VERSION) == C.VERSION
+    assert await rd(C.CAP_NUM_QUEUES) == 8
+    assert await rd(C.CAP_CLK_FREQ_HZ) == 250_000_000
+    assert await rd(C.CAP_TX_DATA_WIDTH) == DATA_W
+    assert await rd(0x20008) == tb.host.pdev.msi_vectors[0].data
+
+
+@T()
+async def test_tx_frames_msix(dut):
+    """Two queues, random lengths (incl. > MPS and > MRRS payloads, unaligned), launch times
+    interleaved across queues: bytes, order and departure time on the TX stream, completions, MSI-X."""
+    tb = TB(dut)
+    await tb.init()
+    drv = tb.drv
+    await drv.setup()
+    rng = random.Random(7)
+    start = tb.clock.now() + 20_000
+    t = start
+    for k in range(16):
+        t += rng.randrange(600, 2000)
+        drv.post(k % 2, t, rng.choice([60, 64, 65, 127, 500, 1514, rng.randint(60, 2000)]), rng)
+    await drv.doorbell(0)
+    await drv.doorbell(1)
+    await tb.wait_done()
+    tb.check_wire()
+    assert tb.host.msix_count[0] >= 1, "no MSI-X"
+    cnt = await drv.rd(C.CNT_SENT_LO)
+    assert cnt == 16, cnt
+
+
+POISON = b"\xee" * 16
+
+
+@T()
+async def test_dma_errors(dut):
+    """Host-memory read failures become DMA_ERROR completions, exactly one per descriptor, counted:
+    a payload at an address the root complex does not decode (UR completion), a payload whose
+    completions arrive poisoned, and a descriptor whose own read completion is poisoned (its cookie,
+    len and launch_ns read back 0). The frames around them leave correctly."""
+    tb = TB(dut)
+    await tb.init()
+    drv = tb.drv
+    # the DMA window is larger than the memory the root complex has behind it
+    await drv.setup(queues=(0,), win_len=16 << 20)
+    rng = random.Random(9)
+    # poison completions that carry the marked payload or the marked descriptor
+    bad_cookie = 0x5EADC0DE
+    marks = (POISON, bad_cookie.to_bytes(4, "little") * 1)
+    tb.host.poison = lambda tlp: any(m in bytes(tlp.data) for m in marks)
+    t = tb.clock.now() + 20_000
+    good = drv.post(0, t, 300, rng)
+    ur = drv.post(0, t + 2000, 200, rng, addr=drv.base + (8 << 20), expect=(C.STATUS_DMA_ERROR,))
+    pois = drv.post(0, t + 4000, 700, rng, fill=b"\xee", expect=(C.STATUS_DMA_ERROR,))
+    good2 = drv.post(0, t + 6000, 1000, rng)
+    await drv.doorbell(0)
+    await tb.wait_done()
+    # the descriptor read failure: alone in its burst so that exactly it fails
+    bad = drv.post(0, tb.clock.now() + 20_000, 100, rng, cookie=bad_cookie, expect=(C.STATUS_DMA_ERROR,))
+    await drv.doorbell(0)
+    await tb.wait_done()
+    tb.host.poison = None
+    good3 = drv.post(0, tb.clock.now() + 20_000, 64, rng)
+    await drv.doorbell(0)
+    await tb.wait_done()
+    for d in (ur, pois):
+        c = d["cpl"]
+        assert c["status"] == C.STATUS_DMA_ERROR and c["cookie"] == d["cookie"] and c["len"] == d["len"], c
+        assert c["launch_ns"] == d["launch_ns"], c
+    c = bad["cpl"]
+    assert c["status"] == C.STATUS_DMA_ERROR and (c["cookie"], c["len"], c["launch_ns"]) == (0, 0, 0), c
+    for d in (good, good2, good3):
+        assert d["cpl"]["status"] == C.STATUS_SENT, d["cpl"]
+    tb.check_wire()
+    assert len(drv.cpls) == len(drv.all) == 6
+    assert await drv.rd(C.CNT_DMA_ERROR_LO) == 3
+    assert await drv.rd(C.Q_BASE + C.Q_CNT_DMA_ERROR) == 3
+    assert await drv.rd(C.CNT_SENT_LO) == 3

@@ -1,0 +1,303 @@
+"""Bench of the PCIe endpoint alone (tsnic_pcie_us) under cocotbext-pcie's RootComplex and its
+UltraScale+ hard-block model (issue 11).
+
+Around it: BAR0's AXI-Lite side is a cocotbext-axi AxiLiteRam (the core's registers stand-in); the AXI
+slave side is driven by a cocotbext-axi AxiMaster (the core's host-memory master); host memory is a
+region of the root complex. `RqMonitor` decodes every request TLP on RQ and every completion on RC
+and checks, independently of the design: reads no longer than MRRS, nothing crossing 4 KiB, writes no
+longer than MPS, no tag issued again while it still has completions to come, and no request at all
+while bus master enable is off. Data is checked against host memory (the reference).
+"""
+
+import os
+import random
+
+import cocotb
+from cocotb.triggers import RisingEdge, ReadOnly, ClockCycles, Timer
+from cocotbext.axi import AxiBus, AxiMaster, AxiLiteBus, AxiLiteRam, AxiResp
+from cocotbext.pcie.core.caps import PciCapId
+
+from tsnic_pcie_model import PcieHost, MSIX_TABLE, MSIX_PBA
+
+DATA_W = int(os.environ.get("DATA_W", "512"))
+
+
+class RqMonitor:
+    def __init__(self, dut):
+        self.dut = dut
+        self.reads = []            # (addr, bytes, tag)
+        self.writes = []           # (addr, bytes)
+        self.outstanding = set()
+        self.errors = []
+        self.mrrs = 512
+        self.mps = 512
+        self.bme = True
+        cocotb.start_soon(self._run())
+
+    async def _run(self):
+        dut = self.dut
+        rq_sop = True
+        rc_sop = True
+        while True:
+            await RisingEdge(dut.clk)
+            await ReadOnly()
+            if dut.m_axis_rq_tvalid.value and dut.m_axis_rq_tready.value:
+                if rq_sop:
+                    d = int(dut.m_axis_rq_tdata.value) & ((1 << 128) - 1)
+                    u = int(dut.m_axis_rq_tuser.value)
+                    addr = d & ~3 & ((1 << 64) - 1)
+                    dw = (d >> 64) & 0x7FF
+                    rt = (d >> 75) & 0xF
+                    tag = (d >> 96) & 0xFF
+                    fbe, lbe = u & 0xF, (u >> (8 if DATA_W == 512 else 4)) & 0xF
+                    first = (fbe & -fbe).bit_length() - 1 if fbe else 0
+                    if dw == 1:
+                        nbytes = fbe.bit_length() - first
+                    else:
+                        nbytes = dw * 4 - first - (4 - lbe.bit_length())
+                    start = addr + first
+                    if not self.bme:
+                        self.errors.append(f"request type {rt} with bus master enable off")
+                    if (start // 4096) != ((start + nbytes - 1) // 4096):
+                        self.errors.append(f"request crosses 4 KiB: addr {start:#x} len {nbytes}")
+                    if rt == 0:
+                        if dw * 4 > self.mrrs:
+                            self.errors.append(f"read of {dw} dwords > MRRS {self.mrrs}")
+                        if tag in self.outstanding:
+                            self.errors.append(f"tag {tag} reused while outstanding")
+                        self.outstanding.add(tag)
+                        self.reads.append((start, dw * 4, tag))
+                    elif rt == 1:
+                        if dw * 4 > self.mps:
+                            self.errors.append(f"write of {dw} dwords > MPS {self.mps}")
+                        self.writes.append((start, nbytes))
+                    else:
+                        self.errors.append(f"unexpected request type {rt}")
+                rq_sop = bool(dut.m_axis_rq_tlast.value)
+            if dut.s_axis_rc_tvalid.value and dut.s_axis_rc_tready.value:
+                if rc_sop:
+                    d = int(dut.s_axis_rc_tdata.value)
+                    tag = (d >> 64) & 0xFF
+                    if (d >> 30) & 1:
+                        self.outstanding.discard(tag)
+                rc_sop = bool(dut.s_axis_rc_tlast.value)
+
+
+class TB:
+    def __init__(self, dut):
+        self.dut = dut
+        dut.irq.value = 0
+        self.host = PcieHost(dut, width=DATA_W)
+        self.axil = AxiLiteRam(AxiLiteBus.from_prefix(dut, "m_axil"), dut.clk, dut.rst, size=1 << 20)
+        self.axi = AxiMaster(AxiBus.from_prefix(dut, "s_axi"), dut.clk, dut.rst)
+        self.mon = RqMonitor(dut)
+        self.bad_np = 0
+        self.rd_err = 0
+        cocotb.start_soon(self._count())
+
+    async def _count(self):
+        while True:
+            await RisingEdge(self.dut.clk)
+            self.bad_np += int(self.dut.stat_bad_np.value)
+            self.rd_err += int(self.dut.stat_rd_err.value)
+
+    async def init(self):
+        await self.host.init()
+        self.mem, self.mem_base = self.host.mem(1 << 20)
+
+    async def set_sizes(self, mps, mrrs):
+        """Device Control: Max_Payload_Size [7:5], Max_Read_Request_Size [14:12] (128 << n)."""
+        pdev = self.host.pdev
+        ctl = await pdev.capability_read_dword(PciCapId.EXP, 8)
+        ctl &= ~((7 << 5) | (7 << 12))
+        ctl |= ((mps // 128).bit_length() - 1) << 5
+        ctl |= ((mrrs // 128).bit_length() - 1) << 12
+        await pdev.capability_write_dword(PciCapId.EXP, 8, ctl)
+        self.mon.mps, self.mon.mrrs = mps, mrrs
+        await ClockCycles(self.dut.clk, 4)
+        assert int(self.dut.cfg_max_read_req.value) == (mrrs // 128).bit_length() - 1
+        assert int(self.dut.cfg_max_payload.value) == (mps // 128).bit_length() - 1
+
+    def check(self):
+        assert not self.mon.errors, self.mon.errors[:5]
+
+
+def T(**kw):
+    return cocotb.test(timeout_time=kw.pop("us", 2000), timeout_unit="us", **kw)
+
+
+@T()
+async def test_bar0_access(dut):
+    """BAR0 dword reads/writes reach AXI-Lite (byte enables too); MSI-X table/PBA are the endpoint's;
+    a 2-dword read is answered with completer abort, and the endpoint keeps working."""
+    tb = TB(dut)
+    await tb.init()
+    bar = tb.host.bar0
+    rng = random.Random(3)
+    for _ in range(20):
+        addr = rng.randrange(0, 0x20000 // 4) * 4
+        val = rng.getrandbits(32)
+        await bar.write_dword(addr, val)
+        assert await bar.read_dword(addr) == val
+        assert tb.axil.read_dword(addr) == val
+    # a byte write: first BE selects the byte
+    await bar.write_dword(0x40, 0x11223344)
+    await bar.write(0x41, b"\xAB")
+    assert await bar.read_dword(0x40) == 0x1122AB44
+    # MSI-X table (written by the root complex at enumeration): vector entries hold address/data;
+    # the AXI-Lite side never saw them
+    for k in range(4):
+        vec = tb.host.pdev.msi_vectors[k]
+        assert await bar.read_dword(MSIX_TABLE + 16 * k) == vec.addr & 0xFFFFFFFF
+        assert await bar.read_dword(MSIX_TABLE + 16 * k + 8) == vec.data
+        assert await bar.read_dword(MSIX_TABLE + 16 * k + 12) == 0
+    assert tb.axil.read_dword(MSIX_TABLE) == 0
+    assert await bar.read_dword(MSIX_PBA) == 0
+    # 8-byte read: completer abort
+    before = tb.bad_np
+    try:
+        await bar.read(0x100, 8, timeout=2000)
+        raise AssertionError("a 2-dword read completed successfully")
+    except Exception as e:  # cocotbext-pcie raises on an unsuccessful completion
+        assert "Unsuccessful" in str(e), e
+    assert tb.bad_np == before + 1
+    assert await bar.read_dword(MSIX_TABLE + 8) == tb.host.pdev.msi_vectors[0].data
+    tb.check()
+
+
+@T()
+async def test_msix(dut):
+    """irq[v] raises vector v; a masked vector stays pending in the PBA until unmasked."""
+    tb = TB(dut)
+    await tb.init()
+    bar = tb.host.bar0
+    for v in range(4):
+        dut.irq.value = 1 << v
+        await RisingEdge(dut.clk)
+        dut.irq.value = 0
+        await ClockCycles(dut.clk, 50)
+    assert tb.host.msix_count == [1, 1, 1, 1], tb.host.msix_count
+    # mask vector 2, raise it: pending, not sent
+    await bar.write_dword(MSIX_TABLE + 2 * 16 + 12, 1)
+    assert await bar.read_dword(MSIX_TABLE + 2 * 16 + 12) == 1     # the write has landed
+    dut.irq.value = 0b0100
+    await RisingEdge(dut.clk)
+    dut.irq.value = 0
+    await ClockCycles(dut.clk, 50)
+    assert tb.host.msix_count[2] == 1
+    assert await bar.read_dword(MSIX_PBA) == 0b0100
+    await bar.write_dword(MSIX_TABLE + 2 * 16 + 12, 0)
+    await ClockCycles(dut.clk, 50)
+    assert tb.host.msix_count[2] == 2
+    assert await bar.read_dword(MSIX_PBA) == 0
+    tb.check()
+
+
+async def dma_rw_round(tb, rng, n, max_len):
+    for _ in range(n):
+        off = rng.randrange(0, (1 << 20) - max_len - 64)
+        length = rng.randint(1, max_len)
+        data = bytes(rng.getrandbits(8) for _ in range(length))
+        tb.mem[off:off + length] = data
+        r = await tb.axi.read(tb.mem_base + off, length)
+        assert r.resp == AxiResp.OKAY, r.resp
+        assert bytes(r.data) == data, f"read {length} at +{off:#x}: data differs"
+        off2 = rng.randrange(0, (1 << 20) - max_len - 64)
+        w = await tb.axi.write(tb.mem_base + off2, data)
+        assert w.resp == AxiResp.OKAY
+        await ClockCycles(tb.dut.clk, 30)        # posted: give the TLPs time to land
+        assert bytes(tb.mem[off2:off2 + length]) == data, f"write {length} at +{off2:#x}: data differs"
+
+
+@T(us=4000)
+async def test_dma_split(dut):
+    """Random reads/writes through AXI at MRRS/MPS 128, 256, 512: data equals host memory, every read
+    request <= MRRS and every write <= MPS, none crosses 4 KiB (RqMonitor)."""
+    tb = TB(dut)
+    await tb.init()
+    rng = random.Random(11)
+    for mps, mrrs in ((128, 128), (256, 512), (512, 256)):
+        await tb.set_sizes(mps, mrrs)
+        await dma_rw_round(tb, rng, 12, 3000)
+        tb.check()
+    # a read that straddles a 4 KiB boundary, unaligned, with MRRS 512
+    tb.mem[0x0FF0:0x1210] = bytes(range(256)) * 2 + bytes(32)
+    r = await tb.axi.read(tb.mem_base + 0x0FF3, 0x200)
+    assert bytes(r.data) == bytes(tb.mem[0x0FF3:0x11F3])
+    sizes = [ln for (_, ln, _) in tb.mon.reads]
+    assert max(sizes) == 512 and min(sizes) <= 128, sizes[:20]
+    tb.check()
+
+
+@T(us=4000)
+async def test_tag_reuse(dut):
+    """Many reads in flight (more requests than tags): tags wrap and are never reused while a request
+    is outstanding; data comes back in order."""
+    tb = TB(dut)
+    await tb.init()
+    await tb.set_sizes(128, 128)
+    rng = random.Random(5)
+    tb.mem[0:0x10000] = bytes(rng.getrandbits(8) for _ in range(0x10000))
+    ops = []
+    for k in range(8):
+        off = k * 0x1800 + rng.randrange(0, 64)
+        ops.append((off, 0x1000, cocotb.start_soon(tb.axi.read(tb.mem_base + off, 0x1000))))
+    for off, ln, op in ops:
+        r = await op
+        assert bytes(r.data) == bytes(tb.mem[off:off + ln])
+    tags = [t for (_, _, t) in tb.mon.reads]
+    assert len(tags) >= 256 and set(tags) == set(range(32)), (len(tags), sorted(set(tags)))
+    tb.check()
+
+
+@T()
+async def test_bus_master_off(dut):
+    """With bus master enable off nothing goes on RQ: reads return SLVERR, writes answer SLVERR.
+    Turned back on, DMA works again."""
+    tb = TB(dut)
+    await tb.init()
+    await tb.host.pdev.clear_master()
+    await ClockCycles(dut.clk, 4)
+    tb.mon.bme = False
+    n_req = len(tb.mon.reads) + len(tb.mon.writes)
+    r = await tb.axi.read(tb.mem_base + 0x100, 200)
+    assert r.resp == AxiResp.SLVERR, r.resp
+    w = await tb.axi.write(tb.mem_base + 0x100, b"x" * 100)
+    assert w.resp == AxiResp.SLVERR, w.resp
+    await ClockCycles(dut.clk, 20)
+    assert len(tb.mon.reads) + len(tb.mon.writes) == n_req
+    tb.check()
+    tb.mon.bme = True
+    await tb.host.pdev.set_master()
+    await ClockCycles(dut.clk, 4)
+    tb.mem[0x100:0x200] = bytes(range(256))
+    r = await tb.axi.read(tb.mem_base + 0x100, 256)
+    assert r.resp == AxiResp.OKAY and bytes(r.data) == bytes(range(256))
+    tb.check()
+
+
+@T()
+async def test_completion_errors(dut):
+    """A read of an address the root complex does not decode (UR completion), a poisoned completion
+    and a completion timeout all end as SLVERR on AXI R; the tags recover and later reads are correct."""
+    tb = TB(dut)
+    await tb.init()
+    # unmapped host address: the root complex answers UR
+    r = await tb.axi.read(0x7_0000_0000, 256)
+    assert r.resp == AxiResp.SLVERR, r.resp
+    assert tb.rd_err >= 1
+    # poison the completions of the next read
+    tb.host.poison = lambda tlp: True
+    tb.mem[0x2000:0x2100] = bytes(range(256))
+    r = await tb.axi.read(tb.mem_base + 0x2000, 256)
+    tb.host.poison = None
+    assert r.resp == AxiResp.SLVERR, r.resp
+    # a completion that never comes: the hard block reports the timeout (error code 1001)
+    tb.host.time_out = lambda tlp: True
+    r = await tb.axi.read(tb.mem_base + 0x2000, 64)
+    tb.host.time_out = None
+    assert r.resp == AxiResp.SLVERR, r.resp
+    for k in range(40):
+        r = await tb.axi.read(tb.mem_base + 0x2000 + k, 128)
+        assert r.resp == AxiResp.OKAY and bytes(r.data) == bytes(tb.mem[0x2000 + k:0x2080 + k])
+    tb.check()
