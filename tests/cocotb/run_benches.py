@@ -60,6 +60,11 @@ COST_HINT = {
     "tsnic_cpl_write": 5,
     "tsnic_axil_reg_if": 4,
     "tsnic_desc_table": 4,
+    "tsnic_td[w64]": 40,
+    "tsnic_td[w512]": 40,
+    "tsnic_mac_tx[w64]": 40,
+    "tsnic_mac_tx[w512]": 40,
+    "tsnic_xgmii_tx": 15,
 }
 UNKNOWN_COST = 1000
 
