@@ -65,6 +65,7 @@ COST_HINT = {
     "tsnic_mac_tx[w64]": 40,
     "tsnic_mac_tx[w512]": 40,
     "tsnic_xgmii_tx": 15,
+    "tsnic_xgmii_rx": 8,
 }
 UNKNOWN_COST = 1000
 
