@@ -145,6 +145,9 @@ module tsnic_core #(
     output wire [39:0]              td_inc,
     output wire                     td_step,
     output wire                     td_toggle,
+    input  wire                     mac_tx_time_locked,   // tsnic_td_sink locked (TX domain; asynchronous)
+    input  wire                     mac_rx_time_locked,   // tsnic_td_sink locked (RX domain; asynchronous)
+    output wire [31:0]              mac_rx_lat_comp_ns,   // MAC_RX_LAT_COMP_NS, for tsnic_mac_rx
 
     output wire                     irq,
     output wire                     pps,
@@ -182,6 +185,8 @@ wire        df_wr_wait, df_wr_ack, df_rd_wait, df_rd_ack;
 wire [31:0] df_rd_data;
 wire        cw_wr_wait, cw_wr_ack, cw_rd_wait, cw_rd_ack;
 wire [31:0] cw_rd_data;
+wire        mr_wr_wait, mr_wr_ack, mr_rd_wait, mr_rd_ack;
+wire [31:0] mr_rd_data;
 
 tsnic_axil_reg_if #(
     .ADDR_W(ADDR_W)
@@ -195,12 +200,27 @@ tsnic_axil_reg_if #(
     .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp), .s_axil_rvalid(s_axil_rvalid),
     .s_axil_rready(s_axil_rready),
     .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
-    .reg_wr_wait(regs_wr_wait | phc_wr_wait | df_wr_wait | cw_wr_wait),
-    .reg_wr_ack(regs_wr_ack | phc_wr_ack | df_wr_ack | cw_wr_ack),
+    .reg_wr_wait(regs_wr_wait | phc_wr_wait | df_wr_wait | cw_wr_wait | mr_wr_wait),
+    .reg_wr_ack(regs_wr_ack | phc_wr_ack | df_wr_ack | cw_wr_ack | mr_wr_ack),
     .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en),
-    .reg_rd_data(regs_rd_data | phc_rd_data | df_rd_data | cw_rd_data),
-    .reg_rd_wait(regs_rd_wait | phc_rd_wait | df_rd_wait | cw_rd_wait),
-    .reg_rd_ack(regs_rd_ack | phc_rd_ack | df_rd_ack | cw_rd_ack)
+    .reg_rd_data(regs_rd_data | phc_rd_data | df_rd_data | cw_rd_data | mr_rd_data),
+    .reg_rd_wait(regs_rd_wait | phc_rd_wait | df_rd_wait | cw_rd_wait | mr_rd_wait),
+    .reg_rd_ack(regs_rd_ack | phc_rd_ack | df_rd_ack | cw_rd_ack | mr_rd_ack)
+);
+
+// MAC block (0x0600): RX latency compensation, MAC-domain time status. A single-clock core has no
+// MAC domains: TX_LOCKED reads 1 (its gate runs on the PHC itself), RX_LOCKED 0.
+tsnic_mac_regs #(
+    .ADDR_W(ADDR_W)
+) mac_regs_inst (
+    .clk(clk), .rst(rst),
+    .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
+    .reg_wr_wait(mr_wr_wait), .reg_wr_ack(mr_wr_ack),
+    .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(mr_rd_data),
+    .reg_rd_wait(mr_rd_wait), .reg_rd_ack(mr_rd_ack),
+    .rx_lat_comp_ns(mac_rx_lat_comp_ns),
+    .tx_time_locked((TX_GATE_EXTERNAL != 0) ? mac_tx_time_locked : 1'b1),
+    .rx_time_locked((TX_GATE_EXTERNAL != 0) ? mac_rx_time_locked : 1'b0)
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -212,6 +232,7 @@ wire [63:0] phc_ff_wake_ns;
 wire [63:0] phc_ff_inc;
 
 // verilator lint_off UNUSEDSIGNAL
+wire        unused_mac_locked = mac_tx_time_locked & mac_rx_time_locked;   // used only with TX_GATE_EXTERNAL
 wire [47:0] phc_fns;
 wire [47:0] phc_sec;
 wire [29:0] phc_nsec;
