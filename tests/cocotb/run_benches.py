@@ -66,6 +66,8 @@ COST_HINT = {
     "tsnic_mac_tx[w512]": 40,
     "tsnic_xgmii_tx": 15,
     "tsnic_xgmii_rx": 8,
+    "tsnic_cdc": 6,
+    "tsnic_mac_rx": 30,
 }
 UNKNOWN_COST = 1000
 
