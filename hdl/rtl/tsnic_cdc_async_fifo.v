@@ -33,6 +33,7 @@ module tsnic_cdc_async_fifo #(
     input  wire [WIDTH-1:0]      s_data,
     input  wire                  s_valid,
     output wire                  s_ready,
+    output wire [DEPTH_LOG2+1:0] s_count,    // words held as the writer sees it (never under-counts)
 
     input  wire                  m_clk,
     input  wire                  m_rst,
@@ -81,6 +82,8 @@ reg [P_W-1:0] s_gray_reg = {P_W{1'b0}};
 wire s_full = (s_gray_reg == {~s_rd_gray_sync2_reg[P_W-1:P_W-2], s_rd_gray_sync2_reg[P_W-3:0]});
 assign s_ready = !s_full && !s_rst;
 wire s_push = s_valid && s_ready;
+reg [P_W-1:0] s_used_reg = {P_W{1'b0}};
+assign s_count = {1'b0, s_used_reg};
 wire [P_W-1:0] s_ptr_next = s_ptr_reg + 1'b1;
 
 always @(posedge s_clk) begin
@@ -92,6 +95,7 @@ end
 always @(posedge s_clk) begin
     s_rd_gray_sync1_reg <= m_gray_reg;
     s_rd_gray_sync2_reg <= s_rd_gray_sync1_reg;
+    s_used_reg <= (s_push ? s_ptr_next : s_ptr_reg) - gray2bin(s_rd_gray_sync2_reg);
     if (s_push) begin
         s_ptr_reg  <= s_ptr_next;
         s_gray_reg <= bin2gray(s_ptr_next);
@@ -101,6 +105,7 @@ always @(posedge s_clk) begin
         s_gray_reg <= {P_W{1'b0}};
         s_rd_gray_sync1_reg <= {P_W{1'b0}};
         s_rd_gray_sync2_reg <= {P_W{1'b0}};
+        s_used_reg <= {P_W{1'b0}};
     end
 end
 

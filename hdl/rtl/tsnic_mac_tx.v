@@ -23,6 +23,7 @@
 `default_nettype none
 `include "tsnic_contract.vh"
 
+/* verilator lint_off PINCONNECTEMPTY */
 module tsnic_mac_tx #(
     parameter DATA_W        = 64,     // TX stream width (64: XGMII MAC, 512: CMAC)
     parameter NODE_W        = 10,
@@ -117,7 +118,7 @@ tsnic_cdc_async_fifo #(
 ) pay_fifo_inst (
     .s_clk(clk), .s_rst(rst),
     .s_data({s_axis_pay_tlast, s_axis_pay_tkeep, s_axis_pay_tdata}),
-    .s_valid(pay_push), .s_ready(pay_fifo_s_ready),
+    .s_valid(pay_push), .s_ready(pay_fifo_s_ready), .s_count(),
     .m_clk(mac_clk), .m_rst(mac_rst),
     .m_data(mac_pay_data), .m_valid(mac_pay_valid), .m_ready(mac_pay_ready), .m_count(mac_pay_count)
 );
@@ -133,7 +134,7 @@ tsnic_cdc_async_fifo #(
     .s_clk(clk), .s_rst(rst),
     .s_data({s_frm_launch_ns, s_frm_req_launch_ns, s_frm_late, s_frm_capped, s_frm_queue,
              s_frm_ring_index, s_frm_cookie, s_frm_len, s_frm_handle}),
-    .s_valid(meta_push), .s_ready(meta_fifo_s_ready),
+    .s_valid(meta_push), .s_ready(meta_fifo_s_ready), .s_count(),
     .m_clk(mac_clk), .m_rst(mac_rst),
     .m_data(mac_meta_data), .m_valid(mac_meta_valid), .m_ready(mac_meta_ready), .m_count(unused_meta_count)
 );
@@ -215,7 +216,7 @@ tsnic_cdc_async_fifo #(
     .s_clk(mac_clk), .s_rst(mac_rst),
     .s_data({g_cpl_queue, g_cpl_ring_index, g_cpl_cookie, g_cpl_launch_ns, g_cpl_depart_ns, g_cpl_len,
              g_cpl_status, g_cpl_capped, g_cpl_handle}),
-    .s_valid(g_cpl_valid), .s_ready(g_cpl_ready),
+    .s_valid(g_cpl_valid), .s_ready(g_cpl_ready), .s_count(),
     .m_clk(clk), .m_rst(rst),
     .m_data(cpl_data), .m_valid(m_cpl_req_valid), .m_ready(m_cpl_req_ready), .m_count(unused_cpl_count)
 );
@@ -231,5 +232,6 @@ wire unused_ok = &{1'b0, unused_meta_count, unused_lat_update, unused_g_reason, 
 /* verilator lint_on UNUSEDSIGNAL */
 
 endmodule
+/* verilator lint_on PINCONNECTEMPTY */
 
 `resetall

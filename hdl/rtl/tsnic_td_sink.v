@@ -21,17 +21,16 @@
 //   period * sqrt(2^-(KP_SHIFT+1)) rms) does not make it run ahead: a launch gate fed by it never opens early.
 // - Acquisition: after reset, after a PHC step/adjtime (td_step flips) or when |err| >= 2^STEP_LOG2 ns,
 //   the local time is set to the lower bound S + SRC_PERIOD_FX + 2 * period (minus 1/64 period for a
-//   clock rate error) - never ahead of the PHC - and the loop runs in three gears: a wide phase-only
-//   loop (KP_ACQ_SHIFT; a step does not change the frequency, and a frequency trim this wide would
-//   be mostly noise) for 2^ACQ_SAMPLES_LOG2 samples with the target 3/8 period further
-//   back, middle gains (KP_MID_SHIFT, and KI_MID_SHIFT at the first acquisition after reset, when the
-//   frequency is unknown; KI_SHIFT at later ones: a step does not change it, and the middle gear's
-//   frequency noise would take the narrow loop long to work off) for 16x as many samples (4x after a
-//   step) with it 3/16 period back,
-//   then the narrow gains and MARGIN_FX alone (locked = 1), with the frequency trim held off for the
-//   first 4 x 2^ACQ_SAMPLES_LOG2 samples: a proportional loop does not overshoot the target's last
-//   move forward, an integrating one would by about a quarter of it. Each gear's larger noise is
-//   covered by its larger lag.
+//   clock rate error) - never ahead of the PHC - and the target lags by 3/8 period more than
+//   MARGIN_FX. The loop runs in three gears: a wide phase-only loop (KP_ACQ_SHIFT; a step does not
+//   change the frequency, and a frequency trim this wide would be mostly noise) for
+//   2^ACQ_SAMPLES_LOG2 samples; the middle gains (KP_MID_SHIFT, and KI_MID_SHIFT at the first
+//   acquisition after reset, when the frequency is unknown; phase only at later ones: the frequency
+//   is known, and an integrator would learn the moving target's speed as a frequency error) for 16x as many samples (4x
+//   after a step); then the narrow gains with the frequency trim held off for 4 x 2^ACQ_SAMPLES_LOG2
+//   samples, after which locked = 1. From the middle gear on, the extra lag decays by 1/256 per
+//   sample: the target moves forward smoothly, which the loops follow from behind (a step forward
+//   would make an integrating loop overshoot past it, ahead of the PHC).
 // - Frequency feed-forward: every sample carries the PHC's increment per source cycle (td_inc). When it
 //   changes (adjfine, PERIOD), inc moves by the change times PERIOD_FX / SRC_PERIOD_FX at once (the
 //   ratio of the nominal periods; its ppm error times the change is negligible), so an adjfine does
@@ -73,7 +72,7 @@ module tsnic_td_sink #(
     output wire [63:0] time_ns,
     output wire [31:0] time_fns,
     output wire        time_valid,    // the first sample has arrived (time_ns is 0 before)
-    output wire        locked,        // narrow loop running
+    output wire        locked,        // narrow loop running and settled: the error is the measured one
     output wire        time_step      // one-cycle pulse: the local time was set (acquisition start)
 );
 
@@ -82,8 +81,7 @@ localparam [95:0] RATIO_FULL = ({32'd0, PERIOD_FX} << 16) / {32'd0, SRC_PERIOD_F
 localparam [19:0] RATIO_FX = RATIO_FULL[19:0];      // PERIOD_FX / SRC_PERIOD_FX, 4.16 fixed point                     // signed increment / correction, 15.32 fixed point
 localparam [95:0] TRACK_DELAY = {32'd0, SRC_PERIOD_FX} + {32'd0, PERIOD_FX} * 96'd9 / 96'd4
                                 - {32'd0, MARGIN_FX};         // late half: + period / 2
-localparam [95:0] MID_DELAY   = TRACK_DELAY - {32'd0, PERIOD_FX} * 96'd3 / 96'd16;
-localparam [95:0] ACQ_DELAY   = TRACK_DELAY - {32'd0, PERIOD_FX} * 96'd3 / 96'd8;
+localparam [47:0] ACQ_EXTRA   = PERIOD_FX[47:0] * 48'd3 / 48'd8;   // extra lag after a (re)set
 // the hard set lands three cycles after the capturing edge
 localparam [95:0] HARD_DELAY  = {32'd0, SRC_PERIOD_FX} + {32'd0, PERIOD_FX} * 96'd2
                                 - ({32'd0, PERIOD_FX} >> 6) + {32'd0, PERIOD_FX} * 96'd3;
@@ -125,8 +123,16 @@ reg        settle_reg = 1'b0;              // narrow gains, frequency trim still
 // pipeline: s1 = captured sample (targets), s2 = error, s3 = decision
 reg [39:0] last_inc_reg = 40'd0;
 reg [39:0] s1_dinc_reg = 40'd0;
-reg [INC_W-1:0] s2_ff_reg = {INC_W{1'b0}};
+reg [47:0] extra_reg = ACQ_EXTRA;          // extra lag of the target, decaying once acquired
+reg [95:0] target_off_reg = TRACK_DELAY - {48'd0, ACQ_EXTRA};
+reg [35:0] s2_pp_lo_reg = 36'd0;          // feed-forward partial products
+reg [36:0] s2_pp_hi_reg = 37'd0;
 reg        s2_ff_big_reg = 1'b0;
+reg [35:0] s3_pp_lo_reg = 36'd0;          // the DSP's output register
+reg [36:0] s3_pp_hi_reg = 37'd0;
+reg        s3_ff_valid_reg = 1'b0;
+reg [INC_W-1:0] s4_ff_reg = {INC_W{1'b0}};
+reg        s4_ff_apply_reg = 1'b0;
 reg        s1_valid_reg = 1'b0;
 reg        s1_step_reg = 1'b0;
 reg [95:0] s1_target_reg = 96'd0;
@@ -141,7 +147,7 @@ reg [95:0] s3_hard_val_reg = 96'd0;
 assign time_ns = time_reg[95:32];
 assign time_fns = time_reg[31:0];
 assign time_valid = valid_reg;
-assign locked = locked_reg;
+assign locked = locked_reg && !settle_reg;
 assign time_step = step_pulse_reg;
 
 wire capture = sync2_reg ^ sync3_reg;
@@ -158,11 +164,15 @@ wire [INC_W-1:0] corr = locked_reg ? ($signed(err_small) >>> KP_SHIFT)
 wire [INC_W-1:0] trim = settle_reg ? $signed({INC_W{1'b0}})
                       : locked_reg ? ($signed(err_small) >>> KI_SHIFT)
                       : (mid_reg && !freq_known_reg) ? ($signed(err_small) >>> KI_MID_SHIFT)
-                      : mid_reg ? ($signed(err_small) >>> KI_SHIFT) : $signed({INC_W{1'b0}});
+                      : $signed({INC_W{1'b0}});
 // feed-forward: signed 32-bit increment change times the 4.16 period ratio
-wire signed [31:0] dinc_small = s1_dinc_reg[31:0];
-wire signed [52:0] ff_product_s = dinc_small * $signed({1'b0, RATIO_FX});
-wire [63:0] ff_product = {{11{ff_product_s[52]}}, ff_product_s};
+// (two 16 x 20 partial products, registered twice (the DSP's M and P registers), summed the next
+// cycle and applied the one after: samples are at least 5 cycles apart, so these stages never
+// overlap the next sample's)
+wire signed [15:0] dinc_hi = s1_dinc_reg[31:16];
+wire signed [36:0] pp_hi = dinc_hi * $signed({1'b0, RATIO_FX});
+wire [35:0] pp_lo = {20'd0, s1_dinc_reg[15:0]} * {16'd0, RATIO_FX};
+wire [INC_W-1:0] ff_sum = {{(INC_W-37){s3_pp_hi_reg[36]}}, s3_pp_hi_reg} + {{(INC_W-20){1'b0}}, s3_pp_lo_reg[35:16]};
 wire [95:0] inc_use_ext = {{(96-INC_W){inc_use_reg[INC_W-1]}}, inc_use_reg};
 
 always @(negedge clk) begin
@@ -170,6 +180,7 @@ always @(negedge clk) begin
 end
 
 always @(posedge clk) begin
+    target_off_reg <= TRACK_DELAY - {48'd0, extra_reg};
     early1_reg <= neg1_reg;
     early2_reg <= early1_reg;
     sync1_reg <= td_toggle;
@@ -181,7 +192,7 @@ always @(posedge clk) begin
     if (capture) begin
         s1_step_reg <= (td_step != last_step_reg) || !valid_reg;
         last_step_reg <= td_step;
-        s1_target_reg <= sample + (locked_reg ? TRACK_DELAY : mid_reg ? MID_DELAY : ACQ_DELAY)
+        s1_target_reg <= sample + target_off_reg
                          + (capture_late ? HALF_PERIOD : 96'd0);
         s1_hard_reg <= sample + HARD_DELAY;
         s1_dinc_reg <= td_inc - last_inc_reg;
@@ -194,14 +205,20 @@ always @(posedge clk) begin
     s2_err_reg <= s1_target_reg - time_reg;
     s2_hard_reg <= s1_hard_reg;
     s2_ff_big_reg <= !((&s1_dinc_reg[39:31]) || !(|s1_dinc_reg[39:31]));
-    s2_ff_reg <= ff_product[16 +: INC_W];
+    s2_pp_lo_reg <= pp_lo;
+    s2_pp_hi_reg <= pp_hi;
+    s3_pp_lo_reg <= s2_pp_lo_reg;
+    s3_pp_hi_reg <= s2_pp_hi_reg;
+    s3_ff_valid_reg <= s2_valid_reg && !s2_ff_big_reg;
+    s4_ff_reg <= ff_sum;
+    s4_ff_apply_reg <= s3_ff_valid_reg;
+    if (s4_ff_apply_reg) inc_reg <= inc_reg + s4_ff_reg;
 
     // stage 3: decide; the correction rides on the next cycle's increment
     s3_hard_reg <= 1'b0;
     inc_use_reg <= inc_reg;
     step_pulse_reg <= 1'b0;
     if (s2_valid_reg) begin
-        if (!s2_ff_big_reg) inc_reg <= inc_reg + s2_ff_reg;
         if (s2_step_reg || err_big || s2_ff_big_reg) begin
             s3_hard_reg <= 1'b1;
             s3_hard_val_reg <= s2_hard_reg;
@@ -209,9 +226,11 @@ always @(posedge clk) begin
             mid_reg <= 1'b0;
             settle_reg <= 1'b0;
             acq_count_reg <= 0;
+            extra_reg <= ACQ_EXTRA;
         end else begin
+            if (mid_reg || locked_reg) extra_reg <= extra_reg - (extra_reg >> 8);
             inc_use_reg <= inc_reg + corr;
-            inc_reg <= inc_reg + trim + s2_ff_reg;
+            inc_reg <= inc_reg + trim;
             if (settle_reg) begin
                 acq_count_reg <= acq_count_reg + 1'b1;
                 if (acq_count_reg[ACQ_SAMPLES_LOG2+2]) settle_reg <= 1'b0;
@@ -261,11 +280,14 @@ always @(posedge clk) begin
         last_step_reg <= 1'b0;
         acq_count_reg <= 0;
         last_inc_reg <= 40'd0;
+        s3_ff_valid_reg <= 1'b0;
+        s4_ff_apply_reg <= 1'b0;
+        extra_reg <= ACQ_EXTRA;
     end
 end
 
 /* verilator lint_off UNUSEDSIGNAL */
-wire unused_ok = &{1'b0, s2_err_reg[95:INC_W], ff_product[15:0]};
+wire unused_ok = &{1'b0, s2_err_reg[95:INC_W], s3_pp_lo_reg[15:0]};
 /* verilator lint_on UNUSEDSIGNAL */
 
 endmodule
