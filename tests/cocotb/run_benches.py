@@ -60,14 +60,14 @@ COST_HINT = {
     "tsnic_cpl_write": 5,
     "tsnic_axil_reg_if": 4,
     "tsnic_desc_table": 4,
-    "tsnic_td[w64]": 40,
-    "tsnic_td[w512]": 40,
-    "tsnic_mac_tx[w64]": 40,
-    "tsnic_mac_tx[w512]": 40,
-    "tsnic_xgmii_tx": 15,
+    "tsnic_mac_tx[w64]": 150,
+    "tsnic_mac_tx[w512]": 150,
+    "tsnic_td[w512]": 110,
+    "tsnic_td[w64]": 90,
+    "tsnic_mac_rx": 35,
+    "tsnic_xgmii_tx": 20,
     "tsnic_xgmii_rx": 8,
     "tsnic_cdc": 6,
-    "tsnic_mac_rx": 30,
 }
 UNKNOWN_COST = 1000
 
