@@ -521,6 +521,16 @@ pub mod reg {
     pub const FLASH_BOOT_STATUS_BOOTSTS: u32 = 0xffff0000;
     /// (rw) SPI clock = core clock / (2 * (CLK_DIV + 1)), bits 7:0; the reset value gives at most 50 MHz (2: 41.7 MHz at 250 MHz).
     pub const FLASH_CLK_DIV: usize = 0x82c;
+    /// Block MAC: MAC side on boards: receive latency compensation and the state of the PHC copies in the MAC clock domains (docs/ARCHITECTURE.md, "Clock domains and time distribution").
+    pub const MAC_BASE: usize = 0x600;
+    /// (rw) Added to the MAC-domain PHC time at a received frame's start to form its arrival time (MAC/PHY RX latency).
+    pub const MAC_RX_LAT_COMP_NS: usize = 0x600;
+    /// (ro) PHC copies in the MAC clock domains (tsnic_td_sink). A single-clock core (no MAC domains) reads 0x1: its launch gate uses the PHC itself.
+    pub const MAC_TD_STATUS: usize = 0x604;
+    /// The TX-domain copy is locked: launch gate timing as specified. 0 while it (re)acquires after reset or a PHC step: frames may leave a few ns late, never early.
+    pub const MAC_TD_STATUS_TX_LOCKED: u32 = 0x1;
+    /// The RX-domain copy is locked: arrival times as specified.
+    pub const MAC_TD_STATUS_RX_LOCKED: u32 = 0x2;
     /// Block Q: Per-queue TX ring, policies and counters (one block per queue).
     pub const Q_BASE: usize = 0x80000;
     /// Distance between consecutive Q blocks.
@@ -1059,6 +1069,18 @@ pub const REGISTERS: &[RegInfo] = &[
         name: "FLASH_CLK_DIV",
         offset: 0x82c,
         access: Access::Rw,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "MAC_RX_LAT_COMP_NS",
+        offset: 0x600,
+        access: Access::Rw,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "MAC_TD_STATUS",
+        offset: 0x604,
+        access: Access::Ro,
         per_queue: false,
     },
     RegInfo {

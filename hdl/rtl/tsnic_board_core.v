@@ -128,6 +128,8 @@ module tsnic_board_core #(
 );
 
 localparam AXI_ID_W = 8;
+localparam QUEUE_W = (NUM_QUEUES > 1) ? $clog2(NUM_QUEUES) : 1;
+localparam CORE_NODE_W = 10;   // tsnic_core's NODE_W default (not overridden here)
 
 wire [19:0] axil_awaddr, axil_araddr;
 wire [2:0]  axil_awprot, axil_arprot;
@@ -202,6 +204,7 @@ wire        ff_quiet;
 wire [63:0] ff_wake_ns, ff_phc_ns, ff_inc, ff_chunk_ns;
 /* verilator lint_on UNUSEDSIGNAL */
 
+/* verilator lint_off PINCONNECTEMPTY */
 tsnic_core #(
     .NUM_QUEUES(NUM_QUEUES),
     .CLK_FREQ_HZ(CLK_FREQ_HZ),
@@ -234,6 +237,19 @@ tsnic_core #(
     .m_axi_rvalid(axi_rvalid), .m_axi_rready(axi_rready),
     .m_axis_tx_tdata(m_axis_tx_tdata), .m_axis_tx_tkeep(m_axis_tx_tkeep), .m_axis_tx_tvalid(m_axis_tx_tvalid),
     .m_axis_tx_tready(m_axis_tx_tready), .m_axis_tx_tlast(m_axis_tx_tlast), .m_axis_tx_tuser(m_axis_tx_tuser),
+    // launch gate inside the core, on clk (TX_GATE_EXTERNAL = 0): the MAC-domain gate
+    // (tsnic_mac_tx, tsnic_td_*) is not wired into the board core yet
+    .m_tx_frm_valid(), .m_tx_frm_ready(1'b0), .m_tx_frm_launch_ns(), .m_tx_frm_req_launch_ns(),
+    .m_tx_frm_late(), .m_tx_frm_capped(), .m_tx_frm_queue(), .m_tx_frm_ring_index(), .m_tx_frm_cookie(),
+    .m_tx_frm_len(), .m_tx_frm_handle(),
+    .m_axis_tx_pay_tdata(), .m_axis_tx_pay_tkeep(), .m_axis_tx_pay_tlast(), .m_axis_tx_pay_tuser(),
+    .m_axis_tx_pay_tvalid(), .m_axis_tx_pay_tready(1'b0),
+    .s_tx_cpl_valid(1'b0), .s_tx_cpl_ready(), .s_tx_cpl_queue({QUEUE_W{1'b0}}), .s_tx_cpl_ring_index(16'd0),
+    .s_tx_cpl_cookie(32'd0), .s_tx_cpl_launch_ns(64'd0), .s_tx_cpl_depart_ns(64'd0), .s_tx_cpl_len(16'd0),
+    .s_tx_cpl_status(8'd0), .s_tx_cpl_reason(8'd0), .s_tx_cpl_capped(1'b0), .s_tx_cpl_handle({CORE_NODE_W{1'b0}}),
+    .s_tx_cpl_handle_valid(1'b0),
+    .tx_gate_flush(), .tx_gate_lat_comp_ns(), .td_ns(), .td_fns(), .td_inc(), .td_step(), .td_toggle(),
+    .mac_tx_time_locked(1'b0), .mac_rx_time_locked(1'b0), .mac_rx_lat_comp_ns(),
     .qspi_clk(qspi_clk), .qspi_cs_n(qspi_cs_n), .qspi_dq_o(qspi_dq_o), .qspi_dq_oe(qspi_dq_oe),
     .qspi_dq_i(qspi_dq_i),
     .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o),
@@ -242,6 +258,7 @@ tsnic_core #(
     .sim_ff_warp(32'd0), .sim_ff_quiet(ff_quiet), .sim_ff_wake_ns(ff_wake_ns), .sim_ff_phc_ns(ff_phc_ns),
     .sim_ff_inc(ff_inc), .sim_ff_chunk_ns(ff_chunk_ns)
 );
+/* verilator lint_on PINCONNECTEMPTY */
 
 // RX: no core RX path yet; frames are accepted and counted as dropped
 assign s_axis_rx_tready = 1'b1;

@@ -280,6 +280,15 @@
 `define TSNIC_FLASH_CLK_DIV 32'h0082C
 `define TSNIC_FLASH_CLK_DIV_OFF 44
 
+// block MAC: MAC side on boards: receive latency compensation and the state of the PHC copies in the MAC clock domains (docs/ARCHITECTURE.md, "Clock domains and time distribution").
+`define TSNIC_MAC_BASE 32'h00600
+`define TSNIC_MAC_RX_LAT_COMP_NS 32'h00600
+`define TSNIC_MAC_RX_LAT_COMP_NS_OFF 0
+`define TSNIC_MAC_TD_STATUS 32'h00604
+`define TSNIC_MAC_TD_STATUS_OFF 4
+`define TSNIC_MAC_TD_STATUS_TX_LOCKED_BIT 0
+`define TSNIC_MAC_TD_STATUS_RX_LOCKED_BIT 1
+
 // block Q: Per-queue TX ring, policies and counters (one block per queue).
 `define TSNIC_Q_BASE 32'h80000
 `define TSNIC_Q_STRIDE 128

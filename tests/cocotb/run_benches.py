@@ -65,6 +65,14 @@ COST_HINT = {
     "tsnic_cpl_write": 5,
     "tsnic_axil_reg_if": 4,
     "tsnic_desc_table": 4,
+    "tsnic_mac_tx[w64]": 150,
+    "tsnic_mac_tx[w512]": 150,
+    "tsnic_td[w512]": 110,
+    "tsnic_td[w64]": 90,
+    "tsnic_mac_rx": 35,
+    "tsnic_xgmii_tx": 20,
+    "tsnic_xgmii_rx": 8,
+    "tsnic_cdc": 6,
 }
 UNKNOWN_COST = 1000
 

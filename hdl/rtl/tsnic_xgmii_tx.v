@@ -1,0 +1,277 @@
+// tsnic_xgmii_tx: 10G Ethernet MAC transmit side, AXI-Stream (64 bits) to 64-bit XGMII (SDR, one
+// 8-lane word per cycle of the 156.25 MHz XGMII clock; lane 0 = txd[7:0] goes first).
+//
+// - Per frame: /S/ + 6 x 0x55 + SFD 0xD5 (8 bytes, /S/ in lane 0 or lane 4), the payload, zero
+//   padding to 60 bytes, the FCS (CRC-32, appended), /T/, then idles (0x07).
+// - Inter-frame gap: 12 bytes (/T/ + 11 idles) on average, with the deficit idle count of IEEE 802.3
+//   46.3.1.4: the next /S/ must fall in lane 0 or 4, so a gap ending 1..3 lanes past such a lane is
+//   shortened to it while the count of removed idles stays <= 3, else lengthened to the next one.
+// - Datapath: a 32-byte lane buffer (9 bits per byte: data + control). Each cycle the frame side
+//   appends up to 16 bytes at the buffer's end (preamble + first beat, a beat, last beat + FCS + /T/,
+//   or the gap's idles) and the XGMII side takes the oldest 8; a byte's lane is its buffer index
+//   mod 8. When fewer than 8 bytes are waiting (between frames) the word is completed with idles.
+//   s_axis_tready is low while the buffer has no room: the MAC paces its input to the line rate.
+// - The input must not stall inside a frame (tsnic_mac_tx offers a frame only once it is whole);
+//   tuser is not used (no frame abort).
+// - Latency, idle line: the first beat accepted at edge k is on txd from edge k+1 (/S/ in lane 0).
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module tsnic_xgmii_tx (
+    input  wire        clk,
+    input  wire        rst,
+
+    input  wire [63:0] s_axis_tdata,
+    input  wire [7:0]  s_axis_tkeep,
+    input  wire        s_axis_tlast,
+    input  wire        s_axis_tvalid,
+    output wire        s_axis_tready,
+
+    output wire [63:0] xgmii_txd,
+    output wire [7:0]  xgmii_txc,
+
+    output wire        sof             // one-cycle pulse: the word on xgmii_txd carries an /S/
+);
+
+localparam [8:0] C_IDLE = {1'b1, 8'h07};
+localparam [8:0] C_START = {1'b1, 8'hFB};
+localparam [8:0] C_TERM = {1'b1, 8'hFD};
+localparam [7:0] MIN_LEN = 8'd60;
+
+// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), the first n bytes of an 8-byte word
+function [31:0] crc_bytes;
+    input [31:0] crc_in;
+    input [63:0] data;
+    input [3:0]  n;
+    integer i, j;
+    reg [31:0] c;
+    begin
+        c = crc_in;
+        for (i = 0; i < 8; i = i + 1) begin
+            if (i < n) begin
+                c = c ^ {24'd0, data[i*8 +: 8]};
+                for (j = 0; j < 8; j = j + 1)
+                    c = c[0] ? ((c >> 1) ^ 32'hEDB88320) : (c >> 1);
+            end
+        end
+        crc_bytes = c;
+    end
+endfunction
+
+function [3:0] keep_count;
+    input [7:0] keep;
+    integer i;
+    begin
+        keep_count = 4'd0;
+        for (i = 0; i < 8; i = i + 1)
+            keep_count = keep_count + {3'd0, keep[i]};
+    end
+endfunction
+
+// ---------------------------------------------------------------------------------------------
+// the lane buffer
+reg [9*32-1:0] buf_reg = {32{C_IDLE}};
+reg [5:0]      cnt_reg = 6'd0;          // bytes held (0..32)
+reg [63:0]     txd_reg = {8{8'h07}};
+reg [7:0]      txc_reg = 8'hFF;
+reg            sof_reg = 1'b0;
+
+assign xgmii_txd = txd_reg;
+assign xgmii_txc = txc_reg;
+assign sof = sof_reg;
+
+// frame side state
+localparam [1:0] F_IDLE = 2'd0, F_DATA = 2'd1, F_PAD = 2'd2, F_GAP = 2'd3;
+reg [1:0]  fstate_reg = F_IDLE;
+reg [31:0] crc_reg = 32'hFFFFFFFF;
+reg [7:0]  len_reg = 8'd0;               // payload bytes so far, saturating at MIN_LEN
+reg [1:0]  dic_reg = 2'd0;               // deficit idle count
+reg [3:0]  gap_reg = 4'd0;               // idles owed after /T/
+
+// what the frame side appends this cycle: up to 16 bytes
+reg [9*16-1:0] app_bytes;
+reg [4:0]      app_n;
+reg [1:0]      fstate_next;
+reg [31:0]     crc_next;
+reg [7:0]      len_next;
+reg [1:0]      dic_next;
+reg [3:0]      gap_next;
+
+wire [5:0] cnt_after_emit = (cnt_reg >= 6'd8) ? cnt_reg - 6'd8 : 6'd0;
+wire       room = (cnt_after_emit <= 6'd16);
+assign s_axis_tready = room && (fstate_reg == F_IDLE || fstate_reg == F_DATA);
+
+wire [3:0]  beat_n = keep_count(s_axis_tkeep);
+wire [31:0] crc_beat = crc_bytes(crc_reg, s_axis_tdata, beat_n);
+wire [7:0]  len_beat = ((len_reg + {4'd0, beat_n}) > MIN_LEN) ? MIN_LEN : len_reg + {4'd0, beat_n};
+wire [7:0]  pad_left = MIN_LEN - len_reg;                  // F_PAD: zero bytes still owed
+wire [3:0]  pad_n = (pad_left > 8'd8) ? 4'd8 : pad_left[3:0];
+wire [31:0] crc_pad = crc_bytes(crc_reg, 64'd0, pad_n);
+
+// the gap after /T/ at stream position pos_t (lane of the byte after /T/ is pos_t mod 4)
+function [5:0] gap_and_dic;      // {idles, new dic}
+    input [1:0] lane_after_t;    // (position after /T/) mod 4
+    input [1:0] dic;
+    reg   [1:0] r;
+    reg   [2:0] extend;
+    begin
+        r = lane_after_t + 2'd3;             // (lane_after_t + 11) mod 4: lanes past a 4-lane boundary
+        extend = 3'd4 - {1'b0, r};
+        if (r == 2'd0)
+            gap_and_dic = {4'd11, dic};
+        else if ({1'b0, dic} + {1'b0, r} <= 3'd3)       // shorten: remove r idles
+            gap_and_dic = {4'd11 - {2'd0, r}, dic + r};
+        else if ({1'b0, dic} >= extend)                  // lengthen: add 4 - r idles
+            gap_and_dic = {4'd11 + {1'b0, extend}, dic - extend[1:0]};
+        else
+            gap_and_dic = {4'd11 + {1'b0, extend}, 2'd0};
+    end
+endfunction
+
+integer b, bn, pn;
+reg [9*8-1:0] beat_bytes;
+reg [9*8-1:0] fcs_t;          // FCS + /T/ (5 bytes) in the low slots
+reg [31:0]    fcs;
+reg [5:0]     gd;
+
+always @* begin
+    app_bytes = {16{C_IDLE}};
+    app_n = 5'd0;
+    fstate_next = fstate_reg;
+    crc_next = crc_reg;
+    len_next = len_reg;
+    dic_next = dic_reg;
+    gap_next = gap_reg;
+    gd = 6'd0;
+    bn = {28'd0, beat_n};
+    pn = {28'd0, pad_n};
+    fcs = 32'd0;
+    fcs_t = {8{C_IDLE}};
+    for (b = 0; b < 8; b = b + 1)
+        beat_bytes[b*9 +: 9] = {1'b0, s_axis_tdata[b*8 +: 8]};
+
+    case (fstate_reg)
+        F_IDLE, F_DATA: begin
+            if (s_axis_tvalid && room) begin
+                crc_next = crc_beat;
+                len_next = len_beat;
+                if (fstate_reg == F_IDLE) begin
+                    // preamble, then the beat
+                    app_bytes[0 +: 72] = {{1'b0, 8'hD5}, {6{1'b0, 8'h55}}, C_START};
+                    app_bytes[72 +: 72] = beat_bytes;
+                    app_n = 5'd8 + {1'b0, beat_n};
+                end else begin
+                    app_bytes[0 +: 72] = beat_bytes;
+                    app_n = {1'b0, beat_n};
+                end
+                fstate_next = F_DATA;
+                if (s_axis_tlast) begin
+                    if (len_beat < MIN_LEN || fstate_reg == F_IDLE) begin
+                        fstate_next = F_PAD;
+                    end else begin
+                        // FCS and /T/ right after the last byte (beat_n + 5 <= 13 bytes)
+                        fcs = ~crc_beat;
+                        fcs_t = {{3{C_IDLE}}, C_TERM, {1'b0, fcs[31:24]}, {1'b0, fcs[23:16]},
+                                 {1'b0, fcs[15:8]}, {1'b0, fcs[7:0]}};
+                        for (b = 0; b < 8; b = b + 1)
+                            if (b < bn) app_bytes[b*9 +: 9] = beat_bytes[b*9 +: 9];
+                            else app_bytes[b*9 +: 9] = fcs_t[(b - bn)*9 +: 9];
+                        for (b = 8; b < 13; b = b + 1)
+                            if (b - bn < 5) app_bytes[b*9 +: 9] = fcs_t[(b - bn)*9 +: 9];
+                        app_n = {1'b0, beat_n} + 5'd5;
+                        gd = gap_and_dic(cnt_after_emit[1:0] + app_n[1:0], dic_reg);
+                        gap_next = gd[5:2];
+                        dic_next = gd[1:0];
+                        fstate_next = F_GAP;
+                    end
+                end
+            end
+        end
+        F_PAD: begin
+            if (room) begin
+                if (pad_left > 8'd8) begin
+                    app_bytes[0 +: 72] = {8{9'd0}};
+                    app_n = 5'd8;
+                    crc_next = crc_pad;
+                    len_next = len_reg + 8'd8;
+                end else begin
+                    fcs = ~crc_pad;
+                    fcs_t = {{3{C_IDLE}}, C_TERM, {1'b0, fcs[31:24]}, {1'b0, fcs[23:16]},
+                             {1'b0, fcs[15:8]}, {1'b0, fcs[7:0]}};
+                    for (b = 0; b < 13; b = b + 1)
+                        if (b < pn) app_bytes[b*9 +: 9] = 9'd0;
+                        else if (b - pn < 5) app_bytes[b*9 +: 9] = fcs_t[(b - pn)*9 +: 9];
+                    app_n = {1'b0, pad_n} + 5'd5;
+                    gd = gap_and_dic(cnt_after_emit[1:0] + app_n[1:0], dic_reg);
+                    gap_next = gd[5:2];
+                    dic_next = gd[1:0];
+                    fstate_next = F_GAP;
+                end
+            end
+        end
+        default: begin   // F_GAP: the idles of the gap
+            if (room) begin
+                app_n = {1'b0, gap_reg};
+                fstate_next = F_IDLE;
+                crc_next = 32'hFFFFFFFF;
+                len_next = 8'd0;
+            end
+        end
+    endcase
+end
+
+// buffer update: emit 8 (or what is there, filled with idles), append app_n bytes at the end
+reg [9*32-1:0] buf_shift;
+reg [9*32-1:0] buf_next;
+reg [9*8-1:0]  word_out;
+integer k, ce, an;
+
+always @* begin
+    // the word leaving: the 8 oldest bytes, idles where the buffer has fewer
+    for (k = 0; k < 8; k = k + 1)
+        word_out[k*9 +: 9] = (k < {26'd0, cnt_reg}) ? buf_reg[k*9 +: 9] : C_IDLE;
+    buf_shift = buf_reg >> (9 * 8);
+    if (cnt_reg < 6'd8) buf_shift = {32{C_IDLE}};
+    buf_next = buf_shift;
+    ce = {26'd0, cnt_after_emit};
+    an = {27'd0, app_n};
+    for (k = 0; k < 32; k = k + 1)
+        if (k >= ce && k < ce + an)
+            buf_next[k*9 +: 9] = app_bytes[(k - ce)*9 +: 9];
+end
+
+always @(posedge clk) begin
+    buf_reg <= buf_next;
+    cnt_reg <= cnt_after_emit + {1'b0, app_n};
+    for (k = 0; k < 8; k = k + 1) begin
+        txd_reg[k*8 +: 8] <= word_out[k*9 +: 8];
+        txc_reg[k] <= word_out[k*9 + 8];
+    end
+    sof_reg <= (word_out[8:0] == C_START) || (word_out[4*9 +: 9] == C_START);
+    fstate_reg <= fstate_next;
+    crc_reg <= crc_next;
+    len_reg <= len_next;
+    dic_reg <= dic_next;
+    gap_reg <= gap_next;
+    if (rst) begin
+        buf_reg <= {32{C_IDLE}};
+        cnt_reg <= 6'd0;
+        txd_reg <= {8{8'h07}};
+        txc_reg <= 8'hFF;
+        sof_reg <= 1'b0;
+        fstate_reg <= F_IDLE;
+        crc_reg <= 32'hFFFFFFFF;
+        len_reg <= 8'd0;
+        dic_reg <= 2'd0;
+        gap_reg <= 4'd0;
+    end
+end
+
+/* verilator lint_off UNUSEDSIGNAL */
+wire unused_ok = &{1'b0, gd};
+/* verilator lint_on UNUSEDSIGNAL */
+
+endmodule
+
+`resetall

@@ -1,0 +1,316 @@
+"""Bench for tsnic_mac_tx: the launch gate in the MAC's TX domain, fed across a clock crossing.
+
+Core side on clk (250 MHz + CORE_PPM) with the real tsnic_phc; MAC side on mac_clk (156.25 MHz for
+DATA_W=64, 322.265625 MHz for DATA_W=512, + MAC_PPM) with the time carried by tsnic_td_source ->
+tsnic_td_sink. The scoreboard is independent of the DUT: it knows what it pushed, watches the MAC
+stream, and takes time from tb_phc_truth (the PHC register interpolated between core edges) at the
+start of each frame's first-beat cycle. Checks: every frame's bytes and order; one completion per
+frame, in order, with the right fields; never early (true SOF time >= launch_ns), on an idle line at
+most one MAC cycle late (floor(true SOF time) - launch_ns <= T_MAC); the reported departure equals the
+MAC-domain time plus CTRL_TX_LAT_COMP_NS within 1 ns of the truth; no gap inside a frame; flush.
+"""
+
+import math
+import os
+import random
+
+import cocotb
+from cocotb.clock import Clock
+from cocotb.queue import Queue
+from cocotb.triggers import ClockCycles, RisingEdge, ReadOnly, Timer
+
+import tsnic_contract as C
+from tsnic_regif_master import RegIfMaster
+
+DATA_W = int(os.environ.get("DATA_W", "64"))
+BYTES = DATA_W // 8
+MAC_PERIOD_PS = float(os.environ.get("MAC_PERIOD_PS", "6400"))
+CORE_PPM = float(os.environ.get("CORE_PPM", "0"))
+MAC_PPM = float(os.environ.get("MAC_PPM", "0"))
+T_MAC = MAC_PERIOD_PS / 1000.0
+SOAK = os.environ.get("SOAK", "") not in ("", "0")
+
+
+class Frame:
+    def __init__(self, idx, length, launch, late=False, capped=False):
+        self.idx = idx
+        self.data = bytes(random.getrandbits(8) for _ in range(length))
+        self.launch = launch
+        self.late = late
+        self.capped = capped
+        self.queue = random.randrange(8)
+        self.ring_index = random.randrange(1 << 16)
+        self.cookie = random.getrandbits(32)
+        self.handle = random.randrange(1 << 10)
+        self.pushed_ns = None     # PHC time when its last beat entered the DUT
+
+
+class TB:
+    def __init__(self, dut):
+        self.dut = dut
+        self.log = dut._log
+        core_ps = 4000.0 / (1.0 + CORE_PPM * 1e-6)
+        mac_ps = MAC_PERIOD_PS / (1.0 + MAC_PPM * 1e-6)
+        cocotb.start_soon(Clock(dut.clk, 2 * round(core_ps * 500), units="fs").start())
+        cocotb.start_soon(Clock(dut.mac_clk, 2 * round(mac_ps * 500), units="fs").start())
+        self.regs = RegIfMaster(dut, dut.clk)
+        dut.flush.value = 0
+        dut.tx_lat_comp_ns.value = 0
+        dut.s_frm_valid.value = 0
+        dut.s_axis_pay_tvalid.value = 0
+        dut.m_cpl_req_ready.value = 1
+        dut.m_axis_tx_tready.value = 1
+        self.sent = []            # frames pushed, in order
+        self.wire = []            # (bytes, sof_index) as seen at the MAC
+        self.sof_truth = []       # true PHC time (ns, real) of each SOF
+        self.cpls = []
+        self.gaps = 0
+        self.ready_prob = 1.0
+        self.push_q = Queue()
+
+    async def reset(self):
+        self.dut.rst.value = 1
+        self.dut.mac_rst.value = 1
+        await ClockCycles(self.dut.clk, 8)
+        await ClockCycles(self.dut.mac_clk, 8)
+        self.dut.rst.value = 0
+        self.dut.mac_rst.value = 0
+        await ClockCycles(self.dut.clk, 2)
+        cocotb.start_soon(self._mac_monitor())
+        cocotb.start_soon(self._sof_truth())
+        cocotb.start_soon(self._cpl_monitor())
+        cocotb.start_soon(self._pusher())
+        cocotb.start_soon(self._ready_driver())
+
+    async def set_time(self, ns):
+        assert await self.regs.write(C.PHC_SET_LO, ns & 0xFFFFFFFF)
+        assert await self.regs.write(C.PHC_SET_HI, (ns >> 32) & 0xFFFFFFFF)
+        assert await self.regs.write(C.PHC_CMD, C.PHC_CMD_SET)
+
+    def phc(self):
+        return int(self.dut.phc_ns.value)
+
+    async def wait_locked(self):
+        for _ in range(500):
+            if int(self.dut.mac_locked.value):
+                return
+            await Timer(1, units="us")
+        raise AssertionError("MAC-domain time not locked after 500 us")
+
+    # core side: frames as tsnic_tx_prefetch presents them
+    async def _pusher(self):
+        dut = self.dut
+        while True:
+            f = await self.push_q.get()
+            dut.s_frm_launch_ns.value = f.launch
+            dut.s_frm_req_launch_ns.value = f.launch
+            dut.s_frm_late.value = int(f.late)
+            dut.s_frm_capped.value = int(f.capped)
+            dut.s_frm_queue.value = f.queue
+            dut.s_frm_ring_index.value = f.ring_index
+            dut.s_frm_cookie.value = f.cookie
+            dut.s_frm_len.value = len(f.data)
+            dut.s_frm_handle.value = f.handle
+            dut.s_frm_valid.value = 1
+            beats = [f.data[i:i + BYTES] for i in range(0, len(f.data), BYTES)]
+            for n, b in enumerate(beats):
+                dut.s_axis_pay_tdata.value = int.from_bytes(b.ljust(BYTES, b"\0"), "little")
+                dut.s_axis_pay_tkeep.value = (1 << len(b)) - 1
+                dut.s_axis_pay_tlast.value = int(n == len(beats) - 1)
+                dut.s_axis_pay_tvalid.value = 1
+                while True:
+                    await RisingEdge(dut.clk)
+                    if int(dut.s_axis_pay_tready.value):
+                        break
+            f.pushed_ns = self.phc()
+            dut.s_axis_pay_tvalid.value = 0
+            dut.s_frm_valid.value = 0
+
+    def push(self, f):
+        self.sent.append(f)
+        self.push_q.put_nowait(f)
+
+    async def _ready_driver(self):
+        while True:
+            await RisingEdge(self.dut.mac_clk)
+            self.dut.m_axis_tx_tready.value = int(random.random() < self.ready_prob)
+
+    async def _mac_monitor(self):
+        dut = self.dut
+        cur = None
+        while True:
+            await RisingEdge(dut.mac_clk)
+            await ReadOnly()
+            v = int(dut.m_axis_tx_tvalid.value)
+            if cur is not None and not v:
+                self.gaps += 1
+            if v and int(dut.m_axis_tx_tready.value):
+                keep = int(dut.m_axis_tx_tkeep.value)
+                data = int(dut.m_axis_tx_tdata.value).to_bytes(BYTES, "little")
+                n = bin(keep).count("1")
+                assert keep == (1 << n) - 1, f"tkeep {keep:#x} not contiguous"
+                cur = (cur or b"") + data[:n]
+                if int(dut.m_axis_tx_tlast.value):
+                    self.wire.append(cur)
+                    cur = None
+
+    async def _sof_truth(self):
+        dut = self.dut
+        seen = int(dut.sof_count.value)     # the counter lives on across tests
+        while True:
+            await RisingEdge(dut.mac_clk)
+            await Timer(5, units="ps")
+            n = int(dut.sof_count.value)
+            if n != seen:
+                assert n == seen + 1
+                seen = n
+                self.sof_truth.append(int(dut.sof_true_ns.value) + float(dut.sof_true_fr.value))
+
+    async def _cpl_monitor(self):
+        dut = self.dut
+        while True:
+            await RisingEdge(dut.clk)
+            await ReadOnly()
+            if int(dut.m_cpl_req_valid.value) and int(dut.m_cpl_req_ready.value):
+                self.cpls.append({k: int(getattr(dut, "m_cpl_req_" + k).value) for k in (
+                    "queue", "ring_index", "cookie", "launch_ns", "depart_ns", "len", "status", "reason",
+                    "capped", "handle", "handle_valid")})
+
+    async def drain(self, n_frames, timeout_us=400):
+        for _ in range(timeout_us):
+            if len(self.cpls) >= n_frames:
+                break
+            await Timer(1, units="us")
+        await Timer(1, units="us")
+        assert len(self.cpls) == n_frames, f"{len(self.cpls)} completions for {n_frames} frames"
+
+
+async def start(dut):
+    tb = TB(dut)
+    await tb.reset()
+    await tb.set_time(2_000_000_000_000)
+    await tb.wait_locked()
+    await Timer(20, units="us")
+    return tb
+
+
+def check(tb, lat_comp, flushed=()):
+    """The scoreboard: wire, completions, time. Returns the idle-line error figures."""
+    sent_frames = [f for f in tb.sent if f.idx not in flushed]
+    assert len(tb.wire) == len(sent_frames), f"{len(tb.wire)} frames on the wire, {len(sent_frames)} expected"
+    assert len(tb.sof_truth) == len(tb.wire)
+    assert tb.gaps == 0, f"{tb.gaps} cycles without data inside a frame (a CMAC would underflow)"
+    for f, w in zip(sent_frames, tb.wire):
+        assert w == f.data, f"frame {f.idx}: bytes differ on the wire"
+    assert len(tb.cpls) == len(tb.sent), "one completion per frame"
+    errs = []
+    prev_end = None
+    wire_i = 0
+    for f, c in zip(tb.sent, tb.cpls):
+        exp = dict(queue=f.queue, ring_index=f.ring_index, cookie=f.cookie, launch_ns=f.launch, len=len(f.data),
+                   capped=int(f.capped), handle=f.handle, handle_valid=1, reason=C.REJECT_NONE)
+        for k, v in exp.items():
+            assert c[k] == v, f"frame {f.idx}: completion {k} {c[k]:#x}, expected {v:#x}"
+        if f.idx in flushed:
+            assert c["status"] == C.STATUS_FLUSHED, f"frame {f.idx}: status {c['status']}, expected FLUSHED"
+            continue
+        t = tb.sof_truth[wire_i]
+        wire_i += 1
+        assert t >= f.launch, f"frame {f.idx}: left at {t:.3f}, {f.launch - t:.3f} ns before launch_ns (early)"
+        local = c["depart_ns"] - lat_comp
+        assert 0 <= math.floor(t) - local <= 1, \
+            f"frame {f.idx}: reported departure {local} (+{lat_comp}) vs true {t:.3f}"
+        # bench's idle line: the frame was in the DUT 2 us before its launch and the previous frame
+        # ended (true time of its last beat, estimated from its SOF) before the launch
+        beats = (len(f.data) + BYTES - 1) // BYTES
+        idle = (not f.late and f.pushed_ns is not None and f.pushed_ns + 2000 <= f.launch
+                and (prev_end is None or prev_end + T_MAC < f.launch) and tb.ready_prob == 1.0)
+        if idle:
+            assert math.floor(t) - f.launch <= T_MAC, \
+                f"frame {f.idx}: idle line, left {t - f.launch:.3f} ns after launch_ns (> one MAC cycle {T_MAC})"
+            assert c["status"] == C.STATUS_SENT, f"frame {f.idx}: idle line, status {c['status']}"
+            errs.append(t - f.launch)
+        elif f.late:
+            assert c["status"] == C.STATUS_SENT_LATE
+        elif t - f.launch > T_MAC + 1.0:
+            assert c["status"] == C.STATUS_SENT_LATE, f"frame {f.idx}: {t - f.launch:.1f} ns late, status SENT"
+        prev_end = t + beats * T_MAC
+    return errs
+
+
+def report(tb, errs, what):
+    if errs:
+        tb.log.info("%s: %d idle-line frames, true SOF - launch_ns: min %.3f max %.3f mean %.3f ns "
+                    "(T_MAC %.4f ns, core %+g ppm, MAC %+g ppm)", what, len(errs), min(errs), max(errs),
+                    sum(errs) / len(errs), T_MAC, CORE_PPM, MAC_PPM)
+
+
+@cocotb.test()
+async def test_idle_line_on_time(dut):
+    """Sparse frames, random sub-ns launch phases: never early, at most one MAC cycle late."""
+    tb = await start(dut)
+    lat = 37
+    dut.tx_lat_comp_ns.value = lat
+    await Timer(1, units="us")
+    n = 400 if SOAK else 80
+    base = tb.phc() + 5000
+    for i in range(n):
+        length = random.choice([60, 64, 100, 333, 1514, random.randint(60, 1514)])
+        f = Frame(i, length, base + i * 1500 + random.randrange(0, 400))
+        tb.push(f)
+    await tb.drain(n)
+    errs = check(tb, lat)
+    assert len(errs) >= n * 9 // 10, f"only {len(errs)} of {n} frames on an idle line"
+    report(tb, errs, "idle line")
+
+
+@cocotb.test()
+async def test_busy_line_late_backpressure(dut):
+    """Ties and past launch times: back to back, in order, never early, late ones marked; then MAC
+    backpressure."""
+    tb = await start(dut)
+    base = tb.phc() + 4000
+    i = 0
+    for burst in range(6):
+        t = base + burst * 6000
+        for _ in range(random.randint(2, 5)):
+            tb.push(Frame(i, random.randint(60, 1514), t))
+            i += 1
+    tb.push(Frame(i, 200, tb.phc() - 1000, late=True))
+    i += 1
+    tb.push(Frame(i, 9000, base + 40000))
+    i += 1
+    tb.push(Frame(i, 64, tb.phc() - 5))
+    i += 1
+    await tb.drain(i)
+    check(tb, 0)
+
+
+    # the MAC takes beats irregularly: the stream never drops tvalid inside a frame
+    tb.ready_prob = 0.6
+    base = tb.phc() + 4000
+    for k in range(30):
+        tb.push(Frame(i, random.randint(60, 1514), base + k * 700))
+        i += 1
+    await tb.drain(i)
+    check(tb, 0)
+
+
+@cocotb.test()
+async def test_flush(dut):
+    """flush (the core reset's drain): frames not yet started complete FLUSHED, none reach the MAC."""
+    tb = await start(dut)
+    base = tb.phc() + 3000
+    tb.push(Frame(0, 100, base))
+    tb.push(Frame(1, 100, base + 500))
+    await tb.drain(2)
+    dut.flush.value = 1
+    far = tb.phc() + 10_000_000
+    for i in range(2, 8):
+        tb.push(Frame(i, random.randint(60, 1514), far))
+    await tb.drain(8)
+    dut.flush.value = 0
+    await Timer(1, units="us")
+    tb.push(Frame(8, 300, tb.phc() + 3000))
+    await tb.drain(9)
+    check(tb, 0, flushed=set(range(2, 8)))
