@@ -304,7 +304,9 @@ pub struct Bar0 {
     /// RX queue blocks from `RXQ_BASE`.
     pub rx_queues: [RxQueueRegs; contract::reg::RXQ_MAX_COUNT],
     _pad_rxq: [RO<u32>;
-        (contract::reg::Q_BASE - contract::reg::RXQ_BASE - contract::reg::RXQ_MAX_COUNT * contract::reg::RXQ_STRIDE)
+        (contract::reg::Q_BASE
+            - contract::reg::RXQ_BASE
+            - contract::reg::RXQ_MAX_COUNT * contract::reg::RXQ_STRIDE)
             / 4],
     /// Queue blocks from `Q_BASE`.
     pub queues: [QueueRegs; contract::reg::Q_MAX_COUNT],

@@ -37,8 +37,8 @@ use thiserror::Error;
 
 pub use ffi::{core_unavailable, fingerprint, CoreSize, PortsIn, PortsOut, Rtl, Width};
 pub use hostmem::{HostMemory, MemStats};
-pub use state::{StateError, StateInfo};
 pub use rx::{RxArrival, RxFrame, RxPort, RxStats};
+pub use state::{StateError, StateInfo};
 pub use wire::{LineRate, Wire, WireFrame, WireStats};
 
 /// Errors of the co-simulation.
@@ -484,7 +484,9 @@ impl SimCard {
     }
 
     /// Loop the TX wire back into the RX line: every frame sent from now on arrives `delay_ps` after
-    /// it started on the TX wire (`None`: off, the default).
+    /// it started on the TX wire (`None`: off, the default). A frame is looped at its last beat, so
+    /// the delay must exceed the longest frame's wire time (1.2 us for 1514 bytes at 10G), or the
+    /// frame arrives late (counted in [`RxStats::late_injections`]).
     pub fn set_loopback(&mut self, delay_ps: Option<u64>) {
         self.loopback_ps = delay_ps;
         self.wire.set_loop(delay_ps.is_some());

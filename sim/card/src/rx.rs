@@ -48,6 +48,10 @@ pub struct RxStats {
     pub frames: u64,
     /// Their bytes.
     pub bytes: u64,
+    /// Frames injected after their arrival time had already passed (they start late: the line
+    /// cannot go back in time). The loopback needs a delay longer than the longest frame's wire
+    /// time, since a TX frame is known whole only at its last beat.
+    pub late_injections: u64,
 }
 
 struct Cur {
@@ -66,6 +70,7 @@ pub struct RxPort {
     cur: Option<Cur>,
     arrivals: Vec<RxArrival>,
     stats: RxStats,
+    now_ps: u64,
 }
 
 impl RxPort {
@@ -79,12 +84,20 @@ impl RxPort {
             cur: None,
             arrivals: Vec::new(),
             stats: RxStats::default(),
+            now_ps: 0,
         }
     }
 
     /// Queue a frame to arrive at `at_ps`. Frames are kept in time order (equal times: injection order).
     pub fn inject(&mut self, frame: RxFrame) {
-        let pos = self.pending.iter().position(|f| f.at_ps > frame.at_ps).unwrap_or(self.pending.len());
+        if frame.at_ps < self.now_ps {
+            self.stats.late_injections += 1;
+        }
+        let pos = self
+            .pending
+            .iter()
+            .position(|f| f.at_ps > frame.at_ps)
+            .unwrap_or(self.pending.len());
         self.pending.insert(pos, frame);
     }
 
@@ -130,6 +143,7 @@ impl RxPort {
 
     /// Drive the RX stream for the cycle whose clock edge is at `now_ps`.
     pub fn drive(&mut self, inp: &mut PortsIn, now_ps: u64) {
+        self.now_ps = now_ps;
         if self.cur.is_none() {
             if let Some(start) = self.next_start_ps() {
                 if start <= now_ps {
@@ -198,9 +212,21 @@ mod tests {
     #[test]
     fn frames_arrive_in_order_without_overlap_and_at_line_pace() {
         let mut rx = RxPort::new(LineRate::G10, 8);
-        rx.inject(RxFrame { bytes: vec![1; 100], at_ps: 500_000, bad: false });
-        rx.inject(RxFrame { bytes: vec![2; 60], at_ps: 0, bad: true });
-        rx.inject(RxFrame { bytes: vec![3; 60], at_ps: 0, bad: false });
+        rx.inject(RxFrame {
+            bytes: vec![1; 100],
+            at_ps: 500_000,
+            bad: false,
+        });
+        rx.inject(RxFrame {
+            bytes: vec![2; 60],
+            at_ps: 0,
+            bad: true,
+        });
+        rx.inject(RxFrame {
+            bytes: vec![3; 60],
+            at_ps: 0,
+            bad: false,
+        });
         let (mut inp, mut out) = (PortsIn::default(), PortsOut::default());
         out.s_axis_rx_tready = 1;
         let mut beats = Vec::new();
@@ -208,12 +234,20 @@ mod tests {
             let now = cycle * 4000;
             rx.drive(&mut inp, now);
             if inp.s_axis_rx_tvalid == 1 {
-                beats.push((now, inp.s_axis_rx_tdata[0] as u8, inp.s_axis_rx_tuser[0], inp.s_axis_rx_tlast));
+                beats.push((
+                    now,
+                    inp.s_axis_rx_tdata[0] as u8,
+                    inp.s_axis_rx_tuser[0],
+                    inp.s_axis_rx_tlast,
+                ));
             }
             rx.clock(&inp, &out, cycle, now);
         }
         let a = rx.take_arrivals();
-        assert_eq!(a.iter().map(|f| f.len).collect::<Vec<_>>(), vec![60, 60, 100]);
+        assert_eq!(
+            a.iter().map(|f| f.len).collect::<Vec<_>>(),
+            vec![60, 60, 100]
+        );
         // the second 60-byte frame starts after the first one's gap: 8 + 60 + 4 + 12 bytes at 0.8 ns
         assert_eq!(a[1].start_ps, 84 * 800);
         assert_eq!(a[2].start_ps, 500_000);
