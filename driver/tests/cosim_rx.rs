@@ -289,3 +289,60 @@ fn injected_frames_times_drops_and_status() {
     assert!(rxq.disable(&mut b, 100_000).unwrap());
     rxq.destroy(&mut b).unwrap();
 }
+
+/// The EDT sender on the Verilated card reads its ACKs from the card's RX ring: every ACK's
+/// hardware arrival stamp lies the RX line's fixed serialization (preamble + first 8-byte word,
+/// 16 bytes = 12.8 ns at 10G) plus at most one 4 ns core cycle after the path model's arrival
+/// time, i.e. within 10 ns plus serialization; so RTT samples (hardware departure of the segment to
+/// hardware arrival of its ACK) equal the path model's RTT within that, and are never below it.
+#[test]
+fn edt_rtt_from_hardware_timestamps_matches_the_path_model() {
+    if !common::core_ready() {
+        return;
+    }
+    use tsnic::edt::cc::CcKind;
+    use tsnic::edt::run::{parse_path, run, CardKind, RunConfig};
+    let path = "rate=10G,rtt=100us,buffer=1MB";
+    let cfg = RunConfig {
+        card: CardKind::Sim,
+        cc: CcKind::Cubic,
+        bytes: 100_000,
+        path: parse_path(path).unwrap(),
+        path_text: path.into(),
+        time_limit_ns: 50_000_000,
+        ..RunConfig::default()
+    };
+    let r = run(&cfg).unwrap();
+    let t = r.table();
+    assert!(r.completed, "{t}");
+    assert_eq!(r.receiver_delivered, 100_000, "{t}");
+    let s = r.card_stats.as_ref().expect("card stats");
+    // every ACK came back through the card (none straight from the network model)
+    assert!(s.rx_received >= 30, "{t}\n{s:?}");
+    assert_eq!(s.rx_received, s.rx_injected, "{s:?}");
+    assert_eq!(s.rx_errors, 0);
+    eprintln!(
+        "ACKs through the card: {}, arrival offset vs path model ns min/p50/max {}/{}/{}, RTT sample us min {:.4} (base {} us)",
+        s.rx_received, s.rx_arrival_offset_ns.min, s.rx_arrival_offset_ns.p50, s.rx_arrival_offset_ns.max,
+        r.rtt_sample_us.min, cfg.path.rtt_ns / 1000
+    );
+    let serialization_ns = 12.8;
+    let o = &s.rx_arrival_offset_ns;
+    assert!(
+        o.min >= 12 && (o.max as f64) <= serialization_ns + 4.0,
+        "arrival offsets {o:?}"
+    );
+    assert!((o.max as f64) <= serialization_ns + 10.0);
+    // RTT samples from hardware time stamps: never below the path's RTT; the smallest is a segment
+    // acked with the one after it (delayed ACK): base RTT + three full-segment serializations of
+    // 1538 wire bytes at 10G (its own on the card's wire and at the bottleneck, the next one's at
+    // the bottleneck) + the RX serialization, within 10 ns
+    let base_us = cfg.path.rtt_ns as f64 / 1000.0;
+    let seg_us = 1538.0 * 0.8 / 1000.0;
+    assert!(r.rtt_sample_us.min >= base_us, "{t}");
+    assert!(
+        r.rtt_sample_us.min <= base_us + 3.0 * seg_us + 0.0128 + 0.010,
+        "{t}"
+    );
+    assert!(r.srtt_us.min >= base_us * 0.99, "{t}");
+}
