@@ -103,8 +103,17 @@ assign tbl_rd_dst_port = e_dport[tbl_rd_idx];
 assign tbl_rd_queue    = e_queue[tbl_rd_idx];
 
 // ---------------------------------------------------------------------------------------------
-// stage 1: match vector
+// stage 1: match vector, and each entry's queue as of the same cycle (so that a write between the
+// two stages cannot pair one version's match with another version's queue)
+function [RXQ_W-1:0] map_q(input [15:0] q);
+    map_q = ({16'd0, q} < NUM_RXQ) ? q[RXQ_W-1:0] : {RXQ_W{1'b0}};
+endfunction
+
 reg [ENTRIES-1:0] match_reg = {ENTRIES{1'b0}};
+reg [RXQ_W-1:0]   q1_reg [0:ENTRIES-1];
+initial begin
+    for (i = 0; i < ENTRIES; i = i + 1) q1_reg[i] = {RXQ_W{1'b0}};
+end
 reg               v1_reg = 1'b0;
 reg [TAG_W-1:0]   tag1_reg = {TAG_W{1'b0}};
 reg [15:0]        defq1_reg = 16'd0;
@@ -114,6 +123,7 @@ always @(posedge clk) begin
     tag1_reg <= s_tag;
     defq1_reg <= default_queue;
     for (i = 0; i < ENTRIES; i = i + 1) begin
+        q1_reg[i] <= map_q(e_queue[i]);
         match_reg[i] <= s_key_valid && e_valid[i] && (e_src[i] == s_src_ip) && (e_dst[i] == s_dst_ip) &&
                         (e_proto[i] == s_proto) && (e_sport[i] == s_src_port) && (e_dport[i] == s_dst_port);
     end
@@ -134,7 +144,7 @@ always @* begin
     end
 end
 
-wire [15:0] q_c = hit_c ? e_queue[ent_c] : defq1_reg;
+wire [RXQ_W-1:0] q_c = hit_c ? q1_reg[ent_c] : map_q(defq1_reg);
 
 reg             v2_reg = 1'b0;
 reg             hit2_reg = 1'b0;
@@ -146,7 +156,7 @@ always @(posedge clk) begin
     v2_reg <= v1_reg;
     hit2_reg <= hit_c;
     ent2_reg <= ent_c;
-    q2_reg <= ({16'd0, q_c} < NUM_RXQ) ? q_c[RXQ_W-1:0] : {RXQ_W{1'b0}};
+    q2_reg <= q_c;
     tag2_reg <= tag1_reg;
     if (rst) v2_reg <= 1'b0;
 end
