@@ -127,7 +127,8 @@ reg [15:0]      words_reg = 16'd0;               // words stored of this frame
 reg [63:0]      ts_reg = 64'd0;
 reg [INFO_LOG2:0] held_reg = {(INFO_LOG2+1){1'b0}};   // frames with a place in the frame queue
 reg             place_reg = 1'b0;                // this frame has a place
-integer i;
+integer i;      // the beat-byte count loop only (each always block has its own loop variable)
+integer pi;     // the header-byte loop
 
 // header bytes
 reg [15:0] et_reg = 16'd0;
@@ -222,11 +223,11 @@ always @* begin
     src_k = src_reg;
     dst_k = dst_reg;
     ports_k = ports_reg;
-    for (i = 0; i < 4; i = i + 1) begin
-        bi = i[16:0];
-        if (in_beat(off, 17'd26 + bi)) src_k[(3-i)*8 +: 8] = byte_at(s_axis_tdata, off, 17'd26 + bi);
-        if (in_beat(off, 17'd30 + bi)) dst_k[(3-i)*8 +: 8] = byte_at(s_axis_tdata, off, 17'd30 + bi);
-        if (in_beat(off, pbase + bi)) ports_k[(3-i)*8 +: 8] = byte_at(s_axis_tdata, off, pbase + bi);
+    for (pi = 0; pi < 4; pi = pi + 1) begin
+        bi = pi[16:0];
+        if (in_beat(off, 17'd26 + bi)) src_k[(3-pi)*8 +: 8] = byte_at(s_axis_tdata, off, 17'd26 + bi);
+        if (in_beat(off, 17'd30 + bi)) dst_k[(3-pi)*8 +: 8] = byte_at(s_axis_tdata, off, 17'd30 + bi);
+        if (in_beat(off, pbase + bi)) ports_k[(3-pi)*8 +: 8] = byte_at(s_axis_tdata, off, pbase + bi);
     end
 end
 wire key_ok = (et_k == 16'h0800) && (vihl_k[7:4] == 4'd4) && (vihl_k[3:0] >= 4'd5) &&

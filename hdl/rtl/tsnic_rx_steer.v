@@ -133,13 +133,14 @@ end
 // stage 2: lowest matching entry, its queue
 reg             hit_c;
 reg [ENT_W-1:0] ent_c;
+integer         pe;   // this block's own loop variable
 always @* begin
     hit_c = 1'b0;
     ent_c = {ENT_W{1'b0}};
-    for (i = ENTRIES - 1; i >= 0; i = i - 1) begin
-        if (match_reg[i]) begin
+    for (pe = ENTRIES - 1; pe >= 0; pe = pe - 1) begin
+        if (match_reg[pe]) begin
             hit_c = 1'b1;
-            ent_c = i[ENT_W-1:0];
+            ent_c = pe[ENT_W-1:0];
         end
     end
 end
