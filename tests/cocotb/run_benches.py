@@ -46,7 +46,7 @@ COMMON = HERE / "common"
 # new bench is never left for the end.
 COST_HINT = {
     "tsnic_calendar[test_random]": 60,
-    "tsnic_core": 46,
+    "tsnic_core": 90,
     "tsnic_calendar[rest]": 30,
     "tsnic_calendar[test_throughput_far]": 25,
     "tsnic_phc": 24,
@@ -60,6 +60,9 @@ COST_HINT = {
     "tsnic_cpl_write": 5,
     "tsnic_axil_reg_if": 4,
     "tsnic_desc_table": 4,
+    "tsnic_rx_buf": 35,
+    "tsnic_axi_wr_arb": 25,
+    "tsnic_rx_steer": 5,
 }
 UNKNOWN_COST = 1000
 

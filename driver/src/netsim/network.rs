@@ -201,7 +201,7 @@ impl Network {
         self.early = on;
     }
 
-    fn to_sender(&mut self, t: u64, f: Vec<u8>, out: &mut Vec<(u64, Vec<u8>)>) {
+    fn send_back(&mut self, t: u64, f: Vec<u8>, out: &mut Vec<(u64, Vec<u8>)>) {
         if self.early {
             out.push((t, f));
         } else {
@@ -248,13 +248,13 @@ impl Network {
                         }
                     };
                     for r in replies {
-                        self.to_sender(ev.t + reverse, r, &mut out);
+                        self.send_back(ev.t + reverse, r, &mut out);
                     }
                 }
                 EvKind::DelAck(port) => {
                     if let Some(r) = self.receivers.get_mut(&port) {
                         if let Some(ack) = r.on_timer(ev.t) {
-                            self.to_sender(ev.t + reverse, ack, &mut out);
+                            self.send_back(ev.t + reverse, ack, &mut out);
                         }
                     }
                 }

@@ -128,6 +128,9 @@ class TB:
                 self.drops["dis"] += 1
                 self.sent[self.evt_frames - 1]["drop"] = "dis"
             if d.evt_drop_full.value:
+                if os.environ.get("DBG") and self.drops["full"] < 5:
+                    d._log.info("drop full: held %s used wr %s rd %s frame %d len %d", d.held_reg.value, d.wr_ptr_reg.value,
+                                d.rd_ptr_reg.value, self.evt_frames - 1, len(self.sent[self.evt_frames - 1]["data"]))
                 self.drops["full"] += 1
                 self.sent[self.evt_frames - 1]["drop"] = "full"
 
@@ -197,7 +200,8 @@ async def run(dut, seed, pop_p, gap_p, n, enable_flips=False):
     if enable_flips:
         async def flip():
             while True:
-                await ClockCycles(dut.clk, tb.rng.randint(50, 400))
+                # (frames are BYTES / 8 times shorter in beats on a wider bus)
+                await ClockCycles(dut.clk, max(4, tb.rng.randint(50, 400) * 8 // BYTES))
                 dut.enable.value = int(tb.rng.random() < 0.7)
         cocotb.start_soon(flip())
     await tb.source(frames, gap_p)
