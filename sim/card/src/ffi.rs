@@ -446,8 +446,12 @@ mod tests {
     #[test]
     fn port_images_are_plain_u64_arrays() {
         // The C side is all uint64_t: sizes must be whole words with no padding.
-        assert_eq!(std::mem::size_of::<PortsIn>(), 8 * (24 + WIDE_WORDS));
-        assert_eq!(std::mem::size_of::<PortsOut>(), 8 * (36 + 2 * WIDE_WORDS));
+        // (RX stream: tdata, then tkeep/tvalid/tlast and a 2-word tuser in; tready out)
+        assert_eq!(
+            std::mem::size_of::<PortsIn>(),
+            8 * (24 + 2 * WIDE_WORDS + 3 + 2)
+        );
+        assert_eq!(std::mem::size_of::<PortsOut>(), 8 * (37 + 2 * WIDE_WORDS));
     }
 
     #[test]
