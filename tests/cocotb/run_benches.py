@@ -63,6 +63,7 @@ COST_HINT = {
     "tsnic_rx_buf": 35,
     "tsnic_axi_wr_arb": 25,
     "tsnic_rx_steer": 5,
+    "tsnic_rx_ts": 2,
 }
 UNKNOWN_COST = 1000
 
