@@ -564,6 +564,7 @@ wire [AXIS_DATA_W-1:0]   rxt_tdata;
 wire [AXIS_DATA_W/8-1:0] rxt_tkeep;
 wire                     rxt_tvalid, rxt_tready, rxt_tlast, rxt_bad;
 wire [63:0]              rxt_ts;
+wire [$clog2(AXIS_DATA_W/8):0] rxt_nbytes;
 
 tsnic_rx_ts #(
     .DATA_W(AXIS_DATA_W),
@@ -575,7 +576,7 @@ tsnic_rx_ts #(
     .s_axis_tdata(s_axis_rx_tdata), .s_axis_tkeep(s_axis_rx_tkeep), .s_axis_tvalid(s_axis_rx_tvalid),
     .s_axis_tready(s_axis_rx_tready), .s_axis_tlast(s_axis_rx_tlast), .s_axis_tuser(s_axis_rx_tuser),
     .m_axis_tdata(rxt_tdata), .m_axis_tkeep(rxt_tkeep), .m_axis_tvalid(rxt_tvalid), .m_axis_tready(rxt_tready),
-    .m_axis_tlast(rxt_tlast), .m_axis_bad(rxt_bad), .m_axis_ts(rxt_ts),
+    .m_axis_tlast(rxt_tlast), .m_axis_bad(rxt_bad), .m_axis_ts(rxt_ts), .m_axis_nbytes(rxt_nbytes),
     .busy(rxt_busy)
 );
 
@@ -615,7 +616,7 @@ tsnic_rx_buf #(
     .clk(clk), .rst(rst),
     .enable(rx_enable),
     .s_axis_tdata(rxt_tdata), .s_axis_tkeep(rxt_tkeep), .s_axis_tvalid(rxt_tvalid), .s_axis_tready(rxt_tready),
-    .s_axis_tlast(rxt_tlast), .s_axis_bad(rxt_bad), .s_axis_ts(rxt_ts),
+    .s_axis_tlast(rxt_tlast), .s_axis_bad(rxt_bad), .s_axis_ts(rxt_ts), .s_axis_nbytes(rxt_nbytes),
     .m_key_valid(key_valid), .m_key_ok(key_ok), .m_key_src_ip(key_src), .m_key_dst_ip(key_dst),
     .m_key_proto(key_proto), .m_key_src_port(key_sport), .m_key_dst_port(key_dport), .m_key_tag(key_tag),
     .s_res_valid(res_valid), .s_res_hit(res_hit), .s_res_entry(res_entry), .s_res_queue(res_queue),

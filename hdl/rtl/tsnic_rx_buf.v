@@ -1,6 +1,6 @@
 // tsnic_rx_buf: RX ingress, on-card frame buffer and frame queue (docs/ARCHITECTURE.md "Receive path").
 //
-// - Takes the timestamped RX stream (tsnic_rx_ts) and is always ready: a MAC cannot be held off, so
+// - Takes the timestamped RX stream (tsnic_rx_ts, with each beat's byte count) and is always ready: a MAC cannot be held off, so
 //   a frame that cannot be kept is dropped whole and counted, never cut short silently:
 //   RX disabled at its first beat (evt_drop_disabled), or no room (evt_drop_full): the frame queue
 //   is full at its first beat, or the frame buffer fills up under it (its words are taken back).
@@ -41,6 +41,7 @@ module tsnic_rx_buf #(
     input  wire                s_axis_tlast,
     input  wire                s_axis_bad,
     input  wire [63:0]         s_axis_ts,
+    input  wire [$clog2(DATA_W/8):0] s_axis_nbytes,   // bytes in this beat (tsnic_rx_ts counts tkeep)
 
     // to / from the steering table
     output wire                m_key_valid,
@@ -127,8 +128,7 @@ reg [15:0]      words_reg = 16'd0;               // words stored of this frame
 reg [63:0]      ts_reg = 64'd0;
 reg [INFO_LOG2:0] held_reg = {(INFO_LOG2+1){1'b0}};   // frames with a place in the frame queue
 reg             place_reg = 1'b0;                // this frame has a place
-integer i;      // the beat-byte count loop only (each always block has its own loop variable)
-integer pi;     // the header-byte loop
+integer pi;     // the header-byte loop (each always block has its own loop variable)
 
 // header bytes
 reg [15:0] et_reg = 16'd0;
@@ -161,14 +161,11 @@ assign ram_we = beat && store;
 assign ram_wa = wr_ptr_reg[PTR_W-2:0];
 assign s_axis_tready = 1'b1;
 
-// bytes in this beat (tkeep contiguous from bit 0)
-reg [BLOG2:0] beat_bytes;
-always @* begin
-    beat_bytes = {(BLOG2+1){1'b0}};
-    for (i = 0; i < BYTES; i = i + 1) begin
-        if (s_axis_tkeep[i]) beat_bytes = beat_bytes + 1'b1;
-    end
-end
+// bytes in this beat: counted from tkeep by tsnic_rx_ts (tkeep is used for nothing else here)
+wire [BLOG2:0] beat_bytes = s_axis_nbytes;
+// verilator lint_off UNUSEDSIGNAL
+wire [DATA_W/8-1:0] unused_keep = s_axis_tkeep;
+// verilator lint_on UNUSEDSIGNAL
 
 // byte offset of this beat in the frame
 wire [16:0] off = first ? 17'd0 : len_reg;

@@ -85,6 +85,7 @@ class TB:
                 chunk = f[off:off + BYTES]
                 d.s_axis_tdata.value = int.from_bytes(chunk.ljust(BYTES, b"\0"), "little")
                 d.s_axis_tkeep.value = (1 << len(chunk)) - 1
+                d.s_axis_nbytes.value = len(chunk)
                 d.s_axis_tlast.value = int(off + BYTES >= len(f))
                 d.s_axis_bad.value = int(bad and off + BYTES >= len(f))   # flagged on the last beat
                 d.s_axis_ts.value = ts if off == 0 else self.rng.getrandbits(64)   # only the first beat's counts

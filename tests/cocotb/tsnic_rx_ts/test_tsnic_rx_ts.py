@@ -1,7 +1,8 @@
 """Bench for tsnic_rx_ts: random frames with random gaps in, random backpressure out. Reference
 model: each frame's stamp is (own stamp) the PHC value of the cycle its first beat is taken at the
 input plus the signed RX_LAT_COMP_NS, or (RX_TS_EXTERNAL=1) tuser[64:1] of the first beat; the bad
-flag of each beat is tuser[0]; data, keep and last pass unchanged and in order."""
+flag of each beat is tuser[0]; the byte count of each beat is the number of tkeep bits; data, keep
+and last pass unchanged and in order."""
 
 import os
 import random
@@ -28,8 +29,9 @@ async def test_random(dut):
     frames = []
     for _ in range(int(os.environ.get("RXTS_FRAMES", "200"))):
         n = rng.randint(1, 5)
-        frames.append([(rng.getrandbits(64), rng.randint(1, 255), rng.random() < 0.1, rng.getrandbits(64))
-                       for _ in range(n)])
+        # tkeep contiguous from lane 0: full before the last beat, 1..8 lanes on it
+        frames.append([(rng.getrandbits(64), 0xFF if k < n - 1 else (1 << rng.randint(1, 8)) - 1,
+                        rng.random() < 0.1, rng.getrandbits(64)) for k in range(n)])
     expect = []            # (data, keep, last, bad, ts) per beat, in order
     got = []
     phc = [1 << 40]
@@ -60,7 +62,7 @@ async def test_random(dut):
                     await FallingEdge(dut.clk)
                 if k == 0:
                     ts = user_ts if EXT else (int(dut.phc_ns.value) + comp) % (1 << 64)
-                expect.append((data, keep, int(k == len(f) - 1), int(bad), ts))
+                expect.append((data, keep, int(k == len(f) - 1), int(bad), ts, bin(keep).count("1")))
         await FallingEdge(dut.clk)
         dut.s_axis_tvalid.value = 0
 
@@ -71,7 +73,7 @@ async def test_random(dut):
             await ReadOnly()
             if dut.m_axis_tvalid.value and dut.m_axis_tready.value:
                 got.append((int(dut.m_axis_tdata.value), int(dut.m_axis_tkeep.value), int(dut.m_axis_tlast.value),
-                            int(dut.m_axis_bad.value), int(dut.m_axis_ts.value)))
+                            int(dut.m_axis_bad.value), int(dut.m_axis_ts.value), int(dut.m_axis_nbytes.value)))
 
     cocotb.start_soon(clock_phc())
     cocotb.start_soon(sink())
