@@ -64,6 +64,7 @@ COST_HINT = {
     "tsnic_axi_wr_arb": 25,
     "tsnic_rx_steer": 5,
     "tsnic_rx_ts": 2,
+    "tsnic_rx_dma": 4,
 }
 UNKNOWN_COST = 1000
 
