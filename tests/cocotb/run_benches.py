@@ -65,6 +65,7 @@ COST_HINT = {
     "tsnic_rx_steer": 5,
     "tsnic_rx_ts": 2,
     "tsnic_rx_dma": 4,
+    "tsnic_rx_regs": 2,
 }
 UNKNOWN_COST = 1000
 
