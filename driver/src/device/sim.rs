@@ -90,7 +90,8 @@ impl WireTap {
     pub fn take_rx_arrivals(&self) -> Vec<tsnic_sim::RxArrival> {
         std::mem::take(&mut self.0.borrow_mut().rx_arrivals)
     }
-    /// Frames injected and not yet fully handed to the core.
+    /// Frames injected through the tap and not yet moved onto the card's RX line (they move at the
+    /// backend's next call; `SimCard::rx` then counts them).
     pub fn rx_queued(&self) -> usize {
         self.0.borrow().rx_in.len()
     }
