@@ -7,6 +7,7 @@
 #   make gen           regenerate the contract files from hdl/contract/tsnic.toml
 #   make lint          verilator --lint-only -Wall on every RTL module
 #   make synth         yosys synth_xilinx figures (see docs/BENCHMARKS.md)
+#   make timing        timing budget of every RTL module (2.0 ns FF / 2.7 ns RAM-sourced logic); fails when over
 #   make bench-vm      the VM's emulated figures: interrupt wakeup and BAR0 access (docs/BENCHMARKS.md)
 #   make soak          long randomized runs (not part of make test)
 
@@ -24,10 +25,10 @@ APT_PACKAGES := verilator iverilog yosys tshark qemu-system-x86 busybox-static
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PATH := $(VENV)/bin:$(PATH)
 
-.PHONY: help deps apt-deps py-deps gen check-contract lint test test-python test-rust test-cocotb test-vm bench-vm demo synth soak clean
+.PHONY: help deps apt-deps py-deps gen check-contract lint timing test test-python test-rust test-cocotb test-vm bench-vm demo synth soak clean
 
 help:
-	@sed -n '2,11p' $(ROOT)/Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,12p' $(ROOT)/Makefile | sed 's/^# \{0,1\}//'
 
 # ---------------------------------------------------------------------------------------------
 # Dependencies: Debian packages (apt-get update first, once), then the venv from requirements.txt.
@@ -107,6 +108,10 @@ soak: deps
 
 synth: apt-deps
 	@$(ROOT)/hdl/synth/all.sh
+
+# Not part of make test (about 15 minutes on 2 cores; TIMING_CORE=1 adds the whole core at the board size).
+timing: apt-deps
+	@$(ROOT)/hdl/synth/timing.sh
 
 # ---------------------------------------------------------------------------------------------
 demo: deps

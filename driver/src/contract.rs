@@ -613,6 +613,62 @@ pub mod reg {
     pub const CNT_TX_BYTES_LO: usize = 0x438;
     /// (ro) Bits 63:32.
     pub const CNT_TX_BYTES_HI: usize = 0x43c;
+    /// Block FLASH: Configuration flash (quad-SPI NOR, MT25QU01G class) and FPGA reboot: one FLASH_CMD write runs one command to its end (busy polling in hardware). docs/ARCHITECTURE.md "Flash controller".
+    pub const FLASH_BASE: usize = 0x800;
+    /// (ro) What this build's flash is.
+    pub const FLASH_CAP: usize = 0x800;
+    /// 0 generic/sim, 1 Alveo U50, 2 U280, 3 U250, 4 NetFPGA SUME.
+    pub const FLASH_CAP_BOARD_ID: u32 = 0xff;
+    /// 1: the flash is reachable from the host (0 on SUME: every flash command is refused).
+    pub const FLASH_CAP_WRITABLE: u32 = 0x100;
+    /// log2 of the flash size in bytes (27 = 128 MB).
+    pub const FLASH_CAP_SIZE_LOG2: u32 = 0xff0000;
+    /// This design was built as the golden image (its boot selector ran after configuration).
+    pub const FLASH_CAP_IMAGE_GOLDEN: u32 = 0x1000000;
+    /// (wo) Write starts one command (ignored, and STATUS.ERROR set, while BUSY). Bits 3:0 op: 1 READ_ID, 2 READ (LEN bytes at ADDR into the read FIFO), 3 PROGRAM (LEN bytes from the write FIFO to ADDR, not crossing a 256-byte page; write enable, page program, busy poll), 4 ERASE_64K (sector holding ADDR), 5 ERASE_4K (subsector holding ADDR), 6 READ_STATUS (into FLASH_SR), 7 WRITE_STATUS (DATA_SR; write enable first), 8 IPROG (reconfigure from warm-boot address ADDR through ICAP), 9 FIFO_RESET (empties both FIFOs).
+    pub const FLASH_CMD: usize = 0x804;
+    /// The command.
+    pub const FLASH_CMD_OP: u32 = 0xf;
+    /// (rw) Flash byte address (every command uses 4-byte addressing); the warm-boot address for IPROG.
+    pub const FLASH_ADDR: usize = 0x808;
+    /// (rw) Byte count for READ and PROGRAM, 1..256.
+    pub const FLASH_LEN: usize = 0x80c;
+    /// (ro) Controller status.
+    pub const FLASH_STATUS: usize = 0x810;
+    /// A command is in progress (including the busy polling, and the golden boot selector after configuration).
+    pub const FLASH_STATUS_BUSY: u32 = 0x1;
+    /// The last command failed: bad argument (LEN, page crossing, range, FIFO level, unknown op), flag-status program/erase/protection error, busy-poll timeout, a command while busy, or a FLASH_DATA write to a full write FIFO. Cleared when the next command starts.
+    pub const FLASH_STATUS_ERROR: u32 = 0x2;
+    /// The read FIFO is empty.
+    pub const FLASH_STATUS_RD_EMPTY: u32 = 0x4;
+    /// The write FIFO is full (64 words).
+    pub const FLASH_STATUS_WR_FULL: u32 = 0x8;
+    /// Read FIFO level in 32-bit words.
+    pub const FLASH_STATUS_RD_LEVEL: u32 = 0xff00;
+    /// Write FIFO level in 32-bit words.
+    pub const FLASH_STATUS_WR_LEVEL: u32 = 0xff0000;
+    /// (rc) Write: push 4 bytes into the write FIFO (the byte at the lower flash address in bits 7:0; all four byte lanes). Read: pop 4 bytes from the read FIFO, same order (0 when empty); the last word of a READ whose LEN is not a multiple of 4 is padded with zeros.
+    pub const FLASH_DATA: usize = 0x814;
+    /// (ro) JEDEC ID from the last READ_ID: manufacturer in bits 7:0, memory type 15:8, capacity 23:16 (MT25QU01G: 0x20, 0xBB, 0x21).
+    pub const FLASH_JEDEC_ID: usize = 0x818;
+    /// (ro) From the last READ_STATUS or busy poll: status register in bits 7:0, flag status register in bits 15:8.
+    pub const FLASH_SR: usize = 0x81c;
+    /// (rw) The value WRITE_STATUS writes to the status register (bits 7:0: block protection, top/bottom, write disable).
+    pub const FLASH_DATA_SR: usize = 0x820;
+    /// (ro) The warm-boot start address register as read through ICAP after configuration (0: configured from address 0).
+    pub const FLASH_BOOT_WBSTAR: usize = 0x824;
+    /// (ro) Boot status.
+    pub const FLASH_BOOT_STATUS: usize = 0x828;
+    /// ICAP BOOTSTS FALLBACK_0: this configuration is a fallback after a failed one.
+    pub const FLASH_BOOT_STATUS_FALLBACK: u32 = 0x1;
+    /// Golden image only: the slot its boot selector chose (bits 3:2) failed to configure (this is the fallback).
+    pub const FLASH_BOOT_STATUS_GOLDEN_CHOSE_SLOT: u32 = 0x2;
+    /// The slot golden had chosen: 0 A, 1 B.
+    pub const FLASH_BOOT_STATUS_TRIED_SLOT: u32 = 0xc;
+    /// Raw ICAP BOOTSTS bits 15:0 (status of this and the previous configuration).
+    pub const FLASH_BOOT_STATUS_BOOTSTS: u32 = 0xffff0000;
+    /// (rw) SPI clock = core clock / (2 * (CLK_DIV + 1)), bits 7:0; the reset value gives at most 50 MHz (2: 41.7 MHz at 250 MHz).
+    pub const FLASH_CLK_DIV: usize = 0x82c;
     /// Block Q: Per-queue TX ring, policies and counters (one block per queue).
     pub const Q_BASE: usize = 0x80000;
     /// Distance between consecutive Q blocks.
@@ -1157,6 +1213,78 @@ pub const REGISTERS: &[RegInfo] = &[
         name: "CNT_TX_BYTES_HI",
         offset: 0x43c,
         access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "FLASH_CAP",
+        offset: 0x800,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "FLASH_CMD",
+        offset: 0x804,
+        access: Access::Wo,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "FLASH_ADDR",
+        offset: 0x808,
+        access: Access::Rw,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "FLASH_LEN",
+        offset: 0x80c,
+        access: Access::Rw,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "FLASH_STATUS",
+        offset: 0x810,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "FLASH_DATA",
+        offset: 0x814,
+        access: Access::Rc,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "FLASH_JEDEC_ID",
+        offset: 0x818,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "FLASH_SR",
+        offset: 0x81c,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "FLASH_DATA_SR",
+        offset: 0x820,
+        access: Access::Rw,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "FLASH_BOOT_WBSTAR",
+        offset: 0x824,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "FLASH_BOOT_STATUS",
+        offset: 0x828,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "FLASH_CLK_DIV",
+        offset: 0x82c,
+        access: Access::Rw,
         per_queue: false,
     },
     RegInfo {

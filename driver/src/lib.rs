@@ -9,8 +9,11 @@ pub mod capture;
 pub mod contract;
 pub mod device;
 pub mod edt;
+pub mod flash;
 #[cfg(feature = "sim")]
 pub mod netsim;
+#[cfg(feature = "sim")]
+pub mod peer;
 pub mod phc;
 pub mod push;
 pub mod regs;

@@ -44,6 +44,19 @@ enum Command {
     /// (power-cycle). Its state file: `--backend sim:state=PATH` or TSNIC_SIM_STATE (`none`: a fresh
     /// card each command).
     Sim(cli::sim::SimArgs),
+    /// (internal) The Linux receiver of `send --peer linux`, run inside its network namespace.
+    #[cfg(feature = "sim")]
+    #[command(hide = true)]
+    PeerRecv(cli::peer::PeerRecvArgs),
+    /// (internal) The kernel-TCP baseline sender of `send --peer linux --sender kernel`.
+    #[cfg(feature = "sim")]
+    #[command(hide = true)]
+    PeerKernelSend(cli::peer::PeerKernelSendArgs),
+    /// The card's configuration flash: info, write an image into slot A or B (the one not running
+    /// by default), verify, boot A|B|golden. Golden is the card's fallback: writing it needs a
+    /// deliberately named flag. Runs on the flash model by default (`--backend model`, a file per
+    /// board); docs/FIRMWARE.md.
+    Flash(cli::flash::FlashArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +69,11 @@ fn main() -> ExitCode {
         Command::Push(args) => cli::push::run(args),
         Command::Replay(args) => cli::replay::run(args),
         Command::Sim(args) => cli::sim::run(args),
+        #[cfg(feature = "sim")]
+        Command::PeerRecv(args) => cli::peer::recv(args),
+        #[cfg(feature = "sim")]
+        Command::PeerKernelSend(args) => cli::peer::kernel(args),
+        Command::Flash(args) => cli::flash::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,7 +2,8 @@
 //
 // Wires the AXI-Lite register bridge, the register blocks (tsnic_regs, tsnic_phc, tsnic_desc_fetch's
 // Q block, tsnic_cpl_write's CPL block and Q counters), the descriptor fetch, the descriptor table, the
-// calendar, the payload prefetch, the launch gate and the completion writer; and the receive path
+// calendar, the payload prefetch, the launch gate, the completion writer, the configuration flash
+// controller (FLASH block, tsnic_flash_ctrl: quad-SPI and ICAP pins) and the receive path
 // (tsnic_rx_ts -> tsnic_rx_buf + tsnic_rx_steer -> tsnic_rx_dma, registers in tsnic_rx_regs).
 // Host-memory reads: the fetch (ID {0, ...}), the prefetch (ID {1, 0, ...}) and the RX descriptor
 // reads (ID {1, 1, ...}) share m_axi_ar/r through two tsnic_axi_rd_arb; writes: the completion writer
@@ -35,6 +36,11 @@ module tsnic_core #(
     parameter CSLOT_W              = 12,         // calendar coarse slots: 2^CSLOT_W of SLOTS/2 fine slots (init sweep 2^CSLOT_W cycles)
     parameter [63:0] HORIZON_NS    = 64'd100000000,  // calendar horizon, CAP_HORIZON_NS (< 2^CSLOT_W * SLOTS/2 * SLOT_NS)
     parameter SIM_FAST_FORWARD     = 0,              // 1: the sim_ff_* ports work (co-simulation only; 0 leaves no logic)
+    parameter BOARD_ID             = 0,          // FLASH_CAP: 0 generic/sim, 1 U50, 2 U280, 3 U250, 4 SUME
+    parameter FLASH_SIZE_LOG2      = 27,         // configuration flash size (128 MB)
+    parameter FLASH_WRITABLE       = 1,          // 0: flash not reachable from the host (SUME)
+    parameter GOLDEN               = 0,          // 1: golden image, its boot selector runs after configuration
+    parameter [31:0] FLASH_BOOT_BASE = 32'h07FF0000,  // boot record copy 0 (copy 1 at +4096); docs/FIRMWARE.md
     parameter RX_NUM_QUEUES        = 4,          // RX queues (RX_NUM_QUEUES, RXQ blocks), 1..256
     parameter RX_STEER_ENTRIES     = 16,         // 5-tuple steering entries (flip-flop CAM), 1..256
     parameter RX_BUF_BYTES         = 32768,      // on-card RX frame buffer (power of two, >= RX max frame)
@@ -122,6 +128,21 @@ module tsnic_core #(
     output wire                     irq,
     output wire                     pps,
 
+    // configuration flash, quad SPI (STARTUPE3/E2 in board/); tie qspi_dq_i high when absent
+    output wire                     qspi_clk,
+    output wire                     qspi_cs_n,
+    output wire [3:0]               qspi_dq_o,
+    output wire [3:0]               qspi_dq_oe,
+    input  wire [3:0]               qspi_dq_i,
+
+    // configuration port (ICAPE3/E2 in board/): changes only on cycles with icap_ce; plain
+    // configuration words (the board wrapper does ICAP's bit swap); tie icap_o to 0 when absent
+    input  wire                     icap_ce,
+    output wire                     icap_csib,
+    output wire                     icap_rdwrb,
+    output wire [31:0]              icap_i,
+    input  wire [31:0]              icap_o,
+
     // co-simulation idle fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward"); tie sim_ff_warp to 0 on a board
     input  wire [31:0]              sim_ff_warp,      // fold this many extra PHC increments into this cycle
     output wire                     sim_ff_quiet,     // nothing but time-following state changes before sim_ff_wake_ns
@@ -160,6 +181,8 @@ wire        rxr_wr_wait, rxr_wr_ack, rxr_rd_wait, rxr_rd_ack;
 wire [31:0] rxr_rd_data;
 wire        rxd_wr_wait, rxd_wr_ack, rxd_rd_wait, rxd_rd_ack;
 wire [31:0] rxd_rd_data;
+wire        fl_wr_wait, fl_wr_ack, fl_rd_wait, fl_rd_ack;
+wire [31:0] fl_rd_data;
 
 tsnic_axil_reg_if #(
     .ADDR_W(ADDR_W)
@@ -173,12 +196,12 @@ tsnic_axil_reg_if #(
     .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp), .s_axil_rvalid(s_axil_rvalid),
     .s_axil_rready(s_axil_rready),
     .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
-    .reg_wr_wait(regs_wr_wait | phc_wr_wait | df_wr_wait | cw_wr_wait | rxr_wr_wait | rxd_wr_wait),
-    .reg_wr_ack(regs_wr_ack | phc_wr_ack | df_wr_ack | cw_wr_ack | rxr_wr_ack | rxd_wr_ack),
+    .reg_wr_wait(regs_wr_wait | phc_wr_wait | df_wr_wait | cw_wr_wait | fl_wr_wait | rxr_wr_wait | rxd_wr_wait),
+    .reg_wr_ack(regs_wr_ack | phc_wr_ack | df_wr_ack | cw_wr_ack | fl_wr_ack | rxr_wr_ack | rxd_wr_ack),
     .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en),
-    .reg_rd_data(regs_rd_data | phc_rd_data | df_rd_data | cw_rd_data | rxr_rd_data | rxd_rd_data),
-    .reg_rd_wait(regs_rd_wait | phc_rd_wait | df_rd_wait | cw_rd_wait | rxr_rd_wait | rxd_rd_wait),
-    .reg_rd_ack(regs_rd_ack | phc_rd_ack | df_rd_ack | cw_rd_ack | rxr_rd_ack | rxd_rd_ack)
+    .reg_rd_data(regs_rd_data | phc_rd_data | df_rd_data | cw_rd_data | fl_rd_data | rxr_rd_data | rxd_rd_data),
+    .reg_rd_wait(regs_rd_wait | phc_rd_wait | df_rd_wait | cw_rd_wait | fl_rd_wait | rxr_rd_wait | rxd_rd_wait),
+    .reg_rd_ack(regs_rd_ack | phc_rd_ack | df_rd_ack | cw_rd_ack | fl_rd_ack | rxr_rd_ack | rxd_rd_ack)
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -869,8 +892,35 @@ tsnic_cpl_write #(
 );
 
 // ---------------------------------------------------------------------------------------------
+// configuration flash controller and ICAP (FLASH block)
+wire        fl_ff_quiet;
+wire [63:0] fl_ff_wake_ns;
+
+tsnic_flash_ctrl #(
+    .ADDR_W(ADDR_W),
+    .CLK_FREQ_HZ(CLK_FREQ_HZ),
+    .BOARD_ID(BOARD_ID),
+    .FLASH_SIZE_LOG2(FLASH_SIZE_LOG2),
+    .FLASH_WRITABLE(FLASH_WRITABLE),
+    .GOLDEN(GOLDEN),
+    .BOOT_BASE(FLASH_BOOT_BASE)
+) flash_ctrl_inst (
+    .clk(clk), .rst(rst),
+    .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
+    .reg_wr_wait(fl_wr_wait), .reg_wr_ack(fl_wr_ack),
+    .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(fl_rd_data),
+    .reg_rd_wait(fl_rd_wait), .reg_rd_ack(fl_rd_ack),
+    .qspi_clk(qspi_clk), .qspi_cs_n(qspi_cs_n), .qspi_dq_o(qspi_dq_o), .qspi_dq_oe(qspi_dq_oe),
+    .qspi_dq_i(qspi_dq_i),
+    .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o),
+    .phc_ns(phc_ns),
+    .ff_quiet(fl_ff_quiet), .ff_wake_ns(fl_ff_wake_ns)
+);
+
+// ---------------------------------------------------------------------------------------------
 // idle fast-forward: every block quiet, no transaction on any port; the earliest wake of the PHC
-// (second boundary), the interrupt moderation timer and the calendar's cascade
+// (second boundary), the interrupt moderation timer, the calendar's cascade and the flash controller's
+// wait between busy polls
 wire        cw_ff_quiet;
 wire        gate_ff_quiet = !frm_valid && !pay_tvalid && (cr_valid == 3'd0);
 wire        bus_ff_quiet = !s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid && !s_axil_bvalid &&
@@ -879,13 +929,15 @@ wire        bus_ff_quiet = !s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid 
                            !m_axis_tx_tvalid && !s_axis_rx_tvalid;
 wire        rx_ff_quiet = !rxt_busy && !rxb_busy && !rxs_busy && !rxd_busy && !rxr_busy && !wa_busy;
 wire        all_ff_quiet = phc_ff_quiet && regs_ff_quiet && df_ff_quiet && cal_ff_quiet && pf_ff_quiet &&
-                           cw_ff_quiet && gate_ff_quiet && bus_ff_quiet && rx_ff_quiet && (rseq_reg == R_IDLE) &&
+                           cw_ff_quiet && gate_ff_quiet && bus_ff_quiet && fl_ff_quiet && rx_ff_quiet &&
+                           (rseq_reg == R_IDLE) &&
                            !fetch_fl_out_reg && !rst;
 wire [63:0] wake_a = (phc_ff_wake_ns < regs_ff_wake_ns) ? phc_ff_wake_ns : regs_ff_wake_ns;
 wire [63:0] wake_b = (wake_a < cal_ff_wake_ns) ? wake_a : cal_ff_wake_ns;
+wire [63:0] wake_c = (wake_b < fl_ff_wake_ns) ? wake_b : fl_ff_wake_ns;   // flash: end of a busy-poll gap
 
 assign sim_ff_quiet   = (SIM_FAST_FORWARD != 0) && all_ff_quiet;
-assign sim_ff_wake_ns = (SIM_FAST_FORWARD != 0) ? wake_b : 64'd0;
+assign sim_ff_wake_ns = (SIM_FAST_FORWARD != 0) ? wake_c : 64'd0;
 assign sim_ff_phc_ns  = (SIM_FAST_FORWARD != 0) ? phc_ns : 64'd0;
 assign sim_ff_inc     = (SIM_FAST_FORWARD != 0) ? phc_ff_inc : 64'd0;
 assign sim_ff_chunk_ns = (SIM_FAST_FORWARD != 0) ? cal_ff_chunk_ns : 64'd0;

@@ -125,6 +125,7 @@ module tsnic_desc_fetch #(
 // constants
 localparam MAX_BURST     = (1 << MAX_BURST_LOG2);
 localparam MAX_OUT       = (1 << MAX_OUT_LOG2);
+localparam [31:0] MB_M1  = MAX_BURST - 1;
 localparam DESC_FIFO     = (1 << DESC_FIFO_LOG2);
 localparam BEAT_BYTES    = AXI_DATA_W / 8;
 localparam BEAT_LOG2     = $clog2(BEAT_BYTES);
@@ -146,8 +147,13 @@ localparam [4:0] RL2MAX  = RING_LOG2_MAX;
 localparam [31:0] MAXLEN = MAX_FRAME_LEN;
 
 // engine commands
-localparam [2:0] C_FDONE = 3'd1, C_BDONE = 3'd2, C_PROD = 3'd3, C_CTRL = 3'd4, C_READ = 3'd5,
-                 C_SCHED = 3'd6;
+// PROD and SCHED take two passes through stage B (the second, PROD2 / SCHED2, is picked in the
+// cycle after the first, for the same queue, before anything else): the first computes the long
+// arithmetic (doorbell distance and clamp; burst size) into registers and writes nothing, the second
+// writes the state from those registers. This keeps the state RAM's write data a short path from the
+// forwarded state (issue 16: 2.65 ns of logic before).
+localparam [3:0] C_FDONE = 4'd1, C_BDONE = 4'd2, C_PROD = 4'd3, C_CTRL = 4'd4, C_READ = 4'd5,
+                 C_SCHED = 4'd6, C_PROD2 = 4'd7, C_SCHED2 = 4'd8;
 
 // dynamic per-queue state word
 localparam ST_W = 83;
@@ -288,7 +294,7 @@ wire [DN_W-1:0]   dn_data;
 reg               fd_req;
 reg  [QUEUE_W-1:0] fd_q;
 reg               b_valid;
-reg  [2:0]        b_cmd;
+reg  [3:0]        b_cmd;
 reg  [QUEUE_W-1:0] b_q;
 reg  [31:0]       b_data;
 reg  [3:0]        b_strb;
@@ -298,18 +304,25 @@ reg  [7:0]        b_n;
 reg  [MAX_OUT_LOG2:0]   ctx_cnt;
 reg  [DESC_FIFO_LOG2:0] credits;
 
-wire can_sched = act_valid && enable && (ctx_cnt < MAX_OUT) && (credits >= MAX_BURST)
-              && !(b_valid && b_cmd == C_SCHED);
+// While a SCHED2 is in stage B its burst is not yet counted in ctx_cnt / credits: leave room for it.
+wire b_sched2  = b_valid && b_cmd == C_SCHED2;
+wire can_sched = act_valid && enable
+              && (b_sched2 ? ({1'b0, ctx_cnt} + 1 < MAX_OUT && {1'b0, credits} >= 2 * MAX_BURST)
+                           : (ctx_cnt < MAX_OUT && credits >= MAX_BURST));
 
 reg               p_valid;
-reg  [2:0]        p_cmd;
+reg  [3:0]        p_cmd;
 reg  [QUEUE_W-1:0] p_q;
 always @* begin
     p_valid = 1'b1;
     p_cmd   = C_SCHED;
     p_q     = act_q;
     if (init_busy) begin
-        p_valid = 1'b0; p_cmd = 3'd0;
+        p_valid = 1'b0; p_cmd = 4'd0;
+    end else if (b_valid && b_cmd == C_PROD) begin
+        p_cmd = C_PROD2; p_q = b_q;
+    end else if (b_valid && b_cmd == C_SCHED) begin
+        p_cmd = C_SCHED2; p_q = b_q;
     end else if (fd_req) begin
         p_cmd = C_FDONE; p_q = fd_q;
     end else if (dn_valid) begin
@@ -319,7 +332,7 @@ always @* begin
     end else if (rd_cmd_req) begin
         p_cmd = C_READ; p_q = rd_q;
     end else if (!can_sched) begin
-        p_valid = 1'b0; p_cmd = 3'd0;
+        p_valid = 1'b0; p_cmd = 4'd0;
     end
 end
 
@@ -337,7 +350,7 @@ reg             fwd;
 reg  [ST_W-1:0] fwd_data;
 wire [ST_W-1:0] st = fwd ? fwd_data : st_ram;
 
-tsnic_desc_fetch_ram #(.WIDTH(ST_W), .ADDR_W(QUEUE_W), .BE_W(1)) ram_state (
+tsnic_ram_sdp #(.WIDTH(ST_W), .ADDR_W(QUEUE_W), .BE_W(1)) ram_state (
     .clk(clk), .wr_en(init_busy || st_we), .wr_addr(init_busy ? init_q : b_q),
     .wr_data(init_busy ? {ST_W{1'b0}} : st_new), .rd_en(p_valid), .rd_addr(p_q), .rd_data(st_ram));
 
@@ -345,31 +358,31 @@ wire [31:0] c_base_lo, c_base_hi, c_wb_lo, c_wb_hi, c_wl_lo, c_wl_hi, c_quota;
 wire [4:0]  c_size;
 wire [1:0]  c_pol;
 
-tsnic_desc_fetch_ram #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_base_lo (
+tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_base_lo (
     .clk(clk), .wr_en(we_base_lo), .wr_addr(cfg_addr), .wr_data({cfg_d[31:5], 5'd0}),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_base_lo));
-tsnic_desc_fetch_ram #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_base_hi (
+tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_base_hi (
     .clk(clk), .wr_en(we_base_hi), .wr_addr(cfg_addr), .wr_data(cfg_d),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_base_hi));
-tsnic_desc_fetch_ram #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wb_lo (
+tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wb_lo (
     .clk(clk), .wr_en(we_wb_lo), .wr_addr(cfg_addr), .wr_data(cfg_d),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_wb_lo));
-tsnic_desc_fetch_ram #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wb_hi (
+tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wb_hi (
     .clk(clk), .wr_en(we_wb_hi), .wr_addr(cfg_addr), .wr_data(cfg_d),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_wb_hi));
-tsnic_desc_fetch_ram #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wl_lo (
+tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wl_lo (
     .clk(clk), .wr_en(we_wl_lo), .wr_addr(cfg_addr), .wr_data(cfg_d),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_wl_lo));
-tsnic_desc_fetch_ram #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wl_hi (
+tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wl_hi (
     .clk(clk), .wr_en(we_wl_hi), .wr_addr(cfg_addr), .wr_data(cfg_d),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_wl_hi));
-tsnic_desc_fetch_ram #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_quota (
+tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_quota (
     .clk(clk), .wr_en(we_quota), .wr_addr(cfg_addr), .wr_data(cfg_d),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_quota));
-tsnic_desc_fetch_ram #(.WIDTH(5), .ADDR_W(QUEUE_W), .BE_W(1)) ram_size (
+tsnic_ram_sdp #(.WIDTH(5), .ADDR_W(QUEUE_W), .BE_W(1)) ram_size (
     .clk(clk), .wr_en(we_size), .wr_addr(cfg_addr), .wr_data(cfg_size_d),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_size));
-tsnic_desc_fetch_ram #(.WIDTH(2), .ADDR_W(QUEUE_W), .BE_W(1)) ram_pol (
+tsnic_ram_sdp #(.WIDTH(2), .ADDR_W(QUEUE_W), .BE_W(1)) ram_pol (
     .clk(clk), .wr_en(we_pol), .wr_addr(cfg_addr), .wr_data(cfg_pol_d),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_pol));
 
@@ -388,26 +401,39 @@ wire [15:0] s_cons   = st[`ST_CONS];
 // doorbell: clamp to CONS + ring size; never move behind what was already issued
 wire [31:0] prod_raw   = apply_strb({16'd0, s_prod}, b_data, b_strb);
 wire [15:0] db_dist    = prod_raw[15:0] - s_cons;
-wire [16:0] db_dist_cl = ({1'b0, db_dist} > size) ? size : {1'b0, db_dist};
 wire [15:0] db_infl    = s_issue - s_cons;
-wire [15:0] db_prod    = (db_dist_cl < {1'b0, db_infl}) ? s_issue : (s_cons + db_dist_cl[15:0]);
+// pass 1 registers: the raw value, whether it is over the ring size, whether it is behind the issue
+// index (clamped or not); pass 2 picks (s_cons + db_dist_cl == prod_raw when not clamped)
+reg  [15:0] pd_raw;
+reg         pd_over, pd_lt_dist, pd_lt_size;
+wire        db_over    = ({1'b0, db_dist} > size);
+wire        db_behind  = pd_over ? pd_lt_size : pd_lt_dist;
+wire [15:0] db_prod    = db_behind ? s_issue : (pd_over ? (s_cons + size[15:0]) : pd_raw);
 
 // schedule: burst size
-wire [15:0] sc_avail  = s_prod - s_issue;
+wire [7:0]  sc_avail  = s_prod[7:0] - s_issue[7:0];     // the burst size when it takes all (<= 128)
 wire [15:0] sc_slot   = s_issue & mask;
-wire [16:0] sc_wrap   = size - {1'b0, sc_slot};
 wire [63:0] sc_daddr  = c_base + {43'd0, sc_slot, 5'd0};
 wire [6:0]  sc_pg     = c_base[11:5] + sc_slot[6:0];      // 32-byte slot of the first descriptor in its 4 KiB page
-wire [7:0]  sc_4k     = 8'd128 - {1'b0, sc_pg};
-// limit from everything but the work available (computed in parallel with sc_avail)
-reg  [16:0] sc_lim;
-always @* begin
-    sc_lim = MAX_BURST;
-    if (sc_wrap < sc_lim)          sc_lim = sc_wrap;
-    if ({9'd0, sc_4k} < sc_lim)    sc_lim = {9'd0, sc_4k};
-end
-wire        sc_all  = ({1'b0, sc_avail} <= sc_lim);       // this burst takes all the queue's work
-wire [7:0]  sc_n    = sc_all ? sc_avail[7:0] : sc_lim[7:0];
+// limits minus one, so that none needs a subtraction: descriptors to the ring's end (size - slot - 1
+// = ~issue & mask), to the 4 KiB page's end (127 - pg = ~pg), and the burst limit; the smallest of
+// the three from three compares made in parallel
+wire [15:0] sc_wrap_m1 = ~s_issue & mask;
+wire [6:0]  sc_4k_m1   = ~sc_pg;
+wire [6:0]  sc_mb_m1   = MB_M1[6:0];
+wire        sc_w_lt_b  = (sc_wrap_m1 < {9'd0, sc_mb_m1});
+wire        sc_p_lt_b  = (sc_4k_m1 < sc_mb_m1);
+wire        sc_p_lt_w  = ({9'd0, sc_4k_m1} < sc_wrap_m1);
+wire [6:0]  sc_lim_m1  = sc_w_lt_b ? (sc_p_lt_w ? sc_4k_m1 : sc_wrap_m1[6:0])
+                                   : (sc_p_lt_b ? sc_4k_m1 : sc_mb_m1);
+// this burst takes all the queue's work: avail <= lim, i.e. avail - 1 <= lim - 1 (avail >= 1 whenever
+// the burst is issued at all; avail - 1 = prod + ~issue needs no carry-in)
+wire [15:0] sc_avail_m1 = s_prod + ~s_issue;
+wire        sc_all  = (sc_avail_m1 <= {9'd0, sc_lim_m1});
+wire [7:0]  sc_n1   = sc_all ? sc_avail : ({1'b0, sc_lim_m1} + 8'd1);
+// pass 1 result, used by pass 2 (the issue index has not moved in between)
+reg  [7:0]  sc_n;
+reg         sc_all_r;
 
 wire [LANES_LOG2-1:0] sc_lane0;
 wire [7:0]            sc_arlen;
@@ -430,21 +456,24 @@ generate
     end
 endgenerate
 
-wire sched_go = b_valid && b_cmd == C_SCHED && st[`ST_EN] && !st[`ST_FP] && (s_issue != s_prod);
+wire sched_go = b_valid && b_cmd == C_SCHED2 && st[`ST_EN] && !st[`ST_FP] && (s_issue != s_prod);
 
 reg        act_push, fl_push;
 // work left after a PROD / CTRL / FDONE command (these never move the issued index)
-wire       act_work = (b_cmd == C_PROD) ? (s_issue != db_prod) : (s_issue != s_prod);
+wire       act_work = (b_cmd == C_PROD2) ? (s_issue != db_prod) : (s_issue != s_prod);
 reg [31:0] rd_val;
 
 always @* begin
     st_new   = st;
-    st_we    = b_valid && b_cmd != C_READ;
+    st_we    = b_valid && b_cmd != C_READ && b_cmd != C_PROD && b_cmd != C_SCHED;
     act_push = 1'b0;
     fl_push  = 1'b0;
     rd_val   = 32'd0;
     case (b_cmd)
-        C_PROD: begin
+        C_PROD, C_SCHED: begin
+            st_we = 1'b0;            // first pass: computes only
+        end
+        C_PROD2: begin
             st_new[`ST_PROD] = db_prod;
         end
         C_CTRL: begin
@@ -463,10 +492,10 @@ always @* begin
             st_new[`ST_CNT]  = st[`ST_CNT] + {24'd0, b_n};
             fl_push = st[`ST_FP] && (s_issue == b_new_cons);
         end
-        C_SCHED: begin
+        C_SCHED2: begin
             if (sched_go) begin
                 st_new[`ST_ISSUE] = s_issue + {8'd0, sc_n};
-                if (!sc_all) act_push = 1'b1;
+                if (!sc_all_r) act_push = 1'b1;
                 else st_new[`ST_INF] = 1'b0;
             end else begin
                 st_new[`ST_INF] = 1'b0;
@@ -498,7 +527,7 @@ always @* begin
         end
     endcase
     // activation: a queue with work, enabled and not flushing goes to the active FIFO once
-    if (b_valid && (b_cmd == C_PROD || b_cmd == C_CTRL || b_cmd == C_FDONE)) begin
+    if (b_valid && (b_cmd == C_PROD2 || b_cmd == C_CTRL || b_cmd == C_FDONE)) begin
         if (st_new[`ST_EN] && !st_new[`ST_FP] && act_work && !st[`ST_INF]) begin
             st_new[`ST_INF] = 1'b1;
             act_push = 1'b1;
@@ -512,9 +541,11 @@ end
 
 always @(posedge clk) begin
     if (rst) begin
-        b_valid <= 1'b0; b_cmd <= 3'd0; b_q <= {QUEUE_W{1'b0}}; b_data <= 32'd0; b_strb <= 4'd0;
+        b_valid <= 1'b0; b_cmd <= 4'd0; b_q <= {QUEUE_W{1'b0}}; b_data <= 32'd0; b_strb <= 4'd0;
         b_off <= 7'd0; b_new_cons <= 16'd0; b_n <= 8'd0;
         fwd <= 1'b0; fwd_data <= {ST_W{1'b0}};
+        pd_raw <= 16'd0; pd_over <= 1'b0; pd_lt_dist <= 1'b0; pd_lt_size <= 1'b0;
+        sc_n <= 8'd0; sc_all_r <= 1'b0;
         rd_busy <= 1'b0; rd_ack_r <= 1'b0; rd_cmd_req <= 1'b0; rd_q <= {QUEUE_W{1'b0}}; rd_o <= 7'd0;
         rd_data_r <= 32'd0;
     end else begin
@@ -528,6 +559,12 @@ always @(posedge clk) begin
         b_n        <= dn_data[7:0];
         fwd      <= p_valid && st_we && (b_q == p_q);
         fwd_data <= st_new;
+        pd_raw     <= prod_raw[15:0];
+        pd_over    <= db_over;
+        pd_lt_dist <= (db_dist < db_infl);
+        pd_lt_size <= (size < {1'b0, db_infl});
+        sc_n       <= sc_n1;
+        sc_all_r   <= sc_all;
 
         // register read side
         rd_ack_r <= 1'b0;
@@ -548,20 +585,20 @@ end
 
 // active-queue FIFO and flush FIFO (each queue at most once in each: never full)
 /* verilator lint_off PINCONNECTEMPTY */
-tsnic_desc_fetch_fifo #(.WIDTH(QUEUE_W), .ADDR_W(QUEUE_W)) act_fifo (
+tsnic_fifo #(.WIDTH(QUEUE_W), .ADDR_W(QUEUE_W)) act_fifo (
     .clk(clk), .rst(rst),
     .s_valid(act_push), .s_ready(), .s_data(b_q),
-    .m_valid(act_valid), .m_ready(act_pop), .m_data(act_q), .ram_count());
+    .m_valid(act_valid), .m_ready(act_pop), .m_data(act_q), .count());
 
 wire               flq_valid;
 wire [QUEUE_W-1:0] flq_q;
 reg                fl_busy;
 wire               fl_issue = flq_valid && !fl_busy && !(m_ins_valid && m_ins_queue == flq_q);
 
-tsnic_desc_fetch_fifo #(.WIDTH(QUEUE_W), .ADDR_W(QUEUE_W)) flush_fifo (
+tsnic_fifo #(.WIDTH(QUEUE_W), .ADDR_W(QUEUE_W)) flush_fifo (
     .clk(clk), .rst(rst),
     .s_valid(fl_push), .s_ready(), .s_data(b_q),
-    .m_valid(flq_valid), .m_ready(fl_issue), .m_data(flq_q), .ram_count());
+    .m_valid(flq_valid), .m_ready(fl_issue), .m_data(flq_q), .count());
 /* verilator lint_on PINCONNECTEMPTY */
 assign fl_valid_unused = 1'b0;
 
@@ -598,15 +635,15 @@ wire ctx_pop;
 wire [CTX_W-1:0] ctx_push_data = {b_q, s_issue, sc_n, sc_lane0, c_wb, c_wl, c_pol};
 
 /* verilator lint_off PINCONNECTEMPTY */
-tsnic_desc_fetch_fifo #(.WIDTH(72), .ADDR_W(MAX_OUT_LOG2)) ar_fifo (
+tsnic_fifo #(.WIDTH(72), .ADDR_W(MAX_OUT_LOG2)) ar_fifo (
     .clk(clk), .rst(rst),
     .s_valid(sched_go), .s_ready(), .s_data({sc_arlen, sc_araddr}),
-    .m_valid(ar_fifo_valid), .m_ready(m_axi_arready), .m_data(ar_fifo_data), .ram_count());
+    .m_valid(ar_fifo_valid), .m_ready(m_axi_arready), .m_data(ar_fifo_data), .count());
 
-tsnic_desc_fetch_fifo #(.WIDTH(CTX_W), .ADDR_W(MAX_OUT_LOG2)) ctx_fifo (
+tsnic_fifo #(.WIDTH(CTX_W), .ADDR_W(MAX_OUT_LOG2)) ctx_fifo (
     .clk(clk), .rst(rst),
     .s_valid(sched_go), .s_ready(), .s_data(ctx_push_data),
-    .m_valid(ctx_valid), .m_ready(ctx_pop), .m_data(ctx_data), .ram_count());
+    .m_valid(ctx_valid), .m_ready(ctx_pop), .m_data(ctx_data), .count());
 /* verilator lint_on PINCONNECTEMPTY */
 
 assign m_axi_arid    = AXI_ID;
@@ -650,10 +687,10 @@ generate
         assign emit = hb_valid && ctx_valid;
         assign emit_desc = hb[cur_lane*256 +: 256];
         /* verilator lint_off PINCONNECTEMPTY */
-        tsnic_desc_fetch_fifo #(.WIDTH(AXI_DATA_W), .ADDR_W(RB_ADDR_W)) rbeat_fifo (
+        tsnic_fifo #(.WIDTH(AXI_DATA_W), .ADDR_W(RB_ADDR_W)) rbeat_fifo (
             .clk(clk), .rst(rst),
             .s_valid(m_axi_rvalid), .s_ready(m_axi_rready), .s_data(m_axi_rdata),
-            .m_valid(hb_valid), .m_ready(emit && last_in_beat), .m_data(hb), .ram_count());
+            .m_valid(hb_valid), .m_ready(emit && last_in_beat), .m_data(hb), .count());
         /* verilator lint_on PINCONNECTEMPTY */
         always @(posedge clk) begin
             if (rst) begin
@@ -781,10 +818,10 @@ wire            df_valid;
 wire [DF_W-1:0] df_data;
 wire            df_pop;
 /* verilator lint_off PINCONNECTEMPTY */
-tsnic_desc_fetch_fifo #(.WIDTH(DF_W), .ADDR_W(DESC_FIFO_LOG2)) desc_fifo (
+tsnic_fifo #(.WIDTH(DF_W), .ADDR_W(DESC_FIFO_LOG2)) desc_fifo (
     .clk(clk), .rst(rst),
     .s_valid(v_valid), .s_ready(), .s_data(df_in),
-    .m_valid(df_valid), .m_ready(df_pop), .m_data(df_data), .ram_count());
+    .m_valid(df_valid), .m_ready(df_pop), .m_data(df_data), .count());
 /* verilator lint_on PINCONNECTEMPTY */
 
 wire [7:0]         f_n        = df_data[7:0];
@@ -812,10 +849,10 @@ wire dn_ready;
 wire acc_push_go;
 wire acc_merge = acc_valid && !acc_last && (acc_q == f_q);
 /* verilator lint_off PINCONNECTEMPTY */
-tsnic_desc_fetch_fifo #(.WIDTH(DN_W), .ADDR_W(2)) done_fifo (
+tsnic_fifo #(.WIDTH(DN_W), .ADDR_W(2)) done_fifo (
     .clk(clk), .rst(rst),
     .s_valid(acc_push_go), .s_ready(dn_ready), .s_data({acc_q, acc_cons, acc_n}),
-    .m_valid(dn_valid), .m_ready(dn_pop), .m_data(dn_data), .ram_count());
+    .m_valid(dn_valid), .m_ready(dn_pop), .m_data(dn_data), .count());
 /* verilator lint_on PINCONNECTEMPTY */
 
 wire ins_free = !m_ins_valid || m_ins_ready;

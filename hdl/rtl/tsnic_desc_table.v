@@ -64,7 +64,7 @@ assign alloc_valid  = fresh_avail || fl_valid;
 assign alloc_handle = fresh_avail ? fresh[NODE_W-1:0] : fl_handle;
 
 /* verilator lint_off PINCONNECTEMPTY */
-tsnic_desc_fetch_fifo #(
+tsnic_fifo #(
     .WIDTH  (NODE_W),
     .ADDR_W (NODE_W)
 ) free_list (
@@ -76,13 +76,13 @@ tsnic_desc_fetch_fifo #(
     .m_valid   (fl_valid),
     .m_ready   (fl_pop),
     .m_data    (fl_handle),
-    .ram_count ()
+    .count()
 );
 /* verilator lint_on PINCONNECTEMPTY */
 
 wire [ENTRY_W-1:0] rd_entry;
 
-tsnic_desc_fetch_ram #(
+tsnic_ram_sdp #(
     .WIDTH  (ENTRY_W),
     .ADDR_W (NODE_W),
     .BE_W   (1)

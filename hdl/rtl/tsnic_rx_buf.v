@@ -104,10 +104,11 @@ localparam INFO_W     = TAG_W + 1 + ENT_W + RXQ_W;
 // frame RAM
 wire               ram_we;
 wire [PTR_W-2:0]   ram_wa;
-tsnic_desc_fetch_ram #(
+tsnic_ram_sdp #(
     .WIDTH(DATA_W),
     .ADDR_W(PTR_W - 1),
-    .BE_W(1)
+    .BE_W(1),
+    .OUT_REG(0)
 ) ram_inst (
     .clk(clk),
     .wr_en(ram_we), .wr_addr(ram_wa), .wr_data(s_axis_tdata),

@@ -10,7 +10,7 @@
 //    (at most AXI_MAX_BURST beats, never across a 4 KiB boundary). Reads of many frames are
 //    outstanding at once; all use ID AXI_ARID, so the slave returns them in order.
 // 4. DMA write side: returning beats are realigned (frame byte 0 to lane 0, whatever the host
-//    address alignment) and written to the TX buffer (tsnic_tx_buffer, block RAM). When a frame's
+//    address alignment) and written to the TX buffer (tsnic_ram_sdp, block RAM). When a frame's
 //    last word is written, the frame is ready.
 // 5. Stream side: ready frames are read from the buffer in release order into a small output FIFO
 //    and presented on m_axis_pay_* with tkeep/tlast. A frame's words are freed as they are read.
@@ -180,7 +180,7 @@ wire [J_W-1:0] job;
 wire           job_valid;
 wire           job_pop;
 
-tsnic_tx_fifo #(.W(J_W), .DEPTH_LOG2(2)) job_fifo (
+tsnic_fifo #(.WIDTH(J_W), .ADDR_W(2)) job_fifo (
     .clk(clk), .rst(rst),
     .s_valid(lk_valid), .s_ready(job_s_ready),
     .s_data(job_in),
@@ -295,7 +295,7 @@ wire [G_W-1:0] g_in = {j_launch_ns, j_req_launch_ns, j_late, j_capped, j_queue, 
                        j_cookie, j_len, j_handle};
 wire [G_W-1:0] g_out;
 
-tsnic_tx_fifo #(.W(G_W), .DEPTH_LOG2(SLOT_W)) frm_fifo (
+tsnic_fifo #(.WIDTH(G_W), .ADDR_W(SLOT_W)) frm_fifo (
     .clk(clk), .rst(rst),
     .s_valid(alloc), .s_ready(frm_s_ready),
     .s_data(g_in),
@@ -314,7 +314,7 @@ wire            rf_valid;
 wire            rf_pop;
 wire [SLOT_W+1:0] rf_count;
 
-tsnic_tx_fifo #(.W(RF_W), .DEPTH_LOG2(SLOT_W)) rf_fifo (
+tsnic_fifo #(.WIDTH(RF_W), .ADDR_W(SLOT_W)) rf_fifo (
     .clk(clk), .rst(rst),
     .s_valid(alloc), .s_ready(rf_s_ready),
     .s_data(rf_in),
@@ -386,7 +386,7 @@ wire            df_valid;
 wire            df_pop;
 wire [SLOT_W+1:0] df_count;
 
-tsnic_tx_fifo #(.W(DF_W), .DEPTH_LOG2(SLOT_W)) df_fifo (
+tsnic_fifo #(.WIDTH(DF_W), .ADDR_W(SLOT_W)) df_fifo (
     .clk(clk), .rst(rst),
     .s_valid(frame_done), .s_ready(df_s_ready),
     .s_data({rf_words, rf_lastb}),
@@ -402,7 +402,7 @@ wire [KB_W-1:0]  df_lastb = df_out[KB_W-1:0];
 wire              buf_rd_en;
 wire [DATA_W-1:0] buf_rd_data;
 
-tsnic_tx_buffer #(.DATA_W(DATA_W), .ADDR_W(BUF_AW)) tx_buffer (
+tsnic_ram_sdp #(.WIDTH(DATA_W), .ADDR_W(BUF_AW)) tx_buffer (
     .clk(clk),
     .wr_en(buf_wr_en), .wr_addr(w_ptr), .wr_data(buf_wr_data),
     .rd_en(buf_rd_en), .rd_addr(rd_ptr[BUF_AW-1:0]), .rd_data(buf_rd_data)
@@ -460,7 +460,7 @@ wire [BYTES-1:0] rd_q_keep = rd_q_last ? keep_ext[BYTES-1:0] : {BYTES{1'b1}};
 localparam O_W = DATA_W + BYTES + 1;
 wire [O_W-1:0] of_out;
 
-tsnic_tx_fifo #(.W(O_W), .DEPTH_LOG2(2)) out_fifo (
+tsnic_fifo #(.WIDTH(O_W), .ADDR_W(2)) out_fifo (
     .clk(clk), .rst(rst),
     .s_valid(rd_q_valid), .s_ready(of_s_ready),
     .s_data({buf_rd_data, rd_q_keep, rd_q_last}),

@@ -6,6 +6,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 "$here/synth.sh" tsnic_phc
 "$here/synth.sh" tsnic_axil_reg_if
+"$here/synth.sh" tsnic_flash_ctrl
 "$here/tsnic_tx_path.sh" tsnic_tx_prefetch
 "$here/tsnic_tx_path.sh" tsnic_launch_gate
 "$here/tsnic_desc_fetch.sh"

@@ -50,6 +50,7 @@ COST_HINT = {
     "tsnic_calendar[rest]": 30,
     "tsnic_calendar[test_throughput_far]": 25,
     "tsnic_phc": 24,
+    "tsnic_flash_ctrl": 34,
     "tsnic_tx_prefetch[w64]": 22,
     "tsnic_tx_prefetch[w512]": 16,
     "tsnic_launch_gate[w64]": 15,

@@ -1,7 +1,10 @@
 //! Subcommands of the `tsnic` CLI, one module each.
 
 pub mod common;
+pub mod flash;
 pub mod info;
+#[cfg(feature = "sim")]
+pub mod peer;
 pub mod phc;
 pub mod push;
 pub mod replay;

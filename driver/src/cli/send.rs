@@ -13,6 +13,9 @@ use tsnic::edt::run::{
     parse_duration_ns, parse_path, parse_rate_bps, parse_size, run as run_loop, CardKind, RunConfig,
 };
 use tsnic::edt::sender::{Pacer, PacingModel};
+use tsnic::peer::netns::stop_flag;
+use tsnic::peer::path::{parse_burst, Burst};
+use tsnic::peer::realtime::{run_edt, run_edt_sim, run_kernel, LinuxRunConfig, PeerSpec};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum CcArg {
@@ -36,7 +39,7 @@ pub enum PacerArg {
     Host,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum CardArg {
     /// The Verilated RTL (tsnic_core) through the driver's rings and completions, in-process:
     /// real departure times, about one wall second per simulated millisecond.
@@ -63,7 +66,9 @@ fn dur_arg(s: &str) -> Result<u64, String> {
 the fast software model instead. The sim card simulates every core cycle (about one wall \
 second per simulated millisecond here), so keep --bytes small on it. Examples:\n  \
 tsnic send --cc cubic --bytes 200KB --path rate=10G,rtt=100us,buffer=1MB\n  \
-tsnic send --card model --cc bbr --bytes 20MB --path rate=1G,rtt=1ms,buffer=100KB"
+tsnic send --card model --cc bbr --bytes 20MB --path rate=1G,rtt=1ms,buffer=100KB\n  \
+tsnic send --card model --peer linux --cc cubic --bytes 20MB   (real Linux TCP receiver; root)\n  \
+tsnic send --card model --peer linux --path rate=1G,rtt=1ms,buffer=1MB,loss=0.01 --drop-burst 10@300"
 )]
 pub struct SendArgs {
     /// Congestion control.
@@ -73,8 +78,9 @@ pub struct SendArgs {
     #[arg(long, default_value = "10MB", value_parser = size_arg)]
     pub bytes: u64,
     /// Network path: rate=10G,rtt=100us,buffer=1MB[,loss=0.001][,reorder=0.01][,reorder_delay=20us]
-    #[arg(long, default_value = "rate=10G,rtt=100us,buffer=1MB")]
-    pub path: String,
+    /// [default: rate=10G,rtt=100us,buffer=1MB; with --peer linux: no path model unless given]
+    #[arg(long)]
+    pub path: Option<String>,
     /// Number of parallel flows (each to its own receiver port).
     #[arg(long, default_value_t = 1)]
     pub flows: usize,
@@ -118,12 +124,166 @@ pub struct SendArgs {
     #[arg(long)]
     pub report: Option<PathBuf>,
     /// Write the frames the card sent to FILE as pcapng (ns timestamps = departure time).
+    /// With --peer linux: both directions as the TAP saw them.
     #[arg(long)]
     pub pcap: Option<PathBuf>,
+    /// Send to the real Linux TCP stack in real time: `linux` creates a network namespace, a
+    /// TAP into it and a socket receiver (all removed at the end); `linux:NETNS` uses an
+    /// existing namespace. Needs root and /dev/net/tun. --card model: real time on the
+    /// host clock; --card sim: the Verilated card, unsynchronised (function, not timing).
+    #[arg(long, value_name = "linux[:NETNS]")]
+    pub peer: Option<String>,
+    /// With --peer linux: `edt` (this sender) or `kernel` (Linux's own TCP from a second
+    /// namespace over the same path: the baseline to compare with).
+    #[arg(long, value_enum, default_value = "edt")]
+    pub sender: SenderArg,
+    /// With --peer linux and --path: drop COUNT consecutive data frames from data frame START
+    /// on (e.g. 10@500).
+    #[arg(long, value_name = "COUNT@START", value_parser = burst_arg)]
+    pub drop_burst: Option<Burst>,
+    /// With --peer linux: the Linux receiver's SO_RCVBUF (default: autotuning).
+    #[arg(long, value_parser = size_arg)]
+    pub peer_rcvbuf: Option<u64>,
+    /// With --peer linux: the Linux receiver reads at most this many bytes per second
+    /// (a slow reader, to see the sender honour its window). Sizes: 2MB.
+    #[arg(long, value_parser = size_arg)]
+    pub peer_read_rate: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum SenderArg {
+    /// The EDT TCP sender of this tool.
+    Edt,
+    /// Linux's own TCP (baseline; --peer linux only).
+    Kernel,
+}
+
+fn burst_arg(s: &str) -> Result<Burst, String> {
+    parse_burst(s).ok_or_else(|| format!("`{s}` is not COUNT@START; use e.g. 10@500"))
+}
+
+const DEFAULT_PATH: &str = "rate=10G,rtt=100us,buffer=1MB";
+
+fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
+    let spec = match peer.split_once(':') {
+        None if peer == "linux" => PeerSpec::Create,
+        Some(("linux", ns)) if !ns.is_empty() => PeerSpec::Existing(ns.to_string()),
+        _ => anyhow::bail!("--peer `{peer}` is not known; use `linux` or `linux:NETNS`"),
+    };
+    let mut unsupported = Vec::new();
+    if a.flows != 1 {
+        unsupported.push("--flows (one connection)");
+    }
+    if a.rr.is_some() {
+        unsupported.push("--rr");
+    }
+    if a.notsent_lowat.is_some() {
+        unsupported.push("--notsent-lowat");
+    }
+    if !matches!(a.pacing_model, PacingModelArg::Edt) || !matches!(a.pacer, PacerArg::Card) {
+        unsupported.push("--pacing-model queue / --pacer host");
+    }
+    if a.jitter != 0 || a.no_jitter_credit {
+        unsupported.push("--jitter / --no-jitter-credit (real time has its own jitter)");
+    }
+    if !unsupported.is_empty() {
+        anyhow::bail!(
+            "--peer linux does not support {} yet; drop them",
+            unsupported.join(", ")
+        );
+    }
+    if matches!(a.card, CardArg::Sim) && a.sender == SenderArg::Kernel {
+        anyhow::bail!("--sender kernel is the kernel's own TCP: use it with --card model");
+    }
+    let path = match &a.path {
+        Some(p) => Some(parse_path(p).context("the --path value is not valid")?),
+        None => None,
+    };
+    let small = |v: Option<u64>, what: &str| -> Result<Option<u32>> {
+        v.map(|x| u32::try_from(x).with_context(|| format!("{what} must be below 4 GB")))
+            .transpose()
+    };
+    let cfg = LinuxRunConfig {
+        peer: spec,
+        cc: match a.cc {
+            CcArg::Cubic => CcKind::Cubic,
+            CcArg::Bbr => CcKind::Bbr,
+        },
+        bytes: a.bytes,
+        line_rate_bps: a.line_rate,
+        path,
+        path_text: a.path.clone(),
+        burst: a.drop_burst,
+        seed: a.seed,
+        time_limit_ns: a.time_limit,
+        tick_ns: a.tick,
+        max_rate_bps: a.max_rate,
+        rcvbuf: small(a.peer_rcvbuf, "--peer-rcvbuf")?,
+        read_rate: a.peer_read_rate,
+        capture: a.pcap.is_some(),
+    };
+    let stop = stop_flag()?;
+    let report = match (a.card, a.sender) {
+        (CardArg::Sim, _) => {
+            eprintln!(
+                "note: --card sim --peer linux is UNSYNCHRONISED: the Verilated card runs on \
+                 simulated time (about a wall second per simulated ms), Linux on the host's; \
+                 this checks function, not timing"
+            );
+            run_edt_sim(&cfg, stop)
+        }
+        (CardArg::Model, SenderArg::Edt) => run_edt(&cfg, stop),
+        (CardArg::Model, SenderArg::Kernel) => run_kernel(&cfg, stop),
+    }
+    .context("the run against Linux did not happen")?;
+    print!("{}", report.table());
+    if let Some(p) = &a.report {
+        let f = File::create(p).with_context(|| {
+            format!(
+                "cannot create report file {}; check the directory exists",
+                p.display()
+            )
+        })?;
+        serde_json::to_writer_pretty(BufWriter::new(f), &report)
+            .with_context(|| format!("cannot write JSON report to {}", p.display()))?;
+    }
+    if let Some(p) = &a.pcap {
+        let f = File::create(p).with_context(|| {
+            format!(
+                "cannot create pcap file {}; check the directory exists",
+                p.display()
+            )
+        })?;
+        write_pcapng(BufWriter::new(f), &report.pcap)
+            .with_context(|| format!("cannot write pcapng to {}", p.display()))?;
+    }
+    if !report.ok() {
+        anyhow::bail!(
+            "the transfer to Linux did not complete cleanly (completed={}, sha256_match={}, \
+             RSTs={}); see the report",
+            report.completed,
+            report.peer.sha256_match,
+            report.peer.rst_from_linux + report.peer.rst_from_sender
+        );
+    }
+    Ok(())
 }
 
 pub fn run(a: SendArgs) -> Result<()> {
-    let path = parse_path(&a.path).context("the --path value is not valid")?;
+    if let Some(peer) = a.peer.clone() {
+        return run_peer(a, &peer);
+    }
+    if a.sender != SenderArg::Edt
+        || a.drop_burst.is_some()
+        || a.peer_rcvbuf.is_some()
+        || a.peer_read_rate.is_some()
+    {
+        anyhow::bail!(
+            "--sender, --drop-burst, --peer-rcvbuf and --peer-read-rate need --peer linux"
+        );
+    }
+    let path_text = a.path.clone().unwrap_or_else(|| DEFAULT_PATH.to_string());
+    let path = parse_path(&path_text).context("the --path value is not valid")?;
     let cfg = RunConfig {
         card: match a.card {
             CardArg::Model => CardKind::Model,
@@ -136,7 +296,7 @@ pub fn run(a: SendArgs) -> Result<()> {
         flows: a.flows,
         bytes: a.bytes,
         path,
-        path_text: a.path.clone(),
+        path_text,
         line_rate_bps: a.line_rate,
         max_rate_bps: a.max_rate,
         notsent_lowat: a.notsent_lowat,

@@ -51,4 +51,20 @@ typedef struct {
     uint64_t sim_ff_quiet, sim_ff_wake_ns, sim_ff_phc_ns, sim_ff_inc, sim_ff_chunk_ns;
 } tsnic_sim_out;
 
+// The configuration-flash and ICAP pins, kept out of the per-cycle image above so that the card runs as
+// before when nothing is attached: until TSNIC_FN(flash_io) is called the shim drives qspi_dq_i = 0xF
+// (the board's pull-ups: READ_ID reads 0xFFFFFF, flag status reads ready with every error bit, so a
+// flash command ends at once with FLASH_STATUS.ERROR), icap_ce = 1 and icap_o = 0 (WBSTAR 0, BOOTSTS 0).
+typedef struct {
+    uint64_t qspi_dq_i;   // bits 3:0, the level on DQ3..DQ0 (1 where nothing drives)
+    uint64_t icap_ce;     // 1: the core may change its ICAP outputs this cycle
+    uint64_t icap_o;      // ICAP read data (plain configuration words)
+} tsnic_sim_flash_in;
+
+typedef struct {
+    uint64_t qspi_clk, qspi_cs_n;
+    uint64_t qspi_dq_o, qspi_dq_oe;   // bits 3:0
+    uint64_t icap_csib, icap_rdwrb, icap_i;
+} tsnic_sim_flash_out;
+
 #endif

@@ -41,7 +41,11 @@ inline uint64_t get1(const T& port) { return static_cast<uint64_t>(port); }
 struct Model {
     VerilatedContext ctx;
     TSNIC_TOP* top;
+    tsnic_sim_flash_in flash_in;   // applied at every settle (see ports.h for the defaults)
     Model() : top(nullptr) {
+        flash_in.qspi_dq_i = 0xF;
+        flash_in.icap_ce = 1;
+        flash_in.icap_o = 0;
         ctx.randReset(0);  // X and uninitialized state start at 0: same inputs, same outputs
         top = new TSNIC_TOP(&ctx, "tsnic_core");
     }
@@ -67,8 +71,11 @@ void* TSNIC_FN(new)(void) {
 void TSNIC_FN(free)(void* handle) { delete static_cast<Model*>(handle); }
 
 // Drive the inputs with clk low and let the combinational paths settle; copy the outputs out.
-static void settle(TSNIC_TOP* t, const tsnic_sim_in* in, tsnic_sim_out* out) {
+static void settle(TSNIC_TOP* t, const tsnic_sim_flash_in* fin, const tsnic_sim_in* in, tsnic_sim_out* out) {
     t->clk = 0;
+    t->qspi_dq_i = static_cast<uint8_t>(fin->qspi_dq_i & 0xF);
+    t->icap_ce = static_cast<uint8_t>(fin->icap_ce & 1);
+    t->icap_o = static_cast<uint32_t>(fin->icap_o);
     t->rst = static_cast<uint8_t>(in->rst);
     t->s_axil_awaddr = static_cast<uint32_t>(in->s_axil_awaddr);
     t->s_axil_awprot = static_cast<uint8_t>(in->s_axil_awprot);
@@ -149,14 +156,36 @@ static void settle(TSNIC_TOP* t, const tsnic_sim_in* in, tsnic_sim_out* out) {
 
 // The outputs of the cycle about to be clocked, without clocking it (the fast-forward's look ahead).
 void TSNIC_FN(peek)(void* handle, const tsnic_sim_in* in, tsnic_sim_out* out) {
-    settle(static_cast<Model*>(handle)->top, in, out);
+    Model* m = static_cast<Model*>(handle);
+    settle(m->top, &m->flash_in, in, out);
 }
 
 void TSNIC_FN(step)(void* handle, const tsnic_sim_in* in, tsnic_sim_out* out) {
-    TSNIC_TOP* t = static_cast<Model*>(handle)->top;
-    settle(t, in, out);
+    Model* m = static_cast<Model*>(handle);
+    TSNIC_TOP* t = m->top;
+    settle(t, &m->flash_in, in, out);
     t->clk = 1;
     t->eval();
+}
+
+// The flash/configuration model's hook, once per cycle between two step() calls: `out` gets the
+// quad-SPI and ICAP outputs as they are after the last clock edge (all registered in the core: the
+// levels a flash sees during the coming cycle), and `in` (if not null) is what the core sees from the
+// next step() on. The controller samples qspi_dq_i at least one cycle after the SCK falling edge the
+// flash answers, so answering here, from the pins just read, meets its timing at any FLASH_CLK_DIV.
+void TSNIC_FN(flash_io)(void* handle, const tsnic_sim_flash_in* in, tsnic_sim_flash_out* out) {
+    Model* m = static_cast<Model*>(handle);
+    TSNIC_TOP* t = m->top;
+    if (in != nullptr) m->flash_in = *in;
+    if (out != nullptr) {
+        out->qspi_clk = get1(t->qspi_clk);
+        out->qspi_cs_n = get1(t->qspi_cs_n);
+        out->qspi_dq_o = get1(t->qspi_dq_o);
+        out->qspi_dq_oe = get1(t->qspi_dq_oe);
+        out->icap_csib = get1(t->icap_csib);
+        out->icap_rdwrb = get1(t->icap_rdwrb);
+        out->icap_i = get1(t->icap_i);
+    }
 }
 
 }  // extern "C"

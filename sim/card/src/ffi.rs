@@ -107,6 +107,49 @@ pub fn set_wide_byte(words: &mut [u64; WIDE_WORDS], i: usize, v: u8) {
     words[i / 8] = (words[i / 8] & !(0xffu64 << sh)) | ((v as u64) << sh);
 }
 
+/// What the configuration flash and the ICAP drive into the core (mirrors `tsnic_sim_flash_in`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FlashIn {
+    /// Bits 3:0: the level on DQ3..DQ0 (1 where nothing drives: the board's pull-ups).
+    pub qspi_dq_i: u64,
+    /// 1: the core may change its ICAP outputs this cycle (the ICAP's clock enable).
+    pub icap_ce: u64,
+    /// ICAP read data (configuration words as the user guides print them).
+    pub icap_o: u64,
+}
+
+impl Default for FlashIn {
+    /// What the shim drives when nothing is attached: DQ pulled up, ICAP enabled, reading 0.
+    fn default() -> Self {
+        FlashIn {
+            qspi_dq_i: 0xf,
+            icap_ce: 1,
+            icap_o: 0,
+        }
+    }
+}
+
+/// The core's configuration-flash and ICAP pins after a clock edge (mirrors `tsnic_sim_flash_out`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FlashOut {
+    /// SPI clock level.
+    pub qspi_clk: u64,
+    /// Chip select, active low.
+    pub qspi_cs_n: u64,
+    /// Bits 3:0: what the core drives on DQ3..DQ0 where `qspi_dq_oe` is set.
+    pub qspi_dq_o: u64,
+    /// Bits 3:0: output enables.
+    pub qspi_dq_oe: u64,
+    /// ICAP chip select, active low.
+    pub icap_csib: u64,
+    /// ICAP direction: 1 read, 0 write.
+    pub icap_rdwrb: u64,
+    /// ICAP write data.
+    pub icap_i: u64,
+}
+
 /// Something that behaves like `tsnic_core` for one clock cycle: the Verilated model.
 pub trait Rtl {
     /// One core clock cycle: apply `inp`, let combinational paths settle, write the pre-edge outputs
@@ -118,6 +161,14 @@ pub trait Rtl {
     fn peek(&mut self, inp: &PortsIn, out: &mut PortsOut) {
         let _ = inp;
         out.sim_ff_quiet = 0;
+    }
+
+    /// The configuration-flash/ICAP pins: write the levels after the last clock edge into `out` (if
+    /// given), then take `inp` (if given) as the inputs from the next cycle on. False: this model has
+    /// no such pins (nothing was read or written).
+    fn flash_io(&mut self, inp: Option<&FlashIn>, out: Option<&mut FlashOut>) -> bool {
+        let _ = (inp, out);
+        false
     }
 
     /// Fingerprint of the model's build (see `build.rs`): state saved by one model is only restored
@@ -253,7 +304,9 @@ impl CoreSize {
 
 #[cfg(not(tsnic_sim_no_core))]
 mod verilated {
-    use super::{fingerprint, CoreSize, PortsIn, PortsOut, Rtl, RtlStateError, Width};
+    use super::{
+        fingerprint, CoreSize, FlashIn, FlashOut, PortsIn, PortsOut, Rtl, RtlStateError, Width,
+    };
     use std::ffi::c_void;
 
     type Sink = unsafe extern "C" fn(*mut c_void, *const u8, usize);
@@ -265,12 +318,14 @@ mod verilated {
         fn tsnic_sim_w64_peek(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
         fn tsnic_sim_w64_save(h: *mut c_void, ctx: *mut c_void, sink: Sink) -> usize;
         fn tsnic_sim_w64_restore(h: *mut c_void, data: *const u8, len: usize) -> i32;
+        fn tsnic_sim_w64_flash_io(h: *mut c_void, inp: *const FlashIn, out: *mut FlashOut);
         fn tsnic_sim_w64_small_new() -> *mut c_void;
         fn tsnic_sim_w64_small_free(h: *mut c_void);
         fn tsnic_sim_w64_small_step(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
         fn tsnic_sim_w64_small_peek(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
         fn tsnic_sim_w64_small_save(h: *mut c_void, ctx: *mut c_void, sink: Sink) -> usize;
         fn tsnic_sim_w64_small_restore(h: *mut c_void, data: *const u8, len: usize) -> i32;
+        fn tsnic_sim_w64_small_flash_io(h: *mut c_void, inp: *const FlashIn, out: *mut FlashOut);
     }
     #[cfg(tsnic_sim_w512)]
     extern "C" {
@@ -280,12 +335,14 @@ mod verilated {
         fn tsnic_sim_w512_peek(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
         fn tsnic_sim_w512_save(h: *mut c_void, ctx: *mut c_void, sink: Sink) -> usize;
         fn tsnic_sim_w512_restore(h: *mut c_void, data: *const u8, len: usize) -> i32;
+        fn tsnic_sim_w512_flash_io(h: *mut c_void, inp: *const FlashIn, out: *mut FlashOut);
     }
 
     type StepFn = unsafe extern "C" fn(*mut c_void, *const PortsIn, *mut PortsOut);
     type FreeFn = unsafe extern "C" fn(*mut c_void);
     type SaveFn = unsafe extern "C" fn(*mut c_void, *mut c_void, Sink) -> usize;
     type RestoreFn = unsafe extern "C" fn(*mut c_void, *const u8, usize) -> i32;
+    type FlashIoFn = unsafe extern "C" fn(*mut c_void, *const FlashIn, *mut FlashOut);
 
     /// The shim's save() hands its bytes here: `ctx` is the `Vec<u8>` being filled.
     unsafe extern "C" fn sink_into_vec(ctx: *mut c_void, data: *const u8, len: usize) {
@@ -309,6 +366,7 @@ mod verilated {
         free: FreeFn,
         save: SaveFn,
         restore: RestoreFn,
+        flash_io: FlashIoFn,
         width: Width,
         size: CoreSize,
     }
@@ -317,8 +375,8 @@ mod verilated {
         /// Construct a model (in reset). `None` if the configuration is not built in or allocation failed.
         pub fn new(width: Width, size: CoreSize) -> Option<Verilated> {
             type NewFn = unsafe extern "C" fn() -> *mut c_void;
-            type Fns = (NewFn, StepFn, StepFn, FreeFn, SaveFn, RestoreFn);
-            let (new, step, peek, free, save, restore): Fns = match (width, size) {
+            type Fns = (NewFn, StepFn, StepFn, FreeFn, SaveFn, RestoreFn, FlashIoFn);
+            let (new, step, peek, free, save, restore, flash_io): Fns = match (width, size) {
                 (Width::W64, CoreSize::Shipped) => (
                     tsnic_sim_w64_new,
                     tsnic_sim_w64_step,
@@ -326,6 +384,7 @@ mod verilated {
                     tsnic_sim_w64_free,
                     tsnic_sim_w64_save,
                     tsnic_sim_w64_restore,
+                    tsnic_sim_w64_flash_io,
                 ),
                 (Width::W64, CoreSize::Small) => (
                     tsnic_sim_w64_small_new,
@@ -334,6 +393,7 @@ mod verilated {
                     tsnic_sim_w64_small_free,
                     tsnic_sim_w64_small_save,
                     tsnic_sim_w64_small_restore,
+                    tsnic_sim_w64_small_flash_io,
                 ),
                 #[cfg(tsnic_sim_w512)]
                 (Width::W512, CoreSize::Shipped) => (
@@ -343,6 +403,7 @@ mod verilated {
                     tsnic_sim_w512_free,
                     tsnic_sim_w512_save,
                     tsnic_sim_w512_restore,
+                    tsnic_sim_w512_flash_io,
                 ),
                 _ => return None,
             };
@@ -359,6 +420,7 @@ mod verilated {
                     free,
                     save,
                     restore,
+                    flash_io,
                     width,
                     size,
                 })
@@ -385,6 +447,17 @@ mod verilated {
 
         fn fingerprint(&self) -> Option<&'static str> {
             fingerprint(self.width, self.size)
+        }
+
+        #[inline]
+        fn flash_io(&mut self, inp: Option<&FlashIn>, out: Option<&mut FlashOut>) -> bool {
+            let inp = inp.map_or(std::ptr::null(), |i| i as *const FlashIn);
+            let out = out.map_or(std::ptr::null_mut(), |o| o as *mut FlashOut);
+            // SAFETY: a live, exclusively borrowed model (as for `step`); `inp` and `out` are null or
+            // valid #[repr(C)] structs matching `tsnic_sim_flash_in`/`_out` (all u64, same order),
+            // which the shim only reads/writes during the call and skips when null.
+            unsafe { (self.flash_io)(self.handle, inp, out) };
+            true
         }
 
         fn save(&mut self, out: &mut Vec<u8>) -> Result<(), RtlStateError> {

@@ -35,7 +35,19 @@ pub mod wire;
 
 use thiserror::Error;
 
-pub use ffi::{core_unavailable, fingerprint, CoreSize, PortsIn, PortsOut, Rtl, Width};
+pub use ffi::{
+    core_unavailable, fingerprint, CoreSize, FlashIn, FlashOut, PortsIn, PortsOut, Rtl, Width,
+};
+
+/// A model of what sits on the core's configuration-flash and ICAP pins (the quad-SPI NOR flash and
+/// the FPGA's configuration logic), attached with [`SimCard::attach_flash`]. Called once per clocked
+/// cycle with the pins as they are after the edge; what it returns is what the core sees from the
+/// next cycle on. Cycles skipped by the idle fast-forward are not shown to it (the core is quiet then:
+/// chip select high, nothing on the ICAP), so a model times its busy periods from `now_ps`.
+pub trait FlashPins: Send {
+    /// One cycle: the pins after the clock edge at simulated time `now_ps`.
+    fn cycle(&mut self, now_ps: u64, pins: &FlashOut) -> FlashIn;
+}
 pub use hostmem::{HostMemory, MemStats};
 pub use rx::{RxArrival, RxFrame, RxPort, RxStats};
 pub use state::{StateError, StateInfo};
@@ -181,6 +193,7 @@ pub struct SimCard {
     irq_level: u64,
     ff_settle: u64,
     ff_stats: FastForwardStats,
+    flash: Option<Box<dyn FlashPins>>,
 }
 
 impl std::fmt::Debug for SimCard {
@@ -246,6 +259,7 @@ impl SimCard {
             irq_level: 0,
             ff_settle: 0,
             ff_stats: FastForwardStats::default(),
+            flash: None,
         }
     }
 
@@ -254,6 +268,34 @@ impl SimCard {
         self.inp.rst = 1;
         self.run(cycles.max(1));
         self.inp.rst = 0;
+    }
+
+    /// Attach a flash/configuration model to the core's flash and ICAP pins (replacing one attached
+    /// before, which is returned).
+    pub fn attach_flash(
+        &mut self,
+        flash: Box<dyn FlashPins>,
+    ) -> Result<Option<Box<dyn FlashPins>>, SimError> {
+        if !self.rtl.flash_io(None, None) {
+            return Err(SimError::BadConfig(
+                "this core model has no configuration-flash pins".to_string(),
+            ));
+        }
+        Ok(self.flash.replace(flash))
+    }
+
+    /// Detach the flash model (to save its contents), leaving the pins pulled up as with none.
+    pub fn detach_flash(&mut self) -> Option<Box<dyn FlashPins>> {
+        let f = self.flash.take();
+        if f.is_some() {
+            self.rtl.flash_io(Some(&FlashIn::default()), None);
+        }
+        f
+    }
+
+    /// The attached flash model, if any.
+    pub fn flash_mut(&mut self) -> Option<&mut (dyn FlashPins + 'static)> {
+        self.flash.as_deref_mut()
     }
 
     /// The configuration.
@@ -296,6 +338,12 @@ impl SimCard {
         self.axil.clock(&self.inp, &self.out, self.cycle);
         if irq_before == 0 && self.out.irq == 1 {
             self.irq_edges += 1;
+        }
+        if let Some(flash) = self.flash.as_mut() {
+            let mut pins = FlashOut::default();
+            self.rtl.flash_io(None, Some(&mut pins));
+            let answer = flash.cycle(now_ps + self.cfg.clk_period_ps * (1 + extra), &pins);
+            self.rtl.flash_io(Some(&answer), None);
         }
         self.cycle += 1 + extra;
         self.ff_settle = self.ff_settle.saturating_sub(1);

@@ -282,6 +282,10 @@ class TB:
         self.frames = []           # frame bytes in wire order (first-beat times: self.wire)
         self.errors = []
         self.tx_lat = 0
+        # configuration flash and ICAP pins: pull-ups and an idle ICAP unless a test attaches models
+        dut.qspi_dq_i.value = 0xF
+        dut.icap_ce.value = 1
+        dut.icap_o.value = 0
 
     async def reset(self):
         self.dut.rst.value = 1
@@ -1227,3 +1231,49 @@ async def test_rx_drops(dut):
     for c in rx.cpls[len(delivered) + 2:]:
         assert c["rec"]["status"] == C.RX_STATUS_OK
         assert any(c["data"] == d for d in it), "a burst frame delivered out of order or altered"
+
+
+@cocotb.test()
+async def test_flash_path(dut):
+    """The FLASH block through BAR0: CAP, READ_ID, program + read back, IPROG on the ICAP pins
+    (the flash bench's pin-level MT25QU01G and ICAP models on the core's qspi_*/icap_* ports)."""
+    import struct
+    from flash_model import IcapModel, QspiFlash
+    tb = TB(dut)
+    flash = QspiFlash(dut)
+    icap = IcapModel(dut, wbstar=0x00400000, bootsts=0x1)
+    await tb.reset()
+
+    async def rd(a):
+        return int.from_bytes((await tb.axil.read(a, 4)).data, "little")
+
+    async def wr(a, v):
+        await tb.axil.write(a, int(v).to_bytes(4, "little"))
+
+    async def run(op):
+        await wr(C.FLASH_CMD, op)
+        for _ in range(2000):
+            st = await rd(C.FLASH_STATUS)
+            if not st & C.FLASH_STATUS_BUSY:
+                return st
+        raise AssertionError("FLASH still busy")
+
+    assert await rd(C.FLASH_CAP) == (27 << 16) | (1 << 8)
+    assert await rd(C.FLASH_BOOT_WBSTAR) == 0x00400000
+    st = await run(1)
+    assert not st & C.FLASH_STATUS_ERROR and await rd(C.FLASH_JEDEC_ID) == 0x21BB20
+    data = bytes(range(0x40, 0x50))
+    for i in range(0, 16, 4):
+        await wr(C.FLASH_DATA, struct.unpack_from("<I", data, i)[0])
+    await wr(C.FLASH_ADDR, 0x00123400)
+    await wr(C.FLASH_LEN, 16)
+    assert not (await run(3)) & C.FLASH_STATUS_ERROR
+    assert flash.read_mem(0x00123400, 16) == data
+    assert not (await run(2)) & C.FLASH_STATUS_ERROR
+    got = b""
+    for _ in range(4):
+        got += struct.pack("<I", await rd(C.FLASH_DATA))
+    assert got == data, got.hex()
+    await wr(C.FLASH_ADDR, 0x01000000)
+    assert not (await run(8)) & C.FLASH_STATUS_ERROR
+    assert icap.iprogs == [0x01000000]

@@ -1,0 +1,479 @@
+//! `tsnic flash`: the card's configuration flash (golden image, slots A and B, boot record):
+//! `info`, `write`, `verify`, `boot`, and for the model `power-cycle` and `test-image`.
+
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use tsnic::flash::image::{self, hex};
+use tsnic::flash::model::{self, ModelCard};
+use tsnic::flash::regs::RegFlash;
+use tsnic::flash::update::{self, Progress, WriteOptions};
+use tsnic::flash::{Board, FlashDevice, Slot};
+
+use super::common::{close_card, fmt_ns, open_card};
+
+/// Arguments of `tsnic flash`.
+#[derive(Args, Debug)]
+pub struct FlashArgs {
+    /// Where the flash is: `model` (default: the Rust model of the card's NOR flash and FPGA
+    /// configuration logic, kept in --flash-file), `mem` (the same model behind a Rust model of the
+    /// FLASH register block, driven through registers as a card is), or a card: `sim` or
+    /// `vfio:DDDD:BB:DD.F` (needs a bitstream with the FLASH register block; the Verilated card
+    /// gets it when the flash controller RTL is merged).
+    #[arg(long, global = true, default_value = "model")]
+    pub backend: String,
+    /// Board the model plays (generic, u50, u280, u250, sume): its FPGA part and flash.
+    #[arg(long, global = true, default_value = "u50")]
+    pub board: Board,
+    /// The model's flash file [default: ~/.cache/tsnic/flash-<board>.img]; created as shipped
+    /// (factory golden image, golden write-protected) when missing.
+    #[arg(long, global = true)]
+    pub flash_file: Option<PathBuf>,
+    #[command(subcommand)]
+    pub cmd: FlashCmd,
+}
+
+/// `tsnic flash` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum FlashCmd {
+    /// Flash ID and size, layout, each image's design name, date and hash, the boot record, which
+    /// image is running and whether a fallback happened.
+    Info {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write an image (.bit, or .bin with --part) into a slot: erase, program, verify by read-back
+    /// and sha256, then switch the boot record (last). Default slot: the one not running.
+    Write {
+        /// The image: a Vivado .bit, or the raw .bin of write_bitstream -bin_file.
+        image: PathBuf,
+        /// Slot to write: A or B (golden needs --i-know-this-can-brick-the-card-golden).
+        #[arg(long)]
+        slot: Option<Slot>,
+        /// For a .bin: the FPGA part it was built for (a .bit names its own).
+        #[arg(long)]
+        part: Option<String>,
+        /// Allow writing the golden image (the card's fallback; a bad one needs JTAG to recover).
+        #[arg(long = "i-know-this-can-brick-the-card-golden")]
+        golden_ok: bool,
+    },
+    /// Read every image back and check its sha256 against its header and the boot record.
+    Verify,
+    /// Reboot the FPGA into an image (IPROG); on a real card, remove and rescan the PCI device
+    /// afterwards (printed). --default also makes it the boot record's choice for power-up.
+    Boot {
+        /// A, B or golden.
+        slot: Slot,
+        /// Also write the boot record so the card boots this image at every power-up.
+        #[arg(long)]
+        default: bool,
+    },
+    /// Power-cycle the simulated card (model backends): the FPGA configures from address 0 and the
+    /// golden image's boot selector follows the boot record.
+    PowerCycle,
+    /// Write a synthetic .bit (header and sync word; not loadable into an FPGA) to try `flash write`
+    /// on the model.
+    TestImage {
+        /// Output .bit file.
+        out: PathBuf,
+        /// Configuration data size: bytes, or with K/M (KiB/MiB), e.g. 4M, 40MB.
+        #[arg(long, default_value = "4M")]
+        size: String,
+        /// Part [default: the --board's part].
+        #[arg(long)]
+        part: Option<String>,
+        /// Design name.
+        #[arg(long, default_value = "tsnic_top;UserID=0XFFFFFFFF;Version=2023.2")]
+        design: String,
+        /// Seed of the data (different seeds, different images).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+/// Parse a size: bytes, or K/KB/KiB, M/MB/MiB (powers of two).
+pub fn parse_size(s: &str) -> Result<usize> {
+    let t = s.trim().to_ascii_lowercase();
+    let (num, mult) = [
+        ("kib", 1usize << 10),
+        ("kb", 1 << 10),
+        ("k", 1 << 10),
+        ("mib", 1 << 20),
+        ("mb", 1 << 20),
+        ("m", 1 << 20),
+        ("b", 1),
+    ]
+    .iter()
+    .find_map(|(u, m)| t.strip_suffix(u).map(|n| (n.trim(), *m)))
+    .unwrap_or((t.as_str(), 1));
+    let v: f64 = num
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v > 0.0)
+        .with_context(|| format!("`{s}` is not a size: use bytes or K/M, e.g. 4096, 256K, 40M"))?;
+    let n = (v * mult as f64).round();
+    if n > (1u64 << 31) as f64 {
+        bail!("`{s}` is larger than any flash slot");
+    }
+    Ok(n as usize)
+}
+
+/// Progress bars on stderr (hidden when stderr is not a terminal).
+struct Bars {
+    bar: Option<ProgressBar>,
+}
+
+impl Progress for Bars {
+    fn phase(&mut self, name: &'static str, total: u64) {
+        if let Some(b) = self.bar.take() {
+            b.finish_and_clear();
+        }
+        let b = ProgressBar::new(total);
+        b.set_style(
+            ProgressStyle::with_template("{prefix:>11} [{bar:40}] {bytes}/{total_bytes} {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        b.set_prefix(name);
+        self.bar = Some(b);
+    }
+    fn advance(&mut self, n: u64) {
+        if let Some(b) = &self.bar {
+            b.inc(n);
+        }
+    }
+}
+
+impl Drop for Bars {
+    fn drop(&mut self) {
+        if let Some(b) = self.bar.take() {
+            b.finish_and_clear();
+        }
+    }
+}
+
+/// Run `tsnic flash`.
+pub fn run(args: FlashArgs) -> Result<()> {
+    if let FlashCmd::TestImage {
+        out,
+        size,
+        part,
+        design,
+        seed,
+    } = &args.cmd
+    {
+        let len = parse_size(size)?;
+        let part = part
+            .clone()
+            .unwrap_or_else(|| args.board.part().to_string());
+        let bytes = image::synth_bit(design, &part, "2026/12/01", "12:00:00", len, *seed);
+        std::fs::write(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?;
+        println!(
+            "wrote {} ({} bytes of configuration data for {part}; synthetic, for the flash model)",
+            out.display(),
+            len
+        );
+        return Ok(());
+    }
+    let spec = args.backend.as_str();
+    match spec {
+        "model" | "mem" => {
+            let path = match &args.flash_file {
+                Some(p) => p.clone(),
+                None => model::default_path(args.board)?,
+            };
+            let mut card = ModelCard::open(args.board, &path)?;
+            if let FlashCmd::PowerCycle = args.cmd {
+                let msg = power_cycle_model(&mut card);
+                card.close()?;
+                println!("{msg}");
+                return Ok(());
+            }
+            if spec == "model" {
+                let mut card = card;
+                let r = command(&mut card, &args.cmd, spec);
+                let saved = card.close();
+                r?;
+                saved?;
+            } else {
+                let card = Rc::new(RefCell::new(card));
+                let mut backend = tsnic::flash::ctrl_model::mem_backend(card.clone());
+                let r = {
+                    let mut dev = RegFlash::new(&mut backend);
+                    command(&mut dev, &args.cmd, spec)
+                };
+                let saved = card.borrow_mut().close();
+                r?;
+                saved?;
+            }
+            Ok(())
+        }
+        _ => {
+            if args.flash_file.is_some() {
+                bail!("--flash-file is for the model backends (`--backend model` or `mem`); a card keeps its own flash");
+            }
+            let mut card = open_card(spec)?;
+            let r = {
+                let mut dev = RegFlash::new(card.backend());
+                command(&mut dev, &args.cmd, spec)
+            };
+            close_card(card)?;
+            r
+        }
+    }
+}
+
+fn command(dev: &mut dyn FlashDevice, cmd: &FlashCmd, spec: &str) -> Result<()> {
+    match cmd {
+        FlashCmd::Info { json } => info(dev, *json),
+        FlashCmd::Write {
+            image,
+            slot,
+            part,
+            golden_ok,
+        } => write(dev, image, *slot, part.as_deref(), *golden_ok),
+        FlashCmd::Verify => verify(dev),
+        FlashCmd::Boot { slot, default } => boot(dev, *slot, *default, spec),
+        FlashCmd::PowerCycle => bail!("power-cycle works on the model backends only (`--backend model` or `mem`); on a card, power-cycle the host"),
+        FlashCmd::TestImage { .. } => Ok(()),
+    }
+}
+
+fn slot_line(s: &update::SlotInfo) -> String {
+    let mut line = match &s.header {
+        None => "empty (no complete image)".to_string(),
+        Some(h) => format!(
+            "{} | {} | {} {} | {} bytes | sha256 {}",
+            h.design,
+            if h.part.is_empty() { "-" } else { &h.part },
+            h.date,
+            h.time,
+            h.data_len,
+            &hex(&h.sha256)[..16]
+        ),
+    };
+    if s.bad {
+        line.push_str(" | FLAGGED BAD in the boot record");
+    }
+    if s.failed_last_boot {
+        line.push_str(" | FAILED to configure at the last boot (flagged bad at the next write)");
+    }
+    if let (Some(h), Some(r)) = (&s.header, &s.record_sha256) {
+        if hex(&h.sha256) != *r {
+            line.push_str(" | the boot record's sha256 differs: run `tsnic flash verify`");
+        }
+    }
+    line
+}
+
+fn info(dev: &mut dyn FlashDevice, json: bool) -> Result<()> {
+    let describe = dev.describe();
+    let i = update::info(dev)?;
+    if json {
+        let mut v = serde_json::to_value(&i)?;
+        v["backend"] = describe.into();
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    let running = match i.running {
+        Some(s) => s.to_string(),
+        None => format!("unknown (warm-boot address {:#010x})", i.boot.wbstar),
+    };
+    println!("backend        {describe}");
+    println!(
+        "board          {} ({}; flash {})",
+        i.cap.board,
+        i.cap.board.part(),
+        i.cap.board.flash_part()
+    );
+    println!(
+        "flash          JEDEC ID {}, {} MB",
+        i.jedec_id,
+        i.cap.size >> 20
+    );
+    println!(
+        "status         SR {:#04x}, flag SR {:#04x}; golden {}",
+        i.sr.0,
+        i.sr.1,
+        if i.golden_protected {
+            "write-protected (BP3..0 = 1010, TB = 1)"
+        } else {
+            "NOT write-protected"
+        }
+    );
+    println!(
+        "running        {running}{}",
+        if i.boot.fallback {
+            " after a FALLBACK (an image failed to configure)"
+        } else {
+            ""
+        }
+    );
+    match &i.record {
+        Some((copy, r)) => println!(
+            "boot record    boots {} at power-up; generation {} (copy {copy}; copies valid: {}, {}); flags {:#x}",
+            r.active, r.generation, i.copies_valid[0], i.copies_valid[1], r.flags
+        ),
+        None => println!("boot record    none valid: the card stays in golden at power-up"),
+    }
+    for s in &i.slots {
+        println!(
+            "{:<14} {:#010x}..{:#010x}  {}",
+            format!("{}", s.slot),
+            s.region.base,
+            s.region.end(),
+            slot_line(s)
+        );
+    }
+    println!(
+        "records        {:#010x}, {:#010x}",
+        i.layout.record0, i.layout.record1
+    );
+    Ok(())
+}
+
+fn write(
+    dev: &mut dyn FlashDevice,
+    path: &std::path::Path,
+    slot: Option<Slot>,
+    part: Option<&str>,
+    golden_ok: bool,
+) -> Result<()> {
+    let img = image::load(path, part).map_err(tsnic::flash::FlashError::from)?;
+    let opts = WriteOptions {
+        slot,
+        allow_golden: golden_ok,
+    };
+    let mut bars = Bars { bar: None };
+    let r = update::write(dev, &img, &opts, &mut bars)?;
+    drop(bars);
+    println!(
+        "wrote slot {}: {} ({}{}), {} bytes, {} pages programmed, verified (sha256 {})",
+        r.slot,
+        img.design,
+        img.part.as_deref().unwrap_or("part not given"),
+        if img.date.is_empty() {
+            String::new()
+        } else {
+            format!(", {} {}", img.date, img.time)
+        },
+        r.bytes,
+        r.pages,
+        hex(&img.sha256)
+    );
+    if let (Some(g), Some(c)) = (r.generation, r.record_copy) {
+        println!(
+            "boot record: slot {} from the next power-up (generation {g}, copy {c}); boot it now with `tsnic flash boot {}`",
+            r.slot, r.slot
+        );
+    }
+    if let Some(ns) = r.sim_ns {
+        println!("simulated time {}", fmt_ns(ns));
+    }
+    if let Some(n) = r.reg_accesses {
+        println!(
+            "register accesses {n} ({:.1} per KB of image)",
+            n as f64 / (r.bytes as f64 / 1024.0)
+        );
+    }
+    Ok(())
+}
+
+fn verify(dev: &mut dyn FlashDevice) -> Result<()> {
+    let mut bars = Bars { bar: None };
+    let checks = update::verify(dev, &mut bars)?;
+    drop(bars);
+    let mut bad = Vec::new();
+    for c in &checks {
+        let what = if c.empty {
+            "empty".to_string()
+        } else if c.ok {
+            "ok (data matches its header's sha256)".to_string()
+        } else {
+            "CORRUPT (data does not match its header's sha256)".to_string()
+        };
+        let extra = if c.record_mismatch {
+            "; the boot record names another image"
+        } else {
+            ""
+        };
+        let sel = if c.selected {
+            " [boot record's choice]"
+        } else {
+            ""
+        };
+        println!("{:<7} {what}{extra}{sel}", c.slot.to_string());
+        if (!c.empty && !c.ok)
+            || c.record_mismatch
+            || (c.selected && c.empty)
+            || (c.slot == Slot::Golden && c.empty)
+        {
+            bad.push(c.slot.to_string());
+        }
+    }
+    if !bad.is_empty() {
+        bail!(
+            "verify failed for {}: rewrite the slot with `tsnic flash write IMAGE --slot SLOT`",
+            bad.join(", ")
+        );
+    }
+    Ok(())
+}
+
+fn boot(dev: &mut dyn FlashDevice, slot: Slot, default: bool, spec: &str) -> Result<()> {
+    update::boot(dev, slot, default)?;
+    if default {
+        println!("boot record: {slot} at every power-up");
+    }
+    if spec.starts_with("vfio:") {
+        let addr = spec
+            .trim_start_matches("vfio:")
+            .split(',')
+            .next()
+            .unwrap_or("");
+        println!(
+            "IPROG sent: the FPGA reconfigures from slot {slot} and the card drops off PCIe. Now, as root:\n  echo 1 > /sys/bus/pci/devices/{addr}/remove\n  sleep 2   # configuration of a 40 MB image at SPIx4 takes about a second\n  echo 1 > /sys/bus/pci/rescan\nthen bind it to vfio-pci again (docs/FIRMWARE.md) and check with `tsnic flash info --backend {spec}`"
+        );
+        return Ok(());
+    }
+    match dev.boot_state() {
+        Ok(b) => {
+            let running = tsnic::flash::layout::LAYOUT_128M.slot_at(b.wbstar);
+            let r = running.map(|s| s.to_string()).unwrap_or_else(|| "?".into());
+            println!(
+                "IPROG to slot {slot}: running {r}{}",
+                if b.fallback {
+                    " after a FALLBACK (the image did not configure)"
+                } else {
+                    ""
+                }
+            );
+            if running != Some(slot) {
+                bail!("slot {slot} did not configure: the card fell back (see `tsnic flash info`)");
+            }
+            Ok(())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `tsnic flash power-cycle` on a model card.
+fn power_cycle_model(card: &mut ModelCard) -> String {
+    card.power_cycle();
+    match card.running.slot {
+        Some(s) => format!(
+            "power-cycled: running {s}{}",
+            if card.running.state.fallback {
+                " after a FALLBACK"
+            } else {
+                ""
+            }
+        ),
+        None => "power-cycled: the FPGA did not configure (no valid golden image)".into(),
+    }
+}

@@ -1,0 +1,251 @@
+//! `tsnic flash` as a user runs it, on the flash model kept in a file: separate commands see the
+//! same card; refusals exit non-zero and leave the flash file byte for byte as it was.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn tsnic_env(args: &[&str], home: Option<&Path>) -> (bool, String, String) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tsnic"));
+    c.args(args);
+    if let Some(h) = home {
+        c.env("HOME", h).env_remove("XDG_CACHE_HOME");
+    }
+    let out = c.output().expect("run tsnic");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tsnic-flash-cli-{}-{name}", std::process::id()));
+    std::fs::remove_dir_all(&d).ok();
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+struct Card {
+    dir: PathBuf,
+    file: String,
+    board: &'static str,
+}
+
+impl Card {
+    fn new(name: &str, board: &'static str) -> Card {
+        let dir = tmpdir(name);
+        let file = dir.join("flash.img").display().to_string();
+        Card { dir, file, board }
+    }
+    fn run(&self, args: &[&str]) -> (bool, String, String) {
+        let mut a: Vec<&str> = vec!["flash", "--flash-file", &self.file, "--board", self.board];
+        a.extend_from_slice(args);
+        tsnic_env(&a, None)
+    }
+    fn path(&self, f: &str) -> String {
+        self.dir.join(f).display().to_string()
+    }
+    fn bytes(&self) -> Vec<u8> {
+        std::fs::read(&self.file).unwrap()
+    }
+}
+
+impl Drop for Card {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.dir).ok();
+    }
+}
+
+#[test]
+fn write_both_slots_boot_each_across_commands() {
+    let c = Card::new("e2e", "u50");
+    let (ok, out, err) = c.run(&["info"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("JEDEC ID 20 bb 21, 128 MB"), "{out}");
+    assert!(out.contains("running        golden"), "{out}");
+    assert!(out.contains("golden write-protected"), "{out}");
+    let (a, b) = (c.path("a.bit"), c.path("b.bit"));
+    assert!(
+        c.run(&["test-image", &a, "--size", "200K", "--seed", "1"])
+            .0
+    );
+    assert!(
+        c.run(&["test-image", &b, "--size", "150K", "--seed", "2"])
+            .0
+    );
+    let (ok, out, err) = c.run(&["write", &a]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("wrote slot A") && out.contains("verified"),
+        "{out}"
+    );
+    assert!(out.contains("generation 1"), "{out}");
+    let (ok, out, err) = c.run(&["boot", "A"]);
+    assert!(ok && out.contains("running A"), "{out}{err}");
+    // A runs: the next write goes to B
+    let (ok, out, err) = c.run(&["write", &b]);
+    assert!(
+        ok && out.contains("wrote slot B") && out.contains("generation 2"),
+        "{out}{err}"
+    );
+    let (ok, out, err) = c.run(&["verify"]);
+    assert!(ok, "{out}{err}");
+    assert_eq!(out.matches("ok (data matches").count(), 3, "{out}");
+    let (ok, out, _) = c.run(&["power-cycle"]);
+    assert!(ok && out.contains("running B"), "{out}");
+    let (ok, out, _) = c.run(&["info", "--json"]);
+    assert!(ok);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["running"], "B");
+    assert_eq!(v["record"][1]["generation"], 2);
+    assert_eq!(v["slots"][1]["header"]["data_len"], 200 * 1024);
+    let (ok, out, _) = c.run(&["boot", "golden"]);
+    assert!(ok && out.contains("running golden"), "{out}");
+    // the same card through the register interface (mem backend + controller model)
+    let (ok, out, err) = c.run(&["--backend", "mem", "boot", "A", "--default"]);
+    assert!(ok && out.contains("running A"), "{out}{err}");
+    let (ok, out, _) = c.run(&["power-cycle"]);
+    assert!(ok && out.contains("running A"), "{out}");
+    let (ok, out, err) = c.run(&["--backend", "mem", "write", &b]);
+    assert!(
+        ok && out.contains("wrote slot B") && out.contains("per KB"),
+        "{out}{err}"
+    );
+}
+
+#[test]
+fn refusals_exit_non_zero_and_write_nothing() {
+    let c = Card::new("refuse", "u50");
+    assert!(c.run(&["info"]).0);
+    let good = c.path("good.bit");
+    assert!(c.run(&["test-image", &good, "--size", "64K"]).0);
+    let before = c.bytes();
+    let refused = |args: &[&str], want: &str| {
+        let (ok, out, err) = c.run(args);
+        assert!(!ok, "{args:?} succeeded: {out}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(err.contains("nothing was written"), "{args:?}: {err}");
+        assert!(c.bytes() == before, "{args:?} changed the flash file");
+    };
+    // wrong part
+    let u280 = c.path("u280.bit");
+    assert!(
+        c.run(&[
+            "test-image",
+            &u280,
+            "--size",
+            "64K",
+            "--part",
+            "xcu280-fsvh2892-2L-e"
+        ])
+        .0
+    );
+    refused(&["write", &u280], "build the design for xcu50");
+    // oversize: one byte more than a slot holds
+    let big = c.path("big.bin");
+    let mut data = vec![0u8; 0x02FF_0000 - 4096 + 1];
+    data[64..68].copy_from_slice(&[0xAA, 0x99, 0x55, 0x66]);
+    std::fs::write(&big, &data).unwrap();
+    drop(data);
+    refused(
+        &["write", &big, "--part", "xcu50-fsvh2104-2-e"],
+        "do not fit slot A",
+    );
+    // missing sync word: a .bin of zeros
+    let nosync = c.path("zeros.bin");
+    std::fs::write(&nosync, vec![0u8; 8192]).unwrap();
+    refused(
+        &["write", &nosync, "--part", "xcu50-fsvh2104-2-e"],
+        "no sync word",
+    );
+    // a .bin without --part
+    let bin = c.path("img.bin");
+    let f = std::fs::read(&good).unwrap();
+    let at = f
+        .windows(4)
+        .position(|w| w == [0xAA, 0x99, 0x55, 0x66])
+        .unwrap();
+    std::fs::write(&bin, &f[at - 80..]).unwrap();
+    refused(&["write", &bin], "--part");
+    // golden without the flag
+    refused(
+        &["write", &good, "--slot", "golden"],
+        "--i-know-this-can-brick-the-card-golden",
+    );
+    // not a bitstream at all
+    let txt = c.path("notes.bit");
+    std::fs::write(&txt, "hello").unwrap();
+    refused(&["write", &txt], "not a Vivado .bit");
+    // booting an empty slot changes nothing either
+    let (ok, _, err) = c.run(&["boot", "B"]);
+    assert!(!ok && err.contains("holds no complete image"), "{err}");
+    assert!(c.bytes() == before);
+    // and the golden write with the flag does happen
+    let (ok, out, err) = c.run(&[
+        "write",
+        &good,
+        "--slot",
+        "golden",
+        "--i-know-this-can-brick-the-card-golden",
+    ]);
+    assert!(ok && out.contains("wrote slot golden"), "{out}{err}");
+    assert!(c.bytes() != before);
+    let (_, out, _) = c.run(&["info"]);
+    assert!(out.contains("golden write-protected"), "{out}");
+}
+
+#[test]
+fn sume_says_jtag() {
+    let c = Card::new("sume", "sume");
+    let (ok, _, err) = c.run(&["info"]);
+    assert!(
+        !ok && err.contains("behind its CPLD") && err.contains("JTAG"),
+        "{err}"
+    );
+    let img = c.path("s.bit");
+    assert!(c.run(&["test-image", &img, "--size", "64K"]).0);
+    let before = c.bytes();
+    let (ok, _, err) = c.run(&["write", &img]);
+    assert!(!ok && err.contains("JTAG"), "{err}");
+    assert!(c.bytes() == before);
+}
+
+#[test]
+fn default_flash_file_is_under_the_cache_folder() {
+    let home = tmpdir("home");
+    let (ok, out, err) = tsnic_env(&["flash", "--board", "u280", "info"], Some(&home));
+    assert!(ok, "{err}");
+    let f = home.join(".cache/tsnic/flash-u280.img");
+    assert!(out.contains(&f.display().to_string()), "{out}");
+    assert_eq!(std::fs::metadata(&f).unwrap().len(), 128 << 20);
+    // the same file is another board's flash: refused
+    let (ok, _, err) = tsnic_env(
+        &[
+            "flash",
+            "--board",
+            "u50",
+            "--flash-file",
+            &f.display().to_string(),
+            "info",
+        ],
+        Some(&home),
+    );
+    assert!(!ok && err.contains("not a u50"), "{err}");
+    std::fs::remove_dir_all(&home).ok();
+}
+
+/// The Verilated card of this branch has no FLASH register block: `tsnic flash` says so and how to
+/// get on (the model), instead of misreading registers.
+#[cfg(feature = "sim")]
+#[test]
+fn a_card_without_the_flash_block_is_told_apart() {
+    let (ok, _, err) = tsnic_env(
+        &["flash", "--backend", "sim:small,state=none", "info"],
+        None,
+    );
+    assert!(!ok);
+    assert!(
+        err.contains("no flash controller") && err.contains("--backend model"),
+        "{err}"
+    );
+}

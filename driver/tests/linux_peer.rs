@@ -1,0 +1,554 @@
+//! `tsnic send --peer linux`: the EDT sender against the real Linux TCP stack (a TAP into a
+//! network namespace, a plain socket receiver), in real time, as a user runs it.
+//!
+//! These tests need root, /dev/net/tun and network namespaces (the test machine has them). If
+//! any is missing they FAIL, naming what is missing: they never pass without having run. After
+//! every run they check that nothing was left behind (namespace, TAP). The captures are checked
+//! with tshark. Runs go one at a time (they share the host's CPUs in real time).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Fail (never skip) when the machine cannot run these tests.
+fn require_environment() {
+    let mut missing = Vec::new();
+    if tsnic::peer::sys::euid() != 0 {
+        missing.push("root");
+    }
+    if !Path::new("/dev/net/tun").exists() {
+        missing.push("/dev/net/tun");
+    }
+    if !Path::new("/proc/self/ns/net").exists() {
+        missing.push("network namespaces");
+    }
+    if tsnic::peer::netns::ip_binary().is_none() {
+        missing.push("`ip` (iproute2)");
+    }
+    if Command::new("tshark").arg("-v").output().is_err() {
+        missing.push("tshark");
+    }
+    assert!(
+        missing.is_empty(),
+        "the Linux peer tests need {} on this machine; they cannot run without it",
+        missing.join(", ")
+    );
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tsnic-linux-peer-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d.join(name)
+}
+
+fn ip_out(args: &[&str]) -> String {
+    let out = Command::new(tsnic::peer::netns::ip_binary().expect("ip"))
+        .args(args)
+        .output()
+        .expect("run ip");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Nothing of run `pid` is left: no namespace and no TAP (host side) named after it.
+fn assert_nothing_left(pid: u32) {
+    let tag = format!("{pid}x");
+    let ns = ip_out(&["netns", "list"]);
+    assert!(
+        !ns.lines().any(|l| l.contains(&format!("tsnic-peer-{tag}"))
+            || l.contains(&format!("tsnic-kcli-{tag}"))),
+        "namespace left behind by run {pid}:\n{ns}"
+    );
+    let links = ip_out(&["-br", "link"]);
+    assert!(
+        !links
+            .lines()
+            .any(|l| l.starts_with(&format!("tsn{tag}")) || l.starts_with(&format!("tsk{tag}"))),
+        "TAP left behind by run {pid}:\n{links}"
+    );
+}
+
+struct Run {
+    ok: bool,
+    stdout: String,
+    stderr: String,
+    report: Value,
+    report_path: PathBuf,
+    pcap: PathBuf,
+}
+
+impl Drop for Run {
+    /// Captures are tens of MB: removed after a passing check, kept (and named) after a failure.
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!(
+                "kept for inspection: {:?} {:?}",
+                self.report_path, self.pcap
+            );
+        } else {
+            let _ = std::fs::remove_file(&self.pcap);
+            let _ = std::fs::remove_file(&self.report_path);
+            if let Some(d) = self.pcap.parent() {
+                let _ = std::fs::remove_dir(d); // only once empty
+            }
+        }
+    }
+}
+
+/// Run `tsnic send --card model --peer ... ARGS` with a JSON report and a capture.
+fn send(name: &str, args: &[&str]) -> Run {
+    let report = tmp(&format!("{name}.json"));
+    let pcap = tmp(&format!("{name}.pcapng"));
+    let _ = std::fs::remove_file(&report);
+    let card: &[&str] = if args.contains(&"--card") {
+        &[]
+    } else {
+        &["--card", "model"]
+    };
+    let child = Command::new(env!("CARGO_BIN_EXE_tsnic"))
+        .args(["send", "--time-limit", "60s"])
+        .args(card)
+        .args(args)
+        .arg("--report")
+        .arg(&report)
+        .arg("--pcap")
+        .arg(&pcap)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tsnic");
+    let pid = child.id();
+    let out: Output = child.wait_with_output().expect("wait tsnic");
+    assert_nothing_left(pid);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let report_path = report;
+    let report = std::fs::read_to_string(&report_path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null);
+    println!("--- {name}\n{stdout}{stderr}");
+    Run {
+        ok: out.status.success(),
+        stdout,
+        stderr,
+        report,
+        report_path,
+        pcap,
+    }
+}
+
+fn u(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+/// Every byte delivered to Linux, both FINs, no reset.
+fn assert_clean_transfer(r: &Run, bytes: u64) {
+    assert!(r.ok, "tsnic failed:\n{}{}", r.stdout, r.stderr);
+    let p = &r.report["peer"];
+    assert_eq!(r.report["completed"], true, "{}", r.report);
+    assert_eq!(u(&p["received_bytes"]), bytes, "{p}");
+    assert_eq!(p["sha256_match"], true, "{p}");
+    assert_eq!(p["sha256"], p["expected_sha256"], "{p}");
+    assert_eq!(p["fin_from_sender"], true, "{p}");
+    assert_eq!(p["fin_from_linux"], true, "{p}");
+    assert_eq!(u(&p["rst_from_linux"]) + u(&p["rst_from_sender"]), 0, "{p}");
+    assert!(p["receiver_error"].is_null(), "{p}");
+}
+
+/// tshark's verdict on a capture: (malformed or bad-checksum frames, "previous segment not
+/// captured" warnings, frames).
+fn tshark_check(pcap: &Path) -> (u64, u64, u64) {
+    let out = Command::new("tshark")
+        .arg("-r")
+        .arg(pcap)
+        .args([
+            "-o",
+            "tcp.check_checksum:TRUE",
+            "-o",
+            "ip.check_checksum:TRUE",
+            "-T",
+            "fields",
+            "-e",
+            "_ws.malformed",
+            "-e",
+            "tcp.checksum.status",
+            "-e",
+            "ip.checksum.status",
+            "-e",
+            "_ws.expert.message",
+        ])
+        .stderr(Stdio::null())
+        .output()
+        .expect("run tshark");
+    assert!(out.status.success(), "tshark could not read {pcap:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let (mut bad, mut gaps, mut frames) = (0, 0, 0);
+    for line in text.lines() {
+        frames += 1;
+        let f: Vec<&str> = line.split('\t').collect();
+        let malformed = !f.first().unwrap_or(&"").is_empty();
+        // checksum status: 0 bad, 1 good, 2 unverified. Wireshark also flags a TCP checksum
+        // field of 0xffff where it computes 0x0000: the two are the same one's-complement zero
+        // (RFC 1624 section 3) and receivers accept both; Linux's own ACKs carry 0xffff at times.
+        let msg = f.get(3).copied().unwrap_or("");
+        let negative_zero = msg.contains("0xffff instead of 0x0000");
+        let bad_sum = (f.get(1) == Some(&"0") && !negative_zero) || f.get(2) == Some(&"0");
+        if malformed || bad_sum {
+            bad += 1;
+        }
+        if f.get(3)
+            .is_some_and(|m| m.contains("Previous segment(s) not captured"))
+        {
+            gaps += 1;
+        }
+    }
+    (bad, gaps, frames)
+}
+
+fn assert_capture_clean(r: &Run, injected_drops: u64) {
+    let (bad, gaps, frames) = tshark_check(&r.pcap);
+    let sent = u(&r.report["peer"]["frames_to_linux"]);
+    assert!(
+        frames >= sent.saturating_sub(injected_drops),
+        "capture has {frames} frames"
+    );
+    assert_eq!(bad, 0, "malformed or bad-checksum frames in {:?}", r.pcap);
+    assert!(
+        gaps <= injected_drops,
+        "{gaps} 'previous segment not captured' with only {injected_drops} injected drops"
+    );
+}
+
+/// The options Linux saw are the ones the sender offered.
+fn assert_handshake(r: &Run) {
+    let p = &r.report["peer"];
+    let offered = &p["syn_offered"];
+    assert_eq!(offered["mss"], 1460, "{offered}");
+    assert_eq!(offered["wscale"], 7, "{offered}");
+    assert_eq!(offered["sack_permitted"], true);
+    assert_eq!(offered["timestamps"], true);
+    let t = &p["linux_tcp_info"];
+    // TCPI_OPT_TIMESTAMPS | TCPI_OPT_SACK | TCPI_OPT_WSCALE
+    assert_eq!(
+        u(&t["options"]) & 7,
+        7,
+        "Linux did not take every option: {t}"
+    );
+    assert_eq!(t["snd_wscale"], offered["wscale"], "{t}");
+    // Linux sends with our MSS less the 12 bytes of timestamp option.
+    assert_eq!(u(&t["snd_mss"]) + 12, 1460, "{t}");
+    // And the segments it got were full-sized for that MSS.
+    assert_eq!(u(&t["rcv_mss"]), 1448, "{t}");
+    let sa = &p["synack_options"];
+    assert!(sa["sack_permitted"] == true && sa["timestamps"] == true && !sa["wscale"].is_null());
+}
+
+const MB20: u64 = 20_000_000;
+
+#[test]
+fn cubic_20mb_to_linux() {
+    let _g = serial();
+    require_environment();
+    let r = send(
+        "cubic",
+        &["--peer", "linux", "--cc", "cubic", "--bytes", "20MB"],
+    );
+    assert_clean_transfer(&r, MB20);
+    assert_handshake(&r);
+    assert_eq!(u(&r.report["peer"]["beyond_window_frames"]), 0);
+    assert_capture_clean(&r, 0);
+}
+
+#[test]
+fn bbr_20mb_to_linux() {
+    let _g = serial();
+    require_environment();
+    let r = send(
+        "bbr",
+        &["--peer", "linux", "--cc", "bbr", "--bytes", "20MB"],
+    );
+    assert_clean_transfer(&r, MB20);
+    assert_handshake(&r);
+    assert_eq!(u(&r.report["peer"]["beyond_window_frames"]), 0);
+    assert_capture_clean(&r, 0);
+}
+
+/// Counters of a run on a lossy path: (data drops injected, retransmissions, TLPs, RTOs).
+fn loss_figures(r: &Run) -> (u64, u64, u64, u64) {
+    let p = &r.report["path"];
+    let drops = u(&p["dropped_random"]) + u(&p["dropped_burst"]) + u(&p["dropped_buffer"]);
+    (
+        drops,
+        u(&r.report["retransmitted_segments"]),
+        u(&r.report["tlp_probes"]),
+        u(&r.report["rto_fires"]),
+    )
+}
+
+fn lossy(cc: &str, extra: &[&str], name: &str) {
+    let mut args = vec![
+        "--peer", "linux", "--cc", cc, "--bytes", "20MB", "--seed", "3",
+    ];
+    args.extend_from_slice(extra);
+    let ours = send(&format!("{name}-edt"), &args);
+    assert_clean_transfer(&ours, MB20);
+    let mut kargs = args.clone();
+    kargs.extend_from_slice(&["--sender", "kernel"]);
+    let kernel = send(&format!("{name}-kernel"), &kargs);
+    assert_clean_transfer(&kernel, MB20);
+    let (d, rt, tlp, rto) = loss_figures(&ours);
+    let (kd, krt, ktlp, krto) = loss_figures(&kernel);
+    println!(
+        "{name}: EDT sender drops {d} retrans {rt} TLP {tlp} RTO {rto} | \
+         Linux sender drops {kd} retrans {krt} TLP {ktlp} RTO {krto}"
+    );
+    assert!(d > 0 && kd > 0, "no loss was injected");
+    // Every dropped data frame had to be sent again, by both senders.
+    assert!(rt >= d, "EDT sender: {rt} retransmissions for {d} drops");
+    assert!(
+        krt >= kd,
+        "Linux sender: {krt} retransmissions for {kd} drops"
+    );
+    // Recovery by SACK/RACK-TLP, like Linux: no more RTOs than the kernel needed plus one.
+    assert!(
+        rto <= krto + 1,
+        "EDT sender needed {rto} RTOs, Linux {krto}"
+    );
+    assert_capture_clean(&ours, d);
+    assert_capture_clean(&kernel, kd);
+}
+
+#[test]
+fn random_loss_1pct_recovered_like_linux() {
+    let _g = serial();
+    require_environment();
+    lossy(
+        "cubic",
+        &["--path", "rate=1G,rtt=1ms,buffer=2MB,loss=0.01"],
+        "loss1pct",
+    );
+}
+
+#[test]
+fn burst_of_10_recovered_like_linux() {
+    let _g = serial();
+    require_environment();
+    lossy(
+        "bbr",
+        &[
+            "--path",
+            "rate=1G,rtt=1ms,buffer=2MB",
+            "--drop-burst",
+            "10@2000",
+        ],
+        "burst10",
+    );
+}
+
+/// A receiver that reads slowly through a small buffer: the window closes and opens, and the
+/// sender must never send beyond it.
+#[test]
+fn slow_reader_window_is_honoured() {
+    let _g = serial();
+    require_environment();
+    let bytes = 2_000_000u64;
+    let r = send(
+        "slow",
+        &[
+            "--peer",
+            "linux",
+            "--bytes",
+            "2MB",
+            "--peer-rcvbuf",
+            "32KB",
+            "--peer-read-rate",
+            "2MB",
+        ],
+    );
+    assert_clean_transfer(&r, bytes);
+    let p = &r.report["peer"];
+    // It really was limited by the reader: 2 MB at 2 MB/s takes about a second.
+    assert!(
+        r.report["duration_ms"].as_f64().unwrap_or(0.0) > 800.0,
+        "{}",
+        r.report["duration_ms"]
+    );
+    assert_eq!(u(&p["beyond_window_frames"]), 0, "{p}");
+    assert_eq!(u(&r.report["window_violations"]), 0);
+    let c = &p["linux_counters"];
+    // Linux really closed its window (so the test saw the sender wait for it to open).
+    assert!(
+        c["TcpExtTCPToZeroWindowAdv"].as_u64().unwrap_or(0) > 0,
+        "Linux never advertised a zero window: {c}"
+    );
+    for k in [
+        "TcpExtTCPZeroWindowDrop",
+        "TcpExtTCPRcvQDrop",
+        "TcpExtBeyondWindow",
+    ] {
+        assert!(c.get(k).is_none(), "Linux counted {k}: {c}");
+    }
+    assert_capture_clean(&r, 0);
+}
+
+/// `--peer linux:NETNS` uses a namespace the user made and leaves it in place.
+#[test]
+fn existing_namespace_is_used_and_kept() {
+    let _g = serial();
+    require_environment();
+    let ns = format!("tsnic-test-{}", std::process::id());
+    let st = Command::new(tsnic::peer::netns::ip_binary().expect("ip"))
+        .args(["netns", "add", &ns])
+        .status()
+        .expect("ip netns add");
+    assert!(st.success());
+    struct Del(String);
+    impl Drop for Del {
+        fn drop(&mut self) {
+            let _ = Command::new(tsnic::peer::netns::ip_binary().unwrap_or("ip"))
+                .args(["netns", "del", &self.0])
+                .status();
+        }
+    }
+    let _del = Del(ns.clone());
+    let r = send(
+        "existing",
+        &["--peer", &format!("linux:{ns}"), "--bytes", "1MB"],
+    );
+    assert_clean_transfer(&r, 1_000_000);
+    assert_eq!(r.report["peer"]["netns_created"], false);
+    assert!(
+        ip_out(&["netns", "list"]).contains(&ns),
+        "namespace removed"
+    );
+    let links = ip_out(&["-n", &ns, "-br", "link"]);
+    assert!(
+        links.lines().all(|l| l.starts_with("lo")),
+        "TAP left in {ns}: {links}"
+    );
+    let bad = send(
+        "missing-ns",
+        &["--peer", "linux:tsnic-no-such-ns", "--bytes", "1KB"],
+    );
+    assert!(
+        !bad.ok && bad.stderr.contains("does not exist"),
+        "{}",
+        bad.stderr
+    );
+}
+
+/// Ctrl-C in the middle of a transfer: non-zero exit, and everything is removed.
+#[test]
+fn interrupt_cleans_up() {
+    let _g = serial();
+    require_environment();
+    let child = Command::new(env!("CARGO_BIN_EXE_tsnic"))
+        .args([
+            "send",
+            "--card",
+            "model",
+            "--peer",
+            "linux",
+            "--bytes",
+            "2GB",
+            "--max-rate",
+            "100M",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tsnic");
+    let pid = child.id();
+    let t0 = Instant::now();
+    while !ip_out(&["netns", "list"]).contains(&format!("tsnic-peer-{pid}x")) {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "namespace never appeared"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let st = Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .expect("kill");
+    assert!(st.success());
+    let out = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "an interrupted run must fail");
+    assert!(err.contains("interrupted"), "{err}");
+    assert_nothing_left(pid);
+}
+
+#[test]
+fn bad_peer_values_are_refused() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tsnic"))
+        .args(["send", "--card", "model", "--peer", "bsd", "--bytes", "1KB"])
+        .output()
+        .expect("run tsnic");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("linux:NETNS"),
+        "{err}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_tsnic"))
+        .args([
+            "send",
+            "--card",
+            "model",
+            "--drop-burst",
+            "10@5",
+            "--bytes",
+            "1KB",
+        ])
+        .output()
+        .expect("run tsnic");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("need --peer linux"),
+        "{err}"
+    );
+}
+
+/// The Verilated card's wire output into the TAP (unsynchronised: function, not timing).
+#[test]
+fn verilated_card_1mb_to_linux() {
+    let _g = serial();
+    require_environment();
+    for cc in ["cubic", "bbr"] {
+        let r = send(
+            &format!("cosim-{cc}"),
+            &[
+                "--card", "sim", "--peer", "linux", "--cc", cc, "--bytes", "1MB",
+            ],
+        );
+        assert_clean_transfer(&r, 1_000_000);
+        assert_handshake(&r);
+        assert!(
+            r.report["mode"]
+                .as_str()
+                .is_some_and(|m| m.contains("UNSYNCHRONISED")),
+            "the output must say the mode is unsynchronised: {}",
+            r.report["mode"]
+        );
+        assert!(
+            r.stderr.contains("checks function, not timing"),
+            "{}",
+            r.stderr
+        );
+        assert!(r.report["card"]
+            .as_str()
+            .is_some_and(|c| c.contains("Verilated")));
+        assert_eq!(u(&r.report["peer"]["beyond_window_frames"]), 0);
+        assert_capture_clean(&r, 0);
+    }
+}

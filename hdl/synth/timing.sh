@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# `make timing`: the register-to-register timing budget of every RTL module (issue 16), on the shared
+# open-tool estimator (yosys synth_xilinx -family xcup + a bit-level timing walk, logic only, no
+# routing; see its README). Budget: 2.0 ns of logic on flip-flop-sourced paths, 2.7 ns on RAM-sourced
+# ones (what Corundum's modules that close 250 MHz on Alveo measure on the same estimator).
+#
+#   hdl/synth/timing.sh                 every module at its default parameters, plus the modules whose
+#                                       size depends on the queue/node count at the board configuration
+#   hdl/synth/timing.sh MODULE ...      only these (default parameters)
+#   TIMING_CORE=1 hdl/synth/timing.sh   also tsnic_core at the board configuration (~10+ min)
+#   STA=/path/to/sta.sh                 the estimator (default: ../shared/tools/sta/sta.sh beside the repo)
+#
+# Prints one line per run and a table; exits 1 when any run is over budget or fails to synthesize.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+sta="${STA:-$root/../shared/tools/sta/sta.sh}"
+budget="${TIMING_BUDGET:-2.0,2.7}"
+if [ ! -x "$sta" ]; then
+  echo "timing: the estimator $sta is missing; set STA=/path/to/sta.sh (the team's shared tools/sta)" >&2
+  exit 2
+fi
+cd "$root"
+
+# The board configuration (sim/card/build.rs BOARD_PARAMS): 4096 queues, 65536 nodes.
+board_q="NUM_QUEUES=4096 NODE_W=16"
+runs=()
+if [ $# -gt 0 ]; then
+  for m in "$@"; do runs+=("$m"); done
+else
+  for f in hdl/rtl/*.v; do
+    m=$(basename "$f" .v)
+    [ "$m" = tsnic_core ] && continue
+    runs+=("$m")
+  done
+  runs+=("tsnic_desc_fetch $board_q" "tsnic_desc_table NODE_W=16" "tsnic_cpl_write NUM_QUEUES=4096"
+         "tsnic_calendar $board_q SLOTS=8192 CSLOT_W=16" "tsnic_flash_ctrl GOLDEN=1")
+  [ "${TIMING_CORE:-0}" = 1 ] && runs+=("tsnic_core $board_q SLOTS=8192 CSLOT_W=16 HORIZON_NS=64'd10000000000")
+fi
+
+fails=0
+table=""
+for r in "${runs[@]}"; do
+  # shellcheck disable=SC2086
+  out=$("$sta" --budget "$budget" $r 2>&1 | grep -E "^tsnic_.* (xcup|xc7): worst|^over budget")
+  rc=${PIPESTATUS[0]}
+  ff=$(echo "$out" | grep "worst reg->reg" | sed -E 's/.*worst reg->reg ([0-9.]+) ns logic, ([0-9]+) LUT levels.*/\1 ns, \2 LUT/')
+  ram=$(echo "$out" | grep "worst RAM->reg" | sed -E 's/.*worst RAM->reg ([0-9.]+) ns logic, ([0-9]+) LUT levels.*/\1 ns, \2 LUT/')
+  if [ "$rc" -eq 0 ]; then verdict=ok; else verdict=OVER; fails=$((fails + 1)); fi
+  [ -z "$ff" ] && [ -z "$ram" ] && verdict="FAILED (rc $rc)"
+  echo "timing: $r: reg->reg ${ff:--}; RAM->reg ${ram:--}: $verdict"
+  echo "$out" | grep "^over budget" | sed 's/^/    /'
+  table+="| \`$r\` | ${ff:--} | ${ram:--} | $verdict |"$'\n'
+done
+echo
+echo "| run | FF-sourced (<= ${budget%%,*} ns) | RAM-sourced (<= ${budget##*,} ns) | verdict |"
+echo "|---|---|---|---|"
+printf "%s" "$table"
+echo
+echo "rerun: hdl/synth/timing.sh  (STA=$sta)"
+[ "$fails" -eq 0 ]
