@@ -201,6 +201,36 @@ pub struct QueueRegs {
     _reserved1: [RO<u32>; 9],
 }
 
+/// FLASH block (0x800): the configuration flash controller (declared so the map is complete; the
+/// flash tools use offsets from [`crate::contract::reg`]).
+#[repr(C)]
+pub struct FlashRegs {
+    /// Board, size, writable.
+    pub cap: RO<u32>,
+    /// Command (write starts it).
+    pub cmd: WO<u32>,
+    /// Flash byte address.
+    pub addr: RW<u32>,
+    /// Byte count.
+    pub len: RW<u32>,
+    /// Busy, error.
+    pub status: RO<u32>,
+    /// Data FIFO (reading pops).
+    pub data: RO<u32>,
+    /// JEDEC ID of the last READ_ID.
+    pub jedec_id: RO<u32>,
+    /// Status register of the last command.
+    pub sr: RO<u32>,
+    /// Data for WRITE_SR.
+    pub data_sr: RW<u32>,
+    /// WBSTAR the card booted with.
+    pub boot_wbstar: RO<u32>,
+    /// Boot status.
+    pub boot_status: RO<u32>,
+    /// SPI clock divider.
+    pub clk_div: RW<u32>,
+}
+
 /// RX block (0x1000): RX global control, the steering table, global RX counters.
 #[repr(C)]
 pub struct RxRegs {
@@ -297,7 +327,10 @@ pub struct Bar0 {
     _pad_cpl: [RO<u32>; (0x400 - 0x318) / 4],
     /// 0x400.
     pub cnt: CntRegs,
-    _pad_cnt: [RO<u32>; (contract::reg::RX_BASE - 0x440) / 4],
+    _pad_cnt: [RO<u32>; (contract::reg::FLASH_BASE - 0x440) / 4],
+    /// 0x800.
+    pub flash: FlashRegs,
+    _pad_flash: [RO<u32>; (contract::reg::RX_BASE - contract::reg::FLASH_BASE - 0x30) / 4],
     /// 0x1000.
     pub rx: RxRegs,
     _pad_rx: [RO<u32>; (contract::reg::RXQ_BASE - contract::reg::RX_BASE - 0x5c) / 4],
@@ -544,6 +577,18 @@ pub fn declared() -> Vec<(&'static str, usize, contract::Access, bool)> {
         field!("CNT_REJECTED_HI", Bar0, cnt.rejected.hi),
         field!("CNT_TX_BYTES_LO", Bar0, cnt.tx_bytes.lo),
         field!("CNT_TX_BYTES_HI", Bar0, cnt.tx_bytes.hi),
+        field!("FLASH_CAP", Bar0, flash.cap),
+        field!("FLASH_CMD", Bar0, flash.cmd),
+        field!("FLASH_ADDR", Bar0, flash.addr),
+        field!("FLASH_LEN", Bar0, flash.len),
+        field!("FLASH_STATUS", Bar0, flash.status),
+        field!("FLASH_DATA", Bar0, flash.data),
+        field!("FLASH_JEDEC_ID", Bar0, flash.jedec_id),
+        field!("FLASH_SR", Bar0, flash.sr),
+        field!("FLASH_DATA_SR", Bar0, flash.data_sr),
+        field!("FLASH_BOOT_WBSTAR", Bar0, flash.boot_wbstar),
+        field!("FLASH_BOOT_STATUS", Bar0, flash.boot_status),
+        field!("FLASH_CLK_DIV", Bar0, flash.clk_div),
         field!("RX_CTRL", Bar0, rx.ctrl),
         field!("RX_NUM_QUEUES", Bar0, rx.num_queues),
         field!("RX_STEER_ENTRIES", Bar0, rx.steer_entries),
@@ -640,6 +685,7 @@ mod tests {
         assert_eq!(offset_of!(Bar0, cnt), reg::CNT_BASE);
         assert_eq!(offset_of!(Bar0, queues), reg::Q_BASE);
         assert_eq!(offset_of!(Bar0, rx), reg::RX_BASE);
+        assert_eq!(offset_of!(Bar0, flash), reg::FLASH_BASE);
         assert_eq!(offset_of!(Bar0, rx_queues), reg::RXQ_BASE);
         assert_eq!(
             offset_of!(Bar0, queues) + 3 * std::mem::size_of::<QueueRegs>(),
