@@ -433,7 +433,10 @@ always @(posedge clk) begin
             st <= S_R;
         end
         S_R: if (m_axi_rvalid) begin
-            desc_reg[rbeat_reg*DW_N +: DW_N] <= desc_beat[DW_N-1:0];
+            // constant part-selects, one per beat (a variable one became a 2 ns shifter)
+            for (i = 0; i < DBEATS; i = i + 1) begin
+                if ({{(32-DB_W){1'b0}}, rbeat_reg} == i) desc_reg[i*DW_N +: DW_N] <= desc_beat[DW_N-1:0];
+            end
             rbeat_reg <= rbeat_reg + 1'b1;
             if (m_axi_rresp != 2'b00) rerr_reg <= 1'b1;
             if (m_axi_rlast) st <= S_PLAN;
