@@ -187,6 +187,56 @@ impl HorizonPolicy {
     }
 }
 
+/// RX completion status codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum RxStatus {
+    /// Frame received whole and good; len bytes written to the buffer (len == frame_len).
+    Ok = 1,
+    /// The MAC flagged the frame bad (FCS error, tuser[0] on any beat); its bytes are delivered as received.
+    BadFcs = 2,
+    /// Longer than RX_MAX_FRAME_LEN: only the first RX_MAX_FRAME_LEN bytes were kept and delivered; frame_len says how long it was.
+    TooLong = 3,
+    /// The posted buffer was shorter than the frame: the buffer is full (len = buffer length), frame_len says how long the frame was.
+    Truncated = 4,
+    /// The RX descriptor was unusable (length 0, or address not 64-byte aligned): nothing was written, len is 0; the buffer is consumed.
+    BadDesc = 5,
+}
+
+impl RxStatus {
+    /// Every value, in code order.
+    pub const ALL: [RxStatus; 5] = [
+        RxStatus::Ok,
+        RxStatus::BadFcs,
+        RxStatus::TooLong,
+        RxStatus::Truncated,
+        RxStatus::BadDesc,
+    ];
+
+    /// The code as the card writes it, or `None` for a code the contract does not define.
+    pub fn from_code(code: u8) -> Option<Self> {
+        match code {
+            1 => Some(RxStatus::Ok),
+            2 => Some(RxStatus::BadFcs),
+            3 => Some(RxStatus::TooLong),
+            4 => Some(RxStatus::Truncated),
+            5 => Some(RxStatus::BadDesc),
+            _ => None,
+        }
+    }
+
+    /// The contract's name for this code.
+    pub fn name(self) -> &'static str {
+        match self {
+            RxStatus::Ok => "OK",
+            RxStatus::BadFcs => "BAD_FCS",
+            RxStatus::TooLong => "TOO_LONG",
+            RxStatus::Truncated => "TRUNCATED",
+            RxStatus::BadDesc => "BAD_DESC",
+        }
+    }
+}
+
 /// Per-queue late policy (send late / drop).
 pub const FEATURE_LATE_POLICY: u32 = 1 << 0;
 /// Per-queue horizon policy (drop / cap).
@@ -197,6 +247,8 @@ pub const FEATURE_PHC_ADJFINE: u32 = 1 << 2;
 pub const FEATURE_PPS_OUT: u32 = 1 << 3;
 /// Interrupt moderation by count and time.
 pub const FEATURE_IRQ_MODERATION: u32 = 1 << 4;
+/// Receive path: RX global block (RX_*), RX queues (RXQ_*), RX descriptors and completions.
+pub const FEATURE_RX_PATH: u32 = 1 << 5;
 
 /// Send as soon as possible: no launch time, the frame is scheduled at the PHC time it is fetched.
 pub const DESC_FLAG_ASAP: u32 = 1 << 0;
@@ -205,6 +257,11 @@ pub const DESC_FLAG_ASAP: u32 = 1 << 0;
 pub const CPL_FLAG_CAPPED: u32 = 1 << 0;
 /// Phase bit: a record is valid when this equals the host's expected phase.
 pub const CPL_FLAG_PHASE: u32 = 1 << 31;
+
+/// The frame matched a steering-table entry (steer_entry); otherwise it went to RX_DEFAULT_QUEUE.
+pub const RXC_FLAG_STEERED: u32 = 1 << 0;
+/// Phase bit: a record is valid when this equals the host's expected phase.
+pub const RXC_FLAG_PHASE: u32 = 1 << 31;
 
 /// Size of one descriptor record in bytes.
 pub const DESC_SIZE: usize = 32;
@@ -305,6 +362,106 @@ impl Completion {
             status: u8::from_le_bytes([b[24]]),
             reason: u8::from_le_bytes([b[25]]),
             len: u16::from_le_bytes([b[26], b[27]]),
+            flags: u32::from_le_bytes([b[28], b[29], b[30], b[31]]),
+        }
+    }
+}
+
+/// Size of one rx_descriptor record in bytes.
+pub const RXD_SIZE: usize = 16;
+
+/// One empty host buffer posted for received frames.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RxDescriptor {
+    /// Host DMA address of the buffer (64-byte aligned).
+    pub addr: u64,
+    /// Buffer length in bytes (a frame longer than this completes TRUNCATED).
+    pub len: u32,
+    /// Must be written 0; ignored by the card.
+    pub reserved: u32,
+}
+
+impl RxDescriptor {
+    /// Encode as the little-endian record the card reads or writes.
+    pub fn to_bytes(&self) -> [u8; 16] {
+        let mut b = [0u8; 16];
+        b[0..8].copy_from_slice(&self.addr.to_le_bytes());
+        b[8..12].copy_from_slice(&self.len.to_le_bytes());
+        b[12..16].copy_from_slice(&self.reserved.to_le_bytes());
+        b
+    }
+
+    /// Decode a little-endian record.
+    pub fn from_bytes(b: &[u8; 16]) -> Self {
+        Self {
+            addr: u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+            len: u32::from_le_bytes([b[8], b[9], b[10], b[11]]),
+            reserved: u32::from_le_bytes([b[12], b[13], b[14], b[15]]),
+        }
+    }
+}
+
+/// Size of one rx_completion record in bytes.
+pub const RXC_SIZE: usize = 32;
+
+/// One per consumed RX descriptor, at the descriptor's index in the queue's completion ring. Phase bit in the last dword.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RxCompletion {
+    /// Arrival time: PHC time of the frame's first beat at the core plus RX_LAT_COMP_NS (or the MAC's stamp with RX_TS_EXTERNAL).
+    pub arrival_ns: u64,
+    /// Bytes written into the buffer.
+    pub len: u16,
+    /// Frame length as received, without FCS (saturates at 65535).
+    pub frame_len: u16,
+    /// Index of the consumed descriptor in its ring (modulo 2^16).
+    pub ring_index: u16,
+    /// RX queue.
+    pub queue: u16,
+    /// RX_STATUS_* code.
+    pub status: u8,
+    /// Steering-table entry that matched (valid with flag STEERED), 0 otherwise.
+    pub steer_entry: u8,
+    /// 0.
+    pub reserved0: u16,
+    /// 0.
+    pub reserved1: u32,
+    /// 0.
+    pub reserved2: u32,
+    /// RXC_FLAG_* bits; bit 31 is the phase (flips each ring wrap, first pass writes 1).
+    pub flags: u32,
+}
+
+impl RxCompletion {
+    /// Encode as the little-endian record the card reads or writes.
+    pub fn to_bytes(&self) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        b[0..8].copy_from_slice(&self.arrival_ns.to_le_bytes());
+        b[8..10].copy_from_slice(&self.len.to_le_bytes());
+        b[10..12].copy_from_slice(&self.frame_len.to_le_bytes());
+        b[12..14].copy_from_slice(&self.ring_index.to_le_bytes());
+        b[14..16].copy_from_slice(&self.queue.to_le_bytes());
+        b[16..17].copy_from_slice(&self.status.to_le_bytes());
+        b[17..18].copy_from_slice(&self.steer_entry.to_le_bytes());
+        b[18..20].copy_from_slice(&self.reserved0.to_le_bytes());
+        b[20..24].copy_from_slice(&self.reserved1.to_le_bytes());
+        b[24..28].copy_from_slice(&self.reserved2.to_le_bytes());
+        b[28..32].copy_from_slice(&self.flags.to_le_bytes());
+        b
+    }
+
+    /// Decode a little-endian record.
+    pub fn from_bytes(b: &[u8; 32]) -> Self {
+        Self {
+            arrival_ns: u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+            len: u16::from_le_bytes([b[8], b[9]]),
+            frame_len: u16::from_le_bytes([b[10], b[11]]),
+            ring_index: u16::from_le_bytes([b[12], b[13]]),
+            queue: u16::from_le_bytes([b[14], b[15]]),
+            status: u8::from_le_bytes([b[16]]),
+            steer_entry: u8::from_le_bytes([b[17]]),
+            reserved0: u16::from_le_bytes([b[18], b[19]]),
+            reserved1: u32::from_le_bytes([b[20], b[21], b[22], b[23]]),
+            reserved2: u32::from_le_bytes([b[24], b[25], b[26], b[27]]),
             flags: u32::from_le_bytes([b[28], b[29], b[30], b[31]]),
         }
     }
@@ -521,10 +678,8 @@ pub mod reg {
     pub const FLASH_BOOT_STATUS_BOOTSTS: u32 = 0xffff0000;
     /// (rw) SPI clock = core clock / (2 * (CLK_DIV + 1)), bits 7:0; the reset value gives at most 50 MHz (2: 41.7 MHz at 250 MHz).
     pub const FLASH_CLK_DIV: usize = 0x82c;
-    /// Block MAC: MAC side on boards: receive latency compensation and the state of the PHC copies in the MAC clock domains (docs/ARCHITECTURE.md, "Clock domains and time distribution").
+    /// Block MAC: MAC side on boards: the state of the PHC copies in the MAC clock domains (docs/ARCHITECTURE.md, "Clock domains and time distribution").
     pub const MAC_BASE: usize = 0x600;
-    /// (rw) Added to the MAC-domain PHC time at a received frame's start to form its arrival time (MAC/PHY RX latency).
-    pub const MAC_RX_LAT_COMP_NS: usize = 0x600;
     /// (ro) PHC copies in the MAC clock domains (tsnic_td_sink). A single-clock core (no MAC domains) reads 0x1: its launch gate uses the PHC itself.
     pub const MAC_TD_STATUS: usize = 0x604;
     /// The TX-domain copy is locked: launch gate timing as specified. 0 while it (re)acquires after reset or a PHC step: frames may leave a few ns late, never early.
@@ -589,6 +744,98 @@ pub mod reg {
     pub const Q_CNT_REJECTED: usize = 0x58;
     /// (ro) Completions DMA_ERROR (32-bit, wraps).
     pub const Q_CNT_DMA_ERROR: usize = 0x5c;
+    /// Block RX: RX global: enable, arrival-time compensation, the 5-tuple steering table, global RX counters (32-bit, wrap).
+    pub const RX_BASE: usize = 0x1000;
+    /// (rw) RX control.
+    pub const RX_CTRL: usize = 0x1000;
+    /// 1: frames are accepted; 0: every arriving frame is dropped and counted in RX_CNT_DROP_DISABLED.
+    pub const RX_CTRL_ENABLE: u32 = 0x1;
+    /// (ro) Number of RX queues.
+    pub const RX_NUM_QUEUES: usize = 0x1004;
+    /// (ro) Entries in the steering table.
+    pub const RX_STEER_ENTRIES: usize = 0x1008;
+    /// (ro) Longest frame delivered whole (without FCS); longer ones complete TOO_LONG.
+    pub const RX_MAX_FRAME_LEN: usize = 0x100c;
+    /// (rw) Signed ns added to the PHC time of a frame's first beat to form arrival_ns (MAC/PHY RX latency; the core's own stamp only).
+    pub const RX_LAT_COMP_NS: usize = 0x1010;
+    /// (rw) RX queue of frames that match no steering entry (values >= RX_NUM_QUEUES select queue 0).
+    pub const RX_DEFAULT_QUEUE: usize = 0x1014;
+    /// (ro) On-card RX frame buffer in bytes (frames waiting for DMA).
+    pub const RX_BUF_BYTES: usize = 0x1018;
+    /// (rw) Steering entry that STEER_CMD acts on.
+    pub const RX_STEER_INDEX: usize = 0x1020;
+    /// (rw) Staged entry: IPv4 source address (a.b.c.d is a << 24 | b << 16 | c << 8 | d).
+    pub const RX_STEER_SRC_IP: usize = 0x1024;
+    /// (rw) Staged entry: IPv4 destination address.
+    pub const RX_STEER_DST_IP: usize = 0x1028;
+    /// (rw) Staged entry: source port in bits 31:16, destination port in bits 15:0.
+    pub const RX_STEER_PORTS: usize = 0x102c;
+    /// (rw) Staged entry: protocol, queue, valid.
+    pub const RX_STEER_CTRL: usize = 0x1030;
+    /// IP protocol (6 TCP, 17 UDP).
+    pub const RX_STEER_CTRL_PROTO: u32 = 0xff;
+    /// RX queue of matching frames (values >= RX_NUM_QUEUES select queue 0).
+    pub const RX_STEER_CTRL_QUEUE: u32 = 0xffff00;
+    /// 1: the entry matches; 0: it never does.
+    pub const RX_STEER_CTRL_VALID: u32 = 0x80000000;
+    /// (wo) Write a 1 bit to act on entry STEER_INDEX (an index >= RX_STEER_ENTRIES is ignored).
+    pub const RX_STEER_CMD: usize = 0x1034;
+    /// Copy the staged SRC_IP/DST_IP/PORTS/CTRL into the entry; frames ending from the next cycle on see it.
+    pub const RX_STEER_CMD_WRITE: u32 = 0x1;
+    /// Copy the entry into the staged registers.
+    pub const RX_STEER_CMD_READ: u32 = 0x2;
+    /// (ro) Frames that arrived at the RX port (all, including dropped and bad ones).
+    pub const RX_CNT_FRAMES: usize = 0x1040;
+    /// (ro) Bytes of those frames (without FCS).
+    pub const RX_CNT_BYTES: usize = 0x1044;
+    /// (ro) Frames dropped because RX_CTRL.ENABLE was 0 when they started.
+    pub const RX_CNT_DROP_DISABLED: usize = 0x1048;
+    /// (ro) Frames dropped because the on-card RX buffer was full (the host did not keep up).
+    pub const RX_CNT_DROP_FULL: usize = 0x104c;
+    /// (ro) Frames the MAC flagged bad (delivered with status BAD_FCS unless dropped).
+    pub const RX_CNT_BAD_FCS: usize = 0x1050;
+    /// (ro) Frames longer than RX_MAX_FRAME_LEN.
+    pub const RX_CNT_TOO_LONG: usize = 0x1054;
+    /// (ro) Frames that matched a steering entry.
+    pub const RX_CNT_STEERED: usize = 0x1058;
+    /// Block RXQ: Per-RX-queue descriptor ring, completion ring and counters. Completion i answers descriptor i.
+    pub const RXQ_BASE: usize = 0x2000;
+    /// Distance between consecutive RXQ blocks.
+    pub const RXQ_STRIDE: usize = 0x40;
+    /// Most RXQ blocks the map has room for.
+    pub const RXQ_MAX_COUNT: usize = 256;
+    /// (rw) Descriptor ring base DMA address, bits 31:0 (16-byte aligned).
+    pub const RXQ_DESC_BASE_LO: usize = 0x0;
+    /// (rw) Descriptor ring base DMA address, bits 63:32.
+    pub const RXQ_DESC_BASE_HI: usize = 0x4;
+    /// (rw) Completion ring base DMA address, bits 31:0 (32-byte aligned; same number of records as the descriptor ring).
+    pub const RXQ_CPL_BASE_LO: usize = 0x8;
+    /// (rw) Completion ring base DMA address, bits 63:32.
+    pub const RXQ_CPL_BASE_HI: usize = 0xc;
+    /// (rw) log2 of the number of entries of both rings (1..15).
+    pub const RXQ_SIZE_LOG2: usize = 0x10;
+    /// (rw) RX queue control.
+    pub const RXQ_CTRL: usize = 0x14;
+    /// 1: frames steered here are written into posted buffers. Enabling resets PROD and CONS to 0 (phase 1); while 0 frames for the queue are dropped and counted in RXQ_CNT_DROP_NOBUF.
+    pub const RXQ_CTRL_ENABLE: u32 = 0x1;
+    /// (rw) Producer index doorbell: descriptors posted (modulo 2^16). A value more than the ring size ahead of CONS is clamped to CONS + ring size.
+    pub const RXQ_PROD: usize = 0x18;
+    /// (ro) Descriptors consumed = completions written and visible (modulo 2^16).
+    pub const RXQ_CONS: usize = 0x1c;
+    /// (ro) RX queue status.
+    pub const RXQ_STATUS: usize = 0x20;
+    /// The queue is enabled.
+    pub const RXQ_STATUS_ENABLED: u32 = 0x1;
+    /// A frame for this queue is being written; after a disable, wait until this reads 0 before freeing the buffers.
+    pub const RXQ_STATUS_BUSY: u32 = 0x2;
+    /// (ro) Completions written (32-bit, wraps).
+    pub const RXQ_CNT_FRAMES: usize = 0x24;
+    /// (ro) Bytes written into buffers (32-bit, wraps).
+    pub const RXQ_CNT_BYTES: usize = 0x28;
+    /// (ro) Frames steered here and dropped: no posted buffer, or the queue disabled (32-bit, wraps).
+    pub const RXQ_CNT_DROP_NOBUF: usize = 0x2c;
+    /// (ro) Completions with a status other than OK (32-bit, wraps).
+    pub const RXQ_CNT_ERRORS: usize = 0x30;
 }
 
 /// Access kinds of every register, for the driver's typed register block.
@@ -1072,12 +1319,6 @@ pub const REGISTERS: &[RegInfo] = &[
         per_queue: false,
     },
     RegInfo {
-        name: "MAC_RX_LAT_COMP_NS",
-        offset: 0x600,
-        access: Access::Rw,
-        per_queue: false,
-    },
-    RegInfo {
         name: "MAC_TD_STATUS",
         offset: 0x604,
         access: Access::Ro,
@@ -1200,6 +1441,204 @@ pub const REGISTERS: &[RegInfo] = &[
     RegInfo {
         name: "Q_CNT_DMA_ERROR",
         offset: 0x5c,
+        access: Access::Ro,
+        per_queue: true,
+    },
+    RegInfo {
+        name: "RX_CTRL",
+        offset: 0x1000,
+        access: Access::Rw,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_NUM_QUEUES",
+        offset: 0x1004,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_STEER_ENTRIES",
+        offset: 0x1008,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_MAX_FRAME_LEN",
+        offset: 0x100c,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_LAT_COMP_NS",
+        offset: 0x1010,
+        access: Access::Rw,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_DEFAULT_QUEUE",
+        offset: 0x1014,
+        access: Access::Rw,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_BUF_BYTES",
+        offset: 0x1018,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_STEER_INDEX",
+        offset: 0x1020,
+        access: Access::Rw,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_STEER_SRC_IP",
+        offset: 0x1024,
+        access: Access::Rw,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_STEER_DST_IP",
+        offset: 0x1028,
+        access: Access::Rw,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_STEER_PORTS",
+        offset: 0x102c,
+        access: Access::Rw,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_STEER_CTRL",
+        offset: 0x1030,
+        access: Access::Rw,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_STEER_CMD",
+        offset: 0x1034,
+        access: Access::Wo,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_CNT_FRAMES",
+        offset: 0x1040,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_CNT_BYTES",
+        offset: 0x1044,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_CNT_DROP_DISABLED",
+        offset: 0x1048,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_CNT_DROP_FULL",
+        offset: 0x104c,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_CNT_BAD_FCS",
+        offset: 0x1050,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_CNT_TOO_LONG",
+        offset: 0x1054,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_CNT_STEERED",
+        offset: 0x1058,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RXQ_DESC_BASE_LO",
+        offset: 0x0,
+        access: Access::Rw,
+        per_queue: true,
+    },
+    RegInfo {
+        name: "RXQ_DESC_BASE_HI",
+        offset: 0x4,
+        access: Access::Rw,
+        per_queue: true,
+    },
+    RegInfo {
+        name: "RXQ_CPL_BASE_LO",
+        offset: 0x8,
+        access: Access::Rw,
+        per_queue: true,
+    },
+    RegInfo {
+        name: "RXQ_CPL_BASE_HI",
+        offset: 0xc,
+        access: Access::Rw,
+        per_queue: true,
+    },
+    RegInfo {
+        name: "RXQ_SIZE_LOG2",
+        offset: 0x10,
+        access: Access::Rw,
+        per_queue: true,
+    },
+    RegInfo {
+        name: "RXQ_CTRL",
+        offset: 0x14,
+        access: Access::Rw,
+        per_queue: true,
+    },
+    RegInfo {
+        name: "RXQ_PROD",
+        offset: 0x18,
+        access: Access::Rw,
+        per_queue: true,
+    },
+    RegInfo {
+        name: "RXQ_CONS",
+        offset: 0x1c,
+        access: Access::Ro,
+        per_queue: true,
+    },
+    RegInfo {
+        name: "RXQ_STATUS",
+        offset: 0x20,
+        access: Access::Ro,
+        per_queue: true,
+    },
+    RegInfo {
+        name: "RXQ_CNT_FRAMES",
+        offset: 0x24,
+        access: Access::Ro,
+        per_queue: true,
+    },
+    RegInfo {
+        name: "RXQ_CNT_BYTES",
+        offset: 0x28,
+        access: Access::Ro,
+        per_queue: true,
+    },
+    RegInfo {
+        name: "RXQ_CNT_DROP_NOBUF",
+        offset: 0x2c,
+        access: Access::Ro,
+        per_queue: true,
+    },
+    RegInfo {
+        name: "RXQ_CNT_ERRORS",
+        offset: 0x30,
         access: Access::Ro,
         per_queue: true,
     },

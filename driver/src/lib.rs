@@ -19,5 +19,6 @@ pub mod push;
 pub mod regs;
 pub mod ring;
 pub mod rng;
+pub mod rx;
 pub mod trace;
 pub mod wire_time;

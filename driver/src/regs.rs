@@ -205,6 +205,123 @@ pub struct QueueRegs {
     _reserved1: [RO<u32>; 8],
 }
 
+/// MAC block (0x600): the MAC-domain time copies.
+#[repr(C)]
+pub struct MacRegs {
+    _reserved: RO<u32>,
+    /// TX_LOCKED / RX_LOCKED of the MAC-domain time copies.
+    pub td_status: RO<u32>,
+}
+
+/// FLASH block (0x800): the configuration flash controller (declared so the map is complete; the
+/// flash tools use offsets from [`crate::contract::reg`]).
+#[repr(C)]
+pub struct FlashRegs {
+    /// Board, size, writable.
+    pub cap: RO<u32>,
+    /// Command (write starts it).
+    pub cmd: WO<u32>,
+    /// Flash byte address.
+    pub addr: RW<u32>,
+    /// Byte count.
+    pub len: RW<u32>,
+    /// Busy, error.
+    pub status: RO<u32>,
+    /// Data FIFO (reading pops).
+    pub data: RO<u32>,
+    /// JEDEC ID of the last READ_ID.
+    pub jedec_id: RO<u32>,
+    /// Status register of the last command.
+    pub sr: RO<u32>,
+    /// Data for WRITE_SR.
+    pub data_sr: RW<u32>,
+    /// WBSTAR the card booted with.
+    pub boot_wbstar: RO<u32>,
+    /// Boot status.
+    pub boot_status: RO<u32>,
+    /// SPI clock divider.
+    pub clk_div: RW<u32>,
+}
+
+/// RX block (0x1000): RX global control, the steering table, global RX counters.
+#[repr(C)]
+pub struct RxRegs {
+    /// [`RxCtrl`] bits.
+    pub ctrl: RW<u32>,
+    /// Number of RX queues.
+    pub num_queues: RO<u32>,
+    /// Steering-table entries.
+    pub steer_entries: RO<u32>,
+    /// Longest frame delivered whole.
+    pub max_frame_len: RO<u32>,
+    /// Signed RX latency compensation in ns.
+    pub lat_comp_ns: RW<u32>,
+    /// Queue of unmatched frames.
+    pub default_queue: RW<u32>,
+    /// On-card RX buffer bytes.
+    pub buf_bytes: RO<u32>,
+    _reserved0: RO<u32>,
+    /// Steering entry STEER_CMD acts on.
+    pub steer_index: RW<u32>,
+    /// Staged IPv4 source.
+    pub steer_src_ip: RW<u32>,
+    /// Staged IPv4 destination.
+    pub steer_dst_ip: RW<u32>,
+    /// Staged ports (source 31:16, destination 15:0).
+    pub steer_ports: RW<u32>,
+    /// Staged protocol, queue, valid.
+    pub steer_ctrl: RW<u32>,
+    /// WRITE / READ command.
+    pub steer_cmd: WO<u32>,
+    _reserved1: [RO<u32>; 2],
+    /// Frames at the RX port.
+    pub cnt_frames: RO<u32>,
+    /// Their bytes.
+    pub cnt_bytes: RO<u32>,
+    /// Dropped: RX disabled.
+    pub cnt_drop_disabled: RO<u32>,
+    /// Dropped: on-card buffer full.
+    pub cnt_drop_full: RO<u32>,
+    /// Flagged bad by the MAC.
+    pub cnt_bad_fcs: RO<u32>,
+    /// Longer than RX_MAX_FRAME_LEN.
+    pub cnt_too_long: RO<u32>,
+    /// Matched a steering entry.
+    pub cnt_steered: RO<u32>,
+}
+
+/// One RX queue's block (stride `RXQ_STRIDE`).
+#[repr(C)]
+pub struct RxQueueRegs {
+    /// Descriptor ring base 31:0.
+    pub desc_base_lo: RW<u32>,
+    /// Descriptor ring base 63:32.
+    pub desc_base_hi: RW<u32>,
+    /// Completion ring base 31:0.
+    pub cpl_base_lo: RW<u32>,
+    /// Completion ring base 63:32.
+    pub cpl_base_hi: RW<u32>,
+    /// log2 of the entry count of both rings.
+    pub size_log2: RW<u32>,
+    /// [`RxqCtrl`] bits.
+    pub ctrl: RW<u32>,
+    /// Producer index doorbell.
+    pub prod: RW<u32>,
+    /// Consumer index.
+    pub cons: RO<u32>,
+    /// ENABLED / BUSY.
+    pub status: RO<u32>,
+    /// Completions written.
+    pub cnt_frames: RO<u32>,
+    /// Bytes written.
+    pub cnt_bytes: RO<u32>,
+    /// Dropped for lack of a buffer.
+    pub cnt_drop_nobuf: RO<u32>,
+    /// Completions not OK.
+    pub cnt_errors: RO<u32>,
+    _reserved: [RO<u32>; 3],
+}
+
 /// The whole BAR0 map.
 #[repr(C)]
 pub struct Bar0 {
@@ -222,15 +339,46 @@ pub struct Bar0 {
     _pad_cpl: [RO<u32>; (0x400 - 0x318) / 4],
     /// 0x400.
     pub cnt: CntRegs,
-    _pad_cnt: [RO<u32>; (contract::reg::Q_BASE - 0x448) / 4],
+    _pad_cnt: [RO<u32>; (contract::reg::MAC_BASE - 0x448) / 4],
+    /// 0x600.
+    pub mac: MacRegs,
+    _pad_mac: [RO<u32>; (contract::reg::FLASH_BASE - contract::reg::MAC_BASE - 0x8) / 4],
+    /// 0x800.
+    pub flash: FlashRegs,
+    _pad_flash: [RO<u32>; (contract::reg::RX_BASE - contract::reg::FLASH_BASE - 0x30) / 4],
+    /// 0x1000.
+    pub rx: RxRegs,
+    _pad_rx: [RO<u32>; (contract::reg::RXQ_BASE - contract::reg::RX_BASE - 0x5c) / 4],
+    /// RX queue blocks from `RXQ_BASE`.
+    pub rx_queues: [RxQueueRegs; contract::reg::RXQ_MAX_COUNT],
+    _pad_rxq: [RO<u32>;
+        (contract::reg::Q_BASE
+            - contract::reg::RXQ_BASE
+            - contract::reg::RXQ_MAX_COUNT * contract::reg::RXQ_STRIDE)
+            / 4],
     /// Queue blocks from `Q_BASE`.
     pub queues: [QueueRegs; contract::reg::Q_MAX_COUNT],
 }
 
 const _: () = assert!(std::mem::size_of::<QueueRegs>() == contract::reg::Q_STRIDE);
+const _: () = assert!(std::mem::size_of::<RxQueueRegs>() == contract::reg::RXQ_STRIDE);
 const _: () = assert!(std::mem::size_of::<Bar0>() == contract::BAR0_SIZE);
 
 bitflags! {
+    /// RX_CTRL.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct RxCtrl: u32 {
+        /// Frames are accepted.
+        const ENABLE = contract::reg::RX_CTRL_ENABLE;
+    }
+
+    /// RXQ_CTRL.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct RxqCtrl: u32 {
+        /// Frames steered here are written into posted buffers.
+        const ENABLE = contract::reg::RXQ_CTRL_ENABLE;
+    }
+
     /// CTRL_CONTROL.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub struct Control: u32 {
@@ -368,6 +516,11 @@ macro_rules! field {
         ($name, std::mem::offset_of!($s, $($f)+), access_of(|b: &$s| &b.$($f)+), false)
     };
 }
+macro_rules! rxqfield {
+    ($name:literal, $($f:tt)+) => {
+        ($name, std::mem::offset_of!(RxQueueRegs, $($f)+), access_of(|b: &RxQueueRegs| &b.$($f)+), true)
+    };
+}
 macro_rules! qfield {
     ($name:literal, $($f:tt)+) => {
         ($name, std::mem::offset_of!(QueueRegs, $($f)+), access_of(|b: &QueueRegs| &b.$($f)+), true)
@@ -441,6 +594,52 @@ pub fn declared() -> Vec<(&'static str, usize, contract::Access, bool)> {
         field!("CNT_TX_BYTES_HI", Bar0, cnt.tx_bytes.hi),
         field!("CNT_DMA_ERROR_LO", Bar0, cnt.dma_error.lo),
         field!("CNT_DMA_ERROR_HI", Bar0, cnt.dma_error.hi),
+        field!("MAC_TD_STATUS", Bar0, mac.td_status),
+        field!("FLASH_CAP", Bar0, flash.cap),
+        field!("FLASH_CMD", Bar0, flash.cmd),
+        field!("FLASH_ADDR", Bar0, flash.addr),
+        field!("FLASH_LEN", Bar0, flash.len),
+        field!("FLASH_STATUS", Bar0, flash.status),
+        field!("FLASH_DATA", Bar0, flash.data),
+        field!("FLASH_JEDEC_ID", Bar0, flash.jedec_id),
+        field!("FLASH_SR", Bar0, flash.sr),
+        field!("FLASH_DATA_SR", Bar0, flash.data_sr),
+        field!("FLASH_BOOT_WBSTAR", Bar0, flash.boot_wbstar),
+        field!("FLASH_BOOT_STATUS", Bar0, flash.boot_status),
+        field!("FLASH_CLK_DIV", Bar0, flash.clk_div),
+        field!("RX_CTRL", Bar0, rx.ctrl),
+        field!("RX_NUM_QUEUES", Bar0, rx.num_queues),
+        field!("RX_STEER_ENTRIES", Bar0, rx.steer_entries),
+        field!("RX_MAX_FRAME_LEN", Bar0, rx.max_frame_len),
+        field!("RX_LAT_COMP_NS", Bar0, rx.lat_comp_ns),
+        field!("RX_DEFAULT_QUEUE", Bar0, rx.default_queue),
+        field!("RX_BUF_BYTES", Bar0, rx.buf_bytes),
+        field!("RX_STEER_INDEX", Bar0, rx.steer_index),
+        field!("RX_STEER_SRC_IP", Bar0, rx.steer_src_ip),
+        field!("RX_STEER_DST_IP", Bar0, rx.steer_dst_ip),
+        field!("RX_STEER_PORTS", Bar0, rx.steer_ports),
+        field!("RX_STEER_CTRL", Bar0, rx.steer_ctrl),
+        field!("RX_STEER_CMD", Bar0, rx.steer_cmd),
+        field!("RX_CNT_FRAMES", Bar0, rx.cnt_frames),
+        field!("RX_CNT_BYTES", Bar0, rx.cnt_bytes),
+        field!("RX_CNT_DROP_DISABLED", Bar0, rx.cnt_drop_disabled),
+        field!("RX_CNT_DROP_FULL", Bar0, rx.cnt_drop_full),
+        field!("RX_CNT_BAD_FCS", Bar0, rx.cnt_bad_fcs),
+        field!("RX_CNT_TOO_LONG", Bar0, rx.cnt_too_long),
+        field!("RX_CNT_STEERED", Bar0, rx.cnt_steered),
+        rxqfield!("RXQ_DESC_BASE_LO", desc_base_lo),
+        rxqfield!("RXQ_DESC_BASE_HI", desc_base_hi),
+        rxqfield!("RXQ_CPL_BASE_LO", cpl_base_lo),
+        rxqfield!("RXQ_CPL_BASE_HI", cpl_base_hi),
+        rxqfield!("RXQ_SIZE_LOG2", size_log2),
+        rxqfield!("RXQ_CTRL", ctrl),
+        rxqfield!("RXQ_PROD", prod),
+        rxqfield!("RXQ_CONS", cons),
+        rxqfield!("RXQ_STATUS", status),
+        rxqfield!("RXQ_CNT_FRAMES", cnt_frames),
+        rxqfield!("RXQ_CNT_BYTES", cnt_bytes),
+        rxqfield!("RXQ_CNT_DROP_NOBUF", cnt_drop_nobuf),
+        rxqfield!("RXQ_CNT_ERRORS", cnt_errors),
         qfield!("Q_BASE_LO", base_lo),
         qfield!("Q_BASE_HI", base_hi),
         qfield!("Q_SIZE_LOG2", size_log2),
@@ -504,6 +703,9 @@ mod tests {
         assert_eq!(offset_of!(Bar0, cpl), reg::CPL_BASE);
         assert_eq!(offset_of!(Bar0, cnt), reg::CNT_BASE);
         assert_eq!(offset_of!(Bar0, queues), reg::Q_BASE);
+        assert_eq!(offset_of!(Bar0, rx), reg::RX_BASE);
+        assert_eq!(offset_of!(Bar0, flash), reg::FLASH_BASE);
+        assert_eq!(offset_of!(Bar0, rx_queues), reg::RXQ_BASE);
         assert_eq!(
             offset_of!(Bar0, queues) + 3 * std::mem::size_of::<QueueRegs>(),
             reg::Q_BASE + 3 * reg::Q_STRIDE

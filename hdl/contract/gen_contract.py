@@ -36,6 +36,14 @@ class ContractError(Exception):
 # Loading and checking the source
 
 
+# Record layouts: (toml key, prefix in Verilog/Python/Rust constants, Rust struct name)
+RECORDS = (("descriptor", "DESC", "TxDescriptor"), ("completion", "CPL", "Completion"),
+           ("rx_descriptor", "RXD", "RxDescriptor"), ("rx_completion", "RXC", "RxCompletion"))
+# Flag-bit lists: (toml key, prefix)
+FLAGS = (("feature", "FEATURE"), ("descriptor_flag", "DESC_FLAG"), ("completion_flag", "CPL_FLAG"),
+         ("rx_completion_flag", "RXC_FLAG"))
+
+
 def load(path: Path = SOURCE) -> dict:
     with path.open("rb") as f:
         c = tomllib.load(f)
@@ -73,11 +81,11 @@ def _check_codes(kind: str, items: list[dict], key: str) -> None:
 
 
 def validate(c: dict) -> None:
-    _check_layout("descriptor", c["descriptor"])
-    _check_layout("completion", c["completion"])
+    for kind, _prefix, _sname in RECORDS:
+        _check_layout(kind, c[kind])
     for kind, key in (("status", "value"), ("reject_reason", "value"), ("late_policy", "value"),
-                      ("horizon_policy", "value"), ("feature", "bit"), ("descriptor_flag", "bit"),
-                      ("completion_flag", "bit")):
+                      ("horizon_policy", "value"), ("rx_status", "value"), ("feature", "bit"),
+                      ("descriptor_flag", "bit"), ("completion_flag", "bit"), ("rx_completion_flag", "bit")):
         _check_codes(kind, c[kind], key)
     bar = c["meta"]["bar0_size"]
     spans = []
@@ -123,17 +131,18 @@ def gen_verilog(c: dict) -> str:
     o.append(f"`define TSNIC_BAR0_SIZE {m['bar0_size']}")
     o.append("")
     for kind, prefix, width in (("status", "STATUS", 8), ("reject_reason", "REJECT", 8),
-                                ("late_policy", "LATE_POLICY", 1), ("horizon_policy", "HORIZON_POLICY", 1)):
+                                ("late_policy", "LATE_POLICY", 1), ("horizon_policy", "HORIZON_POLICY", 1),
+                                ("rx_status", "RX_STATUS", 8)):
         o.append(f"// {kind}")
         for it in c[kind]:
             o.append(f"`define TSNIC_{prefix}_{it['name']} {width}'d{it['value']}")
         o.append("")
-    for kind, prefix in (("feature", "FEATURE"), ("descriptor_flag", "DESC_FLAG"), ("completion_flag", "CPL_FLAG")):
+    for kind, prefix in FLAGS:
         o.append(f"// {kind} bit positions")
         for it in c[kind]:
             o.append(f"`define TSNIC_{prefix}_{it['name']}_BIT {it['bit']}")
         o.append("")
-    for kind, prefix in (("descriptor", "DESC"), ("completion", "CPL")):
+    for kind, prefix, _sname in RECORDS:
         lay = c[kind]
         o.append(f"// {kind}: {lay['size']} bytes; _LSB is the bit position in the little-endian record")
         o.append(f"`define TSNIC_{prefix}_SIZE {lay['size']}")
@@ -236,14 +245,15 @@ def gen_rust(c: dict) -> str:
     enum("RejectReason", "Why a descriptor was completed REJECTED.", c["reject_reason"], "u8")
     enum("LatePolicy", "What a queue does with a frame whose launch time has passed.", c["late_policy"], "u8")
     enum("HorizonPolicy", "What a queue does with a launch time beyond the horizon.", c["horizon_policy"], "u8")
+    enum("RxStatus", "RX completion status codes.", c["rx_status"], "u8")
 
-    for kind, prefix in (("feature", "FEATURE"), ("descriptor_flag", "DESC_FLAG"), ("completion_flag", "CPL_FLAG")):
+    for kind, prefix in FLAGS:
         for it in c[kind]:
             o.append(_rust_doc(it["doc"]))
             o.append(f"pub const {prefix}_{it['name']}: u32 = 1 << {it['bit']};")
         o.append("")
 
-    for kind, prefix, sname in (("descriptor", "DESC", "TxDescriptor"), ("completion", "CPL", "Completion")):
+    for kind, prefix, sname in RECORDS:
         lay = c[kind]
         o.append(f"/// Size of one {kind} record in bytes.")
         o.append(f"pub const {prefix}_SIZE: usize = {lay['size']};")
@@ -355,13 +365,14 @@ def gen_python(c: dict) -> str:
     o.append(f"BAR0_SIZE = {m['bar0_size']:#x}")
     o.append("")
     for kind, prefix in (("status", "STATUS"), ("reject_reason", "REJECT"), ("late_policy", "LATE_POLICY"),
-                         ("horizon_policy", "HORIZON_POLICY")):
+                         ("horizon_policy", "HORIZON_POLICY"), ("rx_status", "RX_STATUS")):
         for it in c[kind]:
             o.append(f"{prefix}_{it['name']} = {it['value']}")
         o.append("")
     o.append("STATUS_NAMES = {" + ", ".join(f"{it['value']}: \"{it['name']}\"" for it in c["status"]) + "}")
+    o.append("RX_STATUS_NAMES = {" + ", ".join(f"{it['value']}: \"{it['name']}\"" for it in c["rx_status"]) + "}")
     o.append("")
-    for kind, prefix in (("feature", "FEATURE"), ("descriptor_flag", "DESC_FLAG"), ("completion_flag", "CPL_FLAG")):
+    for kind, prefix in FLAGS:
         for it in c[kind]:
             o.append(f"{prefix}_{it['name']} = 1 << {it['bit']}")
         o.append("")
@@ -377,7 +388,7 @@ def gen_python(c: dict) -> str:
                 mask = ((1 << f["width"]) - 1) << f["lsb"]
                 o.append(f"{b}_{r['name']}_{f['name']} = {mask:#x}")
         o.append("")
-    for kind, prefix in (("descriptor", "DESC"), ("completion", "CPL")):
+    for kind, prefix, _sname in RECORDS:
         lay = c[kind]
         fields = sorted(lay["field"], key=lambda f: f["offset"])
         fmt = "<" + "".join({8: "B", 16: "H", 32: "I", 64: "Q"}[f["width"]] for f in fields)
@@ -439,9 +450,9 @@ def gen_markdown(c: dict) -> str:
                 desc += f"<br>bit {bits} `{f['name']}`: {f['doc']}"
             o.append(f"| `{off:#07x}` | `{b}_{r['name']}` | {r['access']} | {desc} |")
         o.append("")
-    for kind in ("descriptor", "completion"):
+    for kind, _prefix, _sname in RECORDS:
         lay = c[kind]
-        o.append(f"## {kind.capitalize()} ({lay['size']} bytes)")
+        o.append(f"## {kind.replace('_', ' ').capitalize()} ({lay['size']} bytes)")
         o.append("")
         o.append(lay["doc"])
         o.append("")
@@ -451,7 +462,8 @@ def gen_markdown(c: dict) -> str:
             o.append(f"| {f['offset']} | `{f['name']}` | {f['width']} | {f['doc']} |")
         o.append("")
     for kind, title, key in (("descriptor_flag", "Descriptor flags", "bit"), ("completion_flag", "Completion flags", "bit"),
-                             ("status", "Status codes", "value"), ("reject_reason", "Reject reasons", "value"),
+                             ("rx_completion_flag", "RX completion flags", "bit"),
+                             ("status", "Status codes", "value"), ("rx_status", "RX status codes", "value"), ("reject_reason", "Reject reasons", "value"),
                              ("late_policy", "Late policies (Q_CTRL.LATE_POLICY)", "value"),
                              ("horizon_policy", "Horizon policies (Q_CTRL.HORIZON_POLICY)", "value"),
                              ("feature", "Feature bits (CAP_FEATURES)", "bit")):

@@ -15,9 +15,9 @@
 //   cfg_interrupt_msix_address[63:0], cfg_interrupt_msix_data[31:0], cfg_interrupt_msix_int (out)
 //   cfg_interrupt_msix_sent, cfg_interrupt_msix_fail (in)
 //   m_axis_tx_*  (out)             TX frames to the MAC: tdata[AXIS_DATA_W] tkeep tvalid tready tlast tuser[AXIS_USER_W]
-//   s_axis_rx_*  (in)              RX frames from the MAC: tdata tkeep tvalid tready tlast tuser. The core has
-//                                  no RX path yet: tready is held high and frames are counted on
-//                                  stat_rx_frames_dropped (no silent loss).
+//   s_axis_rx_*  (in)              RX frames from the MAC: tdata tkeep tvalid tready tlast, tuser = bad
+//                                  frame (FCS) on the last beat; the core's RX path (always ready: a
+//                                  frame it cannot keep is dropped and counted in the RX block)
 //   qspi_*, icap_*                 configuration flash and ICAP of tsnic_core (board: STARTUPE3/E2,
 //                                  ICAPE3/E2 with the bit swap; tie qspi_dq_i high, icap_o 0 if absent)
 //   pps (out)                      PHC pulse per second
@@ -99,11 +99,9 @@ module tsnic_board_core #(
     output wire                     m_axis_tx_tlast,
     output wire [AXIS_USER_W-1:0]   m_axis_tx_tuser,
 
-    /* verilator lint_off UNUSEDSIGNAL */
     input  wire [AXIS_DATA_W-1:0]   s_axis_rx_tdata,
     input  wire [AXIS_DATA_W/8-1:0] s_axis_rx_tkeep,
-    input  wire [AXIS_USER_W-1:0]   s_axis_rx_tuser,
-    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire                     s_axis_rx_tuser,      // bad frame (FCS error), on the last beat
     input  wire                     s_axis_rx_tvalid,
     output wire                     s_axis_rx_tready,
     input  wire                     s_axis_rx_tlast,
@@ -123,8 +121,7 @@ module tsnic_board_core #(
     output wire                     pps,
     output wire                     stat_dma_rd_err,
     output wire                     stat_bar_bad_np,
-    output wire                     stat_bar_bad_posted,
-    output wire                     stat_rx_frames_dropped
+    output wire                     stat_bar_bad_posted
 );
 
 localparam AXI_ID_W = 8;
@@ -250,6 +247,11 @@ tsnic_core #(
     .s_tx_cpl_handle_valid(1'b0),
     .tx_gate_flush(), .tx_gate_lat_comp_ns(), .td_ns(), .td_fns(), .td_inc(), .td_step(), .td_toggle(),
     .mac_tx_time_locked(1'b0), .mac_rx_time_locked(1'b0), .mac_rx_lat_comp_ns(),
+    // RX: stamped in the core from its PHC (RX_TS_EXTERNAL = 0) until the MAC-domain stamp
+    // (tsnic_mac_rx) is wired in; the core's RX block counts every frame it cannot keep
+    .s_axis_rx_tdata(s_axis_rx_tdata), .s_axis_rx_tkeep(s_axis_rx_tkeep), .s_axis_rx_tvalid(s_axis_rx_tvalid),
+    .s_axis_rx_tready(s_axis_rx_tready), .s_axis_rx_tlast(s_axis_rx_tlast),
+    .s_axis_rx_tuser({64'd0, s_axis_rx_tuser}),
     .qspi_clk(qspi_clk), .qspi_cs_n(qspi_cs_n), .qspi_dq_o(qspi_dq_o), .qspi_dq_oe(qspi_dq_oe),
     .qspi_dq_i(qspi_dq_i),
     .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o),
@@ -260,9 +262,6 @@ tsnic_core #(
 );
 /* verilator lint_on PINCONNECTEMPTY */
 
-// RX: no core RX path yet; frames are accepted and counted as dropped
-assign s_axis_rx_tready = 1'b1;
-assign stat_rx_frames_dropped = s_axis_rx_tvalid && s_axis_rx_tlast;
 
 endmodule
 

@@ -30,12 +30,20 @@
 `define TSNIC_HORIZON_POLICY_DROP 1'd0
 `define TSNIC_HORIZON_POLICY_CAP 1'd1
 
+// rx_status
+`define TSNIC_RX_STATUS_OK 8'd1
+`define TSNIC_RX_STATUS_BAD_FCS 8'd2
+`define TSNIC_RX_STATUS_TOO_LONG 8'd3
+`define TSNIC_RX_STATUS_TRUNCATED 8'd4
+`define TSNIC_RX_STATUS_BAD_DESC 8'd5
+
 // feature bit positions
 `define TSNIC_FEATURE_LATE_POLICY_BIT 0
 `define TSNIC_FEATURE_HORIZON_POLICY_BIT 1
 `define TSNIC_FEATURE_PHC_ADJFINE_BIT 2
 `define TSNIC_FEATURE_PPS_OUT_BIT 3
 `define TSNIC_FEATURE_IRQ_MODERATION_BIT 4
+`define TSNIC_FEATURE_RX_PATH_BIT 5
 
 // descriptor_flag bit positions
 `define TSNIC_DESC_FLAG_ASAP_BIT 0
@@ -43,6 +51,10 @@
 // completion_flag bit positions
 `define TSNIC_CPL_FLAG_CAPPED_BIT 0
 `define TSNIC_CPL_FLAG_PHASE_BIT 31
+
+// rx_completion_flag bit positions
+`define TSNIC_RXC_FLAG_STEERED_BIT 0
+`define TSNIC_RXC_FLAG_PHASE_BIT 31
 
 // descriptor: 32 bytes; _LSB is the bit position in the little-endian record
 `define TSNIC_DESC_SIZE 32
@@ -81,6 +93,42 @@
 `define TSNIC_CPL_LEN_W 16
 `define TSNIC_CPL_FLAGS_LSB 224
 `define TSNIC_CPL_FLAGS_W 32
+
+// rx_descriptor: 16 bytes; _LSB is the bit position in the little-endian record
+`define TSNIC_RXD_SIZE 16
+`define TSNIC_RXD_BITS 128
+`define TSNIC_RXD_ADDR_LSB 0
+`define TSNIC_RXD_ADDR_W 64
+`define TSNIC_RXD_LEN_LSB 64
+`define TSNIC_RXD_LEN_W 32
+`define TSNIC_RXD_RESERVED_LSB 96
+`define TSNIC_RXD_RESERVED_W 32
+
+// rx_completion: 32 bytes; _LSB is the bit position in the little-endian record
+`define TSNIC_RXC_SIZE 32
+`define TSNIC_RXC_BITS 256
+`define TSNIC_RXC_ARRIVAL_NS_LSB 0
+`define TSNIC_RXC_ARRIVAL_NS_W 64
+`define TSNIC_RXC_LEN_LSB 64
+`define TSNIC_RXC_LEN_W 16
+`define TSNIC_RXC_FRAME_LEN_LSB 80
+`define TSNIC_RXC_FRAME_LEN_W 16
+`define TSNIC_RXC_RING_INDEX_LSB 96
+`define TSNIC_RXC_RING_INDEX_W 16
+`define TSNIC_RXC_QUEUE_LSB 112
+`define TSNIC_RXC_QUEUE_W 16
+`define TSNIC_RXC_STATUS_LSB 128
+`define TSNIC_RXC_STATUS_W 8
+`define TSNIC_RXC_STEER_ENTRY_LSB 136
+`define TSNIC_RXC_STEER_ENTRY_W 8
+`define TSNIC_RXC_RESERVED0_LSB 144
+`define TSNIC_RXC_RESERVED0_W 16
+`define TSNIC_RXC_RESERVED1_LSB 160
+`define TSNIC_RXC_RESERVED1_W 32
+`define TSNIC_RXC_RESERVED2_LSB 192
+`define TSNIC_RXC_RESERVED2_W 32
+`define TSNIC_RXC_FLAGS_LSB 224
+`define TSNIC_RXC_FLAGS_W 32
 
 // block CAP: Identity and capabilities: read these first; nothing here is writable.
 `define TSNIC_CAP_BASE 32'h00000
@@ -280,10 +328,8 @@
 `define TSNIC_FLASH_CLK_DIV 32'h0082C
 `define TSNIC_FLASH_CLK_DIV_OFF 44
 
-// block MAC: MAC side on boards: receive latency compensation and the state of the PHC copies in the MAC clock domains (docs/ARCHITECTURE.md, "Clock domains and time distribution").
+// block MAC: MAC side on boards: the state of the PHC copies in the MAC clock domains (docs/ARCHITECTURE.md, "Clock domains and time distribution").
 `define TSNIC_MAC_BASE 32'h00600
-`define TSNIC_MAC_RX_LAT_COMP_NS 32'h00600
-`define TSNIC_MAC_RX_LAT_COMP_NS_OFF 0
 `define TSNIC_MAC_TD_STATUS 32'h00604
 `define TSNIC_MAC_TD_STATUS_OFF 4
 `define TSNIC_MAC_TD_STATUS_TX_LOCKED_BIT 0
@@ -320,5 +366,78 @@
 `define TSNIC_Q_CNT_FLUSHED 84  // offset inside one queue's block
 `define TSNIC_Q_CNT_REJECTED 88  // offset inside one queue's block
 `define TSNIC_Q_CNT_DMA_ERROR 92  // offset inside one queue's block
+
+// block RX: RX global: enable, arrival-time compensation, the 5-tuple steering table, global RX counters (32-bit, wrap).
+`define TSNIC_RX_BASE 32'h01000
+`define TSNIC_RX_CTRL 32'h01000
+`define TSNIC_RX_CTRL_OFF 0
+`define TSNIC_RX_CTRL_ENABLE_BIT 0
+`define TSNIC_RX_NUM_QUEUES 32'h01004
+`define TSNIC_RX_NUM_QUEUES_OFF 4
+`define TSNIC_RX_STEER_ENTRIES 32'h01008
+`define TSNIC_RX_STEER_ENTRIES_OFF 8
+`define TSNIC_RX_MAX_FRAME_LEN 32'h0100C
+`define TSNIC_RX_MAX_FRAME_LEN_OFF 12
+`define TSNIC_RX_LAT_COMP_NS 32'h01010
+`define TSNIC_RX_LAT_COMP_NS_OFF 16
+`define TSNIC_RX_DEFAULT_QUEUE 32'h01014
+`define TSNIC_RX_DEFAULT_QUEUE_OFF 20
+`define TSNIC_RX_BUF_BYTES 32'h01018
+`define TSNIC_RX_BUF_BYTES_OFF 24
+`define TSNIC_RX_STEER_INDEX 32'h01020
+`define TSNIC_RX_STEER_INDEX_OFF 32
+`define TSNIC_RX_STEER_SRC_IP 32'h01024
+`define TSNIC_RX_STEER_SRC_IP_OFF 36
+`define TSNIC_RX_STEER_DST_IP 32'h01028
+`define TSNIC_RX_STEER_DST_IP_OFF 40
+`define TSNIC_RX_STEER_PORTS 32'h0102C
+`define TSNIC_RX_STEER_PORTS_OFF 44
+`define TSNIC_RX_STEER_CTRL 32'h01030
+`define TSNIC_RX_STEER_CTRL_OFF 48
+`define TSNIC_RX_STEER_CTRL_PROTO_BIT 0
+`define TSNIC_RX_STEER_CTRL_PROTO_W 8
+`define TSNIC_RX_STEER_CTRL_QUEUE_BIT 8
+`define TSNIC_RX_STEER_CTRL_QUEUE_W 16
+`define TSNIC_RX_STEER_CTRL_VALID_BIT 31
+`define TSNIC_RX_STEER_CMD 32'h01034
+`define TSNIC_RX_STEER_CMD_OFF 52
+`define TSNIC_RX_STEER_CMD_WRITE_BIT 0
+`define TSNIC_RX_STEER_CMD_READ_BIT 1
+`define TSNIC_RX_CNT_FRAMES 32'h01040
+`define TSNIC_RX_CNT_FRAMES_OFF 64
+`define TSNIC_RX_CNT_BYTES 32'h01044
+`define TSNIC_RX_CNT_BYTES_OFF 68
+`define TSNIC_RX_CNT_DROP_DISABLED 32'h01048
+`define TSNIC_RX_CNT_DROP_DISABLED_OFF 72
+`define TSNIC_RX_CNT_DROP_FULL 32'h0104C
+`define TSNIC_RX_CNT_DROP_FULL_OFF 76
+`define TSNIC_RX_CNT_BAD_FCS 32'h01050
+`define TSNIC_RX_CNT_BAD_FCS_OFF 80
+`define TSNIC_RX_CNT_TOO_LONG 32'h01054
+`define TSNIC_RX_CNT_TOO_LONG_OFF 84
+`define TSNIC_RX_CNT_STEERED 32'h01058
+`define TSNIC_RX_CNT_STEERED_OFF 88
+
+// block RXQ: Per-RX-queue descriptor ring, completion ring and counters. Completion i answers descriptor i.
+`define TSNIC_RXQ_BASE 32'h02000
+`define TSNIC_RXQ_STRIDE 64
+`define TSNIC_RXQ_STRIDE_LOG2 6
+`define TSNIC_RXQ_MAX_COUNT 256
+`define TSNIC_RXQ_DESC_BASE_LO 0  // offset inside one queue's block
+`define TSNIC_RXQ_DESC_BASE_HI 4  // offset inside one queue's block
+`define TSNIC_RXQ_CPL_BASE_LO 8  // offset inside one queue's block
+`define TSNIC_RXQ_CPL_BASE_HI 12  // offset inside one queue's block
+`define TSNIC_RXQ_SIZE_LOG2 16  // offset inside one queue's block
+`define TSNIC_RXQ_CTRL 20  // offset inside one queue's block
+`define TSNIC_RXQ_CTRL_ENABLE_BIT 0
+`define TSNIC_RXQ_PROD 24  // offset inside one queue's block
+`define TSNIC_RXQ_CONS 28  // offset inside one queue's block
+`define TSNIC_RXQ_STATUS 32  // offset inside one queue's block
+`define TSNIC_RXQ_STATUS_ENABLED_BIT 0
+`define TSNIC_RXQ_STATUS_BUSY_BIT 1
+`define TSNIC_RXQ_CNT_FRAMES 36  // offset inside one queue's block
+`define TSNIC_RXQ_CNT_BYTES 40  // offset inside one queue's block
+`define TSNIC_RXQ_CNT_DROP_NOBUF 44  // offset inside one queue's block
+`define TSNIC_RXQ_CNT_ERRORS 48  // offset inside one queue's block
 
 `endif

@@ -2,11 +2,14 @@
 //
 // Wires the AXI-Lite register bridge, the register blocks (tsnic_regs, tsnic_phc, tsnic_desc_fetch's
 // Q block, tsnic_cpl_write's CPL block and Q counters), the descriptor fetch, the descriptor table, the
-// calendar, the payload prefetch, the launch gate, the completion writer and the configuration flash
-// controller (FLASH block, tsnic_flash_ctrl: quad-SPI and ICAP pins). Host-memory reads of the
-// fetch (ID MSB 0) and the prefetch (ID MSB 1) share m_axi_ar/r through tsnic_axi_rd_arb; the
-// completion writer owns m_axi_aw/w/b. AXI_DATA_W must equal AXIS_DATA_W (the prefetch moves payload
-// words from host reads straight into the TX buffer).
+// calendar, the payload prefetch, the launch gate, the completion writer, the configuration flash
+// controller (FLASH block, tsnic_flash_ctrl: quad-SPI and ICAP pins) and the receive path
+// (tsnic_rx_ts -> tsnic_rx_buf + tsnic_rx_steer -> tsnic_rx_dma, registers in tsnic_rx_regs).
+// Host-memory reads: the fetch (ID {0, ...}), the prefetch (ID {1, 0, ...}) and the RX descriptor
+// reads (ID {1, 1, ...}) share m_axi_ar/r through two tsnic_axi_rd_arb; writes: the completion writer
+// (ID {0, ...}) and the RX DMA (frame data and RX completions, ID {1, ...}) share m_axi_aw/w/b through
+// tsnic_axi_wr_arb (a burst at a time, alternating). AXI_DATA_W must equal AXIS_DATA_W (the prefetch
+// moves payload words from host reads straight into the TX buffer; RX frames go the other way).
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -23,7 +26,7 @@ module tsnic_core #(
     parameter TX_BUF_BYTES         = 32768,      // on-card TX buffer (payload prefetch)
     parameter LOOKAHEAD_NS_DEFAULT = 4000,       // CTRL_LOOKAHEAD_NS after reset
     parameter AXI_DATA_W           = 64,         // host-memory AXI4 data width (32..512)
-    parameter AXI_ID_W             = 8,          // AXI4 ID width (>= 2)
+    parameter AXI_ID_W             = 8,          // AXI4 ID width (>= 3)
     parameter AXIS_DATA_W          = 64,         // TX AXI-Stream data width (64 for 10G, 512 for 100G)
     parameter AXIS_USER_W          = 1,
     parameter PF_SLOT_W            = 8,          // payload prefetch: 2^PF_SLOT_W frames in flight (added; must cover
@@ -38,9 +41,15 @@ module tsnic_core #(
     parameter FLASH_WRITABLE       = 1,          // 0: flash not reachable from the host (SUME)
     parameter GOLDEN               = 0,          // 1: golden image, its boot selector runs after configuration
     parameter [31:0] FLASH_BOOT_BASE = 32'h07FF0000, // boot record copy 0 (copy 1 at +4096); docs/FIRMWARE.md
-    parameter TX_GATE_EXTERNAL     = 0               // 0: launch gate inside, on clk (sim, core bench); 1: boards:
+    parameter TX_GATE_EXTERNAL     = 0,              // 0: launch gate inside, on clk (sim, core bench); 1: boards:
                                                      //   m_tx_frm_* / m_axis_tx_pay_* / s_tx_cpl_* / td_* go to
                                                      //   tsnic_mac_tx in the MAC TX domain, m_axis_tx_* unused
+    parameter RX_NUM_QUEUES        = 4,          // RX queues (RX_NUM_QUEUES, RXQ blocks), 1..256
+    parameter RX_STEER_ENTRIES     = 16,         // 5-tuple steering entries (flip-flop CAM), 1..256
+    parameter RX_BUF_BYTES         = 32768,      // on-card RX frame buffer (power of two, >= RX max frame)
+    parameter RX_INFO_LOG2         = 5,          // frames the RX buffer can hold at once: 2^RX_INFO_LOG2
+    parameter RX_TS_EXTERNAL       = 0,          // 0: stamp arrival from the PHC here; 1: take s_axis_rx_tuser[64:1]
+    parameter RX_USER_W            = 65          // s_axis_rx_tuser: [0] bad frame, [64:1] arrival ns (external stamp)
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -154,7 +163,15 @@ module tsnic_core #(
     output wire                     td_toggle,
     input  wire                     mac_tx_time_locked,   // tsnic_td_sink locked (TX domain; asynchronous)
     input  wire                     mac_rx_time_locked,   // tsnic_td_sink locked (RX domain; asynchronous)
-    output wire [31:0]              mac_rx_lat_comp_ns,   // MAC_RX_LAT_COMP_NS, for tsnic_mac_rx
+    output wire [31:0]              mac_rx_lat_comp_ns,   // RX_LAT_COMP_NS, for tsnic_mac_rx
+
+    // RX from the MAC: AXI-Stream slave (always ready: a frame that cannot be kept is dropped and counted)
+    input  wire [AXIS_DATA_W-1:0]   s_axis_rx_tdata,
+    input  wire [AXIS_DATA_W/8-1:0] s_axis_rx_tkeep,
+    input  wire                     s_axis_rx_tvalid,
+    output wire                     s_axis_rx_tready,
+    input  wire                     s_axis_rx_tlast,
+    input  wire [RX_USER_W-1:0]     s_axis_rx_tuser,
 
     output wire                     irq,
     output wire                     pps,
@@ -186,7 +203,8 @@ module tsnic_core #(
 localparam QUEUE_W   = (NUM_QUEUES > 1) ? $clog2(NUM_QUEUES) : 1;
 localparam SLOT_NS_W = $clog2(SLOT_NS);
 localparam SLOT_W    = $clog2(SLOTS);
-localparam S_ID_W    = AXI_ID_W - 1;
+localparam S_ID_W    = AXI_ID_W - 1;   // behind one arbiter (fetch; completion writer, RX DMA writes)
+localparam S2_ID_W   = AXI_ID_W - 2;   // behind two (prefetch, RX descriptor reads)
 localparam ADDR_W    = 20;
 localparam DATA_W    = AXIS_DATA_W;     // tx_prefetch: AXI read data = TX buffer = stream width
 
@@ -207,6 +225,10 @@ wire        df_wr_wait, df_wr_ack, df_rd_wait, df_rd_ack;
 wire [31:0] df_rd_data;
 wire        cw_wr_wait, cw_wr_ack, cw_rd_wait, cw_rd_ack;
 wire [31:0] cw_rd_data;
+wire        rxr_wr_wait, rxr_wr_ack, rxr_rd_wait, rxr_rd_ack;
+wire [31:0] rxr_rd_data;
+wire        rxd_wr_wait, rxd_wr_ack, rxd_rd_wait, rxd_rd_ack;
+wire [31:0] rxd_rd_data;
 wire        fl_wr_wait, fl_wr_ack, fl_rd_wait, fl_rd_ack;
 wire [31:0] fl_rd_data;
 wire        mr_wr_wait, mr_wr_ack, mr_rd_wait, mr_rd_ack;
@@ -224,15 +246,15 @@ tsnic_axil_reg_if #(
     .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp), .s_axil_rvalid(s_axil_rvalid),
     .s_axil_rready(s_axil_rready),
     .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
-    .reg_wr_wait(regs_wr_wait | phc_wr_wait | df_wr_wait | cw_wr_wait | fl_wr_wait | mr_wr_wait),
-    .reg_wr_ack(regs_wr_ack | phc_wr_ack | df_wr_ack | cw_wr_ack | fl_wr_ack | mr_wr_ack),
+    .reg_wr_wait(regs_wr_wait | phc_wr_wait | df_wr_wait | cw_wr_wait | fl_wr_wait | mr_wr_wait | rxr_wr_wait | rxd_wr_wait),
+    .reg_wr_ack(regs_wr_ack | phc_wr_ack | df_wr_ack | cw_wr_ack | fl_wr_ack | mr_wr_ack | rxr_wr_ack | rxd_wr_ack),
     .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en),
-    .reg_rd_data(regs_rd_data | phc_rd_data | df_rd_data | cw_rd_data | fl_rd_data | mr_rd_data),
-    .reg_rd_wait(regs_rd_wait | phc_rd_wait | df_rd_wait | cw_rd_wait | fl_rd_wait | mr_rd_wait),
-    .reg_rd_ack(regs_rd_ack | phc_rd_ack | df_rd_ack | cw_rd_ack | fl_rd_ack | mr_rd_ack)
+    .reg_rd_data(regs_rd_data | phc_rd_data | df_rd_data | cw_rd_data | fl_rd_data | mr_rd_data | rxr_rd_data | rxd_rd_data),
+    .reg_rd_wait(regs_rd_wait | phc_rd_wait | df_rd_wait | cw_rd_wait | fl_rd_wait | mr_rd_wait | rxr_rd_wait | rxd_rd_wait),
+    .reg_rd_ack(regs_rd_ack | phc_rd_ack | df_rd_ack | cw_rd_ack | fl_rd_ack | mr_rd_ack | rxr_rd_ack | rxd_rd_ack)
 );
 
-// MAC block (0x0600): RX latency compensation, MAC-domain time status. A single-clock core has no
+// MAC block (0x0600): MAC-domain time status. A single-clock core has no
 // MAC domains: TX_LOCKED reads 1 (its gate runs on the PHC itself), RX_LOCKED 0.
 tsnic_mac_regs #(
     .ADDR_W(ADDR_W)
@@ -242,7 +264,6 @@ tsnic_mac_regs #(
     .reg_wr_wait(mr_wr_wait), .reg_wr_ack(mr_wr_ack),
     .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(mr_rd_data),
     .reg_rd_wait(mr_rd_wait), .reg_rd_ack(mr_rd_ack),
-    .rx_lat_comp_ns(mac_rx_lat_comp_ns),
     .tx_time_locked((TX_GATE_EXTERNAL != 0) ? mac_tx_time_locked : 1'b1),
     .rx_time_locked((TX_GATE_EXTERNAL != 0) ? mac_rx_time_locked : 1'b0)
 );
@@ -306,7 +327,7 @@ tsnic_regs #(
     .HORIZON_NS(HORIZON_NS),
     .FEATURES((32'd1 << `TSNIC_FEATURE_LATE_POLICY_BIT) | (32'd1 << `TSNIC_FEATURE_HORIZON_POLICY_BIT)
             | (32'd1 << `TSNIC_FEATURE_PHC_ADJFINE_BIT) | (32'd1 << `TSNIC_FEATURE_PPS_OUT_BIT)
-            | (32'd1 << `TSNIC_FEATURE_IRQ_MODERATION_BIT)),
+            | (32'd1 << `TSNIC_FEATURE_IRQ_MODERATION_BIT) | (32'd1 << `TSNIC_FEATURE_RX_PATH_BIT)),
     .RING_LOG2_MAX(RING_LOG2_MAX),
     .MAX_FRAME_LEN(MAX_FRAME_LEN),
     .TX_DATA_WIDTH(AXIS_DATA_W),
@@ -322,7 +343,7 @@ tsnic_regs #(
     .lookahead_ns(lookahead_ns), .tx_lat_comp_ns(tx_lat_comp_ns),
     .phc_ns(phc_ns), .phc_step(phc_step),
     .evt_posted(evt_posted), .evt_cpl_valid(evt_cpl_valid), .evt_cpl_status(evt_cpl_status),
-    .evt_cpl_len(evt_cpl_len),
+    .evt_cpl_len(evt_cpl_len), .evt_rx_cpl(rx_evt_cpl),
     .irq(irq),
     .ff_quiet(regs_ff_quiet), .ff_wake_ns(regs_ff_wake_ns)
 );
@@ -382,7 +403,8 @@ end
 
 // ---------------------------------------------------------------------------------------------
 // descriptor fetch, descriptor table, calendar
-wire [S_ID_W-1:0]  df_arid, pf_arid, df_rid, pf_rid;
+wire [S_ID_W-1:0]  df_arid, df_rid;
+wire [S2_ID_W-1:0] pf_arid, pf_rid;
 wire [63:0]        df_araddr, pf_araddr;
 wire [7:0]         df_arlen, pf_arlen;
 wire [2:0]         df_arsize, pf_arsize, df_arprot, pf_arprot;
@@ -553,8 +575,8 @@ tsnic_tx_prefetch #(
     .DATA_W(DATA_W),
     .NODE_W(NODE_W),
     .QUEUE_W(QUEUE_W),
-    .AXI_ID_W(S_ID_W),
-    .AXI_ARID({S_ID_W{1'b0}}),
+    .AXI_ID_W(S2_ID_W),
+    .AXI_ARID({S2_ID_W{1'b0}}),
     .BUF_BYTES(TX_BUF_BYTES),
     .SLOT_W(PF_SLOT_W)
 ) tx_prefetch_inst (
@@ -707,7 +729,241 @@ endgenerate
 assign m_axis_tx_tuser = {AXIS_USER_W{1'b0}};
 
 // ---------------------------------------------------------------------------------------------
-// host memory: reads (fetch, prefetch) through the arbiter; writes from the completion writer
+// receive path: timestamp stage -> RX buffer (+ steering table) -> RX DMA; RX global registers
+localparam RXQ_W     = (RX_NUM_QUEUES > 1) ? $clog2(RX_NUM_QUEUES) : 1;
+localparam RX_ENT_W  = (RX_STEER_ENTRIES > 1) ? $clog2(RX_STEER_ENTRIES) : 1;
+localparam RX_PTR_W  = $clog2(RX_BUF_BYTES / (AXIS_DATA_W / 8)) + 1;
+localparam RX_TAG_W  = 2 * RX_PTR_W + 16 + 16 + 8 + 64;
+localparam RX_MAX_FRAME_LEN = (MAX_FRAME_LEN < 65535) ? MAX_FRAME_LEN : 65535;
+
+wire               rx_enable;
+wire [31:0]        rx_lat_comp_ns;
+assign mac_rx_lat_comp_ns = rx_lat_comp_ns;
+wire [15:0]        rx_default_queue;
+wire               rx_evt_cpl;
+wire               rxt_busy, rxb_busy, rxs_busy, rxd_busy, rxr_busy, wa_busy;
+
+wire [AXIS_DATA_W-1:0]   rxt_tdata;
+wire [AXIS_DATA_W/8-1:0] rxt_tkeep;
+wire                     rxt_tvalid, rxt_tready, rxt_tlast, rxt_bad;
+wire [63:0]              rxt_ts;
+wire [$clog2(AXIS_DATA_W/8):0] rxt_nbytes;
+
+tsnic_rx_ts #(
+    .DATA_W(AXIS_DATA_W),
+    .USER_W(RX_USER_W),
+    .RX_TS_EXTERNAL(RX_TS_EXTERNAL)
+) rx_ts_inst (
+    .clk(clk), .rst(rst),
+    .phc_ns(phc_ns), .lat_comp_ns(rx_lat_comp_ns),
+    .s_axis_tdata(s_axis_rx_tdata), .s_axis_tkeep(s_axis_rx_tkeep), .s_axis_tvalid(s_axis_rx_tvalid),
+    .s_axis_tready(s_axis_rx_tready), .s_axis_tlast(s_axis_rx_tlast), .s_axis_tuser(s_axis_rx_tuser),
+    .m_axis_tdata(rxt_tdata), .m_axis_tkeep(rxt_tkeep), .m_axis_tvalid(rxt_tvalid), .m_axis_tready(rxt_tready),
+    .m_axis_tlast(rxt_tlast), .m_axis_bad(rxt_bad), .m_axis_ts(rxt_ts), .m_axis_nbytes(rxt_nbytes),
+    .busy(rxt_busy)
+);
+
+wire               key_valid, key_ok;
+wire [31:0]        key_src, key_dst;
+wire [7:0]         key_proto;
+wire [15:0]        key_sport, key_dport;
+wire [RX_TAG_W-1:0] key_tag, res_tag;
+wire               res_valid, res_hit;
+wire [RX_ENT_W-1:0] res_entry;
+wire [RXQ_W-1:0]   res_queue;
+
+wire               rinfo_valid, rinfo_ready, rinfo_hit;
+wire [RX_PTR_W-1:0] rinfo_start, rinfo_end;
+wire [15:0]        rinfo_len, rinfo_flen;
+wire [7:0]         rinfo_status;
+wire [63:0]        rinfo_ts;
+wire [RX_ENT_W-1:0] rinfo_entry;
+wire [RXQ_W-1:0]   rinfo_queue;
+wire               rbuf_rd_en, rbuf_rel_valid;
+wire [RX_PTR_W-2:0] rbuf_rd_addr;
+wire [AXIS_DATA_W-1:0] rbuf_rd_data;
+wire [RX_PTR_W-1:0] rbuf_rel_ptr;
+wire               ev_frame, ev_dis, ev_full, ev_bad, ev_long;
+wire [15:0]        ev_flen;
+
+tsnic_rx_buf #(
+    .DATA_W(AXIS_DATA_W),
+    .BUF_BYTES(RX_BUF_BYTES),
+    .MAX_FRAME_LEN(RX_MAX_FRAME_LEN),
+    .INFO_LOG2(RX_INFO_LOG2),
+    .ENT_W(RX_ENT_W),
+    .RXQ_W(RXQ_W),
+    .PTR_W(RX_PTR_W),
+    .TAG_W(RX_TAG_W)
+) rx_buf_inst (
+    .clk(clk), .rst(rst),
+    .enable(rx_enable),
+    .s_axis_tdata(rxt_tdata), .s_axis_tkeep(rxt_tkeep), .s_axis_tvalid(rxt_tvalid), .s_axis_tready(rxt_tready),
+    .s_axis_tlast(rxt_tlast), .s_axis_bad(rxt_bad), .s_axis_ts(rxt_ts), .s_axis_nbytes(rxt_nbytes),
+    .m_key_valid(key_valid), .m_key_ok(key_ok), .m_key_src_ip(key_src), .m_key_dst_ip(key_dst),
+    .m_key_proto(key_proto), .m_key_src_port(key_sport), .m_key_dst_port(key_dport), .m_key_tag(key_tag),
+    .s_res_valid(res_valid), .s_res_hit(res_hit), .s_res_entry(res_entry), .s_res_queue(res_queue),
+    .s_res_tag(res_tag),
+    .m_info_valid(rinfo_valid), .m_info_ready(rinfo_ready), .m_info_start(rinfo_start), .m_info_end(rinfo_end),
+    .m_info_len(rinfo_len), .m_info_frame_len(rinfo_flen), .m_info_status(rinfo_status), .m_info_ts(rinfo_ts),
+    .m_info_hit(rinfo_hit), .m_info_entry(rinfo_entry), .m_info_queue(rinfo_queue),
+    .rd_en(rbuf_rd_en), .rd_addr(rbuf_rd_addr), .rd_data(rbuf_rd_data),
+    .rel_valid(rbuf_rel_valid), .rel_ptr(rbuf_rel_ptr),
+    .evt_frame(ev_frame), .evt_frame_len(ev_flen), .evt_drop_disabled(ev_dis), .evt_drop_full(ev_full),
+    .evt_bad(ev_bad), .evt_too_long(ev_long),
+    .busy(rxb_busy)
+);
+
+wire               st_wr_en, st_wr_valid, st_rd_valid;
+wire [RX_ENT_W-1:0] st_wr_idx, st_rd_idx;
+wire [31:0]        st_wr_src, st_wr_dst, st_rd_src, st_rd_dst;
+wire [7:0]         st_wr_proto, st_rd_proto;
+wire [15:0]        st_wr_sport, st_wr_dport, st_wr_queue, st_rd_sport, st_rd_dport, st_rd_queue;
+
+tsnic_rx_steer #(
+    .ENTRIES(RX_STEER_ENTRIES),
+    .ENT_W(RX_ENT_W),
+    .NUM_RXQ(RX_NUM_QUEUES),
+    .RXQ_W(RXQ_W),
+    .TAG_W(RX_TAG_W)
+) rx_steer_inst (
+    .clk(clk), .rst(rst),
+    .tbl_wr_en(st_wr_en), .tbl_wr_idx(st_wr_idx), .tbl_wr_valid(st_wr_valid), .tbl_wr_src_ip(st_wr_src),
+    .tbl_wr_dst_ip(st_wr_dst), .tbl_wr_proto(st_wr_proto), .tbl_wr_src_port(st_wr_sport),
+    .tbl_wr_dst_port(st_wr_dport), .tbl_wr_queue(st_wr_queue),
+    .tbl_rd_idx(st_rd_idx), .tbl_rd_valid(st_rd_valid), .tbl_rd_src_ip(st_rd_src), .tbl_rd_dst_ip(st_rd_dst),
+    .tbl_rd_proto(st_rd_proto), .tbl_rd_src_port(st_rd_sport), .tbl_rd_dst_port(st_rd_dport),
+    .tbl_rd_queue(st_rd_queue),
+    .default_queue(rx_default_queue),
+    .s_valid(key_valid), .s_key_valid(key_ok), .s_src_ip(key_src), .s_dst_ip(key_dst), .s_proto(key_proto),
+    .s_src_port(key_sport), .s_dst_port(key_dport), .s_tag(key_tag),
+    .m_valid(res_valid), .m_hit(res_hit), .m_entry(res_entry), .m_queue(res_queue), .m_tag(res_tag),
+    .busy(rxs_busy)
+);
+
+tsnic_rx_regs #(
+    .ADDR_W(ADDR_W),
+    .NUM_RXQ(RX_NUM_QUEUES),
+    .ENTRIES(RX_STEER_ENTRIES),
+    .ENT_W(RX_ENT_W),
+    .MAX_FRAME_LEN(RX_MAX_FRAME_LEN),
+    .BUF_BYTES(RX_BUF_BYTES)
+) rx_regs_inst (
+    .clk(clk), .rst(rst),
+    .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
+    .reg_wr_wait(rxr_wr_wait), .reg_wr_ack(rxr_wr_ack),
+    .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(rxr_rd_data),
+    .reg_rd_wait(rxr_rd_wait), .reg_rd_ack(rxr_rd_ack),
+    .rx_enable(rx_enable), .lat_comp_ns(rx_lat_comp_ns), .default_queue(rx_default_queue),
+    .tbl_wr_en(st_wr_en), .tbl_wr_idx(st_wr_idx), .tbl_wr_valid(st_wr_valid), .tbl_wr_src_ip(st_wr_src),
+    .tbl_wr_dst_ip(st_wr_dst), .tbl_wr_proto(st_wr_proto), .tbl_wr_src_port(st_wr_sport),
+    .tbl_wr_dst_port(st_wr_dport), .tbl_wr_queue(st_wr_queue),
+    .tbl_rd_idx(st_rd_idx), .tbl_rd_valid(st_rd_valid), .tbl_rd_src_ip(st_rd_src), .tbl_rd_dst_ip(st_rd_dst),
+    .tbl_rd_proto(st_rd_proto), .tbl_rd_src_port(st_rd_sport), .tbl_rd_dst_port(st_rd_dport),
+    .tbl_rd_queue(st_rd_queue),
+    .evt_frame(ev_frame), .evt_frame_len(ev_flen), .evt_drop_disabled(ev_dis), .evt_drop_full(ev_full),
+    .evt_bad(ev_bad), .evt_too_long(ev_long), .evt_steered(res_valid && res_hit),
+    .busy(rxr_busy)
+);
+
+// RX DMA: descriptor reads behind the inner read arbiter, writes behind the write arbiter
+wire [S2_ID_W-1:0] rx_arid, rx_rid;
+wire [63:0]        rx_araddr;
+wire [7:0]         rx_arlen;
+wire [2:0]         rx_arsize, rx_arprot;
+wire [1:0]         rx_arburst, rx_rresp;
+wire               rx_arlock, rx_arvalid, rx_arready, rx_rlast, rx_rvalid, rx_rready;
+wire [3:0]         rx_arcache;
+wire [AXI_DATA_W-1:0] rx_rdata;
+wire [S_ID_W-1:0]  rx_awid, rx_bid, cw_awid, cw_bid;
+wire [63:0]        rx_awaddr, cw_awaddr;
+wire [7:0]         rx_awlen, cw_awlen;
+wire [2:0]         rx_awsize, rx_awprot, cw_awsize, cw_awprot;
+wire [1:0]         rx_awburst, rx_bresp, cw_awburst, cw_bresp;
+wire               rx_awlock, rx_awvalid, rx_awready, rx_wlast, rx_wvalid, rx_wready, rx_bvalid, rx_bready;
+wire               cw_awlock, cw_awvalid, cw_awready, cw_wlast, cw_wvalid, cw_wready, cw_bvalid, cw_bready;
+wire [3:0]         rx_awcache, cw_awcache;
+wire [AXI_DATA_W-1:0]   rx_wdata, cw_wdata;
+wire [AXI_DATA_W/8-1:0] rx_wstrb, cw_wstrb;
+
+tsnic_rx_dma #(
+    .ADDR_W(ADDR_W),
+    .NUM_RXQ(RX_NUM_QUEUES),
+    .RXQ_W(RXQ_W),
+    .ENT_W(RX_ENT_W),
+    .PTR_W(RX_PTR_W),
+    .DATA_W(AXI_DATA_W),
+    .AXI_ID_W(S_ID_W),
+    .AXI_RID({S_ID_W{1'b0}}),
+    .AXI_WID({S_ID_W{1'b0}}),
+    .RING_LOG2_MAX((RING_LOG2_MAX < 15) ? RING_LOG2_MAX : 15)
+) rx_dma_inst (
+    .clk(clk), .rst(rst),
+    .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
+    .reg_wr_wait(rxd_wr_wait), .reg_wr_ack(rxd_wr_ack),
+    .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(rxd_rd_data),
+    .reg_rd_wait(rxd_rd_wait), .reg_rd_ack(rxd_rd_ack),
+    .s_info_valid(rinfo_valid), .s_info_ready(rinfo_ready), .s_info_start(rinfo_start), .s_info_end(rinfo_end),
+    .s_info_len(rinfo_len), .s_info_frame_len(rinfo_flen), .s_info_status(rinfo_status), .s_info_ts(rinfo_ts),
+    .s_info_hit(rinfo_hit), .s_info_entry(rinfo_entry), .s_info_queue(rinfo_queue),
+    .buf_rd_en(rbuf_rd_en), .buf_rd_addr(rbuf_rd_addr), .buf_rd_data(rbuf_rd_data),
+    .buf_rel_valid(rbuf_rel_valid), .buf_rel_ptr(rbuf_rel_ptr),
+    .m_axi_arid(rx_arid_full), .m_axi_araddr(rx_araddr), .m_axi_arlen(rx_arlen), .m_axi_arsize(rx_arsize),
+    .m_axi_arburst(rx_arburst), .m_axi_arlock(rx_arlock), .m_axi_arcache(rx_arcache), .m_axi_arprot(rx_arprot),
+    .m_axi_arvalid(rx_arvalid), .m_axi_arready(rx_arready),
+    .m_axi_rid({1'b0, rx_rid}), .m_axi_rdata(rx_rdata), .m_axi_rresp(rx_rresp), .m_axi_rlast(rx_rlast),
+    .m_axi_rvalid(rx_rvalid), .m_axi_rready(rx_rready),
+    .m_axi_awid(rx_awid), .m_axi_awaddr(rx_awaddr), .m_axi_awlen(rx_awlen), .m_axi_awsize(rx_awsize),
+    .m_axi_awburst(rx_awburst), .m_axi_awlock(rx_awlock), .m_axi_awcache(rx_awcache), .m_axi_awprot(rx_awprot),
+    .m_axi_awvalid(rx_awvalid), .m_axi_awready(rx_awready),
+    .m_axi_wdata(rx_wdata), .m_axi_wstrb(rx_wstrb), .m_axi_wlast(rx_wlast), .m_axi_wvalid(rx_wvalid),
+    .m_axi_wready(rx_wready),
+    .m_axi_bid(rx_bid), .m_axi_bresp(rx_bresp), .m_axi_bvalid(rx_bvalid), .m_axi_bready(rx_bready),
+    .evt_cpl(rx_evt_cpl),
+    .busy(rxd_busy)
+);
+
+// verilator lint_off UNUSEDSIGNAL
+wire [S_ID_W-1:0]  rx_arid_full;   // the RX DMA's one read ID (0); the inner arbiter carries S2_ID_W bits
+// verilator lint_on UNUSEDSIGNAL
+assign rx_arid = rx_arid_full[S2_ID_W-1:0];
+
+// ---------------------------------------------------------------------------------------------
+// host memory reads: fetch (s0) | inner {prefetch (s0), RX descriptors (s1)} (s1)
+wire [S_ID_W-1:0]  in_arid, in_rid;
+wire [63:0]        in_araddr;
+wire [7:0]         in_arlen;
+wire [2:0]         in_arsize, in_arprot;
+wire [1:0]         in_arburst, in_rresp;
+wire               in_arlock, in_arvalid, in_arready, in_rlast, in_rvalid, in_rready;
+wire [3:0]         in_arcache;
+wire [AXI_DATA_W-1:0] in_rdata;
+
+tsnic_axi_rd_arb #(
+    .DATA_W(AXI_DATA_W),
+    .ADDR_W(64),
+    .S_ID_W(S2_ID_W),
+    .M_ID_W(S_ID_W)
+) axi_rd_arb_inner_inst (
+    .clk(clk), .rst(rst),
+    .s0_axi_arid(pf_arid), .s0_axi_araddr(pf_araddr), .s0_axi_arlen(pf_arlen), .s0_axi_arsize(pf_arsize),
+    .s0_axi_arburst(pf_arburst), .s0_axi_arlock(pf_arlock), .s0_axi_arcache(pf_arcache),
+    .s0_axi_arprot(pf_arprot), .s0_axi_arvalid(pf_arvalid), .s0_axi_arready(pf_arready),
+    .s0_axi_rid(pf_rid), .s0_axi_rdata(pf_rdata), .s0_axi_rresp(pf_rresp), .s0_axi_rlast(pf_rlast),
+    .s0_axi_rvalid(pf_rvalid), .s0_axi_rready(pf_rready),
+    .s1_axi_arid(rx_arid), .s1_axi_araddr(rx_araddr), .s1_axi_arlen(rx_arlen), .s1_axi_arsize(rx_arsize),
+    .s1_axi_arburst(rx_arburst), .s1_axi_arlock(rx_arlock), .s1_axi_arcache(rx_arcache),
+    .s1_axi_arprot(rx_arprot), .s1_axi_arvalid(rx_arvalid), .s1_axi_arready(rx_arready),
+    .s1_axi_rid(rx_rid), .s1_axi_rdata(rx_rdata), .s1_axi_rresp(rx_rresp), .s1_axi_rlast(rx_rlast),
+    .s1_axi_rvalid(rx_rvalid), .s1_axi_rready(rx_rready),
+    .m_axi_arid(in_arid), .m_axi_araddr(in_araddr), .m_axi_arlen(in_arlen),
+    .m_axi_arsize(in_arsize), .m_axi_arburst(in_arburst), .m_axi_arlock(in_arlock),
+    .m_axi_arcache(in_arcache), .m_axi_arprot(in_arprot), .m_axi_arvalid(in_arvalid),
+    .m_axi_arready(in_arready),
+    .m_axi_rid(in_rid), .m_axi_rdata(in_rdata), .m_axi_rresp(in_rresp), .m_axi_rlast(in_rlast),
+    .m_axi_rvalid(in_rvalid), .m_axi_rready(in_rready)
+);
+
 tsnic_axi_rd_arb #(
     .DATA_W(AXI_DATA_W),
     .ADDR_W(64),
@@ -720,17 +976,46 @@ tsnic_axi_rd_arb #(
     .s0_axi_arprot(df_arprot), .s0_axi_arvalid(df_arvalid), .s0_axi_arready(df_arready),
     .s0_axi_rid(df_rid), .s0_axi_rdata(df_rdata), .s0_axi_rresp(df_rresp), .s0_axi_rlast(df_rlast),
     .s0_axi_rvalid(df_rvalid), .s0_axi_rready(df_rready),
-    .s1_axi_arid(pf_arid), .s1_axi_araddr(pf_araddr), .s1_axi_arlen(pf_arlen), .s1_axi_arsize(pf_arsize),
-    .s1_axi_arburst(pf_arburst), .s1_axi_arlock(pf_arlock), .s1_axi_arcache(pf_arcache),
-    .s1_axi_arprot(pf_arprot), .s1_axi_arvalid(pf_arvalid), .s1_axi_arready(pf_arready),
-    .s1_axi_rid(pf_rid), .s1_axi_rdata(pf_rdata), .s1_axi_rresp(pf_rresp), .s1_axi_rlast(pf_rlast),
-    .s1_axi_rvalid(pf_rvalid), .s1_axi_rready(pf_rready),
+    .s1_axi_arid(in_arid), .s1_axi_araddr(in_araddr), .s1_axi_arlen(in_arlen), .s1_axi_arsize(in_arsize),
+    .s1_axi_arburst(in_arburst), .s1_axi_arlock(in_arlock), .s1_axi_arcache(in_arcache),
+    .s1_axi_arprot(in_arprot), .s1_axi_arvalid(in_arvalid), .s1_axi_arready(in_arready),
+    .s1_axi_rid(in_rid), .s1_axi_rdata(in_rdata), .s1_axi_rresp(in_rresp), .s1_axi_rlast(in_rlast),
+    .s1_axi_rvalid(in_rvalid), .s1_axi_rready(in_rready),
     .m_axi_arid(m_axi_arid), .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen),
     .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst), .m_axi_arlock(m_axi_arlock),
     .m_axi_arcache(m_axi_arcache), .m_axi_arprot(m_axi_arprot), .m_axi_arvalid(m_axi_arvalid),
     .m_axi_arready(m_axi_arready),
     .m_axi_rid(m_axi_rid), .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast),
     .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready)
+);
+
+// host memory writes: completion writer (s0) | RX DMA (s1), a burst at a time
+tsnic_axi_wr_arb #(
+    .DATA_W(AXI_DATA_W),
+    .ADDR_W(64),
+    .S_ID_W(S_ID_W),
+    .M_ID_W(AXI_ID_W)
+) axi_wr_arb_inst (
+    .clk(clk), .rst(rst),
+    .s0_axi_awid(cw_awid), .s0_axi_awaddr(cw_awaddr), .s0_axi_awlen(cw_awlen), .s0_axi_awsize(cw_awsize),
+    .s0_axi_awburst(cw_awburst), .s0_axi_awlock(cw_awlock), .s0_axi_awcache(cw_awcache),
+    .s0_axi_awprot(cw_awprot), .s0_axi_awvalid(cw_awvalid), .s0_axi_awready(cw_awready),
+    .s0_axi_wdata(cw_wdata), .s0_axi_wstrb(cw_wstrb), .s0_axi_wlast(cw_wlast), .s0_axi_wvalid(cw_wvalid),
+    .s0_axi_wready(cw_wready),
+    .s0_axi_bid(cw_bid), .s0_axi_bresp(cw_bresp), .s0_axi_bvalid(cw_bvalid), .s0_axi_bready(cw_bready),
+    .s1_axi_awid(rx_awid), .s1_axi_awaddr(rx_awaddr), .s1_axi_awlen(rx_awlen), .s1_axi_awsize(rx_awsize),
+    .s1_axi_awburst(rx_awburst), .s1_axi_awlock(rx_awlock), .s1_axi_awcache(rx_awcache),
+    .s1_axi_awprot(rx_awprot), .s1_axi_awvalid(rx_awvalid), .s1_axi_awready(rx_awready),
+    .s1_axi_wdata(rx_wdata), .s1_axi_wstrb(rx_wstrb), .s1_axi_wlast(rx_wlast), .s1_axi_wvalid(rx_wvalid),
+    .s1_axi_wready(rx_wready),
+    .s1_axi_bid(rx_bid), .s1_axi_bresp(rx_bresp), .s1_axi_bvalid(rx_bvalid), .s1_axi_bready(rx_bready),
+    .m_axi_awid(m_axi_awid), .m_axi_awaddr(m_axi_awaddr), .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize),
+    .m_axi_awburst(m_axi_awburst), .m_axi_awlock(m_axi_awlock), .m_axi_awcache(m_axi_awcache),
+    .m_axi_awprot(m_axi_awprot), .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready),
+    .m_axi_wdata(m_axi_wdata), .m_axi_wstrb(m_axi_wstrb), .m_axi_wlast(m_axi_wlast),
+    .m_axi_wvalid(m_axi_wvalid), .m_axi_wready(m_axi_wready),
+    .m_axi_bid(m_axi_bid), .m_axi_bresp(m_axi_bresp), .m_axi_bvalid(m_axi_bvalid), .m_axi_bready(m_axi_bready),
+    .busy(wa_busy)
 );
 
 tsnic_cpl_write #(
@@ -741,8 +1026,8 @@ tsnic_cpl_write #(
     .N_SRC(3),
     .RING_LOG2_MAX(RING_LOG2_MAX),
     .AXI_DATA_W(AXI_DATA_W),
-    .AXI_ID_W(AXI_ID_W),
-    .AXI_WR_ID({AXI_ID_W{1'b0}})
+    .AXI_ID_W(S_ID_W),
+    .AXI_WR_ID({S_ID_W{1'b0}})
 ) cpl_write_inst (
     .clk(clk), .rst(rst),
     .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
@@ -754,12 +1039,12 @@ tsnic_cpl_write #(
     .s_cpl_req_depart_ns(cr_depart), .s_cpl_req_len(cr_len), .s_cpl_req_status(cr_status),
     .s_cpl_req_reason(cr_reason), .s_cpl_req_capped(cr_capped), .s_cpl_req_handle(cr_handle),
     .s_cpl_req_handle_valid(cr_hvalid),
-    .m_axi_awid(m_axi_awid), .m_axi_awaddr(m_axi_awaddr), .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize),
-    .m_axi_awburst(m_axi_awburst), .m_axi_awlock(m_axi_awlock), .m_axi_awcache(m_axi_awcache),
-    .m_axi_awprot(m_axi_awprot), .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready),
-    .m_axi_wdata(m_axi_wdata), .m_axi_wstrb(m_axi_wstrb), .m_axi_wlast(m_axi_wlast),
-    .m_axi_wvalid(m_axi_wvalid), .m_axi_wready(m_axi_wready),
-    .m_axi_bid(m_axi_bid), .m_axi_bresp(m_axi_bresp), .m_axi_bvalid(m_axi_bvalid), .m_axi_bready(m_axi_bready),
+    .m_axi_awid(cw_awid), .m_axi_awaddr(cw_awaddr), .m_axi_awlen(cw_awlen), .m_axi_awsize(cw_awsize),
+    .m_axi_awburst(cw_awburst), .m_axi_awlock(cw_awlock), .m_axi_awcache(cw_awcache),
+    .m_axi_awprot(cw_awprot), .m_axi_awvalid(cw_awvalid), .m_axi_awready(cw_awready),
+    .m_axi_wdata(cw_wdata), .m_axi_wstrb(cw_wstrb), .m_axi_wlast(cw_wlast),
+    .m_axi_wvalid(cw_wvalid), .m_axi_wready(cw_wready),
+    .m_axi_bid(cw_bid), .m_axi_bresp(cw_bresp), .m_axi_bvalid(cw_bvalid), .m_axi_bready(cw_bready),
     .m_free_valid(free_valid), .m_free_ready(free_ready), .m_free_handle(free_handle),
     .evt_cpl_valid(evt_cpl_valid), .evt_cpl_status(evt_cpl_status), .evt_cpl_len(evt_cpl_len),
     .evt_cpl_queue(evt_cpl_queue),
@@ -801,9 +1086,11 @@ wire        gate_ff_quiet = !gate_frm_valid && !gate_pay_tvalid && (cr_valid == 
 wire        bus_ff_quiet = !s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid && !s_axil_bvalid &&
                            !s_axil_rvalid && !reg_wr_en && !reg_rd_en &&
                            !m_axi_arvalid && !m_axi_rvalid && !m_axi_awvalid && !m_axi_wvalid && !m_axi_bvalid &&
-                           !m_axis_tx_tvalid;
+                           !m_axis_tx_tvalid && !s_axis_rx_tvalid;
+wire        rx_ff_quiet = !rxt_busy && !rxb_busy && !rxs_busy && !rxd_busy && !rxr_busy && !wa_busy;
 wire        all_ff_quiet = phc_ff_quiet && regs_ff_quiet && df_ff_quiet && cal_ff_quiet && pf_ff_quiet &&
-                           cw_ff_quiet && gate_ff_quiet && bus_ff_quiet && fl_ff_quiet && (rseq_reg == R_IDLE) &&
+                           cw_ff_quiet && gate_ff_quiet && bus_ff_quiet && fl_ff_quiet && rx_ff_quiet &&
+                           (rseq_reg == R_IDLE) &&
                            !fetch_fl_out_reg && !rst;
 wire [63:0] wake_a = (phc_ff_wake_ns < regs_ff_wake_ns) ? phc_ff_wake_ns : regs_ff_wake_ns;
 wire [63:0] wake_b = (wake_a < cal_ff_wake_ns) ? wake_a : cal_ff_wake_ns;

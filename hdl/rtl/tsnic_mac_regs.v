@@ -1,10 +1,10 @@
 // tsnic_mac_regs: the MAC block of the register map (hdl/contract/tsnic.toml, base 0x0600).
 //
-// - RX_LAT_COMP_NS (rw, byte strobes): drives rx_lat_comp_ns (tsnic_mac_rx carries it into the MAC
-//   RX domain). Reset value 0.
+// (The RX latency compensation is RX_LAT_COMP_NS of the RX block, one register for the core's own
+// stamp and tsnic_mac_rx's.)
 // - TD_STATUS (ro): TX_LOCKED / RX_LOCKED, the MAC-domain time copies' `locked` levels, each through
 //   a two-flop synchronizer (tsnic_cdc_sync) into clk. Writes to it are acknowledged and ignored.
-// Register interface as tsnic_regs: an access to one of these two addresses is acknowledged in the
+// Register interface as tsnic_regs: an access to this address is acknowledged in the
 // cycle after reg_*_en; other addresses are left to the other blocks.
 `resetall
 `timescale 1ns / 1ps
@@ -18,8 +18,10 @@ module tsnic_mac_regs #(
     input  wire              rst,
 
     input  wire [ADDR_W-1:0] reg_wr_addr,
-    input  wire [31:0]       reg_wr_data,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire [31:0]       reg_wr_data,   // (nothing here is writable)
     input  wire [3:0]        reg_wr_strb,
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire              reg_wr_en,
     output wire              reg_wr_wait,
     output wire              reg_wr_ack,
@@ -29,17 +31,15 @@ module tsnic_mac_regs #(
     output wire              reg_rd_wait,
     output wire              reg_rd_ack,
 
-    output wire [31:0]       rx_lat_comp_ns,
     input  wire              tx_time_locked,    // asynchronous (MAC TX domain)
     input  wire              rx_time_locked     // asynchronous (MAC RX domain)
 );
 
 wire [31:0] wa = {{(32-ADDR_W){1'b0}}, reg_wr_addr} & 32'hFFFFFFFC;
 wire [31:0] ra = {{(32-ADDR_W){1'b0}}, reg_rd_addr} & 32'hFFFFFFFC;
-wire wr_hit = (wa == `TSNIC_MAC_RX_LAT_COMP_NS) || (wa == `TSNIC_MAC_TD_STATUS);
-wire rd_hit = (ra == `TSNIC_MAC_RX_LAT_COMP_NS) || (ra == `TSNIC_MAC_TD_STATUS);
+wire wr_hit = (wa == `TSNIC_MAC_TD_STATUS);
+wire rd_hit = (ra == `TSNIC_MAC_TD_STATUS);
 
-reg [31:0] rx_lat_comp_reg = 32'd0;
 reg        wr_ack_reg = 1'b0;
 reg        rd_ack_reg = 1'b0;
 reg [31:0] rd_data_reg = 32'd0;
@@ -54,27 +54,19 @@ assign reg_wr_ack = wr_ack_reg;
 assign reg_rd_wait = 1'b0;
 assign reg_rd_ack = rd_ack_reg;
 assign reg_rd_data = rd_data_reg;
-assign rx_lat_comp_ns = rx_lat_comp_reg;
 
-integer b;
 always @(posedge clk) begin
     wr_ack_reg <= 1'b0;
     rd_ack_reg <= 1'b0;
     rd_data_reg <= 32'd0;
     if (reg_wr_en && !wr_ack_reg && wr_hit) begin
-        wr_ack_reg <= 1'b1;
-        if (wa == `TSNIC_MAC_RX_LAT_COMP_NS) begin
-            for (b = 0; b < 4; b = b + 1)
-                if (reg_wr_strb[b]) rx_lat_comp_reg[b*8 +: 8] <= reg_wr_data[b*8 +: 8];
-        end
+        wr_ack_reg <= 1'b1;             // read-only: acknowledged, ignored
     end
     if (reg_rd_en && !rd_ack_reg && rd_hit) begin
         rd_ack_reg <= 1'b1;
-        if (ra == `TSNIC_MAC_RX_LAT_COMP_NS) rd_data_reg <= rx_lat_comp_reg;
-        else rd_data_reg <= {30'd0, locked_sync};
+        rd_data_reg <= {30'd0, locked_sync};
     end
     if (rst) begin
-        rx_lat_comp_reg <= 32'd0;
         wr_ack_reg <= 1'b0;
         rd_ack_reg <= 1'b0;
     end

@@ -2,7 +2,8 @@
 //
 // - CAP: identity and capabilities, from parameters.
 // - CTRL: global enable, core reset (write-1 pulse), lookahead, TX latency compensation, interrupt
-//   control; the interrupt moderator (tsnic_irq_mod) and the IRQ_STATUS pending bit live here.
+//   control; the interrupt moderator (tsnic_irq_mod) and the IRQ_STATUS pending bit live here. TX and
+//   RX completions feed the same moderator (one interrupt; one event when both come in one cycle).
 // - CNT: global 64-bit counters fed by event strobes (a descriptor fetched; a completion made visible
 //   to the host, with its status and length). Reading a _LO register latches that counter's _HI half,
 //   so LO then HI never tears.
@@ -58,6 +59,7 @@ module tsnic_regs #(
     // events
     input  wire              evt_posted,        // one descriptor fetched from a host ring
     input  wire              evt_cpl_valid,     // one completion record visible to the host
+    input  wire              evt_rx_cpl,        // one RX completion visible to the host (interrupt only)
     input  wire [7:0]        evt_cpl_status,
     input  wire [15:0]       evt_cpl_len,
 
@@ -93,7 +95,7 @@ wire irq_mod_quiet;
 tsnic_irq_mod irq_mod_inst (
     .clk(clk),
     .rst(rst),
-    .evt(evt_cpl_valid),
+    .evt(evt_cpl_valid || evt_rx_cpl),
     .mod_count(irq_mod_count_reg),
     .mod_time_ns(irq_mod_time_reg),
     .phc_ns(phc_ns),
@@ -104,7 +106,7 @@ tsnic_irq_mod irq_mod_inst (
 );
 
 assign ff_quiet = irq_mod_quiet && !irq_fire && !reg_wr_en && !reg_rd_en && !wr_ack_reg && !rd_ack_reg &&
-                  !reset_pulse_reg && !evt_posted && !evt_cpl_valid;
+                  !reset_pulse_reg && !evt_posted && !evt_cpl_valid && !evt_rx_cpl;
 
 // ---------------------------------------------------------------------------------------------
 // global counters: index 0 POSTED, 1..6 by status (SENT..REJECTED), 7 TX_BYTES, 8 DMA_ERROR

@@ -46,7 +46,7 @@ COMMON = HERE / "common"
 # new bench is never left for the end.
 COST_HINT = {
     "tsnic_calendar[test_random]": 60,
-    "tsnic_core": 50,
+    "tsnic_core": 90,
     "tsnic_board_core[w512]": 30,
     "tsnic_board_core[w256]": 30,
     "tsnic_calendar[rest]": 30,
@@ -73,6 +73,12 @@ COST_HINT = {
     "tsnic_xgmii_tx": 20,
     "tsnic_xgmii_rx": 8,
     "tsnic_cdc": 6,
+    "tsnic_rx_buf": 35,
+    "tsnic_axi_wr_arb": 25,
+    "tsnic_rx_steer": 5,
+    "tsnic_rx_ts": 2,
+    "tsnic_rx_dma": 4,
+    "tsnic_rx_regs": 2,
 }
 UNKNOWN_COST = 1000
 

@@ -39,6 +39,11 @@ struct TapState {
     wire: WireStats,
     mem: MemStats,
     ff: FastForwardStats,
+    /// Frames to put on the card's RX line: (simulated ps, bytes, bad FCS), moved into the card at
+    /// the backend's next call.
+    rx_in: Vec<(u64, Vec<u8>, bool)>,
+    /// Frames the RX line handed to the core (simulated ps of the first beat, length).
+    rx_arrivals: Vec<tsnic_sim::RxArrival>,
 }
 
 /// The simulated card's wire and counters, shared between the backend and whoever reads them (the
@@ -74,6 +79,21 @@ impl WireTap {
     /// The host-memory model's counters (bursts, beats, bad accesses).
     pub fn mem_stats(&self) -> MemStats {
         self.0.borrow().mem
+    }
+    /// Put a frame on the card's RX line: its preamble starts arriving at simulated time `at_ps`
+    /// (the line pushes it later behind a frame still arriving; a time already past means now).
+    /// `bad`: the MAC flags it (FCS error). It reaches the card at the backend's next call.
+    pub fn rx_inject(&self, at_ps: u64, bytes: Vec<u8>, bad: bool) {
+        self.0.borrow_mut().rx_in.push((at_ps, bytes, bad));
+    }
+    /// Take the records of the frames the RX line handed to the core so far.
+    pub fn take_rx_arrivals(&self) -> Vec<tsnic_sim::RxArrival> {
+        std::mem::take(&mut self.0.borrow_mut().rx_arrivals)
+    }
+    /// Frames injected through the tap and not yet moved onto the card's RX line (they move at the
+    /// backend's next call; `SimCard::rx` then counts them).
+    pub fn rx_queued(&self) -> usize {
+        self.0.borrow().rx_in.len()
     }
 }
 
@@ -242,12 +262,24 @@ impl SimBackend {
         t
     }
 
+    /// Move frames injected through the tap onto the card's RX line.
+    fn feed_rx(&mut self) {
+        if let Some(t) = &self.tap {
+            let frames = std::mem::take(&mut t.0.borrow_mut().rx_in);
+            for (at_ps, bytes, bad) in frames {
+                self.card.rx_inject(bytes, at_ps, bad);
+            }
+        }
+    }
+
     /// Move the wire's new frames and the counters into the tap (or drop the frames if nobody taps).
     fn drain_wire(&mut self) {
         let frames = self.card.wire_mut().take_frames();
+        let arrivals = self.card.rx_mut().take_arrivals();
         if let Some(t) = &self.tap {
             let mut st = t.0.borrow_mut();
             st.frames.extend(frames);
+            st.rx_arrivals.extend(arrivals);
             st.cycles = self.card.cycle();
             st.wire = self.card.wire().stats();
             st.mem = self.card.mem().stats();
@@ -375,6 +407,7 @@ impl Backend for SimBackend {
 
     fn read32(&mut self, offset: usize) -> u32 {
         let off = Self::check_offset(offset);
+        self.feed_rx();
         self.mmio_ops += 1;
         let r = self.card.mmio_read(off);
         self.drain_wire();
@@ -386,6 +419,7 @@ impl Backend for SimBackend {
 
     fn write32(&mut self, offset: usize, value: u32) {
         let off = Self::check_offset(offset);
+        self.feed_rx();
         self.mmio_ops += 1;
         // Host-memory writes are already in place (dma_write copies at once): release order holds.
         if let Err(e) = self.card.mmio_write(off, value) {
@@ -437,6 +471,7 @@ impl Backend for SimBackend {
     }
 
     fn wait_ns(&mut self, ns: u64) -> Result<(), DeviceError> {
+        self.feed_rx();
         let target = self.card.now_ps().saturating_add(ns.saturating_mul(1000));
         self.card.run_until_ps(target);
         self.drain_wire();
@@ -444,6 +479,7 @@ impl Backend for SimBackend {
     }
 
     fn wait_irq(&mut self, timeout_ns: u64) -> Result<bool, DeviceError> {
+        self.feed_rx();
         let target = self
             .card
             .now_ps()

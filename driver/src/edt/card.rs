@@ -66,9 +66,25 @@ pub trait TxPort {
     fn describe(&self) -> String;
 }
 
-/// Simulation-only: the frames that went out on the wire since the last call.
+/// Simulation-only: the frames that went out on the wire since the last call, and, for a card with a
+/// receive path, the frames coming back.
 pub trait SimWire {
     fn drain_wire(&mut self) -> Vec<WireFrame>;
+
+    /// True when frames from the network go through the card's receive path ([`SimWire::rx_inject`],
+    /// [`SimWire::rx_poll`]); false (default): the caller hands them to the sender directly.
+    fn has_rx(&self) -> bool {
+        false
+    }
+
+    /// A frame from the network starts arriving at the card at `at_ns` (may be in the future).
+    fn rx_inject(&mut self, _at_ns: u64, _frame: Vec<u8>) {}
+
+    /// Frames the card has received and the host has seen by `now`, each with the card's hardware
+    /// arrival time (sender time).
+    fn rx_poll(&mut self, _now: u64) -> Vec<(u64, Vec<u8>)> {
+        Vec::new()
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -15,6 +15,15 @@
 //!   take simulated cycles too, so the card can be a few tens of ns ahead of the loop's `now`; it is
 //!   never behind.
 //!
+//! - ACKs come back through the card's **receive path** (issue 13): the network model hands each
+//!   frame for the sender over as soon as it is scheduled ([`crate::netsim::Network::set_early_delivery`]),
+//!   with its arrival time; the port puts it on the simulated RX line for that time; the core stamps
+//!   its arrival (PHC at the first beat), steers it to RX queue 0 and writes it into a posted buffer;
+//!   [`SimWire::rx_poll`] reads it from the RX ring with that stamp, and the sender takes its RTT
+//!   sample from the segment's hardware departure to this hardware arrival. The stamp lies a fixed
+//!   preamble + first bus word (16 bytes, 12.8 ns at 10G) plus at most one core cycle after the path
+//!   model's arrival time; [`SimCardPort::rx_arrival_offsets`] has every such offset.
+//!
 //! Cost: every simulated nanosecond is simulated cycle by cycle (about 0.25 M core cycles per wall
 //! second here, i.e. about one wall second per simulated millisecond at 250 MHz).
 
@@ -31,6 +40,7 @@ use crate::device::Card;
 use crate::push::{bring_up, ErrorStats, PushOptions};
 use crate::regs::DescFlags;
 use crate::ring::{CplRing, QueueConfig, Rings, TxQueue};
+use crate::rx::{self, RxCaps, RxQueue, RxQueueConfig};
 
 /// Poll step while the card holds a frame that is due (departing, or departed and its completion on
 /// the way), ns of simulated time.
@@ -77,6 +87,14 @@ pub struct SimCardStats {
     pub max_outstanding: u64,
     /// Posts that found the ring or buffers full and waited in the driver.
     pub ring_full_waits: u64,
+    /// Frames from the network put on the card's RX line.
+    pub rx_injected: u64,
+    /// Frames read from the card's RX ring and handed to the sender.
+    pub rx_received: u64,
+    /// RX completions not OK (not handed to the sender).
+    pub rx_errors: u64,
+    /// Card arrival stamp minus the path model's arrival time, ns, over every received frame.
+    pub rx_arrival_offset_ns: ErrorStats,
 }
 
 impl SimCardStats {
@@ -118,6 +136,17 @@ impl SimCardStats {
             &mut o,
             "SENT err p50/p99/max ns",
             format!("{} / {} / {}", s.p50, s.p99, s.max),
+        );
+        row(
+            &mut o,
+            "card rx acks/errors",
+            format!("{}/{}", self.rx_received, self.rx_errors),
+        );
+        let r = &self.rx_arrival_offset_ns;
+        row(
+            &mut o,
+            "rx stamp-path min/max ns",
+            format!("{} / {}", r.min, r.max),
         );
         row(&mut o, "core cycles", self.cycles.to_string());
         o
@@ -165,6 +194,13 @@ pub struct SimCardPort {
     error: Option<String>,
     line_rate_bps: u64,
     describe: String,
+    rxq: RxQueue,
+    /// Frames on the RX line not yet read back: (path arrival, injection order).
+    rx_pending: BTreeMap<(u64, u64), ()>,
+    rx_seq: u64,
+    rx_offsets: Vec<i64>,
+    /// Last time an RX frame was read back (sender time).
+    rx_progress: u64,
 }
 
 impl std::fmt::Debug for SimCardPort {
@@ -280,6 +316,21 @@ impl SimCardPort {
         }
         be.wait_ns(SETTLE_NS)
             .map_err(|e| card_err("the simulated card stopped", e))?;
+        // the receive path: every frame to RX queue 0 (the default queue), 512 buffers of 2 KiB
+        let rcaps =
+            RxCaps::read(be).map_err(|e| card_err("the simulated card's receive path", e))?;
+        let rxq = RxQueue::create(
+            be,
+            &rcaps,
+            0,
+            &RxQueueConfig {
+                ring_log2: 9,
+                buf_size: BUF_SIZE,
+            },
+        )
+        .map_err(|e| card_err("cannot create the RX queue", e))?;
+        rx::set_default_queue(be, &rcaps, 0).map_err(|e| card_err("RX default queue", e))?;
+        rx::rx_enable(be, true);
         let mut rings = Rings { queues, cpl };
         // PHC = simulated time + c (nothing adjusts the PHC during a run). The card stamps the PHC
         // at a frame's first beat; the wire model records that beat's simulated time: send one
@@ -306,7 +357,17 @@ impl SimCardPort {
             error: None,
             line_rate_bps,
             describe,
+            rxq,
+            rx_pending: BTreeMap::new(),
+            rx_seq: 0,
+            rx_offsets: Vec::new(),
+            rx_progress: 0,
         })
+    }
+
+    /// Card arrival stamp minus the path model's arrival time (ns) of every frame received so far.
+    pub fn rx_arrival_offsets(&self) -> &[i64] {
+        &self.rx_offsets
     }
 
     /// The counts so far, with the error distributions.
@@ -314,6 +375,7 @@ impl SimCardPort {
         let mut s = self.stats.clone();
         s.departure_error_ns = ErrorStats::of(&mut self.errs.clone());
         s.departure_error_sent_ns = ErrorStats::of(&mut self.errs_sent.clone());
+        s.rx_arrival_offset_ns = ErrorStats::of(&mut self.rx_offsets.clone());
         s.cycles = self.tap.cycles();
         s
     }
@@ -440,13 +502,18 @@ impl TxPort for SimCardPort {
         if self.error.is_some() {
             return None;
         }
-        let (&(first, _), _) = self.launches.iter().next()?;
-        // Nothing leaves before its launch time; once one is due, step until its completion is in.
-        Some(if first > self.card_t + POLL_STEP_NS {
-            first
-        } else {
-            self.card_t + POLL_STEP_NS
-        })
+        // Nothing leaves before its launch time and nothing arrives before its arrival time; once
+        // one is due, step until its completion is in.
+        let due = |first: u64| {
+            if first > self.card_t + POLL_STEP_NS {
+                first
+            } else {
+                self.card_t + POLL_STEP_NS
+            }
+        };
+        let tx = self.launches.keys().next().map(|&(first, _)| due(first));
+        let rx = self.rx_pending.keys().next().map(|&(first, _)| due(first));
+        tx.into_iter().chain(rx).min()
     }
 
     fn poll(&mut self, now: u64) -> Vec<Completion> {
@@ -552,5 +619,74 @@ impl TxPort for SimCardPort {
 impl SimWire for SimCardPort {
     fn drain_wire(&mut self) -> Vec<WireFrame> {
         std::mem::take(&mut self.wire)
+    }
+
+    fn has_rx(&self) -> bool {
+        true
+    }
+
+    fn rx_inject(&mut self, at_ns: u64, frame: Vec<u8>) {
+        if self.error.is_some() {
+            return;
+        }
+        if self.rx_pending.is_empty() {
+            self.rx_progress = self.card_t;
+        }
+        self.rx_seq += 1;
+        self.rx_pending.insert((at_ns, self.rx_seq), ());
+        self.stats.rx_injected += 1;
+        let at_ps = at_ns.saturating_add(self.sim_off).saturating_mul(1000);
+        self.tap.rx_inject(at_ps, frame, false);
+    }
+
+    fn rx_poll(&mut self, now: u64) -> Vec<(u64, Vec<u8>)> {
+        let mut out = Vec::new();
+        if self.error.is_some() {
+            return out;
+        }
+        self.advance_to(now);
+        let mut pkts = Vec::new();
+        {
+            let (_, be) = self.card.parts();
+            if let Err(e) = self.rxq.poll(be, &mut pkts, 1024) {
+                self.fail(format!("RX ring: {e}"));
+                return out;
+            }
+        }
+        for p in pkts {
+            // the line delivers in arrival order: this is the earliest frame still on it
+            let Some(((at, _), _)) = self.rx_pending.pop_first() else {
+                self.fail(format!(
+                    "the card received a {}-byte frame nobody sent: a card or sim bug",
+                    p.data.len()
+                ));
+                return out;
+            };
+            self.rx_progress = self.card_t;
+            if !p.ok() {
+                self.stats.rx_errors += 1;
+                continue;
+            }
+            let arrival = p.arrival_ns.saturating_sub(self.phc_off);
+            self.rx_offsets.push(arrival as i64 - at as i64);
+            self.stats.rx_received += 1;
+            out.push((arrival, p.data));
+        }
+        if let Some((&(first, _), _)) = self.rx_pending.iter().next() {
+            let due_since = first.max(self.rx_progress);
+            if self.card_t > due_since + STALL_NS {
+                let c = {
+                    let (_, be) = self.card.parts();
+                    self.rxq.counters(be)
+                };
+                self.fail(format!(
+                    "the simulated card stopped receiving: {} frame(s) on the RX line not delivered for {} us of simulated time (RX queue 0 counters: {c:?})",
+                    self.rx_pending.len(),
+                    (self.card_t - due_since) / 1000
+                ));
+            }
+        }
+        self.sync_time();
+        out
     }
 }

@@ -373,6 +373,8 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
         ..ReceiverConfig::default()
     };
     let mut net = Network::new(cfg.path.clone(), rcv_cfg, cfg.seed);
+    let card_rx = card.has_rx();
+    net.set_early_delivery(card_rx);
     let mut senders = Vec::with_capacity(cfg.flows);
     let mut apps = Vec::with_capacity(cfg.flows);
     for i in 0..cfg.flows {
@@ -449,7 +451,21 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
             }
             net.inject(w.end_ns, w.frame);
         }
-        for (_, f) in net.advance(now) {
+        // Frames for the sender: straight from the network model, or (a card with a receive path)
+        // onto the card's RX line at their arrival time and back from its RX ring with the card's
+        // arrival stamp, which RTT samples end at.
+        let mut arrived: Vec<(Option<u64>, Vec<u8>)> = Vec::new();
+        for (t, f) in net.advance(now) {
+            if card_rx {
+                card.rx_inject(t, f);
+            } else {
+                arrived.push((None, f));
+            }
+        }
+        if card_rx {
+            arrived.extend(card.rx_poll(now).into_iter().map(|(t, f)| (Some(t), f)));
+        }
+        for (hw, f) in arrived {
             // Demultiplex by our port (bytes 36..38 = TCP destination port of the ACK).
             if f.len() < 38 {
                 continue;
@@ -457,7 +473,10 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
             let port = u16::from_be_bytes([f[36], f[37]]);
             let i = usize::from(port.wrapping_sub(40000));
             if let Some(s) = senders.get_mut(i) {
-                s.on_frame(now, &f, &mut card);
+                match hw {
+                    Some(t) => s.on_frame_rx(now, t, &f, &mut card),
+                    None => s.on_frame(now, &f, &mut card),
+                }
                 dirty[i] = true;
             }
         }

@@ -210,6 +210,8 @@ pub struct SenderStats {
 #[derive(Debug)]
 pub struct TcpSender {
     cfg: SenderConfig,
+    /// Hardware arrival time of the frame being handled (on_frame_rx), for RTT samples.
+    rx_hw_ns: Option<u64>,
     pub state: ConnState,
     ca_state: CaState,
     pub cc_state: CcState,
@@ -326,6 +328,7 @@ impl TcpSender {
             cc_state: CcState::new(mss),
             cc,
             rtt: RttEstimator::new(rto_min),
+            rx_hw_ns: None,
             min_rtt_us: 0,
             edt: EdtClock::new(jc),
             pacing_rate: 0,
@@ -773,6 +776,19 @@ impl TcpSender {
         self.snd_una as i128 + i128::from(ack.wrapping_sub(base) as i32)
     }
 
+    /// Handle a frame the host sees at `now` that the card stamped arriving at `arrival_ns`: RTT
+    /// samples run from the hardware departure to this hardware arrival (issue 13).
+    pub fn on_frame_rx(&mut self, now: u64, arrival_ns: u64, bytes: &[u8], port: &mut dyn TxPort) {
+        self.rx_hw_ns = Some(arrival_ns.min(now));
+        self.on_frame(now, bytes, port);
+        self.rx_hw_ns = None;
+    }
+
+    /// The arrival time RTT samples end at: the card's stamp when there is one, else `now`.
+    fn rx_time(&self, now: u64) -> u64 {
+        self.rx_hw_ns.unwrap_or(now)
+    }
+
     /// Handle a frame that arrived from the network at `now`.
     pub fn on_frame(&mut self, now: u64, bytes: &[u8], port: &mut dyn TxPort) {
         let seg = match frame::parse(bytes) {
@@ -827,7 +843,7 @@ impl TcpSender {
         self.snd_wnd = u64::from(seg.window); // not scaled in a SYN-ACK
         if let Some(t) = self.syn_tx_ns {
             // Linux takes an RTT sample from the SYN-ACK (tcp_synack_rtt_meas).
-            let rtt_us = ((now - t) / 1000).max(1);
+            let rtt_us = (self.rx_time(now).saturating_sub(t) / 1000).max(1);
             self.rtt.sample(rtt_us, 0, 0);
             self.min_rtt_us = rtt_us;
             self.record_srtt();
@@ -863,6 +879,8 @@ impl TcpSender {
     }
 
     fn on_ack(&mut self, now: u64, seg: &frame::Segment, port: &mut dyn TxPort) {
+        // RTT samples end at the card's arrival stamp when the frame came through its RX path
+        let rx_now = self.rx_time(now);
         let ack = self.ack_off(seg.ack);
         if ack > self.snd_nxt as i128 {
             return; // acknowledges data never sent (RFC 9293: send an ACK, drop)
@@ -971,7 +989,8 @@ impl TcpSender {
             first_ackt = None;
             last_ackt = None;
         }
-        let since = |t: u64| now.checked_sub(t);
+        // (rx_now: the ACK's arrival, the card's RX stamp when the card has an RX path)
+        let since = |t: u64| rx_now.checked_sub(t);
         let seq_rtt = first_ackt.and_then(since).or(first_sackt.and_then(since));
         let ca_rtt = last_sackt.and_then(since).or(last_ackt.and_then(since));
         if let Some(r) = seq_rtt {

@@ -100,6 +100,8 @@ pub struct Network {
     link_free_ns: u64,
     receivers: HashMap<u16, TcpReceiver>,
     pub stats: PathStats,
+    /// Hand frames for the sender out as soon as they are scheduled (see [`Network::set_early_delivery`]).
+    early: bool,
 }
 
 impl Network {
@@ -115,6 +117,7 @@ impl Network {
             link_free_ns: 0,
             receivers: HashMap::new(),
             stats: PathStats::default(),
+            early: false,
         }
     }
 
@@ -190,13 +193,29 @@ impl Network {
         self.push(arrive, EvKind::ToReceiver(frame));
     }
 
+    /// Early delivery (for a card with a receive path that stamps arrivals itself): [`Network::advance`]
+    /// returns a frame for the sender as soon as the path has scheduled it, with its (future)
+    /// arrival time, instead of when that time comes; the caller puts it on the card's RX line for
+    /// that time. Off by default.
+    pub fn set_early_delivery(&mut self, on: bool) {
+        self.early = on;
+    }
+
+    fn send_back(&mut self, t: u64, f: Vec<u8>, out: &mut Vec<(u64, Vec<u8>)>) {
+        if self.early {
+            out.push((t, f));
+        } else {
+            self.push(t, EvKind::ToSender(f));
+        }
+    }
+
     /// Time of the next internal event, if any.
     pub fn next_event_ns(&self) -> Option<u64> {
         self.events.peek().map(|e| e.t)
     }
 
     /// Run every internal event at or before `now`; returns the frames that reach the sender,
-    /// each with its arrival time (in time order).
+    /// each with its arrival time (in time order; with early delivery, each as soon as scheduled).
     pub fn advance(&mut self, now: u64) -> Vec<(u64, Vec<u8>)> {
         let mut out = Vec::new();
         let reverse = self.cfg.rtt_ns - self.cfg.rtt_ns / 2;
@@ -229,13 +248,13 @@ impl Network {
                         }
                     };
                     for r in replies {
-                        self.push(ev.t + reverse, EvKind::ToSender(r));
+                        self.send_back(ev.t + reverse, r, &mut out);
                     }
                 }
                 EvKind::DelAck(port) => {
                     if let Some(r) = self.receivers.get_mut(&port) {
                         if let Some(ack) = r.on_timer(ev.t) {
-                            self.push(ev.t + reverse, EvKind::ToSender(ack));
+                            self.send_back(ev.t + reverse, ack, &mut out);
                         }
                     }
                 }

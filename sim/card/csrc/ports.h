@@ -23,6 +23,10 @@ typedef struct {
     uint64_t m_axi_rdata[TSNIC_SIM_WIDE_WORDS];
     // TX AXI-Stream
     uint64_t m_axis_tx_tready;
+    // RX AXI-Stream (from the MAC model); tuser[0] = bad frame, tuser[64:1] = external stamp (unused here)
+    uint64_t s_axis_rx_tdata[TSNIC_SIM_WIDE_WORDS];
+    uint64_t s_axis_rx_tkeep, s_axis_rx_tvalid, s_axis_rx_tlast;
+    uint64_t s_axis_rx_tuser[2];
     // idle fast-forward: extra PHC increments folded into this cycle
     uint64_t sim_ff_warp;
 } tsnic_sim_in;
@@ -41,6 +45,8 @@ typedef struct {
     uint64_t m_axis_tx_tdata[TSNIC_SIM_WIDE_WORDS];
     uint64_t m_axis_tx_tkeep, m_axis_tx_tvalid, m_axis_tx_tlast, m_axis_tx_tuser;
     uint64_t irq, pps;
+    // RX AXI-Stream
+    uint64_t s_axis_rx_tready;
     // idle fast-forward
     uint64_t sim_ff_quiet, sim_ff_wake_ns, sim_ff_phc_ns, sim_ff_inc, sim_ff_chunk_ns;
 } tsnic_sim_out;

@@ -100,6 +100,11 @@ static void settle(TSNIC_TOP* t, const tsnic_sim_flash_in* fin, const tsnic_sim_
     t->m_axi_rvalid = static_cast<uint8_t>(in->m_axi_rvalid);
     put(t->m_axi_rdata, in->m_axi_rdata);
     t->m_axis_tx_tready = static_cast<uint8_t>(in->m_axis_tx_tready);
+    put(t->s_axis_rx_tdata, in->s_axis_rx_tdata);
+    put(t->s_axis_rx_tkeep, &in->s_axis_rx_tkeep);
+    t->s_axis_rx_tvalid = static_cast<uint8_t>(in->s_axis_rx_tvalid);
+    t->s_axis_rx_tlast = static_cast<uint8_t>(in->s_axis_rx_tlast);
+    put(t->s_axis_rx_tuser, in->s_axis_rx_tuser);
     t->sim_ff_warp = static_cast<uint32_t>(in->sim_ff_warp);
     t->eval();
 
@@ -141,6 +146,7 @@ static void settle(TSNIC_TOP* t, const tsnic_sim_flash_in* fin, const tsnic_sim_
     out->m_axis_tx_tuser = get1(t->m_axis_tx_tuser);
     out->irq = get1(t->irq);
     out->pps = get1(t->pps);
+    out->s_axis_rx_tready = get1(t->s_axis_rx_tready);
     out->sim_ff_quiet = get1(t->sim_ff_quiet);
     out->sim_ff_wake_ns = get1(t->sim_ff_wake_ns);
     out->sim_ff_phc_ns = get1(t->sim_ff_phc_ns);

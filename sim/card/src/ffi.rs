@@ -33,6 +33,13 @@ pub struct PortsIn {
     pub m_axi_rvalid: u64,
     pub m_axi_rdata: [u64; WIDE_WORDS],
     pub m_axis_tx_tready: u64,
+    /// RX AXI-Stream from the MAC model.
+    pub s_axis_rx_tdata: [u64; WIDE_WORDS],
+    pub s_axis_rx_tkeep: u64,
+    pub s_axis_rx_tvalid: u64,
+    pub s_axis_rx_tlast: u64,
+    /// Bit 0: bad frame (FCS error); bits 64:1 the MAC's stamp (unused: the core stamps itself).
+    pub s_axis_rx_tuser: [u64; 2],
     /// Idle fast-forward: extra PHC increments folded into this cycle (0: a normal cycle).
     pub sim_ff_warp: u64,
 }
@@ -74,6 +81,7 @@ pub struct PortsOut {
     pub m_axis_tx_tuser: u64,
     pub irq: u64,
     pub pps: u64,
+    pub s_axis_rx_tready: u64,
     /// Idle fast-forward: nothing but time-following state changes before `sim_ff_wake_ns`.
     pub sim_ff_quiet: u64,
     /// PHC time at which something in the core may happen.
@@ -511,8 +519,12 @@ mod tests {
     #[test]
     fn port_images_are_plain_u64_arrays() {
         // The C side is all uint64_t: sizes must be whole words with no padding.
-        assert_eq!(std::mem::size_of::<PortsIn>(), 8 * (24 + WIDE_WORDS));
-        assert_eq!(std::mem::size_of::<PortsOut>(), 8 * (36 + 2 * WIDE_WORDS));
+        // (RX stream: tdata, then tkeep/tvalid/tlast and a 2-word tuser in; tready out)
+        assert_eq!(
+            std::mem::size_of::<PortsIn>(),
+            8 * (24 + 2 * WIDE_WORDS + 3 + 2)
+        );
+        assert_eq!(std::mem::size_of::<PortsOut>(), 8 * (37 + 2 * WIDE_WORDS));
     }
 
     #[test]

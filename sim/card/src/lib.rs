@@ -6,6 +6,9 @@
 //!   buffers, with PCIe-like read latency (default 800 ns, never zero);
 //! - [`wire::Wire`]: the MAC and the wire at 10, 25 or 100 Gb/s (preamble, FCS, inter-frame gap;
 //!   frames never overlap), recording each frame's bytes and the time of its first beat;
+//! - [`rx::RxPort`]: the receive side of the line: frames injected at a simulated time
+//!   ([`SimCard::rx_inject`], or the TX wire looped back with a delay, [`SimCard::set_loopback`])
+//!   enter the core's RX AXI-Stream at line pace;
 //! - [`axil::AxiLiteMaster`]: BAR0 reads and writes as AXI-Lite transactions;
 //!
 //! and samples the interrupt line. Everything is integer and single-threaded: the same inputs give the
@@ -26,6 +29,7 @@
 pub mod axil;
 pub mod ffi;
 pub mod hostmem;
+pub mod rx;
 pub mod state;
 pub mod wire;
 
@@ -51,6 +55,7 @@ pub trait FlashPins: Send {
     }
 }
 pub use hostmem::{HostMemory, MemStats};
+pub use rx::{RxArrival, RxFrame, RxPort, RxStats};
 pub use state::{StateError, StateInfo};
 pub use wire::{LineRate, Wire, WireFrame, WireStats};
 
@@ -187,6 +192,8 @@ pub struct SimCard {
     cycle: u64,
     mem: HostMemory,
     wire: Wire,
+    rx: RxPort,
+    loopback_ps: Option<u64>,
     axil: axil::AxiLiteMaster,
     irq_edges: u64,
     irq_level: u64,
@@ -252,6 +259,8 @@ impl SimCard {
                 cyc(cfg.write_latency_ns),
             ),
             wire: Wire::new(cfg.line_rate, cfg.width.bytes()),
+            rx: RxPort::new(cfg.line_rate, cfg.width.bytes()),
+            loopback_ps: None,
             axil: axil::AxiLiteMaster::new(),
             irq_edges: 0,
             irq_level: 0,
@@ -321,6 +330,7 @@ impl SimCard {
         }
         self.mem.drive(&mut self.inp, self.cycle);
         self.wire.drive(&mut self.inp, now_ps);
+        self.rx.drive(&mut self.inp, now_ps);
         self.axil.drive(&mut self.inp);
         self.inp.sim_ff_warp = extra;
         // (not self.out.irq: a look ahead may have overwritten the previous cycle's outputs)
@@ -330,6 +340,16 @@ impl SimCard {
         self.inp.sim_ff_warp = 0;
         self.mem.clock(&self.inp, &self.out, self.cycle);
         self.wire.clock(&self.inp, &self.out, self.cycle, now_ps);
+        self.rx.clock(&self.inp, &self.out, self.cycle, now_ps);
+        if let Some(delay) = self.loopback_ps {
+            for f in self.wire.take_looped() {
+                self.rx.inject(RxFrame {
+                    bytes: f.bytes,
+                    at_ps: f.start_ps + delay,
+                    bad: f.errored,
+                });
+            }
+        }
         self.axil.clock(&self.inp, &self.out, self.cycle);
         if irq_before == 0 && self.out.irq == 1 {
             self.irq_edges += 1;
@@ -352,7 +372,13 @@ impl SimCard {
     /// wake time; true if it did. The core must be quiet in the very cycle of the jump (checked with
     /// a look ahead), the models idle, and the last jump [`FF_SETTLE`] cycles back.
     fn try_fast_forward(&mut self, limit_cycle: u64) -> bool {
+        // a frame arriving on the RX line is an event the core cannot predict: never jump over it
+        let limit_cycle = match self.rx.next_start_ps() {
+            Some(ps) => limit_cycle.min(ps / self.cfg.clk_period_ps),
+            None => limit_cycle,
+        };
         if !self.cfg.fast_forward
+            || self.rx.in_progress()
             || self.ff_settle > 0
             || self.out.sim_ff_quiet == 0
             || self.inp.rst != 0
@@ -371,6 +397,7 @@ impl SimCard {
         let now_ps = self.now_ps();
         self.mem.drive(&mut self.inp, self.cycle);
         self.wire.drive(&mut self.inp, now_ps);
+        self.rx.drive(&mut self.inp, now_ps);
         self.axil.drive(&mut self.inp);
         self.inp.sim_ff_warp = 0;
         self.rtl.peek(&self.inp, &mut self.out);
@@ -515,6 +542,31 @@ impl SimCard {
     /// The wire, to take its frames.
     pub fn wire_mut(&mut self) -> &mut Wire {
         &mut self.wire
+    }
+
+    /// Queue a frame to arrive on the RX line at simulated time `at_ps` (its preamble; the line may
+    /// push it later behind a frame still arriving). `bad`: the MAC flags it (FCS error).
+    pub fn rx_inject(&mut self, bytes: Vec<u8>, at_ps: u64, bad: bool) {
+        self.rx.inject(RxFrame { bytes, at_ps, bad });
+    }
+
+    /// Loop the TX wire back into the RX line: every frame sent from now on arrives `delay_ps` after
+    /// it started on the TX wire (`None`: off, the default). A frame is looped at its last beat, so
+    /// the delay must exceed the longest frame's wire time (1.2 us for 1514 bytes at 10G), or the
+    /// frame arrives late (counted in [`RxStats::late_injections`]).
+    pub fn set_loopback(&mut self, delay_ps: Option<u64>) {
+        self.loopback_ps = delay_ps;
+        self.wire.set_loop(delay_ps.is_some());
+    }
+
+    /// The RX line.
+    pub fn rx(&self) -> &RxPort {
+        &self.rx
+    }
+
+    /// The RX line, to take its arrival records.
+    pub fn rx_mut(&mut self) -> &mut RxPort {
+        &mut self.rx
     }
 
     /// The interrupt line as sampled in the last cycle.

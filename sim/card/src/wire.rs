@@ -111,6 +111,7 @@ pub struct Wire {
     frames: Vec<WireFrame>,
     stats: WireStats,
     record: bool,
+    looped: Option<Vec<WireFrame>>,
 }
 
 impl Wire {
@@ -124,6 +125,7 @@ impl Wire {
             frames: Vec::new(),
             stats: WireStats::default(),
             record: true,
+            looped: None,
         }
     }
 
@@ -135,6 +137,16 @@ impl Wire {
     /// Keep the frames' bytes (default) or only count them (long benchmarks).
     pub fn set_recording(&mut self, on: bool) {
         self.record = on;
+    }
+
+    /// Also keep a copy of every frame for the loopback to the RX side (on) or not (off, default).
+    pub(crate) fn set_loop(&mut self, on: bool) {
+        self.looped = if on { Some(Vec::new()) } else { None };
+    }
+
+    /// Take the frames kept for the loopback.
+    pub(crate) fn take_looped(&mut self) -> Vec<WireFrame> {
+        self.looped.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// Frames recorded so far, in wire order.
@@ -258,15 +270,19 @@ impl Wire {
             self.free_ps = end_ps;
             self.stats.frames += 1;
             self.stats.bytes += len;
+            let wf = WireFrame {
+                bytes: f.bytes,
+                first_beat_cycle: f.first_beat_cycle,
+                first_beat_ps: f.first_beat_ps,
+                start_ps: f.start_ps,
+                end_ps,
+                errored: f.errored,
+            };
+            if let Some(l) = &mut self.looped {
+                l.push(wf.clone());
+            }
             if self.record {
-                self.frames.push(WireFrame {
-                    bytes: f.bytes,
-                    first_beat_cycle: f.first_beat_cycle,
-                    first_beat_ps: f.first_beat_ps,
-                    start_ps: f.start_ps,
-                    end_ps,
-                    errored: f.errored,
-                });
+                self.frames.push(wf);
             }
         }
     }

@@ -26,18 +26,29 @@ LATE_POLICY_DROP = 1
 HORIZON_POLICY_DROP = 0
 HORIZON_POLICY_CAP = 1
 
+RX_STATUS_OK = 1
+RX_STATUS_BAD_FCS = 2
+RX_STATUS_TOO_LONG = 3
+RX_STATUS_TRUNCATED = 4
+RX_STATUS_BAD_DESC = 5
+
 STATUS_NAMES = {1: "SENT", 2: "SENT_LATE", 3: "DROPPED_LATE", 4: "DROPPED_HORIZON", 5: "FLUSHED", 6: "REJECTED", 7: "DMA_ERROR"}
+RX_STATUS_NAMES = {1: "OK", 2: "BAD_FCS", 3: "TOO_LONG", 4: "TRUNCATED", 5: "BAD_DESC"}
 
 FEATURE_LATE_POLICY = 1 << 0
 FEATURE_HORIZON_POLICY = 1 << 1
 FEATURE_PHC_ADJFINE = 1 << 2
 FEATURE_PPS_OUT = 1 << 3
 FEATURE_IRQ_MODERATION = 1 << 4
+FEATURE_RX_PATH = 1 << 5
 
 DESC_FLAG_ASAP = 1 << 0
 
 CPL_FLAG_CAPPED = 1 << 0
 CPL_FLAG_PHASE = 1 << 31
+
+RXC_FLAG_STEERED = 1 << 0
+RXC_FLAG_PHASE = 1 << 31
 
 CAP_BASE = 0x0
 CAP_MAGIC = 0x0
@@ -150,7 +161,6 @@ FLASH_BOOT_STATUS_BOOTSTS = 0xffff0000
 FLASH_CLK_DIV = 0x82c
 
 MAC_BASE = 0x600
-MAC_RX_LAT_COMP_NS = 0x600
 MAC_TD_STATUS = 0x604
 MAC_TD_STATUS_TX_LOCKED = 0x1
 MAC_TD_STATUS_RX_LOCKED = 0x2
@@ -183,6 +193,53 @@ Q_CNT_DROPPED_HORIZON = 0x50
 Q_CNT_FLUSHED = 0x54
 Q_CNT_REJECTED = 0x58
 Q_CNT_DMA_ERROR = 0x5c
+
+RX_BASE = 0x1000
+RX_CTRL = 0x1000
+RX_CTRL_ENABLE = 0x1
+RX_NUM_QUEUES = 0x1004
+RX_STEER_ENTRIES = 0x1008
+RX_MAX_FRAME_LEN = 0x100c
+RX_LAT_COMP_NS = 0x1010
+RX_DEFAULT_QUEUE = 0x1014
+RX_BUF_BYTES = 0x1018
+RX_STEER_INDEX = 0x1020
+RX_STEER_SRC_IP = 0x1024
+RX_STEER_DST_IP = 0x1028
+RX_STEER_PORTS = 0x102c
+RX_STEER_CTRL = 0x1030
+RX_STEER_CTRL_PROTO = 0xff
+RX_STEER_CTRL_QUEUE = 0xffff00
+RX_STEER_CTRL_VALID = 0x80000000
+RX_STEER_CMD = 0x1034
+RX_STEER_CMD_WRITE = 0x1
+RX_STEER_CMD_READ = 0x2
+RX_CNT_FRAMES = 0x1040
+RX_CNT_BYTES = 0x1044
+RX_CNT_DROP_DISABLED = 0x1048
+RX_CNT_DROP_FULL = 0x104c
+RX_CNT_BAD_FCS = 0x1050
+RX_CNT_TOO_LONG = 0x1054
+RX_CNT_STEERED = 0x1058
+
+RXQ_BASE = 0x2000
+RXQ_STRIDE = 0x40
+RXQ_DESC_BASE_LO = 0x0
+RXQ_DESC_BASE_HI = 0x4
+RXQ_CPL_BASE_LO = 0x8
+RXQ_CPL_BASE_HI = 0xc
+RXQ_SIZE_LOG2 = 0x10
+RXQ_CTRL = 0x14
+RXQ_CTRL_ENABLE = 0x1
+RXQ_PROD = 0x18
+RXQ_CONS = 0x1c
+RXQ_STATUS = 0x20
+RXQ_STATUS_ENABLED = 0x1
+RXQ_STATUS_BUSY = 0x2
+RXQ_CNT_FRAMES = 0x24
+RXQ_CNT_BYTES = 0x28
+RXQ_CNT_DROP_NOBUF = 0x2c
+RXQ_CNT_ERRORS = 0x30
 
 DESC_SIZE = 32
 DESC_FIELDS = ('addr', 'len', 'cookie', 'launch_ns', 'flags', 'reserved')
@@ -218,3 +275,39 @@ def pack_completion(**fields) -> bytes:
 def unpack_completion(data: bytes) -> dict:
     """Unpack a completion record into a dict of its fields."""
     return dict(zip(CPL_FIELDS, _CPL_FMT.unpack(bytes(data[:CPL_SIZE]))))
+
+
+RXD_SIZE = 16
+RXD_FIELDS = ('addr', 'len', 'reserved')
+_RXD_FMT = struct.Struct('<QII')
+
+
+def pack_rx_descriptor(**fields) -> bytes:
+    """Pack a rx_descriptor record; fields not given are 0."""
+    unknown = set(fields) - set(RXD_FIELDS)
+    if unknown:
+        raise KeyError(f"unknown rx_descriptor fields: {sorted(unknown)}")
+    return _RXD_FMT.pack(*(fields.get(n, 0) for n in RXD_FIELDS))
+
+
+def unpack_rx_descriptor(data: bytes) -> dict:
+    """Unpack a rx_descriptor record into a dict of its fields."""
+    return dict(zip(RXD_FIELDS, _RXD_FMT.unpack(bytes(data[:RXD_SIZE]))))
+
+
+RXC_SIZE = 32
+RXC_FIELDS = ('arrival_ns', 'len', 'frame_len', 'ring_index', 'queue', 'status', 'steer_entry', 'reserved0', 'reserved1', 'reserved2', 'flags')
+_RXC_FMT = struct.Struct('<QHHHHBBHIII')
+
+
+def pack_rx_completion(**fields) -> bytes:
+    """Pack a rx_completion record; fields not given are 0."""
+    unknown = set(fields) - set(RXC_FIELDS)
+    if unknown:
+        raise KeyError(f"unknown rx_completion fields: {sorted(unknown)}")
+    return _RXC_FMT.pack(*(fields.get(n, 0) for n in RXC_FIELDS))
+
+
+def unpack_rx_completion(data: bytes) -> dict:
+    """Unpack a rx_completion record into a dict of its fields."""
+    return dict(zip(RXC_FIELDS, _RXC_FMT.unpack(bytes(data[:RXC_SIZE]))))

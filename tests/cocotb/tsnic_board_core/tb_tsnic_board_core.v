@@ -87,7 +87,7 @@ tsnic_board_core #(
     .qspi_clk(), .qspi_cs_n(), .qspi_dq_o(), .qspi_dq_oe(), .qspi_dq_i(4'hF),
     .icap_ce(1'b1), .icap_csib(), .icap_rdwrb(), .icap_i(), .icap_o(32'd0),
     .pps(pps),
-    .stat_dma_rd_err(stat_dma_rd_err), .stat_bar_bad_np(), .stat_bar_bad_posted(), .stat_rx_frames_dropped()
+    .stat_dma_rd_err(stat_dma_rd_err), .stat_bar_bad_np(), .stat_bar_bad_posted()
 );
 /* verilator lint_on PINCONNECTEMPTY */
 

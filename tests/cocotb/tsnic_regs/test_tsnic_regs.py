@@ -40,6 +40,7 @@ class TB:
         dut.phc_step.value = 0
         dut.evt_posted.value = 0
         dut.evt_cpl_valid.value = 0
+        dut.evt_rx_cpl.value = 0
         dut.evt_cpl_status.value = 0
         dut.evt_cpl_len.value = 0
         cocotb.start_soon(Clock(dut.clk, CLK_NS, units="ns").start())

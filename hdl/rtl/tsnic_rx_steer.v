@@ -1,0 +1,174 @@
+// tsnic_rx_steer: the RX 5-tuple steering table (docs/ARCHITECTURE.md "Receive path").
+//
+// ENTRIES exact-match entries {valid, IPv4 src, IPv4 dst, proto, src port, dst port, queue} kept in
+// flip-flops and compared all at once (a small CAM: ENTRIES x 104-bit compares). A lookup enters on
+// s_valid with its key and an opaque tag and leaves exactly two cycles later on m_valid (no
+// backpressure; one lookup per cycle):
+//   cycle 1 registers the per-entry match vector, cycle 2 the lowest matching entry.
+// A key with key_valid = 0 (not IPv4 TCP/UDP, or a fragment) matches nothing. A miss goes to
+// default_queue. Queue numbers >= NUM_RXQ select queue 0.
+// The table is written through tbl_wr_* (visible to lookups entering from the next cycle) and read
+// combinationally through tbl_rd_* (the register block's STEER_CMD.READ).
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module tsnic_rx_steer #(
+    parameter ENTRIES = 16,
+    parameter ENT_W   = (ENTRIES > 1) ? $clog2(ENTRIES) : 1,
+    parameter NUM_RXQ = 4,
+    parameter RXQ_W   = (NUM_RXQ > 1) ? $clog2(NUM_RXQ) : 1,
+    parameter TAG_W   = 8
+) (
+    input  wire              clk,
+    input  wire              rst,
+
+    // table access
+    input  wire              tbl_wr_en,
+    input  wire [ENT_W-1:0]  tbl_wr_idx,
+    input  wire              tbl_wr_valid,
+    input  wire [31:0]       tbl_wr_src_ip,
+    input  wire [31:0]       tbl_wr_dst_ip,
+    input  wire [7:0]        tbl_wr_proto,
+    input  wire [15:0]       tbl_wr_src_port,
+    input  wire [15:0]       tbl_wr_dst_port,
+    input  wire [15:0]       tbl_wr_queue,
+    input  wire [ENT_W-1:0]  tbl_rd_idx,
+    output wire              tbl_rd_valid,
+    output wire [31:0]       tbl_rd_src_ip,
+    output wire [31:0]       tbl_rd_dst_ip,
+    output wire [7:0]        tbl_rd_proto,
+    output wire [15:0]       tbl_rd_src_port,
+    output wire [15:0]       tbl_rd_dst_port,
+    output wire [15:0]       tbl_rd_queue,
+
+    input  wire [15:0]       default_queue,
+
+    // lookup
+    input  wire              s_valid,
+    input  wire              s_key_valid,
+    input  wire [31:0]       s_src_ip,
+    input  wire [31:0]       s_dst_ip,
+    input  wire [7:0]        s_proto,
+    input  wire [15:0]       s_src_port,
+    input  wire [15:0]       s_dst_port,
+    input  wire [TAG_W-1:0]  s_tag,
+
+    output wire              m_valid,
+    output wire              m_hit,
+    output wire [ENT_W-1:0]  m_entry,
+    output wire [RXQ_W-1:0]  m_queue,
+    output wire [TAG_W-1:0]  m_tag,
+
+    output wire              busy      // a lookup is in the pipeline (fast-forward)
+);
+
+reg              e_valid [0:ENTRIES-1];
+reg [31:0]       e_src   [0:ENTRIES-1];
+reg [31:0]       e_dst   [0:ENTRIES-1];
+reg [7:0]        e_proto [0:ENTRIES-1];
+reg [15:0]       e_sport [0:ENTRIES-1];
+reg [15:0]       e_dport [0:ENTRIES-1];
+reg [15:0]       e_queue [0:ENTRIES-1];
+
+integer i;
+initial begin
+    for (i = 0; i < ENTRIES; i = i + 1) begin
+        e_valid[i] = 1'b0; e_src[i] = 32'd0; e_dst[i] = 32'd0; e_proto[i] = 8'd0;
+        e_sport[i] = 16'd0; e_dport[i] = 16'd0; e_queue[i] = 16'd0;
+    end
+end
+
+always @(posedge clk) begin
+    if (tbl_wr_en) begin
+        e_valid[tbl_wr_idx] <= tbl_wr_valid;
+        e_src[tbl_wr_idx]   <= tbl_wr_src_ip;
+        e_dst[tbl_wr_idx]   <= tbl_wr_dst_ip;
+        e_proto[tbl_wr_idx] <= tbl_wr_proto;
+        e_sport[tbl_wr_idx] <= tbl_wr_src_port;
+        e_dport[tbl_wr_idx] <= tbl_wr_dst_port;
+        e_queue[tbl_wr_idx] <= tbl_wr_queue;
+    end
+    if (rst) begin
+        for (i = 0; i < ENTRIES; i = i + 1) e_valid[i] <= 1'b0;
+    end
+end
+
+assign tbl_rd_valid    = e_valid[tbl_rd_idx];
+assign tbl_rd_src_ip   = e_src[tbl_rd_idx];
+assign tbl_rd_dst_ip   = e_dst[tbl_rd_idx];
+assign tbl_rd_proto    = e_proto[tbl_rd_idx];
+assign tbl_rd_src_port = e_sport[tbl_rd_idx];
+assign tbl_rd_dst_port = e_dport[tbl_rd_idx];
+assign tbl_rd_queue    = e_queue[tbl_rd_idx];
+
+// ---------------------------------------------------------------------------------------------
+// stage 1: match vector, and each entry's queue as of the same cycle (so that a write between the
+// two stages cannot pair one version's match with another version's queue)
+function [RXQ_W-1:0] map_q(input [15:0] q);
+    map_q = ({16'd0, q} < NUM_RXQ) ? q[RXQ_W-1:0] : {RXQ_W{1'b0}};
+endfunction
+
+reg [ENTRIES-1:0] match_reg = {ENTRIES{1'b0}};
+reg [RXQ_W-1:0]   q1_reg [0:ENTRIES-1];
+initial begin
+    for (i = 0; i < ENTRIES; i = i + 1) q1_reg[i] = {RXQ_W{1'b0}};
+end
+reg               v1_reg = 1'b0;
+reg [TAG_W-1:0]   tag1_reg = {TAG_W{1'b0}};
+reg [15:0]        defq1_reg = 16'd0;
+
+always @(posedge clk) begin
+    v1_reg <= s_valid;
+    tag1_reg <= s_tag;
+    defq1_reg <= default_queue;
+    for (i = 0; i < ENTRIES; i = i + 1) begin
+        q1_reg[i] <= map_q(e_queue[i]);
+        match_reg[i] <= s_key_valid && e_valid[i] && (e_src[i] == s_src_ip) && (e_dst[i] == s_dst_ip) &&
+                        (e_proto[i] == s_proto) && (e_sport[i] == s_src_port) && (e_dport[i] == s_dst_port);
+    end
+    if (rst) v1_reg <= 1'b0;
+end
+
+// stage 2: lowest matching entry, its queue
+reg             hit_c;
+reg [ENT_W-1:0] ent_c;
+integer         pe;   // this block's own loop variable
+always @* begin
+    hit_c = 1'b0;
+    ent_c = {ENT_W{1'b0}};
+    for (pe = ENTRIES - 1; pe >= 0; pe = pe - 1) begin
+        if (match_reg[pe]) begin
+            hit_c = 1'b1;
+            ent_c = pe[ENT_W-1:0];
+        end
+    end
+end
+
+wire [RXQ_W-1:0] q_c = hit_c ? q1_reg[ent_c] : map_q(defq1_reg);
+
+reg             v2_reg = 1'b0;
+reg             hit2_reg = 1'b0;
+reg [ENT_W-1:0] ent2_reg = {ENT_W{1'b0}};
+reg [RXQ_W-1:0] q2_reg = {RXQ_W{1'b0}};
+reg [TAG_W-1:0] tag2_reg = {TAG_W{1'b0}};
+
+always @(posedge clk) begin
+    v2_reg <= v1_reg;
+    hit2_reg <= hit_c;
+    ent2_reg <= ent_c;
+    q2_reg <= q_c;
+    tag2_reg <= tag1_reg;
+    if (rst) v2_reg <= 1'b0;
+end
+
+assign m_valid = v2_reg;
+assign m_hit   = hit2_reg;
+assign m_entry = ent2_reg;
+assign m_queue = q2_reg;
+assign m_tag   = tag2_reg;
+assign busy    = v1_reg || v2_reg || s_valid;
+
+endmodule
+
+`resetall
