@@ -125,7 +125,7 @@ tsnic_mac_tx #(
     .s_frm_queue(s_frm_queue), .s_frm_ring_index(s_frm_ring_index), .s_frm_cookie(s_frm_cookie),
     .s_frm_len(s_frm_len), .s_frm_handle(s_frm_handle),
     .s_axis_pay_tdata(s_axis_pay_tdata), .s_axis_pay_tkeep(s_axis_pay_tkeep),
-    .s_axis_pay_tlast(s_axis_pay_tlast), .s_axis_pay_tvalid(s_axis_pay_tvalid),
+    .s_axis_pay_tlast(s_axis_pay_tlast), .s_axis_pay_tuser(1'b0), .s_axis_pay_tvalid(s_axis_pay_tvalid),
     .s_axis_pay_tready(s_axis_pay_tready),
     .m_cpl_req_valid(m_cpl_req_valid), .m_cpl_req_ready(m_cpl_req_ready),
     .m_cpl_req_queue(m_cpl_req_queue), .m_cpl_req_ring_index(m_cpl_req_ring_index),
