@@ -75,6 +75,7 @@ proc get_pins {args} {
 }
 proc get_nets {args} { return {} }
 proc create_clock {args} { stub_log create_clock {*}$args }
+proc create_generated_clock {args} { stub_log create_generated_clock {*}$args }
 proc set_false_path {args} { stub_log set_false_path {*}$args }
 proc set_max_delay {args} { stub_log set_max_delay {*}$args }
 proc set_input_delay {args} { stub_log set_input_delay {*}$args }

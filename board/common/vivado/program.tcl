@@ -25,6 +25,9 @@ proc fail {msg} {
 set bit [file join $out_dir fpga.bit]
 set mcs [file join $out_dir fpga.mcs]
 set prm [file join $out_dir fpga.prm]
+if {$mode eq "flash" && $flash_part eq ""} {
+    fail "this board's configuration flash is not written through Vivado's cfgmem flow (docs/BOARDS.md)"
+}
 switch -- $mode {
     fpga  { if {![file exists $bit]} { fail "$bit not found: run `make bitstream` first" } }
     flash { if {![file exists $mcs]} { fail "$mcs not found: run `make bitstream` first" } }
