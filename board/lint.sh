@@ -24,5 +24,14 @@ for top in board/*/rtl/fpga.v; do
   count=$((count + 1))
 done
 if [ "$count" -eq 0 ]; then echo "board lint: no board tops found" >&2; exit 1; fi
-if [ $status -eq 0 ]; then echo "board lint: $count board tops clean under verilator --lint-only -Wall"; fi
+# the board-side RTL modules, each as its own top
+for f in board/common/rtl/*.v; do
+  [ -e "$f" ] || continue
+  m=$(basename "$f" .v)
+  if ! out=$(verilator --lint-only -Wall -y board/common/rtl --top-module "$m" "$f" 2>&1) || [ -n "$out" ]; then
+    echo "board lint: $f"; echo "$out"; status=1
+  fi
+  count=$((count + 1))
+done
+if [ $status -eq 0 ]; then echo "board lint: $count board tops and board-side modules clean under verilator --lint-only -Wall"; fi
 exit $status

@@ -59,6 +59,7 @@ COST_HINT = {
     "tsnic_axi_rd_arb": 6,
     "tsnic_cpl_write": 5,
     "tsnic_axil_reg_if": 4,
+    "tsnic_axis_downsize": 3,
     "tsnic_desc_table": 4,
 }
 UNKNOWN_COST = 1000
