@@ -2,7 +2,9 @@
 #   make bitstream     Vivado non-project build: build/fpga.bit, build/fpga.mcs (+ .prm), build/fpga.bin
 #   make golden        the same as the golden (fallback) image, in build-golden/
 #   make program       load build/fpga.bit over JTAG (volatile)
-#   make flash-jtag    write build/fpga.mcs into the configuration flash over JTAG (first install)
+#   make flash-jtag    write build-golden/fpga.mcs (the golden image, at flash address 0) into the
+#                      configuration flash over JTAG: the first install. Application images then go
+#                      to slot A/B with `tsnic flash write build/fpga.bit` (docs/FIRMWARE.md).
 #   make clean
 # VIVADO=/path/to/vivado to use one that is not on PATH. TSNIC_RTL_DIR=... to build another RTL tree.
 SHELL := /bin/bash
@@ -33,7 +35,7 @@ program: check-vivado
 	$(VIVADO) $(VIVADO_FLAGS) -source $(VIVADO_DIR)/program.tcl -tclargs fpga $(BOARD_DIR) $(BOARD_DIR)/build
 
 flash-jtag: check-vivado
-	$(VIVADO) $(VIVADO_FLAGS) -source $(VIVADO_DIR)/program.tcl -tclargs flash $(BOARD_DIR) $(BOARD_DIR)/$(if $(filter 1,$(GOLDEN)),build-golden,build)
+	$(VIVADO) $(VIVADO_FLAGS) -source $(VIVADO_DIR)/program.tcl -tclargs flash $(BOARD_DIR) $(BOARD_DIR)/build-golden
 
 clean:
 	rm -rf $(BOARD_DIR)/build $(BOARD_DIR)/build-golden
