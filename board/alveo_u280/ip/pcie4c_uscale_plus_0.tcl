@@ -25,9 +25,9 @@ set_property -dict [list \
     CONFIG.extended_tag_field {false} \
     CONFIG.pf0_dev_cap_max_payload {512_bytes} \
     CONFIG.vendor_id {1234} \
-    CONFIG.PF0_DEVICE_ID {7501} \
+    CONFIG.PF0_DEVICE_ID {7502} \
     CONFIG.PF0_SUBSYSTEM_VENDOR_ID {10ee} \
-    CONFIG.PF0_SUBSYSTEM_ID {0001} \
+    CONFIG.PF0_SUBSYSTEM_ID {0002} \
     CONFIG.PF0_Use_Class_Code_Lookup_Assistant {false} \
     CONFIG.PF0_CLASS_CODE {020000} \
     CONFIG.pf0_bar0_enabled {true} \
