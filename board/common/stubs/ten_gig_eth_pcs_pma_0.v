@@ -9,7 +9,7 @@ module ten_gig_eth_pcs_pma_0 (
     input  wire         refclk_p,           // 156.25 MHz
     input  wire         refclk_n,
     input  wire         reset,
-    output wire         resetdone_out,
+    output wire         resetdone_out,      // (tx_resetdone/rx_resetdone exist only without shared logic)
     output wire         coreclk_out,        // 156.25 MHz: the XGMII clock (TX and RX)
     output wire         rxrecclk_out,
     input  wire         dclk,               // DRP / management clock
@@ -35,8 +35,6 @@ module ten_gig_eth_pcs_pma_0 (
     input  wire [535:0] configuration_vector,
     output wire [447:0] status_vector,
     output wire [7:0]   core_status,        // [0] PCS block lock
-    output wire         tx_resetdone,
-    output wire         rx_resetdone,
     input  wire         signal_detect,
     input  wire         tx_fault,
     output wire         tx_disable,
@@ -76,8 +74,6 @@ assign txuserrdy_out = 1'b0;
 assign reset_counter_done_out = 1'b0;
 assign status_vector = 448'd0;
 assign core_status = 8'd0;
-assign tx_resetdone = 1'b0;
-assign rx_resetdone = 1'b0;
 assign tx_disable = 1'b0;
 assign drp_req = 1'b0;
 assign drp_den_o = 1'b0;

@@ -171,7 +171,7 @@ wire pcs_resetdone;
 /* verilator lint_off UNUSEDSIGNAL */
 wire        pcs_rxrecclk, pcs_qplllock, pcs_qplloutclk, pcs_qplloutrefclk, pcs_txusrclk, pcs_txusrclk2;
 wire        pcs_areset_datapathclk, pcs_gttxreset, pcs_gtrxreset, pcs_txuserrdy, pcs_reset_counter_done;
-wire        pcs_tx_resetdone, pcs_rx_resetdone, pcs_tx_disable;
+wire        pcs_tx_disable;
 wire [63:0] xgmii_rxd;
 wire [7:0]  xgmii_rxc;
 wire [447:0] pcs_status_vector;
@@ -190,7 +190,6 @@ ten_gig_eth_pcs_pma_0 pcs_inst (
     .areset_datapathclk_out(pcs_areset_datapathclk), .gttxreset_out(pcs_gttxreset),
     .gtrxreset_out(pcs_gtrxreset), .txuserrdy_out(pcs_txuserrdy), .reset_counter_done_out(pcs_reset_counter_done),
     .configuration_vector(536'd0), .status_vector(pcs_status_vector), .core_status(pcs_core_status),
-    .tx_resetdone(pcs_tx_resetdone), .rx_resetdone(pcs_rx_resetdone),
     .signal_detect(!sfp_1_los), .tx_fault(sfp_1_tx_fault), .tx_disable(pcs_tx_disable),
     .pma_pmd_type(3'b111),  // 10GBASE-SR
     // the core's DRP master straight to its transceiver port (no other DRP user)
