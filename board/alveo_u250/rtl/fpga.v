@@ -76,7 +76,9 @@ reg [12:0] init_rst_cnt = 13'd0;
 always @(posedge init_clk) if (!init_rst_cnt[12]) init_rst_cnt <= init_rst_cnt + 13'd1;
 wire init_rst = !init_rst_cnt[12];
 // the SI5335's reset: the first 2^11 cycles (20 us), then the CMAC waits another 20 us for its clock
-assign qsfp0_refclk_reset = !init_rst_cnt[11] && !init_rst_cnt[12];
+reg qsfp0_refclk_reset_reg = 1'b1;
+always @(posedge init_clk) qsfp0_refclk_reset_reg <= !init_rst_cnt[11] && !init_rst_cnt[12];
+assign qsfp0_refclk_reset = qsfp0_refclk_reset_reg;
 
 // ------------------------------------------------------------------------------------------------
 // PCIe hard block
