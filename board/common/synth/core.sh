@@ -8,9 +8,10 @@
 #
 # TOP is tsnic_board_core (PCIe endpoint + core) when hdl/rtl has it, else tsnic_core (the lead merges
 # the PCIe branch later; docs/BENCHMARKS.md says which one a figure is for). Log: build/synth/board-*.log.
+# TSNIC_RTL_DIR=DIR reads the RTL from DIR instead of hdl/rtl.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../../.." && pwd)"
-rtl="$root/hdl/rtl"
+rtl="${TSNIC_RTL_DIR:-$root/hdl/rtl}"   # TSNIC_RTL_DIR: another RTL tree (e.g. with other branches merged)
 family="${1:?usage: core.sh xcup|xc7 TOP [NAME=VALUE ...]}"; top="${2:?usage: core.sh xcup|xc7 TOP [NAME=VALUE ...]}"; shift 2
 case "$family" in xcup|xc7) ;; *) echo "core.sh: family must be xcup or xc7, not '$family'" >&2; exit 2;; esac
 [ -f "$rtl/$top.v" ] || { echo "core.sh: $rtl/$top.v does not exist" >&2; exit 2; }
