@@ -267,12 +267,12 @@ tsnic_board_core #(
 localparam TXW = DATA_W + DATA_W / 8 + 2;
 wire [TXW-1:0] tx_fifo_out;
 /* verilator lint_off UNUSEDSIGNAL */
-wire [6+1:0] tx_fifo_count;
+wire [6+1:0] tx_fifo_count, tx_fifo_s_count;
 /* verilator lint_on UNUSEDSIGNAL */
 tsnic_cdc_async_fifo #(.WIDTH(TXW), .DEPTH_LOG2(6)) tx_cdc_inst (
     .s_clk(clk), .s_rst(fifo_rst_s),
     .s_data({core_tx_tuser, core_tx_tlast, core_tx_tkeep, core_tx_tdata}),
-    .s_valid(core_tx_tvalid), .s_ready(core_tx_tready),
+    .s_valid(core_tx_tvalid), .s_ready(core_tx_tready), .s_count(tx_fifo_s_count),
     .m_clk(mac_clk), .m_rst(fifo_rst_m),
     .m_data(tx_fifo_out), .m_valid(mac_tx_tvalid), .m_ready(mac_tx_tready), .m_count(tx_fifo_count)
 );

@@ -281,13 +281,13 @@ localparam TXW = DATA_W + DATA_W / 8 + 1;
 wire [TXW-1:0] tx_fifo_out;
 wire tx_fifo_valid, tx_fifo_ready;
 /* verilator lint_off UNUSEDSIGNAL */
-wire [5+1:0] tx_fifo_count;
+wire [5+1:0] tx_fifo_count, tx_fifo_s_count;
 wire unused_tuser = core_tx_tuser[0];
 /* verilator lint_on UNUSEDSIGNAL */
 tsnic_cdc_async_fifo #(.WIDTH(TXW), .DEPTH_LOG2(5)) tx_cdc_inst (
     .s_clk(clk), .s_rst(fifo_rst_s),
     .s_data({core_tx_tlast, core_tx_tkeep, core_tx_tdata}),
-    .s_valid(core_tx_tvalid), .s_ready(core_tx_tready),
+    .s_valid(core_tx_tvalid), .s_ready(core_tx_tready), .s_count(tx_fifo_s_count),
     .m_clk(mac_clk), .m_rst(fifo_rst_m),
     .m_data(tx_fifo_out), .m_valid(tx_fifo_valid), .m_ready(tx_fifo_ready), .m_count(tx_fifo_count)
 );
