@@ -16,6 +16,9 @@ set_property BITSTREAM.CONFIG.CONFIGRATE 85.0          [current_design]
 set_property BITSTREAM.CONFIG.EXTMASTERCCLK_EN DISABLE [current_design]
 set_property BITSTREAM.CONFIG.SPI_FALL_EDGE YES        [current_design]
 set_property BITSTREAM.CONFIG.CONFIGFALLBACK ENABLE    [current_design]
+# no IPROG inside the bitstream: the golden image's boot selector (RTL) issues it through ICAPE3
+# after reading the boot record, so the bitstreams carry no NEXT_CONFIG_ADDR jump
+set_property BITSTREAM.CONFIG.NEXT_CONFIG_REBOOT DISABLE [current_design]
 set_property BITSTREAM.CONFIG.UNUSEDPIN PULLUP         [current_design]
 set_property BITSTREAM.CONFIG.OVERTEMPSHUTDOWN ENABLE  [current_design]
 set_property BITSTREAM.GENERAL.COMPRESS TRUE           [current_design]

@@ -209,6 +209,7 @@ def test_xdc_names_only_ports_of_the_top(board, tmp_path):
         assert any(k == "BITSTREAM.CONFIG.CONFIGRATE" for k, _ in props), board
         assert ("BITSTREAM.CONFIG.SPI_BUSWIDTH", "4") in props, board
         assert ("BITSTREAM.CONFIG.SPI_32BIT_ADDR", "YES") in props, board
+        assert ("BITSTREAM.CONFIG.NEXT_CONFIG_REBOOT", "DISABLE") in props, board
     assert names(calls, "create_clock"), board
 
 
