@@ -5,7 +5,7 @@
 #   make test-vm       the vfio backend on a real kernel: Debian's kernel in QEMU with an IOMMU (~20 s)
 #   make deps          install Verilator/Icarus/Yosys/QEMU (Debian packages) and the pinned Python venv
 #   make gen           regenerate the contract files from hdl/contract/tsnic.toml
-#   make lint          verilator --lint-only -Wall on every RTL module
+#   make lint          verilator --lint-only -Wall on every RTL module and every board top (board/lint.sh)
 #   make synth         yosys synth_xilinx figures (see docs/BENCHMARKS.md)
 #   make timing        timing budget of every RTL module (2.0 ns FF / 2.7 ns RAM-sourced logic); fails when over
 #   make bench-vm      the VM's emulated figures: interrupt wakeup and BAR0 access (docs/BENCHMARKS.md)
@@ -19,8 +19,8 @@ ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 VENV := $(ROOT)/.venv
 PYTHON ?= python3
 # tshark reads the co-simulation's pcapng captures back in the tests; qemu-system-x86 and busybox-static
-# run the VM of `make test-vm`.
-APT_PACKAGES := verilator iverilog yosys tshark qemu-system-x86 busybox-static
+# run the VM of `make test-vm`. tcl (tclsh) runs the board's Vivado scripts with Vivado stubbed (tests/board).
+APT_PACKAGES := verilator iverilog yosys tshark qemu-system-x86 busybox-static tcl
 # Root installs directly; a user with sudo gets sudo; otherwise the message says what to install.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PATH := $(VENV)/bin:$(PATH)
@@ -63,6 +63,7 @@ check-contract:
 # ---------------------------------------------------------------------------------------------
 lint: apt-deps
 	@$(ROOT)/hdl/lint.sh
+	@$(ROOT)/board/lint.sh
 
 # The quick checks first (and the installs, once: nothing below installs anything any more), then
 # the two long suites at the same time: the Rust build and tests (cargo, mostly parallel compiles)
@@ -74,8 +75,9 @@ test: deps check-contract lint test-python
 	@$(MAKE) --no-print-directory -j2 test-rust test-cocotb RUST_TAG='rust| '
 	@$(MAKE) --no-print-directory test-vm
 
+# tests/board: the Vivado scripts of board/ under tclsh with the Vivado commands stubbed (about 1 s)
 test-python: py-deps
-	$(VENV)/bin/python -m pytest -q $(ROOT)/tests/contract
+	$(VENV)/bin/python -m pytest -q $(ROOT)/tests/contract $(ROOT)/tests/board
 
 # $(call rust,CMD): CMD, its output tagged with $(RUST_TAG) when that is set (pipefail keeps its status).
 RUST_TAG ?=

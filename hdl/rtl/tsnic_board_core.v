@@ -50,6 +50,7 @@ module tsnic_board_core #(
     parameter MAX_WR_BYTES  = 512,
     parameter NUM_VECTORS   = 4,         // MSI-X table size; vector 0 = the core's irq
     parameter BOARD_ID      = 0,         // FLASH_CAP board id (docs/FIRMWARE.md)
+    parameter FLASH_SIZE_LOG2 = 27,      // configuration flash size (128 MB)
     parameter FLASH_WRITABLE = 1,        // 0: the configuration flash is not reachable (SUME)
     parameter GOLDEN        = 0          // 1: the golden image (its boot selector runs)
 ) (
@@ -210,6 +211,7 @@ tsnic_core #(
     .AXIS_DATA_W(AXIS_DATA_W),
     .AXIS_USER_W(AXIS_USER_W),
     .BOARD_ID(BOARD_ID),
+    .FLASH_SIZE_LOG2(FLASH_SIZE_LOG2),
     .FLASH_WRITABLE(FLASH_WRITABLE),
     .GOLDEN(GOLDEN)
 ) core_inst (

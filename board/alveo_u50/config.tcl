@@ -1,0 +1,11 @@
+# Alveo U50: what board/common/vivado/build.tcl builds (paths relative to this board's folder).
+set part          xcu50-fsvh2104-2-e
+set ip_tcl        {ip/pcie4c_uscale_plus_0.tcl ip/cmac_usplus_0.tcl}
+set xdc           {fpga.xdc}
+set board_rtl     {rtl/fpga.v}
+# configuration flash: MT25QU01G, 128 MB, quad SPI
+set flash_part    mt25qu01g-spi-x1_x2_x4
+set flash_size_mb 128
+set flash_iface   SPIx4
+# modules of the RTL tree (hdl/rtl) the top instantiates directly
+set rtl_modules   {tsnic_board_core tsnic_cdc_async_fifo tsnic_cdc_sync}

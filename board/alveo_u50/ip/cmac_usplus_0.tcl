@@ -1,0 +1,23 @@
+# 100G Ethernet MAC of the Alveo U50's QSFP28 cage: the CMACE4 hard block nearest GTY quad 131, CAUI-4
+# (4 x 25.78125 Gb/s) with RS-FEC (100GBASE-SR4/CR4), 512-bit AXI-Stream at 322.265625 MHz,
+# 161.1328125 MHz reference clock, 100 MHz init/DRP clock, no pause frames.
+# Sourced by board/common/vivado/build.tcl, which sets ip_dir.
+create_ip -name cmac_usplus -vendor xilinx.com -library ip -module_name cmac_usplus_0 -dir $ip_dir
+
+set_property -dict [list \
+    CONFIG.CMAC_CAUI4_MODE {1} \
+    CONFIG.NUM_LANES {4x25} \
+    CONFIG.USER_INTERFACE {AXIS} \
+    CONFIG.GT_REF_CLK_FREQ {161.1328125} \
+    CONFIG.GT_DRP_CLK {100} \
+    CONFIG.INCLUDE_RS_FEC {1} \
+    CONFIG.TX_FLOW_CONTROL {0} \
+    CONFIG.RX_FLOW_CONTROL {0} \
+    CONFIG.ENABLE_PIPELINE_REG {1} \
+    CONFIG.CMAC_CORE_SELECT {CMACE4_X0Y4} \
+    CONFIG.GT_GROUP_SELECT {X0Y28~X0Y31} \
+    CONFIG.LANE1_GT_LOC {X0Y28} \
+    CONFIG.LANE2_GT_LOC {X0Y29} \
+    CONFIG.LANE3_GT_LOC {X0Y30} \
+    CONFIG.LANE4_GT_LOC {X0Y31} \
+] [get_ips cmac_usplus_0]

@@ -1,0 +1,338 @@
+// fpga: tsnic on the Xilinx Alveo U50 (xcu50-fsvh2104-2-e).
+//
+// - PCIe: pcie4c_uscale_plus_0 (ip/pcie4c_uscale_plus_0.tcl), Gen3 x16, 512-bit CQ/CC/RQ/RC at
+//   user_clk = 250 MHz, the core clock. Reference clock: 100 MHz from the edge connector on
+//   MGTREFCLK0_225 (IBUFDS_GTE4: O to the GTs, ODIV2 through BUFG_GT to the IP's sys_clk). PERST#
+//   straight to sys_reset.
+// - Ethernet: the QSFP28 cage through cmac_usplus_0 (100GBASE-SR4/CR4, CAUI-4 with RS-FEC),
+//   161.1328125 MHz reference clock from the SI5394 (OUT0, its factory configuration) on
+//   MGTREFCLK0_131; TX/RX user clock gt_txusrclk2 = 322.265625 MHz. init_clk: the 100 MHz LVDS clock.
+// - Core: tsnic_board_core (the pcie branch: tsnic's PCIe endpoint + tsnic_core) on user_clk; its TX
+//   stream crosses into the CMAC clock through tsnic_cdc_async_fifo (the mac branch).
+//   ASSUMPTION (until the lead merges pcie + mac): the launch gate is still inside the core on
+//   user_clk; when tsnic_core's TX_GATE_EXTERNAL and tsnic_mac_tx (mac branch) are wired into the
+//   board core, tsnic_mac_tx replaces this FIFO and the gate runs on gt_txusrclk2 (its PHC copy from
+//   tsnic_td_source/td_sink). The FIFO alone does not guarantee that a frame reaches the CMAC
+//   without a gap (tx_unfout); tsnic_mac_tx does (it offers a frame only once it is whole).
+// - RX: the core has no RX path yet; the CMAC's RX stream is not connected (the CMAC counts frames in
+//   its own statistics). The core's s_axis_rx_* is tied idle.
+// - Flash: the core's quad-SPI pins to STARTUPE3 (the configuration flash MT25QU01G on D00-D03,
+//   FCS_B, CCLK); its ICAP port to ICAPE3 on icap_clk = user_clk / 2 (125 MHz, the ICAPE3 limit),
+//   the core's icap_ce high every other user_clk cycle. ICAP takes each byte bit-reversed: swapped
+//   here (notes/flash.md: the board wrapper does it).
+// - LEDs: qsfp_led_stat_g = PCIe link up and CMAC RX aligned, qsfp_led_stat_y = PPS (100 ms pulse),
+//   qsfp_led_act = TX activity (stretched). hbm_cattrip driven low: the HBM is not used (the card's
+//   controller shuts the card down when this pin floats high).
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module fpga #(
+    parameter GOLDEN = 0    // 1: build the golden (fallback) image with the boot selector
+) (
+    input  wire        clk_100mhz_1_p,
+    input  wire        clk_100mhz_1_n,
+
+    input  wire        pcie_refclk_1_p,
+    input  wire        pcie_refclk_1_n,
+    input  wire        pcie_reset_n,
+    input  wire [15:0] pcie_rx_p,
+    input  wire [15:0] pcie_rx_n,
+    output wire [15:0] pcie_tx_p,
+    output wire [15:0] pcie_tx_n,
+
+    input  wire        qsfp_mgt_refclk_0_p,
+    input  wire        qsfp_mgt_refclk_0_n,
+    input  wire [3:0]  qsfp_rx_p,
+    input  wire [3:0]  qsfp_rx_n,
+    output wire [3:0]  qsfp_tx_p,
+    output wire [3:0]  qsfp_tx_n,
+
+    output wire        qsfp_led_act,
+    output wire        qsfp_led_stat_g,
+    output wire        qsfp_led_stat_y,
+    output wire        hbm_cattrip
+);
+
+localparam DATA_W = 512;
+localparam KEEP_W = DATA_W / 32;
+
+assign hbm_cattrip = 1'b0;
+
+// ------------------------------------------------------------------------------------------------
+// 100 MHz free-running clock: CMAC init/DRP clock, and the power-on reset of the CMAC
+wire clk_100mhz_ibuf, init_clk;
+IBUFDS clk_100mhz_ibufds_inst (.I(clk_100mhz_1_p), .IB(clk_100mhz_1_n), .O(clk_100mhz_ibuf));
+BUFG clk_100mhz_bufg_inst (.I(clk_100mhz_ibuf), .O(init_clk));
+
+// held in reset for 2^12 init_clk cycles (41 us) after configuration
+reg [12:0] init_rst_cnt = 13'd0;
+always @(posedge init_clk) if (!init_rst_cnt[12]) init_rst_cnt <= init_rst_cnt + 13'd1;
+wire init_rst = !init_rst_cnt[12];
+
+// ------------------------------------------------------------------------------------------------
+// PCIe hard block
+wire pcie_refclk_gt, pcie_refclk_div2, pcie_sys_clk;
+IBUFDS_GTE4 #(.REFCLK_HROW_CK_SEL(2'b00)) pcie_refclk_ibuf_inst (
+    .I(pcie_refclk_1_p), .IB(pcie_refclk_1_n), .CEB(1'b0), .O(pcie_refclk_gt), .ODIV2(pcie_refclk_div2)
+);
+BUFG_GT pcie_refclk_bufg_inst (
+    .I(pcie_refclk_div2), .CE(1'b1), .CEMASK(1'b0), .CLR(1'b0), .CLRMASK(1'b0), .DIV(3'd0), .O(pcie_sys_clk)
+);
+
+wire clk;            // user_clk, 250 MHz: the core clock
+wire pcie_user_reset;
+wire pcie_lnk_up;
+
+wire [DATA_W-1:0] cq_tdata, cc_tdata, rq_tdata, rc_tdata;
+wire [KEEP_W-1:0] cq_tkeep, cc_tkeep, rq_tkeep, rc_tkeep;
+wire cq_tvalid, cq_tready, cq_tlast, cc_tvalid, cc_tlast, rq_tvalid, rq_tlast, rc_tvalid, rc_tready, rc_tlast;
+/* verilator lint_off UNUSEDSIGNAL */   // per-PF / replicated bits: PF0's or bit 0 is used
+wire [3:0]   cc_tready4, rq_tready4;
+wire [182:0] cq_tuser;
+wire [80:0]  cc_tuser;
+wire [136:0] rq_tuser;
+wire [160:0] rc_tuser;
+wire [1:0]   cfg_max_payload;
+wire [2:0]   cfg_max_read_req;
+wire [15:0]  cfg_function_status;
+wire [3:0]   cfg_msix_enable, cfg_msix_mask;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [63:0]  msix_address;
+wire [31:0]  msix_data;
+wire         msix_int, msix_sent, msix_fail;
+
+/* verilator lint_off UNUSEDSIGNAL */
+wire        pcie_phy_rdy, pcie_link_down, pcie_int_sent, pcie_vec_pending_status;
+wire [1:0]  pcie_link_status, pcie_speed;
+wire [2:0]  pcie_width;
+wire [5:0]  pcie_ltssm, pcie_np_count;
+/* verilator lint_on UNUSEDSIGNAL */
+
+pcie4c_uscale_plus_0 pcie_inst (
+    .pci_exp_txn(pcie_tx_n), .pci_exp_txp(pcie_tx_p), .pci_exp_rxn(pcie_rx_n), .pci_exp_rxp(pcie_rx_p),
+    .sys_clk(pcie_sys_clk), .sys_clk_gt(pcie_refclk_gt), .sys_reset(pcie_reset_n), .phy_rdy_out(pcie_phy_rdy),
+    .user_clk(clk), .user_reset(pcie_user_reset), .user_lnk_up(pcie_lnk_up),
+    .s_axis_rq_tdata(rq_tdata), .s_axis_rq_tkeep(rq_tkeep), .s_axis_rq_tlast(rq_tlast),
+    .s_axis_rq_tready(rq_tready4), .s_axis_rq_tuser(rq_tuser), .s_axis_rq_tvalid(rq_tvalid),
+    .m_axis_rc_tdata(rc_tdata), .m_axis_rc_tkeep(rc_tkeep), .m_axis_rc_tlast(rc_tlast),
+    .m_axis_rc_tready(rc_tready), .m_axis_rc_tuser(rc_tuser), .m_axis_rc_tvalid(rc_tvalid),
+    .m_axis_cq_tdata(cq_tdata), .m_axis_cq_tkeep(cq_tkeep), .m_axis_cq_tlast(cq_tlast),
+    .m_axis_cq_tready(cq_tready), .m_axis_cq_tuser(cq_tuser), .m_axis_cq_tvalid(cq_tvalid),
+    .s_axis_cc_tdata(cc_tdata), .s_axis_cc_tkeep(cc_tkeep), .s_axis_cc_tlast(cc_tlast),
+    .s_axis_cc_tready(cc_tready4), .s_axis_cc_tuser(cc_tuser), .s_axis_cc_tvalid(cc_tvalid),
+    .pcie_cq_np_req(2'b11), .pcie_cq_np_req_count(pcie_np_count),
+    .cfg_phy_link_down(pcie_link_down), .cfg_phy_link_status(pcie_link_status),
+    .cfg_negotiated_width(pcie_width), .cfg_current_speed(pcie_speed),
+    .cfg_max_payload(cfg_max_payload), .cfg_max_read_req(cfg_max_read_req),
+    .cfg_function_status(cfg_function_status), .cfg_ltssm_state(pcie_ltssm),
+    .cfg_interrupt_int(4'd0), .cfg_interrupt_pending(4'd0), .cfg_interrupt_sent(pcie_int_sent),
+    .cfg_interrupt_msix_enable(cfg_msix_enable), .cfg_interrupt_msix_mask(cfg_msix_mask),
+    .cfg_interrupt_msix_data(msix_data), .cfg_interrupt_msix_address(msix_address),
+    .cfg_interrupt_msix_int(msix_int), .cfg_interrupt_msix_vec_pending(2'd0),
+    .cfg_interrupt_msix_vec_pending_status(pcie_vec_pending_status),
+    .cfg_interrupt_msi_sent(msix_sent), .cfg_interrupt_msi_fail(msix_fail),
+    .cfg_interrupt_msi_function_number(8'd0)
+);
+
+// the core's reset: the hard block's user_reset, registered (it is synchronous to user_clk)
+reg rst = 1'b1;
+always @(posedge clk) rst <= pcie_user_reset;
+
+// ------------------------------------------------------------------------------------------------
+// CMAC (100G)
+wire mac_clk;        // gt_txusrclk2, 322.265625 MHz
+wire mac_tx_reset;   // usr_tx_reset, synchronous to mac_clk
+wire mac_rx_aligned;
+wire mac_tx_tready;
+wire mac_tx_tvalid, mac_tx_tlast, mac_tx_tuser;
+wire [511:0] mac_tx_tdata;
+wire [63:0]  mac_tx_tkeep;
+
+/* verilator lint_off UNUSEDSIGNAL */
+wire         mac_refclk_out, mac_rxusrclk2, mac_rx_reset, mac_tx_ovf, mac_tx_unf;
+wire [3:0]   mac_powergood;
+wire [15:0]  mac_drp_do;
+wire         mac_drp_rdy;
+wire         mac_rx_tvalid, mac_rx_tlast, mac_rx_tuser, mac_rx_status, mac_rx_rfault, mac_rx_lfault, mac_tx_lfault;
+wire [511:0] mac_rx_tdata;
+wire [63:0]  mac_rx_tkeep;
+wire [55:0]  mac_rx_preamble;
+/* verilator lint_on UNUSEDSIGNAL */
+
+cmac_usplus_0 cmac_inst (
+    .gt_txp_out(qsfp_tx_p), .gt_txn_out(qsfp_tx_n), .gt_rxp_in(qsfp_rx_p), .gt_rxn_in(qsfp_rx_n),
+    .gt_ref_clk_p(qsfp_mgt_refclk_0_p), .gt_ref_clk_n(qsfp_mgt_refclk_0_n), .gt_ref_clk_out(mac_refclk_out),
+    .init_clk(init_clk), .sys_reset(init_rst), .gt_loopback_in(12'd0),
+    .gtwiz_reset_tx_datapath(1'b0), .gtwiz_reset_rx_datapath(1'b0), .gt_powergoodout(mac_powergood),
+    .gt_txusrclk2(mac_clk), .gt_rxusrclk2(mac_rxusrclk2), .usr_tx_reset(mac_tx_reset), .usr_rx_reset(mac_rx_reset),
+    .rx_clk(mac_clk), .core_rx_reset(1'b0), .core_tx_reset(1'b0), .core_drp_reset(1'b0),
+    .drp_clk(init_clk), .drp_addr(10'd0), .drp_di(16'd0), .drp_en(1'b0), .drp_we(1'b0),
+    .drp_do(mac_drp_do), .drp_rdy(mac_drp_rdy),
+    .tx_axis_tready(mac_tx_tready), .tx_axis_tvalid(mac_tx_tvalid), .tx_axis_tdata(mac_tx_tdata),
+    .tx_axis_tlast(mac_tx_tlast), .tx_axis_tkeep(mac_tx_tkeep), .tx_axis_tuser(mac_tx_tuser),
+    .tx_preamblein(56'd0), .tx_ovfout(mac_tx_ovf), .tx_unfout(mac_tx_unf),
+    .rx_axis_tvalid(mac_rx_tvalid), .rx_axis_tdata(mac_rx_tdata), .rx_axis_tlast(mac_rx_tlast),
+    .rx_axis_tkeep(mac_rx_tkeep), .rx_axis_tuser(mac_rx_tuser), .rx_preambleout(mac_rx_preamble),
+    .ctl_tx_enable(1'b1), .ctl_tx_send_idle(1'b0), .ctl_tx_send_rfi(1'b0), .ctl_tx_send_lfi(1'b0),
+    .ctl_tx_test_pattern(1'b0), .ctl_rx_enable(1'b1), .ctl_rx_force_resync(1'b0), .ctl_rx_test_pattern(1'b0),
+    .ctl_rsfec_ieee_error_indication_mode(1'b1), .ctl_rx_rsfec_enable(1'b1),
+    .ctl_rx_rsfec_enable_correction(1'b1), .ctl_rx_rsfec_enable_indication(1'b1), .ctl_tx_rsfec_enable(1'b1),
+    .stat_rx_aligned(mac_rx_aligned), .stat_rx_status(mac_rx_status), .stat_rx_remote_fault(mac_rx_rfault),
+    .stat_rx_local_fault(mac_rx_lfault), .stat_tx_local_fault(mac_tx_lfault)
+);
+
+// One reset for both sides of the crossing (tsnic_cdc_async_fifo wants them asserted together): the
+// core's reset or the CMAC's TX reset, each brought into the other domain.
+wire mac_tx_reset_clk, rst_mac_clk;
+tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) mac_rst_to_core_inst (
+    .clk(clk), .rst(1'b0), .in(mac_tx_reset), .out(mac_tx_reset_clk)
+);
+tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) core_rst_to_mac_inst (
+    .clk(mac_clk), .rst(1'b0), .in(rst), .out(rst_mac_clk)
+);
+wire fifo_rst_s = rst || mac_tx_reset_clk;
+wire fifo_rst_m = mac_tx_reset || rst_mac_clk;
+
+// ------------------------------------------------------------------------------------------------
+// the core
+wire [DATA_W-1:0]   core_tx_tdata;
+wire [DATA_W/8-1:0] core_tx_tkeep;
+wire core_tx_tvalid, core_tx_tready, core_tx_tlast;
+wire [0:0] core_tx_tuser;
+wire pps;
+wire qspi_clk, qspi_cs_n;
+wire [3:0] qspi_dq_o, qspi_dq_oe, qspi_dq_i;
+wire icap_csib, icap_rdwrb;
+wire [31:0] icap_i, icap_o;
+
+reg icap_ce = 1'b0;   // high in every other user_clk cycle: the ICAP port changes at icap_clk's rate
+always @(posedge clk) icap_ce <= !icap_ce;
+
+/* verilator lint_off UNUSEDSIGNAL */
+wire core_rx_tready, stat_dma_rd_err, stat_bar_bad_np, stat_bar_bad_posted;
+/* verilator lint_on UNUSEDSIGNAL */
+
+// ASSUMPTION: tsnic_board_core of the pcie branch (port list of 2026-12-01) plus the flash pins and
+// parameters of notes/flash.md passed through to tsnic_core (board/common/stubs/pending/README.md).
+tsnic_board_core #(
+    .DATA_W(DATA_W),
+    .CQ_USER_W(183), .CC_USER_W(81), .RQ_USER_W(137), .RC_USER_W(161),
+    .AXIS_DATA_W(DATA_W),
+    .AXIS_USER_W(1),
+    .CLK_FREQ_HZ(250000000),
+    .BOARD_ID(1),
+    .FLASH_SIZE_LOG2(27),
+    .FLASH_WRITABLE(1),
+    .GOLDEN(GOLDEN)
+) core_inst (
+    .clk(clk), .rst(rst),
+    .s_axis_cq_tdata(cq_tdata), .s_axis_cq_tkeep(cq_tkeep), .s_axis_cq_tvalid(cq_tvalid),
+    .s_axis_cq_tready(cq_tready), .s_axis_cq_tlast(cq_tlast), .s_axis_cq_tuser(cq_tuser),
+    .m_axis_cc_tdata(cc_tdata), .m_axis_cc_tkeep(cc_tkeep), .m_axis_cc_tvalid(cc_tvalid),
+    .m_axis_cc_tready(cc_tready4[0]), .m_axis_cc_tlast(cc_tlast), .m_axis_cc_tuser(cc_tuser),
+    .m_axis_rq_tdata(rq_tdata), .m_axis_rq_tkeep(rq_tkeep), .m_axis_rq_tvalid(rq_tvalid),
+    .m_axis_rq_tready(rq_tready4[0]), .m_axis_rq_tlast(rq_tlast), .m_axis_rq_tuser(rq_tuser),
+    .s_axis_rc_tdata(rc_tdata), .s_axis_rc_tkeep(rc_tkeep), .s_axis_rc_tvalid(rc_tvalid),
+    .s_axis_rc_tready(rc_tready), .s_axis_rc_tlast(rc_tlast), .s_axis_rc_tuser(rc_tuser),
+    .cfg_max_payload({1'b0, cfg_max_payload}), .cfg_max_read_req(cfg_max_read_req),
+    .cfg_bus_master_en(cfg_function_status[2]),
+    .cfg_interrupt_msix_enable(cfg_msix_enable[0]), .cfg_interrupt_msix_mask(cfg_msix_mask[0]),
+    .cfg_interrupt_msix_address(msix_address), .cfg_interrupt_msix_data(msix_data),
+    .cfg_interrupt_msix_int(msix_int), .cfg_interrupt_msix_sent(msix_sent), .cfg_interrupt_msix_fail(msix_fail),
+    .m_axis_tx_tdata(core_tx_tdata), .m_axis_tx_tkeep(core_tx_tkeep), .m_axis_tx_tvalid(core_tx_tvalid),
+    .m_axis_tx_tready(core_tx_tready), .m_axis_tx_tlast(core_tx_tlast), .m_axis_tx_tuser(core_tx_tuser),
+    .s_axis_rx_tdata({DATA_W{1'b0}}), .s_axis_rx_tkeep({(DATA_W/8){1'b0}}), .s_axis_rx_tuser(1'b0),
+    .s_axis_rx_tvalid(1'b0), .s_axis_rx_tready(core_rx_tready), .s_axis_rx_tlast(1'b0),
+    .pps(pps),
+    .stat_dma_rd_err(stat_dma_rd_err), .stat_bar_bad_np(stat_bar_bad_np),
+    .stat_bar_bad_posted(stat_bar_bad_posted),
+    .qspi_clk(qspi_clk), .qspi_cs_n(qspi_cs_n), .qspi_dq_o(qspi_dq_o), .qspi_dq_oe(qspi_dq_oe),
+    .qspi_dq_i(qspi_dq_i),
+    .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o)
+);
+
+// ------------------------------------------------------------------------------------------------
+// TX stream: user_clk -> CMAC TX clock. Word = {tuser, tlast, tkeep, tdata}.
+localparam TXW = DATA_W + DATA_W / 8 + 2;
+wire [TXW-1:0] tx_fifo_out;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [6+1:0] tx_fifo_count, tx_fifo_s_count;
+/* verilator lint_on UNUSEDSIGNAL */
+tsnic_cdc_async_fifo #(.WIDTH(TXW), .DEPTH_LOG2(6)) tx_cdc_inst (
+    .s_clk(clk), .s_rst(fifo_rst_s),
+    .s_data({core_tx_tuser, core_tx_tlast, core_tx_tkeep, core_tx_tdata}),
+    .s_valid(core_tx_tvalid), .s_ready(core_tx_tready), .s_count(tx_fifo_s_count),
+    .m_clk(mac_clk), .m_rst(fifo_rst_m),
+    .m_data(tx_fifo_out), .m_valid(mac_tx_tvalid), .m_ready(mac_tx_tready), .m_count(tx_fifo_count)
+);
+assign mac_tx_tdata = tx_fifo_out[DATA_W-1:0];
+assign mac_tx_tkeep = tx_fifo_out[DATA_W +: DATA_W/8];
+assign mac_tx_tlast = tx_fifo_out[DATA_W + DATA_W/8];
+assign mac_tx_tuser = tx_fifo_out[DATA_W + DATA_W/8 + 1];
+
+// ------------------------------------------------------------------------------------------------
+// configuration flash (STARTUPE3) and ICAPE3
+/* verilator lint_off UNUSEDSIGNAL */
+wire startup_cfgclk, startup_cfgmclk, startup_eos, startup_preq;
+wire icap_avail, icap_prdone, icap_prerror;
+/* verilator lint_on UNUSEDSIGNAL */
+STARTUPE3 #(.PROG_USR("FALSE"), .SIM_CCLK_FREQ(0.0)) startup_inst (
+    .CFGCLK(startup_cfgclk), .CFGMCLK(startup_cfgmclk), .DI(qspi_dq_i), .EOS(startup_eos), .PREQ(startup_preq),
+    .DO(qspi_dq_o), .DTS(~qspi_dq_oe), .FCSBO(qspi_cs_n), .FCSBTS(1'b0), .GSR(1'b0), .GTS(1'b0),
+    .KEYCLEARB(1'b1), .PACK(1'b0), .USRCCLKO(qspi_clk), .USRCCLKTS(1'b0), .USRDONEO(1'b1), .USRDONETS(1'b1)
+);
+
+wire icap_clk;
+BUFGCE_DIV #(.BUFGCE_DIVIDE(2)) icap_clk_inst (.I(clk), .CE(1'b1), .CLR(1'b0), .O(icap_clk));
+
+// ICAPE3 takes (and gives) the bits of each byte in reverse order
+function [31:0] icap_swap(input [31:0] w);
+    integer b, k;
+    begin
+        for (b = 0; b < 4; b = b + 1)
+            for (k = 0; k < 8; k = k + 1)
+                icap_swap[8*b + k] = w[8*b + 7 - k];
+    end
+endfunction
+
+wire [31:0] icap_o_raw;
+ICAPE3 #(.ICAP_AUTO_SWITCH("DISABLE")) icap_inst (
+    .AVAIL(icap_avail), .O(icap_o_raw), .PRDONE(icap_prdone), .PRERROR(icap_prerror),
+    .CLK(icap_clk), .CSIB(icap_csib), .I(icap_swap(icap_i)), .RDWRB(icap_rdwrb)
+);
+assign icap_o = icap_swap(icap_o_raw);
+
+// ------------------------------------------------------------------------------------------------
+// LEDs
+wire mac_rx_aligned_clk, pcie_lnk_up_reg;
+tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b0)) aligned_to_core_inst (
+    .clk(clk), .rst(1'b0), .in(mac_rx_aligned), .out(mac_rx_aligned_clk)
+);
+assign pcie_lnk_up_reg = pcie_lnk_up;
+
+// pulse stretchers: 2^24 cycles of user_clk = 67 ms; 2^25 of the CMAC clock = 104 ms
+reg [24:0] pps_led_cnt = 25'd0;
+always @(posedge clk) begin
+    if (pps) pps_led_cnt <= 25'h1ffffff;
+    else if (pps_led_cnt != 25'd0) pps_led_cnt <= pps_led_cnt - 25'd1;
+end
+reg [24:0] act_led_cnt = 25'd0;
+always @(posedge mac_clk) begin
+    if (mac_tx_tvalid && mac_tx_tready && mac_tx_tlast) act_led_cnt <= 25'h1ffffff;
+    else if (act_led_cnt != 25'd0) act_led_cnt <= act_led_cnt - 25'd1;
+end
+
+reg led_stat_g = 1'b0, led_stat_y = 1'b0, led_act = 1'b0;
+always @(posedge clk) begin
+    led_stat_g <= pcie_lnk_up_reg && mac_rx_aligned_clk;
+    led_stat_y <= pps_led_cnt != 25'd0;
+end
+always @(posedge mac_clk) led_act <= act_led_cnt != 25'd0;
+assign qsfp_led_stat_g = led_stat_g;
+assign qsfp_led_stat_y = led_stat_y;
+assign qsfp_led_act = led_act;
+
+endmodule
+
+`resetall

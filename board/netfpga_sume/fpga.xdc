@@ -1,0 +1,65 @@
+# tsnic on the NetFPGA SUME, part xc7vx690tffg1761-3.
+# Pin facts from the board's published master constraints (NetFPGA SUME master XDC, as also used by
+# Corundum's fpga/mqnic/NetFPGA_SUME/fpga/fpga.xdc). The PCIe lanes are placed by the IP
+# (pcie_blk_locn X0Y1, ip/pcie3_7x_0.tcl); the SFP+ lanes of cage 1 are placed here (the PCS/PMA IP of
+# 7-series takes its transceiver from the pins).
+
+# ---------------------------------------------------------------------------------------------------
+# Configuration: the SUME loads the FPGA from its parallel (BPI) flash through the board's CPLD, not
+# from a quad-SPI flash tsnic could reach (FLASH_WRITABLE = 0 in the top). CONFIGFALLBACK takes effect
+# for an IPROG through ICAPE2 in master configuration modes.
+set_property CFGBVS GND                                [current_design]
+set_property CONFIG_VOLTAGE 1.8                        [current_design]
+set_property BITSTREAM.CONFIG.CONFIGFALLBACK ENABLE    [current_design]
+set_property BITSTREAM.CONFIG.UNUSEDPIN PULLUP         [current_design]
+set_property BITSTREAM.GENERAL.COMPRESS TRUE           [current_design]
+
+# ---------------------------------------------------------------------------------------------------
+# 200 MHz LVDS system clock (MMCM -> 125 MHz dclk)
+set_property -dict {LOC H19 IOSTANDARD LVDS} [get_ports clk_200mhz_p]
+set_property -dict {LOC G18 IOSTANDARD LVDS} [get_ports clk_200mhz_n]
+create_clock -period 5.000 -name clk_200mhz [get_ports clk_200mhz_p]
+
+# PCIe: 100 MHz reference clock (MGTREFCLK1_115), PERST#
+set_property -dict {LOC AB8} [get_ports pcie_mgt_refclk_p]
+set_property -dict {LOC AB7} [get_ports pcie_mgt_refclk_n]
+create_clock -period 10.000 -name pcie_mgt_refclk [get_ports pcie_mgt_refclk_p]
+set_property -dict {LOC AY35 IOSTANDARD LVCMOS18 PULLUP true} [get_ports pcie_reset_n]
+set_false_path -from [get_ports pcie_reset_n]
+set_input_delay 0 [get_ports pcie_reset_n]
+
+# SFP+ cage 1 (GTHE2_CHANNEL_X1Y39, quad 119) and the 156.25 MHz reference clock from the SI5324
+# (MGTREFCLK0_118); the SI5324's reset
+set_property -dict {LOC A6} [get_ports sfp_1_rx_p]
+set_property -dict {LOC A5} [get_ports sfp_1_rx_n]
+set_property -dict {LOC B4} [get_ports sfp_1_tx_p]
+set_property -dict {LOC B3} [get_ports sfp_1_tx_n]
+set_property -dict {LOC E10} [get_ports sfp_mgt_refclk_p]
+set_property -dict {LOC E9} [get_ports sfp_mgt_refclk_n]
+create_clock -period 6.400 -name sfp_mgt_refclk [get_ports sfp_mgt_refclk_p]
+set_property -dict {LOC BA29 IOSTANDARD LVCMOS18 SLEW SLOW DRIVE 12} [get_ports sfp_clk_rst]
+
+# SFP+ cage 1 sideband
+set_property -dict {LOC N18 IOSTANDARD LVCMOS15 PULLUP true} [get_ports sfp_1_mod_detect]
+set_property -dict {LOC L17 IOSTANDARD LVCMOS15 PULLUP true} [get_ports sfp_1_los]
+set_property -dict {LOC M19 IOSTANDARD LVCMOS15 PULLUP true} [get_ports sfp_1_tx_fault]
+set_property -dict {LOC M18 IOSTANDARD LVCMOS15 SLEW SLOW DRIVE 12} [get_ports sfp_1_tx_disable]
+set_property -dict {LOC N19 IOSTANDARD LVCMOS15 SLEW SLOW DRIVE 12} [get_ports {sfp_1_rs[0]}]
+set_property -dict {LOC P18 IOSTANDARD LVCMOS15 SLEW SLOW DRIVE 12} [get_ports {sfp_1_rs[1]}]
+set_false_path -from [get_ports {sfp_1_mod_detect sfp_1_los sfp_1_tx_fault}]
+set_input_delay 0 [get_ports {sfp_1_mod_detect sfp_1_los sfp_1_tx_fault}]
+
+# LEDs
+set_property -dict {LOC AR22 IOSTANDARD LVCMOS15 SLEW SLOW DRIVE 12} [get_ports {led[0]}]
+set_property -dict {LOC AR23 IOSTANDARD LVCMOS15 SLEW SLOW DRIVE 12} [get_ports {led[1]}]
+set_property -dict {LOC G13 IOSTANDARD LVCMOS15 SLEW SLOW DRIVE 12} [get_ports {sfp_1_led[0]}]
+set_property -dict {LOC L15 IOSTANDARD LVCMOS15 SLEW SLOW DRIVE 12} [get_ports {sfp_1_led[1]}]
+set_false_path -to [get_ports {led[*] sfp_1_led[*] sfp_clk_rst sfp_1_tx_disable sfp_1_rs[*]}]
+set_output_delay 0 [get_ports {led[*] sfp_1_led[*] sfp_clk_rst sfp_1_tx_disable sfp_1_rs[*]}]
+
+# ---------------------------------------------------------------------------------------------------
+# user_clk (250 MHz, PCIe IP) and coreclk_out (156.25 MHz, PCS/PMA IP) come from the IPs' constraints;
+# the paths between them are CDC modules constrained by board/common/vivado/cdc.tcl. The ICAP clock is
+# user_clk / 4 from a counter bit: declared here so the core -> ICAPE2 paths are timed against it.
+create_generated_clock -name icap_clk -source [get_pins {icap_div_reg[1]/C}] -divide_by 4 [get_pins {icap_div_reg[1]/Q}]
+set_clock_groups -asynchronous -group [get_clocks -include_generated_clocks clk_200mhz]

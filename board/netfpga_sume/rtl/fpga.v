@@ -1,0 +1,380 @@
+// fpga: tsnic on the NetFPGA SUME (Virtex-7 xc7vx690tffg1761-3).
+//
+// - PCIe: pcie3_7x_0 (ip/pcie3_7x_0.tcl), Gen3 x8, 256-bit CQ/CC/RQ/RC at user_clk = 250 MHz, the
+//   core clock; the PIPE clocking is inside the IP (shared logic in core). Reference clock: 100 MHz
+//   from the edge connector on MGTREFCLK1_115 (IBUFDS_GTE2); PERST# straight to sys_reset.
+// - Ethernet: SFP+ cage 1 at 10GBASE-R through ten_gig_eth_pcs_pma_0 (GTH, shared logic in core),
+//   64-bit SDR XGMII at coreclk_out = 156.25 MHz, our MAC tsnic_xgmii_tx (mac branch) on the TX side.
+//   Reference clock: 156.25 MHz on MGTREFCLK0_118 from the board's SI5324 jitter attenuator.
+//   NOT DONE: the SI5324 powers up without an output until it is programmed over I2C (i2c_scl/sda,
+//   behind the board's I2C mux); this top does not program it yet, so the 10G link does not come up
+//   on a card whose SI5324 has not been set up by another design since power-on (docs/BOARDS.md).
+// - Core: tsnic_board_core (pcie branch) at DATA_W = 256 on user_clk. Its TX stream crosses into
+//   coreclk_out through tsnic_cdc_async_fifo (mac branch) at 256 bits and is cut to 64 bits by
+//   tsnic_axis_downsize (board/common/rtl). Same ASSUMPTION as the Alveo tops: the launch gate is
+//   still inside the core on user_clk until tsnic_mac_tx (mac branch) is wired into the board core;
+//   until then the FIFO alone does not guarantee a frame without a gap at the MAC.
+// - RX: no RX path in the core yet; the PCS's RX XGMII is not connected.
+// - Flash: SUME configures from its BPI flash through the board's CPLD, out of reach of tsnic's
+//   quad-SPI controller: FLASH_WRITABLE = 0 and qspi_dq_i tied high (notes/flash.md). ICAPE2 is
+//   connected (IPROG, boot status) on icap_clk = user_clk / 4 (62.5 MHz; ICAPE2 runs at most
+//   100 MHz), the core's icap_ce high one user_clk cycle in four, so each ICAP word is held for one
+//   ICAP clock period whatever the phase. ICAPE2 takes each byte bit-reversed (swapped here).
+//   STARTUPE2 is instantiated for its end-of-startup flag only (CCLK is not driven).
+// - Clocks: 200 MHz system clock -> MMCME2_BASE -> 125 MHz dclk for the PCS/PMA (its DRP and reset
+//   logic) and the power-on reset; user_clk from the PCIe IP; coreclk_out from the PCS/PMA.
+// - LEDs: led[0] = PCIe link up, led[1] = PPS (100 ms pulse); sfp_1_led[0] = PCS block lock,
+//   sfp_1_led[1] = TX activity (stretched).
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module fpga #(
+    parameter GOLDEN = 0
+) (
+    input  wire        clk_200mhz_p,
+    input  wire        clk_200mhz_n,
+
+    input  wire        pcie_mgt_refclk_p,
+    input  wire        pcie_mgt_refclk_n,
+    input  wire        pcie_reset_n,
+    input  wire [7:0]  pcie_rx_p,
+    input  wire [7:0]  pcie_rx_n,
+    output wire [7:0]  pcie_tx_p,
+    output wire [7:0]  pcie_tx_n,
+
+    input  wire        sfp_mgt_refclk_p,
+    input  wire        sfp_mgt_refclk_n,
+    output wire        sfp_clk_rst,
+    input  wire        sfp_1_rx_p,
+    input  wire        sfp_1_rx_n,
+    output wire        sfp_1_tx_p,
+    output wire        sfp_1_tx_n,
+    input  wire        sfp_1_mod_detect,
+    input  wire        sfp_1_los,
+    input  wire        sfp_1_tx_fault,
+    output wire        sfp_1_tx_disable,
+    output wire [1:0]  sfp_1_rs,
+
+    output wire [1:0]  led,
+    output wire [1:0]  sfp_1_led
+);
+
+localparam DATA_W = 256;
+localparam KEEP_W = DATA_W / 32;
+
+assign sfp_1_tx_disable = 1'b0;
+assign sfp_1_rs = 2'b11;    // full rate
+
+// ------------------------------------------------------------------------------------------------
+// 200 MHz system clock -> 125 MHz free-running clock (PCS/PMA dclk, power-on reset)
+wire clk_200mhz_ibuf, mmcm_fb, mmcm_clk125, mmcm_locked, dclk;
+IBUFDS clk_200mhz_ibufds_inst (.I(clk_200mhz_p), .IB(clk_200mhz_n), .O(clk_200mhz_ibuf));
+/* verilator lint_off UNUSEDSIGNAL */
+wire mmcm_fbb, mmcm_c0b, mmcm_c1, mmcm_c1b, mmcm_c2, mmcm_c2b, mmcm_c3, mmcm_c3b, mmcm_c4, mmcm_c5, mmcm_c6;
+/* verilator lint_on UNUSEDSIGNAL */
+MMCME2_BASE #(
+    .CLKIN1_PERIOD(5.000), .DIVCLK_DIVIDE(1), .CLKFBOUT_MULT_F(5.0), .CLKOUT0_DIVIDE_F(8.0)
+) mmcm_inst (
+    .CLKIN1(clk_200mhz_ibuf), .CLKFBIN(mmcm_fb), .RST(1'b0), .PWRDWN(1'b0),
+    .CLKFBOUT(mmcm_fb), .CLKFBOUTB(mmcm_fbb), .CLKOUT0(mmcm_clk125), .CLKOUT0B(mmcm_c0b),
+    .CLKOUT1(mmcm_c1), .CLKOUT1B(mmcm_c1b), .CLKOUT2(mmcm_c2), .CLKOUT2B(mmcm_c2b),
+    .CLKOUT3(mmcm_c3), .CLKOUT3B(mmcm_c3b), .CLKOUT4(mmcm_c4), .CLKOUT5(mmcm_c5), .CLKOUT6(mmcm_c6),
+    .LOCKED(mmcm_locked)
+);
+BUFG dclk_bufg_inst (.I(mmcm_clk125), .O(dclk));
+
+// power-on reset on dclk: 2^12 cycles (33 us) after the MMCM locks
+reg [12:0] init_rst_cnt = 13'd0;
+always @(posedge dclk) begin
+    if (!mmcm_locked) init_rst_cnt <= 13'd0;
+    else if (!init_rst_cnt[12]) init_rst_cnt <= init_rst_cnt + 13'd1;
+end
+wire init_rst = !init_rst_cnt[12];
+assign sfp_clk_rst = init_rst;     // the SI5324's reset (high while the board comes up)
+
+// ------------------------------------------------------------------------------------------------
+// PCIe hard block
+wire pcie_refclk;
+/* verilator lint_off UNUSEDSIGNAL */
+wire pcie_refclk_div2;
+/* verilator lint_on UNUSEDSIGNAL */
+IBUFDS_GTE2 pcie_refclk_ibuf_inst (
+    .I(pcie_mgt_refclk_p), .IB(pcie_mgt_refclk_n), .CEB(1'b0), .O(pcie_refclk), .ODIV2(pcie_refclk_div2)
+);
+
+wire clk;            // user_clk, 250 MHz: the core clock
+wire pcie_user_reset;
+wire pcie_lnk_up;
+
+wire [DATA_W-1:0] cq_tdata, cc_tdata, rq_tdata, rc_tdata;
+wire [KEEP_W-1:0] cq_tkeep, cc_tkeep, rq_tkeep, rc_tkeep;
+wire cq_tvalid, cq_tready, cq_tlast, cc_tvalid, cc_tlast, rq_tvalid, rq_tlast, rc_tvalid, rc_tready, rc_tlast;
+wire [84:0] cq_tuser;
+wire [32:0] cc_tuser;
+wire [59:0] rq_tuser;
+wire [74:0] rc_tuser;
+wire [2:0]  cfg_max_payload, cfg_max_read_req;
+wire [63:0] msix_address;
+wire [31:0] msix_data;
+wire        msix_int, msix_sent, msix_fail;
+
+/* verilator lint_off UNUSEDSIGNAL */   // per-PF / replicated bits: PF0's or bit 0 is used
+wire [3:0]  cc_tready4, rq_tready4;
+wire [7:0]  cfg_function_status;
+wire [1:0]  cfg_msix_enable, cfg_msix_mask;
+wire [5:0]  cfg_msix_vf_enable, cfg_msix_vf_mask;
+wire        pcie_app_rdy, pcie_link_down, pcie_int_sent;
+wire [1:0]  pcie_link_status;
+wire [3:0]  pcie_width;
+wire [2:0]  pcie_speed;
+wire [5:0]  pcie_ltssm, pcie_np_count;
+/* verilator lint_on UNUSEDSIGNAL */
+
+pcie3_7x_0 pcie_inst (
+    .pci_exp_txn(pcie_tx_n), .pci_exp_txp(pcie_tx_p), .pci_exp_rxn(pcie_rx_n), .pci_exp_rxp(pcie_rx_p),
+    .sys_clk(pcie_refclk), .sys_reset(pcie_reset_n),
+    .user_clk(clk), .user_reset(pcie_user_reset), .user_lnk_up(pcie_lnk_up), .user_app_rdy(pcie_app_rdy),
+    .s_axis_rq_tdata(rq_tdata), .s_axis_rq_tkeep(rq_tkeep), .s_axis_rq_tlast(rq_tlast),
+    .s_axis_rq_tready(rq_tready4), .s_axis_rq_tuser(rq_tuser), .s_axis_rq_tvalid(rq_tvalid),
+    .m_axis_rc_tdata(rc_tdata), .m_axis_rc_tkeep(rc_tkeep), .m_axis_rc_tlast(rc_tlast),
+    .m_axis_rc_tready(rc_tready), .m_axis_rc_tuser(rc_tuser), .m_axis_rc_tvalid(rc_tvalid),
+    .m_axis_cq_tdata(cq_tdata), .m_axis_cq_tkeep(cq_tkeep), .m_axis_cq_tlast(cq_tlast),
+    .m_axis_cq_tready(cq_tready), .m_axis_cq_tuser(cq_tuser), .m_axis_cq_tvalid(cq_tvalid),
+    .s_axis_cc_tdata(cc_tdata), .s_axis_cc_tkeep(cc_tkeep), .s_axis_cc_tlast(cc_tlast),
+    .s_axis_cc_tready(cc_tready4), .s_axis_cc_tuser(cc_tuser), .s_axis_cc_tvalid(cc_tvalid),
+    .pcie_cq_np_req(1'b1), .pcie_cq_np_req_count(pcie_np_count),
+    .cfg_phy_link_down(pcie_link_down), .cfg_phy_link_status(pcie_link_status),
+    .cfg_negotiated_width(pcie_width), .cfg_current_speed(pcie_speed),
+    .cfg_max_payload(cfg_max_payload), .cfg_max_read_req(cfg_max_read_req),
+    .cfg_function_status(cfg_function_status), .cfg_ltssm_state(pcie_ltssm),
+    .cfg_interrupt_int(4'd0), .cfg_interrupt_pending(2'd0), .cfg_interrupt_sent(pcie_int_sent),
+    .cfg_interrupt_msix_enable(cfg_msix_enable), .cfg_interrupt_msix_mask(cfg_msix_mask),
+    .cfg_interrupt_msix_vf_enable(cfg_msix_vf_enable), .cfg_interrupt_msix_vf_mask(cfg_msix_vf_mask),
+    .cfg_interrupt_msix_data(msix_data), .cfg_interrupt_msix_address(msix_address),
+    .cfg_interrupt_msix_int(msix_int), .cfg_interrupt_msix_sent(msix_sent), .cfg_interrupt_msix_fail(msix_fail)
+);
+
+reg rst = 1'b1;
+always @(posedge clk) rst <= pcie_user_reset;
+
+// ------------------------------------------------------------------------------------------------
+// 10GBASE-R PCS/PMA, SFP+ cage 1
+wire mac_clk;        // coreclk_out, 156.25 MHz: the XGMII clock
+wire [63:0] xgmii_txd;
+wire [7:0]  xgmii_txc;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [7:0]  pcs_core_status;    // [0] PCS block lock
+/* verilator lint_on UNUSEDSIGNAL */
+wire pcs_resetdone;
+
+/* verilator lint_off UNUSEDSIGNAL */
+wire        pcs_rxrecclk, pcs_qplllock, pcs_qplloutclk, pcs_qplloutrefclk, pcs_txusrclk, pcs_txusrclk2;
+wire        pcs_areset_datapathclk, pcs_gttxreset, pcs_gtrxreset, pcs_txuserrdy, pcs_reset_counter_done;
+wire        pcs_tx_disable;
+wire [63:0] xgmii_rxd;
+wire [7:0]  xgmii_rxc;
+wire [447:0] pcs_status_vector;
+/* verilator lint_on UNUSEDSIGNAL */
+wire        drp_req, drp_den, drp_dwe, drp_drdy;
+wire [15:0] drp_daddr, drp_di, drp_drpdo;
+
+ten_gig_eth_pcs_pma_0 pcs_inst (
+    .refclk_p(sfp_mgt_refclk_p), .refclk_n(sfp_mgt_refclk_n), .reset(init_rst),
+    .resetdone_out(pcs_resetdone), .coreclk_out(mac_clk), .rxrecclk_out(pcs_rxrecclk), .dclk(dclk),
+    .txp(sfp_1_tx_p), .txn(sfp_1_tx_n), .rxp(sfp_1_rx_p), .rxn(sfp_1_rx_n),
+    .sim_speedup_control(1'b0),
+    .xgmii_txd(xgmii_txd), .xgmii_txc(xgmii_txc), .xgmii_rxd(xgmii_rxd), .xgmii_rxc(xgmii_rxc),
+    .qplllock_out(pcs_qplllock), .qplloutclk_out(pcs_qplloutclk), .qplloutrefclk_out(pcs_qplloutrefclk),
+    .txusrclk_out(pcs_txusrclk), .txusrclk2_out(pcs_txusrclk2),
+    .areset_datapathclk_out(pcs_areset_datapathclk), .gttxreset_out(pcs_gttxreset),
+    .gtrxreset_out(pcs_gtrxreset), .txuserrdy_out(pcs_txuserrdy), .reset_counter_done_out(pcs_reset_counter_done),
+    .configuration_vector(536'd0), .status_vector(pcs_status_vector), .core_status(pcs_core_status),
+    .signal_detect(!sfp_1_los), .tx_fault(sfp_1_tx_fault), .tx_disable(pcs_tx_disable),
+    .pma_pmd_type(3'b111),  // 10GBASE-SR
+    // the core's DRP master straight to its transceiver port (no other DRP user)
+    .drp_req(drp_req), .drp_gnt(drp_req),
+    .drp_den_o(drp_den), .drp_dwe_o(drp_dwe), .drp_daddr_o(drp_daddr), .drp_di_o(drp_di),
+    .drp_drdy_o(drp_drdy), .drp_drpdo_o(drp_drpdo),
+    .drp_den_i(drp_den), .drp_dwe_i(drp_dwe), .drp_daddr_i(drp_daddr), .drp_di_i(drp_di),
+    .drp_drdy_i(drp_drdy), .drp_drpdo_i(drp_drpdo)
+);
+
+// the MAC side's reset: PCS/PMA not ready (its resetdone, synchronized), or the core's reset
+wire pcs_resetdone_mac, mac_reset_clk, rst_mac_clk;
+tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b0)) pcs_done_inst (
+    .clk(mac_clk), .rst(1'b0), .in(pcs_resetdone), .out(pcs_resetdone_mac)
+);
+wire mac_rst = !pcs_resetdone_mac;
+tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) mac_rst_to_core_inst (
+    .clk(clk), .rst(1'b0), .in(mac_rst), .out(mac_reset_clk)
+);
+tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) core_rst_to_mac_inst (
+    .clk(mac_clk), .rst(1'b0), .in(rst), .out(rst_mac_clk)
+);
+wire fifo_rst_s = rst || mac_reset_clk;
+wire fifo_rst_m = mac_rst || rst_mac_clk;
+
+// ------------------------------------------------------------------------------------------------
+// the core
+wire [DATA_W-1:0]   core_tx_tdata;
+wire [DATA_W/8-1:0] core_tx_tkeep;
+wire core_tx_tvalid, core_tx_tready, core_tx_tlast;
+wire [0:0] core_tx_tuser;
+wire pps;
+/* verilator lint_off UNUSEDSIGNAL */
+wire qspi_clk, qspi_cs_n;
+wire [3:0] qspi_dq_o, qspi_dq_oe;
+wire core_rx_tready, stat_dma_rd_err, stat_bar_bad_np, stat_bar_bad_posted;
+/* verilator lint_on UNUSEDSIGNAL */
+wire icap_csib, icap_rdwrb;
+wire [31:0] icap_i, icap_o;
+
+reg [1:0] icap_div = 2'd0;
+always @(posedge clk) icap_div <= icap_div + 2'd1;
+reg icap_ce = 1'b0;   // one user_clk cycle in four: the ICAP port changes at icap_clk's rate
+always @(posedge clk) icap_ce <= icap_div == 2'd2;
+
+// ASSUMPTION: tsnic_board_core of the pcie branch plus the flash pins and parameters of
+// notes/flash.md (board/common/stubs/pending/README.md).
+tsnic_board_core #(
+    .DATA_W(DATA_W),
+    .CQ_USER_W(85), .CC_USER_W(33), .RQ_USER_W(60), .RC_USER_W(75),
+    .AXIS_DATA_W(DATA_W),
+    .AXIS_USER_W(1),
+    .CLK_FREQ_HZ(250000000),
+    .BOARD_ID(4),
+    .FLASH_SIZE_LOG2(27),
+    .FLASH_WRITABLE(0),
+    .GOLDEN(GOLDEN)
+) core_inst (
+    .clk(clk), .rst(rst),
+    .s_axis_cq_tdata(cq_tdata), .s_axis_cq_tkeep(cq_tkeep), .s_axis_cq_tvalid(cq_tvalid),
+    .s_axis_cq_tready(cq_tready), .s_axis_cq_tlast(cq_tlast), .s_axis_cq_tuser(cq_tuser),
+    .m_axis_cc_tdata(cc_tdata), .m_axis_cc_tkeep(cc_tkeep), .m_axis_cc_tvalid(cc_tvalid),
+    .m_axis_cc_tready(cc_tready4[0]), .m_axis_cc_tlast(cc_tlast), .m_axis_cc_tuser(cc_tuser),
+    .m_axis_rq_tdata(rq_tdata), .m_axis_rq_tkeep(rq_tkeep), .m_axis_rq_tvalid(rq_tvalid),
+    .m_axis_rq_tready(rq_tready4[0]), .m_axis_rq_tlast(rq_tlast), .m_axis_rq_tuser(rq_tuser),
+    .s_axis_rc_tdata(rc_tdata), .s_axis_rc_tkeep(rc_tkeep), .s_axis_rc_tvalid(rc_tvalid),
+    .s_axis_rc_tready(rc_tready), .s_axis_rc_tlast(rc_tlast), .s_axis_rc_tuser(rc_tuser),
+    .cfg_max_payload(cfg_max_payload), .cfg_max_read_req(cfg_max_read_req),
+    .cfg_bus_master_en(cfg_function_status[2]),
+    .cfg_interrupt_msix_enable(cfg_msix_enable[0]), .cfg_interrupt_msix_mask(cfg_msix_mask[0]),
+    .cfg_interrupt_msix_address(msix_address), .cfg_interrupt_msix_data(msix_data),
+    .cfg_interrupt_msix_int(msix_int), .cfg_interrupt_msix_sent(msix_sent), .cfg_interrupt_msix_fail(msix_fail),
+    .m_axis_tx_tdata(core_tx_tdata), .m_axis_tx_tkeep(core_tx_tkeep), .m_axis_tx_tvalid(core_tx_tvalid),
+    .m_axis_tx_tready(core_tx_tready), .m_axis_tx_tlast(core_tx_tlast), .m_axis_tx_tuser(core_tx_tuser),
+    .s_axis_rx_tdata({DATA_W{1'b0}}), .s_axis_rx_tkeep({(DATA_W/8){1'b0}}), .s_axis_rx_tuser(1'b0),
+    .s_axis_rx_tvalid(1'b0), .s_axis_rx_tready(core_rx_tready), .s_axis_rx_tlast(1'b0),
+    .pps(pps),
+    .stat_dma_rd_err(stat_dma_rd_err), .stat_bar_bad_np(stat_bar_bad_np),
+    .stat_bar_bad_posted(stat_bar_bad_posted),
+    .qspi_clk(qspi_clk), .qspi_cs_n(qspi_cs_n), .qspi_dq_o(qspi_dq_o), .qspi_dq_oe(qspi_dq_oe),
+    .qspi_dq_i(4'hf),
+    .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o)
+);
+
+// ------------------------------------------------------------------------------------------------
+// TX stream: user_clk -> coreclk_out at 256 bits ({tlast, tkeep, tdata}; tuser is not used by the
+// XGMII MAC), then 256 -> 64 bits, then the MAC
+localparam TXW = DATA_W + DATA_W / 8 + 1;
+wire [TXW-1:0] tx_fifo_out;
+wire tx_fifo_valid, tx_fifo_ready;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [5+1:0] tx_fifo_count, tx_fifo_s_count;
+wire unused_tuser = core_tx_tuser[0];
+/* verilator lint_on UNUSEDSIGNAL */
+tsnic_cdc_async_fifo #(.WIDTH(TXW), .DEPTH_LOG2(5)) tx_cdc_inst (
+    .s_clk(clk), .s_rst(fifo_rst_s),
+    .s_data({core_tx_tlast, core_tx_tkeep, core_tx_tdata}),
+    .s_valid(core_tx_tvalid), .s_ready(core_tx_tready), .s_count(tx_fifo_s_count),
+    .m_clk(mac_clk), .m_rst(fifo_rst_m),
+    .m_data(tx_fifo_out), .m_valid(tx_fifo_valid), .m_ready(tx_fifo_ready), .m_count(tx_fifo_count)
+);
+
+wire [63:0] mac_tx_tdata;
+wire [7:0]  mac_tx_tkeep;
+wire mac_tx_tvalid, mac_tx_tready, mac_tx_tlast;
+tsnic_axis_downsize #(.IN_W(DATA_W), .OUT_W(64)) tx_downsize_inst (
+    .clk(mac_clk), .rst(fifo_rst_m),
+    .s_axis_tdata(tx_fifo_out[DATA_W-1:0]), .s_axis_tkeep(tx_fifo_out[DATA_W +: DATA_W/8]),
+    .s_axis_tvalid(tx_fifo_valid), .s_axis_tready(tx_fifo_ready), .s_axis_tlast(tx_fifo_out[TXW-1]),
+    .m_axis_tdata(mac_tx_tdata), .m_axis_tkeep(mac_tx_tkeep), .m_axis_tvalid(mac_tx_tvalid),
+    .m_axis_tready(mac_tx_tready), .m_axis_tlast(mac_tx_tlast)
+);
+
+/* verilator lint_off UNUSEDSIGNAL */
+wire mac_sof;
+/* verilator lint_on UNUSEDSIGNAL */
+// ASSUMPTION: tsnic_xgmii_tx of the mac branch (port list of 2026-12-01)
+tsnic_xgmii_tx mac_tx_inst (
+    .clk(mac_clk), .rst(fifo_rst_m),
+    .s_axis_tdata(mac_tx_tdata), .s_axis_tkeep(mac_tx_tkeep), .s_axis_tlast(mac_tx_tlast),
+    .s_axis_tvalid(mac_tx_tvalid), .s_axis_tready(mac_tx_tready),
+    .xgmii_txd(xgmii_txd), .xgmii_txc(xgmii_txc), .sof(mac_sof)
+);
+
+// ------------------------------------------------------------------------------------------------
+// ICAPE2 (IPROG, boot status) and STARTUPE2. icap_clk = user_clk / 4 from a counter bit on a BUFG
+// (fpga.xdc declares it a generated clock of user_clk, so the core -> ICAP paths are timed).
+wire icap_clk;
+BUFG icap_bufg_inst (.I(icap_div[1]), .O(icap_clk));
+
+function [31:0] icap_swap(input [31:0] w);
+    integer b, k;
+    begin
+        for (b = 0; b < 4; b = b + 1)
+            for (k = 0; k < 8; k = k + 1)
+                icap_swap[8*b + k] = w[8*b + 7 - k];
+    end
+endfunction
+
+wire [31:0] icap_o_raw;
+ICAPE2 #(.ICAP_WIDTH("X32")) icap_inst (
+    .O(icap_o_raw), .CLK(icap_clk), .CSIB(icap_csib), .I(icap_swap(icap_i)), .RDWRB(icap_rdwrb)
+);
+assign icap_o = icap_swap(icap_o_raw);
+
+/* verilator lint_off UNUSEDSIGNAL */
+wire startup_cfgclk, startup_cfgmclk, startup_eos, startup_preq;
+/* verilator lint_on UNUSEDSIGNAL */
+STARTUPE2 #(.PROG_USR("FALSE"), .SIM_CCLK_FREQ(0.0)) startup_inst (
+    .CFGCLK(startup_cfgclk), .CFGMCLK(startup_cfgmclk), .EOS(startup_eos), .PREQ(startup_preq),
+    .CLK(1'b0), .GSR(1'b0), .GTS(1'b0), .KEYCLEARB(1'b1), .PACK(1'b0),
+    .USRCCLKO(1'b0), .USRCCLKTS(1'b1), .USRDONEO(1'b1), .USRDONETS(1'b1)
+);
+
+// ------------------------------------------------------------------------------------------------
+// LEDs
+wire block_lock_clk;
+tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b0)) lock_to_core_inst (
+    .clk(clk), .rst(1'b0), .in(pcs_core_status[0]), .out(block_lock_clk)
+);
+reg [24:0] pps_led_cnt = 25'd0;
+always @(posedge clk) begin
+    if (pps) pps_led_cnt <= 25'h1ffffff;
+    else if (pps_led_cnt != 25'd0) pps_led_cnt <= pps_led_cnt - 25'd1;
+end
+reg [23:0] act_led_cnt = 24'd0;
+always @(posedge mac_clk) begin
+    if (mac_tx_tvalid && mac_tx_tready && mac_tx_tlast) act_led_cnt <= 24'hffffff;
+    else if (act_led_cnt != 24'd0) act_led_cnt <= act_led_cnt - 24'd1;
+end
+reg [1:0] led_reg = 2'b00;
+reg       led_lock = 1'b0, led_act = 1'b0;
+always @(posedge clk) begin
+    led_reg <= {pps_led_cnt != 25'd0, pcie_lnk_up};
+    led_lock <= block_lock_clk;
+end
+always @(posedge mac_clk) led_act <= act_led_cnt != 24'd0;
+assign led = led_reg;
+assign sfp_1_led = {led_act, led_lock};
+
+// inputs read by nobody yet (module presence): kept as ports so the XDC can pull them up
+/* verilator lint_off UNUSEDSIGNAL */
+wire unused_in = sfp_1_mod_detect;
+/* verilator lint_on UNUSEDSIGNAL */
+
+endmodule
+
+`resetall
