@@ -9,6 +9,9 @@
 // flash drives its bit from the previous falling edge, so the flash's output delay plus the board's
 // round trip may take up to a full SCK period minus one core cycle (late sampling).
 // While not driving data, DQ2 (W#) and DQ3 (HOLD#/RESET#) are driven high.
+// The first transaction after reset is preceded by 4 SCK periods with CS# high: on the
+// FPGA, STARTUPE3/E2 uses the first three edges on USRCCLKO to hand CCLK over to the user (UG570) and
+// they never reach the flash; a flash ignores SCK while deselected, so they cost nothing elsewhere.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -46,13 +49,16 @@ module tsnic_flash_spi #(
 );
 
 localparam [2:0] S_IDLE = 3'd0, S_CMD = 3'd1, S_ADDR = 3'd2, S_DUMMY = 3'd3, S_DATA = 3'd4,
-                 S_END = 3'd5, S_DESEL = 3'd6;
+                 S_END = 3'd5, S_DESEL = 3'd6, S_WARM = 3'd7;
+localparam [3:0] WARM_HALVES = 4'd8;    // 4 SCK periods (STARTUPE3 needs 3 edges)
 
 localparam [7:0] DESEL_LAST = CS_HIGH_CYCLES - 1;
 localparam [3:0] OE_SINGLE = 4'b1101;   // DQ0 out, DQ1 in (flash output), DQ2/DQ3 held high
 localparam [3:0] DQ_IDLE   = 4'b1100;
 
 reg [2:0]  seg_reg = S_IDLE;
+reg [3:0]  warm_reg = 4'd0;         // SCK half periods given after reset
+reg        warm_done_reg = 1'b0;    // the hand-over edges were given
 reg [7:0]  hcnt_reg = 8'd0;
 reg        sck_reg = 1'b0;
 reg        cs_n_reg = 1'b1;
@@ -109,6 +115,14 @@ always @(posedge clk) begin
                 rd_reg <= rd_en && nbytes != 9'd0;
                 quad_reg <= quad;
                 left_reg <= nbytes;       // counts down once per byte started
+                if (!warm_done_reg) begin
+                    // first transaction since reset: the hand-over edges first, CS# still high
+                    seg_reg <= S_WARM;
+                    cs_n_reg <= 1'b1;
+                    sh_reg <= {cmd, 24'd0};
+                    dq_o_reg <= DQ_IDLE;
+                    warm_reg <= 4'd0;
+                end
             end
         end
         S_CMD, S_ADDR, S_DUMMY, S_DATA: begin
@@ -199,6 +213,23 @@ always @(posedge clk) begin
                 desel_reg <= 8'd0;
             end
         end
+        S_WARM: begin
+            // SCK toggles with CS# high: STARTUPE3/E2's hand-over edges (see the header)
+            hcnt_reg <= half_end ? 8'd0 : hcnt_reg + 8'd1;
+            if (half_end) begin
+                sck_reg <= ~sck_reg;
+                warm_reg <= warm_reg + 4'd1;
+                if (warm_reg == WARM_HALVES - 4'd1) begin
+                    // then the transaction as S_IDLE would have started it (parameters captured)
+                    warm_done_reg <= 1'b1;
+                    seg_reg <= S_CMD;
+                    cs_n_reg <= 1'b0;
+                    sh_reg <= {sh_reg[30:0], 1'b0};
+                    dq_o_reg <= {2'b11, 1'b0, sh_reg[31]};
+                    cnt_reg <= 5'd7;
+                end
+            end
+        end
         S_DESEL: begin
             desel_reg <= desel_reg + 8'd1;
             if (desel_reg == DESEL_LAST) begin
@@ -211,6 +242,8 @@ always @(posedge clk) begin
 
     if (rst) begin
         seg_reg <= S_IDLE;
+        warm_reg <= 4'd0;
+        warm_done_reg <= 1'b0;
         sck_reg <= 1'b0;
         cs_n_reg <= 1'b1;
         dq_o_reg <= DQ_IDLE;

@@ -17,7 +17,7 @@ import zlib
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, Timer
+from cocotb.triggers import ClockCycles, RisingEdge, Timer
 
 import tsnic_contract as C
 from flash_model import (CMD_IPROG, DUMMY, NOOP, SYNC, IcapModel, QspiFlash, SECTOR, SUB)
@@ -135,6 +135,34 @@ class TB:
 
 
 # ---------------------------------------------------------------------------------------------
+@cocotb.test()
+async def test_startup_handover_clocks(dut):
+    """STARTUPE3/E2 spends the first three USRCCLKO edges after configuration handing CCLK over
+    (UG570): the first transaction after a reset comes after at least 3 SCK rising edges with CS#
+    high, later ones do not, and commands still read the right JEDEC ID."""
+    tb = TB(dut)
+    edges = {"before_cs": 0, "cs_seen": False}
+
+    async def watch():
+        while True:
+            await RisingEdge(dut.qspi_clk)
+            if int(dut.qspi_cs_n.value) == 1 and not edges["cs_seen"]:
+                edges["before_cs"] += 1
+            elif int(dut.qspi_cs_n.value) == 0:
+                edges["cs_seen"] = True
+
+    cocotb.start_soon(watch())
+    await tb.reset()          # (the bench's core is the golden image: its boot selector reads first)
+    st = await tb.cmd(OP_READ_ID)
+    assert not st & C.FLASH_STATUS_ERROR
+    assert await tb.reg.read(C.FLASH_JEDEC_ID) == 0x21BB20
+    assert edges["cs_seen"] and edges["before_cs"] >= 3, edges
+    # only after a reset: the next command starts at once
+    edges.update(before_cs=0, cs_seen=False)
+    await tb.cmd(OP_READ_ID)
+    assert edges["before_cs"] == 0, edges
+
+
 @cocotb.test()
 async def test_cap_id_status(dut):
     """CAP, CLK_DIV reset value, READ_ID, READ_STATUS, FIFO levels and FIFO_RESET."""
