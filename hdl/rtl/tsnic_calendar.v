@@ -175,15 +175,25 @@ reg  [2:0]        b_ustat;       // drop decided on insert (0: none)
 reg  [2:0]        be_st;
 reg  [NODE_W-1:0] l_cur;
 reg  [NODE_W-1:0] l_tail;
-reg               l_e;
+reg               l_ed, l_ec;    // the walked slot's direct / cascaded list epochs
+reg               l_ud, l_uc;    // ... and whether each list is in use (its epoch flips at the end)
 reg  [4:0]        l_burst;
 reg  [6:0]        sw_burst;
 reg  [NODE_W-1:0] be_ra_q;       // node read issued last cycle
 reg  [1:0]        pc_st;         // slot scan+1 claimed ahead: 1 word read issued, 2 word held
 reg  [NODE_W-1:0] nx_head;
 reg  [NODE_W-1:0] nx_tail;
-reg               nx_e;
+reg               nx_ed, nx_ec, nx_ud, nx_uc;
 reg  [CNT_W-1:0]  nx_cnt;        // entries in the slot claimed ahead
+reg               nx_list;       // its first list: 0 cascaded, 1 direct (then nx_d* unused)
+reg               nx_dv;         // its direct list (walked after the cascaded one)
+reg  [NODE_W-1:0] nx_dh;
+reg  [NODE_W-1:0] nx_dt;
+reg               l_list;        // list being walked: 0 cascaded, 1 direct
+reg               d_v;           // walking the cascaded list: the direct list that follows
+reg  [NODE_W-1:0] d_head;
+reg  [NODE_W-1:0] d_tail;
+reg  [SLOT_W-1:0] fb_ra_q;       // slot word address the loader read last cycle
 reg  [1:0]        l_mode;        // LM_*
 reg  [CNT_W-1:0]  l_cnt;         // entries in the slot walked in one pass (appends stop at SPLIT_LIM)
 reg  [NODE_W-1:0] sub_h [0:NSUB-1];   // split slot: one list per ns of the slot (next pointers in u_snext)
@@ -211,11 +221,16 @@ reg               cfw_v;  reg [CSLOT_W-1:0] cfw_a;  reg [CW_W-1:0]   cfw_d;
 reg               qfw_v;  reg [QUEUE_W-1:0] qfw_a;  reg [NODE_W:0]   qfw_d;
 reg               bfw_v;  reg [NODE_W-1:0]  bfw_a;  reg [1:0]        bfw_d;
 reg               xfw_v;  reg [NODE_W-1:0]  xfw_a;  reg [NODE_W-1:0] xfw_d;
+reg               fcw_v;  reg [SLOT_W-1:0]  fcw_a;  reg [FW_W-1:0]   fcw_d;
 reg               xcw_v;  reg [NODE_W-1:0]  xcw_a;  reg [NODE_W-1:0] xcw_d;
 
 // ------------------------------------------------------------------ RAM ports
 reg  [SLOT_W-1:0]  fa_ra, fb_ra, fc_ra;
-wire [FW_W-1:0]    fa_rd, fb_rd, fc_rd;
+wire [FW_W-1:0]    fa_rd, fb_rd, fc_rd, fcb_rd;
+wire               dl_rd, cl_rd;
+reg                fc_we;  reg [SLOT_W-1:0]  fc_wa; reg [FW_W-1:0] fc_wd;
+wire [NODE_W-1:0]  fxc_rd;
+reg                xc_we;  reg [NODE_W-1:0]  xc_wa; reg [NODE_W-1:0] xc_wd;
 reg                f_we;   reg [SLOT_W-1:0]  f_wa;  reg [FW_W-1:0] f_wd;
 reg  [CSLOT_W-1:0] ca_ra, cb_ra;
 wire [CW_W-1:0]    ca_rd, cb_rd;
@@ -241,14 +256,25 @@ reg                qq_we;  reg [QUEUE_W-1:0] qq_wa; reg [NODE_W:0] qq_wd;
 reg  [SLOT_W-1:0]  dk_ra;
 wire               di_rd, dk_rd;
 reg                d_we;   reg [SLOT_W-1:0]  d_wa;  reg d_wd;
+reg                e_we;   reg e_wd;
 
-// fine slot lists: three copies written together, read by insert (A), loader (B), cascade (C)
+// Every fine slot holds two lists, each with its own write port: the direct list (entries the insert
+// appends; next pointers in u_fnext) and the cascaded list (entries the cascade moves in from the
+// coarse wheel; next pointers in u_fxnext). The loader walks the cascaded one first: its entries
+// were all posted before any direct entry of the slot.
+// direct list words: read by insert (A), loader (B)
 tsnic_calendar_ram #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) u_fslot_a (.clk(clk), .wr_en(f_we), .wr_addr(f_wa), .wr_data(f_wd), .rd_addr(fa_ra), .rd_data(fa_rd));
 tsnic_calendar_ram #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) u_fslot_b (.clk(clk), .wr_en(f_we), .wr_addr(f_wa), .wr_data(f_wd), .rd_addr(fb_ra), .rd_data(fb_rd));
-tsnic_calendar_ram #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) u_fslot_c (.clk(clk), .wr_en(f_we), .wr_addr(f_wa), .wr_data(f_wd), .rd_addr(fc_ra), .rd_data(fc_rd));
-// fine slot epochs (the loader flips a slot's epoch when it empties the slot): insert (I), cascade (K)
+// cascaded list words: read by loader (B), cascade (C)
+tsnic_calendar_ram #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) u_fcas_b (.clk(clk), .wr_en(fc_we), .wr_addr(fc_wa), .wr_data(fc_wd), .rd_addr(fb_ra), .rd_data(fcb_rd));
+tsnic_calendar_ram #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) u_fcas_c (.clk(clk), .wr_en(fc_we), .wr_addr(fc_wa), .wr_data(fc_wd), .rd_addr(fc_ra), .rd_data(fc_rd));
+// list epochs, one per list of a slot (a list word is valid while its epoch matches; the loader flips
+// the epoch of each list it emptied, so a word left from an earlier use never matches):
+// direct lists: insert (I), loader (L); cascaded lists: cascade (K), loader (L)
 tsnic_calendar_ram #(.WIDTH(1), .ADDR_W(SLOT_W)) u_dep_i (.clk(clk), .wr_en(d_we), .wr_addr(d_wa), .wr_data(d_wd), .rd_addr(fa_ra), .rd_data(di_rd));
-tsnic_calendar_ram #(.WIDTH(1), .ADDR_W(SLOT_W)) u_dep_k (.clk(clk), .wr_en(d_we), .wr_addr(d_wa), .wr_data(d_wd), .rd_addr(dk_ra), .rd_data(dk_rd));
+tsnic_calendar_ram #(.WIDTH(1), .ADDR_W(SLOT_W)) u_dep_l (.clk(clk), .wr_en(d_we), .wr_addr(d_wa), .wr_data(d_wd), .rd_addr(fb_ra), .rd_data(dl_rd));
+tsnic_calendar_ram #(.WIDTH(1), .ADDR_W(SLOT_W)) u_cep_k (.clk(clk), .wr_en(e_we), .wr_addr(d_wa), .wr_data(e_wd), .rd_addr(dk_ra), .rd_data(dk_rd));
+tsnic_calendar_ram #(.WIDTH(1), .ADDR_W(SLOT_W)) u_cep_l (.clk(clk), .wr_en(e_we), .wr_addr(d_wa), .wr_data(e_wd), .rd_addr(fb_ra), .rd_data(cl_rd));
 // coarse slot lists: insert (A), cascade (B)
 tsnic_calendar_ram #(.WIDTH(CW_W), .ADDR_W(CSLOT_W)) u_cslot_a (.clk(clk), .wr_en(c_we), .wr_addr(c_wa), .wr_data(c_wd), .rd_addr(ca_ra), .rd_data(ca_rd));
 tsnic_calendar_ram #(.WIDTH(CW_W), .ADDR_W(CSLOT_W)) u_cslot_b (.clk(clk), .wr_en(c_we), .wr_addr(c_wa), .wr_data(c_wd), .rd_addr(cb_ra), .rd_data(cb_rd));
@@ -257,6 +283,7 @@ tsnic_calendar_ram #(.WIDTH(ND_W),   .ADDR_W(NODE_W)) u_ndata (.clk(clk), .wr_en
 tsnic_calendar_ram #(.WIDTH(SLOT_W), .ADDR_W(NODE_W)) u_nfidx (.clk(clk), .wr_en(nd_we), .wr_addr(nd_wa), .wr_data(nd_wd[SLOT_NS_W+HANDLE_W+QUEUE_W+2 +: SLOT_W]), .rd_addr(nf_ra), .rd_data(nf_rd));
 tsnic_calendar_ram #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) u_fnext (.clk(clk), .wr_en(fx_we), .wr_addr(fx_wa), .wr_data(fx_wd), .rd_addr(be_ra), .rd_data(fx_rd));
 // sub-list next pointers of a split slot (written by the split pass, read by the sub-list walk)
+tsnic_calendar_ram #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) u_fxnext(.clk(clk), .wr_en(xc_we), .wr_addr(xc_wa), .wr_data(xc_wd), .rd_addr(be_ra), .rd_data(fxc_rd));
 tsnic_calendar_ram #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) u_snext (.clk(clk), .wr_en(sn_we), .wr_addr(sn_wa), .wr_data(sn_wd), .rd_addr(be_ra), .rd_data(sn_rd));
 tsnic_calendar_ram #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) u_cnext (.clk(clk), .wr_en(cx_we), .wr_addr(cx_wa), .wr_data(cx_wd), .rd_addr(cx_ra), .rd_data(cx_rd));
 tsnic_calendar_ram #(.WIDTH(2),      .ADDR_W(NODE_W)) u_nstate(.clk(clk), .wr_en(bs_we), .wr_addr(bs_wa), .wr_data(bs_wd), .rd_addr(be_ra), .rd_data(bs_rd));
@@ -291,6 +318,8 @@ wire                 nd_latepol = nd_rd[0];
 wire [1:0]           bs_eff     = (bfw_v && bfw_a == be_ra_q) ? bfw_d : bs_rd;
 wire                 bs_bgen    = bs_eff[1];
 wire [NODE_W-1:0]    fx_eff     = (xfw_v && xfw_a == be_ra_q) ? xfw_d : fx_rd;
+// next node of the list being walked (the cascade never writes a list the loader walks)
+wire [NODE_W-1:0]    lnx_eff    = l_list ? fx_eff : fxc_rd;
 wire                 bs_dead    = bs_eff[0];
 
 // ------------------------------------------------------------------ time
@@ -426,10 +455,13 @@ wire            l_go       = (be_st == BE_LWALK) && (!l_need || push_e);
 wire            sw_go      = (be_st == BE_SW) && (!sw_need || push_e);
 // the node on the RAM output ends the slot (l_last) or, walking a split slot, one of its sub-lists
 wire            l_sub_t    = (l_cur == sub_t[o_cur]);
-wire            l_last     = (l_mode == LM_ONE) ? (l_cur == l_tail) :
+// end of the cascaded list with a direct list to follow (one pass or split pass)
+wire            l_sw       = (l_mode != LM_SUB) && !l_list && d_v && (l_cur == l_tail);
+wire            l_ltail    = (l_cur == l_tail) && (l_list || !d_v);
+wire            l_last     = (l_mode == LM_ONE) ? l_ltail :
                              (l_mode == LM_SUB) ? (l_sub_t && sub_m == {NSUB{1'b0}}) : 1'b0;
 wire            l_sub_end  = (l_mode == LM_SUB) && l_sub_t && (sub_m != {NSUB{1'b0}});
-wire            l_spl_end  = (l_mode == LM_SPLIT) && (l_cur == l_tail);
+wire            l_spl_end  = (l_mode == LM_SPLIT) && l_ltail;
 wire            l_fin      = l_go && (l_mode != LM_SPLIT);   // node handed on (or dropped, dead): close, free
 wire [SLOT_NS_W-1:0] spl_o = nd_launch[SLOT_NS_W-1:0];
 // first non-empty sub-list (by halving)
@@ -448,22 +480,29 @@ always @* begin
 end
 wire [NODE_W:0] sw_ptr_p1  = sw_ptr + 1'b1;
 
-wire [FW_W-1:0] lh_word  = (ffw_v && ffw_a == scan[SLOT_W-1:0]) ? ffw_d : fb_rd;
+// the slot the loader read last cycle (scan at a claim, scan + 1 claimed ahead): its two lists
+wire [FW_W-1:0] ls_wd    = (ffw_v && ffw_a == fb_ra_q) ? ffw_d : fb_rd;     // direct
+wire [FW_W-1:0] ls_wc    = (fcw_v && fcw_a == fb_ra_q) ? fcw_d : fcb_rd;    // cascaded
+wire            ls_vd    = ls_wd[FW_W-1] && (ls_wd[FW_W-2] == dl_rd);
+wire            ls_vc    = ls_wc[FW_W-1] && (ls_wc[FW_W-2] == cl_rd);
+wire [CNT_W:0]  ls_sum   = (ls_vd ? {1'b0, ls_wd[2*NODE_W +: CNT_W]} : {(CNT_W+1){1'b0}}) +
+                           (ls_vc ? {1'b0, ls_wc[2*NODE_W +: CNT_W]} : {(CNT_W+1){1'b0}});
+wire [CNT_W-1:0] ls_cnt  = ls_sum[CNT_W] ? CNT_MAX : ls_sum[CNT_W-1:0];
+wire [NODE_W-1:0] ls_head = ls_vc ? ls_wc[2*NODE_W-1:NODE_W] : ls_wd[2*NODE_W-1:NODE_W];
+wire [NODE_W-1:0] ls_tail = ls_vc ? ls_wc[NODE_W-1:0] : ls_wd[NODE_W-1:0];
 
 // ------------------------------------------------------------------ cascade requests
 wire [CW_W-1:0] cs_word  = (cfw_v && cfw_a == ccur[CSLOT_W-1:0]) ? cfw_d : cb_rd;
 // The cascade writes the fine lists in the cycles stage B does not (entries it moves were inserted
 // through the coarse port, which left those cycles free), and first only when the loader has
 // reached the fine limit and waits for it.
-wire            cs_urgent = !(scan < fine_lim);
-wire            b_want_f  = (b_cls == K_FINE) && b_wheel_ok;
-wire            cs_wr     = (cs_st == CS_WR) && (cs_urgent || !b_want_f);
+wire            cs_wr     = (cs_st == CS_WR);     // the cascaded lists have a write port of their own
 wire            cs_clr    = cs_wr && (cw_node == cw_tail);   // the list is moved: clear its word
-wire [FW_W-1:0] cf_word  = (ffw_v && ffw_a == cw_fidx) ? ffw_d : fc_rd;
+wire [FW_W-1:0] cf_word  = (fcw_v && fcw_a == cw_fidx) ? fcw_d : fc_rd;
 wire            cf_v     = cf_word[FW_W-1] && (cf_word[FW_W-2] == dk_rd);
 
 // stage B handshake
-wire            b_go_fine   = (b_cls == K_FINE) && b_wheel_ok && !cs_wr &&
+wire            b_go_fine   = (b_cls == K_FINE) && b_wheel_ok &&
                               !(b_at_claim && be_st == BE_LWALK && l_last);   // not while it may take the last
 wire            b_go_coarse = (b_cls == K_COARSE) && b_wheel_ok && !cs_clr;
 wire            b_go_wheel  = b_go_fine || b_go_coarse;
@@ -514,7 +553,6 @@ wire            fbit_next = (scan[GROUP_W-1:0] == {GROUP_W{1'b1}}) ? g1_bit0
                                                                   : g_word[scan[GROUP_W-1:0] + 1'b1];
 wire            pc_issue  = ld_claim && (pc_st == 2'd0) && (be_st == BE_LWALK || (be_st == BE_LHEAD && fbit_scan)) &&
                             fbit_next && (scan_p1 < fine_lim) && (scan_p1 <= due_slot);
-wire [FW_W-1:0] pc_word   = (ffw_v && ffw_a == scan_p1[SLOT_W-1:0]) ? ffw_d : fb_rd;
 
 // backward PHC step: rewind the scan (never below the fine window)
 wire [AC_W-1:0] rw_c      = cs_busy ? ccur_p1 : ccur;
@@ -566,8 +604,8 @@ always @* begin
     end
     fb_ra = pc_issue ? scan_p1[SLOT_W-1:0] : scan[SLOT_W-1:0];
     cb_ra = ccur[CSLOT_W-1:0];
-    fc_ra = (cs_st == CS_WR) ? cw_fidx : nf_rd;    // re-read while the cascade waits for the port
-    dk_ra = (cs_st == CS_WR) ? cw_fidx : nf_rd;
+    fc_ra = nf_rd;
+    dk_ra = nf_rd;
     nf_ra = cw_node;
     cx_ra = cw_node;
     rl_ra = nd_queue;
@@ -579,19 +617,23 @@ always @* begin
     cx_we = 1'b0; cx_wa = bc_word[NODE_W-1:0]; cx_wd = alloc_node;
     bs_we = 1'b0; bs_wa = l_cur; bs_wd = {nd_gen, 1'b0};
     sn_we = 1'b0; sn_wa = sub_t[spl_o]; sn_wd = l_cur;
+    fc_we = 1'b0; fc_wa = cw_fidx; fc_wd = {FW_W{1'b0}};
+    xc_we = 1'b0; xc_wa = cf_word[NODE_W-1:0]; xc_wd = cw_node;
     qi_we = 1'b0; qi_wa = b_q; qi_wd = b_qins + 1'b1;
     r_we  = 1'b0; r_wa = rq_q; r_wd = ((wq_v && wq_q == rq_q) ? wq_d : rl_rd) + 1'b1;
     qq_we = cfg_quota_wr; qq_wa = cfg_quota_queue; qq_wd = cfg_quota_value;
-    d_we  = 1'b0; d_wa = scan[SLOT_W-1:0]; d_wd = !l_e;
+    d_we  = 1'b0; d_wa = scan[SLOT_W-1:0]; d_wd = !l_ed;
+    e_we  = 1'b0; e_wd = !l_ec;
 
     // back-end node reads
     case (be_st)
-        BE_LHEAD: be_ra = ((ffw_v && ffw_a == scan[SLOT_W-1:0]) ? ffw_d[2*NODE_W-1:NODE_W] : fb_rd[2*NODE_W-1:NODE_W]);
+        BE_LHEAD: be_ra = ls_head;
         BE_LWALK: be_ra = !l_go ? l_cur :
-                          (l_mode == LM_SPLIT) ? fx_eff :
+                          l_sw ? d_head :
+                          (l_mode == LM_SPLIT) ? lnx_eff :
                           (l_mode == LM_SUB && !l_last) ? (l_sub_t ? l_cur : sn_rd) :
-                          !l_last ? fx_eff : (pc_st == 2'd2) ? nx_head :
-                          (pc_st == 2'd1) ? pc_word[2*NODE_W-1:NODE_W] : l_cur;
+                          !l_last ? lnx_eff : (pc_st == 2'd2) ? nx_head :
+                          (pc_st == 2'd1) ? ls_head : l_cur;
         BE_LSEEK: be_ra = sub_h[sub_nx];
         BE_SWRES: be_ra = sw_ptr[NODE_W-1:0];
         BE_SW:    be_ra = sw_go ? sw_ptr_p1[NODE_W-1:0] : sw_ptr[NODE_W-1:0];
@@ -600,19 +642,21 @@ always @* begin
 
     if (init) begin
         f_we = 1'b1; f_wa = init_ptr[SLOT_W-1:0];
+        fc_we = 1'b1; fc_wa = init_ptr[SLOT_W-1:0];
         c_we = 1'b1; c_wa = init_ptr[CSLOT_W-1:0];
         bs_we = 1'b1; bs_wa = init_ptr[NODE_W-1:0]; bs_wd = 2'b00;
         qi_we = 1'b1; qi_wa = init_ptr[QUEUE_W-1:0]; qi_wd = ZN;
         r_we  = 1'b1; r_wa = init_ptr[QUEUE_W-1:0]; r_wd = ZN;
         qq_we = 1'b1; qq_wa = init_ptr[QUEUE_W-1:0]; qq_wd = ZN;
     end else begin
-        // fine-list write port: cascade first, else the insert
+        // fine-list write ports: the cascade's (cascaded lists) and the insert's (direct lists)
         if (cs_wr) begin
-            f_we = 1'b1; f_wa = cw_fidx;
-            f_wd = cf_v ? {1'b1, cf_word[FW_W-2], cnt_inc(cf_word[2*NODE_W +: CNT_W]), cf_word[2*NODE_W-1:NODE_W], cw_node}
-                        : {1'b1, dk_rd, {{(CNT_W-1){1'b0}}, 1'b1}, cw_node, cw_node};
-            fx_we = cf_v; fx_wa = cf_word[NODE_W-1:0]; fx_wd = cw_node;
-        end else if (b_go_fine) begin
+            fc_we = 1'b1;
+            fc_wd = cf_v ? {1'b1, cf_word[FW_W-2], cnt_inc(cf_word[2*NODE_W +: CNT_W]), cf_word[2*NODE_W-1:NODE_W], cw_node}
+                         : {1'b1, dk_rd, {{(CNT_W-1){1'b0}}, 1'b1}, cw_node, cw_node};
+            xc_we = cf_v;
+        end
+        if (b_go_fine) begin
             f_we = 1'b1; f_wa = b_fidx;
             f_wd = bf_v ? {1'b1, bf_word[FW_W-2], cnt_inc(bf_word[2*NODE_W +: CNT_W]), bf_word[2*NODE_W-1:NODE_W], alloc_node}
                         : {1'b1, di_rd, {{(CNT_W-1){1'b0}}, 1'b1}, alloc_node, alloc_node};
@@ -640,7 +684,10 @@ always @* begin
             bs_we = 1'b1; bs_wa = sw_ptr[NODE_W-1:0]; bs_wd = {bs_bgen, 1'b1};
         end
         r_we = rq_v;
-        if (l_go && l_last) d_we = 1'b1;
+        if (l_go && l_last) begin
+            d_we = l_ud;
+            e_we = l_uc;
+        end
     end
 end
 
@@ -649,20 +696,30 @@ assign fr_push_d = {!nd_gen, l_cur};
 assign fr_pop    = b_go_wheel && !alloc_bump;
 
 // ------------------------------------------------------------------ occupancy words and counters
+// set by either list's writer (insert: direct, cascade: cascaded), cleared by the loader
 wire            fset     = f_we && !init;
 wire [SLOT_W-1:0] fset_i = f_wa;
+wire            fset2    = fc_we && !init;
+wire [SLOT_W-1:0] fset2_i = fc_wa;
 wire            fclr     = l_go && l_last;
 wire [SLOT_W-1:0] fclr_i = scan[SLOT_W-1:0];
-wire [(1<<GROUP_W)-1:0] fset_b = {{((1<<GROUP_W)-1){1'b0}}, 1'b1} << fset_i[GROUP_W-1:0];
-wire [(1<<GROUP_W)-1:0] fclr_b = {{((1<<GROUP_W)-1){1'b0}}, 1'b1} << fclr_i[GROUP_W-1:0];
+wire [NG_W-1:0] fw1      = fset_i[SLOT_W-1:GROUP_W];
+wire [NG_W-1:0] fw2      = fset2_i[SLOT_W-1:GROUP_W];
+wire [NG_W-1:0] fw3      = fclr_i[SLOT_W-1:GROUP_W];
+wire [(1<<GROUP_W)-1:0] fset_b  = {{((1<<GROUP_W)-1){1'b0}}, 1'b1} << fset_i[GROUP_W-1:0];
+wire [(1<<GROUP_W)-1:0] fset2_b = {{((1<<GROUP_W)-1){1'b0}}, 1'b1} << fset2_i[GROUP_W-1:0];
+wire [(1<<GROUP_W)-1:0] fclr_b  = {{((1<<GROUP_W)-1){1'b0}}, 1'b1} << fclr_i[GROUP_W-1:0];
+wire [(1<<GROUP_W)-1:0] fs2_1   = (fset2 && fw2 == fw1) ? fset2_b : {(1<<GROUP_W){1'b0}};
+wire [(1<<GROUP_W)-1:0] fc_1    = (fclr && fw3 == fw1) ? fclr_b : {(1<<GROUP_W){1'b0}};
+wire [(1<<GROUP_W)-1:0] fc_2    = (fclr && fw3 == fw2) ? fclr_b : {(1<<GROUP_W){1'b0}};
 always @(posedge clk) begin
     if (init) begin
         fbits[init_ptr[NG_W-1:0]] <= {(1<<GROUP_W){1'b0}};   // init runs >= 2^NG_W cycles
-    end else if (fset && fclr && fset_i[SLOT_W-1:GROUP_W] == fclr_i[SLOT_W-1:GROUP_W]) begin
-        fbits[fset_i[SLOT_W-1:GROUP_W]] <= (fbits[fset_i[SLOT_W-1:GROUP_W]] | fset_b) & ~fclr_b;
     end else begin
-        if (fset) fbits[fset_i[SLOT_W-1:GROUP_W]] <= fbits[fset_i[SLOT_W-1:GROUP_W]] | fset_b;
-        if (fclr) fbits[fclr_i[SLOT_W-1:GROUP_W]] <= fbits[fclr_i[SLOT_W-1:GROUP_W]] & ~fclr_b;
+        // up to three words change; where two changes hit one word, one assignment takes both
+        if (fset) fbits[fw1] <= (fbits[fw1] | fset_b | fs2_1) & ~fc_1;
+        if (fset2 && !(fset && fw1 == fw2)) fbits[fw2] <= (fbits[fw2] | fset2_b) & ~fc_2;
+        if (fclr && !(fset && fw1 == fw3) && !(fset2 && fw2 == fw3)) fbits[fw3] <= fbits[fw3] & ~fclr_b;
     end
 end
 
@@ -684,7 +741,7 @@ always @(posedge clk) begin
     flush_done_reg <= 1'b0;
     if (phc_step) rewind_req <= 1'b1;
     occ    <= occ + {{NODE_W{1'b0}}, ins_hs} - {{NODE_W{1'b0}}, (m_rel_valid && m_rel_ready)};
-    fcount <= fcount + {{NODE_W{1'b0}}, (f_we && !init)} - {{NODE_W{1'b0}}, l_fin};
+    fcount <= fcount + {{NODE_W{1'b0}}, (f_we && !init)} + {{NODE_W{1'b0}}, (fc_we && !init)} - {{NODE_W{1'b0}}, l_fin};
     ccount <= ccount + {{NODE_W{1'b0}}, b_go_coarse} - {{NODE_W{1'b0}}, cs_wr};
     if (b_go_wheel && alloc_bump) bump <= bump + 1'b1;
 
@@ -694,6 +751,8 @@ always @(posedge clk) begin
     qfw_v <= qi_we; qfw_a <= qi_wa; qfw_d <= qi_wd;
     bfw_v <= bs_we; bfw_a <= bs_wa; bfw_d <= bs_wd;
     xfw_v <= fx_we; xfw_a <= fx_wa; xfw_d <= fx_wd;
+    fcw_v <= fc_we; fcw_a <= fc_wa; fcw_d <= fc_wd;
+    fb_ra_q <= fb_ra;
     xcw_v <= cx_we; xcw_a <= cx_wa; xcw_d <= cx_wd;
     be_ra_q <= be_ra;
 
@@ -743,10 +802,17 @@ always @(posedge clk) begin
     if (pc_issue) pc_st <= 2'd1;
     if (pc_st == 2'd1) begin
         pc_st   <= 2'd2;
-        nx_head <= pc_word[2*NODE_W-1:NODE_W];
-        nx_tail <= pc_word[NODE_W-1:0];
-        nx_e    <= pc_word[FW_W-2];
-        nx_cnt  <= pc_word[2*NODE_W +: CNT_W];
+        nx_head <= ls_head;
+        nx_tail <= ls_tail;
+        nx_ed   <= dl_rd;
+        nx_ec   <= cl_rd;
+        nx_ud   <= ls_vd;
+        nx_uc   <= ls_vc;
+        nx_cnt  <= ls_cnt;
+        nx_list <= !ls_vc;
+        nx_dv   <= ls_vc && ls_vd;
+        nx_dh   <= ls_wd[2*NODE_W-1:NODE_W];
+        nx_dt   <= ls_wd[NODE_W-1:0];
     end
 
     // ---- back-end: loader and flush sweep
@@ -785,10 +851,17 @@ always @(posedge clk) begin
                 be_st <= BE_IDLE;
             end else begin
                 l_cur   <= be_ra;
-                l_tail  <= lh_word[NODE_W-1:0];
-                l_e     <= lh_word[FW_W-2];
-                l_cnt   <= lh_word[2*NODE_W +: CNT_W];
-                l_mode  <= (lh_word[2*NODE_W +: CNT_W] > SPLIT_LIM) ? LM_SPLIT : LM_ONE;
+                l_tail  <= ls_tail;
+                l_ed    <= dl_rd;
+                l_ec    <= cl_rd;
+                l_ud    <= ls_vd;
+                l_uc    <= ls_vc;
+                l_cnt   <= ls_cnt;
+                l_mode  <= (ls_cnt > SPLIT_LIM) ? LM_SPLIT : LM_ONE;
+                l_list  <= !ls_vc;
+                d_v     <= ls_vc && ls_vd;
+                d_head  <= ls_wd[2*NODE_W-1:NODE_W];
+                d_tail  <= ls_wd[NODE_W-1:0];
                 o_cur   <= {SLOT_NS_W{1'b0}};
                 l_burst <= 5'd0;
                 be_st   <= BE_LWALK;
@@ -810,17 +883,37 @@ always @(posedge clk) begin
                     if (pc_st == 2'd2) begin
                         // straight on into the slot claimed ahead (its head read goes out now)
                         l_cur  <= nx_head;
-                        l_tail <= (b_go_fine && b_at_pc) ? alloc_node : nx_tail;
-                        l_e    <= nx_e;
+                        l_ed   <= nx_ed;
+                        l_ec   <= nx_ec;
+                        l_ud   <= nx_ud || (b_go_fine && b_at_pc);
+                        l_uc   <= nx_uc;
+                        l_list <= nx_list;
+                        // an append at this edge goes to its direct list
+                        if (nx_list) begin
+                            l_tail <= (b_go_fine && b_at_pc) ? alloc_node : nx_tail;
+                            d_v    <= 1'b0;
+                        end else begin
+                            l_tail <= nx_tail;
+                            d_v    <= nx_dv || (b_go_fine && b_at_pc);
+                            d_head <= nx_dv ? nx_dh : alloc_node;
+                            d_tail <= (b_go_fine && b_at_pc) ? alloc_node : nx_dt;
+                        end
                         l_cnt  <= nx_cnt + {{(CNT_W-1){1'b0}}, (b_go_fine && b_at_pc)};
                         l_mode <= (nx_cnt > SPLIT_LIM) ? LM_SPLIT : LM_ONE;
                     end else if (pc_st == 2'd1) begin
                         // its word is on the RAM output now
-                        l_cur  <= pc_word[2*NODE_W-1:NODE_W];
-                        l_tail <= pc_word[NODE_W-1:0];
-                        l_e    <= pc_word[FW_W-2];
-                        l_cnt  <= pc_word[2*NODE_W +: CNT_W];
-                        l_mode <= (pc_word[2*NODE_W +: CNT_W] > SPLIT_LIM) ? LM_SPLIT : LM_ONE;
+                        l_cur  <= ls_head;
+                        l_tail <= ls_tail;
+                        l_ed   <= dl_rd;
+                        l_ec   <= cl_rd;
+                        l_ud   <= ls_vd;
+                        l_uc   <= ls_vc;
+                        l_cnt  <= ls_cnt;
+                        l_mode <= (ls_cnt > SPLIT_LIM) ? LM_SPLIT : LM_ONE;
+                        l_list <= !ls_vc;
+                        d_v    <= ls_vc && ls_vd;
+                        d_head <= ls_wd[2*NODE_W-1:NODE_W];
+                        d_tail <= ls_wd[NODE_W-1:0];
                     end else if (pc_issue) begin
                         l_mode <= LM_ONE;
                         be_st <= BE_LHEAD;      // its word is on the RAM output next cycle
@@ -830,7 +923,14 @@ always @(posedge clk) begin
                         be_st <= BE_IDLE;
                     end
                 end else begin
-                    l_cur <= (l_mode == LM_SUB) ? sn_rd : fx_eff;
+                    l_cur <= (l_mode == LM_SUB) ? sn_rd : l_sw ? d_head : lnx_eff;
+                    if (l_sw) begin
+                        // end of the cascaded list: on into the direct one (an append at this edge
+                        // is its new tail, below)
+                        l_list <= 1'b1;
+                        l_tail <= d_tail;
+                        d_v    <= 1'b0;
+                    end
                     l_burst <= l_burst + 1'b1;
                     if (sweep_pend && l_burst == LD_BURST - 1) begin
                         be_st <= BE_SWRES;
@@ -868,12 +968,27 @@ always @(posedge clk) begin
     endcase
 
     // an entry appended to a slot the loader holds becomes the walk's new tail
+    // (direct list: while the cascaded list is walked, the direct list that follows it)
     if (b_go_fine && b_at_claim) begin
-        l_tail <= alloc_node;
+        if (l_list || (l_go && l_sw)) begin
+            l_tail <= alloc_node;
+        end else begin
+            d_tail <= alloc_node;
+            if (!d_v) d_head <= alloc_node;
+            d_v    <= 1'b1;
+        end
+        l_ud   <= 1'b1;
         l_cnt  <= l_cnt + 1'b1;
     end
     if (b_go_fine && b_at_pc && pc_st == 2'd2) begin
-        nx_tail <= alloc_node;
+        if (nx_list) begin
+            nx_tail <= alloc_node;
+        end else begin
+            nx_dt <= alloc_node;
+            if (!nx_dv) nx_dh <= alloc_node;
+            nx_dv <= 1'b1;
+        end
+        nx_ud   <= 1'b1;
         nx_cnt  <= nx_cnt + 1'b1;
     end
 
@@ -976,6 +1091,9 @@ always @(posedge clk) begin
         qfw_v <= 1'b0;
         bfw_v <= 1'b0;
         xfw_v <= 1'b0;
+        fcw_v <= 1'b0;
+        l_list <= 1'b1;
+        d_v <= 1'b0;
         xcw_v <= 1'b0;
     end
 end
