@@ -6,10 +6,12 @@
 // insert, FLUSHED by a queue flush). See docs/CALENDAR.md for the design and its guarantees.
 //
 // Structure
-//   * node pool (2^NODE_W entries) in block RAM: payload, fine/coarse next pointers, a back-end
-//     state {generation, dead}; free nodes come from a bump counter, then from a free-list FIFO.
-//   * fine wheel: 2^SLOT_W slots of 2^SLOT_NS_W ns, each a FIFO linked list {valid, epoch, head,
-//     tail}; holds absolute slots [scan, scan + 2^SLOT_W).
+//   * node pool (2^NODE_W entries) in block RAM: payload, next pointers (direct, cascaded, coarse
+//     and split lists), a back-end state {generation, dead}; free nodes come from a bump counter,
+//     then from a free-list FIFO.
+//   * fine wheel: 2^SLOT_W slots of 2^SLOT_NS_W ns, each two FIFO linked lists {valid, epoch,
+//     count, head, tail}: direct (appended by the insert) and cascaded (by the cascade), each with
+//     its own write port; holds absolute slots [scan, scan + 2^SLOT_W).
 //   * coarse wheel: 2^CSLOT_W slots of 2^(SLOT_W-1) fine slots each (default 262 us, 17.2 s span);
 //     a coarse slot is cascaded into the fine wheel (in FIFO order) before the scan reaches it.
 //   * release buffer (tsnic_calendar_sorter): 2^SORT_W cells sorted by (launch_ns, rank).
@@ -19,16 +21,18 @@
 //   * insert (stage B): the handshake reads the target slot words and the queue counters; the next
 //     cycle decides with the data (forwarded from the previous cycle's writes) and appends the entry
 //     to a fine or coarse slot list, or pushes it into the release buffer. One entry per cycle.
-//   * loader: claims slot `scan` once due, walks its list at one node per cycle into the release
-//     buffer (following entries appended behind it) and claims the next slot ahead, so consecutive
-//     slots chain without a bubble; interleaved with the flush sweep.
+//   * loader: claims slot `scan` once due, walks its cascaded then its direct list at one node per
+//     cycle into the release buffer (following entries appended behind it) and claims the next slot
+//     ahead, so consecutive slots chain without a bubble; interleaved with the flush sweep. A slot
+//     with more entries than SPLIT_LIM is first split into one list per ns, then loaded ns by ns,
+//     so launch order is exact for any slot (no forced release).
 //   * the release buffer has a push port for the insert stage and one for the loader/sweep.
-//   * cascade: moves coarse slot `ccur` into the fine wheel (3 cycles per entry) in the cycles the
-//     insert leaves the fine-list write port free (first when the loader waits for it).
+//   * cascade: moves coarse slot `ccur` into the cascaded lists of the fine wheel (3 cycles per
+//     entry) on its own write port.
 //   * the sorter releases one entry per cycle.
-// Ownership keeps them apart: only the insert stage and the cascade write slot lists (one fine
-// write port), only the loader and the sweep write node states, the loader marks a slot empty by
-// flipping its epoch instead of writing the slot word; a word is read one cycle before it is used
+// Ownership keeps them apart: only the insert stage (direct lists) and the cascade (cascaded lists)
+// write slot lists, only the loader and the sweep write node states, the loader marks a list empty
+// by flipping its epoch instead of writing the slot word; a word is read one cycle before it is used
 // and the previous cycle's write to it is forwarded.
 `resetall
 `timescale 1ns / 1ps
