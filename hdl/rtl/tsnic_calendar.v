@@ -6,10 +6,12 @@
 // insert, FLUSHED by a queue flush). See docs/CALENDAR.md for the design and its guarantees.
 //
 // Structure
-//   * node pool (2^NODE_W entries) in block RAM: payload, fine/coarse next pointers, a back-end
-//     state {generation, dead}; free nodes come from a bump counter, then from a free-list FIFO.
-//   * fine wheel: 2^SLOT_W slots of 2^SLOT_NS_W ns, each a FIFO linked list {valid, epoch, head,
-//     tail}; holds absolute slots [scan, scan + 2^SLOT_W).
+//   * node pool (2^NODE_W entries) in block RAM: payload, next pointers (direct, cascaded, coarse
+//     and split lists), a back-end state {generation, dead}; free nodes come from a bump counter,
+//     then from a free-list FIFO.
+//   * fine wheel: 2^SLOT_W slots of 2^SLOT_NS_W ns, each two FIFO linked lists {valid, epoch,
+//     count, head, tail}: direct (appended by the insert) and cascaded (by the cascade), each with
+//     its own write port; holds absolute slots [scan, scan + 2^SLOT_W).
 //   * coarse wheel: 2^CSLOT_W slots of 2^(SLOT_W-1) fine slots each (default 262 us, 17.2 s span);
 //     a coarse slot is cascaded into the fine wheel (in FIFO order) before the scan reaches it.
 //   * release buffer (tsnic_calendar_sorter): 2^SORT_W cells sorted by (launch_ns, rank).
@@ -19,16 +21,18 @@
 //   * insert (stage B): the handshake reads the target slot words and the queue counters; the next
 //     cycle decides with the data (forwarded from the previous cycle's writes) and appends the entry
 //     to a fine or coarse slot list, or pushes it into the release buffer. One entry per cycle.
-//   * loader: claims slot `scan` once due, walks its list at one node per cycle into the release
-//     buffer (following entries appended behind it) and claims the next slot ahead, so consecutive
-//     slots chain without a bubble; interleaved with the flush sweep.
+//   * loader: claims slot `scan` once due, walks its cascaded then its direct list at one node per
+//     cycle into the release buffer (following entries appended behind it) and claims the next slot
+//     ahead, so consecutive slots chain without a bubble; interleaved with the flush sweep. A slot
+//     with more entries than SPLIT_LIM is first split into one list per ns, then loaded ns by ns,
+//     so launch order is exact for any slot (no forced release).
 //   * the release buffer has a push port for the insert stage and one for the loader/sweep.
-//   * cascade: moves coarse slot `ccur` into the fine wheel (3 cycles per entry) in the cycles the
-//     insert leaves the fine-list write port free (first when the loader waits for it).
+//   * cascade: moves coarse slot `ccur` into the cascaded lists of the fine wheel (3 cycles per
+//     entry) on its own write port.
 //   * the sorter releases one entry per cycle.
-// Ownership keeps them apart: only the insert stage and the cascade write slot lists (one fine
-// write port), only the loader and the sweep write node states, the loader marks a slot empty by
-// flipping its epoch instead of writing the slot word; a word is read one cycle before it is used
+// Ownership keeps them apart: only the insert stage (direct lists) and the cascade (cascaded lists)
+// write slot lists, only the loader and the sweep write node states, the loader marks a list empty
+// by flipping its epoch instead of writing the slot word; a word is read one cycle before it is used
 // and the previous cycle's write to it is forwarded.
 `resetall
 `timescale 1ns / 1ps
@@ -82,7 +86,7 @@ module tsnic_calendar #(
     input  wire [NODE_W:0]      cfg_quota_value,
 
     output wire [NODE_W:0]      stat_occupancy,
-    output wire [31:0]          stat_forced,     // releases made in overflow mode (order not exact)
+    output wire [31:0]          stat_forced,     // always 0: no release overtakes a smaller launch time (kept for the register map)
     output wire                 stat_init_busy,  // RAM clear after reset in progress
 
     // co-simulation fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward")
@@ -96,7 +100,8 @@ module tsnic_calendar #(
 localparam AS_W   = 64 - SLOT_NS_W;          // absolute fine slot number width
 localparam CWB    = SLOT_W - 1;               // coarse slot = 2^CWB fine slots
 localparam AC_W   = AS_W - CWB;               // absolute coarse slot number width
-localparam FW_W   = 2 + 2*NODE_W;             // fine slot word {valid, epoch, head, tail}
+localparam CNT_W  = 6;                       // entries per fine slot, counted up to 2^CNT_W - 1
+localparam FW_W   = 2 + CNT_W + 2*NODE_W;     // fine slot word {valid, epoch, count, head, tail}
 localparam CW_W   = 1 + 2*NODE_W;             // coarse slot word {valid, head, tail}
 localparam ND_W   = 67 + HANDLE_W + QUEUE_W;  // node payload {gen, launch, queue, handle, capped, latepol}
 localparam IW1    = (CSLOT_W > SLOT_W) ? CSLOT_W : SLOT_W;
@@ -108,6 +113,12 @@ localparam [AC_W-1:0] CSLOT_MAX = {AC_W{1'b1}};
 localparam [NODE_W:0] POOL    = {1'b1, {NODE_W{1'b0}}};
 localparam [NODE_W:0] DEF_Q   = DEFAULT_QUOTA;
 localparam [NODE_W:0] ZN      = {(NODE_W+1){1'b0}};
+// a fine slot with more entries than SPLIT_LIM is loaded in two passes (split into one list per ns);
+// appends behind a walk stop at SPLIT_LIM, so a slot walked in one pass fills at most SPLIT_LIM + 1
+// cells of the release buffer and never all of it
+localparam [CNT_W-1:0] SPLIT_LIM = (1 << SORT_W) - 8;
+localparam [CNT_W-1:0] CNT_MAX   = {CNT_W{1'b1}};
+localparam NSUB   = 1 << SLOT_NS_W;           // per-ns lists of a split slot
 
 localparam [7:0] ST8_DROP_LATE = `TSNIC_STATUS_DROPPED_LATE;
 localparam [7:0] ST8_DROP_HOR  = `TSNIC_STATUS_DROPPED_HORIZON;
@@ -121,7 +132,9 @@ localparam [2:0] K_URG = 3'd0, K_SORT = 3'd1, K_FINE = 3'd2, K_COARSE = 3'd3, K_
 
 // back-end (loader + flush sweep) states
 localparam [2:0] BE_IDLE = 3'd0, BE_LHEAD = 3'd1, BE_LWALK = 3'd2, BE_LRES = 3'd3,
-                 BE_SWRES = 3'd4, BE_SW = 3'd5;
+                 BE_SWRES = 3'd4, BE_SW = 3'd5, BE_LSEEK = 3'd6;
+// loader walk modes: one pass (list order), split pass (each node to the list of its ns), sub-list walk
+localparam [1:0] LM_ONE = 2'd0, LM_SPLIT = 2'd1, LM_SUB = 2'd2;
 // cascade states
 localparam [2:0] CS_IDLE = 3'd0, CS_HEAD = 3'd1, CS_RD = 3'd2, CS_SL = 3'd3, CS_WR = 3'd4;
 
@@ -142,7 +155,6 @@ reg  [NODE_W:0]   fcount;        // entries in fine lists
 reg  [NODE_W:0]   ccount;        // entries in coarse lists
 reg  [NODE_W:0]   bump;
 reg  [NODE_W:0]   occ;
-reg  [31:0]       forced_cnt;
 reg               rewind_req;
 reg               fl_active;
 reg  [QUEUE_W-1:0] fl_q;
@@ -167,14 +179,33 @@ reg  [2:0]        b_ustat;       // drop decided on insert (0: none)
 reg  [2:0]        be_st;
 reg  [NODE_W-1:0] l_cur;
 reg  [NODE_W-1:0] l_tail;
-reg               l_e;
+reg               l_ed, l_ec;    // the walked slot's direct / cascaded list epochs
+reg               l_ud, l_uc;    // ... and whether each list is in use (its epoch flips at the end)
 reg  [4:0]        l_burst;
 reg  [6:0]        sw_burst;
 reg  [NODE_W-1:0] be_ra_q;       // node read issued last cycle
 reg  [1:0]        pc_st;         // slot scan+1 claimed ahead: 1 word read issued, 2 word held
 reg  [NODE_W-1:0] nx_head;
 reg  [NODE_W-1:0] nx_tail;
-reg               nx_e;
+reg               nx_ed, nx_ec, nx_ud, nx_uc;
+reg  [CNT_W-1:0]  nx_cnt;        // entries in the slot claimed ahead
+reg               nx_list;       // its first list: 0 cascaded, 1 direct (then nx_d* unused)
+reg               nx_dv;         // its direct list (walked after the cascaded one)
+reg  [NODE_W-1:0] nx_dh;
+reg  [NODE_W-1:0] nx_dt;
+reg               l_list;        // list being walked: 0 cascaded, 1 direct
+reg               d_v;           // walking the cascaded list: the direct list that follows
+reg  [NODE_W-1:0] d_head;
+reg  [NODE_W-1:0] d_tail;
+reg  [SLOT_W-1:0] fb_ra_q;       // slot word address the loader read last cycle
+reg  [1:0]        l_mode;        // LM_*
+reg  [CNT_W-1:0]  l_cnt;         // entries in the slot walked in one pass (appends stop at SPLIT_LIM)
+reg  [NODE_W-1:0] sub_h [0:NSUB-1];   // split slot: one list per ns of the slot (next pointers in u_snext)
+reg  [NODE_W-1:0] sub_t [0:NSUB-1];
+reg  [NSUB-1:0]   sub_m;         // non-empty sub-lists (not yet walked)
+reg  [SLOT_NS_W-1:0] o_cur;      // sub-list being walked: everything below {scan, o_cur} is loaded
+reg  [63:0]       ord_done;      // ... i.e. everything at or below ord_done = {scan, o_cur} - 1
+reg  [AS_W-1:0]   hi_s;          // every cell of the release buffer lies in a slot below hi_s
 reg               rq_v;          // per-queue release counter: read issued last cycle
 reg  [QUEUE_W-1:0] rq_q;
 reg               wq_v;          // ... written last cycle (forwarding)
@@ -194,11 +225,16 @@ reg               cfw_v;  reg [CSLOT_W-1:0] cfw_a;  reg [CW_W-1:0]   cfw_d;
 reg               qfw_v;  reg [QUEUE_W-1:0] qfw_a;  reg [NODE_W:0]   qfw_d;
 reg               bfw_v;  reg [NODE_W-1:0]  bfw_a;  reg [1:0]        bfw_d;
 reg               xfw_v;  reg [NODE_W-1:0]  xfw_a;  reg [NODE_W-1:0] xfw_d;
+reg               fcw_v;  reg [SLOT_W-1:0]  fcw_a;  reg [FW_W-1:0]   fcw_d;
 reg               xcw_v;  reg [NODE_W-1:0]  xcw_a;  reg [NODE_W-1:0] xcw_d;
 
 // ------------------------------------------------------------------ RAM ports
 reg  [SLOT_W-1:0]  fa_ra, fb_ra, fc_ra;
-wire [FW_W-1:0]    fa_rd, fb_rd, fc_rd;
+wire [FW_W-1:0]    fa_rd, fb_rd, fc_rd, fcb_rd;
+wire               dl_rd, cl_rd;
+reg                fc_we;  reg [SLOT_W-1:0]  fc_wa; reg [FW_W-1:0] fc_wd;
+wire [NODE_W-1:0]  fxc_rd;
+reg                xc_we;  reg [NODE_W-1:0]  xc_wa; reg [NODE_W-1:0] xc_wd;
 reg                f_we;   reg [SLOT_W-1:0]  f_wa;  reg [FW_W-1:0] f_wd;
 reg  [CSLOT_W-1:0] ca_ra, cb_ra;
 wire [CW_W-1:0]    ca_rd, cb_rd;
@@ -217,19 +253,32 @@ reg  [QUEUE_W-1:0] q_ra;                    // insert-side per-queue reads
 wire [NODE_W:0]    qi_rd, ri_rd, qq_rd;
 reg                qi_we;  reg [QUEUE_W-1:0] qi_wa; reg [NODE_W:0] qi_wd;
 reg  [QUEUE_W-1:0] rl_ra;  wire [NODE_W:0]   rl_rd;
+wire [NODE_W-1:0]  sn_rd;
+reg                sn_we;  reg [NODE_W-1:0]  sn_wa; reg [NODE_W-1:0] sn_wd;
 reg                r_we;   reg [QUEUE_W-1:0] r_wa;  reg [NODE_W:0] r_wd;
 reg                qq_we;  reg [QUEUE_W-1:0] qq_wa; reg [NODE_W:0] qq_wd;
 reg  [SLOT_W-1:0]  dk_ra;
 wire               di_rd, dk_rd;
 reg                d_we;   reg [SLOT_W-1:0]  d_wa;  reg d_wd;
+reg                e_we;   reg e_wd;
 
-// fine slot lists: three copies written together, read by insert (A), loader (B), cascade (C)
+// Every fine slot holds two lists, each with its own write port: the direct list (entries the insert
+// appends; next pointers in u_fnext) and the cascaded list (entries the cascade moves in from the
+// coarse wheel; next pointers in u_fxnext). The loader walks the cascaded one first: its entries
+// were all posted before any direct entry of the slot.
+// direct list words: read by insert (A), loader (B)
 tsnic_calendar_ram #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) u_fslot_a (.clk(clk), .wr_en(f_we), .wr_addr(f_wa), .wr_data(f_wd), .rd_addr(fa_ra), .rd_data(fa_rd));
 tsnic_calendar_ram #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) u_fslot_b (.clk(clk), .wr_en(f_we), .wr_addr(f_wa), .wr_data(f_wd), .rd_addr(fb_ra), .rd_data(fb_rd));
-tsnic_calendar_ram #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) u_fslot_c (.clk(clk), .wr_en(f_we), .wr_addr(f_wa), .wr_data(f_wd), .rd_addr(fc_ra), .rd_data(fc_rd));
-// fine slot epochs (the loader flips a slot's epoch when it empties the slot): insert (I), cascade (K)
+// cascaded list words: read by loader (B), cascade (C)
+tsnic_calendar_ram #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) u_fcas_b (.clk(clk), .wr_en(fc_we), .wr_addr(fc_wa), .wr_data(fc_wd), .rd_addr(fb_ra), .rd_data(fcb_rd));
+tsnic_calendar_ram #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) u_fcas_c (.clk(clk), .wr_en(fc_we), .wr_addr(fc_wa), .wr_data(fc_wd), .rd_addr(fc_ra), .rd_data(fc_rd));
+// list epochs, one per list of a slot (a list word is valid while its epoch matches; the loader flips
+// the epoch of each list it emptied, so a word left from an earlier use never matches):
+// direct lists: insert (I), loader (L); cascaded lists: cascade (K), loader (L)
 tsnic_calendar_ram #(.WIDTH(1), .ADDR_W(SLOT_W)) u_dep_i (.clk(clk), .wr_en(d_we), .wr_addr(d_wa), .wr_data(d_wd), .rd_addr(fa_ra), .rd_data(di_rd));
-tsnic_calendar_ram #(.WIDTH(1), .ADDR_W(SLOT_W)) u_dep_k (.clk(clk), .wr_en(d_we), .wr_addr(d_wa), .wr_data(d_wd), .rd_addr(dk_ra), .rd_data(dk_rd));
+tsnic_calendar_ram #(.WIDTH(1), .ADDR_W(SLOT_W)) u_dep_l (.clk(clk), .wr_en(d_we), .wr_addr(d_wa), .wr_data(d_wd), .rd_addr(fb_ra), .rd_data(dl_rd));
+tsnic_calendar_ram #(.WIDTH(1), .ADDR_W(SLOT_W)) u_cep_k (.clk(clk), .wr_en(e_we), .wr_addr(d_wa), .wr_data(e_wd), .rd_addr(dk_ra), .rd_data(dk_rd));
+tsnic_calendar_ram #(.WIDTH(1), .ADDR_W(SLOT_W)) u_cep_l (.clk(clk), .wr_en(e_we), .wr_addr(d_wa), .wr_data(e_wd), .rd_addr(fb_ra), .rd_data(cl_rd));
 // coarse slot lists: insert (A), cascade (B)
 tsnic_calendar_ram #(.WIDTH(CW_W), .ADDR_W(CSLOT_W)) u_cslot_a (.clk(clk), .wr_en(c_we), .wr_addr(c_wa), .wr_data(c_wd), .rd_addr(ca_ra), .rd_data(ca_rd));
 tsnic_calendar_ram #(.WIDTH(CW_W), .ADDR_W(CSLOT_W)) u_cslot_b (.clk(clk), .wr_en(c_we), .wr_addr(c_wa), .wr_data(c_wd), .rd_addr(cb_ra), .rd_data(cb_rd));
@@ -237,6 +286,9 @@ tsnic_calendar_ram #(.WIDTH(CW_W), .ADDR_W(CSLOT_W)) u_cslot_b (.clk(clk), .wr_e
 tsnic_calendar_ram #(.WIDTH(ND_W),   .ADDR_W(NODE_W)) u_ndata (.clk(clk), .wr_en(nd_we), .wr_addr(nd_wa), .wr_data(nd_wd), .rd_addr(be_ra), .rd_data(nd_rd));
 tsnic_calendar_ram #(.WIDTH(SLOT_W), .ADDR_W(NODE_W)) u_nfidx (.clk(clk), .wr_en(nd_we), .wr_addr(nd_wa), .wr_data(nd_wd[SLOT_NS_W+HANDLE_W+QUEUE_W+2 +: SLOT_W]), .rd_addr(nf_ra), .rd_data(nf_rd));
 tsnic_calendar_ram #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) u_fnext (.clk(clk), .wr_en(fx_we), .wr_addr(fx_wa), .wr_data(fx_wd), .rd_addr(be_ra), .rd_data(fx_rd));
+// sub-list next pointers of a split slot (written by the split pass, read by the sub-list walk)
+tsnic_calendar_ram #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) u_fxnext(.clk(clk), .wr_en(xc_we), .wr_addr(xc_wa), .wr_data(xc_wd), .rd_addr(be_ra), .rd_data(fxc_rd));
+tsnic_calendar_ram #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) u_snext (.clk(clk), .wr_en(sn_we), .wr_addr(sn_wa), .wr_data(sn_wd), .rd_addr(be_ra), .rd_data(sn_rd));
 tsnic_calendar_ram #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) u_cnext (.clk(clk), .wr_en(cx_we), .wr_addr(cx_wa), .wr_data(cx_wd), .rd_addr(cx_ra), .rd_data(cx_rd));
 tsnic_calendar_ram #(.WIDTH(2),      .ADDR_W(NODE_W)) u_nstate(.clk(clk), .wr_en(bs_we), .wr_addr(bs_wa), .wr_data(bs_wd), .rd_addr(be_ra), .rd_data(bs_rd));
 // per-queue counters: inserted into the wheel (insert), freed by the loader (two copies), quota
@@ -270,6 +322,8 @@ wire                 nd_latepol = nd_rd[0];
 wire [1:0]           bs_eff     = (bfw_v && bfw_a == be_ra_q) ? bfw_d : bs_rd;
 wire                 bs_bgen    = bs_eff[1];
 wire [NODE_W-1:0]    fx_eff     = (xfw_v && xfw_a == be_ra_q) ? xfw_d : fx_rd;
+// next node of the list being walked (the cascade never writes a list the loader walks)
+wire [NODE_W-1:0]    lnx_eff    = l_list ? fx_eff : fxc_rd;
 wire                 bs_dead    = bs_eff[0];
 
 // ------------------------------------------------------------------ time
@@ -302,6 +356,10 @@ wire              b_flq    = fl_active && (b_q == fl_q);
 wire              b_urg    = (b_ustat != 3'd0) || b_flq;
 wire [2:0]        b_ustat_e = (b_ustat != 3'd0) ? b_ustat : US_FLUSHED;
 wire              b_lt_scan = b_slot < scan;
+// an entry for the split slot being walked below the sub-list being walked: below everything still
+// in the wheel, so bound for the buffer like an entry behind the scan
+wire              b_below_sub = (b_slot == scan) && ld_claim && (l_mode == LM_SUB) && (b_launch < {scan, o_cur});
+wire              b_sortb  = b_valid && !b_urg && (b_lt_scan || b_below_sub);
 wire              b_ge_fine = b_slot >= fine_lim;
 // slots the loader holds: an entry may be appended to the list it walks (it follows the new tail),
 // except in the cycle its word is read (LHEAD) or the cycle it takes the last node
@@ -319,9 +377,9 @@ wire              ld_app     = (be_st == BE_LWALK) || (be_st == BE_LRES) || (be_
 reg  [2:0]        b_cls;
 always @* begin
     if (b_urg)                                   b_cls = K_URG;
-    else if (b_lt_scan)                          b_cls = K_SORT;
-    else if (b_at_claim)                         b_cls = ld_app ? K_FINE : K_WAIT;   // append behind the walk
-    else if (b_at_pc)                            b_cls = (pc_st == 2'd2) ? K_FINE : K_WAIT;
+    else if (b_lt_scan || b_below_sub)           b_cls = K_SORT;
+    else if (b_at_claim)                         b_cls = (ld_app && l_mode == LM_ONE && l_cnt < SPLIT_LIM) ? K_FINE : K_WAIT;   // append behind the walk
+    else if (b_at_pc)                            b_cls = (pc_st == 2'd2 && nx_cnt < SPLIT_LIM) ? K_FINE : K_WAIT;
     else if (!b_ge_fine)                         b_cls = (b_slot < scan_n) ? K_FINE : K_WAIT;
     else if (b_at_ccur)                          b_cls = cs_app ? K_COARSE : K_WAIT;  // append behind the cascade
     else if (b_slot < coarse_lim)                b_cls = K_COARSE;
@@ -349,24 +407,32 @@ wire              b_wheel_ok = b_valid && !f_st && node_avail && (b_qcnt < quota
 wire [SORT_W:0] srt_count;
 wire            srt_room = !srt_count[SORT_W];
 wire            srt_has_flushed;
-wire            srt_forced;
 wire            push_b;          // stage B -> push port 2
 wire            push_e;          // back-end (loader, sweep) -> push port 1
-// release order: nothing at or after the slot of an accepted entry still in stage B may leave
-wire [AS_W-1:0] srt_lim = (b_valid && !b_urg && b_lt_scan) ? b_slot : scan;
+// release order: the buffer's head may leave when nothing smaller can still come. Without an entry
+// in stage B bound for the buffer: its slot is below the scan, or (walking a split slot's per-ns
+// lists) its launch_ns is below the list being walked (ord_done), or at most it when the buffer is
+// full (ties of one ns beyond the buffer: posting order). With one: its launch_ns is at most that
+// entry's (which is posted after every entry inside, so ties with it are in posting order).
+wire [63:0]     ord_sub  = srt_count[SORT_W] ? {scan, o_cur} : ord_done;
+wire [AS_W-1:0] srt_lim  = b_sortb ? {AS_W{1'b0}} : scan;
+wire            srt_ordv = b_sortb || (ld_claim && l_mode == LM_SUB);
+wire [63:0]     srt_ordl = b_sortb ? b_launch : ord_sub;
+wire            srt_byp;
 
 tsnic_calendar_sorter #(
     .SORT_W(SORT_W), .QUEUE_W(QUEUE_W), .HANDLE_W(HANDLE_W), .RANK_W(RANK_W), .SLOT_NS_W(SLOT_NS_W)
 ) u_sorter (
     .clk(clk), .rst(rst),
-    .phc_ns(phc_ns), .now_l(now_l), .scan_lim(srt_lim),
+    .phc_ns(phc_ns), .now_l(now_l), .scan_lim(srt_lim), .ord_v(srt_ordv), .ord_l(srt_ordl),
     .push_valid(push_e), .push_launch(nd_launch), .push_queue(nd_queue), .push_handle(nd_handle),
     .push_capped(nd_capped), .push_latepol(nd_latepol), .push_urg((be_st == BE_SW) || l_urg),
     .push_ustat(US_FLUSHED),
     .push2_valid(push_b), .push2_launch(b_launch), .push2_queue(b_q), .push2_handle(b_h),
     .push2_capped(b_capped), .push2_latepol(b_lp), .push2_urg(b_cls == K_URG), .push2_ustat(b_ustat_e),
+    .byp_req(req_b && !srt_room), .byp_take(srt_byp),
     .mark_valid(f_st), .mark_queue(s_flush_queue),
-    .count(srt_count), .has_flushed(srt_has_flushed), .forced(srt_forced),
+    .count(srt_count), .has_flushed(srt_has_flushed),
     .m_rel_valid(m_rel_valid), .m_rel_ready(m_rel_ready), .m_rel_queue(m_rel_queue),
     .m_rel_handle(m_rel_handle), .m_rel_launch_ns(m_rel_launch_ns), .m_rel_status(m_rel_status),
     .m_rel_capped(m_rel_capped)
@@ -375,7 +441,7 @@ tsnic_calendar_sorter #(
 // ------------------------------------------------------------------ back-end requests
 wire            sweep_pend = fl_active && (sw_ptr < sw_lim);
 wire            l_urg      = fl_active && (nd_queue == fl_q);
-wire            l_need     = (be_st == BE_LWALK) && !bs_dead;                  // node to hand on
+wire            l_need     = (be_st == BE_LWALK) && !bs_dead && (l_mode != LM_SPLIT);  // node to hand on
 wire            sw_need    = (be_st == BE_SW) && (nd_gen != bs_bgen) && !bs_dead && (nd_queue == fl_q);
 wire            req_e      = (l_need || sw_need) && !f_st;
 wire            req_b      = b_valid && !f_st && (b_cls == K_URG || b_cls == K_SORT);
@@ -391,27 +457,60 @@ wire            e_room     = !srt_cnt_b[SORT_W];
 assign          push_e     = req_e && e_room;
 wire            l_go       = (be_st == BE_LWALK) && (!l_need || push_e);
 wire            sw_go      = (be_st == BE_SW) && (!sw_need || push_e);
-wire            l_last     = (l_cur == l_tail);
+// the node on the RAM output ends the slot (l_last) or, walking a split slot, one of its sub-lists
+wire            l_sub_t    = (l_cur == sub_t[o_cur]);
+// end of the cascaded list with a direct list to follow (one pass or split pass)
+wire            l_sw       = (l_mode != LM_SUB) && !l_list && d_v && (l_cur == l_tail);
+wire            l_ltail    = (l_cur == l_tail) && (l_list || !d_v);
+wire            l_last     = (l_mode == LM_ONE) ? l_ltail :
+                             (l_mode == LM_SUB) ? (l_sub_t && sub_m == {NSUB{1'b0}}) : 1'b0;
+wire            l_sub_end  = (l_mode == LM_SUB) && l_sub_t && (sub_m != {NSUB{1'b0}});
+wire            l_spl_end  = (l_mode == LM_SPLIT) && l_ltail;
+wire            l_fin      = l_go && (l_mode != LM_SPLIT);   // node handed on (or dropped, dead): close, free
+wire [SLOT_NS_W-1:0] spl_o = nd_launch[SLOT_NS_W-1:0];
+// first non-empty sub-list (by halving)
+reg  [SLOT_NS_W-1:0] sub_nx;
+reg  [NSUB-1:0]      sub_x;
+integer sb;
+always @* begin
+    sub_nx = {SLOT_NS_W{1'b0}};
+    sub_x  = sub_m;
+    for (sb = SLOT_NS_W-1; sb >= 0; sb = sb - 1) begin
+        if ((sub_x & ({NSUB{1'b1}} >> (NSUB - (1<<sb)))) == {NSUB{1'b0}}) begin
+            sub_nx[sb] = 1'b1;
+            sub_x      = sub_x >> (1<<sb);
+        end
+    end
+end
 wire [NODE_W:0] sw_ptr_p1  = sw_ptr + 1'b1;
+
+// the slot the loader read last cycle (scan at a claim, scan + 1 claimed ahead): its two lists
+wire [FW_W-1:0] ls_wd    = (ffw_v && ffw_a == fb_ra_q) ? ffw_d : fb_rd;     // direct
+wire [FW_W-1:0] ls_wc    = (fcw_v && fcw_a == fb_ra_q) ? fcw_d : fcb_rd;    // cascaded
+wire            ls_vd    = ls_wd[FW_W-1] && (ls_wd[FW_W-2] == dl_rd);
+wire            ls_vc    = ls_wc[FW_W-1] && (ls_wc[FW_W-2] == cl_rd);
+wire [CNT_W:0]  ls_sum   = (ls_vd ? {1'b0, ls_wd[2*NODE_W +: CNT_W]} : {(CNT_W+1){1'b0}}) +
+                           (ls_vc ? {1'b0, ls_wc[2*NODE_W +: CNT_W]} : {(CNT_W+1){1'b0}});
+wire [CNT_W-1:0] ls_cnt  = ls_sum[CNT_W] ? CNT_MAX : ls_sum[CNT_W-1:0];
+wire [NODE_W-1:0] ls_head = ls_vc ? ls_wc[2*NODE_W-1:NODE_W] : ls_wd[2*NODE_W-1:NODE_W];
+wire [NODE_W-1:0] ls_tail = ls_vc ? ls_wc[NODE_W-1:0] : ls_wd[NODE_W-1:0];
 
 // ------------------------------------------------------------------ cascade requests
 wire [CW_W-1:0] cs_word  = (cfw_v && cfw_a == ccur[CSLOT_W-1:0]) ? cfw_d : cb_rd;
 // The cascade writes the fine lists in the cycles stage B does not (entries it moves were inserted
 // through the coarse port, which left those cycles free), and first only when the loader has
 // reached the fine limit and waits for it.
-wire            cs_urgent = !(scan < fine_lim);
-wire            b_want_f  = (b_cls == K_FINE) && b_wheel_ok;
-wire            cs_wr     = (cs_st == CS_WR) && (cs_urgent || !b_want_f);
+wire            cs_wr     = (cs_st == CS_WR);     // the cascaded lists have a write port of their own
 wire            cs_clr    = cs_wr && (cw_node == cw_tail);   // the list is moved: clear its word
-wire [FW_W-1:0] cf_word  = (ffw_v && ffw_a == cw_fidx) ? ffw_d : fc_rd;
+wire [FW_W-1:0] cf_word  = (fcw_v && fcw_a == cw_fidx) ? fcw_d : fc_rd;
 wire            cf_v     = cf_word[FW_W-1] && (cf_word[FW_W-2] == dk_rd);
 
 // stage B handshake
-wire            b_go_fine   = (b_cls == K_FINE) && b_wheel_ok && !cs_wr &&
+wire            b_go_fine   = (b_cls == K_FINE) && b_wheel_ok &&
                               !(b_at_claim && be_st == BE_LWALK && l_last);   // not while it may take the last
 wire            b_go_coarse = (b_cls == K_COARSE) && b_wheel_ok && !cs_clr;
 wire            b_go_wheel  = b_go_fine || b_go_coarse;
-wire            b_go        = b_go_wheel || push_b;
+wire            b_go        = b_go_wheel || push_b || srt_byp;
 wire [SORT_W:0] srt_after   = srt_count + {{SORT_W{1'b0}}, push_b} + {{SORT_W{1'b0}}, push_e};
 wire            ins_ready   = !init && !f_st && (!b_valid || b_go) && !srt_after[SORT_W];
 wire            ins_hs      = s_ins_valid && ins_ready;
@@ -458,13 +557,13 @@ wire            fbit_next = (scan[GROUP_W-1:0] == {GROUP_W{1'b1}}) ? g1_bit0
                                                                   : g_word[scan[GROUP_W-1:0] + 1'b1];
 wire            pc_issue  = ld_claim && (pc_st == 2'd0) && (be_st == BE_LWALK || (be_st == BE_LHEAD && fbit_scan)) &&
                             fbit_next && (scan_p1 < fine_lim) && (scan_p1 <= due_slot);
-wire [FW_W-1:0] pc_word   = (ffw_v && ffw_a == scan_p1[SLOT_W-1:0]) ? ffw_d : fb_rd;
 
 // backward PHC step: rewind the scan (never below the fine window)
 wire [AC_W-1:0] rw_c      = cs_busy ? ccur_p1 : ccur;
 wire [AS_W-1:0] rw_top    = {rw_c, {CWB{1'b0}}};
 wire [AS_W-1:0] rw_floor  = (rw_top > N_SLOTS) ? (rw_top - N_SLOTS) : {AS_W{1'b0}};
-wire [AS_W-1:0] rw_t      = (due_p1 > rw_floor) ? due_p1 : rw_floor;
+wire [AS_W-1:0] rw_t0     = (due_p1 > rw_floor) ? due_p1 : rw_floor;
+wire [AS_W-1:0] rw_t      = (hi_s > rw_t0) ? hi_s : rw_t0;     // not below a cell of the buffer
 
 // both wheels empty: jump scan and ccur to the present at once
 wire [AC_W-1:0] jump_c1   = due_p1[AS_W-1:CWB] + 1'b1;
@@ -489,6 +588,13 @@ wire            act_cgskip = fc_zero && !cc_zero && cg_empty && (cgskip_t > ccur
 wire            cs_start  = !cc_zero && ({ccur_p1, {CWB{1'b0}}} <= scan_n);
 
 // ------------------------------------------------------------------ RAM port control
+function [CNT_W-1:0] cnt_inc;      // saturating slot entry count
+    input [CNT_W-1:0] c;
+    begin
+        cnt_inc = (c == CNT_MAX) ? CNT_MAX : c + 1'b1;
+    end
+endfunction
+
 always @* begin
     // insert-side reads: the held entry while it waits, else the one on the port
     if (b_valid && !b_go) begin
@@ -502,8 +608,8 @@ always @* begin
     end
     fb_ra = pc_issue ? scan_p1[SLOT_W-1:0] : scan[SLOT_W-1:0];
     cb_ra = ccur[CSLOT_W-1:0];
-    fc_ra = (cs_st == CS_WR) ? cw_fidx : nf_rd;    // re-read while the cascade waits for the port
-    dk_ra = (cs_st == CS_WR) ? cw_fidx : nf_rd;
+    fc_ra = nf_rd;
+    dk_ra = nf_rd;
     nf_ra = cw_node;
     cx_ra = cw_node;
     rl_ra = nd_queue;
@@ -514,16 +620,25 @@ always @* begin
     fx_we = 1'b0; fx_wa = bf_word[NODE_W-1:0]; fx_wd = alloc_node;
     cx_we = 1'b0; cx_wa = bc_word[NODE_W-1:0]; cx_wd = alloc_node;
     bs_we = 1'b0; bs_wa = l_cur; bs_wd = {nd_gen, 1'b0};
+    sn_we = 1'b0; sn_wa = sub_t[spl_o]; sn_wd = l_cur;
+    fc_we = 1'b0; fc_wa = cw_fidx; fc_wd = {FW_W{1'b0}};
+    xc_we = 1'b0; xc_wa = cf_word[NODE_W-1:0]; xc_wd = cw_node;
     qi_we = 1'b0; qi_wa = b_q; qi_wd = b_qins + 1'b1;
     r_we  = 1'b0; r_wa = rq_q; r_wd = ((wq_v && wq_q == rq_q) ? wq_d : rl_rd) + 1'b1;
     qq_we = cfg_quota_wr; qq_wa = cfg_quota_queue; qq_wd = cfg_quota_value;
-    d_we  = 1'b0; d_wa = scan[SLOT_W-1:0]; d_wd = !l_e;
+    d_we  = 1'b0; d_wa = scan[SLOT_W-1:0]; d_wd = !l_ed;
+    e_we  = 1'b0; e_wd = !l_ec;
 
     // back-end node reads
     case (be_st)
-        BE_LHEAD: be_ra = ((ffw_v && ffw_a == scan[SLOT_W-1:0]) ? ffw_d[2*NODE_W-1:NODE_W] : fb_rd[2*NODE_W-1:NODE_W]);
-        BE_LWALK: be_ra = !l_go ? l_cur : !l_last ? fx_eff : (pc_st == 2'd2) ? nx_head :
-                          (pc_st == 2'd1) ? pc_word[2*NODE_W-1:NODE_W] : l_cur;
+        BE_LHEAD: be_ra = ls_head;
+        BE_LWALK: be_ra = !l_go ? l_cur :
+                          l_sw ? d_head :
+                          (l_mode == LM_SPLIT) ? lnx_eff :
+                          (l_mode == LM_SUB && !l_last) ? (l_sub_t ? l_cur : sn_rd) :
+                          !l_last ? lnx_eff : (pc_st == 2'd2) ? nx_head :
+                          (pc_st == 2'd1) ? ls_head : l_cur;
+        BE_LSEEK: be_ra = sub_h[sub_nx];
         BE_SWRES: be_ra = sw_ptr[NODE_W-1:0];
         BE_SW:    be_ra = sw_go ? sw_ptr_p1[NODE_W-1:0] : sw_ptr[NODE_W-1:0];
         default:  be_ra = l_cur;
@@ -531,22 +646,24 @@ always @* begin
 
     if (init) begin
         f_we = 1'b1; f_wa = init_ptr[SLOT_W-1:0];
+        fc_we = 1'b1; fc_wa = init_ptr[SLOT_W-1:0];
         c_we = 1'b1; c_wa = init_ptr[CSLOT_W-1:0];
         bs_we = 1'b1; bs_wa = init_ptr[NODE_W-1:0]; bs_wd = 2'b00;
         qi_we = 1'b1; qi_wa = init_ptr[QUEUE_W-1:0]; qi_wd = ZN;
         r_we  = 1'b1; r_wa = init_ptr[QUEUE_W-1:0]; r_wd = ZN;
         qq_we = 1'b1; qq_wa = init_ptr[QUEUE_W-1:0]; qq_wd = ZN;
     end else begin
-        // fine-list write port: cascade first, else the insert
+        // fine-list write ports: the cascade's (cascaded lists) and the insert's (direct lists)
         if (cs_wr) begin
-            f_we = 1'b1; f_wa = cw_fidx;
-            f_wd = cf_v ? {1'b1, cf_word[FW_W-2], cf_word[2*NODE_W-1:NODE_W], cw_node}
-                        : {1'b1, dk_rd, cw_node, cw_node};
-            fx_we = cf_v; fx_wa = cf_word[NODE_W-1:0]; fx_wd = cw_node;
-        end else if (b_go_fine) begin
+            fc_we = 1'b1;
+            fc_wd = cf_v ? {1'b1, cf_word[FW_W-2], cnt_inc(cf_word[2*NODE_W +: CNT_W]), cf_word[2*NODE_W-1:NODE_W], cw_node}
+                         : {1'b1, dk_rd, {{(CNT_W-1){1'b0}}, 1'b1}, cw_node, cw_node};
+            xc_we = cf_v;
+        end
+        if (b_go_fine) begin
             f_we = 1'b1; f_wa = b_fidx;
-            f_wd = bf_v ? {1'b1, bf_word[FW_W-2], bf_word[2*NODE_W-1:NODE_W], alloc_node}
-                        : {1'b1, di_rd, alloc_node, alloc_node};
+            f_wd = bf_v ? {1'b1, bf_word[FW_W-2], cnt_inc(bf_word[2*NODE_W +: CNT_W]), bf_word[2*NODE_W-1:NODE_W], alloc_node}
+                        : {1'b1, di_rd, {{(CNT_W-1){1'b0}}, 1'b1}, alloc_node, alloc_node};
             fx_we = bf_v;
         end
         // coarse-list write port: cascade clear first, else the insert
@@ -562,35 +679,51 @@ always @* begin
             qi_we = 1'b1;
         end
         // back-end: close the node it handed on / skipped, or mark a swept node dead
-        if (l_go) begin
+        if (l_go && l_mode == LM_SPLIT) begin
+            sn_we = sub_m[spl_o];     // append to the node's sub-list
+        end
+        if (l_fin) begin
             bs_we = 1'b1; bs_wa = l_cur; bs_wd = {nd_gen, 1'b0};
         end else if (sw_go && sw_need) begin
             bs_we = 1'b1; bs_wa = sw_ptr[NODE_W-1:0]; bs_wd = {bs_bgen, 1'b1};
         end
         r_we = rq_v;
-        if (l_go && l_last) d_we = 1'b1;
+        if (l_go && l_last) begin
+            d_we = l_ud;
+            e_we = l_uc;
+        end
     end
 end
 
-assign fr_push   = l_go;
+assign fr_push   = l_fin;
 assign fr_push_d = {!nd_gen, l_cur};
 assign fr_pop    = b_go_wheel && !alloc_bump;
 
 // ------------------------------------------------------------------ occupancy words and counters
+// set by either list's writer (insert: direct, cascade: cascaded), cleared by the loader
 wire            fset     = f_we && !init;
 wire [SLOT_W-1:0] fset_i = f_wa;
+wire            fset2    = fc_we && !init;
+wire [SLOT_W-1:0] fset2_i = fc_wa;
 wire            fclr     = l_go && l_last;
 wire [SLOT_W-1:0] fclr_i = scan[SLOT_W-1:0];
-wire [(1<<GROUP_W)-1:0] fset_b = {{((1<<GROUP_W)-1){1'b0}}, 1'b1} << fset_i[GROUP_W-1:0];
-wire [(1<<GROUP_W)-1:0] fclr_b = {{((1<<GROUP_W)-1){1'b0}}, 1'b1} << fclr_i[GROUP_W-1:0];
+wire [NG_W-1:0] fw1      = fset_i[SLOT_W-1:GROUP_W];
+wire [NG_W-1:0] fw2      = fset2_i[SLOT_W-1:GROUP_W];
+wire [NG_W-1:0] fw3      = fclr_i[SLOT_W-1:GROUP_W];
+wire [(1<<GROUP_W)-1:0] fset_b  = {{((1<<GROUP_W)-1){1'b0}}, 1'b1} << fset_i[GROUP_W-1:0];
+wire [(1<<GROUP_W)-1:0] fset2_b = {{((1<<GROUP_W)-1){1'b0}}, 1'b1} << fset2_i[GROUP_W-1:0];
+wire [(1<<GROUP_W)-1:0] fclr_b  = {{((1<<GROUP_W)-1){1'b0}}, 1'b1} << fclr_i[GROUP_W-1:0];
+wire [(1<<GROUP_W)-1:0] fs2_1   = (fset2 && fw2 == fw1) ? fset2_b : {(1<<GROUP_W){1'b0}};
+wire [(1<<GROUP_W)-1:0] fc_1    = (fclr && fw3 == fw1) ? fclr_b : {(1<<GROUP_W){1'b0}};
+wire [(1<<GROUP_W)-1:0] fc_2    = (fclr && fw3 == fw2) ? fclr_b : {(1<<GROUP_W){1'b0}};
 always @(posedge clk) begin
     if (init) begin
         fbits[init_ptr[NG_W-1:0]] <= {(1<<GROUP_W){1'b0}};   // init runs >= 2^NG_W cycles
-    end else if (fset && fclr && fset_i[SLOT_W-1:GROUP_W] == fclr_i[SLOT_W-1:GROUP_W]) begin
-        fbits[fset_i[SLOT_W-1:GROUP_W]] <= (fbits[fset_i[SLOT_W-1:GROUP_W]] | fset_b) & ~fclr_b;
     end else begin
-        if (fset) fbits[fset_i[SLOT_W-1:GROUP_W]] <= fbits[fset_i[SLOT_W-1:GROUP_W]] | fset_b;
-        if (fclr) fbits[fclr_i[SLOT_W-1:GROUP_W]] <= fbits[fclr_i[SLOT_W-1:GROUP_W]] & ~fclr_b;
+        // up to three words change; where two changes hit one word, one assignment takes both
+        if (fset) fbits[fw1] <= (fbits[fw1] | fset_b | fs2_1) & ~fc_1;
+        if (fset2 && !(fset && fw1 == fw2)) fbits[fw2] <= (fbits[fw2] | fset2_b) & ~fc_2;
+        if (fclr && !(fset && fw1 == fw3) && !(fset2 && fw2 == fw3)) fbits[fw3] <= fbits[fw3] & ~fclr_b;
     end
 end
 
@@ -611,9 +744,8 @@ end
 always @(posedge clk) begin
     flush_done_reg <= 1'b0;
     if (phc_step) rewind_req <= 1'b1;
-    if (srt_forced) forced_cnt <= forced_cnt + 1'b1;
     occ    <= occ + {{NODE_W{1'b0}}, ins_hs} - {{NODE_W{1'b0}}, (m_rel_valid && m_rel_ready)};
-    fcount <= fcount + {{NODE_W{1'b0}}, (f_we && !init)} - {{NODE_W{1'b0}}, l_go};
+    fcount <= fcount + {{NODE_W{1'b0}}, (f_we && !init)} + {{NODE_W{1'b0}}, (fc_we && !init)} - {{NODE_W{1'b0}}, l_fin};
     ccount <= ccount + {{NODE_W{1'b0}}, b_go_coarse} - {{NODE_W{1'b0}}, cs_wr};
     if (b_go_wheel && alloc_bump) bump <= bump + 1'b1;
 
@@ -623,11 +755,13 @@ always @(posedge clk) begin
     qfw_v <= qi_we; qfw_a <= qi_wa; qfw_d <= qi_wd;
     bfw_v <= bs_we; bfw_a <= bs_wa; bfw_d <= bs_wd;
     xfw_v <= fx_we; xfw_a <= fx_wa; xfw_d <= fx_wd;
+    fcw_v <= fc_we; fcw_a <= fc_wa; fcw_d <= fc_wd;
+    fb_ra_q <= fb_ra;
     xcw_v <= cx_we; xcw_a <= cx_wa; xcw_d <= cx_wd;
     be_ra_q <= be_ra;
 
     // per-queue release counter pipeline (read, then write with forwarding)
-    rq_v <= l_go && !init;
+    rq_v <= l_fin && !init;
     rq_q <= nd_queue;
     wq_v <= rq_v;
     wq_q <= rq_q;
@@ -672,9 +806,17 @@ always @(posedge clk) begin
     if (pc_issue) pc_st <= 2'd1;
     if (pc_st == 2'd1) begin
         pc_st   <= 2'd2;
-        nx_head <= pc_word[2*NODE_W-1:NODE_W];
-        nx_tail <= pc_word[NODE_W-1:0];
-        nx_e    <= pc_word[FW_W-2];
+        nx_head <= ls_head;
+        nx_tail <= ls_tail;
+        nx_ed   <= dl_rd;
+        nx_ec   <= cl_rd;
+        nx_ud   <= ls_vd;
+        nx_uc   <= ls_vc;
+        nx_cnt  <= ls_cnt;
+        nx_list <= !ls_vc;
+        nx_dv   <= ls_vc && ls_vd;
+        nx_dh   <= ls_wd[2*NODE_W-1:NODE_W];
+        nx_dt   <= ls_wd[NODE_W-1:0];
     end
 
     // ---- back-end: loader and flush sweep
@@ -713,35 +855,86 @@ always @(posedge clk) begin
                 be_st <= BE_IDLE;
             end else begin
                 l_cur   <= be_ra;
-                l_tail  <= (ffw_v && ffw_a == scan[SLOT_W-1:0]) ? ffw_d[NODE_W-1:0] : fb_rd[NODE_W-1:0];
-                l_e     <= (ffw_v && ffw_a == scan[SLOT_W-1:0]) ? ffw_d[FW_W-2] : fb_rd[FW_W-2];
+                l_tail  <= ls_tail;
+                l_ed    <= dl_rd;
+                l_ec    <= cl_rd;
+                l_ud    <= ls_vd;
+                l_uc    <= ls_vc;
+                l_cnt   <= ls_cnt;
+                l_mode  <= (ls_cnt > SPLIT_LIM) ? LM_SPLIT : LM_ONE;
+                l_list  <= !ls_vc;
+                d_v     <= ls_vc && ls_vd;
+                d_head  <= ls_wd[2*NODE_W-1:NODE_W];
+                d_tail  <= ls_wd[NODE_W-1:0];
+                o_cur   <= {SLOT_NS_W{1'b0}};
                 l_burst <= 5'd0;
                 be_st   <= BE_LWALK;
             end
         end
         BE_LWALK: begin
             if (l_go) begin
-                if (l_last) begin
+                if (l_spl_end) begin
+                    // split pass done: walk the sub-lists from the lowest ns
+                    l_mode <= LM_SUB;
+                    ord_done <= {scan, {SLOT_NS_W{1'b0}}} - 1'b1;
+                    be_st  <= BE_LSEEK;
+                end else if (l_sub_end) begin
+                    be_st  <= BE_LSEEK;
+                end else if (l_last) begin
                     scan <= scan_p1;
                     pc_st <= 2'd0;
+                    o_cur <= {SLOT_NS_W{1'b0}};
                     if (pc_st == 2'd2) begin
                         // straight on into the slot claimed ahead (its head read goes out now)
                         l_cur  <= nx_head;
-                        l_tail <= (b_go_fine && b_at_pc) ? alloc_node : nx_tail;
-                        l_e    <= nx_e;
+                        l_ed   <= nx_ed;
+                        l_ec   <= nx_ec;
+                        l_ud   <= nx_ud || (b_go_fine && b_at_pc);
+                        l_uc   <= nx_uc;
+                        l_list <= nx_list;
+                        // an append at this edge goes to its direct list
+                        if (nx_list) begin
+                            l_tail <= (b_go_fine && b_at_pc) ? alloc_node : nx_tail;
+                            d_v    <= 1'b0;
+                        end else begin
+                            l_tail <= nx_tail;
+                            d_v    <= nx_dv || (b_go_fine && b_at_pc);
+                            d_head <= nx_dv ? nx_dh : alloc_node;
+                            d_tail <= (b_go_fine && b_at_pc) ? alloc_node : nx_dt;
+                        end
+                        l_cnt  <= nx_cnt + {{(CNT_W-1){1'b0}}, (b_go_fine && b_at_pc)};
+                        l_mode <= (nx_cnt > SPLIT_LIM) ? LM_SPLIT : LM_ONE;
                     end else if (pc_st == 2'd1) begin
                         // its word is on the RAM output now
-                        l_cur  <= pc_word[2*NODE_W-1:NODE_W];
-                        l_tail <= pc_word[NODE_W-1:0];
-                        l_e    <= pc_word[FW_W-2];
+                        l_cur  <= ls_head;
+                        l_tail <= ls_tail;
+                        l_ed   <= dl_rd;
+                        l_ec   <= cl_rd;
+                        l_ud   <= ls_vd;
+                        l_uc   <= ls_vc;
+                        l_cnt  <= ls_cnt;
+                        l_mode <= (ls_cnt > SPLIT_LIM) ? LM_SPLIT : LM_ONE;
+                        l_list <= !ls_vc;
+                        d_v    <= ls_vc && ls_vd;
+                        d_head <= ls_wd[2*NODE_W-1:NODE_W];
+                        d_tail <= ls_wd[NODE_W-1:0];
                     end else if (pc_issue) begin
+                        l_mode <= LM_ONE;
                         be_st <= BE_LHEAD;      // its word is on the RAM output next cycle
                     end else begin
+                        l_mode <= LM_ONE;
                         ld_claim <= 1'b0;
                         be_st <= BE_IDLE;
                     end
                 end else begin
-                    l_cur <= fx_eff;
+                    l_cur <= (l_mode == LM_SUB) ? sn_rd : l_sw ? d_head : lnx_eff;
+                    if (l_sw) begin
+                        // end of the cascaded list: on into the direct one (an append at this edge
+                        // is its new tail, below)
+                        l_list <= 1'b1;
+                        l_tail <= d_tail;
+                        d_v    <= 1'b0;
+                    end
                     l_burst <= l_burst + 1'b1;
                     if (sweep_pend && l_burst == LD_BURST - 1) begin
                         be_st <= BE_SWRES;
@@ -749,6 +942,13 @@ always @(posedge clk) begin
                     end
                 end
             end
+        end
+        BE_LSEEK: begin
+            // next sub-list of a split slot: its head read goes out now
+            l_cur <= sub_h[sub_nx];
+            o_cur <= sub_nx;
+            ord_done <= {scan, sub_nx} - 1'b1;
+            be_st <= BE_LWALK;
         end
         BE_LRES: begin
             be_rr <= 1'b1;
@@ -772,8 +972,46 @@ always @(posedge clk) begin
     endcase
 
     // an entry appended to a slot the loader holds becomes the walk's new tail
-    if (b_go_fine && b_at_claim) l_tail <= alloc_node;
-    if (b_go_fine && b_at_pc && pc_st == 2'd2) nx_tail <= alloc_node;
+    // (direct list: while the cascaded list is walked, the direct list that follows it)
+    if (b_go_fine && b_at_claim) begin
+        if (l_list || (l_go && l_sw)) begin
+            l_tail <= alloc_node;
+        end else begin
+            d_tail <= alloc_node;
+            if (!d_v) d_head <= alloc_node;
+            d_v    <= 1'b1;
+        end
+        l_ud   <= 1'b1;
+        l_cnt  <= l_cnt + 1'b1;
+    end
+    if (b_go_fine && b_at_pc && pc_st == 2'd2) begin
+        if (nx_list) begin
+            nx_tail <= alloc_node;
+        end else begin
+            nx_dt <= alloc_node;
+            if (!nx_dv) nx_dh <= alloc_node;
+            nx_dv <= 1'b1;
+        end
+        nx_ud   <= 1'b1;
+        nx_cnt  <= nx_cnt + 1'b1;
+    end
+
+    // split slot: the split pass appends each node to the list of its ns; the walk empties them
+    if (l_go && l_mode == LM_SPLIT) begin
+        if (!sub_m[spl_o]) sub_h[spl_o] <= l_cur;
+        sub_t[spl_o] <= l_cur;
+    end
+    if (l_go && l_mode == LM_SPLIT) sub_m[spl_o] <= 1'b1;
+    else if (be_st == BE_LSEEK) sub_m[sub_nx] <= 1'b0;
+
+    // the buffer's cells lie below hi_s (a rewind of the scan stops there)
+    if (srt_count == {(SORT_W+1){1'b0}} && !push_e && !push_b) begin
+        hi_s <= {AS_W{1'b0}};
+    end else if (push_e && be_st == BE_LWALK && !l_urg) begin
+        if (scan_p1 > hi_s) hi_s <= scan_p1;
+    end else if (push_b && !b_urg) begin
+        if (b_slot >= hi_s) hi_s <= b_slot + 1'b1;
+    end
     if (b_go_coarse && b_at_ccur) cw_tail <= alloc_node;
 
     // ---- cascade
@@ -826,12 +1064,17 @@ always @(posedge clk) begin
         scan <= {AS_W{1'b0}};
         ld_claim <= 1'b0;
         pc_st <= 2'd0;
+        l_mode <= LM_ONE;
+        l_cnt <= {CNT_W{1'b0}};
+        nx_cnt <= {CNT_W{1'b0}};
+        sub_m <= {NSUB{1'b0}};
+        o_cur <= {SLOT_NS_W{1'b0}};
+        hi_s <= {AS_W{1'b0}};
         ccur <= {AC_W{1'b0}};
         fcount <= ZN;
         ccount <= ZN;
         bump <= ZN;
         occ <= ZN;
-        forced_cnt <= 32'd0;
         rewind_req <= 1'b0;
         fl_active <= 1'b0;
         fl_q <= {QUEUE_W{1'b0}};
@@ -852,6 +1095,9 @@ always @(posedge clk) begin
         qfw_v <= 1'b0;
         bfw_v <= 1'b0;
         xfw_v <= 1'b0;
+        fcw_v <= 1'b0;
+        l_list <= 1'b1;
+        d_v <= 1'b0;
         xcw_v <= 1'b0;
     end
 end
@@ -864,7 +1110,7 @@ assign s_ins_ready    = ins_ready;
 assign s_flush_ready  = f_st;
 assign flush_done     = flush_done_reg;
 assign stat_occupancy = occ;
-assign stat_forced    = forced_cnt;
+assign stat_forced    = 32'd0;      // no forced (out-of-order) release exists since issue 16
 assign stat_init_busy = init;
 
 // Fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward"). Quiet: no entry in stage B or the release

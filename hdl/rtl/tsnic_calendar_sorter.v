@@ -13,8 +13,12 @@
 // * urgent cells (drops decided on insert, flushed entries) carry a fixed status and leave first,
 //   from wherever they sit in the array.
 // * the head (smallest key) leaves when it is due (launch_ns <= phc_ns + lookahead_ns, passed in as
-//   now_l) and its wheel slot has been loaded completely (slot < scan_lim), or, when the array is
-//   full, as soon as it is due (overflow; counted on `forced`).
+//   now_l) and nothing smaller can still come: its wheel slot has been loaded completely
+//   (slot < scan_lim) or its launch_ns is at most ord_l (ord_v; the caller knows every entry still to
+//   come is at or after ord_l). There is no forced release: order is exact always.
+// * bypass: an entry on port 2 that finds the array full (byp_req) leaves straight from the port
+//   when it is due and smaller than the head (the caller guarantees nothing smaller is still to
+//   come), or is urgent; byp_take says it went.
 // * mark: every cell of mark_queue becomes urgent with status FLUSHED (queue flush).
 `resetall
 `timescale 1ns / 1ps
@@ -33,6 +37,8 @@ module tsnic_calendar_sorter #(
     input  wire [63:0]            phc_ns,
     input  wire [63:0]            now_l,       // phc_ns + lookahead_ns
     input  wire [63-SLOT_NS_W:0]  scan_lim,    // wheel slots below this are fully loaded
+    input  wire                   ord_v,       // every entry still to come has launch_ns >= ord_l
+    input  wire [63:0]            ord_l,
 
     input  wire                   push_valid,
     input  wire [63:0]            push_launch,
@@ -52,12 +58,14 @@ module tsnic_calendar_sorter #(
     input  wire                   push2_urg,
     input  wire [2:0]             push2_ustat,
 
+    input  wire                   byp_req,     // port 2 holds an entry but the array is full
+    output wire                   byp_take,    // ... and it went to the release register
+
     input  wire                   mark_valid,
     input  wire [QUEUE_W-1:0]     mark_queue,
 
     output wire [SORT_W:0]        count,
     output wire                   has_flushed,
-    output wire                   forced,
 
     output wire                   m_rel_valid,
     input  wire                   m_rel_ready,
@@ -169,12 +177,18 @@ always @* begin
 end
 wire [63:0]       head_l   = l_reg[0];
 wire              head_due = v_reg[0] && (head_l <= now_l);
-wire              head_ord = (head_l[63:SLOT_NS_W] < scan_lim);
-wire              rel_head = head_due && (head_ord || count_reg[SORT_W]);
+wire              head_ord = (head_l[63:SLOT_NS_W] < scan_lim) || (ord_v && head_l <= ord_l);
+wire              rel_head = head_due && head_ord;
 wire              out_free = !out_valid_reg || m_rel_ready;
 wire              do_remove = out_free && (urg_any || rel_head);
-wire [63:0]       sel_l    = l_reg[k];
-wire [MW-1:0]     sel_m    = m_reg[k];
+// bypass: the entry on port 2 is due and below the head (so below every cell), or urgent
+wire              byp_ok   = push2_urg || ((push2_launch <= now_l) && (!v_reg[0] || push2_launch < head_l));
+wire              do_byp   = byp_req && out_free && !urg_any && !rel_head && byp_ok;
+wire [63:0]       sel_l_c  = l_reg[k];
+wire [MW-1:0]     sel_m_c  = m_reg[k];
+wire [63:0]       sel_l    = do_byp ? push2_launch : sel_l_c;
+wire [MW-1:0]     sel_m    = do_byp ? {{RANK_W{1'b0}}, push2_queue, push2_handle, push2_capped, push2_latepol,
+                                       push2_urg, push2_ustat} : sel_m_c;
 wire              sel_late = sel_l < phc_ns;
 wire [7:0]        sel_status = sel_m[O_URG] ? {5'd0, sel_m[2:0]} :
                                sel_late ? (sel_m[O_LP] ? `TSNIC_STATUS_DROPPED_LATE : `TSNIC_STATUS_SENT_LATE) :
@@ -301,7 +315,7 @@ always @(posedge clk) begin
     f_reg     <= f_n;
     count_reg <= count_reg + {{SORT_W{1'b0}}, push_valid} + {{SORT_W{1'b0}}, push2_valid}
                            - {{SORT_W{1'b0}}, do_remove};
-    if (do_remove) begin
+    if (do_remove || do_byp) begin
         out_valid_reg  <= 1'b1;
         out_l_reg      <= sel_l;
         out_m_reg      <= sel_m;
@@ -318,7 +332,7 @@ end
 
 assign count           = count_reg;
 assign has_flushed     = (|(v_reg & f_reg)) || (out_valid_reg && out_status_reg == `TSNIC_STATUS_FLUSHED);
-assign forced          = do_remove && !urg_any && !head_ord;
+assign byp_take        = do_byp;
 assign m_rel_valid     = out_valid_reg;
 assign m_rel_queue     = out_m_reg[O_Q +: QUEUE_W];
 assign m_rel_handle    = out_m_reg[O_HND +: HANDLE_W];

@@ -7,8 +7,12 @@ The model states what the calendar must do, independent of how it is built:
 * Scoreboard - every accepted entry must come out exactly once, never early
   (launch <= phc + lookahead at the release decision), with the status its policies give, and in
   launch_ns order against every entry that was already inside the calendar when the release was
-  decided (ties of one queue in posting order). Round-robin order of ties between queues is checked
-  by the directed tests, which know the whole set of entries (expected_tie_order).
+  decided (ties of one queue in posting order), with no exception;
+* optionally (delay_bound set) within the documented delay after the entry became due: due_k is the
+  bench cycle at which its PHC model first has phc + lookahead >= launch (the accept cycle if that
+  is already so), and the release must come within delay_bound(k - due_k, releases in between).
+Round-robin order of ties between queues is checked by the tests that know the whole set of
+entries (expected_tie_order, tie_groups_in_order).
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ class Entry:
     eff: int = 0                # effective launch (capped or not)
     capped: bool = False
     urgent: int = 0             # insert-time verdict: 0, DROPPED_LATE or DROPPED_HORIZON
+    rel_idx: int = -1           # position in the scoreboard's release log
 
 
 def classify(e: Entry, phc: int, horizon: int) -> None:
@@ -82,10 +87,15 @@ class Scoreboard:
     ties: dict = field(default_factory=dict)            # (queue, eff) -> deque of seq (posting order)
     flushing: dict = field(default_factory=dict)        # queue -> flush start cycle
     released: list = field(default_factory=list)        # (handle, status, launch, capped, k)
-    order_exceptions: int = 0   # forced releases that did overtake an inside entry with smaller launch
-    forced: int = 0             # releases the DUT marked forced (stat_forced went up at that release)
+    forced: int = 0             # releases the DUT marked forced (stat_forced went up): must stay 0
     counts: dict = field(default_factory=dict)
     accepted: int = 0
+    # release delay check: phc_inc (ns per cycle, constant) and slack (cycles); None = off
+    delay_inc: int | None = None
+    delay_slack: int = 0
+    rel_k: list = field(default_factory=list)           # cycle of every release, in order
+    max_delay: int = 0          # worst k - due_k seen (cycles)
+    max_excess: int = -(1 << 62)   # worst (k - due_k) - 2 * releases in between
 
     def accept(self, e: Entry, phc: int, k: int) -> None:
         if e.handle in self.outstanding:
@@ -168,28 +178,58 @@ class Scoreboard:
             if e.eff > phc_dec + self.lookahead:
                 raise ScoreboardError(f"cycle {k}: EARLY: handle {handle} launch {e.eff} released at "
                                       f"phc {phc_dec} + lookahead {self.lookahead}")
-            # Order (guarantees 3/4). The only exception: a forced release (release buffer full, head
-            # due but its slot not completely loaded, counted on stat_forced at this very release) may
-            # overtake entries of the unloaded slot(s) with a smaller launch_ns. Posting order within
-            # a queue holds always (guarantee 4), forced or not.
+            # Order (guarantees 3/4), with no exception: no entry inside with a smaller launch_ns,
+            # posting order within a queue.
             m = self._min_eligible()
             if m is not None and m.eff < e.eff:
-                if not forced:
-                    raise ScoreboardError(f"cycle {k}: ORDER: handle {handle} launch {e.eff} released while "
-                                          f"handle {m.handle} (queue {m.queue}) launch {m.eff} is inside")
-                self.order_exceptions += 1
+                raise ScoreboardError(f"cycle {k}: ORDER: handle {handle} launch {e.eff} released while "
+                                      f"handle {m.handle} (queue {m.queue}) launch {m.eff} is inside")
             tq = self.ties.get((e.queue, e.eff))
             if tq is None or tq[0] != e.seq:
                 raise ScoreboardError(f"cycle {k}: POSTING ORDER: handle {handle} queue {e.queue} "
-                                      f"launch {e.eff} overtook an earlier entry of its queue"
-                                      f"{' (forced release)' if forced else ''}")
+                                      f"launch {e.eff} overtook an earlier entry of its queue")
         if forced:
             self.forced += 1
-            if status == FLUSHED or e.urgent:
-                raise ScoreboardError(f"cycle {k}: handle {handle} status {status} counted as forced "
-                                      "(urgent cells are never forced)")
+            raise ScoreboardError(f"cycle {k}: handle {handle}: the DUT counted a forced release "
+                                  "(stat_forced must stay 0)")
+        if self.delay_inc is not None:
+            if status != FLUSHED:
+                self._check_delay(e, k)
+            self.rel_k.append(k)
+        e.rel_idx = len(self.released)
         self._forget(e)
         self.released.append((handle, status, launch, capped, k))
+
+    def due_k(self, e: Entry) -> int:
+        """Bench cycle at which e became due (PHC model: phc_class at accept_k, +delay_inc per cycle)."""
+        t = e.eff if not e.urgent else 0
+        gap = t - self.lookahead - e.phc_class
+        if gap <= 0:
+            return e.accept_k
+        return e.accept_k + -(-gap // self.delay_inc)
+
+    def _check_delay(self, e: Entry, k: int) -> None:
+        """Documented bound (docs/CALENDAR.md, Release delay): with the PHC running at a constant rate,
+        no flush and the release port always ready, an entry leaves at most 2 * R + slack cycles after
+        it became due, R = releases in between (the output is busy at least every other cycle while
+        something is due: a split slot costs one cycle per entry before its walk)."""
+        dk = self.due_k(e)
+        d = k - dk
+        # releases strictly after dk and before k (self.rel_k is sorted)
+        lo, hi = 0, len(self.rel_k)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.rel_k[mid] <= dk:
+                lo = mid + 1
+            else:
+                hi = mid
+        r = len(self.rel_k) - lo
+        self.max_delay = max(self.max_delay, d)
+        self.max_excess = max(self.max_excess, d - 2 * r)
+        if d > 2 * r + self.delay_slack:
+            raise ScoreboardError(f"cycle {k}: DELAY: handle {e.handle} queue {e.queue} launch {e.eff} due at "
+                                  f"cycle {dk}, released {d} cycles later with {r} releases in between "
+                                  f"(bound 2 * {r} + {self.delay_slack})")
 
     def _forget(self, e: Entry) -> None:
         del self.outstanding[e.handle]
@@ -201,6 +241,20 @@ class Scoreboard:
                 pass
             if not tq:
                 del self.ties[(e.queue, e.eff)]
+
+
+def tie_groups_in_order(groups: dict) -> int:
+    """groups: launch -> entries of that launch_ns in posting order (all in the calendar together when
+    their slot is loaded), released. Every group must leave in
+    expected_tie_order. Returns the number of groups checked."""
+    for launch, es in groups.items():
+        got = [e.handle for e in sorted(es, key=lambda e: e.rel_idx)]
+        if any(e.rel_idx < 0 for e in es):
+            raise ScoreboardError(f"TIE ORDER at launch {launch}: not every entry released")
+        exp = expected_tie_order(es)
+        if got != exp:
+            raise ScoreboardError(f"TIE ORDER at launch {launch}: released {got}, round robin {exp}")
+    return len(groups)
 
 
 def expected_tie_order(entries: list[Entry]) -> list[int]:

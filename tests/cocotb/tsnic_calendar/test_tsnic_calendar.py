@@ -18,12 +18,15 @@ from cocotb.triggers import FallingEdge, First, RisingEdge, Timer
 from cocotb.utils import get_sim_time
 
 from calendar_model import (DROPPED_HORIZON, DROPPED_LATE, FLUSHED, HOR_CAP, HOR_DROP, LATE_DROP,
-                            LATE_SEND, SENT, SENT_LATE, Entry, Scoreboard, expected_tie_order)
+                            LATE_SEND, SENT, SENT_LATE, Entry, Scoreboard, expected_tie_order,
+                            tie_groups_in_order)
 
 CLK_NS = 4
 HORIZON = 10_000_000_000
 LOOKAHEAD = 2_000
 SLOT_NS = 64
+# release delay bound (docs/CALENDAR.md, Release delay): 2 * releases in between + DELAY_SLACK cycles
+DELAY_SLACK = 160
 FINE_SLOTS = 8192
 COARSE_NS = SLOT_NS * FINE_SLOTS // 2
 COARSE_SLOTS = 65536
@@ -305,9 +308,9 @@ class Bench:
         await self.run(8)
         assert not self.sb.outstanding
         assert int(self.dut.stat_occupancy.value) == 0, "stat_occupancy not 0 when empty"
-        # every forced release was attributed to exactly one release the scoreboard checked
+        # no forced release exists any more (order is exact always)
         sf = int(self.dut.stat_forced.value)
-        assert self.forced_seen == sf == self.sb.forced, \
+        assert self.forced_seen == sf == self.sb.forced == 0, \
             f"forced releases seen {self.forced_seen}, scored {self.sb.forced}, stat_forced {sf}"
 
     def post(self, entries):
@@ -366,8 +369,9 @@ async def test_ties_round_robin(dut):
 
 @cocotb.test()
 async def test_tie_overflow(dut):
-    """More ties than release-buffer cells (200 queues, one launch_ns): the documented overflow mode.
-    Never early and exactly once still hold; posting order per queue holds; stat_forced counts."""
+    """More ties than release-buffer cells (200 queues, one launch_ns, one 64 ns slot): the slot is
+    split into per-ns lists and walked in launch order; exact order (one entry per queue: posting
+    order is the round-robin order), exactly once, never early, no forced release."""
     b = Bench(dut, seed=11)
     await b.start()
     t = b.phc + 20_000
@@ -382,15 +386,16 @@ async def test_tie_overflow(dut):
                   forced, first_diff if first_diff is not None else "all")
     assert sorted(got) == sorted(e.handle for e in es)
     assert all(st in (SENT, SENT_LATE) for _, st, *_ in b.sb.released)
-    assert forced > 0
+    assert forced == 0
+    assert got == exp, f"tie order differs from round robin at release {first_diff}"
 
 
 @cocotb.test()
-async def test_overflow_order_exception(dut):
-    """Overflow that does break launch order: 40 entries at slot start + 10 posted first, then 8 at the
-    slot start in the same 64 ns slot. The buffer fills with the first 32, whose head is forced out
-    while the 8 earlier launches are still in the wheel. The scoreboard accepts those order
-    exceptions only on the releases the DUT counted as forced (ev[4] at that very release)."""
+async def test_overflow_exact(dut):
+    """The slot that broke launch order before issue 16: 40 entries at slot start + 10 posted first,
+    then 8 at the slot start, all in one 64 ns slot. The slot holds more than the release buffer, so
+    the loader splits it into per-ns lists first: the 8 earlier launches leave first, then the 40 in
+    posting order; the scoreboard allows no order exception."""
     b = Bench(dut, seed=12)
     await b.start()
     slot0 = ((b.phc + 50_000) // SLOT_NS) * SLOT_NS
@@ -399,11 +404,9 @@ async def test_overflow_order_exception(dut):
     b.post(es)
     await b.drain(limit=40_000)
     forced = int(dut.stat_forced.value)
-    dut._log.info("overflow order exception: stat_forced %d, order exceptions on forced releases %d",
-                  forced, b.sb.order_exceptions)
-    assert forced > 0 and b.sb.order_exceptions > 0
-    assert b.sb.order_exceptions <= b.sb.forced == forced
-    assert sorted(h for h, *_ in b.sb.released) == sorted(e.handle for e in es)
+    dut._log.info("overflow exact: stat_forced %d", forced)
+    assert forced == 0
+    assert [h for h, *_ in b.sb.released] == [e.handle for e in es[40:]] + [e.handle for e in es[:40]]
 
 
 @cocotb.test()
@@ -636,12 +639,11 @@ async def test_throughput(dut):
 
 @cocotb.test()
 async def test_throughput_far(dut):
-    """Near and far traffic together: every 20th entry is posted 500 us ahead instead of 4 us, so it
-    goes through the coarse wheel and the cascade while the near ones stream past. Offered at 0.95
-    entries per cycle: every entry that leaves through the wheel is written into a fine list once
-    (near ones by the insert, far ones by the cascade), so at exactly one per cycle the fine-list
-    write port would have no cycle to spare and the cascade could never catch up."""
-    await throughput_run(dut, far_pct=5, rate=float(os.environ.get("TPUT_FAR_RATE", "0.95")))
+    """Near and far traffic together at one entry per cycle: every 20th entry is posted 500 us ahead
+    instead of 4 us, so it goes through the coarse wheel and the cascade while the near ones stream
+    past. The cascade moves entries into fine lists of its own (own write port), so it never waits
+    for the insert."""
+    await throughput_run(dut, far_pct=5, rate=float(os.environ.get("TPUT_FAR_RATE", "1.0")))
 
 
 async def throughput_run(dut, far_pct, rate):
@@ -649,6 +651,8 @@ async def throughput_run(dut, far_pct, rate):
     await b.start()
     rng = b.rng
     b.rel_ready_p = 1.0
+    b.sb.delay_inc = CLK_NS           # PHC in real time, release port always ready: delay bound checked
+    b.sb.delay_slack = DELAY_SLACK
     n = int(os.environ.get("TPUT_CYCLES", "50000"))
     far_lead = 500_000
     near_lead = LOOKAHEAD + 2_000
@@ -662,11 +666,14 @@ async def throughput_run(dut, far_pct, rate):
     def launch(i):
         return t0 + int(CLK_NS * i / rate)
 
-    # steady state from the start: entries that launch within far_lead of the start are near ones
-    # (posting them all 500 us ahead at once would be a burst of twice the far load)
+    # steady state from the start: every far_every-th launch time is a far entry, posted far_lead
+    # ahead; those that would have to be posted before the start are left out (posting them near
+    # instead would offer more than the rate while the first far entries are posted)
     keyed = []
     for i in range(total):
-        far = far_every and i % far_every == 0 and launch(i) - far_lead >= b.phc
+        far = far_every and i % far_every == 0
+        if far and launch(i) - far_lead < b.phc:
+            continue
         keyed.append((launch(i) - (far_lead if far else near_lead), i))
     keyed.sort()
     order = []
@@ -698,8 +705,9 @@ async def throughput_run(dut, far_pct, rate):
     ins = (b.ins_cycles - i0) / n
     rel = (b.rel_cycles - r0) / n
     dut._log.info("throughput (offered %.2f/cycle, %d%% far): %d cycles, inserts/cycle %.4f, "
-                  "releases/cycle %.4f, occupancy %d -> %d (max %d), forced %d", rate, far_pct, n, ins,
-                  rel, occ0, occ1, occ_max, b.sb.forced - f0)
+                  "releases/cycle %.4f, occupancy %d -> %d (max %d), forced %d; release delay after due: "
+                  "max %d cycles, max (delay - 2 x releases in between) %d", rate, far_pct, n, ins,
+                  rel, occ0, occ1, occ_max, b.sb.forced - f0, b.sb.max_delay, b.sb.max_excess)
     b.ins_src = None
     await b.drain(limit=400_000)
     assert all(st == SENT for _, st, *_ in b.sb.released), "an entry left late"
@@ -708,6 +716,78 @@ async def throughput_run(dut, far_pct, rate):
 
 
 # ------------------------------------------------------------------------------------------------
+@cocotb.test()
+async def test_random_ontime(dut):
+    """Randomized, on time: entries planned slot by slot (0..14 per 64 ns slot, in tie groups of 1..6
+    entries at one launch_ns over 48 queues, so ties within and across queues), posted 0.4..6 us
+    before they become due in shuffled order; a few posted after becoming due (still on time) or
+    late. The PHC runs in real time and the release port is always ready: every release is checked
+    for exact order and for the delay bound after becoming due, and every tie group posted before
+    its slot was due must leave in round-robin order. RAND_ONTIME_SLOTS slots (default 3000)."""
+    seed = int(os.environ.get("RAND_SEED", "12345"))
+    n_slots = int(os.environ.get("RAND_ONTIME_SLOTS", "3000"))
+    b = Bench(dut, seed=seed + 1)
+    await b.start()
+    rng = b.rng
+    b.rel_ready_p = 1.0
+    b.sb.delay_inc = CLK_NS
+    b.sb.delay_slack = DELAY_SLACK
+    queues = [rng.randrange(NQ) for _ in range(48)]
+    s0 = (b.phc + LOOKAHEAD + 8_000) // SLOT_NS
+    plan = []                    # (post time, launch, queue, group launch or None)
+    used = set()
+    for s in range(s0, s0 + n_slots):
+        n = rng.choice([0, 2, 4, 6, 8, 10, 12, 14])
+        while n > 0:
+            g = min(n, rng.choice([1, 1, 2, 2, 3, 4, 6]))
+            n -= g
+            ln = s * SLOT_NS + rng.randrange(SLOT_NS)
+            if ln in used:
+                continue
+            used.add(ln)
+            due = ln - LOOKAHEAD
+            r = rng.random()
+            if g == 1 and r < 0.04:       # posted after it became due, still on time
+                plan.append((due + rng.randrange(0, LOOKAHEAD), ln, rng.choice(queues), None))
+            elif g == 1 and r < 0.07:     # late on arrival (SENT_LATE)
+                plan.append((ln + rng.randrange(1, 400), ln, rng.choice(queues), None))
+            else:
+                for _ in range(g):
+                    plan.append((s * SLOT_NS - LOOKAHEAD - rng.randrange(400, 6_000), ln,
+                                 rng.choice(queues), ln))
+    plan.sort(key=lambda p: p[0])
+    pos = [0]
+    groups = {}
+
+    def src(bb):
+        if pos[0] >= len(plan) or plan[pos[0]][0] > bb.phc:
+            return None
+        t_post, ln, q, grp = plan[pos[0]]
+        pos[0] += 1
+        e = bb.new_entry(q, ln)
+        if grp is not None:
+            groups.setdefault(grp, []).append(e)
+        return e
+
+    b.ins_src = src
+    t_start = time.time()
+    await b.run_until(lambda: pos[0] >= len(plan), n_slots * SLOT_NS // CLK_NS + 10_000, "plan posted")
+    b.ins_src = None
+    await b.drain(limit=100_000)
+    # tie groups complete in the wheel before their slot became due (accepted at least 64 ns before)
+    full = {ln: es for ln, es in groups.items()
+            if len(es) > 1 and all(e.phc_class + LOOKAHEAD <= (ln // SLOT_NS) * SLOT_NS - SLOT_NS for e in es)}
+    checked = tie_groups_in_order(full)
+    c = b.sb.counts
+    dut._log.info("random on time: %d entries in %d slots, %d cycles, %.1f s; statuses %s; %d tie groups "
+                  "(%d entries) checked for round robin; release delay after due: max %d cycles, max "
+                  "(delay - 2 x releases in between) %d (bound %d)", b.sb.accepted, n_slots, b.k,
+                  time.time() - t_start, dict(sorted(c.items())), checked, sum(len(v) for v in full.values()),
+                  b.sb.max_delay, b.sb.max_excess, DELAY_SLACK)
+    assert c.get(SENT, 0) > 0.9 * b.sb.accepted, "the run should be mostly on time"
+    assert checked > 500
+
+
 @cocotb.test()
 async def test_random(dut):
     """Randomized: >= 1,000,000 operations (inserts + releases + flushes) over 4096 queues."""
@@ -764,19 +844,16 @@ async def test_random(dut):
             b.flush_reqs.append(rng.randrange(NQ))
         b.inc = rng.choice([4, 4, 4, 4, 4, 4, 4, 16, 16, 64])
     cycles = b.k
-    forced_traffic, exc_traffic = b.sb.forced, b.sb.order_exceptions
     b.ins_src = None
     b.inc = 1_000_000
     await b.drain(limit=2_000_000)
     wall = time.time() - t_start
     c = b.sb.counts
     dut._log.info("random: %d ops (%d inserts, %d releases, %d flushes, %d steps) in %d cycles, %.1f s; "
-                  "inserts/cycle %.3f releases/cycle %.3f; statuses %s; forced %d, order exceptions %d",
+                  "inserts/cycle %.3f releases/cycle %.3f; statuses %s; stat_forced %d (order exact on every release)",
                   b.sb.accepted + b.rel_cycles + len(b.flush_log), b.sb.accepted, b.rel_cycles,
                   len(b.flush_log), n_steps, cycles, wall, b.ins_cycles / cycles, b.rel_cycles / cycles,
-                  dict(sorted(c.items())), int(dut.stat_forced.value), b.sb.order_exceptions)
-    dut._log.info("random: %d of %d cycles slept through (nothing to do); forced releases during traffic %d, "
-                  "order exceptions (all on forced releases) during traffic %d", b.skipped, b.k, forced_traffic,
-                  exc_traffic)
+                  dict(sorted(c.items())), int(dut.stat_forced.value))
+    dut._log.info("random: %d of %d cycles slept through (nothing to do)", b.skipped, b.k)
     for (q, s, dn) in b.flush_log:
         assert dn is not None and dn - s <= 3 * POOL + 64, (q, s, dn)
