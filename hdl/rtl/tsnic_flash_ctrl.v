@@ -144,18 +144,31 @@ wire               wrf_push;
 wire               wrf_pop;
 reg                fifo_clear_reg = 1'b0;
 
-tsnic_flash_fifo #(.WIDTH(32), .DEPTH_LOG2(FIFO_LOG2)) rd_fifo_inst (
-    .clk(clk), .rst(rst), .clear(fifo_clear_reg),
-    .push(rdf_push), .s_data(rdf_push_data), .pop(rdf_pop), .m_data(rdf_head), .level(rdf_level)
+// The shared FIFO (first-word-fall-through, capacity 2^FIFO_LOG2 + 1 words; the controller keeps
+// at most 2^FIFO_LOG2 in each by its own level checks). A word pushed is at the head two cycles
+// later, long before the next register access or SPI byte can ask for it.
+wire [FIFO_LOG2+1:0] rdf_count, wrf_count;
+/* verilator lint_off PINCONNECTEMPTY */
+tsnic_fifo #(.WIDTH(32), .ADDR_W(FIFO_LOG2)) rd_fifo_inst (
+    .clk(clk), .rst(rst || fifo_clear_reg),
+    .s_valid(rdf_push), .s_ready(), .s_data(rdf_push_data),
+    .m_valid(), .m_ready(rdf_pop && rdf_level != 0), .m_data(rdf_head), .count(rdf_count)
 );
 
-tsnic_flash_fifo #(.WIDTH(32), .DEPTH_LOG2(FIFO_LOG2)) wr_fifo_inst (
-    .clk(clk), .rst(rst), .clear(fifo_clear_reg),
-    .push(wrf_push), .s_data(reg_wr_data), .pop(wrf_pop), .m_data(wrf_head), .level(wrf_level)
+tsnic_fifo #(.WIDTH(32), .ADDR_W(FIFO_LOG2)) wr_fifo_inst (
+    .clk(clk), .rst(rst || fifo_clear_reg),
+    .s_valid(wrf_push), .s_ready(), .s_data(reg_wr_data),
+    .m_valid(), .m_ready(wrf_pop && wrf_level != 0), .m_data(wrf_head), .count(wrf_count)
 );
+/* verilator lint_on PINCONNECTEMPTY */
+assign rdf_level = rdf_count[FIFO_LOG2:0];
+assign wrf_level = wrf_count[FIFO_LOG2:0];
+/* verilator lint_off UNUSEDSIGNAL */
+wire unused_fifo_msb = rdf_count[FIFO_LOG2+1] | wrf_count[FIFO_LOG2+1];
+/* verilator lint_on UNUSEDSIGNAL */
 
 wire rd_empty = (rdf_level == 0);
-wire wr_full  = (wrf_level == (1 << FIFO_LOG2));
+wire wr_full  = (wrf_level >= (1 << FIFO_LOG2));
 
 // ---------------------------------------------------------------------------------------------
 // SPI engine
