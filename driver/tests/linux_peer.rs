@@ -519,7 +519,9 @@ fn bad_peer_values_are_refused() {
     );
 }
 
-/// The Verilated card's wire output into the TAP (unsynchronised: function, not timing).
+/// The Verilated card's wire ends bridged to the TAP (unsynchronised: function, not timing):
+/// its TX output goes to Linux, and everything Linux sends comes back through the card's RX
+/// line and RX ring, with the card's arrival stamps, to the sender.
 #[test]
 fn verilated_card_1mb_to_linux() {
     let _g = serial();
@@ -549,6 +551,26 @@ fn verilated_card_1mb_to_linux() {
             .as_str()
             .is_some_and(|c| c.contains("Verilated")));
         assert_eq!(u(&r.report["peer"]["beyond_window_frames"]), 0);
+        // Linux's frames reached the sender through the card's receive path, none host-side.
+        let rep = &r.report;
+        let p = &rep["peer"];
+        let cs = &rep["card_stats"];
+        let via_card = u(&rep["frames_to_sender_card_rx"]);
+        assert_eq!(u(&rep["frames_to_sender_host"]), 0, "{rep}");
+        assert!(via_card > 0, "{rep}");
+        assert_eq!(via_card, u(&p["frames_from_linux"]), "{rep}");
+        // Every frame read from the TAP went onto the RX line and came back from the RX
+        // ring without error (connection frames and the rest alike).
+        assert_eq!(
+            u(&cs["rx_injected"]),
+            via_card + u(&p["other_frames_from_linux"]),
+            "{cs}"
+        );
+        assert_eq!(u(&cs["rx_received"]), u(&cs["rx_injected"]), "{cs}");
+        assert_eq!(u(&cs["rx_errors"]), 0, "{cs}");
+        // The sender took RTT samples (they end at those arrival stamps).
+        assert!(u(&rep["rtt_sample_us"]["count"]) > 0, "{rep}");
+        assert!(r.stdout.contains("card RX in/out/errors"), "{}", r.stdout);
         assert_capture_clean(&r, 0);
     }
 }

@@ -195,8 +195,10 @@ pub struct SimCardPort {
     line_rate_bps: u64,
     describe: String,
     rxq: RxQueue,
-    /// Frames on the RX line not yet read back: (path arrival, injection order).
-    rx_pending: BTreeMap<(u64, u64), ()>,
+    /// Frames on the RX line not yet read back: (path arrival, injection order) -> length.
+    rx_pending: BTreeMap<(u64, u64), usize>,
+    /// Their bytes.
+    rx_pending_bytes: usize,
     rx_seq: u64,
     rx_offsets: Vec<i64>,
     /// Last time an RX frame was read back (sender time).
@@ -359,10 +361,23 @@ impl SimCardPort {
             describe,
             rxq,
             rx_pending: BTreeMap::new(),
+            rx_pending_bytes: 0,
             rx_seq: 0,
             rx_offsets: Vec::new(),
             rx_progress: 0,
         })
+    }
+
+    /// The card's simulated time now, in sender time (it can be a few tens of ns ahead of the
+    /// caller's clock: BAR0 accesses take simulated cycles). An unsynchronised bridge puts the
+    /// frames it reads from outside on the RX line at this time.
+    pub fn card_now_ns(&self) -> u64 {
+        self.card_t
+    }
+
+    /// Frames (and their bytes) put on the RX line and not yet read back from the RX ring.
+    pub fn rx_in_flight(&self) -> (usize, usize) {
+        (self.rx_pending.len(), self.rx_pending_bytes)
     }
 
     /// Card arrival stamp minus the path model's arrival time (ns) of every frame received so far.
@@ -633,7 +648,8 @@ impl SimWire for SimCardPort {
             self.rx_progress = self.card_t;
         }
         self.rx_seq += 1;
-        self.rx_pending.insert((at_ns, self.rx_seq), ());
+        self.rx_pending.insert((at_ns, self.rx_seq), frame.len());
+        self.rx_pending_bytes += frame.len();
         self.stats.rx_injected += 1;
         let at_ps = at_ns.saturating_add(self.sim_off).saturating_mul(1000);
         self.tap.rx_inject(at_ps, frame, false);
@@ -655,13 +671,14 @@ impl SimWire for SimCardPort {
         }
         for p in pkts {
             // the line delivers in arrival order: this is the earliest frame still on it
-            let Some(((at, _), _)) = self.rx_pending.pop_first() else {
+            let Some(((at, _), len)) = self.rx_pending.pop_first() else {
                 self.fail(format!(
                     "the card received a {}-byte frame nobody sent: a card or sim bug",
                     p.data.len()
                 ));
                 return out;
             };
+            self.rx_pending_bytes -= len;
             self.rx_progress = self.card_t;
             if !p.ok() {
                 self.stats.rx_errors += 1;
@@ -675,12 +692,17 @@ impl SimWire for SimCardPort {
         if let Some((&(first, _), _)) = self.rx_pending.iter().next() {
             let due_since = first.max(self.rx_progress);
             if self.card_t > due_since + STALL_NS {
-                let c = {
+                let (c, arrived, full, disabled) = {
                     let (_, be) = self.card.parts();
-                    self.rxq.counters(be)
+                    (
+                        self.rxq.counters(be),
+                        be.read32(crate::contract::reg::RX_CNT_FRAMES),
+                        be.read32(crate::contract::reg::RX_CNT_DROP_FULL),
+                        be.read32(crate::contract::reg::RX_CNT_DROP_DISABLED),
+                    )
                 };
                 self.fail(format!(
-                    "the simulated card stopped receiving: {} frame(s) on the RX line not delivered for {} us of simulated time (RX queue 0 counters: {c:?})",
+                    "the simulated card stopped receiving: {} frame(s) on the RX line not delivered for {} us of simulated time (RX port: {arrived} frames arrived, {full} dropped for a full on-card buffer, {disabled} while disabled; RX queue 0 counters: {c:?})",
                     self.rx_pending.len(),
                     (self.card_t - due_since) / 1000
                 ));

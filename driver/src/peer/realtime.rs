@@ -4,7 +4,10 @@
 //! decides each frame's departure (launch time, line rate) and the loop hands the frame to
 //! the path model or straight to the TAP when that time has come; the completion carries the
 //! time the frame actually left. Frames Linux sends come back from the TAP (through the
-//! path's reverse delay) to the sender, the way the netsim ACKs do in the simulated loop.
+//! path's reverse delay) to the sender host-side (the model has no receive path).
+//!
+//! [`run_edt_sim`]: the same sender on the Verilated card, both wire ends bridged to the TAP:
+//! frames from Linux enter the card's RX line and reach the sender from its RX ring.
 //!
 //! [`run_kernel`]: the baseline. The kernel's TCP sends from a second namespace; this process
 //! forwards frames between the two TAPs through the same path model.
@@ -22,6 +25,7 @@ use super::path::{Burst, RtPath, RtPathStats};
 use super::sys::{self, Tap};
 use super::PeerError;
 use crate::edt::card::{Completion, IdealCardModel, SimWire, TxPort, TxRequest};
+use crate::edt::card_sim::SimCardStats;
 use crate::edt::cc::CcKind;
 use crate::edt::frame::{self, tcp_flags, Endpoints, Segment};
 use crate::edt::run::{Summary, APP_CHUNK};
@@ -177,6 +181,21 @@ pub struct LinuxReport {
     pub frames_sent_late: u64,
     /// The sender's own count of sends beyond the window (must be 0).
     pub window_violations: u64,
+    /// How frames from Linux reach the sender: through the card's receive path (with the
+    /// card's arrival stamps) or host-side (read from the TAP, through the path model if any).
+    pub rx_path: String,
+    /// Frames for the connection the sender took from the card's RX ring, with the card's
+    /// hardware arrival stamp (RTT samples end there).
+    pub frames_to_sender_card_rx: u64,
+    /// Frames for the connection the sender took host-side, without the card.
+    pub frames_to_sender_host: u64,
+    /// The Verilated card's counts (TX statuses, RX injected/received/errors); --card sim only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card_stats: Option<SimCardStats>,
+    /// --card sim: most frames from Linux the bridge held back at once while the card's RX
+    /// line had its share (see `COSIM_RX_FRAMES`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rx_bridge_max_held: Option<u64>,
     pub path: Option<RtPathStats>,
     /// Kernel baseline only: the kernel sender's TCP_INFO and counters.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -277,6 +296,21 @@ impl LinuxReport {
             "beyond-window frames",
             p.beyond_window_frames.to_string(),
         );
+        row(
+            &mut o,
+            "to sender card RX/host",
+            format!(
+                "{}/{}",
+                self.frames_to_sender_card_rx, self.frames_to_sender_host
+            ),
+        );
+        if let Some(cs) = &self.card_stats {
+            row(
+                &mut o,
+                "card RX in/out/errors",
+                format!("{}/{}/{}", cs.rx_injected, cs.rx_received, cs.rx_errors),
+            );
+        }
         row(
             &mut o,
             "launch error mean ns",
@@ -622,6 +656,7 @@ pub fn run_edt(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxRepor
     let mut buf = vec![0u8; 65_536];
     let limit = start + cfg.time_limit_ns;
     let mut drain_until: Option<u64> = None;
+    let mut to_sender_host = 0u64;
     loop {
         if stop.load(Ordering::Relaxed) {
             return Err(PeerError::Interrupted);
@@ -661,6 +696,7 @@ pub fn run_edt(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxRepor
         }
         for f in from_linux {
             if card.watch.theirs(&f) {
+                to_sender_host += 1;
                 s.on_frame(now, &f, &mut card);
             }
         }
@@ -758,6 +794,11 @@ pub fn run_edt(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxRepor
         launch_error_ns: Summary::of(&st.launch_error_ns, 1.0),
         frames_sent_late: st.frames_sent_late,
         window_violations: st.window_violations,
+        rx_path: "host: read from the TAP (through the path model if any)".into(),
+        frames_to_sender_card_rx: 0,
+        frames_to_sender_host: to_sender_host,
+        card_stats: None,
+        rx_bridge_max_held: None,
         path: card.path.as_ref().map(|p| p.stats.clone()),
         kernel_sender: None,
         peer,
@@ -815,6 +856,7 @@ pub fn run_kernel(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxRe
     let limit = start + cfg.time_limit_ns;
     let mut result: Option<KernelSendResult> = None;
     let mut quiet_since: Option<u64> = None;
+    let mut to_sender_host = 0u64;
     loop {
         if stop.load(Ordering::Relaxed) {
             return Err(PeerError::Interrupted);
@@ -868,7 +910,9 @@ pub fn run_kernel(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxRe
             if let Some(c) = &mut pcap {
                 c.push((t, f.clone()));
             }
-            watch.theirs(&f);
+            if watch.theirs(&f) {
+                to_sender_host += 1;
+            }
             ctap.send(&f)
                 .map_err(|e| PeerError::Io(format!("write to TAP: {e}")))?;
         }
@@ -954,6 +998,11 @@ pub fn run_kernel(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxRe
         launch_error_ns: Summary::default(),
         frames_sent_late: 0,
         window_violations: 0,
+        rx_path: "host: forwarded from the receiver's TAP to the kernel sender's TAP".into(),
+        frames_to_sender_card_rx: 0,
+        frames_to_sender_host: to_sender_host,
+        card_stats: None,
+        rx_bridge_max_held: None,
         path: path.as_ref().map(|p| p.stats.clone()),
         kernel_sender: result,
         peer,
@@ -972,12 +1021,23 @@ pub fn run_kernel(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxRe
 /// lets simulated time jump to the sender's next timer. Above Linux's 40 ms delayed-ACK
 /// minimum, so a delayed ACK is waited for rather than taken for a loss.
 const COSIM_QUIET: Duration = Duration::from_millis(100);
+/// At most this many frames, and bytes, from Linux on the card's RX line and not yet read back
+/// (the rest wait in the bridge, in order). Unsynchronised, Linux's answers to a whole simulated
+/// window can reach the bridge at one simulated instant; put on the line back to back they
+/// would overflow the card's RX buffer (32 frames, 32 KiB on the default core), a burst no
+/// synchronised wire would carry. Half of each keeps the bridge clear of it.
+const COSIM_RX_FRAMES: usize = 16;
+const COSIM_RX_BYTES: usize = 16 * 1024;
 
-/// Our EDT sender on the Verilated card (the RTL through the driver's rings) against Linux:
-/// the card's wire output goes to the TAP. Unsynchronised: the sender and the card run on
-/// simulated time (about a wall second per simulated millisecond), Linux on the host's, so the
-/// run checks function (bytes, handshake, close), not timing. The card's RX path is not
-/// connected yet: frames from Linux reach the sender host-side, as the netsim ACKs do.
+/// Our EDT sender on the Verilated card (the RTL through the driver's rings) against Linux,
+/// with both wire ends bridged to the TAP: the card's wire output goes to the TAP, and every
+/// frame read from the TAP is put on the card's RX line at the card's current simulated time;
+/// the core stamps, steers and writes it into RX queue 0, and the sender takes it from the RX
+/// ring with the card's arrival stamp ([`SimWire::rx_inject`] / [`SimWire::rx_poll`], as the
+/// simulated closed loop does with the netsim ACKs). Frames not for the connection (ARP, IPv6)
+/// go through the card too and are counted, not handed to the sender. Unsynchronised: the
+/// sender and the card run on simulated time (about a wall second per simulated millisecond),
+/// Linux on the host's, so the run checks function (bytes, handshake, close), not timing.
 pub fn run_edt_sim(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxReport, PeerError> {
     check_config(cfg)?;
     if cfg.path.is_some() {
@@ -1022,6 +1082,9 @@ pub fn run_edt_sim(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxR
     let (mut remaining, mut closed) = (cfg.bytes, false);
     let mut buf = vec![0u8; 65_536];
     let mut finished_at: Option<Instant> = None;
+    let mut to_sender_card_rx = 0u64;
+    let mut held: std::collections::VecDeque<Vec<u8>> = std::collections::VecDeque::new();
+    let mut max_held = 0u64;
     loop {
         if stop.load(Ordering::Relaxed) {
             return Err(PeerError::Interrupted);
@@ -1043,19 +1106,38 @@ pub fn run_edt_sim(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxR
                 c.push((w.depart_ns, w.frame));
             }
         }
-        let mut got = false;
+        // Linux's frames onto the card's RX line at the card's time (unsynchronised: they
+        // arrived "now" as far as the card can tell), a few at a time (COSIM_RX_FRAMES).
         while let Some(n) = tap
             .recv(&mut buf)
             .map_err(|e| PeerError::Io(format!("read from TAP: {e}")))?
         {
-            let f = buf[..n].to_vec();
-            if let Some(c) = &mut pcap {
-                c.push((now, f.clone()));
+            held.push_back(buf[..n].to_vec());
+        }
+        max_held = max_held.max(held.len() as u64);
+        while let Some(f) = held.front() {
+            let (frames, bytes) = card.rx_in_flight();
+            if frames > 0 && (frames >= COSIM_RX_FRAMES || bytes + f.len() > COSIM_RX_BYTES) {
+                break;
             }
+            let Some(f) = held.pop_front() else { break };
+            let at = card.card_now_ns().max(now);
+            if let Some(c) = &mut pcap {
+                c.push((at, f.clone()));
+            }
+            card.rx_inject(at, f);
+        }
+        // And to the sender from the card's RX ring, with the card's arrival stamps.
+        let mut got = false;
+        for (hw, f) in card.rx_poll(now) {
             if watch.theirs(&f) {
-                s.on_frame(now, &f, &mut card);
+                to_sender_card_rx += 1;
+                s.on_frame_rx(now, hw, &f, &mut card);
                 got = true;
             }
+        }
+        if let Some(e) = card.error() {
+            return Err(PeerError::Edt(crate::edt::EdtError::Card(e.to_string())));
         }
         if s.next_timer_ns().is_some_and(|d| d <= now) {
             s.on_timers(now, &mut card);
@@ -1126,8 +1208,8 @@ pub fn run_edt_sim(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxR
     let sim_ns = now.saturating_sub(CLOCK_BASE_NS).max(1);
     let report = LinuxReport {
         mode: "co-simulation, UNSYNCHRONISED (simulated card time is not the host's: this \
-               checks function, not timing; frames from Linux reach the sender host-side, \
-               not through the card's RX path)"
+               checks function, not timing; frames from Linux enter the card's RX line at the \
+               card's current simulated time)"
             .into(),
         sender: "edt".into(),
         card: card.describe(),
@@ -1145,6 +1227,13 @@ pub fn run_edt_sim(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxR
         launch_error_ns: Summary::of(&st.launch_error_ns, 1.0),
         frames_sent_late: st.frames_sent_late,
         window_violations: st.window_violations,
+        rx_path: "card: TAP -> the Verilated card's RX line -> RX queue 0 -> sender, with the \
+                  card's arrival stamps"
+            .into(),
+        frames_to_sender_card_rx: to_sender_card_rx,
+        frames_to_sender_host: 0,
+        card_stats: Some(card.stats()),
+        rx_bridge_max_held: Some(max_held),
         path: None,
         kernel_sender: None,
         peer,
