@@ -3,8 +3,10 @@
 // A source is granted a whole burst: its AW and all its W beats (up to WLAST) pass through before the
 // next grant, so W beats stay in AW order without a W-routing FIFO. Grants alternate (round robin)
 // when both sources wait, so neither can starve the other: each waits at most one burst of the other.
-// One idle cycle between grants (the grant is a register; m_axi_aw*/w* are combinational from the
-// granted source). The master-side ID is {source, s_awid}; B is routed by its MSB, with the MSB
+// No idle cycle between grants: while no burst is granted the pick (round robin over the sources
+// whose AWVALID is up) is passed through combinationally, so a burst can start in the cycle its
+// source raises AWVALID (a single-beat burst, AW and W together, completes in that cycle); the grant
+// register then holds the source until its AW and WLAST have been taken. The master-side ID is {source, s_awid}; B is routed by its MSB, with the MSB
 // stripped. AW and W of the granted source may handshake in either order.
 `resetall
 `timescale 1ns / 1ps
@@ -88,46 +90,52 @@ reg last_reg = 1'b1;     // source granted last
 reg aw_done_reg = 1'b0;  // the granted burst's AW has been taken
 reg w_done_reg = 1'b0;   // its WLAST has been taken
 
-wire g0 = active_reg && !sel_reg;
-wire g1 = active_reg && sel_reg;
-
-assign m_axi_awid    = sel_reg ? {1'b1, s1_axi_awid} : {1'b0, s0_axi_awid};
-assign m_axi_awaddr  = sel_reg ? s1_axi_awaddr  : s0_axi_awaddr;
-assign m_axi_awlen   = sel_reg ? s1_axi_awlen   : s0_axi_awlen;
-assign m_axi_awsize  = sel_reg ? s1_axi_awsize  : s0_axi_awsize;
-assign m_axi_awburst = sel_reg ? s1_axi_awburst : s0_axi_awburst;
-assign m_axi_awlock  = sel_reg ? s1_axi_awlock  : s0_axi_awlock;
-assign m_axi_awcache = sel_reg ? s1_axi_awcache : s0_axi_awcache;
-assign m_axi_awprot  = sel_reg ? s1_axi_awprot  : s0_axi_awprot;
-assign m_axi_awvalid = active_reg && !aw_done_reg && (sel_reg ? s1_axi_awvalid : s0_axi_awvalid);
-assign m_axi_wdata   = sel_reg ? s1_axi_wdata : s0_axi_wdata;
-assign m_axi_wstrb   = sel_reg ? s1_axi_wstrb : s0_axi_wstrb;
-assign m_axi_wlast   = sel_reg ? s1_axi_wlast : s0_axi_wlast;
-assign m_axi_wvalid  = active_reg && !w_done_reg && (sel_reg ? s1_axi_wvalid : s0_axi_wvalid);
-
-assign s0_axi_awready = g0 && !aw_done_reg && m_axi_awready;
-assign s1_axi_awready = g1 && !aw_done_reg && m_axi_awready;
-assign s0_axi_wready  = g0 && !w_done_reg && m_axi_wready;
-assign s1_axi_wready  = g1 && !w_done_reg && m_axi_wready;
-
-wire aw_fire = m_axi_awvalid && m_axi_awready;
-wire wl_fire = m_axi_wvalid && m_axi_wready && m_axi_wlast;
-wire aw_end  = aw_done_reg || aw_fire;
-wire w_end   = w_done_reg || wl_fire;
-
 // next grant: s1 when only s1 waits, or both wait and s0 went last
 wire want0 = s0_axi_awvalid;
 wire want1 = s1_axi_awvalid;
 wire pick1 = want1 && (!want0 || !last_reg);
 
+// the source served this cycle: the held grant, or the pick when nothing is held
+wire act    = active_reg || want0 || want1;
+wire sel    = active_reg ? sel_reg : pick1;
+wire aw_dn  = active_reg && aw_done_reg;
+wire w_dn   = active_reg && w_done_reg;
+wire g0 = act && !sel;
+wire g1 = act && sel;
+
+assign m_axi_awid    = sel ? {1'b1, s1_axi_awid} : {1'b0, s0_axi_awid};
+assign m_axi_awaddr  = sel ? s1_axi_awaddr  : s0_axi_awaddr;
+assign m_axi_awlen   = sel ? s1_axi_awlen   : s0_axi_awlen;
+assign m_axi_awsize  = sel ? s1_axi_awsize  : s0_axi_awsize;
+assign m_axi_awburst = sel ? s1_axi_awburst : s0_axi_awburst;
+assign m_axi_awlock  = sel ? s1_axi_awlock  : s0_axi_awlock;
+assign m_axi_awcache = sel ? s1_axi_awcache : s0_axi_awcache;
+assign m_axi_awprot  = sel ? s1_axi_awprot  : s0_axi_awprot;
+assign m_axi_awvalid = act && !aw_dn && (sel ? s1_axi_awvalid : s0_axi_awvalid);
+assign m_axi_wdata   = sel ? s1_axi_wdata : s0_axi_wdata;
+assign m_axi_wstrb   = sel ? s1_axi_wstrb : s0_axi_wstrb;
+assign m_axi_wlast   = sel ? s1_axi_wlast : s0_axi_wlast;
+assign m_axi_wvalid  = act && !w_dn && (sel ? s1_axi_wvalid : s0_axi_wvalid);
+
+assign s0_axi_awready = g0 && !aw_dn && m_axi_awready;
+assign s1_axi_awready = g1 && !aw_dn && m_axi_awready;
+assign s0_axi_wready  = g0 && !w_dn && m_axi_wready;
+assign s1_axi_wready  = g1 && !w_dn && m_axi_wready;
+
+wire aw_fire = m_axi_awvalid && m_axi_awready;
+wire wl_fire = m_axi_wvalid && m_axi_wready && m_axi_wlast;
+wire aw_end  = aw_dn || aw_fire;
+wire w_end   = w_dn || wl_fire;
+
 always @(posedge clk) begin
     if (!active_reg) begin
         if (want0 || want1) begin
-            active_reg <= 1'b1;
-            sel_reg <= pick1;
+            // the picked burst started this cycle; hold the grant unless it also ended
             last_reg <= pick1;
-            aw_done_reg <= 1'b0;
-            w_done_reg <= 1'b0;
+            sel_reg <= pick1;
+            active_reg <= !(aw_fire && wl_fire);
+            aw_done_reg <= aw_fire;
+            w_done_reg <= wl_fire;
         end
     end else begin
         if (aw_fire) aw_done_reg <= 1'b1;
