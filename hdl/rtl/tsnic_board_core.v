@@ -19,8 +19,9 @@
 //   m_axis_tx_*  (out)             TX frames to the MAC: tdata[AXIS_DATA_W] tkeep tvalid tready tlast tuser[AXIS_USER_W]
 //                                  (tuser 0); on tx_clk with MAC_DOMAIN = 1 (launch-gated there), on clk with 0.
 //                                  A frame never pauses once its first beat is out (MAC_DOMAIN = 1: the CMAC's
-//                                  no-underflow rule), its departure time is taken at the first beat's handshake
-//   s_axis_rx_*  (in)              RX frames from the MAC: tdata tkeep tvalid tready tlast, tuser = bad
+//                                  no-underflow rule); its departure time (completion depart_ns) is the time in
+//                                  that domain at the first beat's handshake + CTRL_TX_LAT_COMP_NS
+//   s_axis_rx_*  (in)              RX frames from the MAC, on clk: tdata tkeep tvalid tready tlast, tuser = bad
 //                                  frame (FCS) on the last beat; the core's RX path (always ready: a
 //                                  frame it cannot keep is dropped and counted in the RX block)
 //   qspi_*, icap_*                 configuration flash and ICAP of tsnic_core (board: STARTUPE3/E2,
@@ -40,7 +41,7 @@
 // tsnic_td_source to a tsnic_td_sink on tx_clk (TX_PERIOD_FX = tx_clk's nominal period; its lock shows in
 // MAC_TD_STATUS). Resets: tsnic_mac_tx's two sides get rst OR tx_rst (each brought across with
 // tsnic_cdc_sync), so both halves of its FIFOs reset together; a MAC TX reset while frames are in flight
-// loses them (reset the core too). MAC_DOMAIN = 0: the gate stays in the core on clk and m_axis_tx_* is
+// loses them and their completions (not handled: reset the core with it). MAC_DOMAIN = 0: the gate stays in the core on clk and m_axis_tx_* is
 // on clk (the single-clock configuration). RX is stamped in the core on clk in both (RX_TS_EXTERNAL = 0).
 `resetall
 `timescale 1ns / 1ps
