@@ -7,5 +7,5 @@ set board_rtl     {rtl/fpga.v}
 set flash_part    mt25qu01g-spi-x1_x2_x4
 set flash_size_mb 128
 set flash_iface   SPIx4
-# modules of the RTL tree (hdl/rtl) the top instantiates directly
-set rtl_modules   {tsnic_board_core tsnic_cdc_async_fifo tsnic_cdc_sync}
+# modules of the RTL tree (hdl/rtl) the top needs: its own and tsnic_board_core's MAC-side ones
+set rtl_modules   {tsnic_board_core tsnic_mac_tx tsnic_td_sink tsnic_cdc_async_fifo tsnic_cdc_sync}

@@ -9,5 +9,5 @@ set board_rtl     {rtl/fpga.v}
 set flash_part    ""
 set flash_size_mb 128
 set flash_iface   BPIx16
-# modules of the RTL tree (hdl/rtl) the top instantiates directly
-set rtl_modules   {tsnic_board_core tsnic_cdc_async_fifo tsnic_cdc_sync tsnic_xgmii_tx}
+# modules of the RTL tree (hdl/rtl) the top needs: its own and tsnic_board_core's MAC-side ones
+set rtl_modules   {tsnic_board_core tsnic_mac_tx tsnic_td_sink tsnic_cdc_async_fifo tsnic_cdc_sync tsnic_xgmii_tx}

@@ -9,13 +9,11 @@
 //   161.1328125 MHz; qsfp0_refclk_reset pulsed after configuration) on MGTREFCLK1_231; TX/RX user
 //   clock gt_txusrclk2 = 322.265625 MHz. init_clk: the 300 MHz LVDS clock 0 divided by 3
 //   (BUFGCE_DIV). The QSFP module: selected (modsell low), out of reset, high-power mode.
-// - Core: tsnic_board_core (the pcie branch: tsnic's PCIe endpoint + tsnic_core) on user_clk; its TX
-//   stream crosses into the CMAC clock through tsnic_cdc_async_fifo (the mac branch).
-//   ASSUMPTION (until the lead merges pcie + mac): the launch gate is still inside the core on
-//   user_clk; when tsnic_core's TX_GATE_EXTERNAL and tsnic_mac_tx (mac branch) are wired into the
-//   board core, tsnic_mac_tx replaces this FIFO and the gate runs on gt_txusrclk2 (its PHC copy from
-//   tsnic_td_source/td_sink). The FIFO alone does not guarantee that a frame reaches the CMAC
-//   without a gap (tx_unfout); tsnic_mac_tx does (it offers a frame only once it is whole).
+// - Core: tsnic_board_core (tsnic's PCIe endpoint + tsnic_core) on user_clk with MAC_DOMAIN = 1: its
+//   launch gate (tsnic_mac_tx) runs on the CMAC's TX user clock gt_txusrclk2 (tx_clk, reset by the
+//   CMAC's usr_tx_reset) with the PHC time carried there (tsnic_td_source -> tsnic_td_sink), and its
+//   m_axis_tx_* goes straight to the CMAC's tx_axis. tsnic_mac_tx offers a frame only once all of it
+//   is in the MAC domain, so a frame never pauses at the CMAC (tx_unfout).
 // - RX: the core has no RX path yet; the CMAC's RX stream is not connected (the CMAC counts frames in
 //   its own statistics). The core's s_axis_rx_* is tied idle.
 // - Flash: the core's quad-SPI pins to STARTUPE3 (the configuration flash MT25QU01G on D00-D03,
@@ -192,24 +190,8 @@ cmac_usplus_0 cmac_inst (
     .stat_rx_local_fault(mac_rx_lfault), .stat_tx_local_fault(mac_tx_lfault)
 );
 
-// One reset for both sides of the crossing (tsnic_cdc_async_fifo wants them asserted together): the
-// core's reset or the CMAC's TX reset, each brought into the other domain.
-wire mac_tx_reset_clk, rst_mac_clk;
-tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) mac_rst_to_core_inst (
-    .clk(clk), .rst(1'b0), .in(mac_tx_reset), .out(mac_tx_reset_clk)
-);
-tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) core_rst_to_mac_inst (
-    .clk(mac_clk), .rst(1'b0), .in(rst), .out(rst_mac_clk)
-);
-wire fifo_rst_s = rst || mac_tx_reset_clk;
-wire fifo_rst_m = mac_tx_reset || rst_mac_clk;
-
 // ------------------------------------------------------------------------------------------------
 // the core
-wire [DATA_W-1:0]   core_tx_tdata;
-wire [DATA_W/8-1:0] core_tx_tkeep;
-wire core_tx_tvalid, core_tx_tready, core_tx_tlast;
-wire [0:0] core_tx_tuser;
 wire pps;
 wire qspi_clk, qspi_cs_n;
 wire [3:0] qspi_dq_o, qspi_dq_oe, qspi_dq_i;
@@ -223,8 +205,6 @@ always @(posedge clk) icap_ce <= !icap_ce;
 wire core_rx_tready, stat_dma_rd_err, stat_bar_bad_np, stat_bar_bad_posted;
 /* verilator lint_on UNUSEDSIGNAL */
 
-// ASSUMPTION: tsnic_board_core of the pcie branch (port list of 2026-12-01) plus the flash pins and
-// parameters of notes/flash.md passed through to tsnic_core (board/common/stubs/pending/README.md).
 tsnic_board_core #(
     .DATA_W(DATA_W),
     .CQ_USER_W(183), .CC_USER_W(81), .RQ_USER_W(137), .RC_USER_W(161),
@@ -234,9 +214,11 @@ tsnic_board_core #(
     .BOARD_ID(3),
     .FLASH_SIZE_LOG2(27),
     .FLASH_WRITABLE(1),
-    .GOLDEN(GOLDEN)
+    .GOLDEN(GOLDEN),
+    .MAC_DOMAIN(1),
+    .TX_PERIOD_FX(64'd13327413670)   // gt_txusrclk2: 322.265625 MHz = 3.1030 ns
 ) core_inst (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(rst), .tx_clk(mac_clk), .tx_rst(mac_tx_reset),
     .s_axis_cq_tdata(cq_tdata), .s_axis_cq_tkeep(cq_tkeep), .s_axis_cq_tvalid(cq_tvalid),
     .s_axis_cq_tready(cq_tready), .s_axis_cq_tlast(cq_tlast), .s_axis_cq_tuser(cq_tuser),
     .m_axis_cc_tdata(cc_tdata), .m_axis_cc_tkeep(cc_tkeep), .m_axis_cc_tvalid(cc_tvalid),
@@ -250,8 +232,8 @@ tsnic_board_core #(
     .cfg_interrupt_msix_enable(cfg_msix_enable[0]), .cfg_interrupt_msix_mask(cfg_msix_mask[0]),
     .cfg_interrupt_msix_address(msix_address), .cfg_interrupt_msix_data(msix_data),
     .cfg_interrupt_msix_int(msix_int), .cfg_interrupt_msix_sent(msix_sent), .cfg_interrupt_msix_fail(msix_fail),
-    .m_axis_tx_tdata(core_tx_tdata), .m_axis_tx_tkeep(core_tx_tkeep), .m_axis_tx_tvalid(core_tx_tvalid),
-    .m_axis_tx_tready(core_tx_tready), .m_axis_tx_tlast(core_tx_tlast), .m_axis_tx_tuser(core_tx_tuser),
+    .m_axis_tx_tdata(mac_tx_tdata), .m_axis_tx_tkeep(mac_tx_tkeep), .m_axis_tx_tvalid(mac_tx_tvalid),
+    .m_axis_tx_tready(mac_tx_tready), .m_axis_tx_tlast(mac_tx_tlast), .m_axis_tx_tuser(mac_tx_tuser),
     .s_axis_rx_tdata({DATA_W{1'b0}}), .s_axis_rx_tkeep({(DATA_W/8){1'b0}}), .s_axis_rx_tuser(1'b0),
     .s_axis_rx_tvalid(1'b0), .s_axis_rx_tready(core_rx_tready), .s_axis_rx_tlast(1'b0),
     .pps(pps),
@@ -261,25 +243,6 @@ tsnic_board_core #(
     .qspi_dq_i(qspi_dq_i),
     .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o)
 );
-
-// ------------------------------------------------------------------------------------------------
-// TX stream: user_clk -> CMAC TX clock. Word = {tuser, tlast, tkeep, tdata}.
-localparam TXW = DATA_W + DATA_W / 8 + 2;
-wire [TXW-1:0] tx_fifo_out;
-/* verilator lint_off UNUSEDSIGNAL */
-wire [6+1:0] tx_fifo_count, tx_fifo_s_count;
-/* verilator lint_on UNUSEDSIGNAL */
-tsnic_cdc_async_fifo #(.WIDTH(TXW), .DEPTH_LOG2(6)) tx_cdc_inst (
-    .s_clk(clk), .s_rst(fifo_rst_s),
-    .s_data({core_tx_tuser, core_tx_tlast, core_tx_tkeep, core_tx_tdata}),
-    .s_valid(core_tx_tvalid), .s_ready(core_tx_tready), .s_count(tx_fifo_s_count),
-    .m_clk(mac_clk), .m_rst(fifo_rst_m),
-    .m_data(tx_fifo_out), .m_valid(mac_tx_tvalid), .m_ready(mac_tx_tready), .m_count(tx_fifo_count)
-);
-assign mac_tx_tdata = tx_fifo_out[DATA_W-1:0];
-assign mac_tx_tkeep = tx_fifo_out[DATA_W +: DATA_W/8];
-assign mac_tx_tlast = tx_fifo_out[DATA_W + DATA_W/8];
-assign mac_tx_tuser = tx_fifo_out[DATA_W + DATA_W/8 + 1];
 
 // ------------------------------------------------------------------------------------------------
 // configuration flash (STARTUPE3) and ICAPE3

@@ -4,16 +4,18 @@
 //   core clock; the PIPE clocking is inside the IP (shared logic in core). Reference clock: 100 MHz
 //   from the edge connector on MGTREFCLK1_115 (IBUFDS_GTE2); PERST# straight to sys_reset.
 // - Ethernet: SFP+ cage 1 at 10GBASE-R through ten_gig_eth_pcs_pma_0 (GTH, shared logic in core),
-//   64-bit SDR XGMII at coreclk_out = 156.25 MHz, our MAC tsnic_xgmii_tx (mac branch) on the TX side.
+//   64-bit SDR XGMII at coreclk_out = 156.25 MHz, our MAC tsnic_xgmii_tx on the TX side.
 //   Reference clock: 156.25 MHz on MGTREFCLK0_118 from the board's SI5324 jitter attenuator.
 //   NOT DONE: the SI5324 powers up without an output until it is programmed over I2C (i2c_scl/sda,
 //   behind the board's I2C mux); this top does not program it yet, so the 10G link does not come up
 //   on a card whose SI5324 has not been set up by another design since power-on (docs/BOARDS.md).
-// - Core: tsnic_board_core (pcie branch) at DATA_W = 256 on user_clk. Its TX stream crosses into
-//   coreclk_out through tsnic_cdc_async_fifo (mac branch) at 256 bits and is cut to 64 bits by
-//   tsnic_axis_downsize (board/common/rtl). Same ASSUMPTION as the Alveo tops: the launch gate is
-//   still inside the core on user_clk until tsnic_mac_tx (mac branch) is wired into the board core;
-//   until then the FIFO alone does not guarantee a frame without a gap at the MAC.
+// - Core: tsnic_board_core at DATA_W = 256 on user_clk with MAC_DOMAIN = 1: its launch gate
+//   (tsnic_mac_tx) runs on the XGMII clock coreclk_out (tx_clk) with the PHC time carried there
+//   (tsnic_td_source -> tsnic_td_sink); its 256-bit m_axis_tx_* (on coreclk_out) is cut to 64 bits by
+//   tsnic_axis_downsize (board/common/rtl) for tsnic_xgmii_tx. A frame leaves the gate without a
+//   pause, and the downsizer keeps it so (its input is 4x faster than its output). The departure time
+//   is taken at the gate's first beat; the downsizer and the MAC add a fixed latency after it (for
+//   CTRL_TX_LAT_COMP_NS).
 // - RX: no RX path in the core yet; the PCS's RX XGMII is not connected.
 // - Flash: SUME configures from its BPI flash through the board's CPLD, out of reach of tsnic's
 //   quad-SPI controller: FLASH_WRITABLE = 0 and qspi_dq_i tied high (notes/flash.md). ICAPE2 is
@@ -200,24 +202,21 @@ ten_gig_eth_pcs_pma_0 pcs_inst (
     .drp_drdy_i(drp_drdy), .drp_drpdo_i(drp_drpdo)
 );
 
-// the MAC side's reset: PCS/PMA not ready (its resetdone, synchronized), or the core's reset
-wire pcs_resetdone_mac, mac_reset_clk, rst_mac_clk;
+// the MAC side's reset: PCS/PMA not ready (its resetdone, synchronized); the downsizer and the MAC
+// also reset with the core (the board core resets tsnic_mac_tx's MAC side with it too)
+wire pcs_resetdone_mac, rst_mac_clk;
 tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b0)) pcs_done_inst (
     .clk(mac_clk), .rst(1'b0), .in(pcs_resetdone), .out(pcs_resetdone_mac)
 );
 wire mac_rst = !pcs_resetdone_mac;
-tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) mac_rst_to_core_inst (
-    .clk(clk), .rst(1'b0), .in(mac_rst), .out(mac_reset_clk)
-);
 tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) core_rst_to_mac_inst (
     .clk(mac_clk), .rst(1'b0), .in(rst), .out(rst_mac_clk)
 );
-wire fifo_rst_s = rst || mac_reset_clk;
-wire fifo_rst_m = mac_rst || rst_mac_clk;
+wire mac_side_rst = mac_rst || rst_mac_clk;
 
 // ------------------------------------------------------------------------------------------------
 // the core
-wire [DATA_W-1:0]   core_tx_tdata;
+wire [DATA_W-1:0]   core_tx_tdata;    // on mac_clk
 wire [DATA_W/8-1:0] core_tx_tkeep;
 wire core_tx_tvalid, core_tx_tready, core_tx_tlast;
 wire [0:0] core_tx_tuser;
@@ -235,8 +234,6 @@ always @(posedge clk) icap_div <= icap_div + 2'd1;
 reg icap_ce = 1'b0;   // one user_clk cycle in four: the ICAP port changes at icap_clk's rate
 always @(posedge clk) icap_ce <= icap_div == 2'd2;
 
-// ASSUMPTION: tsnic_board_core of the pcie branch plus the flash pins and parameters of
-// notes/flash.md (board/common/stubs/pending/README.md).
 tsnic_board_core #(
     .DATA_W(DATA_W),
     .CQ_USER_W(85), .CC_USER_W(33), .RQ_USER_W(60), .RC_USER_W(75),
@@ -246,9 +243,11 @@ tsnic_board_core #(
     .BOARD_ID(4),
     .FLASH_SIZE_LOG2(27),
     .FLASH_WRITABLE(0),
-    .GOLDEN(GOLDEN)
+    .GOLDEN(GOLDEN),
+    .MAC_DOMAIN(1),
+    .TX_PERIOD_FX(64'd27487790694)   // coreclk_out: 156.25 MHz = 6.4 ns
 ) core_inst (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(rst), .tx_clk(mac_clk), .tx_rst(mac_rst),
     .s_axis_cq_tdata(cq_tdata), .s_axis_cq_tkeep(cq_tkeep), .s_axis_cq_tvalid(cq_tvalid),
     .s_axis_cq_tready(cq_tready), .s_axis_cq_tlast(cq_tlast), .s_axis_cq_tuser(cq_tuser),
     .m_axis_cc_tdata(cc_tdata), .m_axis_cc_tkeep(cc_tkeep), .m_axis_cc_tvalid(cc_tvalid),
@@ -275,30 +274,19 @@ tsnic_board_core #(
 );
 
 // ------------------------------------------------------------------------------------------------
-// TX stream: user_clk -> coreclk_out at 256 bits ({tlast, tkeep, tdata}; tuser is not used by the
-// XGMII MAC), then 256 -> 64 bits, then the MAC
-localparam TXW = DATA_W + DATA_W / 8 + 1;
-wire [TXW-1:0] tx_fifo_out;
-wire tx_fifo_valid, tx_fifo_ready;
+// TX stream (already on coreclk_out, launch-gated): 256 -> 64 bits, then the MAC; tuser (0) is not
+// used by the XGMII MAC
 /* verilator lint_off UNUSEDSIGNAL */
-wire [5+1:0] tx_fifo_count, tx_fifo_s_count;
 wire unused_tuser = core_tx_tuser[0];
 /* verilator lint_on UNUSEDSIGNAL */
-tsnic_cdc_async_fifo #(.WIDTH(TXW), .DEPTH_LOG2(5)) tx_cdc_inst (
-    .s_clk(clk), .s_rst(fifo_rst_s),
-    .s_data({core_tx_tlast, core_tx_tkeep, core_tx_tdata}),
-    .s_valid(core_tx_tvalid), .s_ready(core_tx_tready), .s_count(tx_fifo_s_count),
-    .m_clk(mac_clk), .m_rst(fifo_rst_m),
-    .m_data(tx_fifo_out), .m_valid(tx_fifo_valid), .m_ready(tx_fifo_ready), .m_count(tx_fifo_count)
-);
 
 wire [63:0] mac_tx_tdata;
 wire [7:0]  mac_tx_tkeep;
 wire mac_tx_tvalid, mac_tx_tready, mac_tx_tlast;
 tsnic_axis_downsize #(.IN_W(DATA_W), .OUT_W(64)) tx_downsize_inst (
-    .clk(mac_clk), .rst(fifo_rst_m),
-    .s_axis_tdata(tx_fifo_out[DATA_W-1:0]), .s_axis_tkeep(tx_fifo_out[DATA_W +: DATA_W/8]),
-    .s_axis_tvalid(tx_fifo_valid), .s_axis_tready(tx_fifo_ready), .s_axis_tlast(tx_fifo_out[TXW-1]),
+    .clk(mac_clk), .rst(mac_side_rst),
+    .s_axis_tdata(core_tx_tdata), .s_axis_tkeep(core_tx_tkeep),
+    .s_axis_tvalid(core_tx_tvalid), .s_axis_tready(core_tx_tready), .s_axis_tlast(core_tx_tlast),
     .m_axis_tdata(mac_tx_tdata), .m_axis_tkeep(mac_tx_tkeep), .m_axis_tvalid(mac_tx_tvalid),
     .m_axis_tready(mac_tx_tready), .m_axis_tlast(mac_tx_tlast)
 );
@@ -306,9 +294,9 @@ tsnic_axis_downsize #(.IN_W(DATA_W), .OUT_W(64)) tx_downsize_inst (
 /* verilator lint_off UNUSEDSIGNAL */
 wire mac_sof;
 /* verilator lint_on UNUSEDSIGNAL */
-// ASSUMPTION: tsnic_xgmii_tx of the mac branch (port list of 2026-12-01)
+// the 10G MAC (hdl/rtl/tsnic_xgmii_tx.v)
 tsnic_xgmii_tx mac_tx_inst (
-    .clk(mac_clk), .rst(fifo_rst_m),
+    .clk(mac_clk), .rst(mac_side_rst),
     .s_axis_tdata(mac_tx_tdata), .s_axis_tkeep(mac_tx_tkeep), .s_axis_tlast(mac_tx_tlast),
     .s_axis_tvalid(mac_tx_tvalid), .s_axis_tready(mac_tx_tready),
     .xgmii_txd(xgmii_txd), .xgmii_txc(xgmii_txc), .sof(mac_sof)

@@ -1,7 +1,8 @@
 // Bench wrapper: tsnic_board_core with the hard block's port names and widths for cocotbext-pcie's
 // model (function-0 bits picked out of the per-function buses, as a board top does): UltraScale+ at
 // 512 bits by default, DATA_W=256 with the 7-series pcie3_7x tuser widths (85/33/60/75).
-`timescale 1ns / 1ps
+// MAC_DOMAIN = 1 (the boards' configuration): m_axis_tx_* is on tx_clk, TX_PERIOD_FX its nominal period.
+`timescale 1ns / 1fs
 `default_nettype none
 
 module tb_tsnic_board_core #(
@@ -10,10 +11,14 @@ module tb_tsnic_board_core #(
     parameter CC_USER_W = 81,
     parameter RQ_USER_W = 137,
     parameter RC_USER_W = 161,
-    parameter FN_W      = 4
+    parameter FN_W      = 4,
+    parameter MAC_DOMAIN = 1,
+    parameter [63:0] TX_PERIOD_FX = 64'd13327413670
 ) (
     input  wire          clk,
     input  wire          rst,
+    input  wire          tx_clk,
+    input  wire          tx_rst,
     input  wire [DATA_W-1:0]  s_axis_cq_tdata,
     input  wire [DATA_W/32-1:0] s_axis_cq_tkeep,
     input  wire          s_axis_cq_tvalid,
@@ -62,9 +67,9 @@ module tb_tsnic_board_core #(
 /* verilator lint_off PINCONNECTEMPTY */
 tsnic_board_core #(
     .DATA_W(DATA_W), .CQ_USER_W(CQ_USER_W), .CC_USER_W(CC_USER_W), .RQ_USER_W(RQ_USER_W), .RC_USER_W(RC_USER_W),
-    .NUM_QUEUES(8)
+    .NUM_QUEUES(8), .MAC_DOMAIN(MAC_DOMAIN), .TX_PERIOD_FX(TX_PERIOD_FX)
 ) board_inst (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(rst), .tx_clk(tx_clk), .tx_rst(tx_rst),
     .s_axis_cq_tdata(s_axis_cq_tdata), .s_axis_cq_tkeep(s_axis_cq_tkeep), .s_axis_cq_tvalid(s_axis_cq_tvalid),
     .s_axis_cq_tready(s_axis_cq_tready), .s_axis_cq_tlast(s_axis_cq_tlast), .s_axis_cq_tuser(s_axis_cq_tuser),
     .m_axis_cc_tdata(m_axis_cc_tdata), .m_axis_cc_tkeep(m_axis_cc_tkeep), .m_axis_cc_tvalid(m_axis_cc_tvalid),

@@ -12,13 +12,28 @@ time), exactly one completion per descriptor, and that MSI-X vector 0 arrived.
 
 Time: the bench counts clk cycles itself and reads the core's PHC once, at a known cycle, to anchor
 (PHC time = anchor + 4 ns x cycles since); at the end it checks the PHC has kept to that line.
+
+MAC_DOMAIN=1 (default; the boards' configuration): the TX stream is on its own clock tx_clk (322.265625
+MHz at 512 bits, 156.25 MHz at 256, off by MAC_PPM against the exact 250 MHz clk) and the launch gate
+runs there on the PHC time carried across (tsnic_td_source -> tsnic_td_sink). The bench's true PHC time
+at any instant is the anchor's line continued in simulated time (clk is exactly 4 ns and the PHC adds
+4 ns per cycle, checked at the end); a frame's start is the true time at the tx_clk edge that begins
+the cycle whose ending edge takes its first beat (the instant the gate reports as its departure).
+Checks there: after MAC_TD_STATUS says TX_LOCKED, a SENT frame starts at or after launch_ns and at
+most one tx_clk period plus the time distribution's documented locked lag (TD_LAG_NS) after it, and
+its completion's depart_ns is the true start time rounded down, or 1 ns below (the MAC-domain copy
+lags the PHC by under 1 ns).
 """
 
 import os
 import random
 
+import math
+
 import cocotb
+from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, ReadOnly, ClockCycles, Timer
+from cocotb.utils import get_sim_time
 from cocotbext.axi import AxiStreamBus, AxiStreamSink
 
 import tsnic_contract as C
@@ -26,6 +41,15 @@ from tsnic_pcie_model import PcieHost
 
 CLK_NS = 4
 DATA_W = int(os.environ.get("DATA_W", "512"))
+MAC_DOMAIN = int(os.environ.get("MAC_DOMAIN", "1"))
+MAC_PERIOD_PS = float(os.environ.get("MAC_PERIOD_PS", "3103.0303030303"))
+MAC_PPM = float(os.environ.get("MAC_PPM", "0"))
+# the tx_clk period the bench drives (fs, even: two equal halves), and in ns
+MAC_HALF_FS = round(MAC_PERIOD_PS / (1.0 + MAC_PPM * 1e-6) * 500)
+T_MAC = 2 * MAC_HALF_FS / 1e6
+# tsnic_td_sink, locked: the MAC-domain time lags the PHC by 0.19..0.402 ns in docs/BENCHMARKS.md
+# ("Time distribution error", every phase after lock, both MAC clocks)
+TD_LAG_NS = 0.41
 
 
 class Clockwork:
@@ -35,10 +59,15 @@ class Clockwork:
         self.dut = dut
         self.cycle = 0
         self.anchor = None          # (cycle, phc_ns)
+        self.anchor_fs = None       # simulated time of the anchor's clk edge
         self.want_anchor = False
-        self.first_beats = []       # cycle of each frame's first-beat handshake
+        self.first_beats = []       # clk: cycle of each frame's first-beat handshake
+        self.sof_fs = []            # tx_clk: simulated time of the edge starting each first-beat cycle
         self.tkeep_errors = []
+        self.gaps = 0               # tx_clk cycles without tvalid inside a frame (a CMAC underflows)
         cocotb.start_soon(self._run())
+        if MAC_DOMAIN:
+            cocotb.start_soon(self._run_mac())
 
     def phc_probe(self):
         return int(self.dut.board_inst.core_inst.phc_ns.value)
@@ -49,17 +78,40 @@ class Clockwork:
         while True:
             await RisingEdge(dut.clk)
             self.cycle += 1
+            t_fs = get_sim_time("fs")
             await ReadOnly()
             if self.want_anchor:
                 self.anchor = (self.cycle, self.phc_probe())
+                self.anchor_fs = t_fs
                 self.want_anchor = False
-            if dut.m_axis_tx_tvalid.value and dut.m_axis_tx_tready.value:
+            if not MAC_DOMAIN and dut.m_axis_tx_tvalid.value and dut.m_axis_tx_tready.value:
                 if not in_frame:
                     self.first_beats.append(self.cycle)
                 keep = int(dut.m_axis_tx_tkeep.value)
                 if not dut.m_axis_tx_tlast.value and keep != (1 << (DATA_W // 8)) - 1:
                     self.tkeep_errors.append(keep)
                 in_frame = not dut.m_axis_tx_tlast.value
+
+    async def _run_mac(self):
+        dut = self.dut
+        in_frame = False
+        while True:
+            await RisingEdge(dut.tx_clk)
+            t_fs = get_sim_time("fs")
+            await ReadOnly()
+            if in_frame and not dut.m_axis_tx_tvalid.value:
+                self.gaps += 1
+            if dut.m_axis_tx_tvalid.value and dut.m_axis_tx_tready.value:
+                if not in_frame:
+                    self.sof_fs.append(t_fs)
+                keep = int(dut.m_axis_tx_tkeep.value)
+                if not dut.m_axis_tx_tlast.value and keep != (1 << (DATA_W // 8)) - 1:
+                    self.tkeep_errors.append(keep)
+                in_frame = not dut.m_axis_tx_tlast.value
+
+    def true_time_fs(self, t_fs):
+        """The true PHC time (ns, real) at simulated time t_fs: the anchor's line continued."""
+        return self.anchor[1] + (t_fs - self.anchor_fs) / 1e6
 
     async def take_anchor(self):
         """After reset and enumeration: one look at the PHC, then time is the bench's count."""
@@ -181,8 +233,16 @@ class TB:
         self.dut = dut
         self.host = PcieHost(dut, width=DATA_W)
         self.clock = Clockwork(dut)
-        self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis_tx"), dut.clk, dut.rst)
+        if MAC_DOMAIN:
+            cocotb.start_soon(Clock(dut.tx_clk, 2 * MAC_HALF_FS, units="fs").start())
+            cocotb.start_soon(self._tx_reset())
+            self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis_tx"), dut.tx_clk, dut.tx_rst)
+        else:
+            dut.tx_clk.value = 0
+            dut.tx_rst.value = 0
+            self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis_tx"), dut.clk, dut.rst)
         self.frames = []
+        self.depart_err = []        # MAC_DOMAIN: true start - launch_ns (ns) of each SENT frame
         cocotb.start_soon(self._collect())
 
     async def _collect(self):
@@ -190,10 +250,30 @@ class TB:
             f = await self.sink.recv()
             self.frames.append(bytes(f.tdata))
 
+    async def _tx_reset(self):
+        """The MAC's own TX reset, after configuration (the board core also holds tsnic_mac_tx's MAC
+        side in reset while the core's rst is high)."""
+        self.dut.tx_rst.value = 1
+        await ClockCycles(self.dut.tx_clk, 16)
+        self.dut.tx_rst.value = 0
+
     async def init(self):
         await self.host.init()
         await self.clock.take_anchor()
         self.drv = Driver(self)
+
+    async def wait_mac_locked(self, us=800):
+        """MAC_DOMAIN: the TX-domain PHC copy reports lock (MAC_TD_STATUS) before timed traffic."""
+        if not MAC_DOMAIN:
+            return
+        t0 = get_sim_time("ns")
+        for _ in range(us // 5):
+            if await self.drv.rd(C.MAC_TD_STATUS) & C.MAC_TD_STATUS_TX_LOCKED:
+                self.dut._log.info("MAC TX time locked %.1f us after the wait began",
+                                   (get_sim_time("ns") - t0) / 1000)
+                return
+            await Timer(5, "us")
+        raise AssertionError(f"MAC_TD_STATUS: TX time not locked after {us} us")
 
     async def wait_done(self, us=400):
         """Interrupt-driven consumer: sleep until MSI-X vector 0 arrives, acknowledge IRQ_STATUS,
@@ -215,6 +295,9 @@ class TB:
         for d in self.drv.all:
             assert d["cpl"]["status"] in d["expect"], (d["cpl"], d["expect"])
         assert not self.clock.tkeep_errors
+        if MAC_DOMAIN:
+            self.check_wire_mac(sent)
+            return
         assert len(self.frames) == len(sent) == len(self.clock.first_beats), \
             (len(self.frames), len(sent), len(self.clock.first_beats))
         by_launch = sorted(sent, key=lambda d: (d["launch_ns"], d["queue"]))
@@ -227,6 +310,30 @@ class TB:
                     f"frame {i}: SENT at {t}, launch {d['launch_ns']}"
         # the PHC has kept to the bench's clock
         assert self.clock.phc_probe() == self.clock.now(), (self.clock.phc_probe(), self.clock.now())
+
+    def check_wire_mac(self, sent):
+        """MAC_DOMAIN: bytes, order and start times at the MAC (tx_clk) against the true PHC time."""
+        assert len(self.frames) == len(sent) == len(self.clock.sof_fs), \
+            (len(self.frames), len(sent), len(self.clock.sof_fs))
+        assert self.clock.gaps == 0, f"{self.clock.gaps} tx_clk cycles without data inside a frame"
+        by_launch = sorted(sent, key=lambda d: (d["launch_ns"], d["queue"]))
+        for i, d in enumerate(by_launch):
+            t = self.clock.true_time_fs(self.clock.sof_fs[i])
+            assert self.frames[i] == d["data"], f"frame {i}: bytes differ"
+            dep = d["cpl"]["depart_ns"]
+            assert 0 <= math.floor(t) - dep <= 1, f"frame {i}: depart_ns {dep}, true start {t:.3f}"
+            if d["cpl"]["status"] == C.STATUS_SENT:
+                assert t >= d["launch_ns"], \
+                    f"frame {i}: started at {t:.3f}, {d['launch_ns'] - t:.3f} ns before launch_ns (early)"
+                assert t - d["launch_ns"] <= T_MAC + TD_LAG_NS, \
+                    f"frame {i}: started {t - d['launch_ns']:.3f} ns after launch_ns (> {T_MAC:.4f} + {TD_LAG_NS})"
+                self.depart_err.append(t - d["launch_ns"])
+        assert self.clock.phc_probe() == self.clock.now(), (self.clock.phc_probe(), self.clock.now())
+        e = self.depart_err
+        if e:
+            self.dut._log.info("departure at the MAC (tx_clk %.4f ns, %+g ppm), true start - launch_ns over "
+                               "%d frames: min %.3f max %.3f mean %.3f ns", T_MAC, MAC_PPM, len(e), min(e),
+                               max(e), sum(e) / len(e))
 
 
 def T(**kw):
@@ -255,6 +362,7 @@ async def test_tx_frames_msix(dut):
     await tb.init()
     drv = tb.drv
     await drv.setup()
+    await tb.wait_mac_locked()
     rng = random.Random(7)
     start = tb.clock.now() + 20_000
     t = start
@@ -268,6 +376,28 @@ async def test_tx_frames_msix(dut):
     assert tb.host.msix_count[0] >= 1, "no MSI-X"
     cnt = await drv.rd(C.CNT_SENT_LO)
     assert cnt == 16, cnt
+
+
+@T()
+async def test_departure_many(dut):
+    """More frames for the departure figures: two queues, 56 frames of 60..1514 bytes with launch times
+    600..1500 ns apart (an idle line between them at either width), so every one must leave SENT
+    within one MAC cycle (+ the time distribution's lag) of its launch, never before it."""
+    tb = TB(dut)
+    await tb.init()
+    drv = tb.drv
+    await drv.setup()
+    await tb.wait_mac_locked()
+    rng = random.Random(11)
+    t = tb.clock.now() + 30_000
+    for k in range(56):
+        t += rng.randrange(600, 1500)
+        drv.post(k % 2, t, rng.choice([60, 64, 333, 1514, rng.randint(60, 1514)]), rng)
+    await drv.doorbell(0)
+    await drv.doorbell(1)
+    await tb.wait_done()
+    tb.check_wire()
+    assert all(d["cpl"]["status"] == C.STATUS_SENT for d in drv.all)
 
 
 POISON = b"\xee" * 16
@@ -284,6 +414,7 @@ async def test_dma_errors(dut):
     drv = tb.drv
     # the DMA window is larger than the memory the root complex has behind it
     await drv.setup(queues=(0,), win_len=16 << 20)
+    await tb.wait_mac_locked()
     rng = random.Random(9)
     # poison completions that carry the marked payload or the marked descriptor
     bad_cookie = 0x5EADC0DE
