@@ -1,26 +1,17 @@
 #!/usr/bin/env bash
 # Verilator --lint-only -Wall of every board top (board/<board>/rtl/fpga.v) against the RTL in hdl/rtl,
 # the board-side RTL in board/common/rtl and the port-list stubs of the Xilinx primitives and generated
-# IP in board/common/stubs. A module missing from all of those is looked up last in
-# board/common/stubs/pending (port-only stand-ins for modules other branches are writing; README there):
-# the script says which stand-ins a top used. Fails on any warning or error, printing it.
+# IP in board/common/stubs. Fails on any warning or error, printing it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 status=0; count=0
 for top in board/*/rtl/fpga.v; do
   board=$(basename "$(dirname "$(dirname "$top")")")
-  dirs=(-y hdl/rtl -y board/common/rtl -y "board/$board/rtl" -y board/common/stubs -y board/common/stubs/pending)
+  dirs=(-y hdl/rtl -y board/common/rtl -y "board/$board/rtl" -y board/common/stubs)
   if ! out=$(verilator --lint-only -Wall -Ihdl/rtl "${dirs[@]}" --top-module fpga "$top" 2>&1) || [ -n "$out" ]; then
     echo "board lint: $top"; echo "$out"; status=1
   fi
-  # which pending stand-ins did it need? (modules instantiated by the top that hdl/rtl does not have)
-  used=""
-  for f in board/common/stubs/pending/*.v; do
-    m=$(basename "$f" .v)
-    if [ ! -f "hdl/rtl/$m.v" ] && grep -qE "^\s*$m\b" "$top"; then used="$used $m"; fi
-  done
-  [ -n "$used" ] && echo "board lint: $board uses pending stand-ins for:$used"
   count=$((count + 1))
 done
 if [ "$count" -eq 0 ]; then echo "board lint: no board tops found" >&2; exit 1; fi
