@@ -200,7 +200,7 @@ reg  [NODE_W-1:0] d_tail;
 reg  [SLOT_W-1:0] fb_ra_q;       // slot word address the loader read last cycle
 reg  [1:0]        l_mode;        // LM_*
 reg  [CNT_W-1:0]  l_cnt;         // entries in the slot walked in one pass (appends stop at SPLIT_LIM)
-reg  [NODE_W-1:0] sub_h [0:NSUB-1];   // split slot: one list per ns of the slot (next pointers in u_snext)
+reg  [NODE_W-1:0] sub_h [0:NSUB-1];   // split slot: one list per ns of the slot (next pointers in snext_inst)
 reg  [NODE_W-1:0] sub_t [0:NSUB-1];
 reg  [NSUB-1:0]   sub_m;         // non-empty sub-lists (not yet walked)
 reg  [SLOT_NS_W-1:0] o_cur;      // sub-list being walked: everything below {scan, o_cur} is loaded
@@ -263,39 +263,39 @@ reg                d_we;   reg [SLOT_W-1:0]  d_wa;  reg d_wd;
 reg                e_we;   reg e_wd;
 
 // Every fine slot holds two lists, each with its own write port: the direct list (entries the insert
-// appends; next pointers in u_fnext) and the cascaded list (entries the cascade moves in from the
-// coarse wheel; next pointers in u_fxnext). The loader walks the cascaded one first: its entries
+// appends; next pointers in fnext_inst) and the cascaded list (entries the cascade moves in from the
+// coarse wheel; next pointers in fxnext_inst). The loader walks the cascaded one first: its entries
 // were all posted before any direct entry of the slot.
 // direct list words: read by insert (A), loader (B)
-tsnic_ram_sdp #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) u_fslot_a (.clk(clk), .wr_en(f_we), .wr_addr(f_wa), .wr_data(f_wd), .rd_en(1'b1), .rd_addr(fa_ra), .rd_data(fa_rd));
-tsnic_ram_sdp #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) u_fslot_b (.clk(clk), .wr_en(f_we), .wr_addr(f_wa), .wr_data(f_wd), .rd_en(1'b1), .rd_addr(fb_ra), .rd_data(fb_rd));
+tsnic_ram_sdp #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) fslot_a_inst (.clk(clk), .wr_en(f_we), .wr_addr(f_wa), .wr_data(f_wd), .rd_en(1'b1), .rd_addr(fa_ra), .rd_data(fa_rd));
+tsnic_ram_sdp #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) fslot_b_inst (.clk(clk), .wr_en(f_we), .wr_addr(f_wa), .wr_data(f_wd), .rd_en(1'b1), .rd_addr(fb_ra), .rd_data(fb_rd));
 // cascaded list words: read by loader (B), cascade (C)
-tsnic_ram_sdp #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) u_fcas_b (.clk(clk), .wr_en(fc_we), .wr_addr(fc_wa), .wr_data(fc_wd), .rd_en(1'b1), .rd_addr(fb_ra), .rd_data(fcb_rd));
-tsnic_ram_sdp #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) u_fcas_c (.clk(clk), .wr_en(fc_we), .wr_addr(fc_wa), .wr_data(fc_wd), .rd_en(1'b1), .rd_addr(fc_ra), .rd_data(fc_rd));
+tsnic_ram_sdp #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) fcas_b_inst (.clk(clk), .wr_en(fc_we), .wr_addr(fc_wa), .wr_data(fc_wd), .rd_en(1'b1), .rd_addr(fb_ra), .rd_data(fcb_rd));
+tsnic_ram_sdp #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) fcas_c_inst (.clk(clk), .wr_en(fc_we), .wr_addr(fc_wa), .wr_data(fc_wd), .rd_en(1'b1), .rd_addr(fc_ra), .rd_data(fc_rd));
 // list epochs, one per list of a slot (a list word is valid while its epoch matches; the loader flips
 // the epoch of each list it emptied, so a word left from an earlier use never matches):
 // direct lists: insert (I), loader (L); cascaded lists: cascade (K), loader (L)
-tsnic_ram_sdp #(.WIDTH(1), .ADDR_W(SLOT_W)) u_dep_i (.clk(clk), .wr_en(d_we), .wr_addr(d_wa), .wr_data(d_wd), .rd_en(1'b1), .rd_addr(fa_ra), .rd_data(di_rd));
-tsnic_ram_sdp #(.WIDTH(1), .ADDR_W(SLOT_W)) u_dep_l (.clk(clk), .wr_en(d_we), .wr_addr(d_wa), .wr_data(d_wd), .rd_en(1'b1), .rd_addr(fb_ra), .rd_data(dl_rd));
-tsnic_ram_sdp #(.WIDTH(1), .ADDR_W(SLOT_W)) u_cep_k (.clk(clk), .wr_en(e_we), .wr_addr(d_wa), .wr_data(e_wd), .rd_en(1'b1), .rd_addr(dk_ra), .rd_data(dk_rd));
-tsnic_ram_sdp #(.WIDTH(1), .ADDR_W(SLOT_W)) u_cep_l (.clk(clk), .wr_en(e_we), .wr_addr(d_wa), .wr_data(e_wd), .rd_en(1'b1), .rd_addr(fb_ra), .rd_data(cl_rd));
+tsnic_ram_sdp #(.WIDTH(1), .ADDR_W(SLOT_W)) dep_i_inst (.clk(clk), .wr_en(d_we), .wr_addr(d_wa), .wr_data(d_wd), .rd_en(1'b1), .rd_addr(fa_ra), .rd_data(di_rd));
+tsnic_ram_sdp #(.WIDTH(1), .ADDR_W(SLOT_W)) dep_l_inst (.clk(clk), .wr_en(d_we), .wr_addr(d_wa), .wr_data(d_wd), .rd_en(1'b1), .rd_addr(fb_ra), .rd_data(dl_rd));
+tsnic_ram_sdp #(.WIDTH(1), .ADDR_W(SLOT_W)) cep_k_inst (.clk(clk), .wr_en(e_we), .wr_addr(d_wa), .wr_data(e_wd), .rd_en(1'b1), .rd_addr(dk_ra), .rd_data(dk_rd));
+tsnic_ram_sdp #(.WIDTH(1), .ADDR_W(SLOT_W)) cep_l_inst (.clk(clk), .wr_en(e_we), .wr_addr(d_wa), .wr_data(e_wd), .rd_en(1'b1), .rd_addr(fb_ra), .rd_data(cl_rd));
 // coarse slot lists: insert (A), cascade (B)
-tsnic_ram_sdp #(.WIDTH(CW_W), .ADDR_W(CSLOT_W)) u_cslot_a (.clk(clk), .wr_en(c_we), .wr_addr(c_wa), .wr_data(c_wd), .rd_en(1'b1), .rd_addr(ca_ra), .rd_data(ca_rd));
-tsnic_ram_sdp #(.WIDTH(CW_W), .ADDR_W(CSLOT_W)) u_cslot_b (.clk(clk), .wr_en(c_we), .wr_addr(c_wa), .wr_data(c_wd), .rd_en(1'b1), .rd_addr(cb_ra), .rd_data(cb_rd));
+tsnic_ram_sdp #(.WIDTH(CW_W), .ADDR_W(CSLOT_W)) cslot_a_inst (.clk(clk), .wr_en(c_we), .wr_addr(c_wa), .wr_data(c_wd), .rd_en(1'b1), .rd_addr(ca_ra), .rd_data(ca_rd));
+tsnic_ram_sdp #(.WIDTH(CW_W), .ADDR_W(CSLOT_W)) cslot_b_inst (.clk(clk), .wr_en(c_we), .wr_addr(c_wa), .wr_data(c_wd), .rd_en(1'b1), .rd_addr(cb_ra), .rd_data(cb_rd));
 // node pool
-tsnic_ram_sdp #(.WIDTH(ND_W),   .ADDR_W(NODE_W)) u_ndata (.clk(clk), .wr_en(nd_we), .wr_addr(nd_wa), .wr_data(nd_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(nd_rd));
-tsnic_ram_sdp #(.WIDTH(SLOT_W), .ADDR_W(NODE_W)) u_nfidx (.clk(clk), .wr_en(nd_we), .wr_addr(nd_wa), .wr_data(nd_wd[SLOT_NS_W+HANDLE_W+QUEUE_W+2 +: SLOT_W]), .rd_en(1'b1), .rd_addr(nf_ra), .rd_data(nf_rd));
-tsnic_ram_sdp #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) u_fnext (.clk(clk), .wr_en(fx_we), .wr_addr(fx_wa), .wr_data(fx_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(fx_rd));
+tsnic_ram_sdp #(.WIDTH(ND_W),   .ADDR_W(NODE_W)) ndata_inst (.clk(clk), .wr_en(nd_we), .wr_addr(nd_wa), .wr_data(nd_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(nd_rd));
+tsnic_ram_sdp #(.WIDTH(SLOT_W), .ADDR_W(NODE_W)) nfidx_inst (.clk(clk), .wr_en(nd_we), .wr_addr(nd_wa), .wr_data(nd_wd[SLOT_NS_W+HANDLE_W+QUEUE_W+2 +: SLOT_W]), .rd_en(1'b1), .rd_addr(nf_ra), .rd_data(nf_rd));
+tsnic_ram_sdp #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) fnext_inst (.clk(clk), .wr_en(fx_we), .wr_addr(fx_wa), .wr_data(fx_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(fx_rd));
 // sub-list next pointers of a split slot (written by the split pass, read by the sub-list walk)
-tsnic_ram_sdp #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) u_fxnext (.clk(clk), .wr_en(xc_we), .wr_addr(xc_wa), .wr_data(xc_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(fxc_rd));
-tsnic_ram_sdp #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) u_snext (.clk(clk), .wr_en(sn_we), .wr_addr(sn_wa), .wr_data(sn_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(sn_rd));
-tsnic_ram_sdp #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) u_cnext (.clk(clk), .wr_en(cx_we), .wr_addr(cx_wa), .wr_data(cx_wd), .rd_en(1'b1), .rd_addr(cx_ra), .rd_data(cx_rd));
-tsnic_ram_sdp #(.WIDTH(2),      .ADDR_W(NODE_W)) u_nstate (.clk(clk), .wr_en(bs_we), .wr_addr(bs_wa), .wr_data(bs_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(bs_rd));
+tsnic_ram_sdp #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) fxnext_inst (.clk(clk), .wr_en(xc_we), .wr_addr(xc_wa), .wr_data(xc_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(fxc_rd));
+tsnic_ram_sdp #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) snext_inst (.clk(clk), .wr_en(sn_we), .wr_addr(sn_wa), .wr_data(sn_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(sn_rd));
+tsnic_ram_sdp #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) cnext_inst (.clk(clk), .wr_en(cx_we), .wr_addr(cx_wa), .wr_data(cx_wd), .rd_en(1'b1), .rd_addr(cx_ra), .rd_data(cx_rd));
+tsnic_ram_sdp #(.WIDTH(2),      .ADDR_W(NODE_W)) nstate_inst (.clk(clk), .wr_en(bs_we), .wr_addr(bs_wa), .wr_data(bs_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(bs_rd));
 // per-queue counters: inserted into the wheel (insert), freed by the loader (two copies), quota
-tsnic_ram_sdp #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) u_qins (.clk(clk), .wr_en(qi_we), .wr_addr(qi_wa), .wr_data(qi_wd), .rd_en(1'b1), .rd_addr(q_ra),  .rd_data(qi_rd));
-tsnic_ram_sdp #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) u_qrel_l (.clk(clk), .wr_en(r_we),  .wr_addr(r_wa),  .wr_data(r_wd),  .rd_en(1'b1), .rd_addr(rl_ra), .rd_data(rl_rd));
-tsnic_ram_sdp #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) u_qrel_i (.clk(clk), .wr_en(r_we),  .wr_addr(r_wa),  .wr_data(r_wd),  .rd_en(1'b1), .rd_addr(q_ra),  .rd_data(ri_rd));
-tsnic_ram_sdp #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) u_quota (.clk(clk), .wr_en(qq_we), .wr_addr(qq_wa), .wr_data(qq_wd), .rd_en(1'b1), .rd_addr(q_ra),  .rd_data(qq_rd));
+tsnic_ram_sdp #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) qins_inst (.clk(clk), .wr_en(qi_we), .wr_addr(qi_wa), .wr_data(qi_wd), .rd_en(1'b1), .rd_addr(q_ra),  .rd_data(qi_rd));
+tsnic_ram_sdp #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) qrel_l_inst (.clk(clk), .wr_en(r_we),  .wr_addr(r_wa),  .wr_data(r_wd),  .rd_en(1'b1), .rd_addr(rl_ra), .rd_data(rl_rd));
+tsnic_ram_sdp #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) qrel_i_inst (.clk(clk), .wr_en(r_we),  .wr_addr(r_wa),  .wr_data(r_wd),  .rd_en(1'b1), .rd_addr(q_ra),  .rd_data(ri_rd));
+tsnic_ram_sdp #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) quota_inst (.clk(clk), .wr_en(qq_we), .wr_addr(qq_wa), .wr_data(qq_wd), .rd_en(1'b1), .rd_addr(q_ra),  .rd_data(qq_rd));
 
 // free list: {node, generation of its next use}
 wire              fr_push;
@@ -304,7 +304,7 @@ wire              fr_pop;
 wire              fr_valid;
 wire [NODE_W:0]   fr_data;
 /* verilator lint_off PINCONNECTEMPTY */
-tsnic_fifo #(.WIDTH(NODE_W+1), .ADDR_W(NODE_W)) u_free (
+tsnic_fifo #(.WIDTH(NODE_W+1), .ADDR_W(NODE_W)) free_inst (
     .clk(clk), .rst(rst || init),
     .s_valid(fr_push), .s_ready(), .s_data(fr_push_d),
     .m_valid(fr_valid), .m_ready(fr_pop), .m_data(fr_data),
@@ -422,7 +422,7 @@ wire            srt_byp;
 
 tsnic_calendar_sorter #(
     .SORT_W(SORT_W), .QUEUE_W(QUEUE_W), .HANDLE_W(HANDLE_W), .RANK_W(RANK_W), .SLOT_NS_W(SLOT_NS_W)
-) u_sorter (
+) sorter_inst (
     .clk(clk), .rst(rst),
     .phc_ns(phc_ns), .now_l(now_l), .scan_lim(srt_lim), .ord_v(srt_ordv), .ord_l(srt_ordl),
     .push_valid(push_e), .push_launch(nd_launch), .push_queue(nd_queue), .push_handle(nd_handle),

@@ -351,7 +351,7 @@ reg             fwd;
 reg  [ST_W-1:0] fwd_data;
 wire [ST_W-1:0] st = fwd ? fwd_data : st_ram;
 
-tsnic_ram_sdp #(.WIDTH(ST_W), .ADDR_W(QUEUE_W), .BE_W(1)) ram_state (
+tsnic_ram_sdp #(.WIDTH(ST_W), .ADDR_W(QUEUE_W), .BE_W(1)) ram_state_inst (
     .clk(clk), .wr_en(init_busy || st_we), .wr_addr(init_busy ? init_q : b_q),
     .wr_data(init_busy ? {ST_W{1'b0}} : st_new), .rd_en(p_valid), .rd_addr(p_q), .rd_data(st_ram));
 
@@ -359,31 +359,31 @@ wire [31:0] c_base_lo, c_base_hi, c_wb_lo, c_wb_hi, c_wl_lo, c_wl_hi, c_quota;
 wire [4:0]  c_size;
 wire [1:0]  c_pol;
 
-tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_base_lo (
+tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_base_lo_inst (
     .clk(clk), .wr_en(we_base_lo), .wr_addr(cfg_addr), .wr_data({cfg_d[31:5], 5'd0}),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_base_lo));
-tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_base_hi (
+tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_base_hi_inst (
     .clk(clk), .wr_en(we_base_hi), .wr_addr(cfg_addr), .wr_data(cfg_d),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_base_hi));
-tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wb_lo (
+tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wb_lo_inst (
     .clk(clk), .wr_en(we_wb_lo), .wr_addr(cfg_addr), .wr_data(cfg_d),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_wb_lo));
-tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wb_hi (
+tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wb_hi_inst (
     .clk(clk), .wr_en(we_wb_hi), .wr_addr(cfg_addr), .wr_data(cfg_d),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_wb_hi));
-tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wl_lo (
+tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wl_lo_inst (
     .clk(clk), .wr_en(we_wl_lo), .wr_addr(cfg_addr), .wr_data(cfg_d),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_wl_lo));
-tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wl_hi (
+tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_wl_hi_inst (
     .clk(clk), .wr_en(we_wl_hi), .wr_addr(cfg_addr), .wr_data(cfg_d),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_wl_hi));
-tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_quota (
+tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(QUEUE_W), .BE_W(4)) ram_quota_inst (
     .clk(clk), .wr_en(we_quota), .wr_addr(cfg_addr), .wr_data(cfg_d),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_quota));
-tsnic_ram_sdp #(.WIDTH(5), .ADDR_W(QUEUE_W), .BE_W(1)) ram_size (
+tsnic_ram_sdp #(.WIDTH(5), .ADDR_W(QUEUE_W), .BE_W(1)) ram_size_inst (
     .clk(clk), .wr_en(we_size), .wr_addr(cfg_addr), .wr_data(cfg_size_d),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_size));
-tsnic_ram_sdp #(.WIDTH(2), .ADDR_W(QUEUE_W), .BE_W(1)) ram_pol (
+tsnic_ram_sdp #(.WIDTH(2), .ADDR_W(QUEUE_W), .BE_W(1)) ram_pol_inst (
     .clk(clk), .wr_en(we_pol), .wr_addr(cfg_addr), .wr_data(cfg_pol_d),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_pol));
 
@@ -586,7 +586,7 @@ end
 
 // active-queue FIFO and flush FIFO (each queue at most once in each: never full)
 /* verilator lint_off PINCONNECTEMPTY */
-tsnic_fifo #(.WIDTH(QUEUE_W), .ADDR_W(QUEUE_W)) act_fifo (
+tsnic_fifo #(.WIDTH(QUEUE_W), .ADDR_W(QUEUE_W)) act_fifo_inst (
     .clk(clk), .rst(rst),
     .s_valid(act_push), .s_ready(), .s_data(b_q),
     .m_valid(act_valid), .m_ready(act_pop), .m_data(act_q), .count());
@@ -596,7 +596,7 @@ wire [QUEUE_W-1:0] flq_q;
 reg                fl_busy;
 wire               fl_issue = flq_valid && !fl_busy && !(m_ins_valid && m_ins_queue == flq_q);
 
-tsnic_fifo #(.WIDTH(QUEUE_W), .ADDR_W(QUEUE_W)) flush_fifo (
+tsnic_fifo #(.WIDTH(QUEUE_W), .ADDR_W(QUEUE_W)) flush_fifo_inst (
     .clk(clk), .rst(rst),
     .s_valid(fl_push), .s_ready(), .s_data(b_q),
     .m_valid(flq_valid), .m_ready(fl_issue), .m_data(flq_q), .count());
@@ -636,12 +636,12 @@ wire ctx_pop;
 wire [CTX_W-1:0] ctx_push_data = {b_q, s_issue, sc_n, sc_lane0, c_wb, c_wl, c_pol};
 
 /* verilator lint_off PINCONNECTEMPTY */
-tsnic_fifo #(.WIDTH(72), .ADDR_W(MAX_OUT_LOG2)) ar_fifo (
+tsnic_fifo #(.WIDTH(72), .ADDR_W(MAX_OUT_LOG2)) ar_fifo_inst (
     .clk(clk), .rst(rst),
     .s_valid(sched_go), .s_ready(), .s_data({sc_arlen, sc_araddr}),
     .m_valid(ar_fifo_valid), .m_ready(m_axi_arready), .m_data(ar_fifo_data), .count());
 
-tsnic_fifo #(.WIDTH(CTX_W), .ADDR_W(MAX_OUT_LOG2)) ctx_fifo (
+tsnic_fifo #(.WIDTH(CTX_W), .ADDR_W(MAX_OUT_LOG2)) ctx_fifo_inst (
     .clk(clk), .rst(rst),
     .s_valid(sched_go), .s_ready(), .s_data(ctx_push_data),
     .m_valid(ctx_valid), .m_ready(ctx_pop), .m_data(ctx_data), .count());
@@ -690,7 +690,7 @@ generate
         assign emit_desc = hb[cur_lane*256 +: 256];
         /* verilator lint_off PINCONNECTEMPTY */
         wire                  hb_err;
-        tsnic_fifo #(.WIDTH(AXI_DATA_W + 1), .ADDR_W(RB_ADDR_W)) rbeat_fifo (
+        tsnic_fifo #(.WIDTH(AXI_DATA_W + 1), .ADDR_W(RB_ADDR_W)) rbeat_fifo_inst (
             .clk(clk), .rst(rst),
             .s_valid(m_axi_rvalid), .s_ready(m_axi_rready), .s_data({m_axi_rresp[1], m_axi_rdata}),
             .m_valid(hb_valid), .m_ready(emit && last_in_beat), .m_data({hb_err, hb}), .count());
@@ -829,7 +829,7 @@ wire            df_valid;
 wire [DF_W-1:0] df_data;
 wire            df_pop;
 /* verilator lint_off PINCONNECTEMPTY */
-tsnic_fifo #(.WIDTH(DF_W), .ADDR_W(DESC_FIFO_LOG2)) desc_fifo (
+tsnic_fifo #(.WIDTH(DF_W), .ADDR_W(DESC_FIFO_LOG2)) desc_fifo_inst (
     .clk(clk), .rst(rst),
     .s_valid(v_valid), .s_ready(), .s_data(df_in),
     .m_valid(df_valid), .m_ready(df_pop), .m_data(df_data), .count());
@@ -861,7 +861,7 @@ wire dn_ready;
 wire acc_push_go;
 wire acc_merge = acc_valid && !acc_last && (acc_q == f_q);
 /* verilator lint_off PINCONNECTEMPTY */
-tsnic_fifo #(.WIDTH(DN_W), .ADDR_W(2)) done_fifo (
+tsnic_fifo #(.WIDTH(DN_W), .ADDR_W(2)) done_fifo_inst (
     .clk(clk), .rst(rst),
     .s_valid(acc_push_go), .s_ready(dn_ready), .s_data({acc_q, acc_cons, acc_n}),
     .m_valid(dn_valid), .m_ready(dn_pop), .m_data(dn_data), .count());

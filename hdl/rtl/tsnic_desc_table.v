@@ -67,7 +67,7 @@ assign alloc_handle = fresh_avail ? fresh[NODE_W-1:0] : fl_handle;
 tsnic_fifo #(
     .WIDTH  (NODE_W),
     .ADDR_W (NODE_W)
-) free_list (
+) free_list_inst (
     .clk       (clk),
     .rst       (rst),
     .s_valid   (free_valid),
@@ -86,7 +86,7 @@ tsnic_ram_sdp #(
     .WIDTH  (ENTRY_W),
     .ADDR_W (NODE_W),
     .BE_W   (1)
-) entries (
+) entries_inst (
     .clk     (clk),
     .wr_en   (wr_en),
     .wr_addr (alloc_handle),

@@ -29,7 +29,7 @@ module tsnic_fifo #(
 
 generate
     if (ADDR_W < 1) begin : g_bad_addr
-        tsnic_param_error_ADDR_W_must_be_at_least_1 bad ();
+        tsnic_param_error_ADDR_W_must_be_at_least_1 param_error_inst ();
     end
 endgenerate
 

@@ -154,7 +154,7 @@ wire [C_W-1:0] c_in = {s_frm_queue, s_frm_ring_index, s_frm_cookie, s_frm_req_la
 wire [C_W-1:0] c_out;
 wire [CPL_FIFO_LOG2+1:0] unused_count;
 
-tsnic_fifo #(.WIDTH(C_W), .ADDR_W(CPL_FIFO_LOG2)) cpl_fifo (
+tsnic_fifo #(.WIDTH(C_W), .ADDR_W(CPL_FIFO_LOG2)) cpl_fifo_inst (
     .clk(clk), .rst(rst),
     .s_valid(frame_end), .s_ready(cpl_space),
     .s_data(c_in),

@@ -33,13 +33,13 @@ localparam LANE_W = WIDTH / BE_W;
 
 generate
     if (BE_W < 1 || WIDTH % BE_W != 0) begin : g_bad_be
-        tsnic_param_error_WIDTH_must_be_a_multiple_of_BE_W bad ();
+        tsnic_param_error_WIDTH_must_be_a_multiple_of_BE_W param_error_inst ();
     end
     if (ADDR_W < 1) begin : g_bad_addr
-        tsnic_param_error_ADDR_W_must_be_at_least_1 bad ();
+        tsnic_param_error_ADDR_W_must_be_at_least_1 param_error_inst ();
     end
     if (OUT_REG != 0 && OUT_REG != 1) begin : g_bad_out
-        tsnic_param_error_OUT_REG_must_be_0_or_1 bad ();
+        tsnic_param_error_OUT_REG_must_be_0_or_1 param_error_inst ();
     end
 endgenerate
 

@@ -183,7 +183,7 @@ wire [J_W-1:0] job;
 wire           job_valid;
 wire           job_pop;
 
-tsnic_fifo #(.WIDTH(J_W), .ADDR_W(2)) job_fifo (
+tsnic_fifo #(.WIDTH(J_W), .ADDR_W(2)) job_fifo_inst (
     .clk(clk), .rst(rst),
     .s_valid(lk_valid), .s_ready(job_s_ready),
     .s_data(job_in),
@@ -298,7 +298,7 @@ wire [G_W-1:0] g_in = {j_launch_ns, j_req_launch_ns, j_late, j_capped, j_queue, 
                        j_cookie, j_len, j_handle};
 wire [G_W-1:0] g_out;
 
-tsnic_fifo #(.WIDTH(G_W), .ADDR_W(SLOT_W)) frm_fifo (
+tsnic_fifo #(.WIDTH(G_W), .ADDR_W(SLOT_W)) frm_fifo_inst (
     .clk(clk), .rst(rst),
     .s_valid(alloc), .s_ready(frm_s_ready),
     .s_data(g_in),
@@ -317,7 +317,7 @@ wire            rf_valid;
 wire            rf_pop;
 wire [SLOT_W+1:0] rf_count;
 
-tsnic_fifo #(.WIDTH(RF_W), .ADDR_W(SLOT_W)) rf_fifo (
+tsnic_fifo #(.WIDTH(RF_W), .ADDR_W(SLOT_W)) rf_fifo_inst (
     .clk(clk), .rst(rst),
     .s_valid(alloc), .s_ready(rf_s_ready),
     .s_data(rf_in),
@@ -393,7 +393,7 @@ wire            df_valid;
 wire            df_pop;
 wire [SLOT_W+1:0] df_count;
 
-tsnic_fifo #(.WIDTH(DF_W), .ADDR_W(SLOT_W)) df_fifo (
+tsnic_fifo #(.WIDTH(DF_W), .ADDR_W(SLOT_W)) df_fifo_inst (
     .clk(clk), .rst(rst),
     .s_valid(frame_done), .s_ready(df_s_ready),
     .s_data({frame_err, rf_words, rf_lastb}),
@@ -410,7 +410,7 @@ wire [KB_W-1:0]  df_lastb = df_out[KB_W-1:0];
 wire              buf_rd_en;
 wire [DATA_W-1:0] buf_rd_data;
 
-tsnic_ram_sdp #(.WIDTH(DATA_W), .ADDR_W(BUF_AW)) tx_buffer (
+tsnic_ram_sdp #(.WIDTH(DATA_W), .ADDR_W(BUF_AW)) tx_buffer_inst (
     .clk(clk),
     .wr_en(buf_wr_en), .wr_addr(w_ptr), .wr_data(buf_wr_data),
     .rd_en(buf_rd_en), .rd_addr(rd_ptr[BUF_AW-1:0]), .rd_data(buf_rd_data)
@@ -472,7 +472,7 @@ wire [BYTES-1:0] rd_q_keep = rd_q_last ? keep_ext[BYTES-1:0] : {BYTES{1'b1}};
 localparam O_W = DATA_W + BYTES + 2;
 wire [O_W-1:0] of_out;
 
-tsnic_fifo #(.WIDTH(O_W), .ADDR_W(2)) out_fifo (
+tsnic_fifo #(.WIDTH(O_W), .ADDR_W(2)) out_fifo_inst (
     .clk(clk), .rst(rst),
     .s_valid(rd_q_valid), .s_ready(of_s_ready),
     .s_data({buf_rd_data, rd_q_keep, rd_q_last, rd_q_err}),

@@ -281,7 +281,7 @@ class Bench:
             st = {n: int(getattr(c, n).value) for n in
                   ("be_st", "cs_st", "b_valid", "ld_claim", "scan", "ccur", "fcount", "ccount", "bump", "fl_active",
                    "sw_ptr", "sw_lim")}
-            st["srt_count"] = int(c.u_sorter.count_reg.value)
+            st["srt_count"] = int(c.sorter_inst.count_reg.value)
         except Exception as exc:      # simulator without internal visibility
             st = {"error": str(exc)}
         out = sorted(self.sb.outstanding.values(), key=lambda e: e.eff)[:5]
