@@ -75,6 +75,8 @@ fn main() -> ExitCode {
         Command::PeerKernelSend(args) => cli::peer::kernel(args),
         Command::Flash(args) => cli::flash::run(args),
     };
+    // the command's own error first; then a failed write of its output (a closed pipe is not one)
+    let result = result.and_then(|()| cli::out::finish());
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

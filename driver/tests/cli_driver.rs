@@ -308,3 +308,34 @@ fn trace_encodings() {
         "{err}"
     );
 }
+
+/// `tsnic stats | head -1`: the reader has closed the pipe (here before tsnic writes its first
+/// line, so every write meets it); the command neither panics nor fails. A write error of another
+/// kind (stdout on a full device) fails it with the reason.
+#[test]
+fn output_to_a_closed_pipe_or_a_full_device() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tsnic"))
+        .args(["stats", "--backend", "mem", "--all"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tsnic");
+    // close the read end at once: tsnic is still starting up
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "exit {:?}: {err}", out.status);
+    assert!(!err.contains("panicked"), "{err}");
+
+    if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
+        let out = Command::new(env!("CARGO_BIN_EXE_tsnic"))
+            .args(["stats", "--backend", "mem", "--all"])
+            .stdout(full)
+            .output()
+            .expect("run tsnic");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{err}");
+        assert!(err.contains("writing the output to stdout failed"), "{err}");
+    }
+}

@@ -1,6 +1,7 @@
 //! `tsnic flash`: the card's configuration flash (golden image, slots A and B, boot record):
 //! `info`, `write`, `verify`, `boot`, and for the model `power-cycle` and `test-image`.
 
+use crate::cli::out::outln;
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -173,7 +174,7 @@ pub fn run(args: FlashArgs) -> Result<()> {
             .unwrap_or_else(|| args.board.part().to_string());
         let bytes = image::synth_bit(design, &part, "2026/12/01", "12:00:00", len, *seed);
         std::fs::write(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?;
-        println!(
+        outln!(
             "wrote {} ({} bytes of configuration data for {part}; synthetic, for the flash model)",
             out.display(),
             len
@@ -191,7 +192,7 @@ pub fn run(args: FlashArgs) -> Result<()> {
             if let FlashCmd::PowerCycle = args.cmd {
                 let msg = power_cycle_model(&mut card);
                 card.close()?;
-                println!("{msg}");
+                outln!("{msg}");
                 return Ok(());
             }
             if spec == "model" {
@@ -341,26 +342,26 @@ fn info(dev: &mut dyn FlashDevice, json: bool) -> Result<()> {
     if json {
         let mut v = serde_json::to_value(&i)?;
         v["backend"] = describe.into();
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        outln!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
     }
     let running = match i.running {
         Some(s) => s.to_string(),
         None => format!("unknown (warm-boot address {:#010x})", i.boot.wbstar),
     };
-    println!("backend        {describe}");
-    println!(
+    outln!("backend        {describe}");
+    outln!(
         "board          {} ({}; flash {})",
         i.cap.board,
         i.cap.board.part(),
         i.cap.board.flash_part()
     );
-    println!(
+    outln!(
         "flash          JEDEC ID {}, {} MB",
         i.jedec_id,
         i.cap.size >> 20
     );
-    println!(
+    outln!(
         "status         SR {:#04x}, flag SR {:#04x}; golden {}",
         i.sr.0,
         i.sr.1,
@@ -370,7 +371,7 @@ fn info(dev: &mut dyn FlashDevice, json: bool) -> Result<()> {
             "NOT write-protected"
         }
     );
-    println!(
+    outln!(
         "running        {running}{}",
         if i.boot.fallback {
             " after a FALLBACK (an image failed to configure)"
@@ -379,14 +380,14 @@ fn info(dev: &mut dyn FlashDevice, json: bool) -> Result<()> {
         }
     );
     match &i.record {
-        Some((copy, r)) => println!(
+        Some((copy, r)) => outln!(
             "boot record    boots {} at power-up; generation {} (copy {copy}; copies valid: {}, {}); flags {:#x}",
             r.active, r.generation, i.copies_valid[0], i.copies_valid[1], r.flags
         ),
-        None => println!("boot record    none valid: the card stays in golden at power-up"),
+        None => outln!("boot record    none valid: the card stays in golden at power-up"),
     }
     for s in &i.slots {
-        println!(
+        outln!(
             "{:<14} {:#010x}..{:#010x}  {}",
             format!("{}", s.slot),
             s.region.base,
@@ -394,9 +395,10 @@ fn info(dev: &mut dyn FlashDevice, json: bool) -> Result<()> {
             slot_line(s)
         );
     }
-    println!(
+    outln!(
         "records        {:#010x}, {:#010x}",
-        i.layout.record0, i.layout.record1
+        i.layout.record0,
+        i.layout.record1
     );
     Ok(())
 }
@@ -416,7 +418,7 @@ fn write(
     let mut bars = Bars { bar: None };
     let r = update::write(dev, &img, &opts, &mut bars)?;
     drop(bars);
-    println!(
+    outln!(
         "wrote slot {}: {} ({}{}), {} bytes, {} pages programmed, verified (sha256 {})",
         r.slot,
         img.design,
@@ -431,16 +433,16 @@ fn write(
         hex(&img.sha256)
     );
     if let (Some(g), Some(c)) = (r.generation, r.record_copy) {
-        println!(
+        outln!(
             "boot record: slot {} from the next power-up (generation {g}, copy {c}); boot it now with `tsnic flash boot {}`",
             r.slot, r.slot
         );
     }
     if let Some(ns) = r.sim_ns {
-        println!("simulated time {}", fmt_ns(ns));
+        outln!("simulated time {}", fmt_ns(ns));
     }
     if let Some(n) = r.reg_accesses {
-        println!(
+        outln!(
             "register accesses {n} ({:.1} per KB of image)",
             n as f64 / (r.bytes as f64 / 1024.0)
         );
@@ -471,7 +473,7 @@ fn verify(dev: &mut dyn FlashDevice) -> Result<()> {
         } else {
             ""
         };
-        println!("{:<7} {what}{extra}{sel}", c.slot.to_string());
+        outln!("{:<7} {what}{extra}{sel}", c.slot.to_string());
         if (!c.empty && !c.ok)
             || c.record_mismatch
             || (c.selected && c.empty)
@@ -492,7 +494,7 @@ fn verify(dev: &mut dyn FlashDevice) -> Result<()> {
 fn boot(dev: &mut dyn FlashDevice, slot: Slot, default: bool, spec: &str) -> Result<()> {
     update::boot(dev, slot, default)?;
     if default {
-        println!("boot record: {slot} at every power-up");
+        outln!("boot record: {slot} at every power-up");
     }
     if spec.starts_with("vfio:") {
         let addr = spec
@@ -500,7 +502,7 @@ fn boot(dev: &mut dyn FlashDevice, slot: Slot, default: bool, spec: &str) -> Res
             .split(',')
             .next()
             .unwrap_or("");
-        println!(
+        outln!(
             "IPROG sent: the FPGA reconfigures from slot {slot} and the card drops off PCIe. Now, as root:\n  echo 1 > /sys/bus/pci/devices/{addr}/remove\n  sleep 2   # configuration of a 40 MB image at SPIx4 takes about a second\n  echo 1 > /sys/bus/pci/rescan\nthen bind it to vfio-pci again (docs/FIRMWARE.md) and check with `tsnic flash info --backend {spec}`"
         );
         return Ok(());
@@ -509,7 +511,7 @@ fn boot(dev: &mut dyn FlashDevice, slot: Slot, default: bool, spec: &str) -> Res
         Ok(b) => {
             let running = tsnic::flash::layout::LAYOUT_128M.slot_at(b.wbstar);
             let r = running.map(|s| s.to_string()).unwrap_or_else(|| "?".into());
-            println!(
+            outln!(
                 "IPROG to slot {slot}: running {r}{}",
                 if b.fallback {
                     " after a FALLBACK (the image did not configure)"

@@ -1,5 +1,6 @@
 //! `tsnic info`: the card's identity and capabilities.
 
+use crate::cli::out::outln;
 use anyhow::Result;
 use clap::Args;
 use tsnic::contract::reg;
@@ -37,7 +38,7 @@ pub fn run(args: InfoArgs) -> Result<()> {
             "running": status.contains(CtrlStatus::RUNNING),
             "phc_ns": phc_ns,
         });
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        outln!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
     }
     let rows: Vec<(&str, String)> = vec![
@@ -93,7 +94,7 @@ pub fn run(args: InfoArgs) -> Result<()> {
     ];
     let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
     for (k, v) in rows {
-        println!("{k:<w$}  {v}");
+        outln!("{k:<w$}  {v}");
     }
     Ok(())
 }

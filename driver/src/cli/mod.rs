@@ -3,6 +3,7 @@
 pub mod common;
 pub mod flash;
 pub mod info;
+pub mod out;
 #[cfg(feature = "sim")]
 pub mod peer;
 pub mod phc;

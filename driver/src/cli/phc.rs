@@ -1,5 +1,6 @@
 //! `tsnic phc get|set|adj|freq|sync`: the card's PTP hardware clock.
 
+use crate::cli::out::outln;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use tsnic::phc::{self, PiServo, ServoState, MAX_ADJFINE_PPB};
@@ -73,18 +74,19 @@ pub fn run(args: PhcArgs) -> Result<()> {
         PhcCmd::Get => {
             let t = phc::get(b);
             let s = phc::measure_offset(b, 5);
-            println!(
+            outln!(
                 "phc        {} (TAI {} ns + {:.3} ns)",
                 fmt_ns(t.ns),
                 t.ns,
                 t.frac32 as f64 / 4294967296.0
             );
-            println!("freq       {} ppb", phc::freq(b));
-            println!(
+            outln!("freq       {} ppb", phc::freq(b));
+            outln!(
                 "offset     {} ns from the host CLOCK_TAI (read delay {} ns)",
-                s.offset_ns, s.delay_ns
+                s.offset_ns,
+                s.delay_ns
             );
-            println!("steps      {}", phc::step_count(b));
+            outln!("steps      {}", phc::step_count(b));
         }
         PhcCmd::Set { ns, host } => {
             let target = if host {
@@ -93,7 +95,7 @@ pub fn run(args: PhcArgs) -> Result<()> {
                 ns.context("give the TAI time in ns, or --host")?
             };
             phc::set(b, target);
-            println!("phc set to {} ({target} ns)", fmt_ns(target));
+            outln!("phc set to {} ({target} ns)", fmt_ns(target));
         }
         PhcCmd::Adj { delta } => {
             let now = phc::get_ns(b);
@@ -103,16 +105,16 @@ pub fn run(args: PhcArgs) -> Result<()> {
                 );
             }
             phc::adjtime(b, delta);
-            println!(
+            outln!(
                 "phc adjusted by {delta:+} ns, now {}",
                 fmt_ns(phc::get_ns(b))
             );
         }
-        PhcCmd::Freq { ppb: None } => println!("{} ppb", phc::freq(b)),
+        PhcCmd::Freq { ppb: None } => outln!("{} ppb", phc::freq(b)),
         PhcCmd::Freq { ppb: Some(ppb) } => {
             phc::adjfine(b, ppb)
                 .with_context(|| format!("use a trim within +/-{MAX_ADJFINE_PPB} ppb"))?;
-            println!("frequency trim set to {ppb} ppb");
+            outln!("frequency trim set to {ppb} ppb");
         }
         PhcCmd::Sync {
             interval,
@@ -145,9 +147,12 @@ pub fn run(args: PhcArgs) -> Result<()> {
                 MAX_ADJFINE_PPB as f64,
             );
             if !quiet {
-                println!(
+                outln!(
                     "{:>6} {:>14} {:>12} {:>8}  state",
-                    "sample", "offset_ns", "freq_ppb", "delay_ns"
+                    "sample",
+                    "offset_ns",
+                    "freq_ppb",
+                    "delay_ns"
                 );
             }
             let half = samples / 2;
@@ -168,9 +173,11 @@ pub fn run(args: PhcArgs) -> Result<()> {
                             ServoState::Jump => "step",
                             ServoState::Locked => "locked",
                         };
-                        println!(
+                        outln!(
                             "{printed:>6} {:>14} {:>12} {:>8}  {st}",
-                            s.sample.offset_ns, s.freq_ppb, s.sample.delay_ns
+                            s.sample.offset_ns,
+                            s.freq_ppb,
+                            s.sample.delay_ns
                         );
                     }
                     true
@@ -180,7 +187,7 @@ pub fn run(args: PhcArgs) -> Result<()> {
                     if let Some(d) = host_step {
                         b.step_host_clock(d);
                         if !quiet {
-                            println!("-- host clock stepped by {d:+} ns --");
+                            outln!("-- host clock stepped by {d:+} ns --");
                         }
                     }
                 }
@@ -195,7 +202,7 @@ pub fn run(args: PhcArgs) -> Result<()> {
                 .map(|s| s.sample.offset_ns.abs())
                 .max();
             match worst_tail {
-                Some(w) => println!(
+                Some(w) => outln!(
                     "{} samples every {} ns: |offset| under 50 ns from sample {} on (worst there {} ns), final trim {} ppb",
                     log.len(),
                     interval_ns,
@@ -203,7 +210,7 @@ pub fn run(args: PhcArgs) -> Result<()> {
                     w,
                     log.last().map_or(0, |s| s.freq_ppb)
                 ),
-                None => println!(
+                None => outln!(
                     "{} samples every {} ns: not settled under 50 ns (last offset {} ns); run more samples",
                     log.len(),
                     interval_ns,

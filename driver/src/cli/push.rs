@@ -3,6 +3,7 @@
 //! Also the output side shared with `tsnic replay`: opening the card (with the sim's wire tap),
 //! the progress bar, `--pcap`, `--report`, `--plot` and the summary table.
 
+use crate::cli::out::out;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -430,7 +431,7 @@ pub fn run_and_report(
             .with_context(|| format!("cannot draw --plot {}", path.display()))?;
     }
     if !args.quiet {
-        print!("{}", report.table());
+        out!("{}", report.table());
     }
     for w in report.warnings() {
         eprintln!("warning: {w}");

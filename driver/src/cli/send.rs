@@ -1,5 +1,6 @@
 //! `tsnic send`: the EDT TCP sender over a simulated path.
 
+use crate::cli::out::out;
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::PathBuf;
@@ -274,7 +275,7 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
         (CardArg::Model, SenderArg::Kernel) => run_kernel(&cfg, stop),
     }
     .context("the run against Linux did not happen")?;
-    print!("{}", report.table());
+    out!("{}", report.table());
     if let Some(p) = &a.report {
         let f = File::create(p).with_context(|| {
             format!(
@@ -360,7 +361,7 @@ pub fn run(a: SendArgs) -> Result<()> {
         ..RunConfig::default()
     };
     let report = run_loop(&cfg).context("the simulation could not start; check the options")?;
-    print!("{}", report.table());
+    out!("{}", report.table());
     if let Some(p) = &a.report {
         let f = File::create(p).with_context(|| {
             format!(

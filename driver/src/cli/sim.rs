@@ -1,5 +1,6 @@
 //! `tsnic sim status|reset`: the simulated card that persists between commands.
 
+use crate::cli::out::outln;
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand};
 use tsnic::device::sim_state::{self, StateLock};
@@ -40,26 +41,26 @@ pub fn run(args: SimArgs) -> Result<()> {
     let opts = sim_options(&args.backend)?;
     let name = sim_state::card_name(if opts.wide { 512 } else { 64 }, opts.small);
     let Some(path) = opts.state.resolve(&name)? else {
-        println!("the simulated card is not kept (state=none, or {}=none): every command starts a fresh card", sim_state::ENV);
+        outln!("the simulated card is not kept (state=none, or {}=none): every command starts a fresh card", sim_state::ENV);
         return Ok(());
     };
     match args.cmd {
         SimCmd::Reset => {
             let _lock = StateLock::acquire(&path)?;
             if sim_state::remove(&path)? {
-                println!(
+                outln!(
                     "power-cycled the simulated card: removed {}; the next command starts a fresh card",
                     path.display()
                 );
             } else {
-                println!(
+                outln!(
                     "no state at {}: the next command starts a fresh card",
                     path.display()
                 );
             }
         }
         SimCmd::Status => {
-            println!("state    {}", path.display());
+            outln!("state    {}", path.display());
             let in_use = match StateLock::acquire(&path) {
                 Ok(_) => "no".to_string(),
                 Err(tsnic::device::DeviceError::SimStateBusy { holder, .. }) => {
@@ -68,13 +69,13 @@ pub fn run(args: SimArgs) -> Result<()> {
                 Err(e) => return Err(e.into()),
             };
             let Some(bytes) = sim_state::read(&path)? else {
-                println!("card     none saved yet: the next command starts a fresh card");
-                println!("in use   {in_use}");
+                outln!("card     none saved yet: the next command starts a fresh card");
+                outln!("in use   {in_use}");
                 return Ok(());
             };
-            println!("size     {} bytes", bytes.len());
+            outln!("size     {} bytes", bytes.len());
             describe_saved(&bytes);
-            println!("in use   {in_use}");
+            outln!("in use   {in_use}");
         }
     }
     Ok(())
@@ -89,11 +90,11 @@ fn describe_saved(bytes: &[u8]) {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs());
             let saved_s = info.saved_unix_ns / 1_000_000_000;
-            println!(
+            outln!(
                 "saved    {} s ago (Unix time {saved_s})",
                 now.saturating_sub(saved_s)
             );
-            println!(
+            outln!(
                 "card     {}-bit core at {} MHz, {} cycles = {} of simulated time since power-on",
                 info.width.bytes() * 8,
                 1_000_000 / info.clk_period_ps.max(1),
@@ -101,22 +102,22 @@ fn describe_saved(bytes: &[u8]) {
                 fmt_ns(info.cycle.saturating_mul(info.clk_period_ps) / 1000)
             );
             if info.matches_this_build() {
-                println!("build    this build of the core ({})", info.fingerprint);
+                outln!("build    this build of the core ({})", info.fingerprint);
             } else {
-                println!(
+                outln!(
                     "build    another build of the core ({}): this tsnic refuses it; `tsnic sim reset` power-cycles the card",
                     info.fingerprint
                 );
             }
         }
-        Err(e) => println!("card     unusable: {e}"),
+        Err(e) => outln!("card     unusable: {e}"),
     }
 }
 
 /// Without the simulator this build cannot read a saved card.
 #[cfg(not(feature = "sim"))]
 fn describe_saved(_bytes: &[u8]) {
-    println!(
+    outln!(
         "card     not readable by this build: {}",
         tsnic::device::SIM_NOT_BUILT
     );

@@ -1,5 +1,6 @@
 //! `tsnic stats`: the card's counters.
 
+use crate::cli::out::{out, outln};
 use anyhow::{bail, Result};
 use clap::Args;
 use tsnic::contract::reg;
@@ -106,31 +107,31 @@ pub fn run(args: StatsArgs) -> Result<()> {
                 serde_json::Value::Object(m)
             })
             .collect();
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({ "global": g, "queues": qs }))?
         );
         return Ok(());
     }
-    println!("{:<16} {:>20}", "counter", "value");
+    outln!("{:<16} {:>20}", "counter", "value");
     for (n, v) in &global {
-        println!("{n:<16} {v:>20}");
+        outln!("{n:<16} {v:>20}");
     }
     if per_queue.is_empty() {
-        println!("\nno queue has a non-zero counter (--all shows them anyway)");
+        outln!("\nno queue has a non-zero counter (--all shows them anyway)");
         return Ok(());
     }
-    print!("\n{:>5}", "queue");
+    out!("\n{:>5}", "queue");
     for (n, _) in PER_QUEUE {
-        print!(" {n:>15}");
+        out!(" {n:>15}");
     }
-    println!();
+    outln!();
     for (q, vals) in per_queue {
-        print!("{q:>5}");
+        out!("{q:>5}");
         for v in vals {
-            print!(" {v:>15}");
+            out!(" {v:>15}");
         }
-        println!();
+        outln!();
     }
     Ok(())
 }

@@ -1,0 +1,61 @@
+//! Standard output for the CLI's results. `println!` panics when the reader of stdout has gone
+//! (`tsnic stats | head -1`); these write through a checked path instead: once the pipe is closed,
+//! further output is dropped without a word and the command still runs to its end (a persistent
+//! simulated card still saves its state), then exits as it would have. Any other write error (a
+//! full disk behind a redirect) is kept and reported by `finish`, and the command fails.
+
+use std::fmt::Arguments;
+use std::io::{ErrorKind, Write};
+use std::sync::Mutex;
+
+/// What became of stdout so far.
+enum State {
+    Open,
+    /// The reader went away: drop everything after this.
+    Closed,
+    /// A write failed for another reason: the first error, reported at the end.
+    Failed(std::io::Error),
+}
+
+static STATE: Mutex<State> = Mutex::new(State::Open);
+
+/// Write formatted text to stdout (what `out!` / `outln!` expand to).
+pub fn write(args: Arguments<'_>) {
+    let mut st = STATE.lock().unwrap_or_else(|p| p.into_inner());
+    if !matches!(*st, State::Open) {
+        return;
+    }
+    let mut so = std::io::stdout().lock();
+    if let Err(e) = so.write_fmt(args).and_then(|_| so.flush()) {
+        *st = if e.kind() == ErrorKind::BrokenPipe {
+            State::Closed
+        } else {
+            State::Failed(e)
+        };
+    }
+}
+
+/// At the end of a command: an error if writing the output failed other than by the reader
+/// closing the pipe.
+pub fn finish() -> anyhow::Result<()> {
+    let mut st = STATE.lock().unwrap_or_else(|p| p.into_inner());
+    match std::mem::replace(&mut *st, State::Closed) {
+        State::Failed(e) => Err(anyhow::anyhow!(
+            "writing the output to stdout failed: {e} (check where stdout goes: a full disk or a closed file)"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `print!` to stdout that does not panic when the reader has gone.
+macro_rules! out {
+    ($($t:tt)*) => { $crate::cli::out::write(format_args!($($t)*)) };
+}
+
+/// `println!` to stdout that does not panic when the reader has gone.
+macro_rules! outln {
+    () => { $crate::cli::out::write(format_args!("\n")) };
+    ($($t:tt)*) => { $crate::cli::out::write(format_args!("{}\n", format_args!($($t)*))) };
+}
+
+pub(crate) use {out, outln};
