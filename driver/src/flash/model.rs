@@ -104,6 +104,9 @@ pub struct ModelCard {
     /// SPI timing of the controller.
     pub spi: SpiTiming,
     path: Option<PathBuf>,
+    /// Held while the card is open: an exclusive lock on `<file>.lock`, so that a second command on
+    /// the same flash file fails at once instead of both writing it (a real card has one flash).
+    _lock: Option<std::fs::File>,
 }
 
 impl ModelCard {
@@ -133,6 +136,7 @@ impl ModelCard {
             running,
             spi: SpiTiming::default(),
             path: None,
+            _lock: None,
         }
     }
 
@@ -147,6 +151,7 @@ impl ModelCard {
             running,
             spi: SpiTiming::default(),
             path: None,
+            _lock: None,
         }
     }
 
@@ -158,13 +163,15 @@ impl ModelCard {
             why,
         };
         let state_path = state_path(path);
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| ferr(format!("cannot create its folder: {e}")))?;
+        }
+        let lock = lock_file(path).map_err(ferr)?;
         if !path.exists() {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir)
-                    .map_err(|e| ferr(format!("cannot create its folder: {e}")))?;
-            }
             let mut m = ModelCard::factory(board);
             m.path = Some(path.to_path_buf());
+            m._lock = Some(lock);
             m.save_all()?;
             return Ok(m);
         }
@@ -225,6 +232,7 @@ impl ModelCard {
             running,
             spi: SpiTiming::default(),
             path: Some(path.to_path_buf()),
+            _lock: Some(lock),
         })
     }
 
@@ -334,6 +342,30 @@ impl ModelCard {
         }
         // the last poll reads ready
         self.chip.advance(poll)
+    }
+}
+
+/// Take the exclusive lock of the flash file `p` (on `<p>.lock`, created if missing; released when the
+/// returned file is dropped, also when the process dies).
+fn lock_file(p: &Path) -> std::result::Result<std::fs::File, String> {
+    let mut s = p.as_os_str().to_owned();
+    s.push(".lock");
+    let lp = PathBuf::from(s);
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lp)
+        .map_err(|e| format!("cannot open its lock file {}: {e}", lp.display()))?;
+    match f.try_lock() {
+        Ok(()) => Ok(f),
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+            "another command is using this card's flash right now (it holds {}); wait for it to finish, or use another --flash-file",
+            lp.display()
+        )),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(format!("cannot lock {}: {e}", lp.display()))
+        }
     }
 }
 
@@ -455,6 +487,21 @@ pub fn check_align(addr: u32, block: u32) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_flash_file_is_used_by_one_command_at_a_time() {
+        let dir = std::env::temp_dir().join(format!("tsnic-flash-lock-{}", std::process::id()));
+        let path = dir.join("u50.flash");
+        let first = ModelCard::open(Board::U50, &path).expect("first open");
+        let Err(e) = ModelCard::open(Board::U50, &path) else {
+            panic!("a second open of a flash file in use succeeded");
+        };
+        assert!(e.to_string().contains("another command is using"), "{e}");
+        drop(first);
+        let again = ModelCard::open(Board::U50, &path).expect("open after the first closed");
+        drop(again);
+        std::fs::remove_dir_all(&dir).ok();
+    }
 
     #[test]
     fn factory_card_runs_golden_protected() {
