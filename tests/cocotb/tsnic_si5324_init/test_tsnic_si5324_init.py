@@ -630,7 +630,7 @@ async def test_clock_stretching(dut):
     high phase is still long enough, and the set-up is the same."""
     tb = TB(dut, seed=8)
     rng = random.Random(8)
-    tb.bus.stretch_hook = lambda: rng.choice([0, 0, 0, rng.uniform(100, 3e9 / SCL_HZ)])
+    tb.bus.stretch_hook = lambda: rng.choice([0, 0, 0, rng.randrange(100, int(3e9 / SCL_HZ))])
     await tb.reset()
     await tb.wait_for(lambda: int(dut.done.value), 3 * tb.setup_us(2), "done")
     await ClockCycles(dut.clk, 16)
