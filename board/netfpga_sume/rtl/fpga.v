@@ -10,7 +10,8 @@
 //   the Si5324 and the PCA9548 I2C mux, selects the mux's channel 4, checks the Si5324's identity,
 //   writes the NetFPGA SUME reference design's register list (156.25 MHz from its 114.285 MHz
 //   crystal) and polls LOL_INT until the PLL locks; the PCS/PMA is held in reset until then.
-//   sfp_2_led[0] = Si5324 set up and locked, sfp_2_led[1] = Si5324 set-up error (it retries).
+//   sfp_2_led[0] = Si5324 set up and locked, sfp_2_led[1] = Si5324 set-up error (it retries);
+//   software reads the same in MAC_PHY_STATUS (the core's phy_status input).
 // - Core: tsnic_board_core at DATA_W = 256 on user_clk with MAC_DOMAIN = 1: its launch gate
 //   (tsnic_mac_tx) runs on the XGMII clock coreclk_out (tx_clk) with the PHC time carried there
 //   (tsnic_td_source -> tsnic_td_sink); its 256-bit m_axis_tx_* (on coreclk_out) is cut to 64 bits by
@@ -312,7 +313,8 @@ tsnic_board_core #(
     .stat_bar_bad_posted(stat_bar_bad_posted),
     .qspi_clk(qspi_clk), .qspi_cs_n(qspi_cs_n), .qspi_dq_o(qspi_dq_o), .qspi_dq_oe(qspi_dq_oe),
     .qspi_dq_i(4'hf),
-    .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o)
+    .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o),
+    .phy_status({si5324_error_code, 2'b00, si5324_error, si5324_ready})   // MAC_PHY_STATUS: the Si5324 set-up (dclk, synchronized in the core)
 );
 
 // ------------------------------------------------------------------------------------------------
