@@ -39,6 +39,19 @@ set_property -dict {LOC E9} [get_ports sfp_mgt_refclk_n]
 create_clock -period 6.400 -name sfp_mgt_refclk [get_ports sfp_mgt_refclk_p]
 set_property -dict {LOC BA29 IOSTANDARD LVCMOS18 SLEW SLOW DRIVE 12} [get_ports sfp_clk_rst]
 
+# The FPGA's I2C bus (PCA9548 mux at 0x74; the Si5324 at 0x68 on its channel 4) and the mux's reset,
+# both resets active high at the pins (NetFPGA SUME reference design nf_sume_general.xdc: i2c_clk AK24,
+# i2c_data AK25 LVCMOS18 with pull-ups, i2c_reset[0] = mux AM39 LVCMOS15, i2c_reset[1] = Si5324 BA29
+# LVCMOS18; it uses DRIVE 16, Corundum's SUME XDC DRIVE 12: the lines are open drain, only pulled low).
+# Set up by tsnic_si5324_init at 100 kHz on dclk: asynchronous to the pins, no I/O timing.
+set_property -dict {LOC AK24 IOSTANDARD LVCMOS18 SLEW SLOW DRIVE 12 PULLUP true} [get_ports i2c_scl]
+set_property -dict {LOC AK25 IOSTANDARD LVCMOS18 SLEW SLOW DRIVE 12 PULLUP true} [get_ports i2c_sda]
+set_property -dict {LOC AM39 IOSTANDARD LVCMOS15 SLEW SLOW DRIVE 12} [get_ports i2c_mux_reset]
+set_false_path -to [get_ports {i2c_scl i2c_sda i2c_mux_reset}]
+set_false_path -from [get_ports {i2c_scl i2c_sda}]
+set_input_delay 0 [get_ports {i2c_scl i2c_sda}]
+set_output_delay 0 [get_ports {i2c_scl i2c_sda i2c_mux_reset}]
+
 # SFP+ cage 1 sideband
 set_property -dict {LOC N18 IOSTANDARD LVCMOS15 PULLUP true} [get_ports sfp_1_mod_detect]
 set_property -dict {LOC L17 IOSTANDARD LVCMOS15 PULLUP true} [get_ports sfp_1_los]
@@ -54,6 +67,11 @@ set_property -dict {LOC AR22 IOSTANDARD LVCMOS15 SLEW SLOW DRIVE 12} [get_ports 
 set_property -dict {LOC AR23 IOSTANDARD LVCMOS15 SLEW SLOW DRIVE 12} [get_ports {led[1]}]
 set_property -dict {LOC G13 IOSTANDARD LVCMOS15 SLEW SLOW DRIVE 12} [get_ports {sfp_1_led[0]}]
 set_property -dict {LOC L15 IOSTANDARD LVCMOS15 SLEW SLOW DRIVE 12} [get_ports {sfp_1_led[1]}]
+# SFP+ cage 2's LEDs (the cage is not used): Si5324 ready, Si5324 set-up error
+set_property -dict {LOC AL22 IOSTANDARD LVCMOS15 SLEW SLOW DRIVE 12} [get_ports {sfp_2_led[0]}]
+set_property -dict {LOC BA20 IOSTANDARD LVCMOS15 SLEW SLOW DRIVE 12} [get_ports {sfp_2_led[1]}]
+set_false_path -to [get_ports {sfp_2_led[*]}]
+set_output_delay 0 [get_ports {sfp_2_led[*]}]
 set_false_path -to [get_ports {led[*] sfp_1_led[*] sfp_clk_rst sfp_1_tx_disable sfp_1_rs[*]}]
 set_output_delay 0 [get_ports {led[*] sfp_1_led[*] sfp_clk_rst sfp_1_tx_disable sfp_1_rs[*]}]
 

@@ -686,6 +686,14 @@ pub mod reg {
     pub const MAC_TD_STATUS_TX_LOCKED: u32 = 0x1;
     /// The RX-domain copy is locked: arrival times as specified.
     pub const MAC_TD_STATUS_RX_LOCKED: u32 = 0x2;
+    /// (ro) The board's transceiver side as its top reports it (tsnic_board_core input phy_status, through a two-flop synchronizer per bit: read twice to be sure of a multi-bit value). A single-clock core reads 0x1.
+    pub const MAC_PHY_STATUS: usize = 0x608;
+    /// The transceivers' reference clock runs. NetFPGA SUME: its Si5324 is set up over I2C and locked (board tsnic_si5324_init); until then the 10G PCS/PMA is held in reset and no frame leaves. Boards whose reference clock needs no set-up read 1.
+    pub const MAC_PHY_STATUS_REFCLK_READY: u32 = 0x1;
+    /// The reference clock set-up failed; the board retries it. REFCLK_ERROR_CODE says why.
+    pub const MAC_PHY_STATUS_REFCLK_ERROR: u32 = 0x2;
+    /// The last set-up failure (kept after a retry succeeds): 0 none, 1 the I2C mux did not ACK, 2 the mux read back another channel, 3 the clock chip did not ACK, 4 the clock chip's identity is not the expected part, 5 no lock in time, 6 the I2C bus stayed stuck (SCL low).
+    pub const MAC_PHY_STATUS_REFCLK_ERROR_CODE: u32 = 0xf0;
     /// Block Q: Per-queue TX ring, policies and counters (one block per queue).
     pub const Q_BASE: usize = 0x80000;
     /// Distance between consecutive Q blocks.
@@ -1321,6 +1329,12 @@ pub const REGISTERS: &[RegInfo] = &[
     RegInfo {
         name: "MAC_TD_STATUS",
         offset: 0x604,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "MAC_PHY_STATUS",
+        offset: 0x608,
         access: Access::Ro,
         per_queue: false,
     },

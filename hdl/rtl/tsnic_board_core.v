@@ -26,6 +26,8 @@
 //                                  frame it cannot keep is dropped and counted in the RX block)
 //   qspi_*, icap_*                 configuration flash and ICAP of tsnic_core (board: STARTUPE3/E2,
 //                                  ICAPE3/E2 with the bit swap; tie qspi_dq_i high, icap_o 0 if absent)
+//   phy_status                     MAC_PHY_STATUS bits (asynchronous; board): reference clock ready,
+//                                  set-up error and its code; 8'h01 on a board with nothing to set up
 //   pps (out)                      PHC pulse per second
 //   stat_* (out)                   one-cycle event pulses for board LEDs / debug
 //
@@ -136,6 +138,8 @@ module tsnic_board_core #(
     output wire                     icap_rdwrb,
     output wire [31:0]              icap_i,
     input  wire [31:0]              icap_o,
+
+    input  wire [7:0]               phy_status,
 
     output wire                     pps,
     output wire                     stat_dma_rd_err,
@@ -310,6 +314,7 @@ tsnic_core #(
     .qspi_clk(qspi_clk), .qspi_cs_n(qspi_cs_n), .qspi_dq_o(qspi_dq_o), .qspi_dq_oe(qspi_dq_oe),
     .qspi_dq_i(qspi_dq_i),
     .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o),
+    .phy_status(phy_status),
     .irq(core_irq),
     .pps(pps),
     .sim_ff_warp(32'd0), .sim_ff_quiet(ff_quiet), .sim_ff_wake_ns(ff_wake_ns), .sim_ff_phc_ns(ff_phc_ns),

@@ -163,6 +163,7 @@ module tsnic_core #(
     output wire                     td_toggle,
     input  wire                     mac_tx_time_locked,   // tsnic_td_sink locked (TX domain; asynchronous)
     input  wire                     mac_rx_time_locked,   // tsnic_td_sink locked (RX domain; asynchronous)
+    input  wire [7:0]               phy_status,           // MAC_PHY_STATUS bits from the board (asynchronous)
     output wire [31:0]              mac_rx_lat_comp_ns,   // RX_LAT_COMP_NS, for tsnic_mac_rx
 
     // RX from the MAC: AXI-Stream slave (always ready: a frame that cannot be kept is dropped and counted)
@@ -265,7 +266,8 @@ tsnic_mac_regs #(
     .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(mr_rd_data),
     .reg_rd_wait(mr_rd_wait), .reg_rd_ack(mr_rd_ack),
     .tx_time_locked((TX_GATE_EXTERNAL != 0) ? mac_tx_time_locked : 1'b1),
-    .rx_time_locked((TX_GATE_EXTERNAL != 0) ? mac_rx_time_locked : 1'b0)
+    .rx_time_locked((TX_GATE_EXTERNAL != 0) ? mac_rx_time_locked : 1'b0),
+    .phy_status((TX_GATE_EXTERNAL != 0) ? phy_status : 8'h01)
 );
 
 // ---------------------------------------------------------------------------------------------

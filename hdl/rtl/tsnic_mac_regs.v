@@ -4,6 +4,8 @@
 // stamp and tsnic_mac_rx's.)
 // - TD_STATUS (ro): TX_LOCKED / RX_LOCKED, the MAC-domain time copies' `locked` levels, each through
 //   a two-flop synchronizer (tsnic_cdc_sync) into clk. Writes to it are acknowledged and ignored.
+// - PHY_STATUS (ro): the board's phy_status bits (reference clock ready / error / error code), each
+//   through the same synchronizer; writes acknowledged and ignored.
 // Register interface as tsnic_regs: an access to this address is acknowledged in the
 // cycle after reg_*_en; other addresses are left to the other blocks.
 `resetall
@@ -32,21 +34,26 @@ module tsnic_mac_regs #(
     output wire              reg_rd_ack,
 
     input  wire              tx_time_locked,    // asynchronous (MAC TX domain)
-    input  wire              rx_time_locked     // asynchronous (MAC RX domain)
+    input  wire              rx_time_locked,    // asynchronous (MAC RX domain)
+    input  wire [7:0]        phy_status         // asynchronous (board): PHY_STATUS bits 7:0
 );
 
 wire [31:0] wa = {{(32-ADDR_W){1'b0}}, reg_wr_addr} & 32'hFFFFFFFC;
 wire [31:0] ra = {{(32-ADDR_W){1'b0}}, reg_rd_addr} & 32'hFFFFFFFC;
-wire wr_hit = (wa == `TSNIC_MAC_TD_STATUS);
-wire rd_hit = (ra == `TSNIC_MAC_TD_STATUS);
+wire wr_hit = (wa == `TSNIC_MAC_TD_STATUS) || (wa == `TSNIC_MAC_PHY_STATUS);
+wire rd_td = (ra == `TSNIC_MAC_TD_STATUS);
+wire rd_phy = (ra == `TSNIC_MAC_PHY_STATUS);
+wire rd_hit = rd_td || rd_phy;
 
 reg        wr_ack_reg = 1'b0;
 reg        rd_ack_reg = 1'b0;
 reg [31:0] rd_data_reg = 32'd0;
 wire [1:0] locked_sync;
+wire [7:0] phy_status_sync;
 
-tsnic_cdc_sync #(.WIDTH(2)) locked_sync_inst (
-    .clk(clk), .rst(rst), .in({rx_time_locked, tx_time_locked}), .out(locked_sync)
+tsnic_cdc_sync #(.WIDTH(10)) locked_sync_inst (
+    .clk(clk), .rst(rst), .in({phy_status, rx_time_locked, tx_time_locked}),
+    .out({phy_status_sync, locked_sync})
 );
 
 assign reg_wr_wait = 1'b0;
@@ -64,7 +71,7 @@ always @(posedge clk) begin
     end
     if (reg_rd_en && !rd_ack_reg && rd_hit) begin
         rd_ack_reg <= 1'b1;
-        rd_data_reg <= {30'd0, locked_sync};
+        rd_data_reg <= rd_phy ? {24'd0, phy_status_sync} : {30'd0, locked_sync};
     end
     if (rst) begin
         wr_ack_reg <= 1'b0;

@@ -65,6 +65,7 @@ COST_HINT = {
     "tsnic_cpl_write": 5,
     "tsnic_axil_reg_if": 4,
     "tsnic_axis_downsize": 3,
+    "tsnic_si5324_init": 31,
     "tsnic_desc_table": 4,
     "tsnic_mac_tx[w64]": 150,
     "tsnic_mac_tx[w512]": 150,

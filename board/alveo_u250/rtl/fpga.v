@@ -241,7 +241,8 @@ tsnic_board_core #(
     .stat_bar_bad_posted(stat_bar_bad_posted),
     .qspi_clk(qspi_clk), .qspi_cs_n(qspi_cs_n), .qspi_dq_o(qspi_dq_o), .qspi_dq_oe(qspi_dq_oe),
     .qspi_dq_i(qspi_dq_i),
-    .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o)
+    .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o),
+    .phy_status(8'h01)   // MAC_PHY_STATUS: the reference clock needs no set-up
 );
 
 // ------------------------------------------------------------------------------------------------

@@ -5,10 +5,13 @@
 //   from the edge connector on MGTREFCLK1_115 (IBUFDS_GTE2); PERST# straight to sys_reset.
 // - Ethernet: SFP+ cage 1 at 10GBASE-R through ten_gig_eth_pcs_pma_0 (GTH, shared logic in core),
 //   64-bit SDR XGMII at coreclk_out = 156.25 MHz, our MAC tsnic_xgmii_tx on the TX side.
-//   Reference clock: 156.25 MHz on MGTREFCLK0_118 from the board's SI5324 jitter attenuator.
-//   NOT DONE: the SI5324 powers up without an output until it is programmed over I2C (i2c_scl/sda,
-//   behind the board's I2C mux); this top does not program it yet, so the 10G link does not come up
-//   on a card whose SI5324 has not been set up by another design since power-on (docs/BOARDS.md).
+//   Reference clock: 156.25 MHz on MGTREFCLK0_118 from the board's Si5324 jitter attenuator, which
+//   has no output until it is programmed over I2C: tsnic_si5324_init (board/common/rtl) on dclk resets
+//   the Si5324 and the PCA9548 I2C mux, selects the mux's channel 4, checks the Si5324's identity,
+//   writes the NetFPGA SUME reference design's register list (156.25 MHz from its 114.285 MHz
+//   crystal) and polls LOL_INT until the PLL locks; the PCS/PMA is held in reset until then.
+//   sfp_2_led[0] = Si5324 set up and locked, sfp_2_led[1] = Si5324 set-up error (it retries);
+//   software reads the same in MAC_PHY_STATUS (the core's phy_status input).
 // - Core: tsnic_board_core at DATA_W = 256 on user_clk with MAC_DOMAIN = 1: its launch gate
 //   (tsnic_mac_tx) runs on the XGMII clock coreclk_out (tx_clk) with the PHC time carried there
 //   (tsnic_td_source -> tsnic_td_sink); its 256-bit m_axis_tx_* (on coreclk_out) is cut to 64 bits by
@@ -48,6 +51,9 @@ module fpga #(
     input  wire        sfp_mgt_refclk_p,
     input  wire        sfp_mgt_refclk_n,
     output wire        sfp_clk_rst,
+    inout  wire        i2c_scl,
+    inout  wire        i2c_sda,
+    output wire        i2c_mux_reset,
     input  wire        sfp_1_rx_p,
     input  wire        sfp_1_rx_n,
     output wire        sfp_1_tx_p,
@@ -59,7 +65,8 @@ module fpga #(
     output wire [1:0]  sfp_1_rs,
 
     output wire [1:0]  led,
-    output wire [1:0]  sfp_1_led
+    output wire [1:0]  sfp_1_led,
+    output wire [1:0]  sfp_2_led
 );
 
 localparam DATA_W = 256;
@@ -93,7 +100,43 @@ always @(posedge dclk) begin
     else if (!init_rst_cnt[12]) init_rst_cnt <= init_rst_cnt + 13'd1;
 end
 wire init_rst = !init_rst_cnt[12];
-assign sfp_clk_rst = init_rst;     // the SI5324's reset (high while the board comes up)
+
+// ------------------------------------------------------------------------------------------------
+// Si5324 (the SFP+ reference clock) set up over I2C behind the PCA9548 mux, on dclk; both chips'
+// resets are active high at the FPGA pins. The PCS/PMA stays in reset until the Si5324 has locked.
+wire si5324_ready, si5324_error;
+/* verilator lint_off UNUSEDSIGNAL */
+wire si5324_done, si5324_locked, si5324_busy;
+wire [3:0] si5324_error_code;
+wire [7:0] si5324_attempts;
+/* verilator lint_on UNUSEDSIGNAL */
+wire i2c_scl_i, i2c_scl_o, i2c_scl_t, i2c_sda_i, i2c_sda_o, i2c_sda_t;
+tsnic_si5324_init #(
+    .CLK_HZ(125000000),
+    .SCL_HZ(100000),
+    .MUX_ADDR(7'h74),
+    .MUX_SELECT(8'h10),     // channel 4: the Si5324
+    .DEV_ADDR(7'h68)
+) si5324_init_inst (
+    .clk(dclk), .rst(init_rst),
+    .si5324_rst(sfp_clk_rst), .mux_rst(i2c_mux_reset),
+    .clk_ready(si5324_ready), .done(si5324_done), .locked(si5324_locked), .busy(si5324_busy),
+    .error(si5324_error), .error_code(si5324_error_code), .attempts(si5324_attempts),
+    .scl_i(i2c_scl_i), .scl_o(i2c_scl_o), .scl_t(i2c_scl_t),
+    .sda_i(i2c_sda_i), .sda_o(i2c_sda_o), .sda_t(i2c_sda_t)
+);
+IOBUF i2c_scl_iobuf_inst (.I(i2c_scl_o), .T(i2c_scl_t), .O(i2c_scl_i), .IO(i2c_scl));
+IOBUF i2c_sda_iobuf_inst (.I(i2c_sda_o), .T(i2c_sda_t), .O(i2c_sda_i), .IO(i2c_sda));
+wire pcs_rst = init_rst || !si5324_ready;
+
+// status LEDs: ready steady; error blinking at about 2 Hz (dclk / 2^26)
+reg [25:0] si5324_blink = 26'd0;
+reg [1:0]  si5324_led = 2'b00;
+always @(posedge dclk) begin
+    si5324_blink <= si5324_blink + 26'd1;
+    si5324_led <= {si5324_error && si5324_blink[25], si5324_ready};
+end
+assign sfp_2_led = si5324_led;
 
 // ------------------------------------------------------------------------------------------------
 // PCIe hard block
@@ -182,7 +225,7 @@ wire        drp_req, drp_den, drp_dwe, drp_drdy;
 wire [15:0] drp_daddr, drp_di, drp_drpdo;
 
 ten_gig_eth_pcs_pma_0 pcs_inst (
-    .refclk_p(sfp_mgt_refclk_p), .refclk_n(sfp_mgt_refclk_n), .reset(init_rst),
+    .refclk_p(sfp_mgt_refclk_p), .refclk_n(sfp_mgt_refclk_n), .reset(pcs_rst),
     .resetdone_out(pcs_resetdone), .coreclk_out(mac_clk), .rxrecclk_out(pcs_rxrecclk), .dclk(dclk),
     .txp(sfp_1_tx_p), .txn(sfp_1_tx_n), .rxp(sfp_1_rx_p), .rxn(sfp_1_rx_n),
     .sim_speedup_control(1'b0),
@@ -270,7 +313,8 @@ tsnic_board_core #(
     .stat_bar_bad_posted(stat_bar_bad_posted),
     .qspi_clk(qspi_clk), .qspi_cs_n(qspi_cs_n), .qspi_dq_o(qspi_dq_o), .qspi_dq_oe(qspi_dq_oe),
     .qspi_dq_i(4'hf),
-    .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o)
+    .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o),
+    .phy_status({si5324_error_code, 2'b00, si5324_error, si5324_ready})   // MAC_PHY_STATUS: the Si5324 set-up (dclk, synchronized in the core)
 );
 
 // ------------------------------------------------------------------------------------------------

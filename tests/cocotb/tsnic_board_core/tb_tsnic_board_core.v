@@ -60,6 +60,7 @@ module tb_tsnic_board_core #(
     input  wire          m_axis_tx_tready,
     output wire          m_axis_tx_tlast,
     output wire [0:0]    m_axis_tx_tuser,
+    input  wire [7:0]    phy_status,
     output wire          pps,
     output wire          stat_dma_rd_err
 );
@@ -91,6 +92,7 @@ tsnic_board_core #(
     // no flash on this bench (the flash bench has one): DQ pulled up, ICAP reads 0
     .qspi_clk(), .qspi_cs_n(), .qspi_dq_o(), .qspi_dq_oe(), .qspi_dq_i(4'hF),
     .icap_ce(1'b1), .icap_csib(), .icap_rdwrb(), .icap_i(), .icap_o(32'd0),
+    .phy_status(phy_status),
     .pps(pps),
     .stat_dma_rd_err(stat_dma_rd_err), .stat_bar_bad_np(), .stat_bar_bad_posted()
 );

@@ -241,6 +241,8 @@ class TB:
             dut.tx_clk.value = 0
             dut.tx_rst.value = 0
             self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis_tx"), dut.clk, dut.rst)
+        # the board's PHY status (NetFPGA SUME: the Si5324 set-up): ready, error code 3
+        dut.phy_status.value = C.MAC_PHY_STATUS_REFCLK_READY | (3 << 4)
         self.frames = []
         self.depart_err = []        # MAC_DOMAIN: true start - launch_ns (ns) of each SENT frame
         cocotb.start_soon(self._collect())
@@ -352,6 +354,12 @@ async def test_identity(dut):
     assert await rd(C.CAP_CLK_FREQ_HZ) == 250_000_000
     assert await rd(C.CAP_TX_DATA_WIDTH) == DATA_W
     assert await rd(0x20008) == tb.host.pdev.msi_vectors[0].data
+    # the board's phy_status bits read back in MAC_PHY_STATUS (a single-clock core reads 0x1)
+    ready, error = C.MAC_PHY_STATUS_REFCLK_READY, C.MAC_PHY_STATUS_REFCLK_ERROR
+    assert await rd(C.MAC_PHY_STATUS) == (ready | (3 << 4) if MAC_DOMAIN else ready)
+    dut.phy_status.value = error | (5 << 4)
+    await ClockCycles(dut.clk, 4)
+    assert await rd(C.MAC_PHY_STATUS) == (error | (5 << 4) if MAC_DOMAIN else ready)
 
 
 @T()
