@@ -287,19 +287,19 @@ endgenerate
 // ---------------------------------------------------------------------------------------------
 // readout in tag order: the RAM address comes from registers, the data is in rd_ram_q next cycle
 // (r1), and enters the output FIFO (tsnic_fifo, 4 words + its output register) the cycle after. A
-// read is issued only when the FIFO will have room for it: words held plus the one in flight < 4.
+// read is issued only while fewer than 4 words are between issue and R (r_held, a register).
 wire [TAG_W-1:0]   r_tag = ret_ptr[TAG_W-1:0];
 reg  [SW:0]        r_word = 0;
 reg                r1_valid = 1'b0;
 reg                r1_last = 1'b0;
 reg                r1_err = 1'b0;
 reg [AXI_ID_W-1:0] r1_id = {AXI_ID_W{1'b0}};
-wire [3:0]         f_count;
+reg  [2:0]         r_held = 3'd0;      // words issued and not yet taken on R
 
 assign rd_ram_addr = {r_tag, r_word[SW-1:0]};
 
 wire r_ready = (ret_ptr != req_ptr) && t_done[r_tag];
-wire r_issue = r_ready && (f_count + {3'd0, r1_valid} < 4'd4);
+wire r_issue = r_ready && !r_held[2];
 wire r_end   = r_issue && (r_word == meta_words[r_tag] - 1'b1);
 
 /* verilator lint_off PINCONNECTEMPTY */
@@ -307,7 +307,7 @@ tsnic_fifo #(.WIDTH(DATA_W + 2 + 1 + AXI_ID_W), .ADDR_W(2)) r_fifo_inst (
     .clk(clk), .rst(rst),
     .s_valid(r1_valid), .s_ready(), .s_data({rd_ram_q, r1_err ? 2'b10 : 2'b00, r1_last, r1_id}),
     .m_valid(s_axi_rvalid), .m_ready(s_axi_rready),
-    .m_data({s_axi_rdata, s_axi_rresp, s_axi_rlast, s_axi_rid}), .count(f_count));
+    .m_data({s_axi_rdata, s_axi_rresp, s_axi_rlast, s_axi_rid}), .count());
 /* verilator lint_on PINCONNECTEMPTY */
 
 always @(posedge clk) begin
@@ -319,23 +319,33 @@ always @(posedge clk) begin
         r_word  <= r_end ? 0 : r_word + 1'b1;
         if (r_end) ret_ptr <= ret_ptr + 1'b1;
     end
+    case ({r_issue, s_axi_rvalid && s_axi_rready})
+        2'b10: r_held <= r_held + 3'd1;
+        2'b01: r_held <= r_held - 3'd1;
+        default: ;
+    endcase
     if (rst) begin
+        r_held <= 3'd0;
         r1_valid <= 1'b0;
         r_word <= 0;
         ret_ptr <= 0;
     end
 end
 
-// per-tag state: done (all completions in, or failed), err (R beats carry SLVERR)
+// per-tag state: done (all completions in, or failed), err (R beats carry SLVERR); each bit decodes
+// its own tag compares (an indexed write became a shifter with a carry chain in front)
+integer t;
 always @(posedge clk) begin
     stat_err <= 1'b0;
     if (c2_valid && c2_sop && p_bad) stat_err <= 1'b1;
-    if (c2_valid && p_bad) t_err[p_tag] <= 1'b1;
-    if (c2_valid && c2_last && p_done) t_done[p_tag] <= 1'b1;
-    if (r_end) t_done[r_tag] <= 1'b0;
-    if (can_issue) begin
-        t_err[g_tag]  <= !cfg_bus_master_en;
-        t_done[g_tag] <= !cfg_bus_master_en;
+    for (t = 0; t < TAGS; t = t + 1) begin
+        if (c2_valid && p_bad && p_tag == t[TAG_W-1:0]) t_err[t] <= 1'b1;
+        if (c2_valid && c2_last && p_done && p_tag == t[TAG_W-1:0]) t_done[t] <= 1'b1;
+        if (r_end && r_tag == t[TAG_W-1:0]) t_done[t] <= 1'b0;
+        if (can_issue && g_tag == t[TAG_W-1:0]) begin
+            t_err[t]  <= !cfg_bus_master_en;
+            t_done[t] <= !cfg_bus_master_en;
+        end
     end
     if (rst) begin
         t_done <= {TAGS{1'b0}};
