@@ -382,7 +382,7 @@ class RawWriter:
             beats.append((int.from_bytes(word, "little"), strb))
         return beats
 
-    async def run(self, writes, ahead=False):
+    async def run(self, writes, ahead=False, max_out=None):
         dut = self.dut
         aws = [(addr, len(self._beats(addr, d)) - 1) for addr, d in writes]
         ws = [self._beats(addr, d) for addr, d in writes]
@@ -393,7 +393,7 @@ class RawWriter:
         self.first_aw = self.last_b = None
 
         def drive():
-            if ai < len(aws) and (ahead or ai <= wi):
+            if ai < len(aws) and (ahead or ai <= wi) and (max_out is None or ai - len(self.b) < max_out):
                 dut.s_axi_awaddr.value = aws[ai][0]
                 dut.s_axi_awlen.value = aws[ai][1]
                 dut.s_axi_awid.value = ai & 0xFF
@@ -461,7 +461,7 @@ class RqCounter:
                 sop = bool(dut.m_axis_rq_tlast.value)
 
 
-async def bench_case(tb, name, size, count, stride, ahead=False, offset=0):
+async def bench_case(tb, name, size, count, stride, ahead=False, offset=0, max_out=None):
     """`count` writes of `size` bytes at base + offset + k * stride; returns the printed figures."""
     dut = tb.dut
     rng = random.Random(size * 7 + count)
@@ -473,7 +473,7 @@ async def bench_case(tb, name, size, count, stride, ahead=False, offset=0):
     tb.mem[0:span] = bytes(span)
     cnt = RqCounter(dut)
     w = RawWriter(dut)
-    await w.run(writes, ahead=ahead)
+    await w.run(writes, ahead=ahead, max_out=max_out)
     await ClockCycles(dut.clk, 200)          # let the last TLPs land in host memory
     cnt.run = False
     for addr, data in writes:
@@ -484,7 +484,7 @@ async def bench_case(tb, name, size, count, stride, ahead=False, offset=0):
     s = cnt.sop_cycles
     ntlp = len(s)
     # steady state: from the first to the last TLP start (the first and last TLPs' own latency apart)
-    tlp_rate = (ntlp - 1) / (s[-1] - s[0]) if ntlp > 1 else 0.0
+    tlp_rate = (ntlp - 1) / (s[-1] - s[0]) if ntlp > 1 else 1.0 / (w.last_b - w.first_aw + 1)
     axi_cycles = w.last_b - w.first_aw + 1
     wr_rate = count / axi_cycles
     mbps = tlp_rate * 250e6 * (count * size / ntlp) / 1e9
@@ -501,13 +501,17 @@ async def bench_case(tb, name, size, count, stride, ahead=False, offset=0):
 async def test_bench_write(dut):
     """Write-path throughput at MPS 512 (the model's maximum): small writes back to back (16/32/64 bytes
     at consecutive addresses, so every dword offset in the bus word occurs), the completion writer's
-    pattern (32-byte records, AW and W together), and full bursts (512 B and 4 KiB)."""
+    pattern (32-byte records, AW and W together; also with at most 8 bursts between AW and B, as
+    tsnic_cpl_write's OUT_LOG2 = 3 allows, and one alone for the AW -> B latency), 64-byte writes, and
+    full bursts (512 B, 4 KiB, 1500 B unaligned)."""
     tb = TB(dut, axi_master=False)
     await tb.init()
     await tb.set_sizes(512, 512)
     lines = []
     lines.append(await bench_case(tb, "16 B consecutive", 16, 400, 16))
     lines.append(await bench_case(tb, "32 B records (cpl_write)", 32, 400, 32))
+    lines.append(await bench_case(tb, "32 B, <= 8 outstanding", 32, 400, 32, max_out=8))
+    lines.append(await bench_case(tb, "32 B alone (latency)", 32, 1, 32))
     lines.append(await bench_case(tb, "64 B aligned", 64, 400, 64))
     lines.append(await bench_case(tb, "64 B offset +8", 64, 400, 128, offset=8))
     lines.append(await bench_case(tb, "512 B aligned", 512, 64, 512))
