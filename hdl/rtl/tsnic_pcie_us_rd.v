@@ -8,8 +8,8 @@
 // Tags: TAGS tags used as a ring in issue order; a tag is free again when its data has left on R,
 // so completions are returned in request order whatever order they arrive in.
 // Reassembly: every tag owns a slot of MAX_RD_BYTES in a completion RAM made of one 32-bit RAM per
-// dword lane, so a completion's dwords, rotated from the RC stream's dword alignment to their
-// address lanes, are written in one cycle per beat (each lane at its own word address).
+// dword lane (tsnic_ram_sdp), so a completion's dwords, rotated from the RC stream's dword alignment
+// to their address lanes, are written in one cycle per beat (each lane at its own word address).
 // Errors: a completion with an error code (poisoned, bad status UR/CA/CRS, completion timeout 1001,
 // mismatch, ...) marks its request failed: its R beats carry SLVERR. With bus master enable off no
 // request is sent: bursts accepted then are answered with SLVERR at once.
@@ -259,16 +259,14 @@ always @(posedge clk) begin
     if (rst) c2_valid <= 1'b0;
 end
 
-// completion RAM: LANES RAMs of 32 bits x TAGS*SLOT_WORDS, lane l written at its own address
+// completion RAM: LANES RAMs of 32 bits x TAGS*SLOT_WORDS (tsnic_ram_sdp), lane l written at its own
+// address; read with one register (rd_ram_q valid the cycle after the address)
 wire [RAM_AW-1:0] rd_ram_addr;
-reg  [DATA_W-1:0] rd_ram_q = {DATA_W{1'b0}};
+wire [DATA_W-1:0] rd_ram_q;
 
 genvar l;
 generate
     for (l = 0; l < LANES; l = l + 1) begin : g_lane
-        reg [31:0] ram [0:(1 << RAM_AW)-1];
-        integer j;
-        initial for (j = 0; j < (1 << RAM_AW); j = j + 1) ram[j] = 32'd0;
         // source dword of this lane in the beat: (l - rot) mod LANES; it lands one word further
         // when l < rot (wrapped)
         /* verilator lint_off CMPCONST */
@@ -279,41 +277,38 @@ generate
         /* verilator lint_on UNUSEDSIGNAL */
         /* verilator lint_on CMPCONST */
         wire          we   = c2_valid && !p_bad && c2_keep[src] && !(c2_sop && src < 3);
-        always @(posedge clk) begin
-            if (we) ram[{p_tag, widx[SW-1:0]}] <= c2_data[src*32 +: 32];
-            rd_ram_q[l*32 +: 32] <= ram[rd_ram_addr];
-        end
+        tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(RAM_AW), .BE_W(1), .OUT_REG(0)) cpl_ram_inst (
+            .clk(clk),
+            .wr_en(we), .wr_addr({p_tag, widx[SW-1:0]}), .wr_data(c2_data[src*32 +: 32]),
+            .rd_en(1'b1), .rd_addr(rd_ram_addr), .rd_data(rd_ram_q[l*32 +: 32]));
     end
 endgenerate
 
 // ---------------------------------------------------------------------------------------------
 // readout in tag order: the RAM address comes from registers, the data is in rd_ram_q next cycle
-// (r1), and enters a 4-entry output FIFO the cycle after.
+// (r1), and enters the output FIFO (tsnic_fifo, 4 words + its output register) the cycle after. A
+// read is issued only while fewer than 4 words are between issue and R (r_held, a register).
 wire [TAG_W-1:0]   r_tag = ret_ptr[TAG_W-1:0];
 reg  [SW:0]        r_word = 0;
 reg                r1_valid = 1'b0;
 reg                r1_last = 1'b0;
 reg                r1_err = 1'b0;
 reg [AXI_ID_W-1:0] r1_id = {AXI_ID_W{1'b0}};
-
-reg [DATA_W-1:0]   f_data [0:3];
-reg [1:0]          f_resp [0:3];
-reg                f_last [0:3];
-reg [AXI_ID_W-1:0] f_id   [0:3];
-reg [2:0]          f_wp = 3'd0, f_rp = 3'd0;
-wire [2:0]         f_cnt = f_wp - f_rp;
+reg  [2:0]         r_held = 3'd0;      // words issued and not yet taken on R
 
 assign rd_ram_addr = {r_tag, r_word[SW-1:0]};
 
 wire r_ready = (ret_ptr != req_ptr) && t_done[r_tag];
-wire r_issue = r_ready && ({1'b0, f_cnt} + {3'd0, r1_valid} < 4'd4);
+wire r_issue = r_ready && !r_held[2];
 wire r_end   = r_issue && (r_word == meta_words[r_tag] - 1'b1);
 
-assign s_axi_rvalid = (f_cnt != 3'd0);
-assign s_axi_rdata  = f_data[f_rp[1:0]];
-assign s_axi_rresp  = f_resp[f_rp[1:0]];
-assign s_axi_rlast  = f_last[f_rp[1:0]];
-assign s_axi_rid    = f_id[f_rp[1:0]];
+/* verilator lint_off PINCONNECTEMPTY */
+tsnic_fifo #(.WIDTH(DATA_W + 2 + 1 + AXI_ID_W), .ADDR_W(2)) r_fifo_inst (
+    .clk(clk), .rst(rst),
+    .s_valid(r1_valid), .s_ready(), .s_data({rd_ram_q, r1_err ? 2'b10 : 2'b00, r1_last, r1_id}),
+    .m_valid(s_axi_rvalid), .m_ready(s_axi_rready),
+    .m_data({s_axi_rdata, s_axi_rresp, s_axi_rlast, s_axi_rid}), .count());
+/* verilator lint_on PINCONNECTEMPTY */
 
 always @(posedge clk) begin
     r1_valid <= r_issue;
@@ -324,33 +319,33 @@ always @(posedge clk) begin
         r_word  <= r_end ? 0 : r_word + 1'b1;
         if (r_end) ret_ptr <= ret_ptr + 1'b1;
     end
-    if (r1_valid) begin
-        f_data[f_wp[1:0]] <= rd_ram_q;
-        f_resp[f_wp[1:0]] <= r1_err ? 2'b10 : 2'b00;
-        f_last[f_wp[1:0]] <= r1_last;
-        f_id[f_wp[1:0]]   <= r1_id;
-        f_wp <= f_wp + 1'b1;
-    end
-    if (s_axi_rvalid && s_axi_rready) f_rp <= f_rp + 1'b1;
+    case ({r_issue, s_axi_rvalid && s_axi_rready})
+        2'b10: r_held <= r_held + 3'd1;
+        2'b01: r_held <= r_held - 3'd1;
+        default: ;
+    endcase
     if (rst) begin
+        r_held <= 3'd0;
         r1_valid <= 1'b0;
         r_word <= 0;
         ret_ptr <= 0;
-        f_wp <= 3'd0;
-        f_rp <= 3'd0;
     end
 end
 
-// per-tag state: done (all completions in, or failed), err (R beats carry SLVERR)
+// per-tag state: done (all completions in, or failed), err (R beats carry SLVERR); each bit decodes
+// its own tag compares (an indexed write became a shifter with a carry chain in front)
+integer t;
 always @(posedge clk) begin
     stat_err <= 1'b0;
     if (c2_valid && c2_sop && p_bad) stat_err <= 1'b1;
-    if (c2_valid && p_bad) t_err[p_tag] <= 1'b1;
-    if (c2_valid && c2_last && p_done) t_done[p_tag] <= 1'b1;
-    if (r_end) t_done[r_tag] <= 1'b0;
-    if (can_issue) begin
-        t_err[g_tag]  <= !cfg_bus_master_en;
-        t_done[g_tag] <= !cfg_bus_master_en;
+    for (t = 0; t < TAGS; t = t + 1) begin
+        if (c2_valid && p_bad && p_tag == t[TAG_W-1:0]) t_err[t] <= 1'b1;
+        if (c2_valid && c2_last && p_done && p_tag == t[TAG_W-1:0]) t_done[t] <= 1'b1;
+        if (r_end && r_tag == t[TAG_W-1:0]) t_done[t] <= 1'b0;
+        if (can_issue && g_tag == t[TAG_W-1:0]) begin
+            t_err[t]  <= !cfg_bus_master_en;
+            t_done[t] <= !cfg_bus_master_en;
+        end
     end
     if (rst) begin
         t_done <= {TAGS{1'b0}};

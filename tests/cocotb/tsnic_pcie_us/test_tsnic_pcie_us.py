@@ -84,12 +84,16 @@ class RqMonitor:
 
 
 class TB:
-    def __init__(self, dut):
+    def __init__(self, dut, axi_master=True):
         self.dut = dut
         dut.irq.value = 0
         self.host = PcieHost(dut, width=DATA_W)
         self.axil = AxiLiteRam(AxiLiteBus.from_prefix(dut, "m_axil"), dut.clk, dut.rst, size=1 << 20)
-        self.axi = AxiMaster(AxiBus.from_prefix(dut, "s_axi"), dut.clk, dut.rst)
+        if axi_master:
+            self.axi = AxiMaster(AxiBus.from_prefix(dut, "s_axi"), dut.clk, dut.rst)
+        else:                       # the benchmark drives the AXI slave itself (RawWriter)
+            for n in ("awvalid", "wvalid", "arvalid", "bready", "rready"):
+                getattr(dut, "s_axi_" + n).value = 0
         self.mon = RqMonitor(dut)
         self.bad_np = 0
         self.rd_err = 0
@@ -301,3 +305,220 @@ async def test_completion_errors(dut):
         r = await tb.axi.read(tb.mem_base + 0x2000 + k, 128)
         assert r.resp == AxiResp.OKAY and bytes(r.data) == bytes(tb.mem[0x2000 + k:0x2080 + k])
     tb.check()
+
+
+def split_ref(addr, length, mps):
+    """The write TLPs a burst must become: pieces that end at multiples of MPS."""
+    out = []
+    while length:
+        n = min(length, mps - addr % mps)
+        out.append((addr, n))
+        addr, length = addr + n, length - n
+    return out
+
+
+@T(us=8000)
+async def test_write_stream(dut):
+    """Back-to-back writes of random size (1..1600 bytes) and offset, AW with W or AW running ahead,
+    while RQ stalls at random, at MPS 128 and 256: every byte lands, the write TLPs are exactly the
+    MPS split of each burst in burst order (reference model), B comes back OKAY with the burst's ID
+    in order."""
+    tb = TB(dut, axi_master=False)
+    await tb.init()
+    rng = random.Random(23)
+    tb.host.dev.rq_sink.set_pause_generator(iter(lambda: rng.random() < 0.3, None))
+    for mps, ahead in ((128, False), (256, True), (256, False)):
+        await tb.set_sizes(mps, 512)
+        writes, expect, off = [], [], 0
+        for k in range(60):
+            length = rng.choice([rng.randint(1, 64), rng.randint(1, 1600)])
+            off += rng.randint(0, 200)
+            data = bytes(rng.getrandbits(8) for _ in range(length))
+            writes.append((tb.mem_base + off, data))
+            expect += split_ref(tb.mem_base + off, length, mps)
+            off += length
+        tb.mem[0:off + 64] = bytes(off + 64)
+        n0 = len(tb.mon.writes)
+        w = RawWriter(dut)
+        await w.run(writes, ahead=ahead)
+        await ClockCycles(dut.clk, 200)
+        for addr, data in writes:
+            o = addr - tb.mem_base
+            assert bytes(tb.mem[o:o + len(data)]) == data, f"MPS {mps}: write of {len(data)} at +{o:#x} differs"
+        assert tb.mon.writes[n0:] == expect, "write TLPs differ from the MPS split of the bursts, in order"
+        assert w.b == [0] * len(writes), w.b
+        assert w.bid == [k & 0xFF for k in range(len(writes))], w.bid
+        tb.check()
+    tb.host.dev.rq_sink.clear_pause_generator()
+
+
+# ---------------------------------------------------------------------------------------------
+# Write-path benchmark (issue 11): `make -C tests/cocotb/tsnic_pcie_us bench` (BENCH=1). Prints figures,
+# asserts only correctness (data in host memory, OKAY responses, RqMonitor rules), never a rate.
+
+class RawWriter:
+    """Drives the AXI write slave like the core's write arbiter does: a burst's AW and its first W beat
+    are presented together, the next burst only after both the AW and the WLAST beat have been taken.
+    `ahead=True` lets AW run ahead of W (a master with independent AW and W channels). B is always
+    ready. Records the cycle of every handshake."""
+
+    def __init__(self, dut):
+        self.dut = dut
+        self.bytes = DATA_W // 8
+        self.b = []
+        self.bid = []
+        self.cycle = 0
+
+    def _beats(self, addr, data):
+        nb = self.bytes
+        start = addr % nb
+        end = start + len(data)
+        beats = []
+        for k in range((end + nb - 1) // nb):
+            lo, hi = max(start, k * nb), min(end, (k + 1) * nb)
+            word = bytearray(nb)
+            word[lo - k * nb:hi - k * nb] = data[lo - start:hi - start]
+            strb = ((1 << (hi - lo)) - 1) << (lo - k * nb)
+            beats.append((int.from_bytes(word, "little"), strb))
+        return beats
+
+    async def run(self, writes, ahead=False, max_out=None):
+        dut = self.dut
+        aws = [(addr, len(self._beats(addr, d)) - 1) for addr, d in writes]
+        ws = [self._beats(addr, d) for addr, d in writes]
+        dut.s_axi_awsize.value = (self.bytes).bit_length() - 1
+        dut.s_axi_awburst.value = 1
+        dut.s_axi_bready.value = 1
+        ai = wi = wb = 0
+        self.first_aw = self.last_b = None
+
+        def drive():
+            if ai < len(aws) and (ahead or ai <= wi) and (max_out is None or ai - len(self.b) < max_out):
+                dut.s_axi_awaddr.value = aws[ai][0]
+                dut.s_axi_awlen.value = aws[ai][1]
+                dut.s_axi_awid.value = ai & 0xFF
+                dut.s_axi_awvalid.value = 1
+            else:
+                dut.s_axi_awvalid.value = 0
+            if wi < len(ws) and (ahead or wi <= ai):
+                data, strb = ws[wi][wb]
+                dut.s_axi_wdata.value = data
+                dut.s_axi_wstrb.value = strb
+                dut.s_axi_wlast.value = int(wb == len(ws[wi]) - 1)
+                dut.s_axi_wvalid.value = 1
+            else:
+                dut.s_axi_wvalid.value = 0
+
+        drive()
+        while len(self.b) < len(writes):
+            await RisingEdge(dut.clk)
+            self.cycle += 1
+            if dut.s_axi_awvalid.value and dut.s_axi_awready.value:
+                if self.first_aw is None:
+                    self.first_aw = self.cycle
+                ai += 1
+            if dut.s_axi_wvalid.value and dut.s_axi_wready.value:
+                wb += 1
+                if wb == len(ws[wi]):
+                    wi, wb = wi + 1, 0
+            if dut.s_axi_bvalid.value:
+                self.b.append(int(dut.s_axi_bresp.value))
+                self.bid.append(int(dut.s_axi_bid.value))
+                self.last_b = self.cycle
+            # hold AW for burst ai until W has caught up (paired mode): drive() decides
+            drive()
+        dut.s_axi_awvalid.value = 0
+        dut.s_axi_wvalid.value = 0
+
+
+class RqCounter:
+    """Cycle of every write TLP's first and last beat on RQ, and RQ beats used by writes."""
+
+    def __init__(self, dut):
+        self.dut = dut
+        self.sop_cycles = []
+        self.beats = 0
+        self.cycle = 0
+        self.run = True
+        cocotb.start_soon(self._run())
+
+    async def _run(self):
+        dut = self.dut
+        sop = True
+        is_wr = False
+        while self.run:
+            await RisingEdge(dut.clk)
+            self.cycle += 1
+            if dut.m_axis_rq_tvalid.value and dut.m_axis_rq_tready.value:
+                if sop:
+                    d = int(dut.m_axis_rq_tdata.value) & ((1 << 128) - 1)
+                    is_wr = ((d >> 75) & 0xF) == 1
+                    if is_wr:
+                        self.sop_cycles.append(self.cycle)
+                if is_wr:
+                    self.beats += 1
+                    self.last = self.cycle
+                sop = bool(dut.m_axis_rq_tlast.value)
+
+
+async def bench_case(tb, name, size, count, stride, ahead=False, offset=0, max_out=None):
+    """`count` writes of `size` bytes at base + offset + k * stride; returns the printed figures."""
+    dut = tb.dut
+    rng = random.Random(size * 7 + count)
+    writes = []
+    for k in range(count):
+        off = offset + k * stride
+        writes.append((tb.mem_base + off, bytes(rng.getrandbits(8) for _ in range(size))))
+    span = offset + count * stride + size
+    tb.mem[0:span] = bytes(span)
+    cnt = RqCounter(dut)
+    w = RawWriter(dut)
+    await w.run(writes, ahead=ahead, max_out=max_out)
+    await ClockCycles(dut.clk, 200)          # let the last TLPs land in host memory
+    cnt.run = False
+    for addr, data in writes:
+        off = addr - tb.mem_base
+        assert bytes(tb.mem[off:off + len(data)]) == data, f"{name}: write at +{off:#x} differs"
+    assert all(r == 0 for r in w.b), f"{name}: responses {set(w.b)}"
+    tb.check()
+    s = cnt.sop_cycles
+    ntlp = len(s)
+    # steady state: from the first to the last TLP start (the first and last TLPs' own latency apart)
+    tlp_rate = (ntlp - 1) / (s[-1] - s[0]) if ntlp > 1 else 1.0 / (w.last_b - w.first_aw + 1)
+    axi_cycles = w.last_b - w.first_aw + 1
+    wr_rate = count / axi_cycles
+    mbps = tlp_rate * 250e6 * (count * size / ntlp) / 1e9
+    line = (f"BENCH w{DATA_W} {name:<24} size {size:5d} x{count:4d}: {ntlp:4d} TLPs, "
+            f"{tlp_rate:.3f} TLP/cycle = {tlp_rate * 250:.1f} M TLP/s ({mbps:.2f} GB/s payload), "
+            f"RQ beats/TLP {cnt.beats / ntlp:.2f}; AXI first AW -> last B {axi_cycles} cycles = "
+            f"{wr_rate * 250:.1f} M writes/s")
+    dut._log.info(line)
+    print(line)
+    return line
+
+
+@cocotb.test(timeout_time=20000, timeout_unit="us", skip=os.environ.get("BENCH") != "1")
+async def test_bench_write(dut):
+    """Write-path throughput at MPS 512 (the model's maximum): small writes back to back (16/32/64 bytes
+    at consecutive addresses, so every dword offset in the bus word occurs), the completion writer's
+    pattern (32-byte records, AW and W together; also with at most 8 bursts between AW and B, as
+    tsnic_cpl_write's OUT_LOG2 = 3 allows, and one alone for the AW -> B latency), 64-byte writes, and
+    full bursts (512 B, 4 KiB, 1500 B unaligned)."""
+    tb = TB(dut, axi_master=False)
+    await tb.init()
+    await tb.set_sizes(512, 512)
+    lines = []
+    lines.append(await bench_case(tb, "16 B consecutive", 16, 400, 16))
+    lines.append(await bench_case(tb, "32 B records (cpl_write)", 32, 400, 32))
+    lines.append(await bench_case(tb, "32 B, <= 8 outstanding", 32, 400, 32, max_out=8))
+    lines.append(await bench_case(tb, "32 B alone (latency)", 32, 1, 32))
+    lines.append(await bench_case(tb, "64 B aligned", 64, 400, 64))
+    lines.append(await bench_case(tb, "64 B offset +8", 64, 400, 128, offset=8))
+    lines.append(await bench_case(tb, "512 B aligned", 512, 64, 512))
+    lines.append(await bench_case(tb, "4 KiB bursts", 4096, 16, 4096))
+    lines.append(await bench_case(tb, "4 KiB bursts, AW ahead", 4096, 16, 4096, ahead=True))
+    lines.append(await bench_case(tb, "1500 B offset +2", 1500, 32, 2048, offset=2))
+    out = os.environ.get("BENCH_OUT")
+    if out:
+        with open(out, "a") as f:
+            f.write("\n".join(lines) + "\n")
