@@ -8,19 +8,21 @@
 //   entries pushed together never share a launch_ns unless one is urgent (they come from different
 //   wheel slots). rank is computed here: 0 for the first entry of a queue at a given launch_ns, else
 //   1 + the rank of the last non-urgent entry of the same queue and launch_ns in the buffer
-//   (saturating); an entry that left in the two cycles before the new one reached the array may
+//   (saturating); an entry that left in the three cycles before the new one reached the array may
 //   still count (the rank is then higher than needed: ties stay in posting order within a queue).
 //   Sorting by (launch_ns, rank) with stable insertion serves ties round robin between queues
 //   (round r holds each queue's r-th entry, queues in arrival order) and in posting order within a
 //   queue. Of two equal keys pushed together (one urgent) the urgent one goes first.
-// * pipeline: a push is registered (stage P: ranks and per-cell compares against the array and
-//   against the entries of stage I), then inserted (stage I: positions from the registered compare
-//   vectors, which stage P has already moved the way the cells moved in its cycle). A push of
-//   cycle c is a cell from cycle c + 3 on. Nothing waits: both stages take two entries every cycle.
+// * pipeline: a push is registered (stage Q: per-cell compares against the array and against the
+//   entries of stages P and I), gets its rank (stage P, from the registered per-cell matches), then
+//   is inserted (stage I: positions from the registered compare vectors). Each stage moves the
+//   vectors it registers the way the cells move in its cycle, so they always describe the cells of
+//   the next cycle. A push of cycle c is a cell from cycle c + 4 on. Nothing waits: every stage
+//   takes two entries every cycle.
 // * urgent cells (drops decided on insert, flushed entries) carry a fixed status and leave first,
 //   from wherever they sit in the array.
 // * the head (smallest key) leaves when it is due (launch_ns <= phc_ns + lookahead_ns, passed in as
-//   now_l) and nothing smaller can still come: in this cycle and in each of the two before (the
+//   now_l) and nothing smaller can still come: in this cycle and in each of the three before (the
 //   entries in flight were pushed then), its wheel slot had been loaded completely (slot < scan_lim)
 //   or its launch_ns was at most ord_l (ord_v; the caller knows every entry it pushes from that
 //   cycle on is at or after ord_l). There is no forced release: order is exact always.
@@ -106,6 +108,7 @@ localparam O_Q    = O_HND + HANDLE_W;
 localparam O_RANK = O_Q + QUEUE_W;
 localparam MW     = O_RANK + RANK_W;
 localparam [RANK_W-1:0] RANK_MAX = {RANK_W{1'b1}};
+localparam [NR-1:0]     ONE_R    = {{(NR-1){1'b0}}, 1'b1};
 localparam [7:0] ST8_FLUSHED = `TSNIC_STATUS_FLUSHED;
 localparam [2:0] ST_FLUSHED = ST8_FLUSHED[2:0];
 
@@ -121,10 +124,18 @@ reg  [63:0]       out_l_reg;
 reg  [MW-1:0]     out_m_reg;
 reg  [7:0]        out_status_reg;
 
-// stage P: the pushes of the last cycle (rank field 0; port 1 = a, port 2 = b)
+// stage Q: the pushes of the last cycle (rank field 0; port 1 = a, port 2 = b)
+reg               qa_v, qb_v;
+reg  [63:0]       qa_l, qb_l;
+reg  [MW-1:0]     qa_m, qb_m;
+// stage P: the same entries a cycle later, with their compare vectors against this cycle's cells:
+// lt (cell launch < entry launch), eq (==), mt (valid, not urgent, same launch and queue), and the
+// same three bits against the two entries that were in stage P with them (now in stage I, as a / b)
 reg               pa_v, pb_v;
 reg  [63:0]       pa_l, pb_l;
 reg  [MW-1:0]     pa_m, pb_m;
+reg  [S-1:0]      pa_lt, pa_eq, pa_mt, pb_lt, pb_eq, pb_mt;
+reg  [2:0]        pa_za, pa_zb, pb_za, pb_zb;   // {lt, eq, mt} against the entry a / b now in stage I
 // stage I: the entries to insert this cycle, the lower one first (lo; hi only with two), with their
 // compare vectors against the cells as they stand in this cycle: lt (cell launch < entry launch),
 // eq (cell launch == entry launch)
@@ -132,15 +143,16 @@ reg               i_lo_v, i_hi_v;
 reg  [63:0]       i_lo_l, i_hi_l;
 reg  [MW-1:0]     i_lo_m, i_hi_m;
 reg  [S-1:0]      i_lo_lt, i_lo_eq, i_hi_lt, i_hi_eq;
-// the release-order inputs of the last two cycles (cover the entries in stages P and I)
-reg  [AS_W-1:0]   lim1, lim2;
-reg               ov1, ov2;
-reg  [63:0]       ol1, ol2;
+reg               i_lo_a;      // the lower entry came from port a
+// the release-order inputs of the last three cycles (cover the entries in stages Q, P and I)
+reg  [AS_W-1:0]   lim1, lim2, lim3;
+reg               ov1, ov2, ov3;
+reg  [63:0]       ol1, ol2, ol3;
 // the mark, registered
 reg               mk_v;
 reg  [QUEUE_W-1:0] mk_q;
 
-integer n, j;
+integer n;
 
 // ------------------------------------------------------------------ release: what leaves this cycle
 wire [S-1:0]      urg_vec  = v_reg & u_reg;
@@ -163,10 +175,11 @@ wire [AS_W-1:0]   head_s   = head_l[63:SLOT_NS_W];
 wire              ord0     = (head_s < scan_lim) || (ord_v && head_l <= ord_l);
 wire              ord1     = (head_s < lim1)     || (ov1   && head_l <= ol1);
 wire              ord2     = (head_s < lim2)     || (ov2   && head_l <= ol2);
-wire              rel_head = head_due && ord0 && ord1 && ord2;
+wire              ord3     = (head_s < lim3)     || (ov3   && head_l <= ol3);
+wire              rel_head = head_due && ord0 && ord1 && ord2 && ord3;
 wire              out_free = !out_valid_reg || m_rel_ready;
 wire              do_remove = out_free && (urg_any || rel_head);
-wire              in_flight = pa_v || pb_v || i_lo_v;
+wire              in_flight = qa_v || qb_v || pa_v || pb_v || i_lo_v;
 // bypass: the entry on port 2 is due and below the head (so below every cell; nothing in flight), or urgent
 wire              byp_ok   = push2_urg || ((push2_launch <= now_l) && (!v_reg[0] || push2_launch < head_l));
 wire              do_byp   = byp_req && out_free && !urg_any && !rel_head && byp_ok && !in_flight;
@@ -303,10 +316,60 @@ function pick_b;
     end
 endfunction
 
-// ------------------------------------------------------------------ stage P: ranks and compares
-// xa_* / xb_*: the entry on port a / b against every cell (lt, eq) and against the entries of stage
-// I (which become cells at the end of this cycle); its rank: 1 + the highest rank among the
-// non-urgent cells and stage-I entries of its queue and launch_ns (saturating), else 0.
+// ------------------------------------------------------------------ stage Q: compares
+// xa_* / xb_*: the entry of stage Q on port a / b against every cell; ya_* / yb_*: against the
+// entries of stage I (which become cells at the end of this cycle); za_* / zb_*: against the
+// entries of stage P (stage I's next cycle)
+function x_mt;                 // same queue, not urgent (launch compared apart)
+    input          yv;
+    input [MW-1:0] ym;
+    input [QUEUE_W-1:0] xq;
+    begin
+        x_mt = yv && !ym[O_URG] && (ym[O_Q +: QUEUE_W] == xq);
+    end
+endfunction
+reg  [S-1:0]      xa_lt, xa_eq, xa_mt, xb_lt, xb_eq, xb_mt;
+always @* begin
+    xa_lt = {S{1'b0}}; xa_eq = {S{1'b0}}; xa_mt = {S{1'b0}};
+    xb_lt = {S{1'b0}}; xb_eq = {S{1'b0}}; xb_mt = {S{1'b0}};
+    if (qa_v) begin
+        for (n = 0; n < S; n = n + 1) begin
+            xa_lt[n] = l_reg[n] < qa_l;
+            xa_eq[n] = l_reg[n] == qa_l;
+            xa_mt[n] = xa_eq[n] && x_mt(v_reg[n] && !u_reg[n], m_reg[n], qa_m[O_Q +: QUEUE_W]);
+        end
+    end
+    if (qb_v) begin
+        for (n = 0; n < S; n = n + 1) begin
+            xb_lt[n] = l_reg[n] < qb_l;
+            xb_eq[n] = l_reg[n] == qb_l;
+            xb_mt[n] = xb_eq[n] && x_mt(v_reg[n] && !u_reg[n], m_reg[n], qb_m[O_Q +: QUEUE_W]);
+        end
+    end
+end
+// {lt, eq, mt} of an entry against a stage-Q entry
+function [2:0] x_cmp;
+    input          yv;
+    input [63:0]   yl;
+    input [MW-1:0] ym;
+    input [63:0]   xl;
+    input [QUEUE_W-1:0] xq;
+    begin
+        x_cmp = {yl < xl, yl == xl, (yl == xl) && x_mt(yv, ym, xq)};
+    end
+endfunction
+wire [2:0]        ya_lo = x_cmp(i_lo_v, i_lo_l, i_lo_m, qa_l, qa_m[O_Q +: QUEUE_W]);
+wire [2:0]        ya_hi = x_cmp(i_hi_v, i_hi_l, i_hi_m, qa_l, qa_m[O_Q +: QUEUE_W]);
+wire [2:0]        yb_lo = x_cmp(i_lo_v, i_lo_l, i_lo_m, qb_l, qb_m[O_Q +: QUEUE_W]);
+wire [2:0]        yb_hi = x_cmp(i_hi_v, i_hi_l, i_hi_m, qb_l, qb_m[O_Q +: QUEUE_W]);
+wire [2:0]        za_a  = x_cmp(pa_v, pa_l, pa_m, qa_l, qa_m[O_Q +: QUEUE_W]);
+wire [2:0]        za_b  = x_cmp(pb_v, pb_l, pb_m, qa_l, qa_m[O_Q +: QUEUE_W]);
+wire [2:0]        zb_a  = x_cmp(pa_v, pa_l, pa_m, qb_l, qb_m[O_Q +: QUEUE_W]);
+wire [2:0]        zb_b  = x_cmp(pb_v, pb_l, pb_m, qb_l, qb_m[O_Q +: QUEUE_W]);
+
+// ------------------------------------------------------------------ stage P: ranks
+// rank: 1 + the highest rank among the cells (mt) and the stage-I entries of the entry's queue and
+// launch_ns, not urgent (saturating), else 0; from a one-hot OR of the ranks
 function [RANK_W-1:0] rank_of;
     input [NR-1:0] hot;   // ranks present
     integer r;
@@ -316,53 +379,24 @@ function [RANK_W-1:0] rank_of;
             if (hot[r]) rank_of = (r == NR-1) ? RANK_MAX : r[RANK_W-1:0] + 1'b1;
     end
 endfunction
-reg  [S-1:0]      xa_lt, xa_eq, xb_lt, xb_eq;
+// the stage-I entries as they came from port a / b
+wire [RANK_W-1:0] ia_rank = i_lo_a ? i_lo_m[O_RANK +: RANK_W] : i_hi_m[O_RANK +: RANK_W];
+wire [RANK_W-1:0] ib_rank = i_lo_a ? i_hi_m[O_RANK +: RANK_W] : i_lo_m[O_RANK +: RANK_W];
 reg  [NR-1:0]     hot_a, hot_b;
 reg  [RANK_W-1:0] rank_a, rank_b;
-wire              ya_lo_lt = i_lo_l < pa_l,  ya_lo_eq = i_lo_l == pa_l;
-wire              ya_hi_lt = i_hi_l < pa_l,  ya_hi_eq = i_hi_l == pa_l;
-wire              yb_lo_lt = i_lo_l < pb_l,  yb_lo_eq = i_lo_l == pb_l;
-wire              yb_hi_lt = i_hi_l < pb_l,  yb_hi_eq = i_hi_l == pb_l;
-// a stage-I entry of the same queue and launch_ns, not urgent
-function y_match;
-    input          yv;
-    input          yeq;
-    input [MW-1:0] ym;
-    input [QUEUE_W-1:0] xq;
-    begin
-        y_match = yv && yeq && !ym[O_URG] && (ym[O_Q +: QUEUE_W] == xq);
-    end
-endfunction
 always @* begin
-    xa_lt = {S{1'b0}}; xa_eq = {S{1'b0}}; xb_lt = {S{1'b0}}; xb_eq = {S{1'b0}};
     hot_a = {NR{1'b0}}; hot_b = {NR{1'b0}};
     if (pa_v) begin
-        for (n = 0; n < S; n = n + 1) begin
-            xa_lt[n] = l_reg[n] < pa_l;
-            xa_eq[n] = l_reg[n] == pa_l;
-            for (j = 0; j < NR; j = j + 1)
-                hot_a[j] = hot_a[j] || (v_reg[n] && !u_reg[n] && xa_eq[n] &&
-                                        m_reg[n][O_Q +: QUEUE_W] == pa_m[O_Q +: QUEUE_W] &&
-                                        m_reg[n][O_RANK +: RANK_W] == j[RANK_W-1:0]);
-        end
-        for (j = 0; j < NR; j = j + 1)
-            hot_a[j] = hot_a[j] ||
-                       (y_match(i_lo_v, ya_lo_eq, i_lo_m, pa_m[O_Q +: QUEUE_W]) && i_lo_m[O_RANK +: RANK_W] == j[RANK_W-1:0]) ||
-                       (y_match(i_hi_v, ya_hi_eq, i_hi_m, pa_m[O_Q +: QUEUE_W]) && i_hi_m[O_RANK +: RANK_W] == j[RANK_W-1:0]);
+        for (n = 0; n < S; n = n + 1)
+            if (pa_mt[n]) hot_a = hot_a | (ONE_R << m_reg[n][O_RANK +: RANK_W]);
+        if (pa_za[0]) hot_a = hot_a | (ONE_R << ia_rank);
+        if (pa_zb[0]) hot_a = hot_a | (ONE_R << ib_rank);
     end
     if (pb_v) begin
-        for (n = 0; n < S; n = n + 1) begin
-            xb_lt[n] = l_reg[n] < pb_l;
-            xb_eq[n] = l_reg[n] == pb_l;
-            for (j = 0; j < NR; j = j + 1)
-                hot_b[j] = hot_b[j] || (v_reg[n] && !u_reg[n] && xb_eq[n] &&
-                                        m_reg[n][O_Q +: QUEUE_W] == pb_m[O_Q +: QUEUE_W] &&
-                                        m_reg[n][O_RANK +: RANK_W] == j[RANK_W-1:0]);
-        end
-        for (j = 0; j < NR; j = j + 1)
-            hot_b[j] = hot_b[j] ||
-                       (y_match(i_lo_v, yb_lo_eq, i_lo_m, pb_m[O_Q +: QUEUE_W]) && i_lo_m[O_RANK +: RANK_W] == j[RANK_W-1:0]) ||
-                       (y_match(i_hi_v, yb_hi_eq, i_hi_m, pb_m[O_Q +: QUEUE_W]) && i_hi_m[O_RANK +: RANK_W] == j[RANK_W-1:0]);
+        for (n = 0; n < S; n = n + 1)
+            if (pb_mt[n]) hot_b = hot_b | (ONE_R << m_reg[n][O_RANK +: RANK_W]);
+        if (pb_za[0]) hot_b = hot_b | (ONE_R << ia_rank);
+        if (pb_zb[0]) hot_b = hot_b | (ONE_R << ib_rank);
     end
     rank_a = pa_m[O_URG] ? {RANK_W{1'b0}} : rank_of(hot_a);
     rank_b = pb_m[O_URG] ? {RANK_W{1'b0}} : rank_of(hot_b);
@@ -377,13 +411,18 @@ wire [MW-1:0]     n_lo_m0 = lo_is_a ? {rank_a, pa_m[O_RANK-1:0]} : {rank_b, pb_m
 wire [MW-1:0]     n_hi_m0 = lo_is_a ? {rank_b, pb_m[O_RANK-1:0]} : {rank_a, pa_m[O_RANK-1:0]};
 wire [MW-1:0]     n_lo_m  = mark_m(mark_hit(mk_v, mk_q, n_lo_m0), n_lo_m0);
 wire [MW-1:0]     n_hi_m  = mark_m(mark_hit(mk_v, mk_q, n_hi_m0), n_hi_m0);
-// their compare vectors against this cycle's cells, and bits against the stage-I entries
-wire [S-1:0]      x_lo_lt = lo_is_a ? xa_lt : xb_lt;
-wire [S-1:0]      x_lo_eq = lo_is_a ? xa_eq : xb_eq;
-wire [S-1:0]      x_hi_lt = lo_is_a ? xb_lt : xa_lt;
-wire [S-1:0]      x_hi_eq = lo_is_a ? xb_eq : xa_eq;
-wire [3:0]        y_lo    = lo_is_a ? {ya_lo_lt, ya_lo_eq, ya_hi_lt, ya_hi_eq} : {yb_lo_lt, yb_lo_eq, yb_hi_lt, yb_hi_eq};
-wire [3:0]        y_hi    = lo_is_a ? {yb_lo_lt, yb_lo_eq, yb_hi_lt, yb_hi_eq} : {ya_lo_lt, ya_lo_eq, ya_hi_lt, ya_hi_eq};
+// their compare vectors against this cycle's cells, and bits against the stage-I entries (lo, hi)
+wire [S-1:0]      x_lo_lt = lo_is_a ? pa_lt : pb_lt;
+wire [S-1:0]      x_lo_eq = lo_is_a ? pa_eq : pb_eq;
+wire [S-1:0]      x_hi_lt = lo_is_a ? pb_lt : pa_lt;
+wire [S-1:0]      x_hi_eq = lo_is_a ? pb_eq : pa_eq;
+wire [1:0]        pa_ilo  = i_lo_a ? pa_za[2:1] : pa_zb[2:1];
+wire [1:0]        pa_ihi  = i_lo_a ? pa_zb[2:1] : pa_za[2:1];
+wire [1:0]        pb_ilo  = i_lo_a ? pb_za[2:1] : pb_zb[2:1];
+wire [1:0]        pb_ihi  = i_lo_a ? pb_zb[2:1] : pb_za[2:1];
+// {lt vs lo, eq vs lo, lt vs hi, eq vs hi}
+wire [3:0]        y_lo    = lo_is_a ? {pa_ilo, pa_ihi} : {pb_ilo, pb_ihi};
+wire [3:0]        y_hi    = lo_is_a ? {pb_ilo, pb_ihi} : {pa_ilo, pa_ihi};
 
 // ------------------------------------------------------------------ the cells and the stage-P vectors move
 genvar g;
@@ -423,6 +462,17 @@ for (g = 0; g < S; g = g + 1) begin : g_cell
             u_reg[g] <= `SRT_MOVE(u_src, lo_u, hi_u);
             f_reg[g] <= `SRT_MOVE(f_src, lo_f, hi_f);
         end
+        // the entries of stage Q reach stage P with their vectors against next cycle's cells
+        if (qa_v) begin
+            pa_lt[g] <= `SRT_MOVE(xa_lt, ya_lo[2], ya_hi[2]);
+            pa_eq[g] <= `SRT_MOVE(xa_eq, ya_lo[1], ya_hi[1]);
+            pa_mt[g] <= `SRT_MOVE(xa_mt, ya_lo[0], ya_hi[0]);
+        end
+        if (qb_v) begin
+            pb_lt[g] <= `SRT_MOVE(xb_lt, yb_lo[2], yb_hi[2]);
+            pb_eq[g] <= `SRT_MOVE(xb_eq, yb_lo[1], yb_hi[1]);
+            pb_mt[g] <= `SRT_MOVE(xb_mt, yb_lo[0], yb_hi[0]);
+        end
         // the entries of stage P reach stage I with their vectors against next cycle's cells
         if (pa_v || pb_v) begin
             i_lo_lt[g] <= `SRT_MOVE(x_lo_lt, y_lo[3], y_lo[1]);
@@ -439,16 +489,31 @@ endgenerate
 always @(posedge clk) begin
     count_reg <= count_reg + {{SORT_W{1'b0}}, push_valid} + {{SORT_W{1'b0}}, push2_valid}
                            - {{SORT_W{1'b0}}, do_remove};
-    // stage P <- the push ports
-    pa_v <= push_valid;
-    pb_v <= push2_valid;
+    // stage Q <- the push ports
+    qa_v <= push_valid;
+    qb_v <= push2_valid;
     if (push_valid) begin
-        pa_l <= push_launch;
-        pa_m <= {{RANK_W{1'b0}}, push_queue, push_handle, push_capped, push_latepol, push_urg, push_ustat};
+        qa_l <= push_launch;
+        qa_m <= {{RANK_W{1'b0}}, push_queue, push_handle, push_capped, push_latepol, push_urg, push_ustat};
     end
     if (push2_valid) begin
-        pb_l <= push2_launch;
-        pb_m <= {{RANK_W{1'b0}}, push2_queue, push2_handle, push2_capped, push2_latepol, push2_urg, push2_ustat};
+        qb_l <= push2_launch;
+        qb_m <= {{RANK_W{1'b0}}, push2_queue, push2_handle, push2_capped, push2_latepol, push2_urg, push2_ustat};
+    end
+    // stage P <- stage Q (the vectors move in the cell loop)
+    pa_v <= qa_v;
+    pb_v <= qb_v;
+    if (qa_v) begin
+        pa_l  <= qa_l;
+        pa_m  <= mark_m(mark_hit(mk_v, mk_q, qa_m), qa_m);
+        pa_za <= za_a;
+        pa_zb <= za_b;
+    end
+    if (qb_v) begin
+        pb_l  <= qb_l;
+        pb_m  <= mark_m(mark_hit(mk_v, mk_q, qb_m), qb_m);
+        pb_za <= zb_a;
+        pb_zb <= zb_b;
     end
     // stage I <- stage P
     i_lo_v <= pa_v || pb_v;
@@ -458,10 +523,12 @@ always @(posedge clk) begin
         i_hi_l <= n_hi_l;
         i_lo_m <= n_lo_m;
         i_hi_m <= n_hi_m;
+        i_lo_a <= lo_is_a;
     end
-    // release order inputs of the last two cycles
+    // release order inputs of the last three cycles
     lim1 <= scan_lim;  ov1 <= ord_v;  ol1 <= ord_l;
     lim2 <= lim1;      ov2 <= ov1;    ol2 <= ol1;
+    lim3 <= lim2;      ov3 <= ov2;    ol3 <= ol2;
     mk_v <= mark_valid;
     mk_q <= mark_queue;
     if (do_remove) begin
@@ -480,14 +547,18 @@ always @(posedge clk) begin
     if (rst) begin
         count_reg     <= {(SORT_W+1){1'b0}};
         out_valid_reg <= 1'b0;
+        qa_v          <= 1'b0;
+        qb_v          <= 1'b0;
         pa_v          <= 1'b0;
         pb_v          <= 1'b0;
         i_lo_v        <= 1'b0;
         i_hi_v        <= 1'b0;
         lim1          <= {AS_W{1'b0}};
         lim2          <= {AS_W{1'b0}};
+        lim3          <= {AS_W{1'b0}};
         ov1           <= 1'b0;
         ov2           <= 1'b0;
+        ov3           <= 1'b0;
         mk_v          <= 1'b0;
     end
 end
@@ -497,6 +568,8 @@ end
 assign count           = count_reg;
 assign has_flushed     = (|(v_reg & f_reg)) || mk_v ||
                          (out_valid_reg && out_status_reg == `TSNIC_STATUS_FLUSHED) ||
+                         (qa_v && qa_m[O_URG] && qa_m[2:0] == ST_FLUSHED) ||
+                         (qb_v && qb_m[O_URG] && qb_m[2:0] == ST_FLUSHED) ||
                          (pa_v && pa_m[O_URG] && pa_m[2:0] == ST_FLUSHED) ||
                          (pb_v && pb_m[O_URG] && pb_m[2:0] == ST_FLUSHED) ||
                          (i_lo_v && i_lo_m[O_URG] && i_lo_m[2:0] == ST_FLUSHED) ||
