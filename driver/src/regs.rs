@@ -288,6 +288,8 @@ pub struct RxRegs {
     pub cnt_too_long: RO<u32>,
     /// Matched a steering entry.
     pub cnt_steered: RO<u32>,
+    /// Dropped at the MAC before the core (board clock crossing full).
+    pub cnt_drop_mac: RO<u32>,
 }
 
 /// One RX queue's block (stride `RXQ_STRIDE`).
@@ -627,6 +629,7 @@ pub fn declared() -> Vec<(&'static str, usize, contract::Access, bool)> {
         field!("RX_CNT_BAD_FCS", Bar0, rx.cnt_bad_fcs),
         field!("RX_CNT_TOO_LONG", Bar0, rx.cnt_too_long),
         field!("RX_CNT_STEERED", Bar0, rx.cnt_steered),
+        field!("RX_CNT_DROP_MAC", Bar0, rx.cnt_drop_mac),
         rxqfield!("RXQ_DESC_BASE_LO", desc_base_lo),
         rxqfield!("RXQ_DESC_BASE_HI", desc_base_hi),
         rxqfield!("RXQ_CPL_BASE_LO", cpl_base_lo),
