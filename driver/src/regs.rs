@@ -350,7 +350,7 @@ pub struct Bar0 {
     _pad_flash: [RO<u32>; (contract::reg::RX_BASE - contract::reg::FLASH_BASE - 0x30) / 4],
     /// 0x1000.
     pub rx: RxRegs,
-    _pad_rx: [RO<u32>; (contract::reg::RXQ_BASE - contract::reg::RX_BASE - 0x5c) / 4],
+    _pad_rx: [RO<u32>; (contract::reg::RXQ_BASE - contract::reg::RX_BASE - 0x60) / 4],
     /// RX queue blocks from `RXQ_BASE`.
     pub rx_queues: [RxQueueRegs; contract::reg::RXQ_MAX_COUNT],
     _pad_rxq: [RO<u32>;
