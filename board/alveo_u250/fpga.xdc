@@ -59,3 +59,7 @@ set_output_delay 0 [get_ports {led[*] qsfp0_refclk_reset qsfp0_fs[*] qsfp0_modse
 # constraints; the paths between them are CDC modules constrained by board/common/vivado/cdc.tcl.
 # init_clk = clk_300mhz_0 / 3 is derived by Vivado from the BUFGCE_DIV.
 set_clock_groups -asynchronous -group [get_clocks -include_generated_clocks clk_300mhz_0]
+# MAC RX (issue 11): the CMAC's RX stream (its rx_clk is gt_txusrclk2) is stamped on that clock and crosses to user_clk in
+# the board core through the same CDC modules (tsnic_mac_rx's tsnic_cdc_async_fifo and tsnic_cdc_bus,
+# the RX drop count's tsnic_cdc_bus, a second tsnic_td_sink, tsnic_cdc_sync on the resets): cdc.tcl
+# constrains every instance it finds, so RX needs no line of its own here.

@@ -57,3 +57,7 @@ set_output_delay 0 [get_ports {qsfp_led_act qsfp_led_stat_g qsfp_led_stat_y hbm_
 # file: set_max_delay -datapath_only on the Gray pointers / captured words, ASYNC_REG synchronizers).
 # The ICAP clock is user_clk / 2 from a BUFGCE_DIV: Vivado derives it and times it as related.
 set_clock_groups -asynchronous -group [get_clocks clk_100mhz_1]
+# MAC RX (issue 11): the CMAC's RX stream (its rx_clk is gt_txusrclk2) is stamped on that clock and crosses to user_clk in
+# the board core through the same CDC modules (tsnic_mac_rx's tsnic_cdc_async_fifo and tsnic_cdc_bus,
+# the RX drop count's tsnic_cdc_bus, a second tsnic_td_sink, tsnic_cdc_sync on the resets): cdc.tcl
+# constrains every instance it finds, so RX needs no line of its own here.

@@ -81,3 +81,7 @@ set_output_delay 0 [get_ports {led[*] sfp_1_led[*] sfp_clk_rst sfp_1_tx_disable 
 # user_clk / 4 from a counter bit: declared here so the core -> ICAPE2 paths are timed against it.
 create_generated_clock -name icap_clk -source [get_pins {icap_div_reg[1]/C}] -divide_by 4 [get_pins {icap_div_reg[1]/Q}]
 set_clock_groups -asynchronous -group [get_clocks -include_generated_clocks clk_200mhz]
+# MAC RX (issue 11): the RX XGMII (also on coreclk_out) is stamped on that clock and crosses to user_clk in
+# the board core through the same CDC modules (tsnic_mac_rx's tsnic_cdc_async_fifo and tsnic_cdc_bus,
+# the RX drop count's tsnic_cdc_bus, a second tsnic_td_sink, tsnic_cdc_sync on the resets): cdc.tcl
+# constrains every instance it finds, so RX needs no line of its own here.

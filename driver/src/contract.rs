@@ -764,7 +764,7 @@ pub mod reg {
     pub const RX_STEER_ENTRIES: usize = 0x1008;
     /// (ro) Longest frame delivered whole (without FCS); longer ones complete TOO_LONG.
     pub const RX_MAX_FRAME_LEN: usize = 0x100c;
-    /// (rw) Signed ns added to the PHC time of a frame's first beat to form arrival_ns (MAC/PHY RX latency; the core's own stamp only).
+    /// (rw) Signed ns added to the arrival stamp to form arrival_ns (MAC/PHY RX latency): to the PHC time of a frame's first beat at the core (single-clock configuration), or to the MAC RX domain's PHC copy at the start of frame (boards: tsnic_mac_rx).
     pub const RX_LAT_COMP_NS: usize = 0x1010;
     /// (rw) RX queue of frames that match no steering entry (values >= RX_NUM_QUEUES select queue 0).
     pub const RX_DEFAULT_QUEUE: usize = 0x1014;
@@ -806,6 +806,8 @@ pub mod reg {
     pub const RX_CNT_TOO_LONG: usize = 0x1054;
     /// (ro) Frames that matched a steering entry.
     pub const RX_CNT_STEERED: usize = 0x1058;
+    /// (ro) Frames dropped at the MAC before the core (boards: the MAC-to-core clock crossing had no room for a maximum-size frame when the frame started; the core never got them, so CNT_FRAMES does not count them). Always 0 in the single-clock configuration. 32-bit, wraps; reset with the core or the MAC's RX reset.
+    pub const RX_CNT_DROP_MAC: usize = 0x105c;
     /// Block RXQ: Per-RX-queue descriptor ring, completion ring and counters. Completion i answers descriptor i.
     pub const RXQ_BASE: usize = 0x2000;
     /// Distance between consecutive RXQ blocks.
@@ -1575,6 +1577,12 @@ pub const REGISTERS: &[RegInfo] = &[
     RegInfo {
         name: "RX_CNT_STEERED",
         offset: 0x1058,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_CNT_DROP_MAC",
+        offset: 0x105c,
         access: Access::Ro,
         per_queue: false,
     },

@@ -290,6 +290,8 @@ pub struct RxRegs {
     pub cnt_too_long: RO<u32>,
     /// Matched a steering entry.
     pub cnt_steered: RO<u32>,
+    /// Dropped at the MAC before the core (board clock crossing full).
+    pub cnt_drop_mac: RO<u32>,
 }
 
 /// One RX queue's block (stride `RXQ_STRIDE`).
@@ -350,7 +352,7 @@ pub struct Bar0 {
     _pad_flash: [RO<u32>; (contract::reg::RX_BASE - contract::reg::FLASH_BASE - 0x30) / 4],
     /// 0x1000.
     pub rx: RxRegs,
-    _pad_rx: [RO<u32>; (contract::reg::RXQ_BASE - contract::reg::RX_BASE - 0x5c) / 4],
+    _pad_rx: [RO<u32>; (contract::reg::RXQ_BASE - contract::reg::RX_BASE - 0x60) / 4],
     /// RX queue blocks from `RXQ_BASE`.
     pub rx_queues: [RxQueueRegs; contract::reg::RXQ_MAX_COUNT],
     _pad_rxq: [RO<u32>;
@@ -630,6 +632,7 @@ pub fn declared() -> Vec<(&'static str, usize, contract::Access, bool)> {
         field!("RX_CNT_BAD_FCS", Bar0, rx.cnt_bad_fcs),
         field!("RX_CNT_TOO_LONG", Bar0, rx.cnt_too_long),
         field!("RX_CNT_STEERED", Bar0, rx.cnt_steered),
+        field!("RX_CNT_DROP_MAC", Bar0, rx.cnt_drop_mac),
         rxqfield!("RXQ_DESC_BASE_LO", desc_base_lo),
         rxqfield!("RXQ_DESC_BASE_HI", desc_base_hi),
         rxqfield!("RXQ_CPL_BASE_LO", cpl_base_lo),

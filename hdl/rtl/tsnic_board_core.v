@@ -21,9 +21,17 @@
 //                                  A frame never pauses once its first beat is out (MAC_DOMAIN = 1: the CMAC's
 //                                  no-underflow rule); its departure time (completion depart_ns) is the time in
 //                                  that domain at the first beat's handshake + CTRL_TX_LAT_COMP_NS
-//   s_axis_rx_*  (in)              RX frames from the MAC, on clk: tdata tkeep tvalid tready tlast, tuser = bad
-//                                  frame (FCS) on the last beat; the core's RX path (always ready: a
-//                                  frame it cannot keep is dropped and counted in the RX block)
+//   rx_clk, rx_rst (in)            MAC RX clock and its reset (as tx_clk / tx_rst; MAC_DOMAIN = 1)
+//   s_axis_rx_*  (in)              RX frames from the MAC: tdata[RX_DATA_W] tkeep tvalid tready tlast, tuser = bad
+//                                  frame (FCS) on the last beat. MAC_DOMAIN = 1: on rx_clk, no backpressure
+//                                  (tready is 1; a frame the crossing cannot take whole is dropped and counted
+//                                  in RX_CNT_DROP_MAC); MAC_DOMAIN = 0: on clk, RX_DATA_W = AXIS_DATA_W, straight
+//                                  into the core's RX path (always ready: a frame it cannot keep is dropped and
+//                                  counted in the RX block)
+//   rx_sof, rx_sof_lane4 (in)      RX_SOF_IN = 1: the MAC's start-of-frame pulse (tsnic_xgmii_rx's sof /
+//                                  sof_lane4, one rx_clk cycle after the word with /S/); the arrival stamp is
+//                                  taken there. RX_SOF_IN = 0 (a CMAC): tie 0; the stamp is taken in the cycle
+//                                  a frame's first beat is on s_axis_rx_* (which is then delayed two cycles)
 //   qspi_*, icap_*                 configuration flash and ICAP of tsnic_core (board: STARTUPE3/E2,
 //                                  ICAPE3/E2 with the bit swap; tie qspi_dq_i high, icap_o 0 if absent)
 //   phy_status                     MAC_PHY_STATUS bits (asynchronous; board): reference clock ready,
@@ -43,8 +51,17 @@
 // tsnic_td_source to a tsnic_td_sink on tx_clk (TX_PERIOD_FX = tx_clk's nominal period; its lock shows in
 // MAC_TD_STATUS). Resets: tsnic_mac_tx's two sides get rst OR tx_rst (each brought across with
 // tsnic_cdc_sync), so both halves of its FIFOs reset together; a MAC TX reset while frames are in flight
-// loses them and their completions (not handled: reset the core with it). MAC_DOMAIN = 0: the gate stays in the core on clk and m_axis_tx_* is
-// on clk (the single-clock configuration). RX is stamped in the core on clk in both (RX_TS_EXTERNAL = 0).
+// loses them and their completions (not handled: reset the core with it).
+// RX with MAC_DOMAIN = 1: the arrival timestamp is taken at the start of frame on rx_clk by tsnic_mac_rx
+// from a second tsnic_td_sink on rx_clk (RX_PERIOD_FX; its lock is MAC_TD_STATUS.RX_LOCKED), plus
+// RX_LAT_COMP_NS (carried to rx_clk by tsnic_mac_rx), and crosses to clk with the frame in tsnic_mac_rx's
+// async FIFO (room for two RX_MAX_FRAME_LEN frames); frames narrower than the core's stream
+// (RX_DATA_W < AXIS_DATA_W: the 64-bit XGMII MAC) are widened on clk by tsnic_axis_upsize. The core
+// takes the stamp from tuser (RX_TS_EXTERNAL = 1). Frames tsnic_mac_rx drops (no room at their first
+// beat) are counted on rx_clk and the count crosses with tsnic_cdc_bus (RX_CNT_DROP_MAC). Resets as on
+// the TX side: rst OR rx_rst on both sides of the crossing.
+// MAC_DOMAIN = 0: the gate stays in the core on clk and m_axis_tx_* is on clk (the single-clock
+// configuration), and RX is stamped in the core on clk from its PHC (RX_TS_EXTERNAL = 0).
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -69,8 +86,12 @@ module tsnic_board_core #(
     parameter FLASH_WRITABLE = 1,        // 0: the configuration flash is not reachable (SUME)
     parameter GOLDEN        = 0,         // 1: the golden image (its boot selector runs)
     parameter MAC_DOMAIN    = 1,         // 1: launch gate on tx_clk (tsnic_mac_tx); 0: on clk, in the core
-    parameter [63:0] TX_PERIOD_FX = 64'd13327413670   // tx_clk nominal period, ns * 2^32 (322.265625 MHz;
+    parameter [63:0] TX_PERIOD_FX = 64'd13327413670,  // tx_clk nominal period, ns * 2^32 (322.265625 MHz;
                                                       //   156.25 MHz: 27487790694)
+    parameter [63:0] RX_PERIOD_FX = TX_PERIOD_FX,     // rx_clk nominal period, ns * 2^32
+    parameter RX_DATA_W     = AXIS_DATA_W,            // s_axis_rx_* width (MAC_DOMAIN = 1: 64 for XGMII)
+    parameter RX_SOF_IN     = 0,                      // 1: rx_sof / rx_sof_lane4 give the start of frame
+    parameter RX_MAX_FRAME_LEN = 9600                 // bytes without FCS the RX crossing holds two of
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -120,12 +141,16 @@ module tsnic_board_core #(
     output wire                     m_axis_tx_tlast,
     output wire [AXIS_USER_W-1:0]   m_axis_tx_tuser,
 
-    input  wire [AXIS_DATA_W-1:0]   s_axis_rx_tdata,
-    input  wire [AXIS_DATA_W/8-1:0] s_axis_rx_tkeep,
+    input  wire                     rx_clk,
+    input  wire                     rx_rst,
+    input  wire [RX_DATA_W-1:0]     s_axis_rx_tdata,
+    input  wire [RX_DATA_W/8-1:0]   s_axis_rx_tkeep,
     input  wire                     s_axis_rx_tuser,      // bad frame (FCS error), on the last beat
     input  wire                     s_axis_rx_tvalid,
     output wire                     s_axis_rx_tready,
     input  wire                     s_axis_rx_tlast,
+    input  wire                     rx_sof,
+    input  wire                     rx_sof_lane4,
 
     // configuration flash (to STARTUPE3/E2) and configuration port (to ICAPE3/E2), see tsnic_core
     output wire                     qspi_clk,
@@ -252,9 +277,14 @@ wire [AXIS_DATA_W-1:0]  core_tx_tdata;
 wire [AXIS_DATA_W/8-1:0] core_tx_tkeep;
 wire                    core_tx_tvalid, core_tx_tready, core_tx_tlast;
 wire [AXIS_USER_W-1:0]  core_tx_tuser;
-/* verilator lint_off UNUSEDSIGNAL */
-wire [31:0]             unused_rx_lat_comp_ns;
-/* verilator lint_on UNUSEDSIGNAL */
+wire [31:0]             rx_lat_comp_ns;
+wire                    rx_time_locked;
+wire [31:0]             rx_drop_count;
+// the core's RX input (MAC_DOMAIN = 1: out of the crossing; 0: s_axis_rx_* as it comes)
+wire [AXIS_DATA_W-1:0]  core_rx_tdata;
+wire [AXIS_DATA_W/8-1:0] core_rx_tkeep;
+wire                    core_rx_tvalid, core_rx_tready, core_rx_tlast;
+wire [64:0]             core_rx_tuser;
 
 /* verilator lint_off PINCONNECTEMPTY */
 tsnic_core #(
@@ -268,7 +298,8 @@ tsnic_core #(
     .FLASH_SIZE_LOG2(FLASH_SIZE_LOG2),
     .FLASH_WRITABLE(FLASH_WRITABLE),
     .GOLDEN(GOLDEN),
-    .TX_GATE_EXTERNAL(MAC_DOMAIN != 0)
+    .TX_GATE_EXTERNAL(MAC_DOMAIN != 0),
+    .RX_TS_EXTERNAL(MAC_DOMAIN != 0)
 ) core_inst (
     .clk(clk), .rst(rst),
     .s_axil_awaddr(axil_awaddr), .s_axil_awprot(axil_awprot), .s_axil_awvalid(axil_awvalid),
@@ -305,12 +336,11 @@ tsnic_core #(
     .s_tx_cpl_handle_valid(cpl_handle_valid),
     .tx_gate_flush(gate_flush), .tx_gate_lat_comp_ns(gate_lat_comp_ns),
     .td_ns(td_ns), .td_fns(td_fns), .td_inc(td_inc), .td_step(td_step), .td_toggle(td_toggle),
-    .mac_tx_time_locked(tx_time_locked), .mac_rx_time_locked(1'b0), .mac_rx_lat_comp_ns(unused_rx_lat_comp_ns),
-    // RX: stamped in the core from its PHC (RX_TS_EXTERNAL = 0) until the MAC-domain stamp
-    // (tsnic_mac_rx) is wired in; the core's RX block counts every frame it cannot keep
-    .s_axis_rx_tdata(s_axis_rx_tdata), .s_axis_rx_tkeep(s_axis_rx_tkeep), .s_axis_rx_tvalid(s_axis_rx_tvalid),
-    .s_axis_rx_tready(s_axis_rx_tready), .s_axis_rx_tlast(s_axis_rx_tlast),
-    .s_axis_rx_tuser({64'd0, s_axis_rx_tuser}),
+    .mac_tx_time_locked(tx_time_locked), .mac_rx_time_locked(rx_time_locked), .mac_rx_lat_comp_ns(rx_lat_comp_ns),
+    .mac_rx_drop_count(rx_drop_count),
+    // RX: MAC_DOMAIN = 1: stamped on rx_clk (tuser[64:1], RX_TS_EXTERNAL = 1); 0: stamped in the core
+    .s_axis_rx_tdata(core_rx_tdata), .s_axis_rx_tkeep(core_rx_tkeep), .s_axis_rx_tvalid(core_rx_tvalid),
+    .s_axis_rx_tready(core_rx_tready), .s_axis_rx_tlast(core_rx_tlast), .s_axis_rx_tuser(core_rx_tuser),
     .qspi_clk(qspi_clk), .qspi_cs_n(qspi_cs_n), .qspi_dq_o(qspi_dq_o), .qspi_dq_oe(qspi_dq_oe),
     .qspi_dq_i(qspi_dq_i),
     .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o),
@@ -414,6 +444,172 @@ end else begin : clk_domain
 end
 endgenerate
 
+
+
+// ------------------------------------------------------------------------------------------------
+// RX
+localparam RX_KEEP_W = RX_DATA_W / 8;
+localparam RX_MAX_BEATS = (RX_MAX_FRAME_LEN + 4 + RX_KEEP_W - 1) / RX_KEEP_W;
+localparam RX_FIFO_LOG2 = $clog2(2 * RX_MAX_BEATS);
+
+generate
+if (MAC_DOMAIN == 0 && RX_DATA_W != AXIS_DATA_W) begin : g_bad_rx_w
+    tsnic_param_error_board_core_rx_data_w_must_equal_axis_data_w_with_mac_domain_0 bad_rx_w_inst ();
+end
+if (RX_DATA_W > AXIS_DATA_W || AXIS_DATA_W % RX_DATA_W != 0) begin : g_bad_rx_ratio
+    tsnic_param_error_board_core_axis_data_w_multiple_of_rx_data_w bad_rx_ratio_inst ();
+end
+
+if (MAC_DOMAIN != 0) begin : mac_rx_domain
+    // both sides of the crossing reset together: rst OR rx_rst on each side
+    wire rx_rst_clk, rst_rx_clk;
+    tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) rx_rst_to_clk_inst (
+        .clk(clk), .rst(1'b0), .in(rx_rst), .out(rx_rst_clk)
+    );
+    tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) rst_to_rx_clk_inst (
+        .clk(rx_clk), .rst(1'b0), .in(rst), .out(rst_rx_clk)
+    );
+    reg mrx_rst_reg = 1'b1, mrx_mac_rst_reg = 1'b1;
+    always @(posedge clk) mrx_rst_reg <= rst || rx_rst_clk;
+    always @(posedge rx_clk) mrx_mac_rst_reg <= rx_rst || rst_rx_clk;
+
+    // the PHC time on rx_clk
+    wire [63:0] rx_time_ns;
+    wire [31:0] rx_time_fns;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire        unused_rx_time_valid, unused_rx_time_step;
+    /* verilator lint_on UNUSEDSIGNAL */
+    tsnic_td_sink #(
+        .PERIOD_FX(RX_PERIOD_FX),
+        .SRC_PERIOD_FX(64'd17179869184)   // clk: 4 ns
+    ) rx_td_sink_inst (
+        .clk(rx_clk), .rst(mrx_mac_rst_reg),
+        .td_ns(td_ns), .td_fns(td_fns), .td_inc(td_inc), .td_step(td_step), .td_toggle(td_toggle),
+        .time_ns(rx_time_ns), .time_fns(rx_time_fns), .time_valid(unused_rx_time_valid),
+        .locked(rx_time_locked), .time_step(unused_rx_time_step)
+    );
+
+    // start of frame: the MAC's (XGMII) or the first beat's own cycle (CMAC: no sof of its own; the
+    // stream is then delayed two cycles so that tsnic_mac_rx has the stamp ready at the first beat)
+    wire                 mac_sof, mac_sof_lane4;
+    wire [RX_DATA_W-1:0] mac_tdata;
+    wire [RX_KEEP_W-1:0] mac_tkeep;
+    wire                 mac_tvalid, mac_tlast, mac_tuser;
+    if (RX_SOF_IN != 0) begin : g_sof_in
+        assign mac_sof = rx_sof;
+        assign mac_sof_lane4 = rx_sof_lane4;
+        assign mac_tdata = s_axis_rx_tdata;
+        assign mac_tkeep = s_axis_rx_tkeep;
+        assign mac_tvalid = s_axis_rx_tvalid;
+        assign mac_tlast = s_axis_rx_tlast;
+        assign mac_tuser = s_axis_rx_tuser;
+    end else begin : g_sof_first_beat
+        reg in_frame_reg = 1'b0;
+        reg [RX_DATA_W-1:0] d1_data_reg = {RX_DATA_W{1'b0}}, d2_data_reg = {RX_DATA_W{1'b0}};
+        reg [RX_KEEP_W-1:0] d1_keep_reg = {RX_KEEP_W{1'b0}}, d2_keep_reg = {RX_KEEP_W{1'b0}};
+        reg d1_valid_reg = 1'b0, d2_valid_reg = 1'b0;
+        reg d1_last_reg = 1'b0, d2_last_reg = 1'b0;
+        reg d1_user_reg = 1'b0, d2_user_reg = 1'b0;
+        always @(posedge rx_clk) begin
+            if (s_axis_rx_tvalid) in_frame_reg <= !s_axis_rx_tlast;
+            d1_data_reg <= s_axis_rx_tdata;
+            d1_keep_reg <= s_axis_rx_tkeep;
+            d1_valid_reg <= s_axis_rx_tvalid;
+            d1_last_reg <= s_axis_rx_tlast;
+            d1_user_reg <= s_axis_rx_tuser;
+            d2_data_reg <= d1_data_reg;
+            d2_keep_reg <= d1_keep_reg;
+            d2_valid_reg <= d1_valid_reg;
+            d2_last_reg <= d1_last_reg;
+            d2_user_reg <= d1_user_reg;
+            if (mrx_mac_rst_reg) begin
+                in_frame_reg <= 1'b0;
+                d1_valid_reg <= 1'b0;
+                d2_valid_reg <= 1'b0;
+            end
+        end
+        assign mac_sof = s_axis_rx_tvalid && !in_frame_reg && !mrx_mac_rst_reg;
+        assign mac_sof_lane4 = 1'b0;
+        assign mac_tdata = d2_data_reg;
+        assign mac_tkeep = d2_keep_reg;
+        assign mac_tvalid = d2_valid_reg;
+        assign mac_tlast = d2_last_reg;
+        assign mac_tuser = d2_user_reg;
+        /* verilator lint_off UNUSEDSIGNAL */
+        wire unused_sof = &{1'b0, rx_sof, rx_sof_lane4};
+        /* verilator lint_on UNUSEDSIGNAL */
+    end
+    assign s_axis_rx_tready = 1'b1;
+
+    wire [RX_DATA_W-1:0] x_tdata;
+    wire [RX_KEEP_W-1:0] x_tkeep;
+    wire                 x_tvalid, x_tready, x_tlast;
+    wire [64:0]          x_tuser;
+    wire                 rx_drop_pulse;
+
+    tsnic_mac_rx #(
+        .DATA_W(RX_DATA_W),
+        .MAX_FRAME_LEN(RX_MAX_FRAME_LEN),
+        .FIFO_LOG2(RX_FIFO_LOG2),
+        .PERIOD_FX(RX_PERIOD_FX),
+        .SOF_DELAY_FX((RX_SOF_IN != 0) ? RX_PERIOD_FX : 64'd0)
+    ) mac_rx_inst (
+        .clk(clk), .rst(mrx_rst_reg), .rx_lat_comp_ns(rx_lat_comp_ns),
+        .m_axis_rx_tdata(x_tdata), .m_axis_rx_tkeep(x_tkeep), .m_axis_rx_tvalid(x_tvalid),
+        .m_axis_rx_tready(x_tready), .m_axis_rx_tlast(x_tlast), .m_axis_rx_tuser(x_tuser),
+        .mac_clk(rx_clk), .mac_rst(mrx_mac_rst_reg), .rx_time_ns(rx_time_ns), .rx_time_fns(rx_time_fns),
+        .sof(mac_sof), .sof_lane4(mac_sof_lane4),
+        .s_axis_mac_tdata(mac_tdata), .s_axis_mac_tkeep(mac_tkeep), .s_axis_mac_tvalid(mac_tvalid),
+        .s_axis_mac_tlast(mac_tlast), .s_axis_mac_tuser(mac_tuser),
+        .drop_pulse(rx_drop_pulse)
+    );
+
+    // frames dropped at the crossing: counted on rx_clk, the count carried to clk (a value, so no
+    // event is lost however close together they come)
+    reg [31:0] drop_cnt_reg = 32'd0;
+    always @(posedge rx_clk) begin
+        if (rx_drop_pulse) drop_cnt_reg <= drop_cnt_reg + 32'd1;
+        if (mrx_mac_rst_reg) drop_cnt_reg <= 32'd0;
+    end
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_drop_update;
+    /* verilator lint_on UNUSEDSIGNAL */
+    tsnic_cdc_bus #(.WIDTH(32)) rx_drop_cdc_inst (
+        .s_clk(rx_clk), .s_rst(mrx_mac_rst_reg), .s_data(drop_cnt_reg),
+        .m_clk(clk), .m_rst(mrx_rst_reg), .m_data(rx_drop_count), .m_update(unused_drop_update)
+    );
+
+    if (RX_DATA_W < AXIS_DATA_W) begin : g_upsize
+        tsnic_axis_upsize #(.IN_W(RX_DATA_W), .OUT_W(AXIS_DATA_W), .USER_W(65)) rx_upsize_inst (
+            .clk(clk), .rst(mrx_rst_reg),
+            .s_axis_tdata(x_tdata), .s_axis_tkeep(x_tkeep), .s_axis_tvalid(x_tvalid), .s_axis_tready(x_tready),
+            .s_axis_tlast(x_tlast), .s_axis_tuser(x_tuser),
+            .m_axis_tdata(core_rx_tdata), .m_axis_tkeep(core_rx_tkeep), .m_axis_tvalid(core_rx_tvalid),
+            .m_axis_tready(core_rx_tready), .m_axis_tlast(core_rx_tlast), .m_axis_tuser(core_rx_tuser)
+        );
+    end else begin : g_same_w
+        assign core_rx_tdata = x_tdata;
+        assign core_rx_tkeep = x_tkeep;
+        assign core_rx_tvalid = x_tvalid;
+        assign core_rx_tlast = x_tlast;
+        assign core_rx_tuser = x_tuser;
+        assign x_tready = core_rx_tready;
+    end
+end else begin : clk_rx_domain
+    assign core_rx_tdata = s_axis_rx_tdata;
+    assign core_rx_tkeep = s_axis_rx_tkeep;
+    assign core_rx_tvalid = s_axis_rx_tvalid;
+    assign core_rx_tlast = s_axis_rx_tlast;
+    assign core_rx_tuser = {64'd0, s_axis_rx_tuser};
+    assign s_axis_rx_tready = core_rx_tready;
+    assign rx_time_locked = 1'b0;
+    assign rx_drop_count = 32'd0;
+
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_rx_ext = &{1'b0, rx_clk, rx_rst, rx_sof, rx_sof_lane4, rx_lat_comp_ns};
+    /* verilator lint_on UNUSEDSIGNAL */
+end
+endgenerate
 
 endmodule
 

@@ -423,6 +423,8 @@
 `define TSNIC_RX_CNT_TOO_LONG_OFF 84
 `define TSNIC_RX_CNT_STEERED 32'h01058
 `define TSNIC_RX_CNT_STEERED_OFF 88
+`define TSNIC_RX_CNT_DROP_MAC 32'h0105C
+`define TSNIC_RX_CNT_DROP_MAC_OFF 92
 
 // block RXQ: Per-RX-queue descriptor ring, completion ring and counters. Completion i answers descriptor i.
 `define TSNIC_RXQ_BASE 32'h02000

@@ -165,6 +165,7 @@ module tsnic_core #(
     input  wire                     mac_rx_time_locked,   // tsnic_td_sink locked (RX domain; asynchronous)
     input  wire [7:0]               phy_status,           // MAC_PHY_STATUS bits from the board (asynchronous)
     output wire [31:0]              mac_rx_lat_comp_ns,   // RX_LAT_COMP_NS, for tsnic_mac_rx
+    input  wire [31:0]              mac_rx_drop_count,    // frames tsnic_mac_rx dropped (on clk; RX_TS_EXTERNAL only)
 
     // RX from the MAC: AXI-Stream slave (always ready: a frame that cannot be kept is dropped and counted)
     input  wire [AXIS_DATA_W-1:0]   s_axis_rx_tdata,
@@ -865,6 +866,7 @@ tsnic_rx_regs #(
     .tbl_rd_queue(st_rd_queue),
     .evt_frame(ev_frame), .evt_frame_len(ev_flen), .evt_drop_disabled(ev_dis), .evt_drop_full(ev_full),
     .evt_bad(ev_bad), .evt_too_long(ev_long), .evt_steered(res_valid && res_hit),
+    .mac_drop_count((RX_TS_EXTERNAL != 0) ? mac_rx_drop_count : 32'd0),
     .busy(rxr_busy)
 );
 

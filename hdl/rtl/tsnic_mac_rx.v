@@ -107,7 +107,7 @@ always @(posedge mac_clk) begin
     end
     stamp_fx_valid_reg <= sof;
     if (stamp_fx_valid_reg) begin
-        stamp_reg <= stamp_fx_reg[95:32] + {32'd0, mac_lat_comp_ns};
+        stamp_reg <= stamp_fx_reg[95:32] + {{32{mac_lat_comp_ns[31]}}, mac_lat_comp_ns};   // signed
     end
     if (s_axis_mac_tvalid) begin
         in_frame_reg <= !s_axis_mac_tlast;

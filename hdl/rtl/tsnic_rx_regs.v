@@ -64,6 +64,7 @@ module tsnic_rx_regs #(
     input  wire              evt_bad,
     input  wire              evt_too_long,
     input  wire              evt_steered,
+    input  wire [31:0]       mac_drop_count,     // RX_CNT_DROP_MAC: a count kept by the MAC side (clk)
 
     output wire              busy
 );
@@ -95,8 +96,8 @@ assign tbl_wr_queue    = sctrl_reg[`TSNIC_RX_STEER_CTRL_QUEUE_BIT +: 16];
 
 wire [31:0] rd_a = {{(32-ADDR_W){1'b0}}, reg_rd_addr[ADDR_W-1:2], 2'b00};
 wire [31:0] wr_a = {{(32-ADDR_W){1'b0}}, reg_wr_addr[ADDR_W-1:2], 2'b00};
-wire rd_hit = (rd_a >= `TSNIC_RX_BASE) && (rd_a <= `TSNIC_RX_CNT_STEERED);
-wire wr_hit = (wr_a >= `TSNIC_RX_BASE) && (wr_a <= `TSNIC_RX_CNT_STEERED);
+wire rd_hit = (rd_a >= `TSNIC_RX_BASE) && (rd_a <= `TSNIC_RX_CNT_DROP_MAC);
+wire wr_hit = (wr_a >= `TSNIC_RX_BASE) && (wr_a <= `TSNIC_RX_CNT_DROP_MAC);
 
 // verilator lint_off UNUSEDSIGNAL
 wire [3:0] unused_addr = {reg_wr_addr[1:0], reg_rd_addr[1:0]};
@@ -154,6 +155,7 @@ always @* begin
         `TSNIC_RX_CNT_BAD_FCS:       rd_val = cnt_bad;
         `TSNIC_RX_CNT_TOO_LONG:      rd_val = cnt_long;
         `TSNIC_RX_CNT_STEERED:       rd_val = cnt_steered;
+        `TSNIC_RX_CNT_DROP_MAC:      rd_val = mac_drop_count;
         default:                     rd_val = 32'd0;
     endcase
 end

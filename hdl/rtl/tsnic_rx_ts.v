@@ -71,6 +71,9 @@ wire [63:0] ext_ts;
 generate
     if (RX_TS_EXTERNAL != 0) begin : g_ext
         assign ext_ts = s_axis_tuser[64:1];
+        // verilator lint_off UNUSEDSIGNAL
+        wire [63:0] unused_own_ts = own_ts;   // the MAC side applies its own compensation
+        // verilator lint_on UNUSEDSIGNAL
     end else begin : g_own
         assign ext_ts = own_ts;
         // verilator lint_off UNUSEDSIGNAL

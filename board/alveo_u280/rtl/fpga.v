@@ -13,8 +13,10 @@
 //   CMAC's usr_tx_reset) with the PHC time carried there (tsnic_td_source -> tsnic_td_sink), and its
 //   m_axis_tx_* goes straight to the CMAC's tx_axis. tsnic_mac_tx offers a frame only once all of it
 //   is in the MAC domain, so a frame never pauses at the CMAC (tx_unfout).
-// - RX: the core has no RX path yet; the CMAC's RX stream is not connected (the CMAC counts frames in
-//   its own statistics). The core's s_axis_rx_* is tied idle.
+// - RX: the CMAC's RX AXI-Stream (512 bits on rx_clk = gt_txusrclk2, no backpressure) straight into
+//   the board core (rx_clk = the same clock, RX_SOF_IN = 0: the arrival is stamped in the cycle a frame's
+//   first beat leaves the CMAC, on that clock, then the frame crosses to user_clk). Its reset: the
+//   CMAC's usr_rx_reset brought onto that clock.
 // - Flash: the core's quad-SPI pins to STARTUPE3 (the configuration flash MT25QU01G on D00-D03,
 //   FCS_B, CCLK); its ICAP port to ICAPE3 on icap_clk = user_clk / 2 (125 MHz, the ICAPE3 limit),
 //   the core's icap_ce high every other user_clk cycle. ICAP takes each byte bit-reversed: swapped
@@ -143,6 +145,9 @@ always @(posedge clk) rst <= pcie_user_reset;
 wire mac_clk;        // gt_txusrclk2, 322.265625 MHz
 wire mac_tx_reset;   // usr_tx_reset, synchronous to mac_clk
 wire mac_rx_aligned;
+wire         mac_rx_tvalid, mac_rx_tlast, mac_rx_tuser;    // on mac_clk (rx_clk)
+wire [511:0] mac_rx_tdata;
+wire [63:0]  mac_rx_tkeep;
 wire mac_tx_tready;
 wire mac_tx_tvalid, mac_tx_tlast, mac_tx_tuser;
 wire [511:0] mac_tx_tdata;
@@ -153,9 +158,7 @@ wire         mac_refclk_out, mac_rxusrclk2, mac_rx_reset, mac_tx_ovf, mac_tx_unf
 wire [3:0]   mac_powergood;
 wire [15:0]  mac_drp_do;
 wire         mac_drp_rdy;
-wire         mac_rx_tvalid, mac_rx_tlast, mac_rx_tuser, mac_rx_status, mac_rx_rfault, mac_rx_lfault, mac_tx_lfault;
-wire [511:0] mac_rx_tdata;
-wire [63:0]  mac_rx_tkeep;
+wire         mac_rx_status, mac_rx_rfault, mac_rx_lfault, mac_tx_lfault;
 wire [55:0]  mac_rx_preamble;
 /* verilator lint_on UNUSEDSIGNAL */
 
@@ -179,6 +182,12 @@ cmac_usplus_0 cmac_inst (
     .ctl_rx_rsfec_enable_correction(1'b1), .ctl_rx_rsfec_enable_indication(1'b1), .ctl_tx_rsfec_enable(1'b1),
     .stat_rx_aligned(mac_rx_aligned), .stat_rx_status(mac_rx_status), .stat_rx_remote_fault(mac_rx_rfault),
     .stat_rx_local_fault(mac_rx_lfault), .stat_tx_local_fault(mac_tx_lfault)
+);
+
+// the CMAC's RX user reset onto mac_clk (the RX stream's clock) for the board core's RX side
+wire mac_rx_rst;
+tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) mac_rx_rst_inst (
+    .clk(mac_clk), .rst(1'b0), .in(mac_rx_reset), .out(mac_rx_rst)
 );
 
 // ------------------------------------------------------------------------------------------------
@@ -207,9 +216,12 @@ tsnic_board_core #(
     .FLASH_WRITABLE(1),
     .GOLDEN(GOLDEN),
     .MAC_DOMAIN(1),
-    .TX_PERIOD_FX(64'd13327413670)   // gt_txusrclk2: 322.265625 MHz = 3.1030 ns
+    .TX_PERIOD_FX(64'd13327413670),  // gt_txusrclk2: 322.265625 MHz = 3.1030 ns
+    .RX_PERIOD_FX(64'd13327413670),  // rx_clk is gt_txusrclk2 too
+    .RX_DATA_W(DATA_W),
+    .RX_SOF_IN(0)
 ) core_inst (
-    .clk(clk), .rst(rst), .tx_clk(mac_clk), .tx_rst(mac_tx_reset),
+    .clk(clk), .rst(rst), .tx_clk(mac_clk), .tx_rst(mac_tx_reset), .rx_clk(mac_clk), .rx_rst(mac_rx_rst),
     .s_axis_cq_tdata(cq_tdata), .s_axis_cq_tkeep(cq_tkeep), .s_axis_cq_tvalid(cq_tvalid),
     .s_axis_cq_tready(cq_tready), .s_axis_cq_tlast(cq_tlast), .s_axis_cq_tuser(cq_tuser),
     .m_axis_cc_tdata(cc_tdata), .m_axis_cc_tkeep(cc_tkeep), .m_axis_cc_tvalid(cc_tvalid),
@@ -225,8 +237,9 @@ tsnic_board_core #(
     .cfg_interrupt_msix_int(msix_int), .cfg_interrupt_msix_sent(msix_sent), .cfg_interrupt_msix_fail(msix_fail),
     .m_axis_tx_tdata(mac_tx_tdata), .m_axis_tx_tkeep(mac_tx_tkeep), .m_axis_tx_tvalid(mac_tx_tvalid),
     .m_axis_tx_tready(mac_tx_tready), .m_axis_tx_tlast(mac_tx_tlast), .m_axis_tx_tuser(mac_tx_tuser),
-    .s_axis_rx_tdata({DATA_W{1'b0}}), .s_axis_rx_tkeep({(DATA_W/8){1'b0}}), .s_axis_rx_tuser(1'b0),
-    .s_axis_rx_tvalid(1'b0), .s_axis_rx_tready(core_rx_tready), .s_axis_rx_tlast(1'b0),
+    .s_axis_rx_tdata(mac_rx_tdata), .s_axis_rx_tkeep(mac_rx_tkeep), .s_axis_rx_tuser(mac_rx_tuser),
+    .s_axis_rx_tvalid(mac_rx_tvalid), .s_axis_rx_tready(core_rx_tready), .s_axis_rx_tlast(mac_rx_tlast),
+    .rx_sof(1'b0), .rx_sof_lane4(1'b0),
     .pps(pps),
     .stat_dma_rd_err(stat_dma_rd_err), .stat_bar_bad_np(stat_bar_bad_np),
     .stat_bar_bad_posted(stat_bar_bad_posted),

@@ -19,7 +19,9 @@
 //   pause, and the downsizer keeps it so (its input is 4x faster than its output). The departure time
 //   is taken at the gate's first beat; the downsizer and the MAC add a fixed latency after it (for
 //   CTRL_TX_LAT_COMP_NS).
-// - RX: no RX path in the core yet; the PCS's RX XGMII is not connected.
+// - RX: the PCS's RX XGMII (on coreclk_out) into our MAC tsnic_xgmii_rx; its 64-bit stream and
+//   start-of-frame pulse go to the board core (rx_clk = coreclk_out, RX_DATA_W = 64, RX_SOF_IN = 1),
+//   which stamps the arrival on coreclk_out and widens the frames to 256 bits after the crossing.
 // - Flash: SUME configures from its BPI flash through the board's CPLD, out of reach of tsnic's
 //   quad-SPI controller: FLASH_WRITABLE = 0 and qspi_dq_i tied high (notes/flash.md). ICAPE2 is
 //   connected (IPROG, boot status) on icap_clk = user_clk / 4 (62.5 MHz; ICAPE2 runs at most
@@ -208,6 +210,8 @@ always @(posedge clk) rst <= pcie_user_reset;
 wire mac_clk;        // coreclk_out, 156.25 MHz: the XGMII clock
 wire [63:0] xgmii_txd;
 wire [7:0]  xgmii_txc;
+wire [63:0] xgmii_rxd;
+wire [7:0]  xgmii_rxc;
 /* verilator lint_off UNUSEDSIGNAL */
 wire [7:0]  pcs_core_status;    // [0] PCS block lock
 /* verilator lint_on UNUSEDSIGNAL */
@@ -217,8 +221,6 @@ wire pcs_resetdone;
 wire        pcs_rxrecclk, pcs_qplllock, pcs_qplloutclk, pcs_qplloutrefclk, pcs_txusrclk, pcs_txusrclk2;
 wire        pcs_areset_datapathclk, pcs_gttxreset, pcs_gtrxreset, pcs_txuserrdy, pcs_reset_counter_done;
 wire        pcs_tx_disable;
-wire [63:0] xgmii_rxd;
-wire [7:0]  xgmii_rxc;
 wire [447:0] pcs_status_vector;
 /* verilator lint_on UNUSEDSIGNAL */
 wire        drp_req, drp_den, drp_dwe, drp_drdy;
@@ -258,6 +260,19 @@ tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) core_rst_to_mac_inst (
 wire mac_side_rst = mac_rst || rst_mac_clk;
 
 // ------------------------------------------------------------------------------------------------
+// RX: the 10G MAC (hdl/rtl/tsnic_xgmii_rx.v) on the PCS's RX XGMII; no backpressure
+wire [63:0] mac_rx_tdata;
+wire [7:0]  mac_rx_tkeep;
+wire mac_rx_tvalid, mac_rx_tlast, mac_rx_tuser, mac_rx_sof, mac_rx_sof_lane4;
+tsnic_xgmii_rx mac_rx_inst (
+    .clk(mac_clk), .rst(mac_side_rst),
+    .xgmii_rxd(xgmii_rxd), .xgmii_rxc(xgmii_rxc),
+    .m_axis_tdata(mac_rx_tdata), .m_axis_tkeep(mac_rx_tkeep), .m_axis_tlast(mac_rx_tlast),
+    .m_axis_tvalid(mac_rx_tvalid), .m_axis_tuser(mac_rx_tuser),
+    .sof(mac_rx_sof), .sof_lane4(mac_rx_sof_lane4)
+);
+
+// ------------------------------------------------------------------------------------------------
 // the core
 wire [DATA_W-1:0]   core_tx_tdata;    // on mac_clk
 wire [DATA_W/8-1:0] core_tx_tkeep;
@@ -288,9 +303,12 @@ tsnic_board_core #(
     .FLASH_WRITABLE(0),
     .GOLDEN(GOLDEN),
     .MAC_DOMAIN(1),
-    .TX_PERIOD_FX(64'd27487790694)   // coreclk_out: 156.25 MHz = 6.4 ns
+    .TX_PERIOD_FX(64'd27487790694),  // coreclk_out: 156.25 MHz = 6.4 ns
+    .RX_PERIOD_FX(64'd27487790694),  // RX XGMII on coreclk_out too
+    .RX_DATA_W(64),
+    .RX_SOF_IN(1)
 ) core_inst (
-    .clk(clk), .rst(rst), .tx_clk(mac_clk), .tx_rst(mac_rst),
+    .clk(clk), .rst(rst), .tx_clk(mac_clk), .tx_rst(mac_rst), .rx_clk(mac_clk), .rx_rst(mac_rst),
     .s_axis_cq_tdata(cq_tdata), .s_axis_cq_tkeep(cq_tkeep), .s_axis_cq_tvalid(cq_tvalid),
     .s_axis_cq_tready(cq_tready), .s_axis_cq_tlast(cq_tlast), .s_axis_cq_tuser(cq_tuser),
     .m_axis_cc_tdata(cc_tdata), .m_axis_cc_tkeep(cc_tkeep), .m_axis_cc_tvalid(cc_tvalid),
@@ -306,8 +324,9 @@ tsnic_board_core #(
     .cfg_interrupt_msix_int(msix_int), .cfg_interrupt_msix_sent(msix_sent), .cfg_interrupt_msix_fail(msix_fail),
     .m_axis_tx_tdata(core_tx_tdata), .m_axis_tx_tkeep(core_tx_tkeep), .m_axis_tx_tvalid(core_tx_tvalid),
     .m_axis_tx_tready(core_tx_tready), .m_axis_tx_tlast(core_tx_tlast), .m_axis_tx_tuser(core_tx_tuser),
-    .s_axis_rx_tdata({DATA_W{1'b0}}), .s_axis_rx_tkeep({(DATA_W/8){1'b0}}), .s_axis_rx_tuser(1'b0),
-    .s_axis_rx_tvalid(1'b0), .s_axis_rx_tready(core_rx_tready), .s_axis_rx_tlast(1'b0),
+    .s_axis_rx_tdata(mac_rx_tdata), .s_axis_rx_tkeep(mac_rx_tkeep), .s_axis_rx_tuser(mac_rx_tuser),
+    .s_axis_rx_tvalid(mac_rx_tvalid), .s_axis_rx_tready(core_rx_tready), .s_axis_rx_tlast(mac_rx_tlast),
+    .rx_sof(mac_rx_sof), .rx_sof_lane4(mac_rx_sof_lane4),
     .pps(pps),
     .stat_dma_rd_err(stat_dma_rd_err), .stat_bar_bad_np(stat_bar_bad_np),
     .stat_bar_bad_posted(stat_bar_bad_posted),

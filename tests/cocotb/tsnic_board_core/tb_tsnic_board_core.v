@@ -2,6 +2,10 @@
 // model (function-0 bits picked out of the per-function buses, as a board top does): UltraScale+ at
 // 512 bits by default, DATA_W=256 with the 7-series pcie3_7x tuser widths (85/33/60/75).
 // MAC_DOMAIN = 1 (the boards' configuration): m_axis_tx_* is on tx_clk, TX_PERIOD_FX its nominal period.
+// RX as the board tops wire it: RX_XGMII = 1 (SUME, DATA_W 256): xgmii_rxd/xgmii_rxc on rx_clk into
+// tsnic_xgmii_rx, its 64-bit stream and sof into the board core (RX_DATA_W 64, RX_SOF_IN 1);
+// RX_XGMII = 0 (the CMAC's RX AXI-Stream, DATA_W 512): s_axis_rx_* on rx_clk straight in (RX_SOF_IN 0).
+// MAC_DOMAIN = 0: s_axis_rx_* on clk, as wide as DATA_W (RX_XGMII must be 0).
 `timescale 1ns / 1fs
 `default_nettype none
 
@@ -13,7 +17,9 @@ module tb_tsnic_board_core #(
     parameter RC_USER_W = 161,
     parameter FN_W      = 4,
     parameter MAC_DOMAIN = 1,
-    parameter [63:0] TX_PERIOD_FX = 64'd13327413670
+    parameter [63:0] TX_PERIOD_FX = 64'd13327413670,
+    parameter [63:0] RX_PERIOD_FX = TX_PERIOD_FX,
+    parameter RX_XGMII = 0
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -61,16 +67,54 @@ module tb_tsnic_board_core #(
     output wire          m_axis_tx_tlast,
     output wire [0:0]    m_axis_tx_tuser,
     input  wire [7:0]    phy_status,
+    input  wire          rx_clk,
+    input  wire          rx_rst,
+    input  wire [63:0]   xgmii_rxd,
+    input  wire [7:0]    xgmii_rxc,
+    input  wire [DATA_W-1:0]  s_axis_rx_tdata,
+    input  wire [DATA_W/8-1:0] s_axis_rx_tkeep,
+    input  wire          s_axis_rx_tvalid,
+    input  wire          s_axis_rx_tlast,
+    input  wire          s_axis_rx_tuser,
     output wire          pps,
     output wire          stat_dma_rd_err
 );
 
+localparam RX_DATA_W = (RX_XGMII != 0) ? 64 : DATA_W;
+wire [RX_DATA_W-1:0]   rx_tdata;
+wire [RX_DATA_W/8-1:0] rx_tkeep;
+wire rx_tvalid, rx_tlast, rx_tuser, rx_sof, rx_sof_lane4;
+generate
+if (RX_XGMII != 0) begin : g_xgmii
+    tsnic_xgmii_rx mac_rx_inst (
+        .clk(rx_clk), .rst(rx_rst), .xgmii_rxd(xgmii_rxd), .xgmii_rxc(xgmii_rxc),
+        .m_axis_tdata(rx_tdata), .m_axis_tkeep(rx_tkeep), .m_axis_tlast(rx_tlast),
+        .m_axis_tvalid(rx_tvalid), .m_axis_tuser(rx_tuser), .sof(rx_sof), .sof_lane4(rx_sof_lane4)
+    );
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_axis = &{1'b0, s_axis_rx_tdata, s_axis_rx_tkeep, s_axis_rx_tvalid, s_axis_rx_tlast, s_axis_rx_tuser};
+    /* verilator lint_on UNUSEDSIGNAL */
+end else begin : g_axis
+    assign rx_tdata = s_axis_rx_tdata;
+    assign rx_tkeep = s_axis_rx_tkeep;
+    assign rx_tvalid = s_axis_rx_tvalid;
+    assign rx_tlast = s_axis_rx_tlast;
+    assign rx_tuser = s_axis_rx_tuser;
+    assign rx_sof = 1'b0;
+    assign rx_sof_lane4 = 1'b0;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_xgmii = &{1'b0, xgmii_rxd, xgmii_rxc};
+    /* verilator lint_on UNUSEDSIGNAL */
+end
+endgenerate
+
 /* verilator lint_off PINCONNECTEMPTY */
 tsnic_board_core #(
     .DATA_W(DATA_W), .CQ_USER_W(CQ_USER_W), .CC_USER_W(CC_USER_W), .RQ_USER_W(RQ_USER_W), .RC_USER_W(RC_USER_W),
-    .NUM_QUEUES(8), .MAC_DOMAIN(MAC_DOMAIN), .TX_PERIOD_FX(TX_PERIOD_FX)
+    .NUM_QUEUES(8), .MAC_DOMAIN(MAC_DOMAIN), .TX_PERIOD_FX(TX_PERIOD_FX),
+    .RX_PERIOD_FX(RX_PERIOD_FX), .RX_DATA_W(RX_DATA_W), .RX_SOF_IN(RX_XGMII != 0)
 ) board_inst (
-    .clk(clk), .rst(rst), .tx_clk(tx_clk), .tx_rst(tx_rst),
+    .clk(clk), .rst(rst), .tx_clk(tx_clk), .tx_rst(tx_rst), .rx_clk(rx_clk), .rx_rst(rx_rst),
     .s_axis_cq_tdata(s_axis_cq_tdata), .s_axis_cq_tkeep(s_axis_cq_tkeep), .s_axis_cq_tvalid(s_axis_cq_tvalid),
     .s_axis_cq_tready(s_axis_cq_tready), .s_axis_cq_tlast(s_axis_cq_tlast), .s_axis_cq_tuser(s_axis_cq_tuser),
     .m_axis_cc_tdata(m_axis_cc_tdata), .m_axis_cc_tkeep(m_axis_cc_tkeep), .m_axis_cc_tvalid(m_axis_cc_tvalid),
@@ -87,8 +131,8 @@ tsnic_board_core #(
     .cfg_interrupt_msix_fail(cfg_interrupt_msix_fail),
     .m_axis_tx_tdata(m_axis_tx_tdata), .m_axis_tx_tkeep(m_axis_tx_tkeep), .m_axis_tx_tvalid(m_axis_tx_tvalid),
     .m_axis_tx_tready(m_axis_tx_tready), .m_axis_tx_tlast(m_axis_tx_tlast), .m_axis_tx_tuser(m_axis_tx_tuser),
-    .s_axis_rx_tdata({DATA_W{1'b0}}), .s_axis_rx_tkeep({(DATA_W/8){1'b0}}), .s_axis_rx_tuser(1'b0), .s_axis_rx_tvalid(1'b0),
-    .s_axis_rx_tready(), .s_axis_rx_tlast(1'b0),
+    .s_axis_rx_tdata(rx_tdata), .s_axis_rx_tkeep(rx_tkeep), .s_axis_rx_tuser(rx_tuser), .s_axis_rx_tvalid(rx_tvalid),
+    .s_axis_rx_tready(), .s_axis_rx_tlast(rx_tlast), .rx_sof(rx_sof), .rx_sof_lane4(rx_sof_lane4),
     // no flash on this bench (the flash bench has one): DQ pulled up, ICAP reads 0
     .qspi_clk(), .qspi_cs_n(), .qspi_dq_o(), .qspi_dq_oe(), .qspi_dq_i(4'hF),
     .icap_ce(1'b1), .icap_csib(), .icap_rdwrb(), .icap_i(), .icap_o(32'd0),

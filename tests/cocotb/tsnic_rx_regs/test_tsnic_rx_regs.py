@@ -19,7 +19,7 @@ class TB:
     def __init__(self, dut):
         self.dut = dut
         cocotb.start_soon(Clock(dut.clk, 4, units="ns").start())
-        for s in ("reg_wr_en", "reg_rd_en", "evt_frame_len") + EVTS:
+        for s in ("reg_wr_en", "reg_rd_en", "evt_frame_len", "mac_drop_count") + EVTS:
             getattr(dut, s).value = 0
         self.table = {}
         self.counts = {e: 0 for e in EVTS}
@@ -140,6 +140,10 @@ async def test_registers_table_counters(dut):
     for e, a in regs.items():
         assert await tb.rd(a) == tb.counts[e], e
     assert await tb.rd(C.RX_CNT_BYTES) == tb.bytes & 0xFFFFFFFF
+    # RX_CNT_DROP_MAC reads the MAC side's count as it is given (kept there, not here)
+    for v in (0, 1, 0xDEADBEEF, rng.getrandbits(32)):
+        dut.mac_drop_count.value = v
+        assert await tb.rd(C.RX_CNT_DROP_MAC) == v
     # reset clears everything
     dut.rst.value = 1
     await ClockCycles(dut.clk, 2)
