@@ -6,14 +6,20 @@
 // - Inter-frame gap: 12 bytes (/T/ + 11 idles) on average, with the deficit idle count of IEEE 802.3
 //   46.3.1.4: the next /S/ must fall in lane 0 or 4, so a gap ending 1..3 lanes past such a lane is
 //   shortened to it while the count of removed idles stays <= 3, else lengthened to the next one.
-// - Datapath: a 32-byte lane buffer (9 bits per byte: data + control). Each cycle the frame side
-//   appends up to 16 bytes at the buffer's end (preamble + first beat, a beat, last beat + FCS + /T/,
-//   or the gap's idles) and the XGMII side takes the oldest 8; a byte's lane is its buffer index
-//   mod 8. When fewer than 8 bytes are waiting (between frames) the word is completed with idles.
-//   s_axis_tready is low while the buffer has no room: the MAC paces its input to the line rate.
+// - Datapath: an input register (the beat and its byte count), then a 32-byte lane buffer (10 bits
+//   per byte: FCS tag, control, data). Each cycle the frame side appends up to 16 bytes at the
+//   buffer's end (preamble + first beat, a beat, last beat + FCS + /T/, or the gap's idles) and the
+//   XGMII side takes the oldest 8; a byte's lane is its buffer index mod 8. When fewer than 8 bytes
+//   are waiting (between frames) the word is completed with idles. s_axis_tready is low while the
+//   input register is full and the buffer has no room: the MAC paces its input to the line rate.
+// - FCS: the buffer holds four tagged placeholder bytes (tag + byte index) where the FCS goes; the
+//   CRC runs beside the buffer (crc_reg, a beat per cycle), its final value is latched into fcs_reg
+//   when the frame's end is appended, and the placeholders take their bytes from fcs_reg on the way
+//   to xgmii_txd (they leave at least one cycle later). So no CRC logic sits in front of the buffer
+//   (issue 16: timing).
 // - The input must not stall inside a frame (tsnic_mac_tx offers a frame only once it is whole);
 //   tuser is not used (no frame abort).
-// - Latency, idle line: the first beat accepted at edge k is on txd from edge k+1 (/S/ in lane 0).
+// - Latency, idle line: the first beat accepted at edge k is on txd from edge k+2 (/S/ in lane 0).
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -34,9 +40,12 @@ module tsnic_xgmii_tx (
     output wire        sof             // one-cycle pulse: the word on xgmii_txd carries an /S/
 );
 
-localparam [8:0] C_IDLE = {1'b1, 8'h07};
-localparam [8:0] C_START = {1'b1, 8'hFB};
-localparam [8:0] C_TERM = {1'b1, 8'hFD};
+localparam [9:0] C_IDLE = {2'b01, 8'h07};
+localparam [9:0] C_START = {2'b01, 8'hFB};
+localparam [9:0] C_TERM = {2'b01, 8'hFD};
+localparam [9:0] C_ZERO = 10'd0;
+// FCS placeholder i (0..3): tag bit, byte index in the data bits
+localparam [39:0] C_FCS_TAGS = {10'h203, 10'h202, 10'h201, 10'h200};
 localparam [7:0] MIN_LEN = 8'd60;
 
 // CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), the first n bytes of an 8-byte word
@@ -71,7 +80,7 @@ endfunction
 
 // ---------------------------------------------------------------------------------------------
 // the lane buffer
-reg [9*32-1:0] buf_reg = {32{C_IDLE}};
+reg [10*32-1:0] buf_reg = {32{C_IDLE}};
 reg [5:0]      cnt_reg = 6'd0;          // bytes held (0..32)
 reg [63:0]     txd_reg = {8{8'h07}};
 reg [7:0]      txc_reg = 8'hFF;
@@ -85,12 +94,13 @@ assign sof = sof_reg;
 localparam [1:0] F_IDLE = 2'd0, F_DATA = 2'd1, F_PAD = 2'd2, F_GAP = 2'd3;
 reg [1:0]  fstate_reg = F_IDLE;
 reg [31:0] crc_reg = 32'hFFFFFFFF;
+reg [31:0] fcs_reg = 32'd0;              // the FCS of the frame whose end was appended last
 reg [7:0]  len_reg = 8'd0;               // payload bytes so far, saturating at MIN_LEN
 reg [1:0]  dic_reg = 2'd0;               // deficit idle count
 reg [3:0]  gap_reg = 4'd0;               // idles owed after /T/
 
 // what the frame side appends this cycle: up to 16 bytes
-reg [9*16-1:0] app_bytes;
+reg [10*16-1:0] app_bytes;
 reg [4:0]      app_n;
 reg [1:0]      fstate_next;
 reg [31:0]     crc_next;
@@ -100,10 +110,17 @@ reg [3:0]      gap_next;
 
 wire [5:0] cnt_after_emit = (cnt_reg >= 6'd8) ? cnt_reg - 6'd8 : 6'd0;
 wire       room = (cnt_after_emit <= 6'd16);
-assign s_axis_tready = room && (fstate_reg == F_IDLE || fstate_reg == F_DATA);
 
-wire [3:0]  beat_n = keep_count(s_axis_tkeep);
-wire [31:0] crc_beat = crc_bytes(crc_reg, s_axis_tdata, beat_n);
+// input register: the beat and its byte count (nothing but the count between the port and a flop)
+reg [63:0] in_data_reg = 64'd0;
+reg [3:0]  in_n_reg = 4'd0;
+reg        in_last_reg = 1'b0;
+reg        in_valid_reg = 1'b0;
+wire       in_take = in_valid_reg && room && (fstate_reg == F_IDLE || fstate_reg == F_DATA);
+assign s_axis_tready = !in_valid_reg || in_take;
+
+wire [3:0]  beat_n = in_n_reg;
+wire [31:0] crc_beat = crc_bytes(crc_reg, in_data_reg, beat_n);
 wire [7:0]  len_beat = ((len_reg + {4'd0, beat_n}) > MIN_LEN) ? MIN_LEN : len_reg + {4'd0, beat_n};
 wire [7:0]  pad_left = MIN_LEN - len_reg;                  // F_PAD: zero bytes still owed
 wire [3:0]  pad_n = (pad_left > 8'd8) ? 4'd8 : pad_left[3:0];
@@ -130,10 +147,11 @@ function [5:0] gap_and_dic;      // {idles, new dic}
 endfunction
 
 integer b, bn, pn;
-reg [9*8-1:0] beat_bytes;
-reg [9*8-1:0] fcs_t;          // FCS + /T/ (5 bytes) in the low slots
-reg [31:0]    fcs;
-reg [5:0]     gd;
+reg [10*8-1:0] beat_bytes;
+reg [10*8-1:0] fcs_t;         // FCS placeholders + /T/ (5 bytes) in the low slots
+reg [31:0]     fcs;
+reg            fcs_load;
+reg [5:0]      gd;
 
 always @* begin
     app_bytes = {16{C_IDLE}};
@@ -147,38 +165,38 @@ always @* begin
     bn = {28'd0, beat_n};
     pn = {28'd0, pad_n};
     fcs = 32'd0;
-    fcs_t = {8{C_IDLE}};
+    fcs_load = 1'b0;
+    fcs_t = {{3{C_IDLE}}, C_TERM, C_FCS_TAGS};
     for (b = 0; b < 8; b = b + 1)
-        beat_bytes[b*9 +: 9] = {1'b0, s_axis_tdata[b*8 +: 8]};
+        beat_bytes[b*10 +: 10] = {2'b00, in_data_reg[b*8 +: 8]};
 
     case (fstate_reg)
         F_IDLE, F_DATA: begin
-            if (s_axis_tvalid && room) begin
+            if (in_take) begin
                 crc_next = crc_beat;
                 len_next = len_beat;
                 if (fstate_reg == F_IDLE) begin
                     // preamble, then the beat
-                    app_bytes[0 +: 72] = {{1'b0, 8'hD5}, {6{1'b0, 8'h55}}, C_START};
-                    app_bytes[72 +: 72] = beat_bytes;
+                    app_bytes[0 +: 80] = {{2'b00, 8'hD5}, {6{2'b00, 8'h55}}, C_START};
+                    app_bytes[80 +: 80] = beat_bytes;
                     app_n = 5'd8 + {1'b0, beat_n};
                 end else begin
-                    app_bytes[0 +: 72] = beat_bytes;
+                    app_bytes[0 +: 80] = beat_bytes;
                     app_n = {1'b0, beat_n};
                 end
                 fstate_next = F_DATA;
-                if (s_axis_tlast) begin
+                if (in_last_reg) begin
                     if (len_beat < MIN_LEN || fstate_reg == F_IDLE) begin
                         fstate_next = F_PAD;
                     end else begin
                         // FCS and /T/ right after the last byte (beat_n + 5 <= 13 bytes)
                         fcs = ~crc_beat;
-                        fcs_t = {{3{C_IDLE}}, C_TERM, {1'b0, fcs[31:24]}, {1'b0, fcs[23:16]},
-                                 {1'b0, fcs[15:8]}, {1'b0, fcs[7:0]}};
+                        fcs_load = 1'b1;
                         for (b = 0; b < 8; b = b + 1)
-                            if (b < bn) app_bytes[b*9 +: 9] = beat_bytes[b*9 +: 9];
-                            else app_bytes[b*9 +: 9] = fcs_t[(b - bn)*9 +: 9];
+                            if (b < bn) app_bytes[b*10 +: 10] = beat_bytes[b*10 +: 10];
+                            else app_bytes[b*10 +: 10] = fcs_t[(b - bn)*10 +: 10];
                         for (b = 8; b < 13; b = b + 1)
-                            if (b - bn < 5) app_bytes[b*9 +: 9] = fcs_t[(b - bn)*9 +: 9];
+                            if (b - bn < 5) app_bytes[b*10 +: 10] = fcs_t[(b - bn)*10 +: 10];
                         app_n = {1'b0, beat_n} + 5'd5;
                         gd = gap_and_dic(cnt_after_emit[1:0] + app_n[1:0], dic_reg);
                         gap_next = gd[5:2];
@@ -191,17 +209,16 @@ always @* begin
         F_PAD: begin
             if (room) begin
                 if (pad_left > 8'd8) begin
-                    app_bytes[0 +: 72] = {8{9'd0}};
+                    app_bytes[0 +: 80] = {8{C_ZERO}};
                     app_n = 5'd8;
                     crc_next = crc_pad;
                     len_next = len_reg + 8'd8;
                 end else begin
                     fcs = ~crc_pad;
-                    fcs_t = {{3{C_IDLE}}, C_TERM, {1'b0, fcs[31:24]}, {1'b0, fcs[23:16]},
-                             {1'b0, fcs[15:8]}, {1'b0, fcs[7:0]}};
+                    fcs_load = 1'b1;
                     for (b = 0; b < 13; b = b + 1)
-                        if (b < pn) app_bytes[b*9 +: 9] = 9'd0;
-                        else if (b - pn < 5) app_bytes[b*9 +: 9] = fcs_t[(b - pn)*9 +: 9];
+                        if (b < pn) app_bytes[b*10 +: 10] = C_ZERO;
+                        else if (b - pn < 5) app_bytes[b*10 +: 10] = fcs_t[(b - pn)*10 +: 10];
                     app_n = {1'b0, pad_n} + 5'd5;
                     gd = gap_and_dic(cnt_after_emit[1:0] + app_n[1:0], dic_reg);
                     gap_next = gd[5:2];
@@ -222,33 +239,41 @@ always @* begin
 end
 
 // buffer update: emit 8 (or what is there, filled with idles), append app_n bytes at the end
-reg [9*32-1:0] buf_shift;
-reg [9*32-1:0] buf_next;
-reg [9*8-1:0]  word_out;
+reg [10*32-1:0] buf_shift;
+reg [10*32-1:0] buf_next;
+reg [10*8-1:0]  word_out;
 integer k, ce, an;
 
 always @* begin
     // the word leaving: the 8 oldest bytes, idles where the buffer has fewer
     for (k = 0; k < 8; k = k + 1)
-        word_out[k*9 +: 9] = (k < {26'd0, cnt_reg}) ? buf_reg[k*9 +: 9] : C_IDLE;
-    buf_shift = buf_reg >> (9 * 8);
+        word_out[k*10 +: 10] = (k < {26'd0, cnt_reg}) ? buf_reg[k*10 +: 10] : C_IDLE;
+    buf_shift = buf_reg >> (10 * 8);
     if (cnt_reg < 6'd8) buf_shift = {32{C_IDLE}};
     buf_next = buf_shift;
     ce = {26'd0, cnt_after_emit};
     an = {27'd0, app_n};
     for (k = 0; k < 32; k = k + 1)
         if (k >= ce && k < ce + an)
-            buf_next[k*9 +: 9] = app_bytes[(k - ce)*9 +: 9];
+            buf_next[k*10 +: 10] = app_bytes[(k - ce)*10 +: 10];
 end
 
 always @(posedge clk) begin
     buf_reg <= buf_next;
     cnt_reg <= cnt_after_emit + {1'b0, app_n};
+    // FCS placeholders take their byte from fcs_reg (latched when the frame's end was appended)
     for (k = 0; k < 8; k = k + 1) begin
-        txd_reg[k*8 +: 8] <= word_out[k*9 +: 8];
-        txc_reg[k] <= word_out[k*9 + 8];
+        txd_reg[k*8 +: 8] <= word_out[k*10 + 9] ? fcs_reg[word_out[k*10 +: 2]*8 +: 8] : word_out[k*10 +: 8];
+        txc_reg[k] <= word_out[k*10 + 8];
     end
-    sof_reg <= (word_out[8:0] == C_START) || (word_out[4*9 +: 9] == C_START);
+    sof_reg <= (word_out[9:0] == C_START) || (word_out[4*10 +: 10] == C_START);
+    if (s_axis_tready) begin
+        in_data_reg <= s_axis_tdata;
+        in_n_reg <= keep_count(s_axis_tkeep);
+        in_last_reg <= s_axis_tlast;
+        in_valid_reg <= s_axis_tvalid;
+    end
+    if (fcs_load) fcs_reg <= fcs;
     fstate_reg <= fstate_next;
     crc_reg <= crc_next;
     len_reg <= len_next;
@@ -260,6 +285,7 @@ always @(posedge clk) begin
         txd_reg <= {8{8'h07}};
         txc_reg <= 8'hFF;
         sof_reg <= 1'b0;
+        in_valid_reg <= 1'b0;
         fstate_reg <= F_IDLE;
         crc_reg <= 32'hFFFFFFFF;
         len_reg <= 8'd0;
