@@ -95,18 +95,9 @@ localparam [1:0] F_IDLE = 2'd0, F_DATA = 2'd1, F_PAD = 2'd2, F_GAP = 2'd3;
 reg [1:0]  fstate_reg = F_IDLE;
 reg [31:0] crc_reg = 32'hFFFFFFFF;
 reg [31:0] fcs_reg = 32'd0;              // the FCS of the frame whose end was appended last
-reg [7:0]  len_reg = 8'd0;               // payload bytes so far, saturating at MIN_LEN
+reg [7:0]  rem_reg = MIN_LEN;            // payload bytes still missing to MIN_LEN (0 once reached)
 reg [1:0]  dic_reg = 2'd0;               // deficit idle count
 reg [3:0]  gap_reg = 4'd0;               // idles owed after /T/
-
-// what the frame side appends this cycle: up to 16 bytes
-reg [10*16-1:0] app_bytes;
-reg [4:0]      app_n;
-reg [1:0]      fstate_next;
-reg [31:0]     crc_next;
-reg [7:0]      len_next;
-reg [1:0]      dic_next;
-reg [3:0]      gap_next;
 
 wire [5:0] cnt_after_emit = (cnt_reg >= 6'd8) ? cnt_reg - 6'd8 : 6'd0;
 wire       room = (cnt_after_emit <= 6'd16);
@@ -119,12 +110,27 @@ reg        in_valid_reg = 1'b0;
 wire       in_take = in_valid_reg && room && (fstate_reg == F_IDLE || fstate_reg == F_DATA);
 assign s_axis_tready = !in_valid_reg || in_take;
 
-wire [3:0]  beat_n = in_n_reg;
-wire [31:0] crc_beat = crc_bytes(crc_reg, in_data_reg, beat_n);
-wire [7:0]  len_beat = ((len_reg + {4'd0, beat_n}) > MIN_LEN) ? MIN_LEN : len_reg + {4'd0, beat_n};
-wire [7:0]  pad_left = MIN_LEN - len_reg;                  // F_PAD: zero bytes still owed
-wire [3:0]  pad_n = (pad_left > 8'd8) ? 4'd8 : pad_left[3:0];
-wire [31:0] crc_pad = crc_bytes(crc_reg, 64'd0, pad_n);
+wire [3:0] beat_n = in_n_reg;
+
+// CRC candidates for each byte count (parallel XOR networks), then a select by the count
+wire [32*9-1:0] crc_d;    // the beat's first g bytes
+wire [32*9-1:0] crc_z;    // g zero bytes (padding)
+assign crc_d[31:0] = crc_reg;
+assign crc_z[31:0] = crc_reg;
+genvar g;
+generate
+    for (g = 1; g <= 8; g = g + 1) begin : crc_g
+        assign crc_d[g*32 +: 32] = crc_bytes(crc_reg, in_data_reg, g);
+        assign crc_z[g*32 +: 32] = crc_bytes(crc_reg, 64'd0, g);
+    end
+endgenerate
+
+wire       rem_gt8 = (rem_reg > 8'd8);            // F_PAD: more than one word of padding owed
+wire [3:0] pad_n = rem_gt8 ? 4'd8 : rem_reg[3:0];
+wire       beat_pads = (rem_reg > {4'd0, beat_n});   // the frame is still short after this beat
+wire [7:0] rem_beat = beat_pads ? rem_reg - {4'd0, beat_n} : 8'd0;
+wire [31:0] crc_beat = crc_d[beat_n*32 +: 32];
+wire [31:0] crc_pad = crc_z[pad_n*32 +: 32];
 
 // the gap after /T/ at stream position pos_t (lane of the byte after /T/ is pos_t mod 4)
 function [5:0] gap_and_dic;      // {idles, new dic}
@@ -146,57 +152,59 @@ function [5:0] gap_and_dic;      // {idles, new dic}
     end
 endfunction
 
-integer b, bn, pn;
-reg [10*8-1:0] beat_bytes;
-reg [10*8-1:0] fcs_t;         // FCS placeholders + /T/ (5 bytes) in the low slots
-reg [31:0]     fcs;
-reg            fcs_load;
-reg [5:0]      gd;
+// What the frame side appends this cycle: app_n bytes, slot b of 16. A slot holds the tail
+// (FCS placeholders + /T/) when tail_en and tail_pos <= b < tail_pos + 5, else the base byte: the
+// preamble and the beat (first beat), the beat, zero padding, or idles (gap).
+localparam [1:0] B_FIRST = 2'd0, B_BEAT = 2'd1, B_ZERO = 2'd2, B_IDLE = 2'd3;
+reg [1:0]  base_kind;
+reg        tail_en;
+reg [3:0]  tail_pos;
+reg [4:0]  app_n;
+reg [1:0]  fstate_next;
+reg [31:0] crc_next;
+reg [7:0]  rem_next;
+reg [1:0]  dic_next;
+reg [3:0]  gap_next;
+reg [31:0] fcs;
+reg        fcs_load;
+reg [5:0]  gd;
 
 always @* begin
-    app_bytes = {16{C_IDLE}};
+    base_kind = B_IDLE;
+    tail_en = 1'b0;
+    tail_pos = beat_n;
     app_n = 5'd0;
     fstate_next = fstate_reg;
     crc_next = crc_reg;
-    len_next = len_reg;
+    rem_next = rem_reg;
     dic_next = dic_reg;
     gap_next = gap_reg;
     gd = 6'd0;
-    bn = {28'd0, beat_n};
-    pn = {28'd0, pad_n};
-    fcs = 32'd0;
+    fcs = ~crc_beat;
     fcs_load = 1'b0;
-    fcs_t = {{3{C_IDLE}}, C_TERM, C_FCS_TAGS};
-    for (b = 0; b < 8; b = b + 1)
-        beat_bytes[b*10 +: 10] = {2'b00, in_data_reg[b*8 +: 8]};
 
     case (fstate_reg)
         F_IDLE, F_DATA: begin
             if (in_take) begin
                 crc_next = crc_beat;
-                len_next = len_beat;
+                rem_next = rem_beat;
                 if (fstate_reg == F_IDLE) begin
-                    // preamble, then the beat
-                    app_bytes[0 +: 80] = {{2'b00, 8'hD5}, {6{2'b00, 8'h55}}, C_START};
-                    app_bytes[80 +: 80] = beat_bytes;
+                    base_kind = B_FIRST;                   // preamble, then the beat
                     app_n = 5'd8 + {1'b0, beat_n};
                 end else begin
-                    app_bytes[0 +: 80] = beat_bytes;
+                    base_kind = B_BEAT;
                     app_n = {1'b0, beat_n};
                 end
                 fstate_next = F_DATA;
                 if (in_last_reg) begin
-                    if (len_beat < MIN_LEN || fstate_reg == F_IDLE) begin
+                    if (beat_pads || fstate_reg == F_IDLE) begin
                         fstate_next = F_PAD;
                     end else begin
                         // FCS and /T/ right after the last byte (beat_n + 5 <= 13 bytes)
                         fcs = ~crc_beat;
                         fcs_load = 1'b1;
-                        for (b = 0; b < 8; b = b + 1)
-                            if (b < bn) app_bytes[b*10 +: 10] = beat_bytes[b*10 +: 10];
-                            else app_bytes[b*10 +: 10] = fcs_t[(b - bn)*10 +: 10];
-                        for (b = 8; b < 13; b = b + 1)
-                            if (b - bn < 5) app_bytes[b*10 +: 10] = fcs_t[(b - bn)*10 +: 10];
+                        tail_en = 1'b1;
+                        tail_pos = beat_n;
                         app_n = {1'b0, beat_n} + 5'd5;
                         gd = gap_and_dic(cnt_after_emit[1:0] + app_n[1:0], dic_reg);
                         gap_next = gd[5:2];
@@ -208,17 +216,16 @@ always @* begin
         end
         F_PAD: begin
             if (room) begin
-                if (pad_left > 8'd8) begin
-                    app_bytes[0 +: 80] = {8{C_ZERO}};
+                base_kind = B_ZERO;
+                if (rem_gt8) begin
                     app_n = 5'd8;
                     crc_next = crc_pad;
-                    len_next = len_reg + 8'd8;
+                    rem_next = rem_reg - 8'd8;
                 end else begin
                     fcs = ~crc_pad;
                     fcs_load = 1'b1;
-                    for (b = 0; b < 13; b = b + 1)
-                        if (b < pn) app_bytes[b*10 +: 10] = C_ZERO;
-                        else if (b - pn < 5) app_bytes[b*10 +: 10] = fcs_t[(b - pn)*10 +: 10];
+                    tail_en = 1'b1;
+                    tail_pos = pad_n;
                     app_n = {1'b0, pad_n} + 5'd5;
                     gd = gap_and_dic(cnt_after_emit[1:0] + app_n[1:0], dic_reg);
                     gap_next = gd[5:2];
@@ -232,17 +239,49 @@ always @* begin
                 app_n = {1'b0, gap_reg};
                 fstate_next = F_IDLE;
                 crc_next = 32'hFFFFFFFF;
-                len_next = 8'd0;
+                rem_next = MIN_LEN;
             end
         end
     endcase
 end
 
+// the 16 slots (bytes past app_n are not written)
+localparam [10*8-1:0] PREAMBLE = {{2'b00, 8'hD5}, {6{2'b00, 8'h55}}, C_START};
+localparam [10*5-1:0] TAIL = {C_TERM, C_FCS_TAGS};
+reg [10*16-1:0] app_bytes;
+reg [9:0]       base_b, tail_b;
+reg             tail_hit;
+integer b, j;
+
+always @* begin
+    for (b = 0; b < 16; b = b + 1) begin
+        case (base_kind)
+            B_FIRST: base_b = (b < 8) ? PREAMBLE[b*10 +: 10] : {2'b00, in_data_reg[(b % 8)*8 +: 8]};
+            B_BEAT:  base_b = {2'b00, in_data_reg[(b % 8)*8 +: 8]};
+            B_ZERO:  base_b = C_ZERO;
+            default: base_b = C_IDLE;
+        endcase
+        tail_hit = 1'b0;
+        tail_b = 10'd0;
+        for (j = 0; j < 5; j = j + 1) begin
+            if (b - j >= 0 && b - j < 16 && {28'd0, tail_pos} == b - j) begin
+                tail_hit = tail_en;
+                tail_b = TAIL[j*10 +: 10];
+            end
+        end
+        app_bytes[b*10 +: 10] = tail_hit ? tail_b : base_b;
+    end
+end
+
 // buffer update: emit 8 (or what is there, filled with idles), append app_n bytes at the end
+// (slot j goes to index cnt_after_emit + j: a one-hot select per index)
 reg [10*32-1:0] buf_shift;
 reg [10*32-1:0] buf_next;
 reg [10*8-1:0]  word_out;
-integer k, ce, an;
+reg [9:0]       ins_b;
+reg             ins_en;
+wire [5:0]      app_end = cnt_after_emit + {1'b0, app_n};
+integer k;
 
 always @* begin
     // the word leaving: the 8 oldest bytes, idles where the buffer has fewer
@@ -250,17 +289,19 @@ always @* begin
         word_out[k*10 +: 10] = (k < {26'd0, cnt_reg}) ? buf_reg[k*10 +: 10] : C_IDLE;
     buf_shift = buf_reg >> (10 * 8);
     if (cnt_reg < 6'd8) buf_shift = {32{C_IDLE}};
-    buf_next = buf_shift;
-    ce = {26'd0, cnt_after_emit};
-    an = {27'd0, app_n};
-    for (k = 0; k < 32; k = k + 1)
-        if (k >= ce && k < ce + an)
-            buf_next[k*10 +: 10] = app_bytes[(k - ce)*10 +: 10];
+    for (k = 0; k < 32; k = k + 1) begin
+        ins_b = 10'd0;
+        for (j = 0; j < 16; j = j + 1)
+            if (k - j >= 0 && k - j <= 24)
+                ins_b = ins_b | ({10{{26'd0, cnt_after_emit} == k - j}} & app_bytes[j*10 +: 10]);
+        ins_en = ({26'd0, cnt_after_emit} <= k) && ({26'd0, app_end} > k);
+        buf_next[k*10 +: 10] = ins_en ? ins_b : buf_shift[k*10 +: 10];
+    end
 end
 
 always @(posedge clk) begin
     buf_reg <= buf_next;
-    cnt_reg <= cnt_after_emit + {1'b0, app_n};
+    cnt_reg <= app_end;
     // FCS placeholders take their byte from fcs_reg (latched when the frame's end was appended)
     for (k = 0; k < 8; k = k + 1) begin
         txd_reg[k*8 +: 8] <= word_out[k*10 + 9] ? fcs_reg[word_out[k*10 +: 2]*8 +: 8] : word_out[k*10 +: 8];
@@ -276,7 +317,7 @@ always @(posedge clk) begin
     if (fcs_load) fcs_reg <= fcs;
     fstate_reg <= fstate_next;
     crc_reg <= crc_next;
-    len_reg <= len_next;
+    rem_reg <= rem_next;
     dic_reg <= dic_next;
     gap_reg <= gap_next;
     if (rst) begin
@@ -288,7 +329,7 @@ always @(posedge clk) begin
         in_valid_reg <= 1'b0;
         fstate_reg <= F_IDLE;
         crc_reg <= 32'hFFFFFFFF;
-        len_reg <= 8'd0;
+        rem_reg <= MIN_LEN;
         dic_reg <= 2'd0;
         gap_reg <= 4'd0;
     end
