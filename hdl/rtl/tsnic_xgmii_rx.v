@@ -12,6 +12,10 @@
 //   sof_lane4 says it was in lane 4 (the start is then half a word later than the word's clock
 //   edge). For a lane-4 start the SFD is only checked in the next word: a bad one drops the frame
 //   after sof has pulsed (no beat is sent for it).
+// - Pipeline (issue 16 timing): the CRC takes the word's bytes through eight parallel candidates
+//   (one per byte count) and a select; the residue check of a frame's last beat is made the cycle
+//   after /T/ from the registered CRC, in an output stage: the beats leave one cycle later than the
+//   frame logic makes them (pend_* -> m_axis_*). sof is not delayed.
 // - Gaps between frames on XGMII are at least 5 bytes (/T/ + 4 idles, the lowest the deficit idle
 //   count allows at a receiver), so a frame's last beats have left before the next one's first.
 `resetall
@@ -50,7 +54,7 @@ function [31:0] crc_bytes;
             if (i < n) begin
                 c = c ^ {24'd0, data[i*8 +: 8]};
                 for (j = 0; j < 8; j = j + 1)
-                    c = c[0] ? ((c >> 1) ^ 32'hEDB88320) : (c >> 1);
+                    c = (c >> 1) ^ ({32{c[0]}} & 32'hEDB88320);   // XOR form: maps to XOR trees
             end
         end
         crc_bytes = c;
@@ -65,6 +69,12 @@ reg [31:0] crc_reg = 32'hFFFFFFFF;
 reg [191:0] buf_reg = 192'd0;
 reg [4:0]  cnt_reg = 5'd0;
 
+reg [63:0] pend_data_reg = 64'd0;     // a beat made by the frame logic, one cycle before m_axis_*
+reg [7:0]  pend_keep_reg = 8'd0;
+reg        pend_last_reg = 1'b0;
+reg        pend_valid_reg = 1'b0;
+reg        pend_user_reg = 1'b0;
+reg        pend_crc_chk_reg = 1'b0;  // the last beat of a frame that ended on the previous word: add the CRC check
 reg [63:0] out_data_reg = 64'd0;
 reg [7:0]  out_keep_reg = 8'd0;
 reg        out_last_reg = 1'b0;
@@ -111,7 +121,17 @@ wire sfd4_ok = xgmii_rxc[3:0] == 4'd0 && xgmii_rxd[31:0] == 32'hD5555555;
 
 wire [63:0] packed_data = pre4_reg ? {32'd0, xgmii_rxd[63:32]} : xgmii_rxd;
 wire [3:0]  n_bytes = term_lane[3:0] - {1'b0, first};
-wire [31:0] crc_now = crc_bytes(crc_reg, packed_data, n_bytes);
+// CRC candidates for each byte count, then the select
+wire [32*9-1:0] crc_c;
+assign crc_c[31:0] = crc_reg;
+genvar g;
+generate
+    for (g = 1; g <= 8; g = g + 1) begin : crc_g
+        assign crc_c[g*32 +: 32] = crc_bytes(crc_reg, packed_data, g);
+    end
+endgenerate
+wire [31:0] crc_now = crc_c[n_bytes*32 +: 32];
+wire        crc_bad = (crc_reg != CRC_RESIDUE);   // the frame that ended on the previous word
 wire [15:0] len_now = (len_reg > 16'd9999) ? len_reg : len_reg + {12'd0, n_bytes};
 
 reg [191:0] buf_app;
@@ -136,18 +156,27 @@ endfunction
 wire [4:0] tail_n = cnt_app - 5'd4;   // payload bytes left at /T/ (1..15 for a frame of >= 5 bytes)
 
 always @(posedge clk) begin
-    out_valid_reg <= 1'b0;
-    out_last_reg <= 1'b0;
-    out_user_reg <= 1'b0;
+    // output stage: the last beat's FCS check from the registered CRC
+    out_data_reg <= pend_data_reg;
+    out_keep_reg <= pend_keep_reg;
+    out_last_reg <= pend_last_reg;
+    out_valid_reg <= pend_valid_reg;
+    out_user_reg <= pend_user_reg || (pend_crc_chk_reg && crc_bad);
+
+    pend_valid_reg <= 1'b0;
+    pend_last_reg <= 1'b0;
+    pend_user_reg <= 1'b0;
+    pend_crc_chk_reg <= 1'b0;
     sof_reg <= 1'b0;
     sof_lane4_reg <= 1'b0;
 
     if (tail_valid_reg) begin
-        out_data_reg <= tail_data_reg;
-        out_keep_reg <= tail_keep_reg;
-        out_last_reg <= 1'b1;
-        out_user_reg <= tail_user_reg;
-        out_valid_reg <= 1'b1;
+        // second tail beat: the frame ended on the previous word, crc_reg holds its CRC
+        pend_data_reg <= tail_data_reg;
+        pend_keep_reg <= tail_keep_reg;
+        pend_last_reg <= 1'b1;
+        pend_user_reg <= tail_user_reg || crc_bad;
+        pend_valid_reg <= 1'b1;
         tail_valid_reg <= 1'b0;
     end
 
@@ -179,24 +208,25 @@ always @(posedge clk) begin
             if (len_now < 16'd5) begin
                 // nothing to deliver (a runt without payload): dropped
             end else if (tail_n > 5'd8) begin
-                out_data_reg <= buf_app[63:0];
-                out_keep_reg <= 8'hFF;
-                out_valid_reg <= 1'b1;
+                pend_data_reg <= buf_app[63:0];
+                pend_keep_reg <= 8'hFF;
+                pend_valid_reg <= 1'b1;
                 tail_data_reg <= buf_app[127:64];
                 tail_keep_reg <= keep_of(tail_n - 5'd8);
                 tail_valid_reg <= 1'b1;
-                tail_user_reg <= bad_reg || ctrl_other || crc_now != CRC_RESIDUE || len_now < 16'd64;
+                tail_user_reg <= bad_reg || ctrl_other || len_now < 16'd64;   // + crc_bad next cycle
             end else begin
-                out_data_reg <= buf_app[63:0];
-                out_keep_reg <= keep_of(tail_n);
-                out_valid_reg <= 1'b1;
-                out_last_reg <= 1'b1;
-                out_user_reg <= bad_reg || ctrl_other || crc_now != CRC_RESIDUE || len_now < 16'd64;
+                pend_data_reg <= buf_app[63:0];
+                pend_keep_reg <= keep_of(tail_n);
+                pend_valid_reg <= 1'b1;
+                pend_last_reg <= 1'b1;
+                pend_user_reg <= bad_reg || ctrl_other || len_now < 16'd64;
+                pend_crc_chk_reg <= 1'b1;                                     // + crc_bad next cycle
             end
         end else if (cnt_app >= 5'd13) begin
-            out_data_reg <= buf_app[63:0];
-            out_keep_reg <= 8'hFF;
-            out_valid_reg <= 1'b1;
+            pend_data_reg <= buf_app[63:0];
+            pend_keep_reg <= 8'hFF;
+            pend_valid_reg <= 1'b1;
             buf_reg <= {64'd0, buf_app[191:64]};
             cnt_reg <= cnt_app - 5'd8;
         end else begin
@@ -208,6 +238,8 @@ always @(posedge clk) begin
     if (rst) begin
         in_frame_reg <= 1'b0;
         pre4_reg <= 1'b0;
+        pend_valid_reg <= 1'b0;
+        pend_crc_chk_reg <= 1'b0;
         out_valid_reg <= 1'b0;
         tail_valid_reg <= 1'b0;
         sof_reg <= 1'b0;

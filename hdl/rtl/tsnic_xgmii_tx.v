@@ -61,7 +61,7 @@ function [31:0] crc_bytes;
             if (i < n) begin
                 c = c ^ {24'd0, data[i*8 +: 8]};
                 for (j = 0; j < 8; j = j + 1)
-                    c = c[0] ? ((c >> 1) ^ 32'hEDB88320) : (c >> 1);
+                    c = (c >> 1) ^ ({32{c[0]}} & 32'hEDB88320);   // XOR form: maps to XOR trees
             end
         end
         crc_bytes = c;
@@ -96,10 +96,12 @@ reg [1:0]  fstate_reg = F_IDLE;
 reg [31:0] crc_reg = 32'hFFFFFFFF;
 reg [31:0] fcs_reg = 32'd0;              // the FCS of the frame whose end was appended last
 reg [7:0]  rem_reg = MIN_LEN;            // payload bytes still missing to MIN_LEN (0 once reached)
+reg        rem_gt8_reg = 1'b1;           // rem_reg > 8
+reg [5:0]  ce_reg = 6'd0;                // cnt_reg - 8, or 0: the bytes held once this cycle's word left
 reg [1:0]  dic_reg = 2'd0;               // deficit idle count
 reg [3:0]  gap_reg = 4'd0;               // idles owed after /T/
 
-wire [5:0] cnt_after_emit = (cnt_reg >= 6'd8) ? cnt_reg - 6'd8 : 6'd0;
+wire [5:0] cnt_after_emit = ce_reg;
 wire       room = (cnt_after_emit <= 6'd16);
 
 // input register: the beat and its byte count (nothing but the count between the port and a flop)
@@ -125,9 +127,9 @@ generate
     end
 endgenerate
 
-wire       rem_gt8 = (rem_reg > 8'd8);            // F_PAD: more than one word of padding owed
+wire       rem_gt8 = rem_gt8_reg;                  // F_PAD: more than one word of padding owed
 wire [3:0] pad_n = rem_gt8 ? 4'd8 : rem_reg[3:0];
-wire       beat_pads = (rem_reg > {4'd0, beat_n});   // the frame is still short after this beat
+wire       beat_pads = rem_gt8 || (rem_reg[3:0] > beat_n);   // rem_reg > beat_n: still short after this beat
 wire [7:0] rem_beat = beat_pads ? rem_reg - {4'd0, beat_n} : 8'd0;
 wire [31:0] crc_beat = crc_d[beat_n*32 +: 32];
 wire [31:0] crc_pad = crc_z[pad_n*32 +: 32];
@@ -302,6 +304,8 @@ end
 always @(posedge clk) begin
     buf_reg <= buf_next;
     cnt_reg <= app_end;
+    ce_reg <= (app_end >= 6'd8) ? app_end - 6'd8 : 6'd0;
+    rem_gt8_reg <= (rem_next > 8'd8);
     // FCS placeholders take their byte from fcs_reg (latched when the frame's end was appended)
     for (k = 0; k < 8; k = k + 1) begin
         txd_reg[k*8 +: 8] <= word_out[k*10 + 9] ? fcs_reg[word_out[k*10 +: 2]*8 +: 8] : word_out[k*10 +: 8];
@@ -323,6 +327,8 @@ always @(posedge clk) begin
     if (rst) begin
         buf_reg <= {32{C_IDLE}};
         cnt_reg <= 6'd0;
+        ce_reg <= 6'd0;
+        rem_gt8_reg <= 1'b1;
         txd_reg <= {8{8'h07}};
         txc_reg <= 8'hFF;
         sof_reg <= 1'b0;
