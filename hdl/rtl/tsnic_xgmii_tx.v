@@ -6,7 +6,7 @@
 // - Inter-frame gap: 12 bytes (/T/ + 11 idles) on average, with the deficit idle count of IEEE 802.3
 //   46.3.1.4: the next /S/ must fall in lane 0 or 4, so a gap ending 1..3 lanes past such a lane is
 //   shortened to it while the count of removed idles stays <= 3, else lengthened to the next one.
-// - Datapath: an input register (the beat and its byte count), then a 32-byte lane buffer (10 bits
+// - Datapath: two input registers (the beat, its byte count, the data's CRC share), then a 32-byte lane buffer (10 bits
 //   per byte: FCS tag, control, data). Each cycle the frame side appends up to 16 bytes at the
 //   buffer's end (preamble + first beat, a beat, last beat + FCS + /T/, or the gap's idles) and the
 //   XGMII side takes the oldest 8; a byte's lane is its buffer index mod 8. When fewer than 8 bytes
@@ -19,7 +19,8 @@
 //   (issue 16: timing).
 // - The input must not stall inside a frame (tsnic_mac_tx offers a frame only once it is whole);
 //   tuser is not used (no frame abort).
-// - Latency, idle line: the first beat accepted at edge k is on txd from edge k+2 (/S/ in lane 0).
+// - Latency, idle line: the first beat accepted at edge k is on txd from edge k+3 (/S/ in lane 0):
+//   two input stages (the second holds the data's share of the CRC), then the lane buffer.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -104,26 +105,37 @@ reg [3:0]  gap_reg = 4'd0;               // idles owed after /T/
 wire [5:0] cnt_after_emit = ce_reg;
 wire       room = (cnt_after_emit <= 6'd16);
 
-// input register: the beat and its byte count (nothing but the count between the port and a flop)
+// input stage 1: the beat and its byte count (nothing but the count between the port and a flop)
+reg [63:0] in1_data_reg = 64'd0;
+reg [3:0]  in1_n_reg = 4'd0;
+reg        in1_last_reg = 1'b0;
+reg        in1_valid_reg = 1'b0;
+// input stage 2: the beat and the data's share of the CRC for each byte count g = 1..8
+// (the CRC is linear: crc(c, d, g) = crc(c, 0, g) ^ crc(0, d, g), so the loop below only XORs the
+// state's share with these)
 reg [63:0] in_data_reg = 64'd0;
 reg [3:0]  in_n_reg = 4'd0;
 reg        in_last_reg = 1'b0;
 reg        in_valid_reg = 1'b0;
+reg [32*8-1:0] in_dcrc_reg = {256{1'b0}};
 wire       in_take = in_valid_reg && room && (fstate_reg == F_IDLE || fstate_reg == F_DATA);
-assign s_axis_tready = !in_valid_reg || in_take;
+wire       in2_load = !in_valid_reg || in_take;
+assign s_axis_tready = !in1_valid_reg || in2_load;
 
 wire [3:0] beat_n = in_n_reg;
 
-// CRC candidates for each byte count (parallel XOR networks), then a select by the count
+// CRC candidates for each byte count, then a select by the count
 wire [32*9-1:0] crc_d;    // the beat's first g bytes
 wire [32*9-1:0] crc_z;    // g zero bytes (padding)
+wire [32*8-1:0] dcrc1;    // stage 1's data share
 assign crc_d[31:0] = crc_reg;
 assign crc_z[31:0] = crc_reg;
 genvar g;
 generate
     for (g = 1; g <= 8; g = g + 1) begin : crc_g
-        assign crc_d[g*32 +: 32] = crc_bytes(crc_reg, in_data_reg, g);
         assign crc_z[g*32 +: 32] = crc_bytes(crc_reg, 64'd0, g);
+        assign crc_d[g*32 +: 32] = crc_z[g*32 +: 32] ^ in_dcrc_reg[(g-1)*32 +: 32];
+        assign dcrc1[(g-1)*32 +: 32] = crc_bytes(32'd0, in1_data_reg, g);
     end
 endgenerate
 
@@ -312,11 +324,18 @@ always @(posedge clk) begin
         txc_reg[k] <= word_out[k*10 + 8];
     end
     sof_reg <= (word_out[9:0] == C_START) || (word_out[4*10 +: 10] == C_START);
+    if (in2_load) begin
+        in_data_reg <= in1_data_reg;
+        in_n_reg <= in1_n_reg;
+        in_last_reg <= in1_last_reg;
+        in_valid_reg <= in1_valid_reg;
+        in_dcrc_reg <= dcrc1;
+    end
     if (s_axis_tready) begin
-        in_data_reg <= s_axis_tdata;
-        in_n_reg <= keep_count(s_axis_tkeep);
-        in_last_reg <= s_axis_tlast;
-        in_valid_reg <= s_axis_tvalid;
+        in1_data_reg <= s_axis_tdata;
+        in1_n_reg <= keep_count(s_axis_tkeep);
+        in1_last_reg <= s_axis_tlast;
+        in1_valid_reg <= s_axis_tvalid;
     end
     if (fcs_load) fcs_reg <= fcs;
     fstate_reg <= fstate_next;
@@ -333,6 +352,7 @@ always @(posedge clk) begin
         txc_reg <= 8'hFF;
         sof_reg <= 1'b0;
         in_valid_reg <= 1'b0;
+        in1_valid_reg <= 1'b0;
         fstate_reg <= F_IDLE;
         crc_reg <= 32'hFFFFFFFF;
         rem_reg <= MIN_LEN;
