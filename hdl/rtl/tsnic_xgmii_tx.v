@@ -13,9 +13,9 @@
 //   are waiting (between frames) the word is completed with idles. s_axis_tready is low while the
 //   input register is full and the buffer has no room: the MAC paces its input to the line rate.
 // - FCS: the buffer holds four tagged placeholder bytes (tag + byte index) where the FCS goes; the
-//   CRC runs beside the buffer (crc_reg, a beat per cycle), its final value is latched into fcs_reg
-//   when the frame's end is appended, and the placeholders take their bytes from fcs_reg on the way
-//   to xgmii_txd (they leave at least one cycle later). So no CRC logic sits in front of the buffer
+//   CRC runs beside the buffer (crc_reg, a beat per cycle) and holds the final value in the cycle
+//   after the frame's end is appended, then fcs_reg keeps it; the placeholders take their bytes from
+//   there on the way to xgmii_txd (they leave at least one cycle after the append). So no CRC logic sits in front of the buffer
 //   (issue 16: timing).
 // - The input must not stall inside a frame (tsnic_mac_tx offers a frame only once it is whole);
 //   tuser is not used (no frame abort).
@@ -96,6 +96,8 @@ localparam [1:0] F_IDLE = 2'd0, F_DATA = 2'd1, F_PAD = 2'd2, F_GAP = 2'd3;
 reg [1:0]  fstate_reg = F_IDLE;
 reg [31:0] crc_reg = 32'hFFFFFFFF;
 reg [31:0] fcs_reg = 32'd0;              // the FCS of the frame whose end was appended last
+reg        fcs_pend_reg = 1'b0;          // that end was appended in the previous cycle: crc_reg is final
+wire [31:0] fcs_now = fcs_pend_reg ? ~crc_reg : fcs_reg;
 reg [7:0]  rem_reg = MIN_LEN;            // payload bytes still missing to MIN_LEN (0 once reached)
 reg        rem_gt8_reg = 1'b1;           // rem_reg > 8
 reg [5:0]  ce_reg = 6'd0;                // cnt_reg - 8, or 0: the bytes held once this cycle's word left
@@ -128,13 +130,15 @@ wire [3:0] beat_n = in_n_reg;
 wire [32*9-1:0] crc_d;    // the beat's first g bytes
 wire [32*9-1:0] crc_z;    // g zero bytes (padding)
 wire [32*8-1:0] dcrc1;    // stage 1's data share
+wire            pad_mode = (fstate_reg == F_PAD);   // padding: zero bytes, pad_n of them
+wire [3:0]      n_sel;
 assign crc_d[31:0] = crc_reg;
 assign crc_z[31:0] = crc_reg;
 genvar g;
 generate
     for (g = 1; g <= 8; g = g + 1) begin : crc_g
         assign crc_z[g*32 +: 32] = crc_bytes(crc_reg, 64'd0, g);
-        assign crc_d[g*32 +: 32] = crc_z[g*32 +: 32] ^ in_dcrc_reg[(g-1)*32 +: 32];
+        assign crc_d[g*32 +: 32] = crc_z[g*32 +: 32] ^ (pad_mode ? 32'd0 : in_dcrc_reg[(g-1)*32 +: 32]);
         assign dcrc1[(g-1)*32 +: 32] = crc_bytes(32'd0, in1_data_reg, g);
     end
 endgenerate
@@ -143,8 +147,11 @@ wire       rem_gt8 = rem_gt8_reg;                  // F_PAD: more than one word 
 wire [3:0] pad_n = rem_gt8 ? 4'd8 : rem_reg[3:0];
 wire       beat_pads = rem_gt8 || (rem_reg[3:0] > beat_n);   // rem_reg > beat_n: still short after this beat
 wire [7:0] rem_beat = beat_pads ? rem_reg - {4'd0, beat_n} : 8'd0;
-wire [31:0] crc_beat = crc_d[beat_n*32 +: 32];
-wire [31:0] crc_pad = crc_z[pad_n*32 +: 32];
+// one select for both: the beat's bytes (F_IDLE, F_DATA) or the padding (F_PAD)
+assign n_sel = pad_mode ? pad_n : beat_n;
+wire [31:0] crc_sel = crc_d[n_sel*32 +: 32];
+wire [31:0] crc_beat = crc_sel;
+wire [31:0] crc_pad = crc_sel;
 
 // the gap after /T/ at stream position pos_t (lane of the byte after /T/ is pos_t mod 4)
 function [5:0] gap_and_dic;      // {idles, new dic}
@@ -179,7 +186,6 @@ reg [31:0] crc_next;
 reg [7:0]  rem_next;
 reg [1:0]  dic_next;
 reg [3:0]  gap_next;
-reg [31:0] fcs;
 reg        fcs_load;
 reg [5:0]  gd;
 
@@ -194,7 +200,6 @@ always @* begin
     dic_next = dic_reg;
     gap_next = gap_reg;
     gd = 6'd0;
-    fcs = ~crc_beat;
     fcs_load = 1'b0;
 
     case (fstate_reg)
@@ -215,7 +220,6 @@ always @* begin
                         fstate_next = F_PAD;
                     end else begin
                         // FCS and /T/ right after the last byte (beat_n + 5 <= 13 bytes)
-                        fcs = ~crc_beat;
                         fcs_load = 1'b1;
                         tail_en = 1'b1;
                         tail_pos = beat_n;
@@ -236,7 +240,7 @@ always @* begin
                     crc_next = crc_pad;
                     rem_next = rem_reg - 8'd8;
                 end else begin
-                    fcs = ~crc_pad;
+                    crc_next = crc_pad;
                     fcs_load = 1'b1;
                     tail_en = 1'b1;
                     tail_pos = pad_n;
@@ -318,9 +322,10 @@ always @(posedge clk) begin
     cnt_reg <= app_end;
     ce_reg <= (app_end >= 6'd8) ? app_end - 6'd8 : 6'd0;
     rem_gt8_reg <= (rem_next > 8'd8);
-    // FCS placeholders take their byte from fcs_reg (latched when the frame's end was appended)
+    // FCS placeholders take their byte from the final CRC: crc_reg in the cycle after the frame's end
+    // was appended, fcs_reg (its copy) after that
     for (k = 0; k < 8; k = k + 1) begin
-        txd_reg[k*8 +: 8] <= word_out[k*10 + 9] ? fcs_reg[word_out[k*10 +: 2]*8 +: 8] : word_out[k*10 +: 8];
+        txd_reg[k*8 +: 8] <= word_out[k*10 + 9] ? fcs_now[word_out[k*10 +: 2]*8 +: 8] : word_out[k*10 +: 8];
         txc_reg[k] <= word_out[k*10 + 8];
     end
     sof_reg <= (word_out[9:0] == C_START) || (word_out[4*10 +: 10] == C_START);
@@ -337,7 +342,8 @@ always @(posedge clk) begin
         in1_last_reg <= s_axis_tlast;
         in1_valid_reg <= s_axis_tvalid;
     end
-    if (fcs_load) fcs_reg <= fcs;
+    fcs_pend_reg <= fcs_load;
+    if (fcs_pend_reg) fcs_reg <= ~crc_reg;
     fstate_reg <= fstate_next;
     crc_reg <= crc_next;
     rem_reg <= rem_next;
@@ -348,6 +354,7 @@ always @(posedge clk) begin
         cnt_reg <= 6'd0;
         ce_reg <= 6'd0;
         rem_gt8_reg <= 1'b1;
+        fcs_pend_reg <= 1'b0;
         txd_reg <= {8{8'h07}};
         txc_reg <= 8'hFF;
         sof_reg <= 1'b0;
@@ -362,7 +369,7 @@ always @(posedge clk) begin
 end
 
 /* verilator lint_off UNUSEDSIGNAL */
-wire unused_ok = &{1'b0, gd};
+wire unused_ok = &{1'b0, gd, crc_z[31:0]};
 /* verilator lint_on UNUSEDSIGNAL */
 
 endmodule
