@@ -12,12 +12,12 @@
 //   sof_lane4 says it was in lane 4 (the start is then half a word later than the word's clock
 //   edge). For a lane-4 start the SFD is only checked in the next word: a bad one drops the frame
 //   after sof has pulsed (no beat is sent for it).
-// - Pipeline (issue 16 timing): the CRC runs two cycles behind the frame logic (c1: the word's
-//   packed bytes and count; c2: the data's share of the CRC for each byte count, the CRC being
-//   linear; then crc_reg takes the state's share XOR that, selected by the count), and the residue
-//   verdict is registered the cycle after. The beats the frame logic makes (pend_*) pass three more
-//   registers (d1..d3) so that the last one meets its frame's verdict: m_axis_* leaves four cycles
-//   later than the frame logic made it. sof is not delayed (the cycle after the /S/ word).
+// - Pipeline (issue 16 timing): the CRC runs three cycles behind the frame logic (c1: the word's
+//   packed bytes and count; cb, c2: the data's share of the CRC for each byte count, in two steps,
+//   the CRC being linear; then crc_reg takes the state's share XOR that, selected by the count), and
+//   the residue verdict is registered the cycle after. The beats the frame logic makes (pend_*) pass
+//   four more registers (d1..d4) so that the last one meets its frame's verdict: m_axis_* leaves
+//   five cycles later than the frame logic made it. sof is not delayed (the cycle after the /S/ word).
 // - Gaps between frames on XGMII are at least 5 bytes (/T/ + 4 idles, the lowest the deficit idle
 //   count allows at a receiver), so a frame's last beats have left before the next one's first.
 `resetall
@@ -77,11 +77,14 @@ reg        pend_last_reg = 1'b0;
 reg        pend_valid_reg = 1'b0;
 reg        pend_user_reg = 1'b0;
 reg        pend_crc_chk_reg = 1'b0;  // a frame's last beat: add the CRC verdict
-reg [3*76-1:0] dly_reg = {3*76{1'b0}};  // d1..d3: {crc_chk, user, last, valid, keep, data}
+reg [4*76-1:0] dly_reg = {4*76{1'b0}};  // d1..d4: {crc_chk, user, last, valid, keep, data}
 // CRC pipeline
 reg        c1_valid_reg = 1'b0, c1_init_reg = 1'b0, c1_final_reg = 1'b0;
 reg [63:0] c1_data_reg = 64'd0;
 reg [3:0]  c1_n_reg = 4'd0;
+reg        cb_valid_reg = 1'b0, cb_init_reg = 1'b0, cb_final_reg = 1'b0;
+reg [3:0]  cb_n_reg = 4'd0;
+reg [32*8-1:0] cb_part_reg = {256{1'b0}};   // crc(0, low 4 bytes, j), crc(0, high 4 bytes, j), j = 1..4
 reg        c2_valid_reg = 1'b0, c2_init_reg = 1'b0, c2_final_reg = 1'b0;
 reg [3:0]  c2_n_reg = 4'd0;
 reg [32*9-1:0] c2_dcrc_reg = {288{1'b0}};
@@ -133,31 +136,43 @@ wire sfd4_ok = xgmii_rxc[3:0] == 4'd0 && xgmii_rxd[31:0] == 32'hD5555555;
 
 wire [63:0] packed_data = pre4_reg ? {32'd0, xgmii_rxd[63:32]} : xgmii_rxd;
 wire [3:0]  n_bytes = term_lane[3:0] - {1'b0, first};
-// CRC: the data's share per byte count (from c1), then the state's share XOR it, selected (c2)
+// CRC: the data's share per byte count in two steps (cb: each half's share; then for g > 4,
+// crc(0, d, g) = crc(crc(0, low half, 4), 0, g - 4) ^ crc(0, high half, g - 4)), then the state's
+// share XOR it, selected (c2)
+wire [32*8-1:0] part1;
 wire [32*9-1:0] dcrc1;
 wire [32*9-1:0] crc_c;
 assign dcrc1[31:0] = 32'd0;
 genvar g;
 generate
+    for (g = 1; g <= 4; g = g + 1) begin : part_g
+        assign part1[(g-1)*32 +: 32] = crc_bytes(32'd0, {32'd0, c1_data_reg[31:0]}, g);
+        assign part1[(g+3)*32 +: 32] = crc_bytes(32'd0, {32'd0, c1_data_reg[63:32]}, g);
+        assign dcrc1[g*32 +: 32] = cb_part_reg[(g-1)*32 +: 32];
+        assign dcrc1[(g+4)*32 +: 32] = crc_bytes(cb_part_reg[3*32 +: 32], 64'd0, g) ^ cb_part_reg[(g+3)*32 +: 32];
+    end
     for (g = 0; g <= 8; g = g + 1) begin : crc_g
-        if (g > 0) begin : d
-            assign dcrc1[g*32 +: 32] = crc_bytes(32'd0, c1_data_reg, g);
-        end
         assign crc_c[g*32 +: 32] = crc_bytes(crc_reg, 64'd0, g) ^ c2_dcrc_reg[g*32 +: 32];
     end
 endgenerate
 wire [31:0] crc_now = crc_c[c2_n_reg*32 +: 32];
 
 always @(posedge clk) begin
-    c2_valid_reg <= c1_valid_reg;
-    c2_init_reg <= c1_init_reg;
-    c2_final_reg <= c1_final_reg;
-    c2_n_reg <= c1_n_reg;
+    cb_valid_reg <= c1_valid_reg;
+    cb_init_reg <= c1_init_reg;
+    cb_final_reg <= c1_final_reg;
+    cb_n_reg <= c1_n_reg;
+    cb_part_reg <= part1;
+    c2_valid_reg <= cb_valid_reg;
+    c2_init_reg <= cb_init_reg;
+    c2_final_reg <= cb_final_reg;
+    c2_n_reg <= cb_n_reg;
     c2_dcrc_reg <= dcrc1;
     if (c2_valid_reg) crc_reg <= c2_init_reg ? 32'hFFFFFFFF : crc_now;
     c3_final_reg <= c2_valid_reg && c2_final_reg;
     if (c3_final_reg) verdict_bad_reg <= (crc_reg != CRC_RESIDUE);
     if (rst) begin
+        cb_valid_reg <= 1'b0;
         c2_valid_reg <= 1'b0;
         c3_final_reg <= 1'b0;
     end
@@ -187,10 +202,10 @@ wire [4:0] tail_n = cnt_app - 5'd4;   // payload bytes left at /T/ (1..15 for a 
 
 always @(posedge clk) begin
     // output stage: the last beat's FCS check from the registered CRC
-    dly_reg <= {dly_reg[2*76-1:0], pend_crc_chk_reg, pend_user_reg, pend_last_reg, pend_valid_reg,
+    dly_reg <= {dly_reg[3*76-1:0], pend_crc_chk_reg, pend_user_reg, pend_last_reg, pend_valid_reg,
                 pend_keep_reg, pend_data_reg};
-    {out_last_reg, out_valid_reg, out_keep_reg, out_data_reg} <= dly_reg[3*76-3 -: 74];
-    out_user_reg <= dly_reg[3*76-2] || (dly_reg[3*76-1] && verdict_bad_reg);
+    {out_last_reg, out_valid_reg, out_keep_reg, out_data_reg} <= dly_reg[4*76-3 -: 74];
+    out_user_reg <= dly_reg[4*76-2] || (dly_reg[4*76-1] && verdict_bad_reg);
     c1_valid_reg <= 1'b0;
     c1_init_reg <= 1'b0;
     c1_final_reg <= 1'b0;
@@ -277,7 +292,7 @@ always @(posedge clk) begin
         pre4_reg <= 1'b0;
         pend_valid_reg <= 1'b0;
         pend_crc_chk_reg <= 1'b0;
-        dly_reg <= {3*76{1'b0}};
+        dly_reg <= {4*76{1'b0}};
         out_valid_reg <= 1'b0;
         c1_valid_reg <= 1'b0;
         tail_valid_reg <= 1'b0;
