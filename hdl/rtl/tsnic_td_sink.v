@@ -125,11 +125,9 @@ reg [39:0] last_inc_reg = 40'd0;
 reg [39:0] s1_dinc_reg = 40'd0;
 reg [47:0] extra_reg = ACQ_EXTRA;          // extra lag of the target, decaying once acquired
 reg [95:0] target_off_reg = TRACK_DELAY - {48'd0, ACQ_EXTRA};
-reg [35:0] s2_pp_lo_reg = 36'd0;          // feed-forward partial products
-reg [36:0] s2_pp_hi_reg = 37'd0;
+reg [INC_W-1:0] s2_ff_reg = {INC_W{1'b0}};   // feed-forward product
 reg        s2_ff_big_reg = 1'b0;
-reg [35:0] s3_pp_lo_reg = 36'd0;          // the DSP's output register
-reg [36:0] s3_pp_hi_reg = 37'd0;
+reg [INC_W-1:0] s3_ff_reg = {INC_W{1'b0}};
 reg        s3_ff_valid_reg = 1'b0;
 reg [INC_W-1:0] s4_ff_reg = {INC_W{1'b0}};
 reg        s4_ff_apply_reg = 1'b0;
@@ -165,14 +163,25 @@ wire [INC_W-1:0] trim = settle_reg ? $signed({INC_W{1'b0}})
                       : locked_reg ? ($signed(err_small) >>> KI_SHIFT)
                       : (mid_reg && !freq_known_reg) ? ($signed(err_small) >>> KI_MID_SHIFT)
                       : $signed({INC_W{1'b0}});
-// feed-forward: signed 32-bit increment change times the 4.16 period ratio
-// (two 16 x 20 partial products, registered twice (the DSP's M and P registers), summed the next
-// cycle and applied the one after: samples are at least 5 cycles apart, so these stages never
-// overlap the next sample's)
-wire signed [15:0] dinc_hi = s1_dinc_reg[31:16];
-wire signed [36:0] pp_hi = dinc_hi * $signed({1'b0, RATIO_FX});
-wire [35:0] pp_lo = {20'd0, s1_dinc_reg[15:0]} * {16'd0, RATIO_FX};
-wire [INC_W-1:0] ff_sum = {{(INC_W-37){s3_pp_hi_reg[36]}}, s3_pp_hi_reg} + {{(INC_W-20){1'b0}}, s3_pp_lo_reg[35:16]};
+// feed-forward: signed 32-bit increment change times the 4.16 period ratio, floor(dinc * ratio / 2^16),
+// as a sum of shifted copies of dinc (the ratio is a constant: an adder tree in LUTs and carries,
+// 1.4 ns; a DSP48E2 without its pipeline registers, which yosys does not pack, times 1.9 ns A->P);
+// registered, copied once and applied the cycle after: samples are at least 5 cycles apart, so these
+// stages never overlap the next sample's
+function [63:0] mul_ratio;
+    input [31:0] x;           // signed
+    integer i;
+    reg [63:0] xe, acc;
+    begin
+        xe = {{32{x[31]}}, x};
+        acc = 64'd0;
+        for (i = 0; i < 20; i = i + 1)
+            if (RATIO_FX[i]) acc = acc + (xe << i);
+        mul_ratio = acc;
+    end
+endfunction
+wire [63:0] ff_prod = mul_ratio(s1_dinc_reg[31:0]);
+wire [INC_W-1:0] ff_sum = s3_ff_reg;
 wire [95:0] inc_use_ext = {{(96-INC_W){inc_use_reg[INC_W-1]}}, inc_use_reg};
 
 always @(negedge clk) begin
@@ -205,10 +214,8 @@ always @(posedge clk) begin
     s2_err_reg <= s1_target_reg - time_reg;
     s2_hard_reg <= s1_hard_reg;
     s2_ff_big_reg <= !((&s1_dinc_reg[39:31]) || !(|s1_dinc_reg[39:31]));
-    s2_pp_lo_reg <= pp_lo;
-    s2_pp_hi_reg <= pp_hi;
-    s3_pp_lo_reg <= s2_pp_lo_reg;
-    s3_pp_hi_reg <= s2_pp_hi_reg;
+    s2_ff_reg <= ff_prod[16 +: INC_W];
+    s3_ff_reg <= s2_ff_reg;
     s3_ff_valid_reg <= s2_valid_reg && !s2_ff_big_reg;
     s4_ff_reg <= ff_sum;
     s4_ff_apply_reg <= s3_ff_valid_reg;
@@ -287,7 +294,7 @@ always @(posedge clk) begin
 end
 
 /* verilator lint_off UNUSEDSIGNAL */
-wire unused_ok = &{1'b0, s2_err_reg[95:INC_W], s3_pp_lo_reg[15:0]};
+wire unused_ok = &{1'b0, s2_err_reg[95:INC_W], ff_prod[15:0]};
 /* verilator lint_on UNUSEDSIGNAL */
 
 endmodule

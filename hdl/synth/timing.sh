@@ -6,7 +6,8 @@
 #
 #   hdl/synth/timing.sh                 every module at its default parameters, plus the modules whose
 #                                       size depends on the queue/node count at the board configuration
-#   hdl/synth/timing.sh MODULE ...      only these (default parameters)
+#   hdl/synth/timing.sh MODULE ...      only these (default parameters; "--rtl board/common/rtl MODULE"
+#                                       for a module of another folder, as one argument)
 #   TIMING_CORE=1 hdl/synth/timing.sh   also tsnic_core at the board configuration (~10+ min)
 #   STA=/path/to/sta.sh                 the estimator (default: ../shared/tools/sta/sta.sh beside the repo)
 #
@@ -31,6 +32,10 @@ else
     m=$(basename "$f" .v)
     [ "$m" = tsnic_core ] && continue
     runs+=("$m")
+  done
+  # board-side glue in board/common/rtl (each synthesized from that folder alone)
+  for f in board/common/rtl/*.v; do
+    [ -e "$f" ] && runs+=("--rtl board/common/rtl $(basename "$f" .v)")
   done
   runs+=("tsnic_desc_fetch $board_q" "tsnic_desc_table NODE_W=16" "tsnic_cpl_write NUM_QUEUES=4096"
          "tsnic_calendar $board_q SLOTS=8192 CSLOT_W=16" "tsnic_flash_ctrl GOLDEN=1")
