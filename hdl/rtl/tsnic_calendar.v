@@ -216,7 +216,7 @@ reg               sub_more;      // ... and whether another sub-list follows it
 reg  [AS_W-1:0]   g_tgt_q;       // registered in-word search of the scan's occupancy word
 reg  [GROUP_W:0]  g_off_q;
 reg               scan_mv;       // the scan moved at the last edge
-reg               g_set;         // a slot of the scan's occupancy word was set at the last edge
+reg  [(1<<GROUP_W)-1:0] g_setm; // slots of the scan's occupancy word set at the last edge
 reg  [SLOT_NS_W-1:0] o_cur;      // sub-list being walked: everything below {scan, o_cur} is loaded
 reg  [63:0]       ord_done;      // ... i.e. everything at or below ord_done = {scan, o_cur} - 1
 reg  [AS_W-1:0]   hi_s;          // every cell of the release buffer lies in a slot below hi_s
@@ -575,9 +575,14 @@ wire [AS_W-1:0] g_hit     = {scan[AS_W-1:GROUP_W], g_next};
 wire [AS_W-1:0] g_tgt     = (g_rest == {(1<<GROUP_W){1'b0}}) ? g_end : g_hit;
 // The in-word search is registered: g_tgt_q (and its offset in the word, g_off_q: 2^GROUP_W = the
 // word end) was computed last cycle for the same scan; g_ok says the scan did not move at the last
-// edge and no slot of its word was set then (a cleared slot only makes the target conservative).
-// So a skip over empty slots takes two cycles after the scan moved, one otherwise.
-wire            g_ok      = !scan_mv && !g_set;
+// edge and no slot between the scan and the target was set then (a cleared slot only makes the
+// target conservative). So a skip over empty slots takes two cycles after the scan moved, one
+// otherwise.
+// a slot set at the last edge between the scan and the target makes the target stale (a slot set
+// again at or beyond it does not: appends to a non-empty slot do not stop the skips)
+wire [(1<<GROUP_W)-1:0] g_rng = ({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]) &
+                                (g_off_q[GROUP_W] ? {(1<<GROUP_W){1'b1}} : ~({(1<<GROUP_W){1'b1}} << g_off_q[GROUP_W-1:0]));
+wire            g_ok      = !scan_mv && ((g_setm & g_rng) == {(1<<GROUP_W){1'b0}});
 wire [GROUP_W:0] g_off    = (g_rest == {(1<<GROUP_W){1'b0}}) ? {1'b1, {GROUP_W{1'b0}}} : {1'b0, g_next};
 // The limits of a skip (and of a claim), each compared with the scan on its own (no chain of
 // minimums in front of the compare): the due slot + 1, the fine window's top, the slot of a
@@ -797,7 +802,8 @@ end
 always @(posedge clk) begin
     flush_done_reg <= 1'b0;
     scan_mv <= 1'b0;                 // set below where the scan moves
-    g_set   <= (fset && fw1 == scan_g) || (fset2 && fw2 == scan_g);
+    g_setm  <= ((fset && fw1 == scan_g) ? fset_b : {(1<<GROUP_W){1'b0}}) |
+               ((fset2 && fw2 == scan_g) ? fset2_b : {(1<<GROUP_W){1'b0}});
     g_tgt_q <= g_tgt;
     g_off_q <= g_off;
     if (phc_step) rewind_req <= 1'b1;
