@@ -110,6 +110,7 @@ localparam INIT_W = (IW1 > IW2) ? IW1 : IW2;
 localparam [AS_W-1:0] N_SLOTS  = {{(AS_W-SLOT_W-1){1'b0}}, 1'b1, {SLOT_W{1'b0}}};
 localparam [AS_W-1:0] SLOT_MAX = {AS_W{1'b1}};
 localparam [AC_W-1:0] CSLOT_MAX = {AC_W{1'b1}};
+localparam [AC_W-1:0] C_SLOTS  = {{(AC_W-CSLOT_W-1){1'b0}}, 1'b1, {CSLOT_W{1'b0}}};
 localparam [NODE_W:0] POOL    = {1'b1, {NODE_W{1'b0}}};
 localparam [NODE_W:0] DEF_Q   = DEFAULT_QUOTA;
 localparam [NODE_W:0] ZN      = {(NODE_W+1){1'b0}};
@@ -174,6 +175,11 @@ reg  [63:0]       b_launch;      // effective (capped) launch time
 reg               b_capped;
 reg               b_lp;
 reg  [2:0]        b_ustat;       // drop decided on insert (0: none)
+reg  [AS_W-1:0]   b_slot_m1;     // its slot - 1
+reg  [AS_W-1:0]   b_slot_mn;     // its slot - 2^SLOT_W (b_small_n: below 2^SLOT_W)
+reg               b_small_n;
+reg  [AC_W-1:0]   b_cslot_mc;    // its coarse slot - 2^CSLOT_W (b_small_c: below 2^CSLOT_W)
+reg               b_small_c;
 
 // back-end
 reg  [2:0]        be_st;
@@ -203,6 +209,14 @@ reg  [CNT_W-1:0]  l_cnt;         // entries in the slot walked in one pass (appe
 reg  [NODE_W-1:0] sub_h [0:NSUB-1];   // split slot: one list per ns of the slot (next pointers in snext_inst)
 reg  [NODE_W-1:0] sub_t [0:NSUB-1];
 reg  [NSUB-1:0]   sub_m;         // non-empty sub-lists (not yet walked)
+reg  [SLOT_NS_W-1:0] sub_nx_q;  // first non-empty sub-list (registered search)
+reg               seek_w;        // BE_LSEEK waits a cycle for sub_nx_q
+reg  [NODE_W-1:0] sub_tq;        // tail of the sub-list being walked
+reg               sub_more;      // ... and whether another sub-list follows it
+reg  [AS_W-1:0]   g_tgt_q;       // registered in-word search of the scan's occupancy word
+reg  [GROUP_W:0]  g_off_q;
+reg               scan_mv;       // the scan moved at the last edge
+reg  [(1<<GROUP_W)-1:0] g_setm; // slots of the scan's occupancy word set at the last edge
 reg  [SLOT_NS_W-1:0] o_cur;      // sub-list being walked: everything below {scan, o_cur} is loaded
 reg  [63:0]       ord_done;      // ... i.e. everything at or below ord_done = {scan, o_cur} - 1
 reg  [AS_W-1:0]   hi_s;          // every cell of the release buffer lies in a slot below hi_s
@@ -227,6 +241,15 @@ reg               bfw_v;  reg [NODE_W-1:0]  bfw_a;  reg [1:0]        bfw_d;
 reg               xfw_v;  reg [NODE_W-1:0]  xfw_a;  reg [NODE_W-1:0] xfw_d;
 reg               fcw_v;  reg [SLOT_W-1:0]  fcw_a;  reg [FW_W-1:0]   fcw_d;
 reg               xcw_v;  reg [NODE_W-1:0]  xcw_a;  reg [NODE_W-1:0] xcw_d;
+reg               dfw_v;  reg [SLOT_W-1:0]  dfw_a;  reg              dfw_d;
+reg               rfw_v;  reg [QUEUE_W-1:0] rfw_a;  reg [NODE_W:0]   rfw_d;
+reg               qqfw_v; reg [QUEUE_W-1:0] qqfw_a; reg [NODE_W:0]   qqfw_d;
+// stage B's words while its entry waits (b_first: its first cycle, words on the RAM outputs)
+reg               b_first;
+reg  [FW_W-1:0]   h_fw;
+reg               h_di;
+reg  [CW_W-1:0]   h_cw;
+reg  [NODE_W:0]   h_qi, h_ri, h_qq;
 
 // ------------------------------------------------------------------ RAM ports
 reg  [SLOT_W-1:0]  fa_ra, fb_ra, fc_ra;
@@ -333,8 +356,6 @@ wire [AS_W-1:0] due_p1     = due_slot + 1'b1;
 wire [63:0]     phc_h      = phc_ns + HORIZON_NS;
 wire [AS_W-1:0] fine_lim   = {ccur, {CWB{1'b0}}};
 wire [AC_W-1:0] ccur_p1    = ccur + 1'b1;
-wire [AC_W-1:0] ccur_end   = ccur + {{(AC_W-CSLOT_W-1){1'b0}}, 1'b1, {CSLOT_W{1'b0}}};
-wire [AS_W-1:0] coarse_lim = {ccur_end, {CWB{1'b0}}};
 wire [AS_W-1:0] scan_n     = scan + N_SLOTS;
 wire [AS_W-1:0] scan_p1    = scan + 1'b1;
 wire            cs_busy    = (cs_st != CS_IDLE);
@@ -344,6 +365,8 @@ wire            i_late   = s_ins_launch_ns < phc_ns;
 wire            i_beyond = s_ins_launch_ns > phc_h;
 wire            i_cap    = i_beyond && (s_ins_horizon_policy == `TSNIC_HORIZON_POLICY_CAP);
 wire [63:0]     i_eff    = i_cap ? phc_h : s_ins_launch_ns;
+wire [AS_W-1:0] i_slot   = i_eff[63:SLOT_NS_W];
+wire [AC_W-1:0] i_cslot  = i_slot[AS_W-1:CWB];
 wire [2:0]      i_ustat  = (i_late && s_ins_late_policy == `TSNIC_LATE_POLICY_DROP) ? US_DROP_LATE :
                            (i_beyond && !i_cap) ? US_DROP_HOR : 3'd0;
 
@@ -356,15 +379,19 @@ wire              b_flq    = fl_active && (b_q == fl_q);
 wire              b_urg    = (b_ustat != 3'd0) || b_flq;
 wire [2:0]        b_ustat_e = (b_ustat != 3'd0) ? b_ustat : US_FLUSHED;
 wire              b_lt_scan = b_slot < scan;
+// compares against sums of registers, with the sum moved to the entry's side (computed at the
+// handshake): b_slot < scan + 2^SLOT_W, b_slot < (ccur + 2^CSLOT_W) * 2^CWB
+wire              b_lt_win   = b_small_n || (b_slot_mn < scan);
+wire              b_lt_cspan = b_small_c || (b_cslot_mc < ccur);
 // an entry for the split slot being walked below the sub-list being walked: below everything still
 // in the wheel, so bound for the buffer like an entry behind the scan
-wire              b_below_sub = (b_slot == scan) && ld_claim && (l_mode == LM_SUB) && (b_launch < {scan, o_cur});
+wire              b_below_sub = (b_slot == scan) && ld_claim && (l_mode == LM_SUB) && (b_launch[SLOT_NS_W-1:0] < o_cur);
 wire              b_sortb  = b_valid && !b_urg && (b_lt_scan || b_below_sub);
-wire              b_ge_fine = b_slot >= fine_lim;
+wire              b_ge_fine = (b_cslot >= ccur);          // b_slot >= fine_lim (its low bits are 0)
 // slots the loader holds: an entry may be appended to the list it walks (it follows the new tail),
 // except in the cycle its word is read (LHEAD) or the cycle it takes the last node
 wire              b_at_claim = (b_slot == scan) && ld_claim;
-wire              b_at_pc    = (b_slot == scan_p1) && (pc_st != 2'd0);
+wire              b_at_pc    = (b_slot_m1 == scan) && (pc_st != 2'd0);   // b_slot == scan + 1
 // the coarse slot being cascaded: appends go behind the cascade's walk (it follows the new tail),
 // except in the cycle its word is read and the cycle it moves the last entry (and clears the word)
 wire              b_at_ccur  = (b_cslot == ccur) && cs_busy;
@@ -380,9 +407,9 @@ always @* begin
     else if (b_lt_scan || b_below_sub)           b_cls = K_SORT;
     else if (b_at_claim)                         b_cls = (ld_app && l_mode == LM_ONE && l_cnt < SPLIT_LIM) ? K_FINE : K_WAIT;   // append behind the walk
     else if (b_at_pc)                            b_cls = (pc_st == 2'd2 && nx_cnt < SPLIT_LIM) ? K_FINE : K_WAIT;
-    else if (!b_ge_fine)                         b_cls = (b_slot < scan_n) ? K_FINE : K_WAIT;
+    else if (!b_ge_fine)                         b_cls = b_lt_win ? K_FINE : K_WAIT;
     else if (b_at_ccur)                          b_cls = cs_app ? K_COARSE : K_WAIT;  // append behind the cascade
-    else if (b_slot < coarse_lim)                b_cls = K_COARSE;
+    else if (b_lt_cspan)                         b_cls = K_COARSE;
     else                                         b_cls = K_WAIT;
 end
 // a non-urgent entry in stage B at or beyond the scan: skips must not pass its slot
@@ -390,18 +417,29 @@ wire              b_hold    = b_valid && !b_urg && !b_lt_scan;
 wire [AS_W-1:0]   cap_s     = b_hold ? b_slot : SLOT_MAX;
 wire [AC_W-1:0]   cap_c     = (b_hold && b_ge_fine) ? b_cslot : CSLOT_MAX;
 
-wire [FW_W-1:0]   bf_word  = (ffw_v && ffw_a == b_fidx) ? ffw_d : fa_rd;
-wire              bf_v     = bf_word[FW_W-1] && (bf_word[FW_W-2] == di_rd);
-wire [CW_W-1:0]   bc_word  = (cfw_v && cfw_a == b_cidx) ? cfw_d : ca_rd;
+// Stage B's words: read for the entry on the port (the read address never depends on stage B's
+// decision); in the entry's first cycle in stage B they are on the RAM outputs, and while it waits
+// they are kept in hold registers (h_*). Either way the previous cycle's write to the word is
+// forwarded, so the hold registers follow every write made while the entry waits.
+wire [FW_W-1:0]   bf_word  = (ffw_v && ffw_a == b_fidx) ? ffw_d : b_first ? fa_rd : h_fw;
+wire              b_di     = (dfw_v && dfw_a == b_fidx) ? dfw_d : b_first ? di_rd : h_di;
+wire              bf_v     = bf_word[FW_W-1] && (bf_word[FW_W-2] == b_di);
+wire [CW_W-1:0]   bc_word  = (cfw_v && cfw_a == b_cidx) ? cfw_d : b_first ? ca_rd : h_cw;
 wire              bc_v     = bc_word[CW_W-1];
-wire [NODE_W:0]   b_qins   = (qfw_v && qfw_a == b_q) ? qfw_d : qi_rd;
-wire [NODE_W:0]   b_qcnt   = b_qins - ri_rd;
-wire [NODE_W:0]   quota_eff = (qq_rd == ZN) ? DEF_Q : qq_rd;
+wire [NODE_W:0]   b_qins   = (qfw_v && qfw_a == b_q) ? qfw_d : b_first ? qi_rd : h_qi;
+wire [NODE_W:0]   b_qrel   = (rfw_v && rfw_a == b_q) ? rfw_d : b_first ? ri_rd : h_ri;
+wire [NODE_W:0]   b_qq     = (qqfw_v && qqfw_a == b_q) ? qqfw_d : b_first ? qq_rd : h_qq;
+wire [NODE_W:0]   b_qcnt   = b_qins - b_qrel;
+// under quota: both compares side by side, the quota's zero test selects (no multiplexer in front
+// of a carry chain)
+wire              b_q_def  = (b_qcnt < DEF_Q);
+wire              b_q_cfg  = (b_qcnt < b_qq);
+wire              b_q_ok   = (b_qq == ZN) ? b_q_def : b_q_cfg;
 wire              alloc_bump = (bump != POOL);
 wire              node_avail = alloc_bump || fr_valid;
 wire [NODE_W-1:0] alloc_node = alloc_bump ? bump[NODE_W-1:0] : fr_data[NODE_W-1:0];
 wire              alloc_gen  = alloc_bump ? 1'b1 : fr_data[NODE_W];
-wire              b_wheel_ok = b_valid && !f_st && node_avail && (b_qcnt < quota_eff);
+wire              b_wheel_ok = b_valid && !f_st && node_avail && b_q_ok;
 
 // ------------------------------------------------------------------ sorter and its push port
 wire [SORT_W:0] srt_count;
@@ -452,36 +490,36 @@ wire            req_b      = b_valid && !f_st && (b_cls == K_URG || b_cls == K_S
 // releasing due entries, in overflow by force. Keeping a cell back for such an entry instead
 // would let the loader wait for stage B while stage B waits for a node only the loader frees.)
 assign          push_b     = req_b && srt_room;
-wire [SORT_W:0] srt_cnt_b  = srt_count + {{SORT_W{1'b0}}, push_b};
-wire            e_room     = !srt_cnt_b[SORT_W];
+// room after the pushes: from the count's top values (registers), no adder behind push_b
+wire            srt_c31    = (srt_count == {1'b0, {SORT_W{1'b1}}});
+wire            srt_c30    = (srt_count == {1'b0, {(SORT_W-1){1'b1}}, 1'b0});
+wire            e_room     = srt_room && !(push_b && srt_c31);
 assign          push_e     = req_e && e_room;
 wire            l_go       = (be_st == BE_LWALK) && (!l_need || push_e);
 wire            sw_go      = (be_st == BE_SW) && (!sw_need || push_e);
 // the node on the RAM output ends the slot (l_last) or, walking a split slot, one of its sub-lists
-wire            l_sub_t    = (l_cur == sub_t[o_cur]);
+wire            l_sub_t    = (l_cur == sub_tq);
 // end of the cascaded list with a direct list to follow (one pass or split pass)
 wire            l_sw       = (l_mode != LM_SUB) && !l_list && d_v && (l_cur == l_tail);
 wire            l_ltail    = (l_cur == l_tail) && (l_list || !d_v);
 wire            l_last     = (l_mode == LM_ONE) ? l_ltail :
-                             (l_mode == LM_SUB) ? (l_sub_t && sub_m == {NSUB{1'b0}}) : 1'b0;
-wire            l_sub_end  = (l_mode == LM_SUB) && l_sub_t && (sub_m != {NSUB{1'b0}});
+                             (l_mode == LM_SUB) ? (l_sub_t && !sub_more) : 1'b0;
+wire            l_sub_end  = (l_mode == LM_SUB) && l_sub_t && sub_more;
 wire            l_spl_end  = (l_mode == LM_SPLIT) && l_ltail;
 wire            l_fin      = l_go && (l_mode != LM_SPLIT);   // node handed on (or dropped, dead): close, free
 wire [SLOT_NS_W-1:0] spl_o = nd_launch[SLOT_NS_W-1:0];
-// first non-empty sub-list (by halving)
+// first non-empty sub-list, registered (sub_nx_q): BE_LSEEK uses it, and sub_m does not
+// change in the cycle before (after the split pass's last append, BE_LSEEK waits a cycle: seek_w)
 reg  [SLOT_NS_W-1:0] sub_nx;
-reg  [NSUB-1:0]      sub_x;
+wire [NSUB-1:0]      sub_oh = sub_m & (~sub_m + 1'b1);     // its lowest set bit, one-hot
 integer sb;
 always @* begin
     sub_nx = {SLOT_NS_W{1'b0}};
-    sub_x  = sub_m;
-    for (sb = SLOT_NS_W-1; sb >= 0; sb = sb - 1) begin
-        if ((sub_x & ({NSUB{1'b1}} >> (NSUB - (1<<sb)))) == {NSUB{1'b0}}) begin
-            sub_nx[sb] = 1'b1;
-            sub_x      = sub_x >> (1<<sb);
-        end
+    for (sb = 0; sb < NSUB; sb = sb + 1) begin
+        sub_nx = sub_nx | ({SLOT_NS_W{sub_oh[sb]}} & sb[SLOT_NS_W-1:0]);
     end
 end
+wire [NSUB-1:0] sub_nx_oh  = {{(NSUB-1){1'b0}}, 1'b1} << sub_nx_q;
 wire [NODE_W:0] sw_ptr_p1  = sw_ptr + 1'b1;
 
 // the slot the loader read last cycle (scan at a claim, scan + 1 claimed ahead): its two lists
@@ -511,8 +549,8 @@ wire            b_go_fine   = (b_cls == K_FINE) && b_wheel_ok &&
 wire            b_go_coarse = (b_cls == K_COARSE) && b_wheel_ok && !cs_clr;
 wire            b_go_wheel  = b_go_fine || b_go_coarse;
 wire            b_go        = b_go_wheel || push_b || srt_byp;
-wire [SORT_W:0] srt_after   = srt_count + {{SORT_W{1'b0}}, push_b} + {{SORT_W{1'b0}}, push_e};
-wire            ins_ready   = !init && !f_st && (!b_valid || b_go) && !srt_after[SORT_W];
+wire            srt_full_a  = !srt_room || (srt_c31 && (push_b || push_e)) || (srt_c30 && push_b && push_e);
+wire            ins_ready   = !init && !f_st && (!b_valid || b_go) && !srt_full_a;
 wire            ins_hs      = s_ins_valid && ins_ready;
 
 // ------------------------------------------------------------------ occupancy words, skips
@@ -521,42 +559,68 @@ wire [(1<<GROUP_W)-1:0] g_word = fbits[scan_g];
 wire            fbit_scan = g_word[scan[GROUP_W-1:0]];
 wire [(1<<GROUP_W)-1:0] g_rest = g_word & ({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]);
 reg  [GROUP_W-1:0] g_next;       // first non-empty slot at or after scan in its group (0 if none)
-reg  [(1<<GROUP_W)-1:0] g_x;
+// lowest set bit of g_rest: isolate it (x & -x, one carry chain), then encode the one-hot vector
+// (each index bit an OR of half the bits): a few LUT levels instead of a chain of halving steps
+wire [(1<<GROUP_W)-1:0] g_oh = g_rest & (~g_rest + 1'b1);
 integer gb;
 always @* begin
-    // lowest set bit of g_rest, by halving: GROUP_W steps instead of a loop over every bit
     g_next = {GROUP_W{1'b0}};
-    g_x    = g_rest;
-    for (gb = GROUP_W-1; gb >= 0; gb = gb - 1) begin
-        if ((g_x & ({(1<<GROUP_W){1'b1}} >> ((1<<GROUP_W) - (1<<gb)))) == {(1<<GROUP_W){1'b0}}) begin
-            g_next[gb] = 1'b1;
-            g_x        = g_x >> (1<<gb);
-        end
+    for (gb = 0; gb < (1 << GROUP_W); gb = gb + 1) begin
+        g_next = g_next | ({GROUP_W{g_oh[gb]}} & gb[GROUP_W-1:0]);
     end
-    if (g_rest == {(1<<GROUP_W){1'b0}}) g_next = {GROUP_W{1'b0}};
 end
 wire [AS_W-GROUP_W-1:0] scan_gn = scan[AS_W-1:GROUP_W] + 1'b1;
 wire [AS_W-1:0] g_end     = {scan_gn, {GROUP_W{1'b0}}};
 wire [AS_W-1:0] g_hit     = {scan[AS_W-1:GROUP_W], g_next};
 wire [AS_W-1:0] g_tgt     = (g_rest == {(1<<GROUP_W){1'b0}}) ? g_end : g_hit;
-wire [AS_W-1:0] fskip_l   = (due_p1 < fine_lim) ? due_p1 : fine_lim;
-wire [AS_W-1:0] fskip_t   = (fskip_l < cap_s) ? fskip_l : cap_s;
-wire [AS_W-1:0] gskip_t   = (g_tgt < fskip_t) ? g_tgt : fskip_t;
+// The in-word search is registered: g_tgt_q (and its offset in the word, g_off_q: 2^GROUP_W = the
+// word end) was computed last cycle for the same scan; g_ok says the scan did not move at the last
+// edge and no slot between the scan and the target was set then (a cleared slot only makes the
+// target conservative). So a skip over empty slots takes two cycles after the scan moved, one
+// otherwise.
+// a slot set at the last edge between the scan and the target makes the target stale (a slot set
+// again at or beyond it does not: appends to a non-empty slot do not stop the skips)
+wire [(1<<GROUP_W)-1:0] g_rng = ({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]) &
+                                (g_off_q[GROUP_W] ? {(1<<GROUP_W){1'b1}} : ~({(1<<GROUP_W){1'b1}} << g_off_q[GROUP_W-1:0]));
+wire            g_ok      = !scan_mv && ((g_setm & g_rng) == {(1<<GROUP_W){1'b0}});
+wire [GROUP_W:0] g_off    = (g_rest == {(1<<GROUP_W){1'b0}}) ? {1'b1, {GROUP_W{1'b0}}} : {1'b0, g_next};
+// The limits of a skip (and of a claim), each compared with the scan on its own (no chain of
+// minimums in front of the compare): the due slot + 1, the fine window's top, the slot of a
+// non-urgent entry waiting in stage B at or beyond the scan.
+wire            lt_due    = (scan < due_p1);
+wire            lt_fl     = (scan < fine_lim);
+wire            lt_cap    = !b_hold || (scan < b_slot);
+// skip targets: the minimum of the limits (pairwise compares, side by side)
+wire            df_le     = (due_p1 <= fine_lim);
+wire            dc_le     = !b_hold || (due_p1 <= b_slot);
+wire            fc_le     = !b_hold || (fine_lim <= b_slot);
+wire [AS_W-1:0] fskip_t   = (df_le && dc_le) ? due_p1 : (!df_le && fc_le) ? fine_lim : cap_s;
+wire            gd_le     = (g_tgt_q <= due_p1);
+wire            gf_le     = (g_tgt_q <= fine_lim);
+wire            gc_le     = !b_hold || (g_tgt_q <= b_slot);
+wire [AS_W-1:0] gskip_t   = (gd_le && gf_le && gc_le) ? g_tgt_q : fskip_t;
 wire            fc_zero   = (fcount == ZN);
 wire            cc_zero   = (ccount == ZN);
-wire            act_fskip = fc_zero && (scan < fskip_t);
-wire            act_gskip = !fc_zero && !fbit_scan && (scan < gskip_t);
+wire            act_fskip = fc_zero && lt_due && lt_fl && lt_cap;
+wire            act_gskip = !fc_zero && !fbit_scan && g_ok && ({1'b0, scan[GROUP_W-1:0]} < g_off_q) &&
+                            lt_due && lt_fl && lt_cap;
 wire            b_at_scan = b_hold && (b_slot == scan);
-wire            ld_can    = !ld_claim && (scan < fine_lim);
-wire            act_claim = ld_can && (fbit_scan || b_at_scan) && (scan <= due_slot);
+wire            ld_can    = !ld_claim && lt_fl;
+wire            act_claim = ld_can && (fbit_scan || b_at_scan) && lt_due;
 // claim ahead: while the loader walks slot scan, it claims scan+1 and reads its word, so that the
 // walk goes on into the next slot without a bubble
-wire [NG_W-1:0] scan_g1   = scan_g + 1'b1;
-wire            g1_bit0   = fbits[scan_g1][0];   // first slot of the next occupancy word
-wire            fbit_next = (scan[GROUP_W-1:0] == {GROUP_W{1'b1}}) ? g1_bit0
-                                                                  : g_word[scan[GROUP_W-1:0] + 1'b1];
+// first slot of the next occupancy word: a rotated column of bit 0 indexed by the scan's word
+// (no increment in front of the multiplexer)
+reg  [(1<<NG_W)-1:0] g_b0r;
+integer g0;
+always @* begin
+    for (g0 = 0; g0 < (1 << NG_W); g0 = g0 + 1) g_b0r[g0] = fbits[(g0 + 1) % (1 << NG_W)][0];
+end
+wire            g1_bit0   = g_b0r[scan_g];
+wire [(1<<GROUP_W)-1:0] g_word_n = {g1_bit0, g_word[(1<<GROUP_W)-1:1]};   // bit k: slot scan_g*64 + k + 1
+wire            fbit_next = g_word_n[scan[GROUP_W-1:0]];
 wire            pc_issue  = ld_claim && (pc_st == 2'd0) && (be_st == BE_LWALK || (be_st == BE_LHEAD && fbit_scan)) &&
-                            fbit_next && (scan_p1 < fine_lim) && (scan_p1 <= due_slot);
+                            fbit_next && (scan_p1 < fine_lim) && (scan < due_slot);
 
 // backward PHC step: rewind the scan (never below the fine window)
 wire [AC_W-1:0] rw_c      = cs_busy ? ccur_p1 : ccur;
@@ -596,16 +660,10 @@ function [CNT_W-1:0] cnt_inc;      // saturating slot entry count
 endfunction
 
 always @* begin
-    // insert-side reads: the held entry while it waits, else the one on the port
-    if (b_valid && !b_go) begin
-        fa_ra = b_fidx;
-        ca_ra = b_cidx;
-        q_ra  = b_q;
-    end else begin
-        fa_ra = i_eff[SLOT_NS_W +: SLOT_W];
-        ca_ra = i_eff[SLOT_NS_W+CWB +: CSLOT_W];
-        q_ra  = s_ins_queue;
-    end
+    // insert-side reads: always for the entry on the port (a waiting entry's words are held)
+    fa_ra = i_eff[SLOT_NS_W +: SLOT_W];
+    ca_ra = i_eff[SLOT_NS_W+CWB +: CSLOT_W];
+    q_ra  = s_ins_queue;
     fb_ra = pc_issue ? scan_p1[SLOT_W-1:0] : scan[SLOT_W-1:0];
     cb_ra = ccur[CSLOT_W-1:0];
     fc_ra = nf_rd;
@@ -638,7 +696,7 @@ always @* begin
                           (l_mode == LM_SUB && !l_last) ? (l_sub_t ? l_cur : sn_rd) :
                           !l_last ? lnx_eff : (pc_st == 2'd2) ? nx_head :
                           (pc_st == 2'd1) ? ls_head : l_cur;
-        BE_LSEEK: be_ra = sub_h[sub_nx];
+        BE_LSEEK: be_ra = sub_h[sub_nx_q];
         BE_SWRES: be_ra = sw_ptr[NODE_W-1:0];
         BE_SW:    be_ra = sw_go ? sw_ptr_p1[NODE_W-1:0] : sw_ptr[NODE_W-1:0];
         default:  be_ra = l_cur;
@@ -663,7 +721,7 @@ always @* begin
         if (b_go_fine) begin
             f_we = 1'b1; f_wa = b_fidx;
             f_wd = bf_v ? {1'b1, bf_word[FW_W-2], cnt_inc(bf_word[2*NODE_W +: CNT_W]), bf_word[2*NODE_W-1:NODE_W], alloc_node}
-                        : {1'b1, di_rd, {{(CNT_W-1){1'b0}}, 1'b1}, alloc_node, alloc_node};
+                        : {1'b1, b_di, {{(CNT_W-1){1'b0}}, 1'b1}, alloc_node, alloc_node};
             fx_we = bf_v;
         end
         // coarse-list write port: cascade clear first, else the insert
@@ -743,6 +801,11 @@ end
 // ------------------------------------------------------------------ sequential
 always @(posedge clk) begin
     flush_done_reg <= 1'b0;
+    scan_mv <= 1'b0;                 // set below where the scan moves
+    g_setm  <= ((fset && fw1 == scan_g) ? fset_b : {(1<<GROUP_W){1'b0}}) |
+               ((fset2 && fw2 == scan_g) ? fset2_b : {(1<<GROUP_W){1'b0}});
+    g_tgt_q <= g_tgt;
+    g_off_q <= g_off;
     if (phc_step) rewind_req <= 1'b1;
     occ    <= occ + {{NODE_W{1'b0}}, ins_hs} - {{NODE_W{1'b0}}, (m_rel_valid && m_rel_ready)};
     fcount <= fcount + {{NODE_W{1'b0}}, (f_we && !init)} + {{NODE_W{1'b0}}, (fc_we && !init)} - {{NODE_W{1'b0}}, l_fin};
@@ -758,6 +821,16 @@ always @(posedge clk) begin
     fcw_v <= fc_we; fcw_a <= fc_wa; fcw_d <= fc_wd;
     fb_ra_q <= fb_ra;
     xcw_v <= cx_we; xcw_a <= cx_wa; xcw_d <= cx_wd;
+    dfw_v <= d_we; dfw_a <= d_wa; dfw_d <= d_wd;
+    rfw_v <= r_we; rfw_a <= r_wa; rfw_d <= r_wd;
+    qqfw_v <= qq_we; qqfw_a <= qq_wa; qqfw_d <= qq_wd;
+    b_first <= ins_hs;
+    h_fw <= bf_word;
+    h_di <= b_di;
+    h_cw <= bc_word;
+    h_qi <= b_qins;
+    h_ri <= b_qrel;
+    h_qq <= b_qq;
     be_ra_q <= be_ra;
 
     // per-queue release counter pipeline (read, then write with forwarding)
@@ -795,6 +868,11 @@ always @(posedge clk) begin
         b_q      <= s_ins_queue;
         b_h      <= s_ins_handle;
         b_launch <= i_eff;
+        b_slot_m1 <= i_slot - 1'b1;
+        b_slot_mn <= i_slot - N_SLOTS;
+        b_small_n <= (i_slot < N_SLOTS);
+        b_cslot_mc <= i_cslot - C_SLOTS;
+        b_small_c <= (i_cslot < C_SLOTS);
         b_capped <= i_cap;
         b_lp     <= s_ins_late_policy;
         b_ustat  <= i_ustat;
@@ -831,17 +909,23 @@ always @(posedge clk) begin
                 be_st <= BE_LRES;
             end else if (act_jump) begin
                 scan <= jump_s;
+                scan_mv <= 1'b1;
             end else if (rewind_req) begin
                 rewind_req <= phc_step;
-                if (rw_t < scan) scan <= rw_t;
+                if (rw_t < scan) begin
+                    scan <= rw_t;
+                    scan_mv <= 1'b1;
+                end
             end else if (act_claim) begin
                 ld_claim <= 1'b1;
                 be_st <= BE_LHEAD;
                 be_rr <= 1'b1;
             end else if (act_fskip) begin
                 scan <= fskip_t;
+                scan_mv <= 1'b1;
             end else if (act_gskip) begin
                 scan <= gskip_t;
+                scan_mv <= 1'b1;
             end else if (sweep_pend) begin
                 be_st <= BE_SWRES;
                 be_rr <= 1'b0;
@@ -852,6 +936,7 @@ always @(posedge clk) begin
             if (!fbit_scan) begin
                 ld_claim <= 1'b0;          // empty (claimed only to let a waiting insert by)
                 scan <= scan + 1'b1;
+                scan_mv <= 1'b1;
                 be_st <= BE_IDLE;
             end else begin
                 l_cur   <= be_ra;
@@ -878,10 +963,12 @@ always @(posedge clk) begin
                     l_mode <= LM_SUB;
                     ord_done <= {scan, {SLOT_NS_W{1'b0}}} - 1'b1;
                     be_st  <= BE_LSEEK;
+                    seek_w <= 1'b1;
                 end else if (l_sub_end) begin
                     be_st  <= BE_LSEEK;
                 end else if (l_last) begin
                     scan <= scan_p1;
+                    scan_mv <= 1'b1;
                     pc_st <= 2'd0;
                     o_cur <= {SLOT_NS_W{1'b0}};
                     if (pc_st == 2'd2) begin
@@ -944,11 +1031,18 @@ always @(posedge clk) begin
             end
         end
         BE_LSEEK: begin
-            // next sub-list of a split slot: its head read goes out now
-            l_cur <= sub_h[sub_nx];
-            o_cur <= sub_nx;
-            ord_done <= {scan, sub_nx} - 1'b1;
-            be_st <= BE_LWALK;
+            // next sub-list of a split slot: its head read goes out now (after the split pass, a
+            // cycle later: sub_nx_q is then up to date)
+            if (seek_w) begin
+                seek_w <= 1'b0;
+            end else begin
+                l_cur <= sub_h[sub_nx_q];
+                o_cur <= sub_nx_q;
+                ord_done <= {scan, sub_nx_q} - 1'b1;
+                sub_tq <= sub_t[sub_nx_q];
+                sub_more <= (sub_m & ~sub_nx_oh) != {NSUB{1'b0}};
+                be_st <= BE_LWALK;
+            end
         end
         BE_LRES: begin
             be_rr <= 1'b1;
@@ -1002,7 +1096,8 @@ always @(posedge clk) begin
         sub_t[spl_o] <= l_cur;
     end
     if (l_go && l_mode == LM_SPLIT) sub_m[spl_o] <= 1'b1;
-    else if (be_st == BE_LSEEK) sub_m[sub_nx] <= 1'b0;
+    else if (be_st == BE_LSEEK && !seek_w) sub_m[sub_nx_q] <= 1'b0;
+    sub_nx_q <= sub_nx;
 
     // the buffer's cells lie below hi_s (a rewind of the scan stops there)
     if (srt_count == {(SORT_W+1){1'b0}} && !push_e && !push_b) begin
@@ -1062,12 +1157,14 @@ always @(posedge clk) begin
         init <= 1'b1;
         init_ptr <= {(INIT_W+1){1'b0}};
         scan <= {AS_W{1'b0}};
+        scan_mv <= 1'b1;
         ld_claim <= 1'b0;
         pc_st <= 2'd0;
         l_mode <= LM_ONE;
         l_cnt <= {CNT_W{1'b0}};
         nx_cnt <= {CNT_W{1'b0}};
         sub_m <= {NSUB{1'b0}};
+        seek_w <= 1'b0;
         o_cur <= {SLOT_NS_W{1'b0}};
         hi_s <= {AS_W{1'b0}};
         ccur <= {AC_W{1'b0}};
@@ -1099,6 +1196,10 @@ always @(posedge clk) begin
         l_list <= 1'b1;
         d_v <= 1'b0;
         xcw_v <= 1'b0;
+        dfw_v <= 1'b0;
+        rfw_v <= 1'b0;
+        qqfw_v <= 1'b0;
+        b_first <= 1'b0;
     end
 end
 
@@ -1176,7 +1277,7 @@ generate
         assign ff_quiet = !init && !rst && (be_st == BE_IDLE) && !ld_claim && (pc_st == 2'd0) && !cs_busy &&
                           !b_valid && (srt_count == {(SORT_W+1){1'b0}}) && !m_rel_valid && !rewind_req &&
                           !phc_step && !fl_active && !f_st && !flush_done_reg && !s_flush_valid &&
-                          !s_ins_valid && !cfg_quota_wr && !act_claim && !cs_start && !act_cgskip &&
+                          !s_ins_valid && !cfg_quota_wr && !act_claim && !cs_start && !act_cgskip && g_ok &&
                           !(cc_zero ? 1'b0 : cs_low) && (fc_zero || occ_found);
         assign ff_wake_ns = (wake_f < wake_c) ? wake_f : wake_c;
         assign ff_chunk_ns = fc_zero ? {64{1'b1}} : (64'd1 << (GROUP_W + SLOT_NS_W));
