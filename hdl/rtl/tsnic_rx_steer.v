@@ -118,14 +118,19 @@ reg               v1_reg = 1'b0;
 reg [TAG_W-1:0]   tag1_reg = {TAG_W{1'b0}};
 reg [15:0]        defq1_reg = 16'd0;
 
+// The stage registers load only with a lookup (a clock enable): m_hit, m_entry, m_queue and m_tag
+// mean something only with m_valid, and the co-simulation skips the ENTRIES compares in the cycles
+// without one (nearly all of them).
 always @(posedge clk) begin
     v1_reg <= s_valid;
-    tag1_reg <= s_tag;
-    defq1_reg <= default_queue;
-    for (i = 0; i < ENTRIES; i = i + 1) begin
-        q1_reg[i] <= map_q(e_queue[i]);
-        match_reg[i] <= s_key_valid && e_valid[i] && (e_src[i] == s_src_ip) && (e_dst[i] == s_dst_ip) &&
-                        (e_proto[i] == s_proto) && (e_sport[i] == s_src_port) && (e_dport[i] == s_dst_port);
+    if (s_valid) begin
+        tag1_reg <= s_tag;
+        defq1_reg <= default_queue;
+        for (i = 0; i < ENTRIES; i = i + 1) begin
+            q1_reg[i] <= map_q(e_queue[i]);
+            match_reg[i] <= s_key_valid && e_valid[i] && (e_src[i] == s_src_ip) && (e_dst[i] == s_dst_ip) &&
+                            (e_proto[i] == s_proto) && (e_sport[i] == s_src_port) && (e_dport[i] == s_dst_port);
+        end
     end
     if (rst) v1_reg <= 1'b0;
 end
@@ -155,10 +160,12 @@ reg [TAG_W-1:0] tag2_reg = {TAG_W{1'b0}};
 
 always @(posedge clk) begin
     v2_reg <= v1_reg;
-    hit2_reg <= hit_c;
-    ent2_reg <= ent_c;
-    q2_reg <= q_c;
-    tag2_reg <= tag1_reg;
+    if (v1_reg) begin
+        hit2_reg <= hit_c;
+        ent2_reg <= ent_c;
+        q2_reg <= q_c;
+        tag2_reg <= tag1_reg;
+    end
     if (rst) v2_reg <= 1'b0;
 end
 
