@@ -242,15 +242,23 @@ assign m_key_dst_port = ports_k[15:0];
 assign m_key_tag      = {sof_now, end_now, kept_len, frame_len_sat, status, ts_now};
 
 // ---------------------------------------------------------------------------------------------
-// frame queue (distributed RAM)
-reg [INFO_W-1:0]  info_mem [0:INFO_DEPTH-1];
-reg [INFO_LOG2:0] info_wp = {(INFO_LOG2+1){1'b0}};
-reg [INFO_LOG2:0] info_rp = {(INFO_LOG2+1){1'b0}};
-wire info_empty = info_wp == info_rp;
-wire [INFO_W-1:0] info_q = info_mem[info_rp[INFO_LOG2-1:0]];
+// frame queue: the shared FIFO (its output word comes from a register). It never refuses a record:
+// every record had its place (held_reg <= INFO_DEPTH) since its frame's first beat.
+wire [INFO_W-1:0]   info_q;
+wire [INFO_LOG2+1:0] info_count;
+wire                info_s_ready;
 wire info_pop = m_info_valid && m_info_ready;
 
-assign m_info_valid = !info_empty;
+tsnic_fifo #(.WIDTH(INFO_W), .ADDR_W(INFO_LOG2)) info_fifo_inst (
+    .clk(clk), .rst(rst),
+    .s_valid(s_res_valid), .s_ready(info_s_ready), .s_data({s_res_tag, s_res_hit, s_res_entry, s_res_queue}),
+    .m_valid(m_info_valid), .m_ready(m_info_ready), .m_data(info_q),
+    .count(info_count));
+
+// verilator lint_off UNUSEDSIGNAL
+wire unused_info_s_ready = info_s_ready;   // always high (see above)
+// verilator lint_on UNUSEDSIGNAL
+
 assign {m_info_start, m_info_end, m_info_len, m_info_frame_len, m_info_status, m_info_ts,
         m_info_hit, m_info_entry, m_info_queue} = info_q;
 
@@ -261,11 +269,6 @@ always @(posedge clk) begin
     evt_bad <= 1'b0;
     evt_too_long <= 1'b0;
 
-    if (s_res_valid) begin
-        info_mem[info_wp[INFO_LOG2-1:0]] <= {s_res_tag, s_res_hit, s_res_entry, s_res_queue};
-        info_wp <= info_wp + 1'b1;
-    end
-    if (info_pop) info_rp <= info_rp + 1'b1;
     if (rel_valid) rd_ptr_reg <= rel_ptr;
 
     // a frame takes its place in the frame queue at its first beat (if kept so far) and gives it
@@ -314,8 +317,6 @@ always @(posedge clk) begin
         drop_full_reg <= 1'b0;
         place_reg <= 1'b0;
         held_reg <= {(INFO_LOG2+1){1'b0}};
-        info_wp <= {(INFO_LOG2+1){1'b0}};
-        info_rp <= {(INFO_LOG2+1){1'b0}};
         evt_frame <= 1'b0;
         evt_drop_disabled <= 1'b0;
         evt_drop_full <= 1'b0;
@@ -324,7 +325,7 @@ always @(posedge clk) begin
     end
 end
 
-assign busy = in_frame_reg || beat || !info_empty || (held_reg != 0) || evt_frame;
+assign busy = in_frame_reg || beat || (info_count != 0) || (held_reg != 0) || evt_frame;
 
 endmodule
 
