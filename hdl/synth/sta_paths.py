@@ -41,6 +41,8 @@ def main():
     ap.add_argument("--exclude", default="calendar_inst", help="instance whose internal paths the second list leaves out")
     ap.add_argument("--files", default="tsnic_calendar.v,tsnic_calendar_sorter.v",
                     help="source files that mark an unnamed cell as inside the instance")
+    ap.add_argument("--neither", action="store_true",
+                    help="print only the paths that neither start nor end inside the instance")
     a = ap.parse_args()
     sta = load_sta(a.sta)
 
@@ -70,12 +72,16 @@ def main():
             return True
         x = cells.get(c, {})
         srcs = [os.path.basename(p.split(":")[0]) for p in x.get("attributes", {}).get("src", "").split("|") if p]
-        first = srcs[0] if srcs else ""
-        if first in files:
+        if any(f in files for f in srcs):
             return True
-        if first in libfiles and x.get("type", "").startswith("FD"):
+        if x.get("type", "").startswith("FD"):
+            # a register's preferred (shortest public) output name; a shared-library register counts
+            # on any of its names
             q = x.get("connections", {}).get("Q", [None])[0]
-            return any(n.startswith(prefix) for n in aliases.get(q, []))
+            if names.get(q, "").startswith(prefix):
+                return True
+            if any(f in libfiles for f in srcs):
+                return any(n.startswith(prefix) for n in aliases.get(q, []))
         return False
 
     lib = sta.parse_specify("/usr/share/yosys/xilinx/cells_sim.v") if a.model == "xc7" else {}
@@ -86,9 +92,9 @@ def main():
 
         def build(m, model, lb):
             arcs, start, ends, unknown = orig_build(m, model, lb)
-            if mode == "start_out":
+            if mode in ("start_out", "both_out"):
                 start = {b: v for b, v in start.items() if not cell_inside(v[1])}
-            elif mode == "end_out":
+            if mode in ("end_out", "both_out"):
                 ends = {b: [e for e in lst if not cell_inside(e[1])] for b, lst in ends.items()}
                 ends = {b: lst for b, lst in ends.items() if lst}
             return arcs, start, ends, unknown
@@ -123,6 +129,10 @@ def main():
             if k >= a.n:
                 break
 
+    if a.neither:
+        show(f"{a.top}: worst {a.n} endpoint groups, paths that neither start nor end inside {a.exclude}",
+             run("both_out"))
+        return
     everything = run("all")
     show(f"{a.top}: worst {a.n} endpoint groups, all paths", everything)
     outside = run("start_out") + run("end_out")
