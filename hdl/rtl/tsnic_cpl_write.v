@@ -99,7 +99,6 @@ localparam BUS_BYTES  = AXI_DATA_W / 8;
 localparam BUS_LOG2   = $clog2(BUS_BYTES);
 localparam BEATS      = (AXI_DATA_W >= 256) ? 1 : 256 / AXI_DATA_W;
 localparam BEAT_W     = (BEATS > 1) ? $clog2(BEATS) : 1;
-localparam OUT_DEPTH  = 1 << OUT_LOG2;
 localparam CNT_ADDR_W = QUEUE_W + 3;
 localparam CNT_WORDS  = NUM_QUEUES * 8;
 
@@ -118,16 +117,22 @@ wire [31:0] ring_used = prod_issue_reg - cons_reg;
 wire        ring_space = ring_used < ring_size;
 
 // ---------------------------------------------------------------------------------------------
-// outstanding-write FIFO (metadata needed after the B response)
-reg [NODE_W-1:0]  fifo_handle [0:OUT_DEPTH-1];
-reg               fifo_hvalid [0:OUT_DEPTH-1];
-reg [QUEUE_W-1:0] fifo_queue [0:OUT_DEPTH-1];
-reg [7:0]         fifo_status [0:OUT_DEPTH-1];
-reg [15:0]        fifo_len [0:OUT_DEPTH-1];
-reg [OUT_LOG2:0]  fifo_wr_ptr = 0;
-reg [OUT_LOG2:0]  fifo_rd_ptr = 0;
-wire fifo_full  = (fifo_wr_ptr ^ fifo_rd_ptr) == {1'b1, {OUT_LOG2{1'b0}}};
-wire fifo_empty = fifo_wr_ptr == fifo_rd_ptr;
+// outstanding-write FIFO (metadata needed after the B response): the shared FIFO, its output word
+// straight from a register. A record's B response cannot come before the cycle after its AW, which
+// is the earliest its metadata shows at the FIFO's output (two cycles after the accept).
+localparam OF_W = NODE_W + 1 + QUEUE_W + 8 + 16;
+wire              of_s_ready;
+wire              of_m_valid;
+wire [OF_W-1:0]   of_m_data;
+wire [OUT_LOG2+1:0] of_count;
+wire [NODE_W-1:0]  of_handle;
+wire               of_hvalid;
+wire [QUEUE_W-1:0] of_queue;
+wire [7:0]         of_status;
+wire [15:0]        of_len;
+assign {of_handle, of_hvalid, of_queue, of_status, of_len} = of_m_data;
+wire fifo_full  = !of_s_ready;
+wire fifo_empty = !of_m_valid;
 
 // ---------------------------------------------------------------------------------------------
 // request arbitration (round robin after the last grant)
@@ -193,6 +198,13 @@ always @* begin
     end
 end
 
+wire b_fire;
+tsnic_fifo #(.WIDTH(OF_W), .ADDR_W(OUT_LOG2)) out_fifo_inst (
+    .clk(clk), .rst(rst),
+    .s_valid(accept), .s_ready(of_s_ready), .s_data({g_handle, g_hvalid, g_queue, g_status, g_len}),
+    .m_valid(of_m_valid), .m_ready(b_fire), .m_data(of_m_data),
+    .count(of_count));
+
 // the record, in the contract's layout
 wire [31:0] ring_mask = ring_size - 32'd1;
 wire [31:0] slot = prod_issue_reg & ring_mask;
@@ -250,18 +262,17 @@ endgenerate
 
 // ---------------------------------------------------------------------------------------------
 // per-queue counter RAM and its sequencer (B responses and register reads share the read port)
-reg [31:0]           cnt_ram [0:CNT_WORDS-1];
-reg [31:0]           cnt_q = 32'd0;
+wire [31:0]          cnt_q;
 reg                  ram_re;
 reg [CNT_ADDR_W-1:0] ram_ra;
 reg                  ram_we;
 reg [CNT_ADDR_W-1:0] ram_wa;
 reg [31:0]           ram_wd;
 
-always @(posedge clk) begin
-    if (ram_we) cnt_ram[ram_wa] <= ram_wd;
-    if (ram_re) cnt_q <= cnt_ram[ram_ra];
-end
+tsnic_ram_sdp #(.WIDTH(32), .ADDR_W(CNT_ADDR_W), .BE_W(1), .OUT_REG(0)) cnt_ram_inst (
+    .clk(clk),
+    .wr_en(ram_we), .wr_addr(ram_wa), .wr_data(ram_wd),
+    .rd_en(ram_re), .rd_addr(ram_ra), .rd_data(cnt_q));
 
 // Pipeline, one B response per cycle: cycle 1 reads the counter (b_fire), cycle 2 writes it + 1
 // (upd_reg). A read in the same cycle as a write to the same word returns the old word, so that
@@ -365,14 +376,12 @@ assign evt_cpl_status = evt_status_reg;
 assign evt_cpl_len = evt_len_reg;
 assign evt_cpl_queue = evt_queue_reg;
 
-wire [OUT_LOG2-1:0] rd_slot = fifo_rd_ptr[OUT_LOG2-1:0];
-wire [OUT_LOG2-1:0] wr_slot = fifo_wr_ptr[OUT_LOG2-1:0];
-wire [2:0]          b_word = status_word(fifo_status[rd_slot]);
+wire [2:0]          b_word = status_word(of_status);
 
 wire reg_cnt_rd = reg_rd_en && rd_qcnt && !rd_ack_reg && !rdp_reg && !init_reg;
 wire b_ok = !init_reg && !reg_cnt_rd && !fifo_empty && (!free_valid_reg || m_free_ready);
 assign m_axi_bready = b_ok;
-wire b_fire = b_ok && m_axi_bvalid;
+assign b_fire = b_ok && m_axi_bvalid;
 
 always @* begin
     ram_re = 1'b0;
@@ -390,7 +399,7 @@ always @* begin
             ram_ra = rd_caddr;
         end else if (b_fire) begin
             ram_re = 1'b1;
-            ram_ra = {fifo_queue[rd_slot], b_word};
+            ram_ra = {of_queue, b_word};
         end
     end
 end
@@ -464,12 +473,6 @@ always @(posedge clk) begin
         wvalid_reg <= 1'b1;
         beat_reg <= 0;
         prod_issue_reg <= prod_issue_reg + 32'd1;
-        fifo_handle[wr_slot] <= g_handle;
-        fifo_hvalid[wr_slot] <= g_hvalid;
-        fifo_queue[wr_slot] <= g_queue;
-        fifo_status[wr_slot] <= g_status;
-        fifo_len[wr_slot] <= g_len;
-        fifo_wr_ptr <= fifo_wr_ptr + 1'b1;
     end
 
     // ---- B responses and the counter RAM
@@ -483,22 +486,21 @@ always @(posedge clk) begin
     end
     if (init_reg) begin
         caddr_reg <= caddr_reg + 1'b1;
-        if (caddr_reg == CNT_WORDS - 1) begin
+        if ({{(32-CNT_ADDR_W){1'b0}}, caddr_reg} == CNT_WORDS - 1) begin
             init_reg <= 1'b0;
             init_done_reg <= 1'b1;
         end
     end else if (b_fire) begin
-        fifo_rd_ptr <= fifo_rd_ptr + 1'b1;
         prod_done_reg <= prod_done_reg + 32'd1;
-        if (fifo_hvalid[rd_slot]) begin
+        if (of_hvalid) begin
             free_valid_reg <= 1'b1;
-            free_handle_reg <= fifo_handle[rd_slot];
+            free_handle_reg <= of_handle;
         end
         evt_valid_reg <= 1'b1;
-        evt_status_reg <= fifo_status[rd_slot];
-        evt_len_reg <= fifo_len[rd_slot];
-        evt_queue_reg <= fifo_queue[rd_slot];
-        caddr_reg <= {fifo_queue[rd_slot], b_word};
+        evt_status_reg <= of_status;
+        evt_len_reg <= of_len;
+        evt_queue_reg <= of_queue;
+        caddr_reg <= {of_queue, b_word};
         upd_reg <= (b_word != 3'd0);
     end
 
@@ -509,8 +511,6 @@ always @(posedge clk) begin
         prod_issue_reg <= 32'd0;
         prod_done_reg <= 32'd0;
         cons_reg <= 32'd0;
-        fifo_wr_ptr <= 0;
-        fifo_rd_ptr <= 0;
         last_reg <= N_SRC - 1;
         rec_valid_reg <= 1'b0;
         awvalid_reg <= 1'b0;
@@ -531,7 +531,7 @@ always @(posedge clk) begin
 end
 
 // fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward")
-assign ff_quiet = init_done_reg && fifo_empty && !rec_valid_reg && !awvalid_reg && !wvalid_reg &&
+assign ff_quiet = init_done_reg && (of_count == 0) && !rec_valid_reg && !awvalid_reg && !wvalid_reg &&
                   (s_cpl_req_valid == {N_SRC{1'b0}}) && !m_free_valid && !upd_reg && !rdp_reg && !fwd_reg &&
                   !wr_ack_reg && !rd_ack_reg && !reg_wr_en && !reg_rd_en;
 

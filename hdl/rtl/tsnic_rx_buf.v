@@ -6,8 +6,8 @@
 //   is full at its first beat, or the frame buffer fills up under it (its words are taken back).
 // - Keeps at most MAX_FRAME_LEN bytes of a frame (the rest is counted, not stored: status TOO_LONG).
 // - Parses the Ethernet/IPv4/TCP-UDP header on the fly (any beat width, IHL honoured) into the
-//   5-tuple key; at the last beat the key goes to tsnic_rx_steer with the frame's record as its tag,
-//   and the steering result enters the frame queue two cycles later.
+//   5-tuple key; the cycle after the last beat the key goes to tsnic_rx_steer (from a register) with
+//   the frame's record as its tag, and the steering result enters the frame queue two cycles later.
 // - Frame data: a ring of BUF_BYTES in block RAM, one word per beat, each frame from a word boundary;
 //   read port for the DMA (rd_en/rd_addr -> rd_data the next cycle, held while rd_en is low); the DMA
 //   gives a frame's words back with rel_valid/rel_ptr (its end pointer) in frame order.
@@ -228,29 +228,64 @@ always @* begin
         if (in_beat(off, pbase + bi)) ports_k[(3-pi)*8 +: 8] = byte_at(s_axis_tdata, off, pbase + bi);
     end
 end
-wire key_ok = (et_k == 16'h0800) && (vihl_k[7:4] == 4'd4) && (vihl_k[3:0] >= 4'd5) &&
-              (frag_k[13:0] == 14'd0) && ((proto_k == 8'd6) || (proto_k == 8'd17)) &&
-              (len_next >= pbase + 17'd4);
+// the header checks; the length check (ports inside the frame) is made from registers, below
+wire key_hdr_ok = (et_k == 16'h0800) && (vihl_k[7:4] == 4'd4) && (vihl_k[3:0] >= 4'd5) &&
+                  (frag_k[13:0] == 14'd0) && ((proto_k == 8'd6) || (proto_k == 8'd17));
 
-assign m_key_valid    = keep_frame;
-assign m_key_ok       = key_ok;
-assign m_key_src_ip   = src_k;
-assign m_key_dst_ip   = dst_k;
-assign m_key_proto    = proto_k;
-assign m_key_src_port = ports_k[31:16];
-assign m_key_dst_port = ports_k[15:0];
-assign m_key_tag      = {sof_now, end_now, kept_len, frame_len_sat, status, ts_now};
+// the key leaves through a register: the header parse of the last beat and the steering table's
+// compares do not fit one cycle together (whole-core timing, issue 16)
+reg             key_valid_reg = 1'b0;
+reg             key_ok_reg = 1'b0;       // header checks
+reg [16:0]      key_len_reg = 17'd0;     // frame bytes
+reg [3:0]       key_ihl_reg = 4'd0;
+reg [31:0]      key_src_reg = 32'd0;
+reg [31:0]      key_dst_reg = 32'd0;
+reg [7:0]       key_proto_reg = 8'd0;
+reg [31:0]      key_ports_reg = 32'd0;
+reg [TAG_W-1:0] key_tag_reg = {TAG_W{1'b0}};
+always @(posedge clk) begin
+    key_valid_reg <= keep_frame;
+    if (keep_frame) begin
+        key_ok_reg <= key_hdr_ok;
+        key_len_reg <= len_next;
+        key_ihl_reg <= ihl_now;
+        key_src_reg <= src_k;
+        key_dst_reg <= dst_k;
+        key_proto_reg <= proto_k;
+        key_ports_reg <= ports_k;
+        key_tag_reg <= {sof_now, end_now, kept_len, frame_len_sat, status, ts_now};
+    end
+    if (rst) key_valid_reg <= 1'b0;
+end
+
+assign m_key_valid    = key_valid_reg;
+// the ports lie inside the frame: bytes >= 14 (Ethernet) + 4 * IHL + 4
+assign m_key_ok       = key_ok_reg && (key_len_reg >= 17'd18 + {11'd0, key_ihl_reg, 2'b00});
+assign m_key_src_ip   = key_src_reg;
+assign m_key_dst_ip   = key_dst_reg;
+assign m_key_proto    = key_proto_reg;
+assign m_key_src_port = key_ports_reg[31:16];
+assign m_key_dst_port = key_ports_reg[15:0];
+assign m_key_tag      = key_tag_reg;
 
 // ---------------------------------------------------------------------------------------------
-// frame queue (distributed RAM)
-reg [INFO_W-1:0]  info_mem [0:INFO_DEPTH-1];
-reg [INFO_LOG2:0] info_wp = {(INFO_LOG2+1){1'b0}};
-reg [INFO_LOG2:0] info_rp = {(INFO_LOG2+1){1'b0}};
-wire info_empty = info_wp == info_rp;
-wire [INFO_W-1:0] info_q = info_mem[info_rp[INFO_LOG2-1:0]];
+// frame queue: the shared FIFO (its output word comes from a register). It never refuses a record:
+// every record had its place (held_reg <= INFO_DEPTH) since its frame's first beat.
+wire [INFO_W-1:0]   info_q;
+wire [INFO_LOG2+1:0] info_count;
+wire                info_s_ready;
 wire info_pop = m_info_valid && m_info_ready;
 
-assign m_info_valid = !info_empty;
+tsnic_fifo #(.WIDTH(INFO_W), .ADDR_W(INFO_LOG2)) info_fifo_inst (
+    .clk(clk), .rst(rst),
+    .s_valid(s_res_valid), .s_ready(info_s_ready), .s_data({s_res_tag, s_res_hit, s_res_entry, s_res_queue}),
+    .m_valid(m_info_valid), .m_ready(m_info_ready), .m_data(info_q),
+    .count(info_count));
+
+// verilator lint_off UNUSEDSIGNAL
+wire unused_info_s_ready = info_s_ready;   // always high (see above)
+// verilator lint_on UNUSEDSIGNAL
+
 assign {m_info_start, m_info_end, m_info_len, m_info_frame_len, m_info_status, m_info_ts,
         m_info_hit, m_info_entry, m_info_queue} = info_q;
 
@@ -261,11 +296,6 @@ always @(posedge clk) begin
     evt_bad <= 1'b0;
     evt_too_long <= 1'b0;
 
-    if (s_res_valid) begin
-        info_mem[info_wp[INFO_LOG2-1:0]] <= {s_res_tag, s_res_hit, s_res_entry, s_res_queue};
-        info_wp <= info_wp + 1'b1;
-    end
-    if (info_pop) info_rp <= info_rp + 1'b1;
     if (rel_valid) rd_ptr_reg <= rel_ptr;
 
     // a frame takes its place in the frame queue at its first beat (if kept so far) and gives it
@@ -314,8 +344,6 @@ always @(posedge clk) begin
         drop_full_reg <= 1'b0;
         place_reg <= 1'b0;
         held_reg <= {(INFO_LOG2+1){1'b0}};
-        info_wp <= {(INFO_LOG2+1){1'b0}};
-        info_rp <= {(INFO_LOG2+1){1'b0}};
         evt_frame <= 1'b0;
         evt_drop_disabled <= 1'b0;
         evt_drop_full <= 1'b0;
@@ -324,7 +352,7 @@ always @(posedge clk) begin
     end
 end
 
-assign busy = in_frame_reg || beat || !info_empty || (held_reg != 0) || evt_frame;
+assign busy = in_frame_reg || beat || key_valid_reg || (info_count != 0) || (held_reg != 0) || evt_frame;
 
 endmodule
 

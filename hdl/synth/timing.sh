@@ -8,12 +8,21 @@
 #                                       size depends on the queue/node count at the board configuration
 #   hdl/synth/timing.sh MODULE ...      only these (default parameters; "--rtl board/common/rtl MODULE"
 #                                       for a module of another folder, as one argument)
-#   TIMING_CORE=1 hdl/synth/timing.sh   also tsnic_core at the board configuration (~10+ min)
-#   STA=/path/to/sta.sh                 the estimator (default: ../shared/tools/sta/sta.sh beside the repo)
+#   TIMING_CORE=1 hdl/synth/timing.sh   also tsnic_core at the board configuration (~15-25 min); its
+#                                       netlist stays in build/timing/tsnic_core and hdl/synth/sta_paths.py
+#                                       lists its 10 worst paths, with and without the calendar's own
+#   STA=/path/to/sta.sh                 the estimator (default: shared/tools/sta/sta.sh beside the
+#                                       repository or beside its worktree folder)
 #
 # Prints one line per run and a table; exits 1 when any run is over budget or fails to synthesize.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
+if [ -z "${STA:-}" ]; then
+  # the main checkout sits beside shared/, a worktree (wt/NAME) one level further down
+  for cand in "$root/../shared/tools/sta/sta.sh" "$root/../../shared/tools/sta/sta.sh"; do
+    if [ -x "$cand" ]; then STA=$(cd "$(dirname "$cand")" && pwd)/sta.sh; break; fi
+  done
+fi
 sta="${STA:-$root/../shared/tools/sta/sta.sh}"
 budget="${TIMING_BUDGET:-2.0,2.7}"
 if [ ! -x "$sta" ]; then
@@ -45,8 +54,11 @@ fi
 fails=0
 table=""
 for r in "${runs[@]}"; do
+  keep=()
+  top=${r%% *}
+  if [ "$top" = tsnic_core ]; then rm -rf "$root/build/timing/tsnic_core"; keep=(--keep "$root/build/timing/tsnic_core"); fi
   # shellcheck disable=SC2086
-  out=$("$sta" --budget "$budget" $r 2>&1 | grep -E "^tsnic_.* (xcup|xc7): worst|^over budget")
+  out=$("$sta" --budget "$budget" "${keep[@]}" $r 2>&1 | grep -E "^tsnic_.* (xcup|xc7): worst|^over budget")
   rc=${PIPESTATUS[0]}
   ff=$(echo "$out" | grep "worst reg->reg" | sed -E 's/.*worst reg->reg ([0-9.]+) ns logic, ([0-9]+) LUT levels.*/\1 ns, \2 LUT/')
   ram=$(echo "$out" | grep "worst RAM->reg" | sed -E 's/.*worst RAM->reg ([0-9.]+) ns logic, ([0-9]+) LUT levels.*/\1 ns, \2 LUT/')
@@ -55,6 +67,10 @@ for r in "${runs[@]}"; do
   echo "timing: $r: reg->reg ${ff:--}; RAM->reg ${ram:--}: $verdict"
   echo "$out" | grep "^over budget" | sed 's/^/    /'
   table+="| \`$r\` | ${ff:--} | ${ram:--} | $verdict |"$'\n'
+  if [ "$top" = tsnic_core ] && [ -f "$root/build/timing/tsnic_core/tsnic_core.xcup.json" ]; then
+    python3 "$root/hdl/synth/sta_paths.py" --sta "$(dirname "$sta")" --top 10 \
+      "$root/build/timing/tsnic_core/tsnic_core.xcup.json" tsnic_core | sed 's/^/    /'
+  fi
 done
 echo
 echo "| run | FF-sourced (<= ${budget%%,*} ns) | RAM-sourced (<= ${budget##*,} ns) | verdict |"
