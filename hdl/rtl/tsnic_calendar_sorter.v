@@ -14,7 +14,7 @@
 //   (round r holds each queue's r-th entry, queues in arrival order) and in posting order within a
 //   queue. Of two equal keys pushed together (one urgent) the urgent one goes first.
 // * pipeline: a push is registered (stage Q: per-cell compares against the array and against the
-//   entries of stages P and I), gets its rank (stage P, from the registered per-cell matches), then
+//   entries of stages P and I, and the two pushes against each other), gets its rank (stage P, from the registered per-cell matches), then
 //   is inserted (stage I: positions from the registered compare vectors). Each stage moves the
 //   vectors it registers the way the cells move in its cycle, so they always describe the cells of
 //   the next cycle. A push of cycle c is a cell from cycle c + 4 on. Nothing waits: every stage
@@ -136,6 +136,7 @@ reg  [63:0]       pa_l, pb_l;
 reg  [MW-1:0]     pa_m, pb_m;
 reg  [S-1:0]      pa_lt, pa_eq, pa_mt, pb_lt, pb_eq, pb_mt;
 reg  [2:0]        pa_za, pa_zb, pb_za, pb_zb;   // {lt, eq, mt} against the entry a / b now in stage I
+reg               p_ab_lt, p_ab_eq;             // pa_l < pb_l, pa_l == pb_l (compared in stage Q)
 // stage I: the entries to insert this cycle, the lower one first (lo; hi only with two), with their
 // compare vectors against the cells as they stand in this cycle: lt (cell launch < entry launch),
 // eq (cell launch == entry launch)
@@ -242,21 +243,19 @@ wire [S-1:0]      u_src   = u_reg | mk_vec;
 wire [S-1:0]      f_src   = f_reg | mk_vec;
 
 // ------------------------------------------------------------------ stage I: where the entries go
-// le_*: valid cell with key {launch, rank} <= the entry's (from the registered compare vectors).
-// The cell moves are worked out twice, without and with this cycle's removal, and picked by
-// do_remove last: cell g takes its own cell (s0), the lower new entry (slo), the cell below (s1),
-// the higher new entry (shi) or the cell two below (else), each after the removal shift (ge).
+// le_*: valid cell with key {launch, rank} <= the entry's (from the registered compare vectors);
+// bit S is the place above the array (never <= an entry; "stays" when there is no entry). Cell g
+// takes its own cell, the lower new entry, the cell below, the higher new entry or the cell two
+// below, each after the removal shift. The shift seen from cell g has four cases (the first-urgent
+// prefix kge is monotone): no removal at or below g (variant 0), removal at g (1), at g-1 (2), below
+// g-1 (3). Each variant's selects come from le_* alone; kge and do_remove pick among the four values
+// only at the last mux (per cell, in the cell loop), so the prefix does not precede the selects.
 wire              upd = i_lo_v || do_remove || mk_v;
-reg  [S-1:0]      le_lo, le_hi;
-reg  [S-1:0]      s0_0, slo_0, s1_0, shi_0;    // without removal
-reg  [S-1:0]      s0_1, slo_1, s1_1, shi_1;    // with removal (ge = kge)
-reg  [S-1:0]      lo1;                        // le after the removal shift
-reg  [S-2:0]      hi1;                        // (cell S-1 never moves up)
+reg  [S:0]        le_lo;
+reg  [S-1:0]      le_hi;
 always @* begin
-    le_lo = {S{1'b0}}; le_hi = {S{1'b0}};
-    s0_0 = {S{1'b1}}; slo_0 = {S{1'b0}}; s1_0 = {S{1'b0}}; shi_0 = {S{1'b0}};
-    s0_1 = {S{1'b1}}; slo_1 = {S{1'b0}}; s1_1 = {S{1'b0}}; shi_1 = {S{1'b0}};
-    lo1 = {S{1'b0}}; hi1 = {(S-1){1'b0}};
+    le_lo = {1'b0, {S{1'b1}}};   // no entry: every cell stays where it is (after the removal shift)
+    le_hi = {S{1'b0}};
     if (i_lo_v) begin
         for (n = 0; n < S; n = n + 1) begin
             le_lo[n] = v_reg[n] && (i_lo_lt[n] ||
@@ -264,19 +263,8 @@ always @* begin
             le_hi[n] = v_reg[n] && (!i_hi_v || i_hi_lt[n] ||
                                     (i_hi_eq[n] && m_reg[n][O_RANK +: RANK_W] <= i_hi_m[O_RANK +: RANK_W]));
         end
-        // without removal: cells up to the lower key stay, then the lower new cell, the cells up to
-        // the higher key move up one, then the higher new cell, the rest move up two
-        s0_0  = le_lo;
-        slo_0 = ~s0_0 & {le_lo[S-2:0], 1'b1};
-        s1_0  = ~s0_0 & ~{le_lo[S-2:0], 1'b1} & {le_hi[S-2:0], 1'b1};
-        shi_0 = ~s0_0 & ~{le_lo[S-2:0], 1'b1} & ~{le_hi[S-2:0], 1'b1} & {le_hi[S-3:0], 2'b11};
-        // with removal: the same on the vectors after the removal shift
-        lo1   = (kge & {1'b0, le_lo[S-1:1]}) | (~kge & le_lo);
-        hi1   = (kge[S-2:0] & le_hi[S-1:1]) | (~kge[S-2:0] & le_hi[S-2:0]);
-        s0_1  = lo1;
-        slo_1 = ~s0_1 & {lo1[S-2:0], 1'b1};
-        s1_1  = ~s0_1 & ~{lo1[S-2:0], 1'b1} & {hi1[S-2:0], 1'b1};
-        shi_1 = ~s0_1 & ~{lo1[S-2:0], 1'b1} & ~{hi1[S-2:0], 1'b1} & {hi1[S-3:0], 2'b11};
+    end else begin
+        le_lo[S] = 1'b1;             // ... and the top cell takes the place above (empty) on a removal
     end
 end
 
@@ -403,7 +391,8 @@ always @* begin
 end
 // the lower of the two goes in first (with one entry, that one); equal launch_ns only with an urgent
 // entry, which then goes first (rank 0, and its place does not matter: it leaves first anyway)
-wire              a_le_b  = (pa_l < pb_l) || (pa_l == pb_l && pa_m[O_URG]);
+// (the launch compare of a against b is done in stage Q and registered)
+wire              a_le_b  = p_ab_lt || (p_ab_eq && pa_m[O_URG]);
 wire              lo_is_a = pa_v && (!pb_v || a_le_b);
 wire [63:0]       n_lo_l  = lo_is_a ? pa_l : pb_l;
 wire [63:0]       n_hi_l  = lo_is_a ? pb_l : pa_l;
@@ -432,32 +421,46 @@ for (g = 0; g < S; g = g + 1) begin : g_cell
     localparam integer UP = (g + 1) % S;
     localparam integer D1 = (g + S - 1) % S;
     localparam integer D2 = (g + S - 2) % S;
-    wire k1 = (g == 0) ? 1'b0 : kge[D1];
-    wire k2 = (g <= 1) ? 1'b0 : kge[D2];
-    // a 1-bit vector moved like the cells, with the bits of the two new cells
+    // the shift case at this cell: r0 removal at or below g, r1 below g, r2 below g-1
+    wire r0 = do_remove && kge[g];
+    wire r1 = (g == 0) ? 1'b0 : kge[D1];
+    wire r2 = (g <= 1) ? 1'b0 : kge[D2];
+    // le after the shift: at g (a), g-1 (b; 1 for g = 0), hi at g-1 (c; 1 for g = 0), hi at g-2
+    // (d; 1 for g <= 1), per variant
+    wire la0 = le_lo[g];
+    wire la1 = le_lo[g+1];
+    wire lb0 = (g == 0) ? 1'b1 : le_lo[D1];
+    wire lb2 = le_lo[g];
+    wire hc0 = (g == 0) ? 1'b1 : le_hi[D1];
+    wire hc2 = le_hi[g];
+    wire hd0 = (g <= 1) ? 1'b1 : le_hi[D2];
+    wire hd3 = (g == 0) ? 1'b1 : (g == 1) ? 1'b1 : le_hi[D1];
+    // selects {s0, slo, s1, shi} of the four variants
+    wire [3:0] sv0 = {la0, !la0 && lb0, !la0 && !lb0 && hc0, !la0 && !lb0 && !hc0 && hd0};
+    wire [3:0] sv1 = {la1, !la1 && lb0, !la1 && !lb0 && hc0, !la1 && !lb0 && !hc0 && hd0};
+    wire [3:0] sv2 = {la1, !la1 && lb2, !la1 && !lb2 && hc2, !la1 && !lb2 && !hc2 && hd0};
+    wire [3:0] sv3 = {la1, !la1 && lb2, !la1 && !lb2 && hc2, !la1 && !lb2 && !hc2 && hd3};
+    // a vector moved like the cells (W bits per cell; own / up / d1 / d2 are this cell's, the one
+    // above, below and two below; lo / hi the bits of the two new cells)
+    `define SRT_PICK(P, sv, ge0, ge1, ge2, up, own, d1, d2, lo, hi) \
+        P(sv[3], sv[2], sv[1], sv[0], ge0, ge1, ge2, up, own, d1, d2, lo, hi)
+    `define SRT_SEL(P, up, own, d1, d2, lo, hi) \
+        (!r0 ? `SRT_PICK(P, sv0, 1'b0, 1'b0, 1'b0, up, own, d1, d2, lo, hi) : \
+         !r1 ? `SRT_PICK(P, sv1, 1'b1, 1'b0, 1'b0, up, own, d1, d2, lo, hi) : \
+         !r2 ? `SRT_PICK(P, sv2, 1'b1, 1'b1, 1'b0, up, own, d1, d2, lo, hi) : \
+               `SRT_PICK(P, sv3, 1'b1, 1'b1, 1'b1, up, own, d1, d2, lo, hi))
     `define SRT_MOVE(vec, blo, bhi) \
-        (do_remove ? pick_b(s0_1[g], slo_1[g], s1_1[g], shi_1[g], kge[g], k1, k2, \
-                            (g == S-1) ? 1'b0 : vec[UP], vec[g], (g == 0) ? 1'b0 : vec[D1], \
-                            (g <= 1) ? 1'b0 : vec[D2], blo, bhi) \
-                   : pick_b(s0_0[g], slo_0[g], s1_0[g], shi_0[g], 1'b0, 1'b0, 1'b0, 1'b0, vec[g], \
-                            (g == 0) ? 1'b0 : vec[D1], (g <= 1) ? 1'b0 : vec[D2], blo, bhi))
+        `SRT_SEL(pick_b, (g == S-1) ? 1'b0 : vec[UP], vec[g], (g == 0) ? 1'b0 : vec[D1], \
+                 (g <= 1) ? 1'b0 : vec[D2], blo, bhi)
     always @(posedge clk) begin
         if (upd) begin
-            l_reg[g] <= do_remove ?
-                pick_l(s0_1[g], slo_1[g], s1_1[g], shi_1[g], kge[g], k1, k2,
-                       (g == S-1) ? 64'd0 : l_reg[UP], l_reg[g],
-                       (g == 0) ? 64'd0 : l_reg[D1], (g <= 1) ? 64'd0 : l_reg[D2], i_lo_l, i_hi_l) :
-                pick_l(s0_0[g], slo_0[g], s1_0[g], shi_0[g], 1'b0, 1'b0, 1'b0, 64'd0, l_reg[g],
-                       (g == 0) ? 64'd0 : l_reg[D1], (g <= 1) ? 64'd0 : l_reg[D2], i_lo_l, i_hi_l);
-            m_reg[g] <= do_remove ?
-                pick_m(s0_1[g], slo_1[g], s1_1[g], shi_1[g], kge[g], k1, k2,
-                       (g == S-1) ? {MW{1'b0}} : mark_m(mk_vec[UP], m_reg[UP]), mark_m(mk_vec[g], m_reg[g]),
-                       (g == 0) ? {MW{1'b0}} : mark_m(mk_vec[D1], m_reg[D1]),
-                       (g <= 1) ? {MW{1'b0}} : mark_m(mk_vec[D2], m_reg[D2]), lo_m, hi_m) :
-                pick_m(s0_0[g], slo_0[g], s1_0[g], shi_0[g], 1'b0, 1'b0, 1'b0, {MW{1'b0}},
-                       mark_m(mk_vec[g], m_reg[g]),
-                       (g == 0) ? {MW{1'b0}} : mark_m(mk_vec[D1], m_reg[D1]),
-                       (g <= 1) ? {MW{1'b0}} : mark_m(mk_vec[D2], m_reg[D2]), lo_m, hi_m);
+            l_reg[g] <= `SRT_SEL(pick_l, (g == S-1) ? 64'd0 : l_reg[UP], l_reg[g],
+                                 (g == 0) ? 64'd0 : l_reg[D1], (g <= 1) ? 64'd0 : l_reg[D2],
+                                 i_lo_l, i_hi_l);
+            m_reg[g] <= `SRT_SEL(pick_m, (g == S-1) ? {MW{1'b0}} : mark_m(mk_vec[UP], m_reg[UP]),
+                                 mark_m(mk_vec[g], m_reg[g]),
+                                 (g == 0) ? {MW{1'b0}} : mark_m(mk_vec[D1], m_reg[D1]),
+                                 (g <= 1) ? {MW{1'b0}} : mark_m(mk_vec[D2], m_reg[D2]), lo_m, hi_m);
             v_reg[g] <= `SRT_MOVE(v_reg, 1'b1, i_hi_v);
             u_reg[g] <= `SRT_MOVE(u_src, lo_u, hi_u);
             f_reg[g] <= `SRT_MOVE(f_src, lo_f, hi_f);
@@ -483,6 +486,8 @@ for (g = 0; g < S; g = g + 1) begin : g_cell
         if (rst) v_reg[g] <= 1'b0;
     end
     `undef SRT_MOVE
+    `undef SRT_SEL
+    `undef SRT_PICK
 end
 endgenerate
 
@@ -503,6 +508,10 @@ always @(posedge clk) begin
     // stage P <- stage Q (the vectors move in the cell loop)
     pa_v <= qa_v;
     pb_v <= qb_v;
+    if (qa_v && qb_v) begin
+        p_ab_lt <= qa_l < qb_l;
+        p_ab_eq <= qa_l == qb_l;
+    end
     if (qa_v) begin
         pa_l  <= qa_l;
         pa_m  <= mark_m(mark_hit(mk_v, mk_q, qa_m), qa_m);
