@@ -23,6 +23,11 @@
 // - LEDs: qsfp_led_stat_g = PCIe link up and CMAC RX aligned, qsfp_led_stat_y = PPS (100 ms pulse),
 //   qsfp_led_act = TX activity (stretched). hbm_cattrip driven low: the HBM is not used (the card's
 //   controller shuts the card down when this pin floats high).
+// - MAC_10G = 1 (make bitstream MAC=10g): instead of the CMAC, 10GBASE-R on QSFP lane 0 through
+//   xxv_ethernet_0 (PCS/PMA only, 64-bit XGMII, same 161.1328125 MHz reference clock) with tsnic's
+//   own MAC (tsnic_axis_downsize 512->64 -> tsnic_xgmii_tx; tsnic_xgmii_rx), the board core's MAC
+//   domain on tx_mii_clk_0 = 156.25 MHz with RX_DATA_W = 64 and RX_SOF_IN = 1, as on SUME
+//   (docs/BOARDS.md, "10G on the Alveo boards").
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -145,9 +150,9 @@ always @(posedge clk) rst <= pcie_user_reset;
 // the MAC: the CMAC (100G, MAC_10G = 0) or 10GBASE-R with tsnic's XGMII MAC (MAC_10G = 1). Both give
 // the board core one MAC clock (mac_clk) for its TX and RX sides, with their resets, and take the
 // core's 512-bit launch-gated TX stream on that clock.
-localparam RX_W = MAC_10G != 0 ? 64 : DATA_W;                               // the MAC's RX stream width
-localparam [63:0] MAC_PERIOD_FX = MAC_10G != 0 ? 64'd27487790694            // tx_mii_clk: 156.25 MHz = 6.4 ns
-                                          : 64'd13327413670;           // gt_txusrclk2: 322.265625 MHz = 3.1030 ns
+localparam RX_W = MAC_10G != 0 ? 64 : DATA_W;   // the MAC's RX stream width
+localparam [63:0] MAC_PERIOD_FX = MAC_10G != 0 ? 64'd27487790694   // tx_mii_clk_0: 156.25 MHz = 6.4 ns
+                                               : 64'd13327413670;  // gt_txusrclk2: 322.265625 MHz = 3.1030 ns
 
 wire mac_clk;        // TX and RX clock of the MAC side
 wire mac_tx_reset;   // synchronous to mac_clk
