@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Verilator --lint-only -Wall of every board top (board/<board>/rtl/fpga.v) against the RTL in hdl/rtl,
 # the board-side RTL in board/common/rtl and the port-list stubs of the Xilinx primitives and generated
-# IP in board/common/stubs. Fails on any warning or error, printing it.
+# IP in board/common/stubs; a top with the 10G option (parameter MAC_10G) also with MAC_10G=1.
+# Fails on any warning or error, printing it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -13,6 +14,13 @@ for top in board/*/rtl/fpga.v; do
     echo "board lint: $top"; echo "$out"; status=1
   fi
   count=$((count + 1))
+  # a top with the 10G option (MAC=10g: parameter MAC_10G) is linted in that variant too
+  if grep -q 'parameter MAC_10G' "$top"; then
+    if ! out=$(verilator --lint-only -Wall -Ihdl/rtl "${dirs[@]}" --top-module fpga -GMAC_10G=1 "$top" 2>&1) || [ -n "$out" ]; then
+      echo "board lint: $top (MAC_10G=1)"; echo "$out"; status=1
+    fi
+    count=$((count + 1))
+  fi
 done
 if [ "$count" -eq 0 ]; then echo "board lint: no board tops found" >&2; exit 1; fi
 # the board-side RTL modules, each as its own top

@@ -1,6 +1,12 @@
 # Alveo U250: what board/common/vivado/build.tcl builds (paths relative to this board's folder).
 set part          xcu250-figd2104-2L-e
 set ip_tcl        {ip/pcie4_uscale_plus_0.tcl ip/cmac_usplus_0.tcl}
+# MAC options (make bitstream MAC=...), the first the default: cmac = 100G through the CMAC (the IP
+# above); 10g = 10GBASE-R on QSFP lane 0 through xxv_ethernet_0 (PCS/PMA only) and tsnic's XGMII MAC,
+# the top's MAC_10G = 1. Same XDC (the GT lanes are placed by the IP).
+set mac_options   {cmac 10g}
+set ip_tcl_10g    {ip/pcie4_uscale_plus_0.tcl ip/xxv_ethernet_0.tcl}
+set generic_10g   {MAC_10G=1}
 set xdc           {fpga.xdc}
 set board_rtl     {rtl/fpga.v}
 # configuration flash: MT25QU01G, 128 MB, quad SPI
@@ -9,3 +15,4 @@ set flash_size_mb 128
 set flash_iface   SPIx4
 # modules of the RTL tree (hdl/rtl) the top needs: its own and tsnic_board_core's MAC-side ones
 set rtl_modules   {tsnic_board_core tsnic_mac_tx tsnic_td_sink tsnic_cdc_async_fifo tsnic_cdc_sync}
+set rtl_modules_10g {tsnic_xgmii_tx tsnic_xgmii_rx}

@@ -19,7 +19,9 @@ BUILD = BOARD / "common" / "vivado" / "build.tcl"
 PROGRAM = BOARD / "common" / "vivado" / "program.tcl"
 BOARDS = sorted(p.parent.name for p in BOARD.glob("*/config.tcl"))
 # IP module names the board scripts may generate, and the stub of each (board/common/stubs)
-IP_PREFIXES = ("pcie4c_uscale_plus", "pcie4_uscale_plus", "pcie3_7x", "cmac_usplus", "ten_gig_eth_pcs_pma")
+IP_PREFIXES = ("pcie4c_uscale_plus", "pcie4_uscale_plus", "pcie3_7x", "cmac_usplus", "ten_gig_eth_pcs_pma", "xxv_ethernet")
+# boards with MAC options (config.tcl: mac_options, the first the default)
+MAC_BOARDS = sorted(b for b in BOARDS if "mac_options" in (BOARD / b / "config.tcl").read_text())
 
 pytestmark = pytest.mark.skipif(shutil.which("tclsh") is None, reason="tclsh not installed (make deps)")
 
@@ -133,11 +135,73 @@ def test_build_runs_in_order(board, tmp_path, rtl_tree):
     synth = names(calls, "synth_design")[0]
     assert synth[synth.index("-part") + 1] == cfg["part"][0]
     assert synth[synth.index("-top") + 1] == "fpga"
+    # the default MAC: only the GOLDEN generic
+    assert [synth[i + 1] for i, w in enumerate(synth) if w == "-generic"] == ["GOLDEN=0"], synth
     for c in names(calls, "write_cfgmem"):
         assert c[c.index("-interface") + 1] == cfg["flash_iface"][0], c
         assert c[c.index("-size") + 1] == cfg["flash_size_mb"][0], c
     for f in ("fpga.bit", "fpga.mcs", "fpga.prm", "fpga.bin", "post_route.dcp"):
         assert (out / f).is_file(), f
+
+
+@pytest.mark.parametrize("board", MAC_BOARDS)
+def test_build_with_the_10g_mac_option(board, tmp_path, rtl_tree):
+    """MAC=10g: the PCIe IP and xxv_ethernet_0 instead of the CMAC, the top's MAC_10G = 1, the XGMII MAC
+    modules checked and read, and the build runs through to the flash images."""
+    assert MAC_BOARDS, "no board has MAC options"
+    out = tmp_path / "out"
+    rc, text, calls = run_tcl(
+        tmp_path, BUILD, [str(BOARD / board), str(out), "0", "10g"], {"TSNIC_RTL_DIR": str(rtl_tree)}
+    )
+    assert rc == 0, text
+    assert not names(calls, "UNKNOWN"), names(calls, "UNKNOWN")
+    cfg = config(board)
+    assert cfg["mac_options"][0] == "cmac" and "10g" in cfg["mac_options"], cfg["mac_options"]
+    created = [c[c.index("-module_name") + 1] for c in names(calls, "create_ip")]
+    assert sorted(created) == sorted(Path(f).stem for f in cfg["ip_tcl_10g"]), created
+    assert "xxv_ethernet_0" in created and not any(ip.startswith("cmac") for ip in created), created
+    for ip in created:
+        assert any(ip in c for c in names(calls, "synth_ip")), ip
+    for c in names(calls, "create_ip"):
+        if "xxv_ethernet_0" in c:
+            assert c[c.index("-name") + 1] == "xxv_ethernet", c
+    # the IP script's settings: PCS/PMA only, 10G BASE-R, GTY, the QSFP's 161.1328125 MHz reference clock
+    props = " ".join(" ".join(c) for c in names(calls, "set_property"))
+    for needle in ("CONFIG.CORE", "Ethernet PCS/PMA 64-bit", "CONFIG.LINE_RATE 10", "CONFIG.GT_TYPE GTY",
+                   "CONFIG.GT_REF_CLK_FREQ 161.1328125", "CONFIG.BASE_R_KR BASE-R"):
+        assert needle in props, (needle, props)
+    synth = names(calls, "synth_design")[0]
+    generics = [synth[i + 1] for i, w in enumerate(synth) if w == "-generic"]
+    assert generics == ["GOLDEN=0", "MAC_10G=1"], synth
+    read = {Path(c[-1]).name for c in names(calls, "read_verilog")}
+    assert {"fpga.v", "tsnic_xgmii_tx.v", "tsnic_xgmii_rx.v", "tsnic_axis_downsize.v"} <= read, read
+    steps = [index_of(calls, "synth_design"), index_of(calls, "route_design"), index_of(calls, "write_bitstream"),
+             index_of(calls, "write_cfgmem", lambda c: "bin" in c)]
+    assert steps == sorted(steps), steps
+    for f in ("fpga.bit", "fpga.mcs", "fpga.bin"):
+        assert (out / f).is_file(), f
+
+
+def test_build_without_the_xgmii_mac_names_it(tmp_path, rtl_tree):
+    """MAC=10g needs tsnic_xgmii_rx from the RTL tree: a tree without it stops before any work."""
+    (rtl_tree / "tsnic_xgmii_rx.v").unlink()
+    rc, text, calls = run_tcl(
+        tmp_path, BUILD, [str(BOARD / "alveo_u50"), str(tmp_path / "out"), "0", "10g"], {"TSNIC_RTL_DIR": str(rtl_tree)}
+    )
+    assert rc == 1 and "tsnic_xgmii_rx" in text, text
+    assert not names(calls, "create_project")
+
+
+@pytest.mark.parametrize(
+    "board,mac,says",
+    [("alveo_u50", "25g", "has the MAC options cmac, 10g"), ("netfpga_sume", "10g", "has one MAC only")],
+)
+def test_unknown_mac_option_is_refused(board, mac, says, tmp_path, rtl_tree):
+    rc, text, calls = run_tcl(
+        tmp_path, BUILD, [str(BOARD / board), str(tmp_path / "out"), "0", mac], {"TSNIC_RTL_DIR": str(rtl_tree)}
+    )
+    assert rc == 1 and says in text, text
+    assert not names(calls, "create_project") and not names(calls, "synth_design")
 
 
 @pytest.mark.parametrize("which", ["TSNIC_STUB_WNS", "TSNIC_STUB_WHS"])
@@ -241,10 +305,18 @@ def test_ip_scripts_match_the_top_and_the_stubs(board):
     """Each IP the top instantiates is generated by an ip/*.tcl of config.tcl and has a lint stub."""
     src = (BOARD / board / "rtl" / "fpga.v").read_text()
     used = set(re.findall(r"^\s*((?:%s)\w*)\s+\w+\s*\(" % "|".join(IP_PREFIXES), src, re.M))
-    made = set()
-    for f in config(board)["ip_tcl"]:
-        made.update(re.findall(r"-module_name\s+(\w+)", (BOARD / board / f).read_text()))
-    assert used and used == made, (used, made)
+    cfg = config(board)
+
+    def made(scripts):
+        out = set()
+        for f in scripts:
+            out.update(re.findall(r"-module_name\s+(\w+)", (BOARD / board / f).read_text()))
+        return out
+
+    # the default build's IP, and each MAC option's: together exactly what the top instantiates
+    per_option = [made(cfg["ip_tcl"])] + [made(cfg[f"ip_tcl_{m}"]) for m in cfg.get("mac_options", [])[1:]]
+    assert used and used == set().union(*per_option), (used, per_option)
+    assert all(len(p) == len(per_option[0]) for p in per_option), per_option
     for ip in used:
         assert (BOARD / "common" / "stubs" / f"{ip}.v").is_file(), ip
 

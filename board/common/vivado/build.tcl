@@ -2,20 +2,23 @@
 #   IP from TCL -> synth_design -> opt_design -> place_design -> phys_opt_design -> route_design ->
 #   timing check (stops on negative setup or hold slack) -> write_bitstream -> write_cfgmem (flash image)
 #
-#   vivado -mode batch -source board/common/vivado/build.tcl -tclargs BOARD_DIR OUT_DIR [GOLDEN]
+#   vivado -mode batch -source board/common/vivado/build.tcl -tclargs BOARD_DIR OUT_DIR [GOLDEN [MAC]]
 #
 # BOARD_DIR holds config.tcl (part, IP scripts, XDC files, board RTL, flash part/size/interface), rtl/,
 # ip/ and the XDC. OUT_DIR receives the checkpoints, reports, fpga.bit, fpga.mcs/.prm and fpga.bin.
 # GOLDEN=1 builds the golden (fallback) image: the core's boot selector is in, and the flash image is
-# meant for address 0 (docs/FIRMWARE.md has the flash layout).
+# meant for address 0 (docs/FIRMWARE.md has the flash layout). MAC picks one of the board's MAC options
+# (config.tcl: mac_options, the first the default; option X brings its own ip_tcl_X, generic_X for the
+# top and rtl_modules_X); empty = the default.
 
 if {[llength $argv] < 2} {
-    puts stderr "usage: vivado -mode batch -source build.tcl -tclargs BOARD_DIR OUT_DIR \[GOLDEN\]"
+    puts stderr "usage: vivado -mode batch -source build.tcl -tclargs BOARD_DIR OUT_DIR \[GOLDEN \[MAC\]\]"
     exit 2
 }
 set board_dir [file normalize [lindex $argv 0]]
 set out_dir   [file normalize [lindex $argv 1]]
 set golden    [expr {[llength $argv] > 2 ? [lindex $argv 2] : 0}]
+set mac       [expr {[llength $argv] > 3 ? [lindex $argv 3] : ""}]
 set root      [file normalize [file join [file dirname [info script]] .. .. ..]]
 
 # the core's RTL: hdl/rtl, or another tree (TSNIC_RTL_DIR, e.g. a checkout with other branches merged)
@@ -28,6 +31,25 @@ source [file join $board_dir config.tcl]
 proc fail {msg} {
     puts stderr "build: $msg"
     exit 1
+}
+
+# the MAC option: the default one, or another of config.tcl's mac_options with its IP, generic and modules
+if {![info exists mac_options]} { set mac_options {} }
+set generics [list GOLDEN=$golden]
+if {$mac ne "" && $mac ni $mac_options} {
+    if {[llength $mac_options] == 0} {
+        fail "MAC=$mac: [file tail $board_dir] has one MAC only (no MAC option); build it without MAC="
+    }
+    fail "MAC=$mac: [file tail $board_dir] has the MAC options [join $mac_options {, }] (default [lindex $mac_options 0])"
+}
+if {$mac ne "" && $mac ne [lindex $mac_options 0]} {
+    foreach v [list ip_tcl_$mac generic_$mac] {
+        if {![info exists $v]} { fail "[file join $board_dir config.tcl] lists MAC option $mac but sets no $v" }
+    }
+    set ip_tcl [set ip_tcl_$mac]
+    lappend generics {*}[set generic_$mac]
+    if {[info exists rtl_modules_$mac]} { lappend rtl_modules {*}[set rtl_modules_$mac] }
+    puts "build: MAC option $mac (IP: [join $ip_tcl {, }]; generics: [join $generics {, }])"
 }
 
 # the modules the board top instantiates from the RTL tree (config.tcl: rtl_modules) must be there
@@ -73,7 +95,9 @@ foreach f $xdc {
 read_xdc -unmanaged [file join $root board common vivado cdc.tcl]
 
 # ---------------------------------------------------------------------------------------------------
-synth_design -top fpga -part $part -include_dirs [list $rtl_dir] -generic GOLDEN=$golden
+set generic_args {}
+foreach g $generics { lappend generic_args -generic $g }
+synth_design -top fpga -part $part -include_dirs [list $rtl_dir] {*}$generic_args
 write_checkpoint -force [file join $out_dir post_synth.dcp]
 report_utilization -file [file join $out_dir post_synth_util.rpt]
 
