@@ -160,6 +160,12 @@ reg  [NODE_W:0]   ccount;        // entries in coarse lists
 reg  [NODE_W:0]   bump;
 reg  [NODE_W:0]   occ;
 reg               rewind_req;
+reg  [AC_W-1:0]   rw_c_q;        // rewind target (computed ahead): the window's top last cycle
+reg               rw_same_q;     // ... unchanged from the cycle before
+reg  [AS_W-1:0]   rw_fl_q;       // ... the fine window's floor from rw_c_q
+reg  [AS_W-1:0]   rw_t_q;        // ... max(due slot + 1, rw_fl_q, hi_s) of last cycle
+reg  [AS_W-1:0]   rw_hs_q;       // ... the hi_s it used
+reg               rw_v;          // ... computed with rewind_req up and no PHC step
 reg               fl_active;
 reg  [QUEUE_W-1:0] fl_q;
 reg               f_st;          // flush start cycle (s_flush_ready)
@@ -655,12 +661,20 @@ wire            fbit_next = g_word_n[scan[GROUP_W-1:0]];
 wire            pc_issue  = ld_claim && (pc_st == 2'd0) && (be_st == BE_LWALK || (be_st == BE_LHEAD && fbit_scan)) &&
                             fbit_next && (scan_p1 < fine_lim) && (scan < due_slot);
 
-// backward PHC step: rewind the scan (never below the fine window)
+// backward PHC step: rewind the scan to max(due slot + 1, the fine window's floor, hi_s: not below a
+// cell of the buffer), computed ahead in two registered steps: the floor from ccur (rw_fl_q), then
+// the maximum (rw_t_q, three compares side by side). The rewind uses rw_t_q only when it is exact for
+// the floor and hi_s: the window's top (rw_c) did not change over the two cycles and hi_s not over
+// the last one, and no PHC step came in the cycle it was computed (rw_v). Its due slot may be one
+// cycle old, i.e. lower: the scan then catches up over due slots, as after any rewind.
 wire [AC_W-1:0] rw_c      = cs_busy ? ccur_p1 : ccur;
 wire [AS_W-1:0] rw_top    = {rw_c, {CWB{1'b0}}};
 wire [AS_W-1:0] rw_floor  = (rw_top > N_SLOTS) ? (rw_top - N_SLOTS) : {AS_W{1'b0}};
-wire [AS_W-1:0] rw_t0     = (due_p1 > rw_floor) ? due_p1 : rw_floor;
-wire [AS_W-1:0] rw_t      = (hi_s > rw_t0) ? hi_s : rw_t0;     // not below a cell of the buffer
+wire            rw_df     = (due_p1 >= rw_fl_q);
+wire            rw_dh     = (due_p1 >= hi_s);
+wire            rw_fh     = (rw_fl_q >= hi_s);
+wire [AS_W-1:0] rw_t      = (rw_df && rw_dh) ? due_p1 : (!rw_df && rw_fh) ? rw_fl_q : hi_s;
+wire            rw_rdy    = rw_v && rw_same_q && (rw_c == rw_c_q) && (hi_s == rw_hs_q);
 
 // both wheels empty: jump scan and ccur to the present at once
 wire [AC_W-1:0] jump_c1   = due_p1[AS_W-1:CWB] + 1'b1;
@@ -844,6 +858,12 @@ always @(posedge clk) begin
     gn_tgt_q <= gn_tgt;
     gn_off_q <= gn_off;
     if (phc_step) rewind_req <= 1'b1;
+    rw_c_q    <= rw_c;
+    rw_same_q <= (rw_c == rw_c_q);
+    rw_fl_q   <= rw_floor;
+    rw_t_q    <= rw_t;
+    rw_hs_q   <= hi_s;
+    rw_v      <= rewind_req && !phc_step;
     occ    <= occ + {{NODE_W{1'b0}}, ins_hs} - {{NODE_W{1'b0}}, (m_rel_valid && m_rel_ready)};
     fcount <= fcount + {{NODE_W{1'b0}}, (f_we && !init)} + {{NODE_W{1'b0}}, (fc_we && !init)} - {{NODE_W{1'b0}}, l_fin};
     ccount <= ccount + {{NODE_W{1'b0}}, b_go_coarse} - {{NODE_W{1'b0}}, cs_wr};
@@ -948,10 +968,12 @@ always @(posedge clk) begin
                 scan <= jump_s;
                 scan_k <= SK_NONE;
             end else if (rewind_req) begin
-                rewind_req <= phc_step;
-                if (rw_t < scan) begin
-                    scan <= rw_t;
-                    scan_k <= SK_NONE;
+                if (rw_rdy) begin
+                    rewind_req <= phc_step;
+                    if (rw_t_q < scan) begin
+                        scan <= rw_t_q;
+                        scan_k <= SK_NONE;
+                    end
                 end
             end else if (act_claim) begin
                 ld_claim <= 1'b1;
