@@ -144,6 +144,9 @@ localparam [2:0] CS_IDLE = 3'd0, CS_HEAD = 3'd1, CS_RD = 3'd2, CS_SL = 3'd3, CS_
 localparam LD_BURST = 16;
 localparam SW_BURST = 64;
 localparam NG_W     = SLOT_W - GROUP_W;       // fine-slot occupancy words
+// scan_k: the scan stayed or moved by one inside its occupancy word (g_* valid), moved to the first slot
+// of the next word (gn_* valid), or moved otherwise (neither valid this cycle)
+localparam [1:0] SK_SAME = 2'd0, SK_NEXT = 2'd1, SK_NONE = 2'd2;
 localparam CGS_W    = CSLOT_W - CGROUP_W;     // coarse slots per coarse group = 2^CGS_W
 
 // ------------------------------------------------------------------ state
@@ -157,6 +160,12 @@ reg  [NODE_W:0]   ccount;        // entries in coarse lists
 reg  [NODE_W:0]   bump;
 reg  [NODE_W:0]   occ;
 reg               rewind_req;
+reg  [AC_W-1:0]   rw_c_q;        // rewind target (computed ahead): the window's top last cycle
+reg               rw_same_q;     // ... unchanged from the cycle before
+reg  [AS_W-1:0]   rw_fl_q;       // ... the fine window's floor from rw_c_q
+reg  [AS_W-1:0]   rw_t_q;        // ... max(due slot + 1, rw_fl_q, hi_s) of last cycle
+reg  [AS_W-1:0]   rw_hs_q;       // ... the hi_s it used
+reg               rw_v;          // ... computed with rewind_req up and no PHC step
 reg               fl_active;
 reg  [QUEUE_W-1:0] fl_q;
 reg               f_st;          // flush start cycle (s_flush_ready)
@@ -213,10 +222,13 @@ reg  [SLOT_NS_W-1:0] sub_nx_q;  // first non-empty sub-list (registered search)
 reg               seek_w;        // BE_LSEEK waits a cycle for sub_nx_q
 reg  [NODE_W-1:0] sub_tq;        // tail of the sub-list being walked
 reg               sub_more;      // ... and whether another sub-list follows it
-reg  [AS_W-1:0]   g_tgt_q;       // registered in-word search of the scan's occupancy word
+reg  [AS_W-1:0]   g_tgt_q;       // registered in-word search of the scan's occupancy word (after the scan)
 reg  [GROUP_W:0]  g_off_q;
-reg               scan_mv;       // the scan moved at the last edge
 reg  [(1<<GROUP_W)-1:0] g_setm; // slots of the scan's occupancy word set at the last edge
+reg  [AS_W-1:0]   gn_tgt_q;      // ... and of the next occupancy word (from its first slot)
+reg  [GROUP_W:0]  gn_off_q;
+reg  [(1<<GROUP_W)-1:0] gn_setm; // slots of the next occupancy word set at the last edge
+reg  [1:0]        scan_k;        // how the scan moved at the last edge (SK_*): which search is valid
 reg  [SLOT_NS_W-1:0] o_cur;      // sub-list being walked: everything below {scan, o_cur} is loaded
 reg  [63:0]       ord_done;      // ... i.e. everything at or below ord_done = {scan, o_cur} - 1
 reg  [AS_W-1:0]   hi_s;          // every cell of the release buffer lies in a slot below hi_s
@@ -557,33 +569,55 @@ wire            ins_hs      = s_ins_valid && ins_ready;
 wire [NG_W-1:0] scan_g    = scan[SLOT_W-1:GROUP_W];
 wire [(1<<GROUP_W)-1:0] g_word = fbits[scan_g];
 wire            fbit_scan = g_word[scan[GROUP_W-1:0]];
-wire [(1<<GROUP_W)-1:0] g_rest = g_word & ({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]);
-reg  [GROUP_W-1:0] g_next;       // first non-empty slot at or after scan in its group (0 if none)
-// lowest set bit of g_rest: isolate it (x & -x, one carry chain), then encode the one-hot vector
-// (each index bit an OR of half the bits): a few LUT levels instead of a chain of halving steps
-wire [(1<<GROUP_W)-1:0] g_oh = g_rest & (~g_rest + 1'b1);
+// slots after the scan in its word (the scan's own slot is claimed, not skipped, when it is set)
+wire [(1<<GROUP_W)-1:0] g_rest = g_word & (({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]) << 1);
+// the next occupancy word: a rotated copy of the words indexed by the scan's word (no increment in
+// front of the multiplexer)
+reg  [(1<<GROUP_W)-1:0] fbits_r [0:(1<<NG_W)-1];
+integer gr;
+always @* begin
+    for (gr = 0; gr < (1 << NG_W); gr = gr + 1) fbits_r[gr] = fbits[(gr + 1) % (1 << NG_W)];
+end
+wire [(1<<GROUP_W)-1:0] gn_rest = fbits_r[scan_g];
+// lowest set bit: isolate it (x & -x, one carry chain), then encode the one-hot vector (each index
+// bit an OR of half the bits): a few LUT levels instead of a chain of halving steps
+wire [(1<<GROUP_W)-1:0] g_oh  = g_rest & (~g_rest + 1'b1);
+wire [(1<<GROUP_W)-1:0] gn_oh = gn_rest & (~gn_rest + 1'b1);
+reg  [GROUP_W-1:0] g_next;       // first non-empty slot after the scan in its word (0 if none)
+reg  [GROUP_W-1:0] gn_next;      // first non-empty slot of the next word (0 if none)
 integer gb;
 always @* begin
     g_next = {GROUP_W{1'b0}};
+    gn_next = {GROUP_W{1'b0}};
     for (gb = 0; gb < (1 << GROUP_W); gb = gb + 1) begin
-        g_next = g_next | ({GROUP_W{g_oh[gb]}} & gb[GROUP_W-1:0]);
+        g_next  = g_next  | ({GROUP_W{g_oh[gb]}}  & gb[GROUP_W-1:0]);
+        gn_next = gn_next | ({GROUP_W{gn_oh[gb]}} & gb[GROUP_W-1:0]);
     end
 end
 wire [AS_W-GROUP_W-1:0] scan_gn = scan[AS_W-1:GROUP_W] + 1'b1;
-wire [AS_W-1:0] g_end     = {scan_gn, {GROUP_W{1'b0}}};
-wire [AS_W-1:0] g_hit     = {scan[AS_W-1:GROUP_W], g_next};
-wire [AS_W-1:0] g_tgt     = (g_rest == {(1<<GROUP_W){1'b0}}) ? g_end : g_hit;
-// The in-word search is registered: g_tgt_q (and its offset in the word, g_off_q: 2^GROUP_W = the
-// word end) was computed last cycle for the same scan; g_ok says the scan did not move at the last
-// edge and no slot between the scan and the target was set then (a cleared slot only makes the
-// target conservative). So a skip over empty slots takes two cycles after the scan moved, one
-// otherwise.
-// a slot set at the last edge between the scan and the target makes the target stale (a slot set
-// again at or beyond it does not: appends to a non-empty slot do not stop the skips)
+wire [AS_W-GROUP_W-1:0] scan_gn2 = scan[AS_W-1:GROUP_W] + {{(AS_W-GROUP_W-2){1'b0}}, 2'd2};
+wire            g_none    = (g_rest == {(1<<GROUP_W){1'b0}});
+wire            gn_none   = (gn_rest == {(1<<GROUP_W){1'b0}});
+wire [AS_W-1:0] g_tgt     = g_none  ? {scan_gn, {GROUP_W{1'b0}}}  : {scan[AS_W-1:GROUP_W], g_next};
+wire [AS_W-1:0] gn_tgt    = gn_none ? {scan_gn2, {GROUP_W{1'b0}}} : {scan_gn, gn_next};
+wire [GROUP_W:0] g_off    = g_none  ? {1'b1, {GROUP_W{1'b0}}} : {1'b0, g_next};
+wire [GROUP_W:0] gn_off   = gn_none ? {1'b1, {GROUP_W{1'b0}}} : {1'b0, gn_next};
+wire [NG_W-1:0] scan_g1   = scan_g + 1'b1;
+// The in-word searches are registered: each cycle searches the scan's word after the scan and the
+// next word from its start; the cycle after uses the first if the scan stayed or moved by one slot
+// inside its word, the second if it moved to the next word's first slot (a skip to the word end,
+// or one slot on from the word's last), neither after any other move (rewind, jump, skip to a limit).
+// So catching up over empty words takes one cycle per word, as before the search was registered. A
+// cleared slot only makes the target conservative; a slot set at the last edge between the scan and
+// the target makes it stale (a slot set again at or beyond it does not: appends to a non-empty slot
+// do not stop the skips), and the skip waits for the next search.
+wire            sk_next   = (scan_k == SK_NEXT);
+wire [AS_W-1:0] gs_tgt_q  = sk_next ? gn_tgt_q : g_tgt_q;
+wire [GROUP_W:0] gs_off_q = sk_next ? gn_off_q : g_off_q;
+wire [(1<<GROUP_W)-1:0] gs_setm = sk_next ? gn_setm : g_setm;
 wire [(1<<GROUP_W)-1:0] g_rng = ({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]) &
-                                (g_off_q[GROUP_W] ? {(1<<GROUP_W){1'b1}} : ~({(1<<GROUP_W){1'b1}} << g_off_q[GROUP_W-1:0]));
-wire            g_ok      = !scan_mv && ((g_setm & g_rng) == {(1<<GROUP_W){1'b0}});
-wire [GROUP_W:0] g_off    = (g_rest == {(1<<GROUP_W){1'b0}}) ? {1'b1, {GROUP_W{1'b0}}} : {1'b0, g_next};
+                                (gs_off_q[GROUP_W] ? {(1<<GROUP_W){1'b1}} : ~({(1<<GROUP_W){1'b1}} << gs_off_q[GROUP_W-1:0]));
+wire            g_ok      = (scan_k != SK_NONE) && ((gs_setm & g_rng) == {(1<<GROUP_W){1'b0}});
 // The limits of a skip (and of a claim), each compared with the scan on its own (no chain of
 // minimums in front of the compare): the due slot + 1, the fine window's top, the slot of a
 // non-urgent entry waiting in stage B at or beyond the scan.
@@ -595,14 +629,19 @@ wire            df_le     = (due_p1 <= fine_lim);
 wire            dc_le     = !b_hold || (due_p1 <= b_slot);
 wire            fc_le     = !b_hold || (fine_lim <= b_slot);
 wire [AS_W-1:0] fskip_t   = (df_le && dc_le) ? due_p1 : (!df_le && fc_le) ? fine_lim : cap_s;
-wire            gd_le     = (g_tgt_q <= due_p1);
-wire            gf_le     = (g_tgt_q <= fine_lim);
-wire            gc_le     = !b_hold || (g_tgt_q <= b_slot);
-wire [AS_W-1:0] gskip_t   = (gd_le && gf_le && gc_le) ? g_tgt_q : fskip_t;
+wire            gd_le     = (gs_tgt_q <= due_p1);
+wire            gf_le     = (gs_tgt_q <= fine_lim);
+wire            gc_le     = !b_hold || (gs_tgt_q <= b_slot);
+wire            g_take    = gd_le && gf_le && gc_le;
+wire [AS_W-1:0] gskip_t   = g_take ? gs_tgt_q : fskip_t;
+// how a skip moves the scan: to the word end (the next word's search is valid next cycle) or elsewhere
+wire [1:0]      gskip_k   = (g_take && gs_off_q[GROUP_W]) ? SK_NEXT : SK_NONE;
+// how a move by one slot does
+wire [1:0]      inc_k     = (scan[GROUP_W-1:0] == {GROUP_W{1'b1}}) ? SK_NEXT : SK_SAME;
 wire            fc_zero   = (fcount == ZN);
 wire            cc_zero   = (ccount == ZN);
 wire            act_fskip = fc_zero && lt_due && lt_fl && lt_cap;
-wire            act_gskip = !fc_zero && !fbit_scan && g_ok && ({1'b0, scan[GROUP_W-1:0]} < g_off_q) &&
+wire            act_gskip = !fc_zero && !fbit_scan && g_ok && ({1'b0, scan[GROUP_W-1:0]} < gs_off_q) &&
                             lt_due && lt_fl && lt_cap;
 wire            b_at_scan = b_hold && (b_slot == scan);
 wire            ld_can    = !ld_claim && lt_fl;
@@ -622,12 +661,20 @@ wire            fbit_next = g_word_n[scan[GROUP_W-1:0]];
 wire            pc_issue  = ld_claim && (pc_st == 2'd0) && (be_st == BE_LWALK || (be_st == BE_LHEAD && fbit_scan)) &&
                             fbit_next && (scan_p1 < fine_lim) && (scan < due_slot);
 
-// backward PHC step: rewind the scan (never below the fine window)
+// backward PHC step: rewind the scan to max(due slot + 1, the fine window's floor, hi_s: not below a
+// cell of the buffer), computed ahead in two registered steps: the floor from ccur (rw_fl_q), then
+// the maximum (rw_t_q, three compares side by side). The rewind uses rw_t_q only when it is exact for
+// the floor and hi_s: the window's top (rw_c) did not change over the two cycles and hi_s not over
+// the last one, and no PHC step came in the cycle it was computed (rw_v). Its due slot may be one
+// cycle old, i.e. lower: the scan then catches up over due slots, as after any rewind.
 wire [AC_W-1:0] rw_c      = cs_busy ? ccur_p1 : ccur;
 wire [AS_W-1:0] rw_top    = {rw_c, {CWB{1'b0}}};
 wire [AS_W-1:0] rw_floor  = (rw_top > N_SLOTS) ? (rw_top - N_SLOTS) : {AS_W{1'b0}};
-wire [AS_W-1:0] rw_t0     = (due_p1 > rw_floor) ? due_p1 : rw_floor;
-wire [AS_W-1:0] rw_t      = (hi_s > rw_t0) ? hi_s : rw_t0;     // not below a cell of the buffer
+wire            rw_df     = (due_p1 >= rw_fl_q);
+wire            rw_dh     = (due_p1 >= hi_s);
+wire            rw_fh     = (rw_fl_q >= hi_s);
+wire [AS_W-1:0] rw_t      = (rw_df && rw_dh) ? due_p1 : (!rw_df && rw_fh) ? rw_fl_q : hi_s;
+wire            rw_rdy    = rw_v && rw_same_q && (rw_c == rw_c_q) && (hi_s == rw_hs_q);
 
 // both wheels empty: jump scan and ccur to the present at once
 wire [AC_W-1:0] jump_c1   = due_p1[AS_W-1:CWB] + 1'b1;
@@ -801,12 +848,22 @@ end
 // ------------------------------------------------------------------ sequential
 always @(posedge clk) begin
     flush_done_reg <= 1'b0;
-    scan_mv <= 1'b0;                 // set below where the scan moves
+    scan_k  <= SK_SAME;              // set below where the scan moves
     g_setm  <= ((fset && fw1 == scan_g) ? fset_b : {(1<<GROUP_W){1'b0}}) |
                ((fset2 && fw2 == scan_g) ? fset2_b : {(1<<GROUP_W){1'b0}});
-    g_tgt_q <= g_tgt;
-    g_off_q <= g_off;
+    gn_setm <= ((fset && fw1 == scan_g1) ? fset_b : {(1<<GROUP_W){1'b0}}) |
+               ((fset2 && fw2 == scan_g1) ? fset2_b : {(1<<GROUP_W){1'b0}});
+    g_tgt_q  <= g_tgt;
+    g_off_q  <= g_off;
+    gn_tgt_q <= gn_tgt;
+    gn_off_q <= gn_off;
     if (phc_step) rewind_req <= 1'b1;
+    rw_c_q    <= rw_c;
+    rw_same_q <= (rw_c == rw_c_q);
+    rw_fl_q   <= rw_floor;
+    rw_t_q    <= rw_t;
+    rw_hs_q   <= hi_s;
+    rw_v      <= rewind_req && !phc_step;
     occ    <= occ + {{NODE_W{1'b0}}, ins_hs} - {{NODE_W{1'b0}}, (m_rel_valid && m_rel_ready)};
     fcount <= fcount + {{NODE_W{1'b0}}, (f_we && !init)} + {{NODE_W{1'b0}}, (fc_we && !init)} - {{NODE_W{1'b0}}, l_fin};
     ccount <= ccount + {{NODE_W{1'b0}}, b_go_coarse} - {{NODE_W{1'b0}}, cs_wr};
@@ -909,12 +966,14 @@ always @(posedge clk) begin
                 be_st <= BE_LRES;
             end else if (act_jump) begin
                 scan <= jump_s;
-                scan_mv <= 1'b1;
+                scan_k <= SK_NONE;
             end else if (rewind_req) begin
-                rewind_req <= phc_step;
-                if (rw_t < scan) begin
-                    scan <= rw_t;
-                    scan_mv <= 1'b1;
+                if (rw_rdy) begin
+                    rewind_req <= phc_step;
+                    if (rw_t_q < scan) begin
+                        scan <= rw_t_q;
+                        scan_k <= SK_NONE;
+                    end
                 end
             end else if (act_claim) begin
                 ld_claim <= 1'b1;
@@ -922,10 +981,10 @@ always @(posedge clk) begin
                 be_rr <= 1'b1;
             end else if (act_fskip) begin
                 scan <= fskip_t;
-                scan_mv <= 1'b1;
+                scan_k <= SK_NONE;
             end else if (act_gskip) begin
                 scan <= gskip_t;
-                scan_mv <= 1'b1;
+                scan_k <= gskip_k;
             end else if (sweep_pend) begin
                 be_st <= BE_SWRES;
                 be_rr <= 1'b0;
@@ -936,7 +995,7 @@ always @(posedge clk) begin
             if (!fbit_scan) begin
                 ld_claim <= 1'b0;          // empty (claimed only to let a waiting insert by)
                 scan <= scan + 1'b1;
-                scan_mv <= 1'b1;
+                scan_k <= inc_k;
                 be_st <= BE_IDLE;
             end else begin
                 l_cur   <= be_ra;
@@ -968,7 +1027,7 @@ always @(posedge clk) begin
                     be_st  <= BE_LSEEK;
                 end else if (l_last) begin
                     scan <= scan_p1;
-                    scan_mv <= 1'b1;
+                    scan_k <= inc_k;
                     pc_st <= 2'd0;
                     o_cur <= {SLOT_NS_W{1'b0}};
                     if (pc_st == 2'd2) begin
@@ -1157,7 +1216,7 @@ always @(posedge clk) begin
         init <= 1'b1;
         init_ptr <= {(INIT_W+1){1'b0}};
         scan <= {AS_W{1'b0}};
-        scan_mv <= 1'b1;
+        scan_k <= SK_NONE;
         ld_claim <= 1'b0;
         pc_st <= 2'd0;
         l_mode <= LM_ONE;
