@@ -648,14 +648,9 @@ wire            ld_can    = !ld_claim && lt_fl;
 wire            act_claim = ld_can && (fbit_scan || b_at_scan) && lt_due;
 // claim ahead: while the loader walks slot scan, it claims scan+1 and reads its word, so that the
 // walk goes on into the next slot without a bubble
-// first slot of the next occupancy word: a rotated column of bit 0 indexed by the scan's word
-// (no increment in front of the multiplexer)
-reg  [(1<<NG_W)-1:0] g_b0r;
-integer g0;
-always @* begin
-    for (g0 = 0; g0 < (1 << NG_W); g0 = g0 + 1) g_b0r[g0] = fbits[(g0 + 1) % (1 << NG_W)][0];
-end
-wire            g1_bit0   = g_b0r[scan_g];
+// first slot of the next occupancy word: bit 0 of the rotated copy gn_rest (no increment in front
+// of the multiplexer)
+wire            g1_bit0   = gn_rest[0];
 wire [(1<<GROUP_W)-1:0] g_word_n = {g1_bit0, g_word[(1<<GROUP_W)-1:1]};   // bit k: slot scan_g*64 + k + 1
 wire            fbit_next = g_word_n[scan[GROUP_W-1:0]];
 wire            pc_issue  = ld_claim && (pc_st == 2'd0) && (be_st == BE_LWALK || (be_st == BE_LHEAD && fbit_scan)) &&
@@ -821,14 +816,33 @@ wire [(1<<GROUP_W)-1:0] fclr_b  = {{((1<<GROUP_W)-1){1'b0}}, 1'b1} << fclr_i[GRO
 wire [(1<<GROUP_W)-1:0] fs2_1   = (fset2 && fw2 == fw1) ? fset2_b : {(1<<GROUP_W){1'b0}};
 wire [(1<<GROUP_W)-1:0] fc_1    = (fclr && fw3 == fw1) ? fclr_b : {(1<<GROUP_W){1'b0}};
 wire [(1<<GROUP_W)-1:0] fc_2    = (fclr && fw3 == fw2) ? fclr_b : {(1<<GROUP_W){1'b0}};
+wire [(1<<GROUP_W)-1:0] fw1_n   = (fbits[fw1] | fset_b | fs2_1) & ~fc_1;
+wire [(1<<GROUP_W)-1:0] fw2_n   = (fbits[fw2] | fset2_b) & ~fc_2;
+wire [(1<<GROUP_W)-1:0] fw3_n   = fbits[fw3] & ~fclr_b;
+// fnz: one bit per occupancy word, set while the word is non-empty; read only by the co-simulation's
+// next-event search (g_ff), which finds the next non-empty word in it by halving instead of testing
+// 2^NG_W words in a loop every cycle (without SIM_FAST_FORWARD it has no reader and synthesis drops it)
+/* verilator lint_off UNUSEDSIGNAL */   // no reader without SIM_FAST_FORWARD
+reg  [(1<<NG_W)-1:0] fnz;
+/* verilator lint_on UNUSEDSIGNAL */
 always @(posedge clk) begin
     if (init) begin
         fbits[init_ptr[NG_W-1:0]] <= {(1<<GROUP_W){1'b0}};   // init runs >= 2^NG_W cycles
+        fnz[init_ptr[NG_W-1:0]]   <= 1'b0;
     end else begin
         // up to three words change; where two changes hit one word, one assignment takes both
-        if (fset) fbits[fw1] <= (fbits[fw1] | fset_b | fs2_1) & ~fc_1;
-        if (fset2 && !(fset && fw1 == fw2)) fbits[fw2] <= (fbits[fw2] | fset2_b) & ~fc_2;
-        if (fclr && !(fset && fw1 == fw3) && !(fset2 && fw2 == fw3)) fbits[fw3] <= fbits[fw3] & ~fclr_b;
+        if (fset) begin
+            fbits[fw1] <= fw1_n;
+            fnz[fw1]   <= |fw1_n;
+        end
+        if (fset2 && !(fset && fw1 == fw2)) begin
+            fbits[fw2] <= fw2_n;
+            fnz[fw2]   <= |fw2_n;
+        end
+        if (fclr && !(fset && fw1 == fw3) && !(fset2 && fw2 == fw3)) begin
+            fbits[fw3] <= fw3_n;
+            fnz[fw3]   <= |fw3_n;
+        end
     end
 end
 
@@ -1289,28 +1303,30 @@ generate
         // the first non-empty occupancy word at or after the scan's (offset in words; the scan's own
         // word again at offset 2^NG_W, for its slots below the scan), then the slot within it
         wire [(1<<GROUP_W)-1:0] first_word_hi = g_word & ({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]);
-        reg  [NG_W:0]           occ_woff;
-        reg  [(1<<GROUP_W)-1:0] occ_word;
-        reg                     occ_found;
-        reg  [NG_W-1:0]         wi;
-        integer                 k;
+        // fnz rotated so that bit j is word scan_g + 1 + j (j = 2^NG_W - 1: the scan's own word again)
+        localparam integer NWD = 1 << NG_W;
+        wire [NG_W-1:0]         s1      = scan_g + 1'b1;
+        wire [NWD-1:0]          nz_rot  = (fnz >> s1) | (fnz << (NWD - {{(32-NG_W){1'b0}}, s1}));
+        reg  [NG_W-1:0]         nz_j;      // lowest set bit of nz_rot (halving)
+        reg  [NWD-1:0]          nz_t;
+        integer                 h;
         always @* begin
-            occ_woff = {(NG_W+1){1'b0}};
-            occ_word = {(1<<GROUP_W){1'b0}};
-            occ_found = 1'b0;
-            for (k = (1 << NG_W); k >= 0; k = k - 1) begin
-                wi = scan_g + k[NG_W-1:0];
-                if (k == 0 && first_word_hi != {(1<<GROUP_W){1'b0}}) begin
-                    occ_woff = {(NG_W+1){1'b0}};
-                    occ_word = first_word_hi;
-                    occ_found = 1'b1;
-                end else if (k != 0 && fbits[wi] != {(1<<GROUP_W){1'b0}}) begin
-                    occ_woff = k[NG_W:0];
-                    occ_word = fbits[wi];
-                    occ_found = 1'b1;
+            nz_j = {NG_W{1'b0}};
+            nz_t = nz_rot;
+            for (h = NG_W - 1; h >= 0; h = h - 1) begin
+                if ((nz_t & ({NWD{1'b1}} >> (NWD - (1 << h)))) == {NWD{1'b0}}) begin
+                    nz_j = nz_j | (1 << h);
+                    nz_t = nz_t >> (1 << h);
                 end
             end
         end
+        wire                    occ_here  = (first_word_hi != {(1<<GROUP_W){1'b0}});
+        wire                    occ_found = occ_here || (nz_rot != {NWD{1'b0}});
+        // word offset from the scan's word: 0 (its slots at or after the scan), else 1 + nz_j
+        wire [NG_W:0]           occ_woff  = occ_here ? {(NG_W+1){1'b0}} :
+                                            !occ_found ? {(NG_W+1){1'b0}} : {1'b0, nz_j} + 1'b1;
+        wire [NG_W-1:0]         wi        = scan_g + occ_woff[NG_W-1:0];
+        wire [(1<<GROUP_W)-1:0] occ_word  = occ_here ? first_word_hi : !occ_found ? {(1<<GROUP_W){1'b0}} : fbits[wi];
         reg  [GROUP_W-1:0] occ_bit;
         integer            b;
         always @* begin
