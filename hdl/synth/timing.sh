@@ -46,7 +46,7 @@ else
   for f in board/common/rtl/*.v; do
     [ -e "$f" ] && runs+=("--rtl board/common/rtl $(basename "$f" .v)")
   done
-  runs+=("tsnic_desc_fetch $board_q" "tsnic_desc_table NODE_W=16" "tsnic_cpl_write NUM_QUEUES=4096"
+  runs+=("tsnic_desc_fetch $board_q QUEUE_W=12" "tsnic_desc_table NODE_W=16 QUEUE_W=12" "tsnic_cpl_write NUM_QUEUES=4096"
          "tsnic_calendar QUEUE_W=12 NODE_W=16 SLOT_W=13 CSLOT_W=16" "tsnic_flash_ctrl GOLDEN=1")
   [ "${TIMING_CORE:-0}" = 1 ] && runs+=("tsnic_core $board_q SLOTS=8192 CSLOT_W=16 HORIZON_NS=64'd10000000000")
 fi
