@@ -3,11 +3,15 @@
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
+/* verilator lint_off UNUSEDPARAM */   // RANK_W and rst: the real sorter's ports, unused by the stub
+/* verilator lint_off UNUSEDSIGNAL */
 module tsnic_calendar_sorter #(
     parameter SORT_W = 5, parameter QUEUE_W = 12, parameter HANDLE_W = 16, parameter RANK_W = 4,
     parameter SLOT_NS_W = 6
 ) (
+/* verilator lint_on UNUSEDPARAM */
     input wire clk, input wire rst,
+/* verilator lint_on UNUSEDSIGNAL */
     input wire [63:0] phc_ns, input wire [63:0] now_l, input wire [63-SLOT_NS_W:0] scan_lim,
     input wire ord_v, input wire [63:0] ord_l,
     input wire push_valid, input wire [63:0] push_launch, input wire [QUEUE_W-1:0] push_queue,
