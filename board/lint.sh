@@ -27,10 +27,17 @@ if [ "$count" -eq 0 ]; then echo "board lint: no board tops found" >&2; exit 1; 
 for f in board/common/rtl/*.v; do
   [ -e "$f" ] || continue
   m=$(basename "$f" .v)
-  if ! out=$(verilator --lint-only -Wall -y board/common/rtl --top-module "$m" "$f" 2>&1) || [ -n "$out" ]; then
+  cdirs=(-Ihdl/rtl -y hdl/rtl -y board/common/rtl -y board/common/stubs)
+  if ! out=$(verilator --lint-only -Wall "${cdirs[@]}" --top-module "$m" "$f" 2>&1) || [ -n "$out" ]; then
     echo "board lint: $f"; echo "$out"; status=1
   fi
   count=$((count + 1))
+  if grep -q 'parameter MAC_10G' "$f"; then
+    if ! out=$(verilator --lint-only -Wall "${cdirs[@]}" --top-module "$m" -GMAC_10G=1 "$f" 2>&1) || [ -n "$out" ]; then
+      echo "board lint: $f (MAC_10G=1)"; echo "$out"; status=1
+    fi
+    count=$((count + 1))
+  fi
 done
 if [ $status -eq 0 ]; then echo "board lint: $count board tops and board-side modules clean under verilator --lint-only -Wall"; fi
 exit $status

@@ -169,122 +169,19 @@ wire core_rx_tvalid, core_rx_tlast, core_rx_tuser, core_rx_sof, core_rx_sof_lane
 wire mac_tx_tvalid, mac_tx_tready, mac_tx_tlast;   // the stream the MAC takes
 /* verilator lint_on UNUSEDSIGNAL */
 
-generate
-if (MAC_10G == 0) begin : cmac
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire         mac_refclk_out, mac_rxusrclk2, mac_rx_reset, mac_tx_ovf, mac_tx_unf;
-    wire [3:0]   mac_powergood;
-    wire [15:0]  mac_drp_do;
-    wire         mac_drp_rdy;
-    wire         mac_rx_status, mac_rx_rfault, mac_rx_lfault, mac_tx_lfault;
-    wire [55:0]  mac_rx_preamble;
-    /* verilator lint_on UNUSEDSIGNAL */
-
-    cmac_usplus_0 cmac_inst (
-        .gt_txp_out(qsfp0_tx_p), .gt_txn_out(qsfp0_tx_n), .gt_rxp_in(qsfp0_rx_p), .gt_rxn_in(qsfp0_rx_n),
-        .gt_ref_clk_p(qsfp0_mgt_refclk_1_p), .gt_ref_clk_n(qsfp0_mgt_refclk_1_n), .gt_ref_clk_out(mac_refclk_out),
-        .init_clk(init_clk), .sys_reset(init_rst), .gt_loopback_in(12'd0),
-        .gtwiz_reset_tx_datapath(1'b0), .gtwiz_reset_rx_datapath(1'b0), .gt_powergoodout(mac_powergood),
-        .gt_txusrclk2(mac_clk), .gt_rxusrclk2(mac_rxusrclk2), .usr_tx_reset(mac_tx_reset), .usr_rx_reset(mac_rx_reset),
-        .rx_clk(mac_clk), .core_rx_reset(1'b0), .core_tx_reset(1'b0), .core_drp_reset(1'b0),
-        .drp_clk(init_clk), .drp_addr(10'd0), .drp_di(16'd0), .drp_en(1'b0), .drp_we(1'b0),
-        .drp_do(mac_drp_do), .drp_rdy(mac_drp_rdy),
-        .tx_axis_tready(core_tx_tready), .tx_axis_tvalid(core_tx_tvalid), .tx_axis_tdata(core_tx_tdata),
-        .tx_axis_tlast(core_tx_tlast), .tx_axis_tkeep(core_tx_tkeep), .tx_axis_tuser(core_tx_tuser),
-        .tx_preamblein(56'd0), .tx_ovfout(mac_tx_ovf), .tx_unfout(mac_tx_unf),
-        .rx_axis_tvalid(core_rx_tvalid), .rx_axis_tdata(core_rx_tdata), .rx_axis_tlast(core_rx_tlast),
-        .rx_axis_tkeep(core_rx_tkeep), .rx_axis_tuser(core_rx_tuser), .rx_preambleout(mac_rx_preamble),
-        .ctl_tx_enable(1'b1), .ctl_tx_send_idle(1'b0), .ctl_tx_send_rfi(1'b0), .ctl_tx_send_lfi(1'b0),
-        .ctl_tx_test_pattern(1'b0), .ctl_rx_enable(1'b1), .ctl_rx_force_resync(1'b0), .ctl_rx_test_pattern(1'b0),
-        .ctl_rsfec_ieee_error_indication_mode(1'b1), .ctl_rx_rsfec_enable(1'b1),
-        .ctl_rx_rsfec_enable_correction(1'b1), .ctl_rx_rsfec_enable_indication(1'b1), .ctl_tx_rsfec_enable(1'b1),
-        .stat_rx_aligned(mac_rx_aligned), .stat_rx_status(mac_rx_status), .stat_rx_remote_fault(mac_rx_rfault),
-        .stat_rx_local_fault(mac_rx_lfault), .stat_tx_local_fault(mac_tx_lfault)
-    );
-
-    // the CMAC's RX user reset onto mac_clk (the RX stream's clock) for the board core's RX side
-    tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) mac_rx_rst_inst (
-        .clk(mac_clk), .rst(1'b0), .in(mac_rx_reset), .out(mac_rx_rst)
-    );
-    assign core_rx_sof = 1'b0;        // RX_SOF_IN = 0: the core stamps the first beat
-    assign core_rx_sof_lane4 = 1'b0;
-    assign mac_tx_tvalid = core_tx_tvalid;
-    assign mac_tx_tready = core_tx_tready;
-    assign mac_tx_tlast = core_tx_tlast;
-end else begin : xgmii
-    // 10GBASE-R PCS/PMA (xxv_ethernet_0, PCS/PMA only, 64-bit XGMII) on the GTY of QSFP lane 0, from
-    // the same 161.1328125 MHz reference clock as the CMAC; tx_mii_clk_0 = 156.25 MHz (the GT's
-    // 10.3125 Gb/s / 66) clocks the TX XGMII and, through the IP's RX FIFO (rx_core_clk_0), the RX XGMII.
-    wire [63:0] xgmii_txd, xgmii_rxd;
-    wire [7:0]  xgmii_txc, xgmii_rxc;
-    wire pcs_tx_reset, pcs_rx_reset;     // user_tx_reset_0 / user_rx_reset_0
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire pcs_refclk_out, pcs_rx_clk_out, pcs_rxrecclk, pcs_powergood, pcs_block_lock, pcs_hi_ber;
-    wire pcs_unused_tuser = core_tx_tuser;   // the XGMII MAC has no TX error input
-    /* verilator lint_on UNUSEDSIGNAL */
-
-    xxv_ethernet_0 pcs_inst (
-        .gt_txp_out_0(qsfp0_tx_p), .gt_txn_out_0(qsfp0_tx_n), .gt_rxp_in_0(qsfp0_rx_p), .gt_rxn_in_0(qsfp0_rx_n),
-        .gt_refclk_p(qsfp0_mgt_refclk_1_p), .gt_refclk_n(qsfp0_mgt_refclk_1_n), .gt_refclk_out(pcs_refclk_out),
-        .sys_reset(init_rst), .dclk(init_clk), .qpllreset_in_0(1'b0),
-        .gt_loopback_in_0(3'd0), .txoutclksel_in_0(3'b101), .rxoutclksel_in_0(3'b101),
-        .gtwiz_reset_tx_datapath_0(1'b0), .gtwiz_reset_rx_datapath_0(1'b0),
-        .gtpowergood_out_0(pcs_powergood), .rxrecclkout_0(pcs_rxrecclk),
-        .tx_mii_clk_0(mac_clk), .rx_core_clk_0(mac_clk), .rx_clk_out_0(pcs_rx_clk_out),
-        .tx_reset_0(1'b0), .rx_reset_0(1'b0), .user_tx_reset_0(pcs_tx_reset), .user_rx_reset_0(pcs_rx_reset),
-        .tx_mii_d_0(xgmii_txd), .tx_mii_c_0(xgmii_txc), .rx_mii_d_0(xgmii_rxd), .rx_mii_c_0(xgmii_rxc),
-        .ctl_rx_test_pattern_0(1'b0), .ctl_rx_data_pattern_select_0(1'b0),
-        .ctl_rx_test_pattern_enable_0(1'b0), .ctl_rx_prbs31_test_pattern_enable_0(1'b0),
-        .ctl_tx_test_pattern_0(1'b0), .ctl_tx_data_pattern_select_0(1'b0),
-        .ctl_tx_test_pattern_enable_0(1'b0), .ctl_tx_prbs31_test_pattern_enable_0(1'b0),
-        .stat_rx_block_lock_0(pcs_block_lock), .stat_rx_status_0(mac_rx_aligned), .stat_rx_hi_ber_0(pcs_hi_ber)
-    );
-
-    // the MAC side's resets: the PCS's TX/RX user resets (on tx_mii_clk_0 / rx_core_clk_0 = mac_clk),
-    // synchronized; the downsizer and the MAC also reset with the core
-    wire pcs_rst_mac, rst_mac_clk;
-    tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) pcs_rst_inst (
-        .clk(mac_clk), .rst(1'b0), .in(pcs_tx_reset || pcs_rx_reset), .out(pcs_rst_mac)
-    );
-    tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) core_rst_to_mac_inst (
-        .clk(mac_clk), .rst(1'b0), .in(rst), .out(rst_mac_clk)
-    );
-    assign mac_tx_reset = pcs_rst_mac;
-    assign mac_rx_rst = pcs_rst_mac;
-    wire mac_side_rst = pcs_rst_mac || rst_mac_clk;
-
-    // RX: the 10G MAC (hdl/rtl/tsnic_xgmii_rx.v) on the RX XGMII: 64 bits and the start-of-frame
-    // pulse to the board core (RX_SOF_IN = 1), which widens the frames after the crossing
-    tsnic_xgmii_rx mac_rx_inst (
-        .clk(mac_clk), .rst(mac_side_rst),
-        .xgmii_rxd(xgmii_rxd), .xgmii_rxc(xgmii_rxc),
-        .m_axis_tdata(core_rx_tdata), .m_axis_tkeep(core_rx_tkeep), .m_axis_tlast(core_rx_tlast),
-        .m_axis_tvalid(core_rx_tvalid), .m_axis_tuser(core_rx_tuser),
-        .sof(core_rx_sof), .sof_lane4(core_rx_sof_lane4)
-    );
-
-    // TX: the launch-gated 512-bit stream cut to 64 bits (its input is 8x faster than its output, so a
-    // frame never pauses), then the 10G MAC (hdl/rtl/tsnic_xgmii_tx.v)
-    wire [63:0] mac_tx_tdata;
-    wire [7:0]  mac_tx_tkeep;
-    tsnic_axis_downsize #(.IN_W(DATA_W), .OUT_W(64)) tx_downsize_inst (
-        .clk(mac_clk), .rst(mac_side_rst),
-        .s_axis_tdata(core_tx_tdata), .s_axis_tkeep(core_tx_tkeep),
-        .s_axis_tvalid(core_tx_tvalid), .s_axis_tready(core_tx_tready), .s_axis_tlast(core_tx_tlast),
-        .m_axis_tdata(mac_tx_tdata), .m_axis_tkeep(mac_tx_tkeep), .m_axis_tvalid(mac_tx_tvalid),
-        .m_axis_tready(mac_tx_tready), .m_axis_tlast(mac_tx_tlast)
-    );
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire mac_sof;
-    /* verilator lint_on UNUSEDSIGNAL */
-    tsnic_xgmii_tx mac_tx_inst (
-        .clk(mac_clk), .rst(mac_side_rst),
-        .s_axis_tdata(mac_tx_tdata), .s_axis_tkeep(mac_tx_tkeep), .s_axis_tlast(mac_tx_tlast),
-        .s_axis_tvalid(mac_tx_tvalid), .s_axis_tready(mac_tx_tready),
-        .xgmii_txd(xgmii_txd), .xgmii_txc(xgmii_txc), .sof(mac_sof)
-    );
-end
-endgenerate
+// board/common/rtl/tsnic_alveo_mac.v: the same for the three Alveo cards, on this card's QSFP pins
+tsnic_alveo_mac #(.MAC_10G(MAC_10G), .DATA_W(DATA_W)) mac_inst (
+    .init_clk(init_clk), .init_rst(init_rst), .rst(rst),
+    .refclk_p(qsfp0_mgt_refclk_1_p), .refclk_n(qsfp0_mgt_refclk_1_n),
+    .qsfp_rx_p(qsfp0_rx_p), .qsfp_rx_n(qsfp0_rx_n), .qsfp_tx_p(qsfp0_tx_p), .qsfp_tx_n(qsfp0_tx_n),
+    .mac_clk(mac_clk), .mac_tx_reset(mac_tx_reset), .mac_rx_rst(mac_rx_rst), .mac_rx_aligned(mac_rx_aligned),
+    .core_tx_tdata(core_tx_tdata), .core_tx_tkeep(core_tx_tkeep), .core_tx_tvalid(core_tx_tvalid),
+    .core_tx_tready(core_tx_tready), .core_tx_tlast(core_tx_tlast), .core_tx_tuser(core_tx_tuser),
+    .core_rx_tdata(core_rx_tdata), .core_rx_tkeep(core_rx_tkeep), .core_rx_tvalid(core_rx_tvalid),
+    .core_rx_tlast(core_rx_tlast), .core_rx_tuser(core_rx_tuser),
+    .core_rx_sof(core_rx_sof), .core_rx_sof_lane4(core_rx_sof_lane4),
+    .mac_tx_tvalid(mac_tx_tvalid), .mac_tx_tready(mac_tx_tready), .mac_tx_tlast(mac_tx_tlast)
+);
 
 // ------------------------------------------------------------------------------------------------
 // the core
