@@ -608,6 +608,24 @@ fn check_config(cfg: &LinuxRunConfig) -> Result<(), PeerError> {
     Ok(())
 }
 
+/// The EDT sender of our end (its endpoints, initial sequence from the seed, pacing cap and tick).
+fn our_sender(cfg: &LinuxRunConfig) -> TcpSender {
+    let ends = Endpoints {
+        src_mac: OUR_END.mac,
+        dst_mac: LINUX_END.mac,
+        src_ip: OUR_END.ip,
+        dst_ip: LINUX_END.ip,
+        src_port: OUR_PORT,
+        dst_port: LINUX_PORT,
+    };
+    let mut rng = SeededRng::new(cfg.seed);
+    let mut sc = SenderConfig::new(ends, rng.next_u64() as u32, cfg.cc);
+    sc.max_pacing_rate = cfg.max_rate_bps.map_or(u64::MAX, |r| r / 8);
+    sc.tick_ns = cfg.tick_ns;
+    sc.seed = cfg.seed;
+    TcpSender::new(sc, 1 << 48)
+}
+
 /// Run our EDT sender against the Linux receiver in real time.
 pub fn run_edt(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxReport, PeerError> {
     check_config(cfg)?;
@@ -634,20 +652,7 @@ pub fn run_edt(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxRepor
         capture: cfg.capture.then(Vec::new),
         io_error: None,
     };
-    let ends = Endpoints {
-        src_mac: OUR_END.mac,
-        dst_mac: LINUX_END.mac,
-        src_ip: OUR_END.ip,
-        dst_ip: LINUX_END.ip,
-        src_port: OUR_PORT,
-        dst_port: LINUX_PORT,
-    };
-    let mut rng = SeededRng::new(cfg.seed);
-    let mut sc = SenderConfig::new(ends, rng.next_u64() as u32, cfg.cc);
-    sc.max_pacing_rate = cfg.max_rate_bps.map_or(u64::MAX, |r| r / 8);
-    sc.tick_ns = cfg.tick_ns;
-    sc.seed = cfg.seed;
-    let mut s = TcpSender::new(sc, 1 << 48);
+    let mut s = our_sender(cfg);
     let start = clock.now();
     s.connect(start, &mut card);
     let mut remaining = cfg.bytes;
@@ -1055,20 +1060,7 @@ pub fn run_edt_sim(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxR
         .take()
         .ok_or_else(|| PeerError::Setup("no TAP".into()))?;
     let mut card = crate::edt::card_sim::SimCardPort::open(1, cfg.line_rate_bps)?;
-    let ends = Endpoints {
-        src_mac: OUR_END.mac,
-        dst_mac: LINUX_END.mac,
-        src_ip: OUR_END.ip,
-        dst_ip: LINUX_END.ip,
-        src_port: OUR_PORT,
-        dst_port: LINUX_PORT,
-    };
-    let mut rng = SeededRng::new(cfg.seed);
-    let mut sc = SenderConfig::new(ends, rng.next_u64() as u32, cfg.cc);
-    sc.max_pacing_rate = cfg.max_rate_bps.map_or(u64::MAX, |r| r / 8);
-    sc.tick_ns = cfg.tick_ns;
-    sc.seed = cfg.seed;
-    let mut s = TcpSender::new(sc, 1 << 48);
+    let mut s = our_sender(cfg);
     let mut watch = Watch {
         our_port: Some(OUR_PORT),
         ..Watch::default()
