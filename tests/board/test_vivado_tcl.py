@@ -343,9 +343,17 @@ def test_program_over_jtag(mode, tmp_path):
     assert order == sorted(order), order
 
 
-def test_program_without_the_files_says_so(tmp_path):
-    rc, text, calls = run_tcl(tmp_path, PROGRAM, ["flash", str(BOARD / "alveo_u50"), str(tmp_path / "none")])
-    assert rc == 1 and "make bitstream" in text, text
+@pytest.mark.parametrize("mode,out,hint", [
+    ("fpga", "build", "bitstream`"),
+    ("flash", "build-golden", "golden`"),
+    ("fpga", "build-10g", "bitstream MAC=10g`"),
+    ("flash", "build-golden-10g", "golden MAC=10g`"),
+])
+def test_program_without_the_files_says_so(mode, out, hint, tmp_path):
+    # the hint names the make command (and MAC option) that builds the missing file
+    u50 = BOARD / "alveo_u50"
+    rc, text, calls = run_tcl(tmp_path, PROGRAM, [mode, str(u50), str(tmp_path / out)])
+    assert rc == 1 and f"make -C {u50} {hint} first" in text, text
     assert not names(calls, "open_hw_manager")
 
 

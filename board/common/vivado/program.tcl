@@ -28,9 +28,18 @@ set prm [file join $out_dir fpga.prm]
 if {$mode eq "flash" && $flash_part eq ""} {
     fail "this board's configuration flash is not written through Vivado's cfgmem flow (docs/BOARDS.md)"
 }
+# the make command that builds what is missing: board.mk puts a MAC option's build in build-<MAC>/
+# and the golden image in build-golden[-<MAC>]/
+set mk_target bitstream
+if {$mode eq "flash"} { set mk_target golden }
+set mk_mac ""
+set out_tail [file tail $out_dir]
+if {[regexp {^build-golden-(.+)$} $out_tail -> m] ||
+    ($out_tail ne "build-golden" && [regexp {^build-(.+)$} $out_tail -> m])} { set mk_mac " MAC=$m" }
+set mk_hint "run `make -C $board_dir $mk_target$mk_mac` first"
 switch -- $mode {
-    fpga  { if {![file exists $bit]} { fail "$bit not found: run `make bitstream` first" } }
-    flash { if {![file exists $mcs]} { fail "$mcs not found: run `make bitstream` first" } }
+    fpga  { if {![file exists $bit]} { fail "$bit not found: $mk_hint" } }
+    flash { if {![file exists $mcs]} { fail "$mcs not found: $mk_hint" } }
     default { fail "mode must be fpga or flash, not '$mode'" }
 }
 
