@@ -151,7 +151,8 @@ wire [NODE_W-1:0]  g_handle;
 assign {g_launch_ns, g_req_launch_ns, g_late, g_capped, g_queue, g_ring_index, g_cookie, g_len,
         g_handle} = mac_meta_data;
 
-wire [16:0] g_beats = ({1'b0, g_len} + KEEP_W - 1) >> BEAT_SHIFT;
+// beats of the frame: whole beats plus one for a partial last beat
+wire [16:0] g_beats = {1'b0, g_len >> BEAT_SHIFT} + {16'd0, |g_len[BEAT_SHIFT-1:0]};
 wire        g_whole = ({{(30-PAY_FIFO_LOG2){1'b0}}, mac_pay_count} >= {15'd0, g_beats});
 wire        g_frm_valid = mac_meta_valid && g_whole && tx_time_valid;
 wire        g_frm_ready;
