@@ -49,9 +49,9 @@
 // MAC_DOMAIN = 1 (boards, the default): tsnic_core with TX_GATE_EXTERNAL = 1, its pre-gate frame stream
 // into tsnic_mac_tx, whose launch gate runs on tx_clk with the PHC time carried by the core's
 // tsnic_td_source to a tsnic_td_sink on tx_clk (TX_PERIOD_FX = tx_clk's nominal period; its lock shows in
-// MAC_TD_STATUS). Resets: tsnic_mac_tx's two sides get rst OR tx_rst (each brought across with
-// tsnic_cdc_sync), so both halves of its FIFOs reset together; a MAC TX reset while frames are in flight
-// loses them and their completions (not handled: reset the core with it).
+// MAC_TD_STATUS). Resets: tsnic_mac_tx takes rst and tx_rst and resets both halves of its crossings
+// on either; a MAC TX reset alone (link down) loses the frames in flight but not their completions:
+// they complete FLUSHED from the core side's record, and the core runs on.
 // RX with MAC_DOMAIN = 1: the arrival timestamp is taken at the start of frame on rx_clk by tsnic_mac_rx
 // from a second tsnic_td_sink on rx_clk (RX_PERIOD_FX; its lock is MAC_TD_STATUS.RX_LOCKED), plus
 // RX_LAT_COMP_NS (carried to rx_clk by tsnic_mac_rx), and crosses to clk with the frame in tsnic_mac_rx's
@@ -354,16 +354,13 @@ tsnic_core #(
 
 generate
 if (MAC_DOMAIN != 0) begin : mac_domain
-    // tsnic_mac_tx's FIFOs want both sides reset together: rst OR tx_rst on each side
-    wire tx_rst_clk, rst_tx_clk;
-    tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) tx_rst_to_clk_inst (
-        .clk(clk), .rst(1'b0), .in(tx_rst), .out(tx_rst_clk)
-    );
+    // the MAC-domain time restarts with either reset (tsnic_mac_tx combines the two itself, and
+    // completes the frames a lone MAC reset loses)
+    wire rst_tx_clk;
     tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) rst_to_tx_clk_inst (
         .clk(tx_clk), .rst(1'b0), .in(rst), .out(rst_tx_clk)
     );
-    reg mtx_rst_reg = 1'b1, mtx_mac_rst_reg = 1'b1;
-    always @(posedge clk) mtx_rst_reg <= rst || tx_rst_clk;
+    reg mtx_mac_rst_reg = 1'b1;
     always @(posedge tx_clk) mtx_mac_rst_reg <= tx_rst || rst_tx_clk;
 
     wire [63:0] tx_time_ns;
@@ -390,7 +387,7 @@ if (MAC_DOMAIN != 0) begin : mac_domain
         .MAX_FRAME_LEN(9600),
         .PAY_FIFO_LOG2($clog2((9600 + AXIS_DATA_W / 8 - 1) / (AXIS_DATA_W / 8)))
     ) mac_tx_inst (
-        .clk(clk), .rst(mtx_rst_reg), .flush(gate_flush), .tx_lat_comp_ns(gate_lat_comp_ns),
+        .clk(clk), .rst(rst), .flush(gate_flush), .tx_lat_comp_ns(gate_lat_comp_ns), .phc_ns(td_ns),
         .s_frm_valid(frm_valid), .s_frm_ready(frm_ready), .s_frm_launch_ns(frm_launch_ns),
         .s_frm_req_launch_ns(frm_req_launch_ns), .s_frm_late(frm_late), .s_frm_capped(frm_capped),
         .s_frm_queue(frm_queue), .s_frm_ring_index(frm_ring_index), .s_frm_cookie(frm_cookie),
@@ -402,7 +399,7 @@ if (MAC_DOMAIN != 0) begin : mac_domain
         .m_cpl_req_launch_ns(cpl_launch_ns), .m_cpl_req_depart_ns(cpl_depart_ns), .m_cpl_req_len(cpl_len),
         .m_cpl_req_status(cpl_status), .m_cpl_req_reason(cpl_reason), .m_cpl_req_capped(cpl_late_capped),
         .m_cpl_req_handle(cpl_handle), .m_cpl_req_handle_valid(cpl_handle_valid),
-        .mac_clk(tx_clk), .mac_rst(mtx_mac_rst_reg), .tx_time_ns(tx_time_ns), .tx_time_valid(tx_time_valid),
+        .mac_clk(tx_clk), .mac_rst(tx_rst), .tx_time_ns(tx_time_ns), .tx_time_valid(tx_time_valid),
         .m_axis_tx_tdata(m_axis_tx_tdata), .m_axis_tx_tkeep(m_axis_tx_tkeep), .m_axis_tx_tlast(m_axis_tx_tlast),
         .m_axis_tx_tvalid(m_axis_tx_tvalid), .m_axis_tx_tready(m_axis_tx_tready)
     );

@@ -16,8 +16,19 @@
 //   stream back to back as long as the core keeps up (two frames of room: one leaving, one filling).
 // - Latency added to the TX path: about 4 MAC cycles (payload FIFO) before a frame can be gated; the
 //   prefetch's lookahead covers it. Completions: about 4 core cycles more.
-// - Resets: rst and mac_rst asserted together (tsnic_cdc_async_fifo).
-// Constraints: those of tsnic_cdc_async_fifo (three instances), tsnic_cdc_sync and tsnic_cdc_bus.
+// - Resets: rst is the core's reset (clk), mac_rst the MAC's own (mac_clk: link down, PLL loss); each
+//   held at least 4 cycles of the slower clock. Either one resets both sides of the crossings
+//   (tsnic_cdc_async_fifo wants that), each side seeing the other's through a synchronizer.
+// - Nothing is lost to a MAC reset: the core side keeps a record of every frame handed over (a
+//   tsnic_fifo, reset by rst only) and completes frames in that order, taking only the departure
+//   time and status from the MAC side. A MAC reset alone loses whatever the crossings held: every
+//   frame recorded at that moment is completed FLUSHED (depart_ns = phc_ns of the core side when it
+//   is given up), and the rest of a frame whose first beats had crossed is taken from the prefetch
+//   and completed FLUSHED without reaching the MAC. A frame that was leaving or had just left when
+//   the MAC reset began is reported FLUSHED too (its completion was in the crossing): "not known to
+//   have left whole". New frames are held until the reset is over.
+// Constraints: those of tsnic_cdc_async_fifo (three instances), tsnic_cdc_sync and tsnic_cdc_bus;
+// TRK_FIFO_LOG2 >= 1 (a full record stalls the prefetch, it never overflows).
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -31,13 +42,15 @@ module tsnic_mac_tx #(
     parameter MAX_FRAME_LEN = 9600,   // bytes, without FCS
     parameter PAY_FIFO_LOG2 = 11,     // payload FIFO: 2^PAY_FIFO_LOG2 beats, >= one MAX_FRAME_LEN frame
     parameter META_FIFO_LOG2 = 5,     // frames waiting in the MAC domain
-    parameter CPL_FIFO_LOG2 = 4       // completion requests crossing back
+    parameter CPL_FIFO_LOG2 = 4,      // completion requests crossing back
+    parameter TRK_FIFO_LOG2 = 6       // frames handed over and not completed yet (core side)
 ) (
     // core domain
     input  wire                   clk,
     input  wire                   rst,
     input  wire                   flush,
     input  wire [31:0]            tx_lat_comp_ns,
+    input  wire [63:0]            phc_ns,          // core-side time, for frames given up after a MAC reset
 
     input  wire                   s_frm_valid,
     output wire                   s_frm_ready,
@@ -90,7 +103,14 @@ localparam BEAT_SHIFT = $clog2(KEEP_W);
 localparam MAX_BEATS = (MAX_FRAME_LEN + KEEP_W - 1) / KEEP_W;
 localparam PAY_W = DATA_W + KEEP_W + 2;   // data, keep, tuser, tlast
 localparam META_W = 64 + 64 + 1 + 1 + QUEUE_W + 16 + 32 + 16 + NODE_W;
-localparam CPL_W = QUEUE_W + 16 + 32 + 64 + 64 + 16 + 8 + 1 + NODE_W;
+localparam CPL_W = 64 + 8;                // depart_ns, status (the rest comes from the record)
+localparam TRK_W = 1 + QUEUE_W + 16 + 32 + 64 + 16 + 1 + NODE_W;   // dead + the completion's fields
+
+generate
+    if (TRK_FIFO_LOG2 < 1) begin : g_bad_trk
+        tsnic_param_error_TRK_FIFO_LOG2_must_be_at_least_1 param_error_inst ();
+    end
+endgenerate
 
 initial begin
     if ((1 << PAY_FIFO_LOG2) < MAX_BEATS) begin
@@ -101,13 +121,44 @@ initial begin
 end
 
 // ---------------------------------------------------------------------------------------------
-// core side: payload beats, metadata with the last beat
-wire pay_fifo_s_ready, meta_fifo_s_ready;
-wire last_needs_meta = s_axis_pay_tlast;
-assign s_axis_pay_tready = pay_fifo_s_ready && (!last_needs_meta || (s_frm_valid && meta_fifo_s_ready));
-wire pay_push = s_axis_pay_tvalid && s_axis_pay_tready;
+// resets of the crossings: the core's or the MAC's, on both sides
+wire mac_rst_clk, rst_mac_clk;
+tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) mac_rst_sync_inst (
+    .clk(clk), .rst(1'b0), .in(mac_rst), .out(mac_rst_clk)
+);
+tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b1)) rst_sync_inst (
+    .clk(mac_clk), .rst(1'b0), .in(rst), .out(rst_mac_clk)
+);
+reg x_rst_reg = 1'b1;       // core side of the crossings
+reg x_mac_rst_reg = 1'b1;   // MAC side (and the launch gate)
+always @(posedge clk) x_rst_reg <= rst || mac_rst_clk;
+always @(posedge mac_clk) x_mac_rst_reg <= mac_rst || rst_mac_clk;
+
+// ---------------------------------------------------------------------------------------------
+// core side: payload beats, metadata with the last beat, and the record of every frame handed over
+wire pay_fifo_s_ready, meta_fifo_s_ready, trk_s_ready;
+reg  part_reg = 1'b0;    // the frame on the port has beats in the payload FIFO, its last not yet
+reg  skip_reg = 1'b0;    // the rest of a frame cut by a crossing reset: taken, not forwarded
+wire last_ok = !s_axis_pay_tlast || (s_frm_valid && trk_s_ready && (skip_reg || meta_fifo_s_ready));
+assign s_axis_pay_tready = !x_rst_reg && (skip_reg || pay_fifo_s_ready) && last_ok;
+wire beat      = s_axis_pay_tvalid && s_axis_pay_tready;
+wire pay_push  = beat && !skip_reg;
 wire meta_push = pay_push && s_axis_pay_tlast;
-assign s_frm_ready = meta_push;
+wire trk_push  = beat && s_axis_pay_tlast;
+assign s_frm_ready = trk_push;
+
+always @(posedge clk) begin
+    if (beat) part_reg <= !s_axis_pay_tlast && !skip_reg;
+    if (beat && s_axis_pay_tlast) skip_reg <= 1'b0;
+    if (x_rst_reg) begin
+        if (part_reg) skip_reg <= 1'b1;
+        part_reg <= 1'b0;
+    end
+    if (rst) begin
+        part_reg <= 1'b0;
+        skip_reg <= 1'b0;
+    end
+end
 
 wire [PAY_W-1:0]  mac_pay_data;
 wire              mac_pay_valid, mac_pay_ready;
@@ -117,10 +168,10 @@ tsnic_cdc_async_fifo #(
     .WIDTH(PAY_W),
     .DEPTH_LOG2(PAY_FIFO_LOG2)
 ) pay_fifo_inst (
-    .s_clk(clk), .s_rst(rst),
+    .s_clk(clk), .s_rst(x_rst_reg),
     .s_data({s_axis_pay_tlast, s_axis_pay_tuser, s_axis_pay_tkeep, s_axis_pay_tdata}),
     .s_valid(pay_push), .s_ready(pay_fifo_s_ready), .s_count(),
-    .m_clk(mac_clk), .m_rst(mac_rst),
+    .m_clk(mac_clk), .m_rst(x_mac_rst_reg),
     .m_data(mac_pay_data), .m_valid(mac_pay_valid), .m_ready(mac_pay_ready), .m_count(mac_pay_count)
 );
 
@@ -132,11 +183,11 @@ tsnic_cdc_async_fifo #(
     .WIDTH(META_W),
     .DEPTH_LOG2(META_FIFO_LOG2)
 ) meta_fifo_inst (
-    .s_clk(clk), .s_rst(rst),
+    .s_clk(clk), .s_rst(x_rst_reg),
     .s_data({s_frm_launch_ns, s_frm_req_launch_ns, s_frm_late, s_frm_capped, s_frm_queue,
              s_frm_ring_index, s_frm_cookie, s_frm_len, s_frm_handle}),
     .s_valid(meta_push), .s_ready(meta_fifo_s_ready), .s_count(),
-    .m_clk(mac_clk), .m_rst(mac_rst),
+    .m_clk(mac_clk), .m_rst(x_mac_rst_reg),
     .m_data(mac_meta_data), .m_valid(mac_meta_valid), .m_ready(mac_meta_ready), .m_count(unused_meta_count)
 );
 
@@ -163,12 +214,12 @@ wire [31:0] mac_lat_comp_ns;
 wire        unused_lat_update;
 
 tsnic_cdc_sync #(.WIDTH(1)) flush_sync_inst (
-    .clk(mac_clk), .rst(mac_rst), .in(flush), .out(mac_flush)
+    .clk(mac_clk), .rst(x_mac_rst_reg), .in(flush), .out(mac_flush)
 );
 
 tsnic_cdc_bus #(.WIDTH(32)) lat_comp_cdc_inst (
-    .s_clk(clk), .s_rst(rst), .s_data(tx_lat_comp_ns),
-    .m_clk(mac_clk), .m_rst(mac_rst), .m_data(mac_lat_comp_ns), .m_update(unused_lat_update)
+    .s_clk(clk), .s_rst(x_rst_reg), .s_data(tx_lat_comp_ns),
+    .m_clk(mac_clk), .m_rst(x_mac_rst_reg), .m_data(mac_lat_comp_ns), .m_update(unused_lat_update)
 );
 
 wire               g_cpl_valid, g_cpl_ready, g_cpl_capped;
@@ -186,7 +237,7 @@ tsnic_launch_gate #(
     .NODE_W(NODE_W),
     .QUEUE_W(QUEUE_W)
 ) launch_gate_inst (
-    .clk(mac_clk), .rst(mac_rst),
+    .clk(mac_clk), .rst(x_mac_rst_reg),
     .phc_ns(tx_time_ns), .tx_lat_comp_ns(mac_lat_comp_ns), .flush(mac_flush),
     .s_frm_valid(g_frm_valid), .s_frm_ready(g_frm_ready), .s_frm_launch_ns(g_launch_ns),
     .s_frm_req_launch_ns(g_req_launch_ns), .s_frm_late(g_late), .s_frm_capped(g_capped),
@@ -208,30 +259,66 @@ tsnic_launch_gate #(
 );
 
 // ---------------------------------------------------------------------------------------------
-// completion requests back to the core
+// completion requests back to the core: departure time and status cross back; the fields come from
+// the record, in the same (handing-over) order
 wire [CPL_W-1:0] cpl_data;
+wire             cpl_valid, cpl_ready;
 wire [CPL_FIFO_LOG2+1:0] unused_cpl_count;
 
 tsnic_cdc_async_fifo #(
     .WIDTH(CPL_W),
     .DEPTH_LOG2(CPL_FIFO_LOG2)
 ) cpl_fifo_inst (
-    .s_clk(mac_clk), .s_rst(mac_rst),
-    .s_data({g_cpl_queue, g_cpl_ring_index, g_cpl_cookie, g_cpl_launch_ns, g_cpl_depart_ns, g_cpl_len,
-             g_cpl_status, g_cpl_capped, g_cpl_handle}),
+    .s_clk(mac_clk), .s_rst(x_mac_rst_reg),
+    .s_data({g_cpl_depart_ns, g_cpl_status}),
     .s_valid(g_cpl_valid), .s_ready(g_cpl_ready), .s_count(),
-    .m_clk(clk), .m_rst(rst),
-    .m_data(cpl_data), .m_valid(m_cpl_req_valid), .m_ready(m_cpl_req_ready), .m_count(unused_cpl_count)
+    .m_clk(clk), .m_rst(x_rst_reg),
+    .m_data(cpl_data), .m_valid(cpl_valid), .m_ready(cpl_ready), .m_count(unused_cpl_count)
 );
 
-assign {m_cpl_req_queue, m_cpl_req_ring_index, m_cpl_req_cookie, m_cpl_req_launch_ns, m_cpl_req_depart_ns,
-        m_cpl_req_len, m_cpl_req_status, m_cpl_req_capped, m_cpl_req_handle} = cpl_data;
+wire [TRK_W-1:0]         trk_data;
+wire                     trk_valid, trk_pop;
+wire [TRK_FIFO_LOG2+1:0] trk_count;
+
+tsnic_fifo #(.WIDTH(TRK_W), .ADDR_W(TRK_FIFO_LOG2)) trk_fifo_inst (
+    .clk(clk), .rst(rst),
+    .s_valid(trk_push), .s_ready(trk_s_ready),
+    .s_data({skip_reg, s_frm_queue, s_frm_ring_index, s_frm_cookie, s_frm_req_launch_ns, s_frm_len,
+             s_frm_capped, s_frm_handle}),
+    .m_valid(trk_valid), .m_ready(trk_pop), .m_data(trk_data),
+    .count(trk_count)
+);
+
+// records whose frames a crossing reset lost: every record held while the reset is on (nothing is
+// handed over then), counted down as they are given up
+reg  [TRK_FIFO_LOG2+1:0] lost_reg = {(TRK_FIFO_LOG2+2){1'b0}};
+wire trk_dead = trk_data[TRK_W-1];
+wire give_up  = trk_valid && (trk_dead || (lost_reg != {(TRK_FIFO_LOG2+2){1'b0}}));
+wire from_mac = trk_valid && !give_up && !x_rst_reg && cpl_valid;
+assign m_cpl_req_valid = give_up || from_mac;
+assign trk_pop   = m_cpl_req_valid && m_cpl_req_ready;
+assign cpl_ready = from_mac && m_cpl_req_ready;
+
+always @(posedge clk) begin
+    if (x_rst_reg) begin
+        lost_reg <= trk_count - {{(TRK_FIFO_LOG2+1){1'b0}}, trk_pop};
+    end else if (trk_pop && (lost_reg != {(TRK_FIFO_LOG2+2){1'b0}})) begin
+        lost_reg <= lost_reg - 1'b1;
+    end
+    if (rst) lost_reg <= {(TRK_FIFO_LOG2+2){1'b0}};
+end
+
+assign {m_cpl_req_queue, m_cpl_req_ring_index, m_cpl_req_cookie, m_cpl_req_launch_ns, m_cpl_req_len,
+        m_cpl_req_capped, m_cpl_req_handle} = trk_data[TRK_W-2:0];
+assign m_cpl_req_depart_ns = give_up ? phc_ns : cpl_data[CPL_W-1:8];
+assign m_cpl_req_status    = give_up ? `TSNIC_STATUS_FLUSHED : cpl_data[7:0];
 assign m_cpl_req_reason = `TSNIC_REJECT_NONE;
 assign m_cpl_req_handle_valid = 1'b1;
 
 /* verilator lint_off UNUSEDSIGNAL */
 wire unused_ok = &{1'b0, unused_meta_count, unused_lat_update, unused_g_reason, unused_g_handle_valid,
-                   unused_cpl_count};
+                   unused_cpl_count, g_cpl_queue, g_cpl_ring_index, g_cpl_cookie, g_cpl_launch_ns, g_cpl_len,
+                   g_cpl_capped, g_cpl_handle};
 /* verilator lint_on UNUSEDSIGNAL */
 
 endmodule

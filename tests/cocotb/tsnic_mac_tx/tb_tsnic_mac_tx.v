@@ -119,7 +119,7 @@ tsnic_mac_tx #(
     .QUEUE_W(3),
     .PAY_FIFO_LOG2(PAY_FIFO_LOG2)
 ) dut (
-    .clk(clk), .rst(rst), .flush(flush), .tx_lat_comp_ns(tx_lat_comp_ns),
+    .clk(clk), .rst(rst), .flush(flush), .tx_lat_comp_ns(tx_lat_comp_ns), .phc_ns(phc_ns),
     .s_frm_valid(s_frm_valid), .s_frm_ready(s_frm_ready), .s_frm_launch_ns(s_frm_launch_ns),
     .s_frm_req_launch_ns(s_frm_req_launch_ns), .s_frm_late(s_frm_late), .s_frm_capped(s_frm_capped),
     .s_frm_queue(s_frm_queue), .s_frm_ring_index(s_frm_ring_index), .s_frm_cookie(s_frm_cookie),

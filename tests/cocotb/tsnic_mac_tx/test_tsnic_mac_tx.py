@@ -7,7 +7,8 @@ stream, and takes time from tb_phc_truth (the PHC register interpolated between 
 start of each frame's first-beat cycle. Checks: every frame's bytes and order; one completion per
 frame, in order, with the right fields; never early (true SOF time >= launch_ns), on an idle line at
 most one MAC cycle late (floor(true SOF time) - launch_ns <= T_MAC); the reported departure equals the
-MAC-domain time plus CTRL_TX_LAT_COMP_NS within 1 ns of the truth; no gap inside a frame; flush.
+MAC-domain time plus CTRL_TX_LAT_COMP_NS within 1 ns of the truth; no gap inside a frame; flush;
+the MAC's own reset in the middle of traffic (every frame still gets one completion).
 """
 
 import math
@@ -64,6 +65,7 @@ class TB:
         self.wire = []            # (bytes, sof_index) as seen at the MAC
         self.sof_truth = []       # true PHC time (ns, real) of each SOF
         self.cpls = []
+        self.cut = []             # frames the MAC saw begin but not end (cut by the MAC's reset)
         self.gaps = 0
         self.ready_prob = 1.0
         self.push_q = Queue()
@@ -141,6 +143,11 @@ class TB:
         while True:
             await RisingEdge(dut.mac_clk)
             await ReadOnly()
+            if int(dut.mac_rst.value):
+                if cur is not None:
+                    self.cut.append(cur)
+                    cur = None
+                continue
             v = int(dut.m_axis_tx_tvalid.value)
             if cur is not None and not v:
                 self.gaps += 1
@@ -314,3 +321,87 @@ async def test_flush(dut):
     tb.push(Frame(8, 300, tb.phc() + 3000))
     await tb.drain(9)
     check(tb, 0, flushed=set(range(2, 8)))
+
+
+@cocotb.test()
+async def test_mac_reset_alone(dut):
+    """The MAC's own reset (link down) in the middle of traffic, the core running on: frames in the
+    crossings are lost but each still gets exactly one completion, in order, with its fields (FLUSHED
+    for the lost ones); the rest of a frame cut while crossing never reaches the MAC; no frame reaches
+    the MAC damaged; frames after the reset go out as before."""
+    tb = await start(dut)
+    rounds = 6 if SOAK else 3
+    i = 0
+    resets = []       # (PHC at the reset, index of the first frame pushed after it)
+    partial_hits = 0
+    for r in range(rounds):
+        # a backlog: small frames due soon and far, then a jumbo frame being pushed when the reset hits
+        base = tb.phc() + 3000
+        for k in range(random.randint(6, 12)):
+            tb.push(Frame(i, random.randint(60, 1514), base + k * random.choice([300, 3000, 30000])))
+            i += 1
+        big = Frame(i, 9000, base + 1000)
+        tb.push(big)
+        i += 1
+        # wait until the jumbo frame is partly across (its beats are entering the DUT), then reset the MAC
+        for _ in range(20000):
+            await RisingEdge(dut.clk)
+            if (int(dut.s_axis_pay_tvalid.value) and int(dut.s_frm_len.value) == 9000
+                    and int(dut.s_frm_cookie.value) == big.cookie):
+                break
+        await ClockCycles(dut.clk, random.randint(20, 400))
+        partial_hits += int(big.pushed_ns is None)
+        t_reset = tb.phc()
+        dut.mac_rst.value = 1
+        await ClockCycles(dut.mac_clk, random.randint(8, 40))
+        dut.mac_rst.value = 0
+        resets.append((t_reset, i))
+        await tb.wait_locked()
+        # traffic after the reset: every frame goes out
+        base = tb.phc() + 3000
+        for k in range(random.randint(4, 8)):
+            tb.push(Frame(i, random.randint(60, 1514), base + k * 2000))
+            i += 1
+        await tb.drain(i)
+    assert partial_hits >= 1, "no reset came while a frame was crossing: the bench did not test it"
+
+    # one completion per frame, in order, with its fields
+    assert len(tb.cpls) == len(tb.sent)
+    flushed = set()
+    after_reset = {first for _, first in resets}
+    for f, c in zip(tb.sent, tb.cpls):
+        exp = dict(queue=f.queue, ring_index=f.ring_index, cookie=f.cookie, launch_ns=f.launch, len=len(f.data),
+                   capped=int(f.capped), handle=f.handle, handle_valid=1, reason=C.REJECT_NONE)
+        for k, v in exp.items():
+            assert c[k] == v, f"frame {f.idx}: completion {k} {c[k]:#x}, expected {v:#x}"
+        assert c["status"] in (C.STATUS_SENT, C.STATUS_SENT_LATE, C.STATUS_FLUSHED), c["status"]
+        if c["status"] == C.STATUS_FLUSHED:
+            flushed.add(f.idx)
+            # given up on the core side after the reset that lost it, at the core's time
+            t_r = min((first, t) for t, first in resets if first > f.idx)[1]
+            assert t_r <= c["depart_ns"] <= tb.phc(), f"frame {f.idx}: FLUSHED at {c['depart_ns']}, reset at {t_r}"
+            # only frames handed over before a reset are lost
+            assert any(f.idx < first for _, first in resets)
+    # frames pushed after the last reset had begun all left (a lost frame is always an older one)
+    last_first = resets[-1][1]
+    assert not [x for x in flushed if x >= last_first], "a frame pushed after the reset was lost"
+    assert flushed, "the MAC reset lost nothing: the bench did not test the loss"
+    # the wire: every frame that arrived whole is, in order, a SENT frame or a FLUSHED one whose
+    # completion the reset lost; every SENT frame arrived whole; nothing arrived damaged
+    it = iter(tb.sent)
+    for w in tb.wire:
+        for f in it:
+            if f.data == w:
+                break
+            assert f.idx in flushed, f"frame {f.idx}: completed SENT but not on the wire (or out of order)"
+        else:
+            raise AssertionError("a frame on the wire matches no frame pushed (damaged or out of order)")
+    for f in it:
+        assert f.idx in flushed, f"frame {f.idx}: completed SENT but not on the wire"
+    for cut in tb.cut:
+        assert any(f.data.startswith(cut) for f in tb.sent if f.idx in flushed), \
+            "a frame cut by the reset was not one of the lost frames"
+    assert tb.gaps == 0
+    tb.log.info("MAC reset alone: %d resets, %d frames, %d lost and completed FLUSHED, %d cut on the wire, "
+                "%d reset(s) during a frame's crossing", len(resets), len(tb.sent), len(flushed), len(tb.cut),
+                partial_hits)
