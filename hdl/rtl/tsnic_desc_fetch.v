@@ -591,10 +591,17 @@ tsnic_fifo #(.WIDTH(QUEUE_W), .ADDR_W(QUEUE_W)) act_fifo_inst (
     .s_valid(act_push), .s_ready(), .s_data(b_q),
     .m_valid(act_valid), .m_ready(act_pop), .m_data(act_q), .count());
 
+// the insert output's skid register (see ins_free below)
+reg               sk_valid;
+reg [QUEUE_W-1:0] sk_queue;
+reg [NODE_W-1:0]  sk_handle;
+reg [63:0]        sk_launch;
+reg [1:0]         sk_pol;
 wire               flq_valid;
 wire [QUEUE_W-1:0] flq_q;
 reg                fl_busy;
-wire               fl_issue = flq_valid && !fl_busy && !(m_ins_valid && m_ins_queue == flq_q);
+wire               fl_issue = flq_valid && !fl_busy && !(m_ins_valid && m_ins_queue == flq_q) &&
+                              !(sk_valid && sk_queue == flq_q);
 
 tsnic_fifo #(.WIDTH(QUEUE_W), .ADDR_W(QUEUE_W)) flush_fifo_inst (
     .clk(clk), .rst(rst),
@@ -867,7 +874,12 @@ tsnic_fifo #(.WIDTH(DN_W), .ADDR_W(2)) done_fifo_inst (
     .m_valid(dn_valid), .m_ready(dn_pop), .m_data(dn_data), .count());
 /* verilator lint_on PINCONNECTEMPTY */
 
-wire ins_free = !m_ins_valid || m_ins_ready;
+// The calendar's s_ins_ready is combinational from its own stage-B decision (which follows phc_ns), so it
+// must not reach df_pop, the descriptor table's allocation and used count: a skid register behind m_ins
+// takes one more descriptor while the calendar holds, and df_pop looks only at registers (sk_valid).
+// The calendar sees the same stream at the same cycles; a descriptor held in the skid register has its
+// table entry (and CONS progress) one descriptor earlier than before.
+wire ins_free = !sk_valid;
 wire cpl_free = !m_cpl_req_valid || m_cpl_req_ready;
 assign df_pop = df_valid && (acc_merge || !acc_valid || dn_ready)
              && (f_rej ? cpl_free : (tbl_alloc_valid && ins_free));
@@ -912,17 +924,36 @@ always @(posedge clk) begin
         m_cpl_req_cookie <= 32'd0; m_cpl_req_launch_ns <= 64'd0; m_cpl_req_depart_ns <= 64'd0;
         m_cpl_req_len <= 16'd0; m_cpl_req_reason <= 8'd0; cpl_err_r <= 1'b0;
         evt_posted <= 1'b0;
+        sk_valid <= 1'b0; sk_queue <= {QUEUE_W{1'b0}}; sk_handle <= {NODE_W{1'b0}}; sk_launch <= 64'd0;
+        sk_pol <= 2'd0;
     end else begin
         evt_posted <= df_pop;
-        if (m_ins_valid && m_ins_ready) m_ins_valid <= 1'b0;
         if (m_cpl_req_valid && m_cpl_req_ready) m_cpl_req_valid <= 1'b0;
+        // insert output with its skid register (df_pop inserts only while the skid register is empty)
+        if (m_ins_valid && m_ins_ready) begin
+            m_ins_valid          <= sk_valid;
+            m_ins_queue          <= sk_queue;
+            m_ins_handle         <= sk_handle;
+            m_ins_launch_ns      <= sk_launch;
+            m_ins_late_policy    <= sk_pol[0];
+            m_ins_horizon_policy <= sk_pol[1];
+            sk_valid             <= 1'b0;
+        end
         if (df_pop && !f_rej) begin
-            m_ins_valid          <= 1'b1;
-            m_ins_queue          <= f_q;
-            m_ins_handle         <= tbl_alloc_handle;
-            m_ins_launch_ns      <= f_launch;
-            m_ins_late_policy    <= f_pol[0];
-            m_ins_horizon_policy <= f_pol[1];
+            if (!m_ins_valid || m_ins_ready) begin
+                m_ins_valid          <= 1'b1;
+                m_ins_queue          <= f_q;
+                m_ins_handle         <= tbl_alloc_handle;
+                m_ins_launch_ns      <= f_launch;
+                m_ins_late_policy    <= f_pol[0];
+                m_ins_horizon_policy <= f_pol[1];
+            end else begin
+                sk_valid  <= 1'b1;
+                sk_queue  <= f_q;
+                sk_handle <= tbl_alloc_handle;
+                sk_launch <= f_launch;
+                sk_pol    <= f_pol;
+            end
         end
         if (df_pop && f_rej) begin
             m_cpl_req_valid      <= 1'b1;
@@ -955,7 +986,7 @@ always @(posedge clk) begin
     end
 end
 
-assign idle = !init_busy && (ctx_cnt == 0) && (credits == DESC_FIFO) && !u_valid && !v_valid && !m_ins_valid
+assign idle = !init_busy && (ctx_cnt == 0) && (credits == DESC_FIFO) && !u_valid && !v_valid && !m_ins_valid && !sk_valid
            && !m_cpl_req_valid && !dn_valid && !b_valid && !acc_valid;
 // fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward"): nothing fetched, no queue waiting to be
 // fetched or flushed, no register access

@@ -11,6 +11,11 @@
 #   TIMING_CORE=1 hdl/synth/timing.sh   also tsnic_core at the board configuration (~15-25 min); its
 #                                       netlist stays in build/timing/tsnic_core and hdl/synth/sta_paths.py
 #                                       lists its 10 worst paths, with and without the calendar's own
+#   TIMING_CORE_STUB=1 hdl/synth/timing.sh
+#                                       tsnic_core at the board configuration with the calendar replaced
+#                                       by hdl/synth/sta_stub/tsnic_calendar.v (registers at its ports):
+#                                       every path outside the calendar in minutes; netlist in
+#                                       build/timing/tsnic_core_stub, 10 worst paths listed
 #   STA=/path/to/sta.sh                 the estimator (default: shared/tools/sta/sta.sh beside the
 #                                       repository or beside its worktree folder)
 #
@@ -50,13 +55,29 @@ else
          "tsnic_calendar QUEUE_W=12 NODE_W=16 SLOT_W=13 CSLOT_W=16" "tsnic_flash_ctrl GOLDEN=1")
   [ "${TIMING_CORE:-0}" = 1 ] && runs+=("tsnic_core $board_q SLOTS=8192 CSLOT_W=16 HORIZON_NS=64'd10000000000")
 fi
+core_board="tsnic_core $board_q SLOTS=8192 CSLOT_W=16 HORIZON_NS=64'd10000000000"
+if [ "${TIMING_CORE_STUB:-0}" = 1 ]; then
+  # the RTL with the calendar stand-in in place of the real one (the real sorter stays, unused)
+  stubdir=$(mktemp -d)
+  trap 'rm -rf "$stubdir"' EXIT
+  cp hdl/rtl/*.v hdl/rtl/*.vh "$stubdir"/
+  cp hdl/synth/sta_stub/tsnic_calendar.v "$stubdir"/
+  [ $# -gt 0 ] || runs=()
+  runs+=("--rtl $stubdir $core_board")
+fi
 
 fails=0
 table=""
 for r in "${runs[@]}"; do
   keep=()
   top=${r%% *}
-  if [ "$top" = tsnic_core ]; then rm -rf "$root/build/timing/tsnic_core"; keep=(--keep "$root/build/timing/tsnic_core"); fi
+  kdir=""
+  if [ "${r#--rtl }" != "$r" ]; then top=$(echo "$r" | awk '{print $3}'); fi
+  if [ "$top" = tsnic_core ]; then
+    kdir="$root/build/timing/tsnic_core"
+    [ "${r#--rtl }" != "$r" ] && kdir="$root/build/timing/tsnic_core_stub"
+    rm -rf "$kdir"; keep=(--keep "$kdir")
+  fi
   # shellcheck disable=SC2086
   out=$("$sta" --budget "$budget" "${keep[@]}" $r 2>&1 | grep -E "^tsnic_.* (xcup|xc7): worst|^over budget")
   rc=${PIPESTATUS[0]}
@@ -64,12 +85,14 @@ for r in "${runs[@]}"; do
   ram=$(echo "$out" | grep "worst RAM->reg" | sed -E 's/.*worst RAM->reg ([0-9.]+) ns logic, ([0-9]+) LUT levels.*/\1 ns, \2 LUT/')
   if [ "$rc" -eq 0 ]; then verdict=ok; else verdict=OVER; fails=$((fails + 1)); fi
   [ -z "$ff" ] && [ -z "$ram" ] && verdict="FAILED (rc $rc)"
-  echo "timing: $r: reg->reg ${ff:--}; RAM->reg ${ram:--}: $verdict"
+  label=$r
+  [ -n "${stubdir:-}" ] && label=${label/"--rtl $stubdir "/"(calendar stubbed) "}
+  echo "timing: $label: reg->reg ${ff:--}; RAM->reg ${ram:--}: $verdict"
   echo "$out" | grep "^over budget" | sed 's/^/    /'
-  table+="| \`$r\` | ${ff:--} | ${ram:--} | $verdict |"$'\n'
-  if [ "$top" = tsnic_core ] && [ -f "$root/build/timing/tsnic_core/tsnic_core.xcup.json" ]; then
+  table+="| \`$label\` | ${ff:--} | ${ram:--} | $verdict |"$'\n'
+  if [ "$top" = tsnic_core ] && [ -f "$kdir/tsnic_core.xcup.json" ]; then
     python3 "$root/hdl/synth/sta_paths.py" --sta "$(dirname "$sta")" --top 10 \
-      "$root/build/timing/tsnic_core/tsnic_core.xcup.json" tsnic_core | sed 's/^/    /'
+      "$kdir/tsnic_core.xcup.json" tsnic_core | sed 's/^/    /'
   fi
 done
 echo
