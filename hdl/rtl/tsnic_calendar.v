@@ -362,10 +362,33 @@ wire [NODE_W-1:0]    lnx_eff    = l_list ? fx_eff : fxc_rd;
 wire                 bs_dead    = bs_eff[0];
 
 // ------------------------------------------------------------------ time
-wire [63:0]     now_l      = phc_ns + {32'd0, lookahead_ns};
-wire [AS_W-1:0] due_slot   = now_l[63:SLOT_NS_W];
-wire [AS_W-1:0] due_p1     = due_slot + 1'b1;
-wire [63:0]     phc_h      = phc_ns + HORIZON_NS;
+// The times the calendar compares against are registered (issue 16): each is the previous cycle's
+// phc_ns (and lookahead_ns) through at most one carry chain, so no path runs from the PHC through
+// an adder into the compares. A one-cycle-old time is smaller (the PHC only moves forward outside a
+// step), so it only delays a release by one cycle; in the cycle of a PHC step (phc_step, high with
+// the new time) the copies still hold the old time, and the release buffer releases nothing then
+// (now_l reads 0). docs/CALENDAR.md, "Release interface" and guarantee 7.
+wire [63:0]     la64       = {32'd0, lookahead_ns};
+wire [63:0]     now_l_n    = phc_ns + la64;
+// phc_ns + lookahead_ns + 2^SLOT_NS_W in one carry chain (carry-save of the three terms first)
+wire [63:0]     dp_one     = {{(63-SLOT_NS_W){1'b0}}, 1'b1, {SLOT_NS_W{1'b0}}};
+wire [63:0]     dp_s       = phc_ns ^ la64 ^ dp_one;
+wire [63:0]     dp_c       = ((phc_ns & la64) | ((phc_ns | la64) & dp_one)) << 1;
+/* verilator lint_off UNUSEDSIGNAL */   // the slot's ns bits
+wire [63:0]     due_n      = dp_s + dp_c;
+/* verilator lint_on UNUSEDSIGNAL */
+reg  [63:0]     now_lq;      // phc_ns + lookahead_ns of the previous cycle
+reg  [AS_W-1:0] due_p1q;     // ... its slot + 1
+reg  [63:0]     phc_hq;      // phc_ns + HORIZON_NS of the previous cycle
+always @(posedge clk) begin
+    now_lq  <= now_l_n;
+    due_p1q <= due_n[63:SLOT_NS_W];
+    phc_hq  <= phc_ns + HORIZON_NS;
+end
+wire [63:0]     now_l      = now_lq;
+wire [AS_W-1:0] due_slot   = now_lq[63:SLOT_NS_W];
+wire [AS_W-1:0] due_p1     = due_p1q;
+wire [63:0]     phc_h      = phc_hq;
 wire [AS_W-1:0] fine_lim   = {ccur, {CWB{1'b0}}};
 wire [AC_W-1:0] ccur_p1    = ccur + 1'b1;
 wire [AS_W-1:0] scan_n     = scan + N_SLOTS;
@@ -374,7 +397,9 @@ wire            cs_busy    = (cs_st != CS_IDLE);
 
 // ------------------------------------------------------------------ insert: handshake side
 wire            i_late   = s_ins_launch_ns < phc_ns;
-wire            i_beyond = s_ins_launch_ns > phc_h;
+// beyond the horizon of the previous cycle's PHC (phc_h registered); a late entry is never beyond
+// (after a forward step larger than the horizon both compares could hold: late decides)
+wire            i_beyond = (s_ins_launch_ns > phc_h) && !i_late;
 wire            i_cap    = i_beyond && (s_ins_horizon_policy == `TSNIC_HORIZON_POLICY_CAP);
 wire [63:0]     i_eff    = i_cap ? phc_h : s_ins_launch_ns;
 wire [AS_W-1:0] i_slot   = i_eff[63:SLOT_NS_W];
@@ -390,7 +415,13 @@ wire [CSLOT_W-1:0] b_cidx  = b_cslot[CSLOT_W-1:0];
 wire              b_flq    = fl_active && (b_q == fl_q);
 wire              b_urg    = (b_ustat != 3'd0) || b_flq;
 wire [2:0]        b_ustat_e = (b_ustat != 3'd0) ? b_ustat : US_FLUSHED;
-wire              b_lt_scan = b_slot < scan;
+// "the entry's slot is below the scan" (b_slot < scan), registered: b_lts is set at every edge for
+// the scan and stage-B entry of the next cycle, from compares of the entry on the port and of the
+// waiting entry against each value the scan can take (see the sequential block). A waiting entry
+// needs no compare for most moves: skips and jumps never pass the slot of a waiting entry at or
+// beyond the scan, so only a move by one slot (its slot == scan) or a rewind changes its bit.
+reg               b_lts;
+wire              b_lt_scan = b_lts;
 // compares against sums of registers, with the sum moved to the entry's side (computed at the
 // handshake): b_slot < scan + 2^SLOT_W, b_slot < (ccur + 2^CSLOT_W) * 2^CWB
 wire              b_lt_win   = b_small_n || (b_slot_mn < scan);
@@ -474,7 +505,7 @@ tsnic_calendar_sorter #(
     .SORT_W(SORT_W), .QUEUE_W(QUEUE_W), .HANDLE_W(HANDLE_W), .RANK_W(RANK_W), .SLOT_NS_W(SLOT_NS_W)
 ) sorter_inst (
     .clk(clk), .rst(rst),
-    .phc_ns(phc_ns), .now_l(now_l), .scan_lim(srt_lim), .ord_v(srt_ordv), .ord_l(srt_ordl),
+    .phc_ns(phc_ns), .now_l(phc_step ? 64'd0 : now_l), .scan_lim(srt_lim), .ord_v(srt_ordv), .ord_l(srt_ordl),
     .push_valid(push_e), .push_launch(nd_launch), .push_queue(nd_queue), .push_handle(nd_handle),
     .push_capped(nd_capped), .push_latepol(nd_latepol), .push_urg((be_st == BE_SW) || l_urg),
     .push_ustat(US_FLUSHED),
@@ -675,6 +706,21 @@ wire            rw_rdy    = rw_v && rw_same_q && (rw_c == rw_c_q) && (hi_s == rw
 wire [AC_W-1:0] jump_c1   = due_p1[AS_W-1:CWB] + 1'b1;
 wire [AC_W-1:0] jump_cc   = (jump_c1 < cap_c) ? jump_c1 : cap_c;
 wire [AS_W-1:0] jump_s    = (due_p1 < cap_s) ? due_p1 : cap_s;
+// b_lts for the next cycle: the entry on the port (i_*) and the waiting entry (b_*) against every value
+// the scan can take at this edge (it stays; +1; fskip_t, gskip_t, jump_s, rw_t_q)
+wire            i_lt_s    = (i_slot < scan);
+wire            i_le_s    = (i_slot <= scan);
+wire            i_lt_due  = (i_slot < due_p1);
+wire            i_lt_fl   = (i_slot < fine_lim);
+wire            i_lt_cap  = b_hold ? (i_slot < b_slot) : (i_slot != SLOT_MAX);
+wire            i_lt_gt   = (i_slot < gs_tgt_q);
+wire            i_lt_rw   = (i_slot < rw_t_q);
+wire            i_lt_fsk  = (df_le && dc_le) ? i_lt_due : (!df_le && fc_le) ? i_lt_fl : i_lt_cap;
+wire            i_lt_gsk  = g_take ? i_lt_gt : i_lt_fsk;
+wire            i_lt_jmp  = (due_p1 < cap_s) ? i_lt_due : i_lt_cap;
+wire            b_eq_s    = (b_slot == scan);
+wire            b_lt_rw   = (b_slot < rw_t_q);
+wire            lts_inc   = ins_hs ? i_le_s : (b_lts || b_eq_s);     // the scan moves by one
 wire            act_jump  = !init && (be_st == BE_IDLE) && !ld_claim && !rewind_req && !sweep_pend &&
                             (cs_st == CS_IDLE) && fc_zero && cc_zero && (scan < jump_s);
 
@@ -863,6 +909,7 @@ end
 always @(posedge clk) begin
     flush_done_reg <= 1'b0;
     scan_k  <= SK_SAME;              // set below where the scan moves
+    if (ins_hs) b_lts <= i_lt_s;     // (b_lts: also set below where the scan moves)
     g_setm  <= ((fset && fw1 == scan_g) ? fset_b : {(1<<GROUP_W){1'b0}}) |
                ((fset2 && fw2 == scan_g) ? fset2_b : {(1<<GROUP_W){1'b0}});
     gn_setm <= ((fset && fw1 == scan_g1) ? fset_b : {(1<<GROUP_W){1'b0}}) |
@@ -981,12 +1028,14 @@ always @(posedge clk) begin
             end else if (act_jump) begin
                 scan <= jump_s;
                 scan_k <= SK_NONE;
+                b_lts <= ins_hs ? i_lt_jmp : b_lts;
             end else if (rewind_req) begin
                 if (rw_rdy) begin
                     rewind_req <= phc_step;
                     if (rw_t_q < scan) begin
                         scan <= rw_t_q;
                         scan_k <= SK_NONE;
+                        b_lts <= ins_hs ? i_lt_rw : b_lt_rw;
                     end
                 end
             end else if (act_claim) begin
@@ -996,9 +1045,11 @@ always @(posedge clk) begin
             end else if (act_fskip) begin
                 scan <= fskip_t;
                 scan_k <= SK_NONE;
+                b_lts <= ins_hs ? i_lt_fsk : b_lts;
             end else if (act_gskip) begin
                 scan <= gskip_t;
                 scan_k <= gskip_k;
+                b_lts <= ins_hs ? i_lt_gsk : b_lts;
             end else if (sweep_pend) begin
                 be_st <= BE_SWRES;
                 be_rr <= 1'b0;
@@ -1010,6 +1061,7 @@ always @(posedge clk) begin
                 ld_claim <= 1'b0;          // empty (claimed only to let a waiting insert by)
                 scan <= scan + 1'b1;
                 scan_k <= inc_k;
+                b_lts <= lts_inc;
                 be_st <= BE_IDLE;
             end else begin
                 l_cur   <= be_ra;
@@ -1042,6 +1094,7 @@ always @(posedge clk) begin
                 end else if (l_last) begin
                     scan <= scan_p1;
                     scan_k <= inc_k;
+                    b_lts <= lts_inc;
                     pc_st <= 2'd0;
                     o_cur <= {SLOT_NS_W{1'b0}};
                     if (pc_st == 2'd2) begin
@@ -1279,6 +1332,16 @@ end
 
 
 
+
+`ifdef TSNIC_CAL_CHECK
+// bench-only self-check of the registered compare (tests/cocotb/tsnic_calendar: CAL_CHECK=1)
+always @(posedge clk) begin
+    if (!rst && !init && b_valid && !b_urg && (b_lts != (b_slot < scan))) begin
+        $display("tsnic_calendar: b_lts %0d but b_slot %0d scan %0d", b_lts, b_slot, scan);
+        $finish;
+    end
+end
+`endif
 
 assign s_ins_ready    = ins_ready;
 assign s_flush_ready  = f_st;
