@@ -159,7 +159,9 @@ reg  [NODE_W:0]   fcount;        // entries in fine lists
 reg  [NODE_W:0]   ccount;        // entries in coarse lists
 reg  [NODE_W:0]   bump;
 reg  [NODE_W:0]   occ;
+reg               occ_in, occ_out;
 reg               rewind_req;
+reg               lt_fl_q;       // scan < fine_lim, registered (the cascade-append gate)
 reg  [AC_W-1:0]   rw_c_q;        // rewind target (computed ahead): the window's top last cycle
 reg               rw_same_q;     // ... unchanged from the cycle before
 reg  [AS_W-1:0]   rw_fl_q;       // ... the fine window's floor from rw_c_q
@@ -412,16 +414,21 @@ wire [AS_W-1:0]   b_slot   = b_launch[63:SLOT_NS_W];
 wire [AC_W-1:0]   b_cslot  = b_slot[AS_W-1:CWB];
 wire [SLOT_W-1:0] b_fidx   = b_slot[SLOT_W-1:0];
 wire [CSLOT_W-1:0] b_cidx  = b_cslot[CSLOT_W-1:0];
-wire              b_flq    = fl_active && (b_q == fl_q);
+// stage B's queue is being flushed: the queue compare registered like b_lt_scan (fq_i for the entry
+// on the port, fq_b for the one in stage B, each against the flushed queue of the next cycle)
+reg               fq_i, fq_b;
+wire [QUEUE_W-1:0] fl_q_n  = f_st ? s_flush_queue : fl_q;
+wire              b_flq    = fl_active && (b_first ? fq_i : fq_b);
 wire              b_urg    = (b_ustat != 3'd0) || b_flq;
 wire [2:0]        b_ustat_e = (b_ustat != 3'd0) ? b_ustat : US_FLUSHED;
-// "the entry's slot is below the scan" (b_slot < scan), registered: b_lts is set at every edge for
-// the scan and stage-B entry of the next cycle, from compares of the entry on the port and of the
-// waiting entry against each value the scan can take (see the sequential block). A waiting entry
-// needs no compare for most moves: skips and jumps never pass the slot of a waiting entry at or
-// beyond the scan, so only a move by one slot (its slot == scan) or a rewind changes its bit.
-reg               b_lts;
-wire              b_lt_scan = b_lts;
+// "the entry's slot is below the scan" (b_slot < scan), registered: at every edge lts_i is set for
+// the entry on the port and lts_b for the entry in stage B, each against the value the scan takes at
+// that edge (see the sequential block); the next cycle picks lts_i for an entry that just came in
+// (b_first), else lts_b. A waiting entry needs no compare for most moves: skips and jumps never
+// pass the slot of a waiting entry at or beyond the scan, so only a move by one slot (its slot ==
+// scan) or a rewind changes its bit.
+reg               lts_i, lts_b;
+wire              b_lt_scan = b_first ? lts_i : lts_b;
 // compares against sums of registers, with the sum moved to the entry's side (computed at the
 // handshake): b_slot < scan + 2^SLOT_W, b_slot < (ccur + 2^CSLOT_W) * 2^CWB
 wire              b_lt_win   = b_small_n || (b_slot_mn < scan);
@@ -430,6 +437,11 @@ wire              b_lt_cspan = b_small_c || (b_cslot_mc < ccur);
 // in the wheel, so bound for the buffer like an entry behind the scan
 wire              b_below_sub = (b_slot == scan) && ld_claim && (l_mode == LM_SUB) && (b_launch[SLOT_NS_W-1:0] < o_cur);
 wire              b_sortb  = b_valid && !b_urg && (b_lt_scan || b_below_sub);
+// the class uses b_below_sub of the cycle before (bsub_q; never in the entry's first cycle): the entry
+// may go to the buffer a cycle later, never earlier (it waits meanwhile: a slot walked by ns takes no
+// appends); the release order (b_sortb) uses the exact bit
+reg               bsub_q;
+wire              b_bsub_r = !b_first && bsub_q;
 wire              b_ge_fine = (b_cslot >= ccur);          // b_slot >= fine_lim (its low bits are 0)
 // slots the loader holds: an entry may be appended to the list it walks (it follows the new tail),
 // except in the cycle its word is read (LHEAD) or the cycle it takes the last node
@@ -440,14 +452,16 @@ wire              b_at_pc    = (b_slot_m1 == scan) && (pc_st != 2'd0);   // b_sl
 wire              b_at_ccur  = (b_cslot == ccur) && cs_busy;
 // (and not while the loader has reached the fine limit and waits for the cascade to finish: appends
 // must not keep the cascade from ending)
+// (scan < fine_lim of the cycle before, lt_fl_q: only liveness depends on it, and a stale value
+// allows at most one more append or delays one by a cycle)
 wire              cs_app     = ((cs_st == CS_RD) || (cs_st == CS_SL) || ((cs_st == CS_WR) && (cw_node != cw_tail))) &&
-                               (scan < fine_lim);
+                               lt_fl_q;
 wire              ld_app     = (be_st == BE_LWALK) || (be_st == BE_LRES) || (be_st == BE_SWRES) ||
                                (be_st == BE_SW);
 reg  [2:0]        b_cls;
 always @* begin
     if (b_urg)                                   b_cls = K_URG;
-    else if (b_lt_scan || b_below_sub)           b_cls = K_SORT;
+    else if (b_lt_scan || b_bsub_r)              b_cls = K_SORT;
     else if (b_at_claim)                         b_cls = (ld_app && l_mode == LM_ONE && l_cnt < SPLIT_LIM) ? K_FINE : K_WAIT;   // append behind the walk
     else if (b_at_pc)                            b_cls = (pc_st == 2'd2 && nx_cnt < SPLIT_LIM) ? K_FINE : K_WAIT;
     else if (!b_ge_fine)                         b_cls = b_lt_win ? K_FINE : K_WAIT;
@@ -602,14 +616,10 @@ wire [(1<<GROUP_W)-1:0] g_word = fbits[scan_g];
 wire            fbit_scan = g_word[scan[GROUP_W-1:0]];
 // slots after the scan in its word (the scan's own slot is claimed, not skipped, when it is set)
 wire [(1<<GROUP_W)-1:0] g_rest = g_word & (({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]) << 1);
-// the next occupancy word: a rotated copy of the words indexed by the scan's word (no increment in
-// front of the multiplexer)
-reg  [(1<<GROUP_W)-1:0] fbits_r [0:(1<<NG_W)-1];
-integer gr;
-always @* begin
-    for (gr = 0; gr < (1 << NG_W); gr = gr + 1) fbits_r[gr] = fbits[(gr + 1) % (1 << NG_W)];
-end
-wire [(1<<GROUP_W)-1:0] gn_rest = fbits_r[scan_g];
+// the next occupancy word, read at scan_g + 1 (an NG_W-bit increment in front of the multiplexer;
+// before, a rotated copy of all words, which cost the co-simulation a 2^NG_W-word copy per evaluation)
+wire [NG_W-1:0] scan_g1   = scan_g + 1'b1;
+wire [(1<<GROUP_W)-1:0] gn_rest = fbits[scan_g1];
 // lowest set bit: isolate it (x & -x, one carry chain), then encode the one-hot vector (each index
 // bit an OR of half the bits): a few LUT levels instead of a chain of halving steps
 wire [(1<<GROUP_W)-1:0] g_oh  = g_rest & (~g_rest + 1'b1);
@@ -633,7 +643,6 @@ wire [AS_W-1:0] g_tgt     = g_none  ? {scan_gn, {GROUP_W{1'b0}}}  : {scan[AS_W-1
 wire [AS_W-1:0] gn_tgt    = gn_none ? {scan_gn2, {GROUP_W{1'b0}}} : {scan_gn, gn_next};
 wire [GROUP_W:0] g_off    = g_none  ? {1'b1, {GROUP_W{1'b0}}} : {1'b0, g_next};
 wire [GROUP_W:0] gn_off   = gn_none ? {1'b1, {GROUP_W{1'b0}}} : {1'b0, gn_next};
-wire [NG_W-1:0] scan_g1   = scan_g + 1'b1;
 // The in-word searches are registered: each cycle searches the scan's word after the scan and the
 // next word from its start; the cycle after uses the first if the scan stayed or moved by one slot
 // inside its word, the second if it moved to the next word's first slot (a skip to the word end,
@@ -708,19 +717,23 @@ wire [AC_W-1:0] jump_cc   = (jump_c1 < cap_c) ? jump_c1 : cap_c;
 wire [AS_W-1:0] jump_s    = (due_p1 < cap_s) ? due_p1 : cap_s;
 // b_lts for the next cycle: the entry on the port (i_*) and the waiting entry (b_*) against every value
 // the scan can take at this edge (it stays; +1; fskip_t, gskip_t, jump_s, rw_t_q)
-wire            i_lt_s    = (i_slot < scan);
-wire            i_le_s    = (i_slot <= scan);
-wire            i_lt_due  = (i_slot < due_p1);
-wire            i_lt_fl   = (i_slot < fine_lim);
-wire            i_lt_cap  = b_hold ? (i_slot < b_slot) : (i_slot != SLOT_MAX);
-wire            i_lt_gt   = (i_slot < gs_tgt_q);
-wire            i_lt_rw   = (i_slot < rw_t_q);
+// (each compare twice, for the launch time on the port and for the horizon's slot, picked by i_cap:
+// the horizon compare does not sit in front of the others)
+wire [AS_W-1:0] il_slot   = s_ins_launch_ns[63:SLOT_NS_W];
+wire [AS_W-1:0] ih_slot   = phc_h[63:SLOT_NS_W];
+wire            i_lt_s    = i_cap ? (ih_slot < scan)     : (il_slot < scan);
+wire            i_le_s    = i_cap ? (ih_slot <= scan)    : (il_slot <= scan);
+wire            i_lt_due  = i_cap ? (ih_slot < due_p1)   : (il_slot < due_p1);
+wire            i_lt_fl   = i_cap ? (ih_slot < fine_lim) : (il_slot < fine_lim);
+wire            i_lt_cap  = !b_hold ? (i_slot != SLOT_MAX) : i_cap ? (ih_slot < b_slot) : (il_slot < b_slot);
+wire            i_lt_gt   = i_cap ? (ih_slot < gs_tgt_q) : (il_slot < gs_tgt_q);
+wire            i_lt_rw   = i_cap ? (ih_slot < rw_t_q)   : (il_slot < rw_t_q);
 wire            i_lt_fsk  = (df_le && dc_le) ? i_lt_due : (!df_le && fc_le) ? i_lt_fl : i_lt_cap;
 wire            i_lt_gsk  = g_take ? i_lt_gt : i_lt_fsk;
 wire            i_lt_jmp  = (due_p1 < cap_s) ? i_lt_due : i_lt_cap;
 wire            b_eq_s    = (b_slot == scan);
 wire            b_lt_rw   = (b_slot < rw_t_q);
-wire            lts_inc   = ins_hs ? i_le_s : (b_lts || b_eq_s);     // the scan moves by one
+wire            lts_binc  = b_lt_scan || b_eq_s;      // the waiting entry when the scan moves by one
 wire            act_jump  = !init && (be_st == BE_IDLE) && !ld_claim && !rewind_req && !sweep_pend &&
                             (cs_st == CS_IDLE) && fc_zero && cc_zero && (scan < jump_s);
 
@@ -728,15 +741,22 @@ wire            act_jump  = !init && (be_st == BE_IDLE) && !ld_claim && !rewind_
 // with the coarse wheel empty, ccur follows the fine window's top: fine_lim <= scan + 2^SLOT_W
 wire [AC_W-1:0] cskip_l   = scan_n[AS_W-1:CWB];
 wire [AC_W-1:0] cskip_t   = (cskip_l < cap_c) ? cskip_l : cap_c;
-wire            act_cskip = cc_zero && (cskip_t > ccur);
+// cskip_t > ccur without the minimum in front of the compare: both limits above ccur
+wire            cap_c_gt  = (cap_c > ccur);
+wire            act_cskip = cc_zero && (cskip_l > ccur) && cap_c_gt;
 wire [CGROUP_W-1:0] ccur_g = ccur[CSLOT_W-1:CGS_W];
 wire            cg_empty  = (cgcnt[ccur_g] == ZN);
 wire [AC_W-CGS_W-1:0] ccur_gn = ccur[AC_W-1:CGS_W] + 1'b1;
 wire [AC_W-1:0] cg_end    = {ccur_gn, {CGS_W{1'b0}}};
 wire [AC_W-1:0] cg_lim    = due_p1[AS_W-1:CWB];
-wire [AC_W-1:0] cg_l2     = (cg_end < cg_lim) ? cg_end : cg_lim;
-wire [AC_W-1:0] cgskip_t  = (cg_l2 < cap_c) ? cg_l2 : cap_c;
-wire            act_cgskip = fc_zero && !cc_zero && cg_empty && (cgskip_t > ccur);
+// the minimum of the group's end, the due slot's coarse slot and cap_c, from pairwise compares side
+// by side (the group's end compared through its group number: no increment in front of a compare);
+// it lies above ccur when the two others do (the group's end always does)
+wire            cg_el     = (ccur[AC_W-1:CGS_W] < cg_lim[AC_W-1:CGS_W]);    // cg_end <= cg_lim
+wire            cg_ec     = (ccur[AC_W-1:CGS_W] < cap_c[AC_W-1:CGS_W]);     // cg_end <= cap_c
+wire            cg_lc     = (cg_lim <= cap_c);
+wire [AC_W-1:0] cgskip_t  = (cg_el && cg_ec) ? cg_end : (!cg_el && cg_lc) ? cg_lim : cap_c;
+wire            act_cgskip = fc_zero && !cc_zero && cg_empty && (cg_lim > ccur) && cap_c_gt;
 wire            cs_start  = !cc_zero && ({ccur_p1, {CWB{1'b0}}} <= scan_n);
 
 // ------------------------------------------------------------------ RAM port control
@@ -909,7 +929,12 @@ end
 always @(posedge clk) begin
     flush_done_reg <= 1'b0;
     scan_k  <= SK_SAME;              // set below where the scan moves
-    if (ins_hs) b_lts <= i_lt_s;     // (b_lts: also set below where the scan moves)
+    lt_fl_q <= lt_fl;
+    bsub_q  <= b_below_sub;
+    fq_i    <= (s_ins_queue == fl_q_n);
+    fq_b    <= (b_q == fl_q_n);
+    lts_i   <= i_lt_s;               // (lts_i, lts_b: set below where the scan moves)
+    lts_b   <= b_lt_scan;
     g_setm  <= ((fset && fw1 == scan_g) ? fset_b : {(1<<GROUP_W){1'b0}}) |
                ((fset2 && fw2 == scan_g) ? fset2_b : {(1<<GROUP_W){1'b0}});
     gn_setm <= ((fset && fw1 == scan_g1) ? fset_b : {(1<<GROUP_W){1'b0}}) |
@@ -925,7 +950,10 @@ always @(posedge clk) begin
     rw_t_q    <= rw_t;
     rw_hs_q   <= hi_s;
     rw_v      <= rewind_req && !phc_step;
-    occ    <= occ + {{NODE_W{1'b0}}, ins_hs} - {{NODE_W{1'b0}}, (m_rel_valid && m_rel_ready)};
+    // the occupancy counts the handshakes of the cycle before (registered: ins_hs ends a long path)
+    occ_in  <= ins_hs;
+    occ_out <= m_rel_valid && m_rel_ready;
+    occ    <= occ + {{NODE_W{1'b0}}, occ_in} - {{NODE_W{1'b0}}, occ_out};
     fcount <= fcount + {{NODE_W{1'b0}}, (f_we && !init)} + {{NODE_W{1'b0}}, (fc_we && !init)} - {{NODE_W{1'b0}}, l_fin};
     ccount <= ccount + {{NODE_W{1'b0}}, b_go_coarse} - {{NODE_W{1'b0}}, cs_wr};
     if (b_go_wheel && alloc_bump) bump <= bump + 1'b1;
@@ -1028,14 +1056,15 @@ always @(posedge clk) begin
             end else if (act_jump) begin
                 scan <= jump_s;
                 scan_k <= SK_NONE;
-                b_lts <= ins_hs ? i_lt_jmp : b_lts;
+                lts_i <= i_lt_jmp;
             end else if (rewind_req) begin
                 if (rw_rdy) begin
                     rewind_req <= phc_step;
                     if (rw_t_q < scan) begin
                         scan <= rw_t_q;
                         scan_k <= SK_NONE;
-                        b_lts <= ins_hs ? i_lt_rw : b_lt_rw;
+                        lts_i <= i_lt_rw;
+                        lts_b <= b_lt_rw;
                     end
                 end
             end else if (act_claim) begin
@@ -1045,11 +1074,11 @@ always @(posedge clk) begin
             end else if (act_fskip) begin
                 scan <= fskip_t;
                 scan_k <= SK_NONE;
-                b_lts <= ins_hs ? i_lt_fsk : b_lts;
+                lts_i <= i_lt_fsk;
             end else if (act_gskip) begin
                 scan <= gskip_t;
                 scan_k <= gskip_k;
-                b_lts <= ins_hs ? i_lt_gsk : b_lts;
+                lts_i <= i_lt_gsk;
             end else if (sweep_pend) begin
                 be_st <= BE_SWRES;
                 be_rr <= 1'b0;
@@ -1061,7 +1090,8 @@ always @(posedge clk) begin
                 ld_claim <= 1'b0;          // empty (claimed only to let a waiting insert by)
                 scan <= scan + 1'b1;
                 scan_k <= inc_k;
-                b_lts <= lts_inc;
+                lts_i <= i_le_s;
+                lts_b <= lts_binc;
                 be_st <= BE_IDLE;
             end else begin
                 l_cur   <= be_ra;
@@ -1094,7 +1124,8 @@ always @(posedge clk) begin
                 end else if (l_last) begin
                     scan <= scan_p1;
                     scan_k <= inc_k;
-                    b_lts <= lts_inc;
+                    lts_i <= i_le_s;
+                    lts_b <= lts_binc;
                     pc_st <= 2'd0;
                     o_cur <= {SLOT_NS_W{1'b0}};
                     if (pc_st == 2'd2) begin
@@ -1298,6 +1329,8 @@ always @(posedge clk) begin
         ccount <= ZN;
         bump <= ZN;
         occ <= ZN;
+        occ_in <= 1'b0;
+        occ_out <= 1'b0;
         rewind_req <= 1'b0;
         fl_active <= 1'b0;
         fl_q <= {QUEUE_W{1'b0}};
@@ -1336,8 +1369,8 @@ end
 `ifdef TSNIC_CAL_CHECK
 // bench-only self-check of the registered compare (tests/cocotb/tsnic_calendar: CAL_CHECK=1)
 always @(posedge clk) begin
-    if (!rst && !init && b_valid && !b_urg && (b_lts != (b_slot < scan))) begin
-        $display("tsnic_calendar: b_lts %0d but b_slot %0d scan %0d", b_lts, b_slot, scan);
+    if (!rst && !init && b_valid && !b_urg && (b_lt_scan != (b_slot < scan))) begin
+        $display("tsnic_calendar: b_lt_scan %0d but b_slot %0d scan %0d", b_lt_scan, b_slot, scan);
         $finish;
     end
 end
