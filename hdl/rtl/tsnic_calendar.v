@@ -427,8 +427,9 @@ wire [2:0]        b_ustat_e = (b_ustat != 3'd0) ? b_ustat : US_FLUSHED;
 // (b_first), else lts_b. A waiting entry needs no compare for most moves: skips and jumps never
 // pass the slot of a waiting entry at or beyond the scan, so only a move by one slot (its slot ==
 // scan) or a rewind changes its bit.
-reg               lts_i, lts_b;
-wire              b_lt_scan = b_first ? lts_i : lts_b;
+reg  [1:0]        lts_i;
+reg               lts_b;
+wire              b_lt_scan = b_first ? lts_i[b_capped] : lts_b;
 // compares against sums of registers, with the sum moved to the entry's side (computed at the
 // handshake): b_slot < scan + 2^SLOT_W, b_slot < (ccur + 2^CSLOT_W) * 2^CWB
 wire              b_lt_win   = b_small_n || (b_slot_mn < scan);
@@ -713,36 +714,41 @@ wire            rw_rdy    = rw_v && rw_same_q && (rw_c == rw_c_q) && (hi_s == rw
 
 // both wheels empty: jump scan and ccur to the present at once
 wire [AC_W-1:0] jump_c1   = due_p1[AS_W-1:CWB] + 1'b1;
-wire [AC_W-1:0] jump_cc   = (jump_c1 < cap_c) ? jump_c1 : cap_c;
-wire [AS_W-1:0] jump_s    = (due_p1 < cap_s) ? due_p1 : cap_s;
+// (minimums with cap_s / cap_c from compares with b_slot / b_cslot side by side with b_hold: no
+// multiplexer in front of a compare; scan < jump_s is lt_due && lt_cap)
+wire            capc_on   = b_hold && b_ge_fine;
+wire            due_lt_b  = (due_p1 < b_slot);
+wire [AC_W-1:0] jump_cc   = (capc_on && !(jump_c1 < b_cslot)) ? b_cslot : jump_c1;
+wire [AS_W-1:0] jump_s    = (b_hold && !due_lt_b) ? b_slot : due_p1;
 // b_lts for the next cycle: the entry on the port (i_*) and the waiting entry (b_*) against every value
 // the scan can take at this edge (it stays; +1; fskip_t, gskip_t, jump_s, rw_t_q)
-// (each compare twice, for the launch time on the port and for the horizon's slot, picked by i_cap:
-// the horizon compare does not sit in front of the others)
+// (each compare twice, for the launch time on the port (lts_i[0]) and for the horizon's slot
+// (lts_i[1]); the entry's first cycle picks by b_capped, so the horizon compare (i_cap) is in front
+// of neither)
 wire [AS_W-1:0] il_slot   = s_ins_launch_ns[63:SLOT_NS_W];
 wire [AS_W-1:0] ih_slot   = phc_h[63:SLOT_NS_W];
-wire            i_lt_s    = i_cap ? (ih_slot < scan)     : (il_slot < scan);
-wire            i_le_s    = i_cap ? (ih_slot <= scan)    : (il_slot <= scan);
-wire            i_lt_due  = i_cap ? (ih_slot < due_p1)   : (il_slot < due_p1);
-wire            i_lt_fl   = i_cap ? (ih_slot < fine_lim) : (il_slot < fine_lim);
-wire            i_lt_cap  = !b_hold ? (i_slot != SLOT_MAX) : i_cap ? (ih_slot < b_slot) : (il_slot < b_slot);
-wire            i_lt_gt   = i_cap ? (ih_slot < gs_tgt_q) : (il_slot < gs_tgt_q);
-wire            i_lt_rw   = i_cap ? (ih_slot < rw_t_q)   : (il_slot < rw_t_q);
-wire            i_lt_fsk  = (df_le && dc_le) ? i_lt_due : (!df_le && fc_le) ? i_lt_fl : i_lt_cap;
-wire            i_lt_gsk  = g_take ? i_lt_gt : i_lt_fsk;
-wire            i_lt_jmp  = (due_p1 < cap_s) ? i_lt_due : i_lt_cap;
+wire [1:0]      i_lt_s    = {(ih_slot < scan),     (il_slot < scan)};
+wire [1:0]      i_le_s    = {(ih_slot <= scan),    (il_slot <= scan)};
+wire [1:0]      i_lt_due  = {(ih_slot < due_p1),   (il_slot < due_p1)};
+wire [1:0]      i_lt_fl   = {(ih_slot < fine_lim), (il_slot < fine_lim)};
+wire [1:0]      i_lt_cap  = !b_hold ? {(ih_slot != SLOT_MAX), (il_slot != SLOT_MAX)} : {(ih_slot < b_slot), (il_slot < b_slot)};
+wire [1:0]      i_lt_gt   = {(ih_slot < gs_tgt_q), (il_slot < gs_tgt_q)};
+wire [1:0]      i_lt_rw   = {(ih_slot < rw_t_q),   (il_slot < rw_t_q)};
+wire [1:0]      i_lt_fsk  = (df_le && dc_le) ? i_lt_due : (!df_le && fc_le) ? i_lt_fl : i_lt_cap;
+wire [1:0]      i_lt_gsk  = g_take ? i_lt_gt : i_lt_fsk;
+wire [1:0]      i_lt_jmp  = (b_hold && !due_lt_b) ? i_lt_cap : i_lt_due;
 wire            b_eq_s    = (b_slot == scan);
 wire            b_lt_rw   = (b_slot < rw_t_q);
 wire            lts_binc  = b_lt_scan || b_eq_s;      // the waiting entry when the scan moves by one
 wire            act_jump  = !init && (be_st == BE_IDLE) && !ld_claim && !rewind_req && !sweep_pend &&
-                            (cs_st == CS_IDLE) && fc_zero && cc_zero && (scan < jump_s);
+                            (cs_st == CS_IDLE) && fc_zero && cc_zero && lt_due && lt_cap;
 
 // coarse skips
 // with the coarse wheel empty, ccur follows the fine window's top: fine_lim <= scan + 2^SLOT_W
 wire [AC_W-1:0] cskip_l   = scan_n[AS_W-1:CWB];
-wire [AC_W-1:0] cskip_t   = (cskip_l < cap_c) ? cskip_l : cap_c;
+wire [AC_W-1:0] cskip_t   = (capc_on && !(cskip_l < b_cslot)) ? b_cslot : cskip_l;
 // cskip_t > ccur without the minimum in front of the compare: both limits above ccur
-wire            cap_c_gt  = (cap_c > ccur);
+wire            cap_c_gt  = capc_on ? (b_cslot > ccur) : (ccur != CSLOT_MAX);
 wire            act_cskip = cc_zero && (cskip_l > ccur) && cap_c_gt;
 wire [CGROUP_W-1:0] ccur_g = ccur[CSLOT_W-1:CGS_W];
 wire            cg_empty  = (cgcnt[ccur_g] == ZN);
@@ -753,8 +759,9 @@ wire [AC_W-1:0] cg_lim    = due_p1[AS_W-1:CWB];
 // by side (the group's end compared through its group number: no increment in front of a compare);
 // it lies above ccur when the two others do (the group's end always does)
 wire            cg_el     = (ccur[AC_W-1:CGS_W] < cg_lim[AC_W-1:CGS_W]);    // cg_end <= cg_lim
-wire            cg_ec     = (ccur[AC_W-1:CGS_W] < cap_c[AC_W-1:CGS_W]);     // cg_end <= cap_c
-wire            cg_lc     = (cg_lim <= cap_c);
+wire            cg_ec     = capc_on ? (ccur[AC_W-1:CGS_W] < b_cslot[AC_W-1:CGS_W])    // cg_end <= cap_c
+                                    : (ccur[AC_W-1:CGS_W] != CSLOT_MAX[AC_W-1:CGS_W]);
+wire            cg_lc     = !capc_on || (cg_lim <= b_cslot);
 wire [AC_W-1:0] cgskip_t  = (cg_el && cg_ec) ? cg_end : (!cg_el && cg_lc) ? cg_lim : cap_c;
 wire            act_cgskip = fc_zero && !cc_zero && cg_empty && (cg_lim > ccur) && cap_c_gt;
 wire            cs_start  = !cc_zero && ({ccur_p1, {CWB{1'b0}}} <= scan_n);
