@@ -159,7 +159,9 @@ reg  [NODE_W:0]   fcount;        // entries in fine lists
 reg  [NODE_W:0]   ccount;        // entries in coarse lists
 reg  [NODE_W:0]   bump;
 reg  [NODE_W:0]   occ;
+reg               occ_in, occ_out;
 reg               rewind_req;
+reg               lt_fl_q;       // scan < fine_lim, registered (the cascade-append gate)
 reg  [AC_W-1:0]   rw_c_q;        // rewind target (computed ahead): the window's top last cycle
 reg               rw_same_q;     // ... unchanged from the cycle before
 reg  [AS_W-1:0]   rw_fl_q;       // ... the fine window's floor from rw_c_q
@@ -362,10 +364,33 @@ wire [NODE_W-1:0]    lnx_eff    = l_list ? fx_eff : fxc_rd;
 wire                 bs_dead    = bs_eff[0];
 
 // ------------------------------------------------------------------ time
-wire [63:0]     now_l      = phc_ns + {32'd0, lookahead_ns};
-wire [AS_W-1:0] due_slot   = now_l[63:SLOT_NS_W];
-wire [AS_W-1:0] due_p1     = due_slot + 1'b1;
-wire [63:0]     phc_h      = phc_ns + HORIZON_NS;
+// The times the calendar compares against are registered (issue 16): each is the previous cycle's
+// phc_ns (and lookahead_ns) through at most one carry chain, so no path runs from the PHC through
+// an adder into the compares. A one-cycle-old time is smaller (the PHC only moves forward outside a
+// step), so it only delays a release by one cycle; in the cycle of a PHC step (phc_step, high with
+// the new time) the copies still hold the old time, and the release buffer releases nothing then
+// (now_l reads 0). docs/CALENDAR.md, "Release interface" and guarantee 7.
+wire [63:0]     la64       = {32'd0, lookahead_ns};
+wire [63:0]     now_l_n    = phc_ns + la64;
+// phc_ns + lookahead_ns + 2^SLOT_NS_W in one carry chain (carry-save of the three terms first)
+wire [63:0]     dp_one     = {{(63-SLOT_NS_W){1'b0}}, 1'b1, {SLOT_NS_W{1'b0}}};
+wire [63:0]     dp_s       = phc_ns ^ la64 ^ dp_one;
+wire [63:0]     dp_c       = ((phc_ns & la64) | ((phc_ns | la64) & dp_one)) << 1;
+/* verilator lint_off UNUSEDSIGNAL */   // the slot's ns bits
+wire [63:0]     due_n      = dp_s + dp_c;
+/* verilator lint_on UNUSEDSIGNAL */
+reg  [63:0]     now_lq;      // phc_ns + lookahead_ns of the previous cycle
+reg  [AS_W-1:0] due_p1q;     // ... its slot + 1
+reg  [63:0]     phc_hq;      // phc_ns + HORIZON_NS of the previous cycle
+always @(posedge clk) begin
+    now_lq  <= now_l_n;
+    due_p1q <= due_n[63:SLOT_NS_W];
+    phc_hq  <= phc_ns + HORIZON_NS;
+end
+wire [63:0]     now_l      = now_lq;
+wire [AS_W-1:0] due_slot   = now_lq[63:SLOT_NS_W];
+wire [AS_W-1:0] due_p1     = due_p1q;
+wire [63:0]     phc_h      = phc_hq;
 wire [AS_W-1:0] fine_lim   = {ccur, {CWB{1'b0}}};
 wire [AC_W-1:0] ccur_p1    = ccur + 1'b1;
 wire [AS_W-1:0] scan_n     = scan + N_SLOTS;
@@ -374,7 +399,9 @@ wire            cs_busy    = (cs_st != CS_IDLE);
 
 // ------------------------------------------------------------------ insert: handshake side
 wire            i_late   = s_ins_launch_ns < phc_ns;
-wire            i_beyond = s_ins_launch_ns > phc_h;
+// beyond the horizon of the previous cycle's PHC (phc_h registered); a late entry is never beyond
+// (after a forward step larger than the horizon both compares could hold: late decides)
+wire            i_beyond = (s_ins_launch_ns > phc_h) && !i_late;
 wire            i_cap    = i_beyond && (s_ins_horizon_policy == `TSNIC_HORIZON_POLICY_CAP);
 wire [63:0]     i_eff    = i_cap ? phc_h : s_ins_launch_ns;
 wire [AS_W-1:0] i_slot   = i_eff[63:SLOT_NS_W];
@@ -387,10 +414,22 @@ wire [AS_W-1:0]   b_slot   = b_launch[63:SLOT_NS_W];
 wire [AC_W-1:0]   b_cslot  = b_slot[AS_W-1:CWB];
 wire [SLOT_W-1:0] b_fidx   = b_slot[SLOT_W-1:0];
 wire [CSLOT_W-1:0] b_cidx  = b_cslot[CSLOT_W-1:0];
-wire              b_flq    = fl_active && (b_q == fl_q);
+// stage B's queue is being flushed: the queue compare registered like b_lt_scan (fq_i for the entry
+// on the port, fq_b for the one in stage B, each against the flushed queue of the next cycle)
+reg               fq_i, fq_b;
+wire [QUEUE_W-1:0] fl_q_n  = f_st ? s_flush_queue : fl_q;
+wire              b_flq    = fl_active && (b_first ? fq_i : fq_b);
 wire              b_urg    = (b_ustat != 3'd0) || b_flq;
 wire [2:0]        b_ustat_e = (b_ustat != 3'd0) ? b_ustat : US_FLUSHED;
-wire              b_lt_scan = b_slot < scan;
+// "the entry's slot is below the scan" (b_slot < scan), registered: at every edge lts_i is set for
+// the entry on the port and lts_b for the entry in stage B, each against the value the scan takes at
+// that edge (see the sequential block); the next cycle picks lts_i for an entry that just came in
+// (b_first), else lts_b. A waiting entry needs no compare for most moves: skips and jumps never
+// pass the slot of a waiting entry at or beyond the scan, so only a move by one slot (its slot ==
+// scan) or a rewind changes its bit.
+reg  [1:0]        lts_i;
+reg               lts_b;
+wire              b_lt_scan = b_first ? lts_i[b_capped] : lts_b;
 // compares against sums of registers, with the sum moved to the entry's side (computed at the
 // handshake): b_slot < scan + 2^SLOT_W, b_slot < (ccur + 2^CSLOT_W) * 2^CWB
 wire              b_lt_win   = b_small_n || (b_slot_mn < scan);
@@ -399,6 +438,11 @@ wire              b_lt_cspan = b_small_c || (b_cslot_mc < ccur);
 // in the wheel, so bound for the buffer like an entry behind the scan
 wire              b_below_sub = (b_slot == scan) && ld_claim && (l_mode == LM_SUB) && (b_launch[SLOT_NS_W-1:0] < o_cur);
 wire              b_sortb  = b_valid && !b_urg && (b_lt_scan || b_below_sub);
+// the class uses b_below_sub of the cycle before (bsub_q; never in the entry's first cycle): the entry
+// may go to the buffer a cycle later, never earlier (it waits meanwhile: a slot walked by ns takes no
+// appends); the release order (b_sortb) uses the exact bit
+reg               bsub_q;
+wire              b_bsub_r = !b_first && bsub_q;
 wire              b_ge_fine = (b_cslot >= ccur);          // b_slot >= fine_lim (its low bits are 0)
 // slots the loader holds: an entry may be appended to the list it walks (it follows the new tail),
 // except in the cycle its word is read (LHEAD) or the cycle it takes the last node
@@ -409,14 +453,16 @@ wire              b_at_pc    = (b_slot_m1 == scan) && (pc_st != 2'd0);   // b_sl
 wire              b_at_ccur  = (b_cslot == ccur) && cs_busy;
 // (and not while the loader has reached the fine limit and waits for the cascade to finish: appends
 // must not keep the cascade from ending)
+// (scan < fine_lim of the cycle before, lt_fl_q: only liveness depends on it, and a stale value
+// allows at most one more append or delays one by a cycle)
 wire              cs_app     = ((cs_st == CS_RD) || (cs_st == CS_SL) || ((cs_st == CS_WR) && (cw_node != cw_tail))) &&
-                               (scan < fine_lim);
+                               lt_fl_q;
 wire              ld_app     = (be_st == BE_LWALK) || (be_st == BE_LRES) || (be_st == BE_SWRES) ||
                                (be_st == BE_SW);
 reg  [2:0]        b_cls;
 always @* begin
     if (b_urg)                                   b_cls = K_URG;
-    else if (b_lt_scan || b_below_sub)           b_cls = K_SORT;
+    else if (b_lt_scan || b_bsub_r)              b_cls = K_SORT;
     else if (b_at_claim)                         b_cls = (ld_app && l_mode == LM_ONE && l_cnt < SPLIT_LIM) ? K_FINE : K_WAIT;   // append behind the walk
     else if (b_at_pc)                            b_cls = (pc_st == 2'd2 && nx_cnt < SPLIT_LIM) ? K_FINE : K_WAIT;
     else if (!b_ge_fine)                         b_cls = b_lt_win ? K_FINE : K_WAIT;
@@ -474,7 +520,7 @@ tsnic_calendar_sorter #(
     .SORT_W(SORT_W), .QUEUE_W(QUEUE_W), .HANDLE_W(HANDLE_W), .RANK_W(RANK_W), .SLOT_NS_W(SLOT_NS_W)
 ) sorter_inst (
     .clk(clk), .rst(rst),
-    .phc_ns(phc_ns), .now_l(now_l), .scan_lim(srt_lim), .ord_v(srt_ordv), .ord_l(srt_ordl),
+    .phc_ns(phc_ns), .now_l(phc_step ? 64'd0 : now_l), .scan_lim(srt_lim), .ord_v(srt_ordv), .ord_l(srt_ordl),
     .push_valid(push_e), .push_launch(nd_launch), .push_queue(nd_queue), .push_handle(nd_handle),
     .push_capped(nd_capped), .push_latepol(nd_latepol), .push_urg((be_st == BE_SW) || l_urg),
     .push_ustat(US_FLUSHED),
@@ -571,14 +617,10 @@ wire [(1<<GROUP_W)-1:0] g_word = fbits[scan_g];
 wire            fbit_scan = g_word[scan[GROUP_W-1:0]];
 // slots after the scan in its word (the scan's own slot is claimed, not skipped, when it is set)
 wire [(1<<GROUP_W)-1:0] g_rest = g_word & (({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]) << 1);
-// the next occupancy word: a rotated copy of the words indexed by the scan's word (no increment in
-// front of the multiplexer)
-reg  [(1<<GROUP_W)-1:0] fbits_r [0:(1<<NG_W)-1];
-integer gr;
-always @* begin
-    for (gr = 0; gr < (1 << NG_W); gr = gr + 1) fbits_r[gr] = fbits[(gr + 1) % (1 << NG_W)];
-end
-wire [(1<<GROUP_W)-1:0] gn_rest = fbits_r[scan_g];
+// the next occupancy word, read at scan_g + 1 (an NG_W-bit increment in front of the multiplexer;
+// before, a rotated copy of all words, which cost the co-simulation a 2^NG_W-word copy per evaluation)
+wire [NG_W-1:0] scan_g1   = scan_g + 1'b1;
+wire [(1<<GROUP_W)-1:0] gn_rest = fbits[scan_g1];
 // lowest set bit: isolate it (x & -x, one carry chain), then encode the one-hot vector (each index
 // bit an OR of half the bits): a few LUT levels instead of a chain of halving steps
 wire [(1<<GROUP_W)-1:0] g_oh  = g_rest & (~g_rest + 1'b1);
@@ -602,7 +644,6 @@ wire [AS_W-1:0] g_tgt     = g_none  ? {scan_gn, {GROUP_W{1'b0}}}  : {scan[AS_W-1
 wire [AS_W-1:0] gn_tgt    = gn_none ? {scan_gn2, {GROUP_W{1'b0}}} : {scan_gn, gn_next};
 wire [GROUP_W:0] g_off    = g_none  ? {1'b1, {GROUP_W{1'b0}}} : {1'b0, g_next};
 wire [GROUP_W:0] gn_off   = gn_none ? {1'b1, {GROUP_W{1'b0}}} : {1'b0, gn_next};
-wire [NG_W-1:0] scan_g1   = scan_g + 1'b1;
 // The in-word searches are registered: each cycle searches the scan's word after the scan and the
 // next word from its start; the cycle after uses the first if the scan stayed or moved by one slot
 // inside its word, the second if it moved to the next word's first slot (a skip to the word end,
@@ -673,24 +714,56 @@ wire            rw_rdy    = rw_v && rw_same_q && (rw_c == rw_c_q) && (hi_s == rw
 
 // both wheels empty: jump scan and ccur to the present at once
 wire [AC_W-1:0] jump_c1   = due_p1[AS_W-1:CWB] + 1'b1;
-wire [AC_W-1:0] jump_cc   = (jump_c1 < cap_c) ? jump_c1 : cap_c;
-wire [AS_W-1:0] jump_s    = (due_p1 < cap_s) ? due_p1 : cap_s;
+// (minimums with cap_s / cap_c from compares with b_slot / b_cslot side by side with b_hold: no
+// multiplexer in front of a compare; scan < jump_s is lt_due && lt_cap)
+wire            capc_on   = b_hold && b_ge_fine;
+wire            due_lt_b  = (due_p1 < b_slot);
+wire [AC_W-1:0] jump_cc   = (capc_on && !(jump_c1 < b_cslot)) ? b_cslot : jump_c1;
+wire [AS_W-1:0] jump_s    = (b_hold && !due_lt_b) ? b_slot : due_p1;
+// b_lts for the next cycle: the entry on the port (i_*) and the waiting entry (b_*) against every value
+// the scan can take at this edge (it stays; +1; fskip_t, gskip_t, jump_s, rw_t_q)
+// (each compare twice, for the launch time on the port (lts_i[0]) and for the horizon's slot
+// (lts_i[1]); the entry's first cycle picks by b_capped, so the horizon compare (i_cap) is in front
+// of neither)
+wire [AS_W-1:0] il_slot   = s_ins_launch_ns[63:SLOT_NS_W];
+wire [AS_W-1:0] ih_slot   = phc_h[63:SLOT_NS_W];
+wire [1:0]      i_lt_s    = {(ih_slot < scan),     (il_slot < scan)};
+wire [1:0]      i_le_s    = {(ih_slot <= scan),    (il_slot <= scan)};
+wire [1:0]      i_lt_due  = {(ih_slot < due_p1),   (il_slot < due_p1)};
+wire [1:0]      i_lt_fl   = {(ih_slot < fine_lim), (il_slot < fine_lim)};
+wire [1:0]      i_lt_cap  = !b_hold ? {(ih_slot != SLOT_MAX), (il_slot != SLOT_MAX)} : {(ih_slot < b_slot), (il_slot < b_slot)};
+wire [1:0]      i_lt_gt   = {(ih_slot < gs_tgt_q), (il_slot < gs_tgt_q)};
+wire [1:0]      i_lt_rw   = {(ih_slot < rw_t_q),   (il_slot < rw_t_q)};
+wire [1:0]      i_lt_fsk  = (df_le && dc_le) ? i_lt_due : (!df_le && fc_le) ? i_lt_fl : i_lt_cap;
+wire [1:0]      i_lt_gsk  = g_take ? i_lt_gt : i_lt_fsk;
+wire [1:0]      i_lt_jmp  = (b_hold && !due_lt_b) ? i_lt_cap : i_lt_due;
+wire            b_eq_s    = (b_slot == scan);
+wire            b_lt_rw   = (b_slot < rw_t_q);
+wire            lts_binc  = b_lt_scan || b_eq_s;      // the waiting entry when the scan moves by one
 wire            act_jump  = !init && (be_st == BE_IDLE) && !ld_claim && !rewind_req && !sweep_pend &&
-                            (cs_st == CS_IDLE) && fc_zero && cc_zero && (scan < jump_s);
+                            (cs_st == CS_IDLE) && fc_zero && cc_zero && lt_due && lt_cap;
 
 // coarse skips
 // with the coarse wheel empty, ccur follows the fine window's top: fine_lim <= scan + 2^SLOT_W
 wire [AC_W-1:0] cskip_l   = scan_n[AS_W-1:CWB];
-wire [AC_W-1:0] cskip_t   = (cskip_l < cap_c) ? cskip_l : cap_c;
-wire            act_cskip = cc_zero && (cskip_t > ccur);
+wire [AC_W-1:0] cskip_t   = (capc_on && !(cskip_l < b_cslot)) ? b_cslot : cskip_l;
+// cskip_t > ccur without the minimum in front of the compare: both limits above ccur
+wire            cap_c_gt  = capc_on ? (b_cslot > ccur) : (ccur != CSLOT_MAX);
+wire            act_cskip = cc_zero && (cskip_l > ccur) && cap_c_gt;
 wire [CGROUP_W-1:0] ccur_g = ccur[CSLOT_W-1:CGS_W];
 wire            cg_empty  = (cgcnt[ccur_g] == ZN);
 wire [AC_W-CGS_W-1:0] ccur_gn = ccur[AC_W-1:CGS_W] + 1'b1;
 wire [AC_W-1:0] cg_end    = {ccur_gn, {CGS_W{1'b0}}};
 wire [AC_W-1:0] cg_lim    = due_p1[AS_W-1:CWB];
-wire [AC_W-1:0] cg_l2     = (cg_end < cg_lim) ? cg_end : cg_lim;
-wire [AC_W-1:0] cgskip_t  = (cg_l2 < cap_c) ? cg_l2 : cap_c;
-wire            act_cgskip = fc_zero && !cc_zero && cg_empty && (cgskip_t > ccur);
+// the minimum of the group's end, the due slot's coarse slot and cap_c, from pairwise compares side
+// by side (the group's end compared through its group number: no increment in front of a compare);
+// it lies above ccur when the two others do (the group's end always does)
+wire            cg_el     = (ccur[AC_W-1:CGS_W] < cg_lim[AC_W-1:CGS_W]);    // cg_end <= cg_lim
+wire            cg_ec     = capc_on ? (ccur[AC_W-1:CGS_W] < b_cslot[AC_W-1:CGS_W])    // cg_end <= cap_c
+                                    : (ccur[AC_W-1:CGS_W] != CSLOT_MAX[AC_W-1:CGS_W]);
+wire            cg_lc     = !capc_on || (cg_lim <= b_cslot);
+wire [AC_W-1:0] cgskip_t  = (cg_el && cg_ec) ? cg_end : (!cg_el && cg_lc) ? cg_lim : cap_c;
+wire            act_cgskip = fc_zero && !cc_zero && cg_empty && (cg_lim > ccur) && cap_c_gt;
 wire            cs_start  = !cc_zero && ({ccur_p1, {CWB{1'b0}}} <= scan_n);
 
 // ------------------------------------------------------------------ RAM port control
@@ -863,6 +936,12 @@ end
 always @(posedge clk) begin
     flush_done_reg <= 1'b0;
     scan_k  <= SK_SAME;              // set below where the scan moves
+    lt_fl_q <= lt_fl;
+    bsub_q  <= b_below_sub;
+    fq_i    <= (s_ins_queue == fl_q_n);
+    fq_b    <= (b_q == fl_q_n);
+    lts_i   <= i_lt_s;               // (lts_i, lts_b: set below where the scan moves)
+    lts_b   <= b_lt_scan;
     g_setm  <= ((fset && fw1 == scan_g) ? fset_b : {(1<<GROUP_W){1'b0}}) |
                ((fset2 && fw2 == scan_g) ? fset2_b : {(1<<GROUP_W){1'b0}});
     gn_setm <= ((fset && fw1 == scan_g1) ? fset_b : {(1<<GROUP_W){1'b0}}) |
@@ -878,7 +957,10 @@ always @(posedge clk) begin
     rw_t_q    <= rw_t;
     rw_hs_q   <= hi_s;
     rw_v      <= rewind_req && !phc_step;
-    occ    <= occ + {{NODE_W{1'b0}}, ins_hs} - {{NODE_W{1'b0}}, (m_rel_valid && m_rel_ready)};
+    // the occupancy counts the handshakes of the cycle before (registered: ins_hs ends a long path)
+    occ_in  <= ins_hs;
+    occ_out <= m_rel_valid && m_rel_ready;
+    occ    <= occ + {{NODE_W{1'b0}}, occ_in} - {{NODE_W{1'b0}}, occ_out};
     fcount <= fcount + {{NODE_W{1'b0}}, (f_we && !init)} + {{NODE_W{1'b0}}, (fc_we && !init)} - {{NODE_W{1'b0}}, l_fin};
     ccount <= ccount + {{NODE_W{1'b0}}, b_go_coarse} - {{NODE_W{1'b0}}, cs_wr};
     if (b_go_wheel && alloc_bump) bump <= bump + 1'b1;
@@ -981,12 +1063,15 @@ always @(posedge clk) begin
             end else if (act_jump) begin
                 scan <= jump_s;
                 scan_k <= SK_NONE;
+                lts_i <= i_lt_jmp;
             end else if (rewind_req) begin
                 if (rw_rdy) begin
                     rewind_req <= phc_step;
                     if (rw_t_q < scan) begin
                         scan <= rw_t_q;
                         scan_k <= SK_NONE;
+                        lts_i <= i_lt_rw;
+                        lts_b <= b_lt_rw;
                     end
                 end
             end else if (act_claim) begin
@@ -996,9 +1081,11 @@ always @(posedge clk) begin
             end else if (act_fskip) begin
                 scan <= fskip_t;
                 scan_k <= SK_NONE;
+                lts_i <= i_lt_fsk;
             end else if (act_gskip) begin
                 scan <= gskip_t;
                 scan_k <= gskip_k;
+                lts_i <= i_lt_gsk;
             end else if (sweep_pend) begin
                 be_st <= BE_SWRES;
                 be_rr <= 1'b0;
@@ -1010,6 +1097,8 @@ always @(posedge clk) begin
                 ld_claim <= 1'b0;          // empty (claimed only to let a waiting insert by)
                 scan <= scan + 1'b1;
                 scan_k <= inc_k;
+                lts_i <= i_le_s;
+                lts_b <= lts_binc;
                 be_st <= BE_IDLE;
             end else begin
                 l_cur   <= be_ra;
@@ -1042,6 +1131,8 @@ always @(posedge clk) begin
                 end else if (l_last) begin
                     scan <= scan_p1;
                     scan_k <= inc_k;
+                    lts_i <= i_le_s;
+                    lts_b <= lts_binc;
                     pc_st <= 2'd0;
                     o_cur <= {SLOT_NS_W{1'b0}};
                     if (pc_st == 2'd2) begin
@@ -1245,6 +1336,8 @@ always @(posedge clk) begin
         ccount <= ZN;
         bump <= ZN;
         occ <= ZN;
+        occ_in <= 1'b0;
+        occ_out <= 1'b0;
         rewind_req <= 1'b0;
         fl_active <= 1'b0;
         fl_q <= {QUEUE_W{1'b0}};
@@ -1279,6 +1372,16 @@ end
 
 
 
+
+`ifdef TSNIC_CAL_CHECK
+// bench-only self-check of the registered compare (tests/cocotb/tsnic_calendar: CAL_CHECK=1)
+always @(posedge clk) begin
+    if (!rst && !init && b_valid && !b_urg && (b_lt_scan != (b_slot < scan))) begin
+        $display("tsnic_calendar: b_lt_scan %0d but b_slot %0d scan %0d", b_lt_scan, b_slot, scan);
+        $finish;
+    end
+end
+`endif
 
 assign s_ins_ready    = ins_ready;
 assign s_flush_ready  = f_st;

@@ -2,10 +2,13 @@
 
 The model states what the calendar must do, independent of how it is built:
 
-* classify(entry, phc) - what the insert-time policies decide (drop late, drop/cap beyond horizon);
+* classify(entry, phc, horizon, phc_prev) - what the insert-time policies decide: late against the
+  PHC of the handshake cycle, beyond the horizon against the PHC of the cycle before (the calendar
+  registers phc_ns + HORIZON_NS), late first;
 * release_status(entry, phc) - the status of an entry released at PHC time phc;
 * Scoreboard - every accepted entry must come out exactly once, never early
-  (launch <= phc + lookahead at the release decision), with the status its policies give, and in
+  (launch <= phc + lookahead at the release decision, and <= the previous cycle's phc + lookahead:
+  the calendar compares with a registered copy), with the status its policies give, and in
   launch_ns order against every entry that was already inside the calendar when the release was
   decided (ties of one queue in posting order), with no exception;
 * optionally (delay_bound set) within the documented delay after the entry became due: due_k is the
@@ -45,7 +48,8 @@ class Entry:
     late_policy: int = LATE_SEND
     horizon_policy: int = HOR_DROP
     # filled in when accepted
-    phc_class: int = 0          # PHC value the insert was classified against
+    phc_class: int = 0          # PHC value the insert was classified against (late)
+    phc_hclass: int = 0         # ... and the one its horizon was checked against (the cycle before)
     accept_k: int = 0           # bench cycle of the handshake
     eff: int = 0                # effective launch (capped or not)
     capped: bool = False
@@ -53,18 +57,22 @@ class Entry:
     rel_idx: int = -1           # position in the scoreboard's release log
 
 
-def classify(e: Entry, phc: int, horizon: int) -> None:
-    """Insert-time policy decision (the design's, stated independently)."""
+def classify(e: Entry, phc: int, horizon: int, phc_prev: int | None = None) -> None:
+    """Insert-time policy decision (the design's, stated independently): late against phc (the PHC
+    of the handshake cycle), beyond the horizon against phc_prev (the PHC of the cycle before)."""
+    if phc_prev is None:
+        phc_prev = phc
     e.phc_class = phc
+    e.phc_hclass = phc_prev
     e.eff, e.capped, e.urgent = e.launch, False, 0
     if e.launch < phc:
         if e.late_policy == LATE_DROP:
             e.urgent = DROPPED_LATE
-    elif e.launch > phc + horizon:
+    elif e.launch > phc_prev + horizon:
         if e.horizon_policy == HOR_DROP:
             e.urgent = DROPPED_HORIZON
         else:
-            e.eff, e.capped = (phc + horizon) & MASK64, True
+            e.eff, e.capped = (phc_prev + horizon) & MASK64, True
 
 
 def release_status(e: Entry, phc: int) -> int:
@@ -97,10 +105,10 @@ class Scoreboard:
     max_delay: int = 0          # worst k - due_k seen (cycles)
     max_excess: int = -(1 << 62)   # worst (k - due_k) - 2 * releases in between
 
-    def accept(self, e: Entry, phc: int, k: int) -> None:
+    def accept(self, e: Entry, phc: int, k: int, phc_prev: int | None = None) -> None:
         if e.handle in self.outstanding:
             raise ScoreboardError(f"bench reused handle {e.handle} while outstanding")
-        classify(e, phc, self.horizon)
+        classify(e, phc, self.horizon, phc_prev)
         e.accept_k = k
         self.outstanding[e.handle] = e
         self.accepted += 1
@@ -149,9 +157,10 @@ class Scoreboard:
         return queue
 
     def release(self, handle: int, queue: int, status: int, launch: int, capped: bool,
-                phc_dec: int, k: int, forced: int = 0) -> None:
-        """One entry on the release port; its release was decided against phc_dec. forced: the DUT
-        counted this very release on stat_forced (overflow release)."""
+                phc_dec: int, k: int, forced: int = 0, phc_dec_prev: int | None = None) -> None:
+        """One entry on the release port; its release was decided against phc_dec (phc_dec_prev: the
+        PHC of the cycle before the decision). forced: the DUT counted this very release on
+        stat_forced (overflow release)."""
         self._promote(k)
         e = self.outstanding.get(handle)
         if e is None:
@@ -178,6 +187,12 @@ class Scoreboard:
             if e.eff > phc_dec + self.lookahead:
                 raise ScoreboardError(f"cycle {k}: EARLY: handle {handle} launch {e.eff} released at "
                                       f"phc {phc_dec} + lookahead {self.lookahead}")
+            # the calendar decides with the previous cycle's phc + lookahead (registered): a release
+            # is never earlier than that either (no release at all in a PHC step's cycle)
+            if phc_dec_prev is not None and e.eff > phc_dec_prev + self.lookahead:
+                raise ScoreboardError(f"cycle {k}: EARLY (registered time): handle {handle} launch {e.eff} "
+                                      f"released with the previous cycle's phc {phc_dec_prev} + lookahead "
+                                      f"{self.lookahead}")
             # Order (guarantees 3/4), with no exception: no entry inside with a smaller launch_ns,
             # posting order within a queue.
             m = self._min_eligible()

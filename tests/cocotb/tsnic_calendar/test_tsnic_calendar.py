@@ -71,6 +71,7 @@ class Bench:
         self.ev_zero = False         # ev was 0 at the last handled falling edge (see quiet())
         self.t_fall = None           # sim time (ns) of the last handled falling edge
         self.skipped = 0             # cycles slept through
+        self.phc_dec_last = None     # PHC of the cycle before the one the last rising edge ended
 
     def set_rel_ready(self, r):
         r = 1 if r else 0
@@ -138,9 +139,12 @@ class Bench:
             # no step was in flight (quiet), so the PHC advanced by inc every cycle
             self.phc += (n - 1) * self.inc_drv
             self.k += n - 1
+            self.phc_dec_last = self.phc - self.inc_drv
         self.k += 1
         k = self.k
         phc_dec = self.phc           # PHC the last rising edge decided with
+        phc_dec_prev = self.phc_dec_last if self.phc_dec_last is not None else phc_dec   # ... the cycle before
+        self.phc_dec_last = phc_dec
         # the PHC register as updated by that edge
         if self.stepping:
             self.phc = self.step_val
@@ -154,7 +158,7 @@ class Bench:
         ins_hold = flush_hold = False
         if self.cur_ins is not None and (ev & 1):
             # transfer at the coming edge with the data on the wires now: change them next cycle
-            sb.accept(self.cur_ins, self.phc, k)
+            sb.accept(self.cur_ins, self.phc, k, phc_dec)
             self.cur_ins = None
             self.ins_cycles += 1
             ins_hold = True
@@ -183,13 +187,13 @@ class Bench:
                 # ev[4]: stat_forced went up at the edge that loaded this very entry (a forced release)
                 frc = (ev >> 4) & 1
                 self.forced_seen += frc
-                self.rel_item = (h, q, rb & 0xFF, ln, rb >> 8, phc_dec, k, frc)
+                self.rel_item = (h, q, rb & 0xFF, ln, rb >> 8, phc_dec, k, frc, phc_dec_prev)
             elif ev & 16:
                 raise AssertionError(f"cycle {k}: stat_forced went up while the release register held "
                                      "its entry (no new release to attribute it to)")
             if ready:
-                h, q, st, ln, cp, pd, kd, frc = self.rel_item
-                sb.release(h, q, st, ln, cp, pd, kd, frc)
+                h, q, st, ln, cp, pd, kd, frc, pdp = self.rel_item
+                sb.release(h, q, st, ln, cp, pd, kd, frc, pdp)
                 self.rel_cycles += 1
             self.rel_new = ready
             self.set_rel_ready(ready)
@@ -240,7 +244,7 @@ class Bench:
                     self.ins_valid = True
                 if ev & 1:
                     # ready holds at the coming edge: the new entry transfers there (back to back)
-                    sb.accept(e, self.phc, k)
+                    sb.accept(e, self.phc, k, phc_dec)
                     self.cur_ins = None
                     self.ins_cycles += 1
             elif self.ins_valid:
