@@ -90,6 +90,9 @@ module tsnic_calendar #(
     output wire                 stat_init_busy,  // RAM clear after reset in progress
 
     // co-simulation fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward")
+    /* verilator lint_off UNUSEDSIGNAL */   // no reader without SIM_FAST_FORWARD
+    input  wire                 ff_warp,         // this cycle's edge carries a jump (0 on a board)
+    /* verilator lint_on UNUSEDSIGNAL */
     output wire                 ff_quiet,        // only time-following updates while phc_ns < ff_wake_ns
     output wire [63:0]          ff_wake_ns,      // first PHC time at which the loader or cascade may have work
     output wire [63:0]          ff_chunk_ns      // longest single jump that stays exact (all ones: any)
@@ -765,6 +768,10 @@ wire            cg_lc     = !capc_on || (cg_lim <= b_cslot);
 wire [AC_W-1:0] cgskip_t  = (cg_el && cg_ec) ? cg_end : (!cg_el && cg_lc) ? cg_lim : cap_c;
 wire            act_cgskip = fc_zero && !cc_zero && cg_empty && (cg_lim > ccur) && cap_c_gt;
 wire            cs_start  = !cc_zero && ({ccur_p1, {CWB{1'b0}}} <= scan_n);
+// co-simulation only (g_ff below; constant 0 without SIM_FAST_FORWARD): right after a fast-forward
+// jump, ccur moves at once over the empty coarse slots the cascade would have stepped over one by one
+wire            ff_cfix;
+wire [AC_W-1:0] ff_cfix_t;
 
 // ------------------------------------------------------------------ RAM port control
 function [CNT_W-1:0] cnt_inc;      // saturating slot entry count
@@ -1278,6 +1285,8 @@ always @(posedge clk) begin
         CS_IDLE: begin
             if (init || act_jump) begin
                 if (act_jump && jump_cc > ccur) ccur <= jump_cc;
+            end else if ((SIM_FAST_FORWARD != 0) && ff_cfix) begin   // (a constant-false branch in a board build)
+                ccur <= ff_cfix_t;
             end else if (cs_start) begin
                 cs_st <= CS_HEAD;
             end else if (act_cskip) begin
@@ -1394,9 +1403,12 @@ assign stat_init_busy = init;
 // buffer, every engine idle, nothing on the ports, no slot claimable now. Then the only updates are the
 // scan's and ccur's moves towards the present (act_jump, act_fskip, act_gskip), until
 // - the loader claims the first non-empty fine slot at or after the scan: from now_l = slot << SLOT_NS_W;
-// - with the coarse wheel holding entries, the cascade starts on coarse slot ccur (and, later,
-//   act_cgskip fires) once due_p1 + 2^SLOT_W reaches (ccur + 1) * 2^CWB, i.e. from
-//   now_l = (((ccur + 1) << CWB) - 2^SLOT_W - 1) << SLOT_NS_W.
+// - with the coarse wheel holding entries, the cascade starts on the first non-empty coarse slot c*
+//   at or after ccur once due_p1 + 2^SLOT_W reaches (c* + 1) * 2^CWB, i.e. from
+//   now_l = (((c* + 1) << CWB) - 2^SLOT_W - 1) << SLOT_NS_W. Stepping, the empty slots before it
+//   are cascaded one by one as time reaches them (cs_start, CS_HEAD: two cycles each, not quiet);
+//   after a jump, ff_cfix moves ccur over them at once to where those cascades would have left it,
+//   max(ccur, min(c*, (due_p1 + 2^SLOT_W) >> CWB)), in the four cycles after the jump's edge.
 // act_jump and act_fskip set the scan to max(scan, f(phc)) with f monotonic in one cycle, so skipping
 // cycles of them and then taking one gives the same scan. act_gskip moves the scan at most to the end
 // of its occupancy word per cycle: a jump longer than one word's time (ff_chunk_ns) must be taken in
@@ -1444,8 +1456,117 @@ generate
         wire [63:0]     occ_l    = {occ_slot, {SLOT_NS_W{1'b0}}};
         wire [63:0]     occ_phc  = (occ_l > {32'd0, lookahead_ns}) ? occ_l - {32'd0, lookahead_ns} : 64'd0;
 
-        wire [AS_W-1:0] cs_slot = {ccur_p1, {CWB{1'b0}}} - N_SLOTS - 1'b1;
-        wire            cs_low  = ({ccur_p1, {CWB{1'b0}}} <= N_SLOTS);      // the cascade may start at once
+        // Coarse occupancy (sim only): one bit per coarse ring slot, set where the insert appends to
+        // a coarse list and cleared where the cascade clears the slot's word, in words of 2^CB slots.
+        // cstar: the first coarse slot at or after ccur that may hold entries (a lower bound: every
+        // slot in [ccur, cstar) is empty), searched by the group counts (cgcnt), then the words of
+        // the group, then the bits of the word; each step a halving search of at most 64 bits.
+        localparam integer CB    = (CGS_W < 6) ? CGS_W : 6;     // slots per occupancy word: 2^CB
+        localparam integer CWW   = CSLOT_W - CB;                // word index width
+        localparam integer WPG_W = CGS_W - CB;                  // words per coarse group: 2^WPG_W
+        localparam integer NCG   = 1 << CGROUP_W;
+        localparam integer WPG   = 1 << WPG_W;
+        if (CB < 1 || WPG_W > 6 || CGROUP_W > 6 || CSLOT_W < 7) begin : g_bad_coarse_search
+            tsnic_param_error_calendar_ff_needs_cslot_w_7_up_cgs_w_1_to_12_cgroup_w_up_to_6 bad_ff_inst ();
+        end
+        reg  [(1<<CB)-1:0] cocc [0:(1<<CWW)-1];
+        reg  [3:0]         ff_w;      // one of the last four edges carried a jump (covers the PHC's path to due_p1)
+        wire [CWW-1:0]     cs_wi = ccur[CSLOT_W-1:CB];
+        wire [CB-1:0]      cs_bi = ccur[CB-1:0];
+        wire [CWW-1:0]     in_wi = b_cidx[CSLOT_W-1:CB];
+        wire [CB-1:0]      in_bi = b_cidx[CB-1:0];
+        always @(posedge clk) begin
+            ff_w <= {ff_w[2:0], ff_warp};
+            if (init) begin
+                cocc[init_ptr[CSLOT_W-1:CB]] <= {(1<<CB){1'b0}};
+            end else if (cs_clr) begin
+                cocc[cs_wi] <= cocc[cs_wi] & ~({{((1<<CB)-1){1'b0}}, 1'b1} << cs_bi);
+            end else if (b_go_coarse) begin
+                cocc[in_wi] <= cocc[in_wi] | ({{((1<<CB)-1){1'b0}}, 1'b1} << in_bi);
+            end
+            if (rst) ff_w <= 4'd0;
+        end
+        // lowest set bit of up to 64 bits (halving; 63 if none: the callers test for zero first)
+        function [5:0] lsb64;
+            input [63:0] v;
+            reg   [63:0] t;
+            integer      st;
+            begin
+                lsb64 = 6'd0;
+                t = v;
+                for (st = 5; st >= 0; st = st - 1) begin
+                    if ((t & ((64'd1 << (1 << st)) - 64'd1)) == 64'd0) begin
+                        lsb64 = lsb64 | (6'd1 << st);
+                        t = t >> (1 << st);
+                    end
+                end
+            end
+        endfunction
+        // groups after ccur's, rotated: bit m is group ccur_g + 1 + m (m = NCG - 1: ccur's own, left out)
+        reg  [63:0]        cg_nz;
+        integer            cgk;
+        always @* begin
+            cg_nz = 64'd0;
+            for (cgk = 0; cgk < NCG; cgk = cgk + 1) cg_nz[cgk] = (cgcnt[cgk] != ZN);
+        end
+        wire [CGROUP_W-1:0] cg_s1  = ccur_g + 1'b1;
+        wire [63:0]         cg_rot = ((cg_nz >> cg_s1) | (cg_nz << (NCG - {{(32-CGROUP_W){1'b0}}, cg_s1}))) &
+                                     ((64'd1 << (NCG - 1)) - 64'd1);
+        wire [5:0]          cg_m   = lsb64(cg_rot);
+        wire [CGROUP_W-1:0] cg_f   = cg_s1 + cg_m[CGROUP_W-1:0];      // the next non-empty group
+        // non-empty words of ccur's group (after ccur's word) and of the found group
+        reg  [63:0]        ow_nz, fw_nz;    // bit k: word k of the group is non-empty
+        reg  [63:0]        ow_w, fw_w;      // the first such word
+        reg  [5:0]         ow_j, fw_j;
+        integer            wk, og_i, fg_i, ow_i;
+        always @* begin
+            og_i = {{(32-CGROUP_W){1'b0}}, ccur_g};
+            fg_i = {{(32-CGROUP_W){1'b0}}, cg_f};
+            ow_i = {{(32-CWW){1'b0}}, cs_wi};
+            ow_nz = 64'd0;
+            fw_nz = 64'd0;
+            for (wk = 0; wk < WPG; wk = wk + 1) begin
+                ow_nz[wk] = (cocc[og_i * WPG + wk] != {(1<<CB){1'b0}}) && (wk > ow_i % WPG);
+                fw_nz[wk] = (cocc[fg_i * WPG + wk] != {(1<<CB){1'b0}});
+            end
+            ow_j = lsb64(ow_nz);
+            fw_j = lsb64(fw_nz);
+            ow_w = {{(64-(1<<CB)){1'b0}}, cocc[og_i * WPG + {26'd0, ow_j}]};
+            fw_w = {{(64-(1<<CB)){1'b0}}, cocc[fg_i * WPG + {26'd0, fw_j}]};
+        end
+        wire [63:0]        own_w  = {{(64-(1<<CB)){1'b0}}, cocc[cs_wi] & ({(1<<CB){1'b1}} << cs_bi)};
+        // ring index of the found slot; its distance from ccur; the bound when nothing is found
+        // (ccur's group again, one ring later: only its slots below ccur are left)
+        wire [CSLOT_W-1:0] g_base = {ccur_g, {CGS_W{1'b0}}};
+        reg  [CSLOT_W-1:0] cf_idx;
+        reg                cf_any;
+        always @* begin
+            cf_any = 1'b1;
+            if (own_w != 64'd0)
+                cf_idx = {cs_wi, {CB{1'b0}}} + {{(CSLOT_W-6){1'b0}}, lsb64(own_w)};
+            else if (ow_nz != 64'd0)
+                cf_idx = g_base + ({{(CSLOT_W-6){1'b0}}, ow_j} << CB) + {{(CSLOT_W-6){1'b0}}, lsb64(ow_w)};
+            else if (cg_rot != 64'd0)
+                cf_idx = {cg_f, {CGS_W{1'b0}}} + ((fw_nz != 64'd0) ? (({{(CSLOT_W-6){1'b0}}, fw_j} << CB) + {{(CSLOT_W-6){1'b0}}, lsb64(fw_w)})
+                                                                    : {CSLOT_W{1'b0}});
+            else begin
+                cf_idx = g_base;
+                cf_any = 1'b0;
+            end
+        end
+        wire [CSLOT_W-1:0] cf_d   = cf_idx - ccur[CSLOT_W-1:0];
+        wire [AC_W-1:0]    cstar  = ccur + ((!cf_any) ? (C_SLOTS - {{(AC_W-CGS_W){1'b0}}, ccur[CGS_W-1:0]})
+                                                      : {{(AC_W-CSLOT_W){1'b0}}, cf_d});
+        // right after a jump: ccur where the cascade of empty slots would have left it,
+        // max(ccur, min(cstar, (due slot + 1 + 2^SLOT_W) >> CWB)) (the scan is at the due slot + 1)
+        wire [AC_W-1:0]    fx_l   = due_p1[AS_W-1:CWB] + {{(AC_W-2){1'b0}}, 2'd2};     // (due_p1 + 2^SLOT_W) >> CWB
+        wire [AC_W-1:0]    fx_t   = (cstar < fx_l) ? cstar : fx_l;
+        assign ff_cfix   = (ff_w != 4'd0) && !init && !cc_zero && !cs_busy && !b_valid && !rewind_req &&
+                           !phc_step && (fx_t > ccur);
+        assign ff_cfix_t = fx_t;
+
+        wire [AS_W-1:0] cs_slot = {cstar + 1'b1, {CWB{1'b0}}} - N_SLOTS - 1'b1;
+        wire            cs_low  = ({cstar + 1'b1, {CWB{1'b0}}} <= N_SLOTS);  // the cascade may start at once
         wire [63:0]     cs_l    = {cs_slot, {SLOT_NS_W{1'b0}}};
         wire [63:0]     cs_phc  = (cs_l > {32'd0, lookahead_ns}) ? cs_l - {32'd0, lookahead_ns} : 64'd0;
 
@@ -1463,6 +1584,8 @@ generate
         assign ff_quiet = 1'b0;
         assign ff_wake_ns = 64'd0;
         assign ff_chunk_ns = 64'd0;
+        assign ff_cfix = 1'b0;
+        assign ff_cfix_t = {AC_W{1'b0}};
     end
 endgenerate
 

@@ -558,6 +558,7 @@ tsnic_calendar #(
     .flush_done(cal_flush_done),
     .cfg_quota_wr(quota_wr), .cfg_quota_queue(quota_queue), .cfg_quota_value(quota_sat),
     .stat_occupancy(cal_occupancy), .stat_forced(cal_forced), .stat_init_busy(cal_init_busy),
+    .ff_warp(sim_ff_warp != 32'd0),
     .ff_quiet(cal_ff_quiet), .ff_wake_ns(cal_ff_wake_ns), .ff_chunk_ns(cal_ff_chunk_ns)
 );
 
