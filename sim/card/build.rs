@@ -181,7 +181,10 @@ fn main() {
             .define("TSNIC_TOP", prefix.as_str())
             .define("TSNIC_TOP_HDR", format!("\"{prefix}.h\"").as_str())
             .define("TSNIC_ROOT", format!("{prefix}___024root").as_str())
-            .define("TSNIC_ROOT_HDR", format!("\"{prefix}___024root.h\"").as_str())
+            .define(
+                "TSNIC_ROOT_HDR",
+                format!("\"{prefix}___024root.h\"").as_str(),
+            )
             .define(
                 "TSNIC_ROOT_FN(x)",
                 format!("{prefix}___024root___##x").as_str(),
@@ -226,7 +229,10 @@ fn edge_style(mdir: &Path, prefix: &str) -> &'static str {
     if let Ok(dir) = fs::read_dir(mdir) {
         for e in dir.flatten() {
             let p = e.path();
-            let name = p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
             if name.starts_with(&format!("{prefix}___024root")) && !name.contains("Slow") {
                 text.push_str(&fs::read_to_string(&p).unwrap_or_default());
             }
@@ -234,9 +240,14 @@ fn edge_style(mdir: &Path, prefix: &str) -> &'static str {
     }
     let root = format!("{prefix}___024root___");
     let has = |f: &str| text.contains(&format!("{root}{f}({prefix}___024root* vlSelf) {{"));
-    if has("eval_triggers__act") && has("eval_nba") && has("eval_act") && text.contains("__VactContinue") {
+    if has("eval_triggers__act")
+        && has("eval_nba")
+        && has("eval_act")
+        && text.contains("__VactContinue")
+    {
         "1"
-    } else if has("eval_phase__act") && has("eval_phase__nba") && text.contains("__VactPhaseResult") {
+    } else if has("eval_phase__act") && has("eval_phase__nba") && text.contains("__VactPhaseResult")
+    {
         "2"
     } else {
         "0"
