@@ -88,6 +88,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_RTL_DIR");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_CXX_OPT");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_VERILATOR_FLAGS");
+    println!("cargo:rerun-if-env-changed=TSNIC_SIM_FULL_EVAL");
 
     let manifest =
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
@@ -173,10 +174,21 @@ fn main() {
                 return;
             }
         }
+        let edge = edge_style(&mdir, &prefix);
         let mut b = cc_base(&include);
         b.include(&mdir)
+            .define("TSNIC_EDGE", edge)
             .define("TSNIC_TOP", prefix.as_str())
             .define("TSNIC_TOP_HDR", format!("\"{prefix}.h\"").as_str())
+            .define("TSNIC_ROOT", format!("{prefix}___024root").as_str())
+            .define(
+                "TSNIC_ROOT_HDR",
+                format!("\"{prefix}___024root.h\"").as_str(),
+            )
+            .define(
+                "TSNIC_ROOT_FN(x)",
+                format!("{prefix}___024root___##x").as_str(),
+            )
             .define(
                 "TSNIC_FN(x)",
                 format!("tsnic_sim_{}_##x", cfg.name).as_str(),
@@ -203,6 +215,43 @@ fn main() {
     }
     println!("cargo:rustc-env=TSNIC_SIM_UNAVAILABLE=");
     println!("cargo:rustc-env=TSNIC_SIM_RTL_DIR={}", rtl.display());
+}
+
+/// How csrc/shim.cpp may clock the model without a second input-region pass (`TSNIC_EDGE`): from the
+/// scheduler functions Verilator generated (their names and shape changed between 5.006 and later
+/// 5.0xx releases). "0" (plain `eval()`) when neither shape is found, or when
+/// `TSNIC_SIM_FULL_EVAL` is set (to compare the two).
+fn edge_style(mdir: &Path, prefix: &str) -> &'static str {
+    if env::var_os("TSNIC_SIM_FULL_EVAL").is_some() {
+        return "0";
+    }
+    let mut text = String::new();
+    if let Ok(dir) = fs::read_dir(mdir) {
+        for e in dir.flatten() {
+            let p = e.path();
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            if name.starts_with(&format!("{prefix}___024root")) && !name.contains("Slow") {
+                text.push_str(&fs::read_to_string(&p).unwrap_or_default());
+            }
+        }
+    }
+    let root = format!("{prefix}___024root___");
+    let has = |f: &str| text.contains(&format!("{root}{f}({prefix}___024root* vlSelf) {{"));
+    if has("eval_triggers__act")
+        && has("eval_nba")
+        && has("eval_act")
+        && text.contains("__VactContinue")
+    {
+        "1"
+    } else if has("eval_phase__act") && has("eval_phase__nba") && text.contains("__VactPhaseResult")
+    {
+        "2"
+    } else {
+        "0"
+    }
 }
 
 /// Optimization level of the Verilated C++ (`TSNIC_SIM_CXX_OPT` overrides it).
