@@ -721,7 +721,10 @@ wire [AC_W-1:0] jump_c1   = due_p1[AS_W-1:CWB] + 1'b1;
 // multiplexer in front of a compare; scan < jump_s is lt_due && lt_cap)
 wire            capc_on   = b_hold && b_ge_fine;
 wire            due_lt_b  = (due_p1 < b_slot);
-wire [AC_W-1:0] jump_cc   = (capc_on && !(jump_c1 < b_cslot)) ? b_cslot : jump_c1;
+wire            jump_capc = capc_on && !(jump_c1 < b_cslot);
+wire [AC_W-1:0] jump_cc   = jump_capc ? b_cslot : jump_c1;
+// jump_cc > ccur with both compares side by side (no multiplexer in front of the compare)
+wire            jump_c_up = jump_capc ? (b_cslot > ccur) : (jump_c1 > ccur);
 wire [AS_W-1:0] jump_s    = (b_hold && !due_lt_b) ? b_slot : due_p1;
 // b_lts for the next cycle: the entry on the port (i_*) and the waiting entry (b_*) against every value
 // the scan can take at this edge (it stays; +1; fskip_t, gskip_t, jump_s, rw_t_q)
@@ -1284,7 +1287,7 @@ always @(posedge clk) begin
     case (cs_st)
         CS_IDLE: begin
             if (init || act_jump) begin
-                if (act_jump && jump_cc > ccur) ccur <= jump_cc;
+                if (act_jump && jump_c_up) ccur <= jump_cc;
             end else if ((SIM_FAST_FORWARD != 0) && ff_cfix) begin   // (a constant-false branch in a board build)
                 ccur <= ff_cfix_t;
             end else if (cs_start) begin
