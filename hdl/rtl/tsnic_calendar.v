@@ -617,7 +617,16 @@ wire            ins_hs      = s_ins_valid && ins_ready;
 // ------------------------------------------------------------------ occupancy words, skips
 wire [NG_W-1:0] scan_g    = scan[SLOT_W-1:GROUP_W];
 wire [(1<<GROUP_W)-1:0] g_word = fbits[scan_g];
-wire            fbit_scan = g_word[scan[GROUP_W-1:0]];
+// fbit_scan is registered: fw_q holds the scan's occupancy word, loaded at every edge with the
+// word the scan has after it (this edge's sets and clear merged): its own word when it stays or moves
+// inside it (gw_same), the next word when it moves to that word's first slot (gw_next: a move by one
+// from a word's last slot, a skip to the word end). After any other move (jump, rewind, skip to a
+// limit) fw_v is low for a cycle and claims and in-word skips wait; the next edge loads the word
+// (the scan then stays). So the 2^SLOT_W:1 bit select is off the claim's path: a 2^GROUP_W:1 select
+// of a register instead (CAL_CHECK compares fw_q with the occupancy word every cycle).
+reg  [(1<<GROUP_W)-1:0] fw_q;
+reg             fw_v;
+wire            fbit_scan = fw_q[scan[GROUP_W-1:0]];
 // slots after the scan in its word (the scan's own slot is claimed, not skipped, when it is set)
 wire [(1<<GROUP_W)-1:0] g_rest = g_word & (({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]) << 1);
 // the next occupancy word, read at scan_g + 1 (an NG_W-bit increment in front of the multiplexer;
@@ -685,17 +694,17 @@ wire [1:0]      inc_k     = (scan[GROUP_W-1:0] == {GROUP_W{1'b1}}) ? SK_NEXT : S
 wire            fc_zero   = (fcount == ZN);
 wire            cc_zero   = (ccount == ZN);
 wire            act_fskip = fc_zero && lt_due && lt_fl && lt_cap;
-wire            act_gskip = !fc_zero && !fbit_scan && g_ok && ({1'b0, scan[GROUP_W-1:0]} < gs_off_q) &&
+wire            act_gskip = fw_v && !fc_zero && !fbit_scan && g_ok && ({1'b0, scan[GROUP_W-1:0]} < gs_off_q) &&
                             lt_due && lt_fl && lt_cap;
 wire            b_at_scan = b_hold && (b_slot == scan);
 wire            ld_can    = !ld_claim && lt_fl;
-wire            act_claim = ld_can && (fbit_scan || b_at_scan) && lt_due;
+wire            act_claim = fw_v && ld_can && (fbit_scan || b_at_scan) && lt_due;
 // claim ahead: while the loader walks slot scan, it claims scan+1 and reads its word, so that the
 // walk goes on into the next slot without a bubble
 // first slot of the next occupancy word: bit 0 of the rotated copy gn_rest (no increment in front
 // of the multiplexer)
 wire            g1_bit0   = gn_rest[0];
-wire [(1<<GROUP_W)-1:0] g_word_n = {g1_bit0, g_word[(1<<GROUP_W)-1:1]};   // bit k: slot scan_g*64 + k + 1
+wire [(1<<GROUP_W)-1:0] g_word_n = {g1_bit0, fw_q[(1<<GROUP_W)-1:1]};   // bit k: slot scan_g*64 + k + 1
 wire            fbit_next = g_word_n[scan[GROUP_W-1:0]];
 wire            pc_issue  = ld_claim && (pc_st == 2'd0) && (be_st == BE_LWALK || (be_st == BE_LHEAD && fbit_scan)) &&
                             fbit_next && (scan_p1 < fine_lim) && (scan < due_slot);
@@ -899,6 +908,15 @@ wire [(1<<GROUP_W)-1:0] fc_2    = (fclr && fw3 == fw2) ? fclr_b : {(1<<GROUP_W){
 wire [(1<<GROUP_W)-1:0] fw1_n   = (fbits[fw1] | fset_b | fs2_1) & ~fc_1;
 wire [(1<<GROUP_W)-1:0] fw2_n   = (fbits[fw2] | fset2_b) & ~fc_2;
 wire [(1<<GROUP_W)-1:0] fw3_n   = fbits[fw3] & ~fclr_b;
+// this edge's changes to the scan's word and to the next one (sets from either writer, the loader's clear)
+wire [(1<<GROUP_W)-1:0] g_setm_d  = ((fset && fw1 == scan_g) ? fset_b : {(1<<GROUP_W){1'b0}}) |
+                                    ((fset2 && fw2 == scan_g) ? fset2_b : {(1<<GROUP_W){1'b0}});
+wire [(1<<GROUP_W)-1:0] gn_setm_d = ((fset && fw1 == scan_g1) ? fset_b : {(1<<GROUP_W){1'b0}}) |
+                                    ((fset2 && fw2 == scan_g1) ? fset2_b : {(1<<GROUP_W){1'b0}});
+wire [(1<<GROUP_W)-1:0] gw_same   = (g_word | g_setm_d) &
+                                    ~((fclr && fw3 == scan_g) ? fclr_b : {(1<<GROUP_W){1'b0}});
+wire [(1<<GROUP_W)-1:0] gw_next   = (gn_rest | gn_setm_d) &
+                                    ~((fclr && fw3 == scan_g1) ? fclr_b : {(1<<GROUP_W){1'b0}});
 // fnz: one bit per occupancy word, set while the word is non-empty; read only by the co-simulation's
 // next-event search (g_ff), which finds the next non-empty word in it by halving instead of testing
 // 2^NG_W words in a loop every cycle (without SIM_FAST_FORWARD it has no reader and synthesis drops it)
@@ -949,10 +967,10 @@ always @(posedge clk) begin
     fq_b    <= (b_q == fl_q_n);
     lts_i   <= i_lt_s;               // (lts_i, lts_b: set below where the scan moves)
     lts_b   <= b_lt_scan;
-    g_setm  <= ((fset && fw1 == scan_g) ? fset_b : {(1<<GROUP_W){1'b0}}) |
-               ((fset2 && fw2 == scan_g) ? fset2_b : {(1<<GROUP_W){1'b0}});
-    gn_setm <= ((fset && fw1 == scan_g1) ? fset_b : {(1<<GROUP_W){1'b0}}) |
-               ((fset2 && fw2 == scan_g1) ? fset2_b : {(1<<GROUP_W){1'b0}});
+    g_setm  <= g_setm_d;
+    gn_setm <= gn_setm_d;
+    fw_q    <= gw_same;              // (fw_q, fw_v: set below where the scan moves)
+    fw_v    <= !init;
     g_tgt_q  <= g_tgt;
     g_off_q  <= g_off;
     gn_tgt_q <= gn_tgt;
@@ -1070,6 +1088,7 @@ always @(posedge clk) begin
             end else if (act_jump) begin
                 scan <= jump_s;
                 scan_k <= SK_NONE;
+                fw_v <= 1'b0;
                 lts_i <= i_lt_jmp;
             end else if (rewind_req) begin
                 if (rw_rdy) begin
@@ -1077,6 +1096,7 @@ always @(posedge clk) begin
                     if (rw_t_q < scan) begin
                         scan <= rw_t_q;
                         scan_k <= SK_NONE;
+                        fw_v <= 1'b0;
                         lts_i <= i_lt_rw;
                         lts_b <= b_lt_rw;
                     end
@@ -1088,10 +1108,14 @@ always @(posedge clk) begin
             end else if (act_fskip) begin
                 scan <= fskip_t;
                 scan_k <= SK_NONE;
+                fw_v <= 1'b0;
                 lts_i <= i_lt_fsk;
             end else if (act_gskip) begin
                 scan <= gskip_t;
                 scan_k <= gskip_k;
+                // to a set slot of its word: gw_same; to the word end: the next word; to a limit: reload
+                if (!g_take) fw_v <= 1'b0;
+                else if (gs_off_q[GROUP_W]) fw_q <= gw_next;
                 lts_i <= i_lt_gsk;
             end else if (sweep_pend) begin
                 be_st <= BE_SWRES;
@@ -1104,6 +1128,7 @@ always @(posedge clk) begin
                 ld_claim <= 1'b0;          // empty (claimed only to let a waiting insert by)
                 scan <= scan + 1'b1;
                 scan_k <= inc_k;
+                if (inc_k == SK_NEXT) fw_q <= gw_next;
                 lts_i <= i_le_s;
                 lts_b <= lts_binc;
                 be_st <= BE_IDLE;
@@ -1138,6 +1163,7 @@ always @(posedge clk) begin
                 end else if (l_last) begin
                     scan <= scan_p1;
                     scan_k <= inc_k;
+                    if (inc_k == SK_NEXT) fw_q <= gw_next;
                     lts_i <= i_le_s;
                     lts_b <= lts_binc;
                     pc_st <= 2'd0;
@@ -1331,6 +1357,7 @@ always @(posedge clk) begin
         init_ptr <= {(INIT_W+1){1'b0}};
         scan <= {AS_W{1'b0}};
         scan_k <= SK_NONE;
+        fw_v <= 1'b0;
         ld_claim <= 1'b0;
         pc_st <= 2'd0;
         l_mode <= LM_ONE;
@@ -1387,6 +1414,15 @@ end
 always @(posedge clk) begin
     if (!rst && !init && b_valid && !b_urg && (b_lt_scan != (b_slot < scan))) begin
         $display("tsnic_calendar: b_lt_scan %0d but b_slot %0d scan %0d", b_lt_scan, b_slot, scan);
+        $finish;
+    end
+    // the registered occupancy word: exact whenever valid, and valid while the loader holds a slot
+    if (!rst && !init && fw_v && (fw_q != g_word)) begin
+        $display("tsnic_calendar: fw_q %h but occupancy word %h (scan %0d)", fw_q, g_word, scan);
+        $finish;
+    end
+    if (!rst && !init && !fw_v && (ld_claim || be_st != BE_IDLE)) begin
+        $display("tsnic_calendar: fw_v low in loader state %0d (scan %0d)", be_st, scan);
         $finish;
     end
 end
@@ -1576,7 +1612,7 @@ generate
         assign ff_quiet = !init && !rst && (be_st == BE_IDLE) && !ld_claim && (pc_st == 2'd0) && !cs_busy &&
                           !b_valid && (srt_count == {(SORT_W+1){1'b0}}) && !m_rel_valid && !rewind_req &&
                           !phc_step && !fl_active && !f_st && !flush_done_reg && !s_flush_valid &&
-                          !s_ins_valid && !cfg_quota_wr && !act_claim && !cs_start && !act_cgskip && g_ok &&
+                          !s_ins_valid && !cfg_quota_wr && !act_claim && !cs_start && !act_cgskip && g_ok && fw_v &&
                           !(cc_zero ? 1'b0 : cs_low) && (fc_zero || occ_found);
         assign ff_wake_ns = (wake_f < wake_c) ? wake_f : wake_c;
         assign ff_chunk_ns = fc_zero ? {64{1'b1}} : (64'd1 << (GROUP_W + SLOT_NS_W));
