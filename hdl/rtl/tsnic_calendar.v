@@ -617,13 +617,31 @@ wire            ins_hs      = s_ins_valid && ins_ready;
 // ------------------------------------------------------------------ occupancy words, skips
 wire [NG_W-1:0] scan_g    = scan[SLOT_W-1:GROUP_W];
 wire [(1<<GROUP_W)-1:0] g_word = fbits[scan_g];
-wire            fbit_scan = g_word[scan[GROUP_W-1:0]];
+// fbit_scan is registered: fw_q holds the scan's occupancy word as it was before the last edge, and
+// fs_q / fc_q that edge's sets and clear in it (registered masks: the stage-B and loader decisions
+// behind them end in a register, not in the word), so cur_w is the word now. Each edge loads them for
+// the word the scan has after the edge: its own word when it stays or moves inside it, the next word
+// when it moves to that word's first slot (+1 from a word's last slot, a skip to the word end).
+// fn_q / fns_q / fnc_q do the same for the next word (scan_g + 1), so both in-word searches start
+// from registers. After any other move (jump, rewind, skip to a limit) fw_v is low for a cycle:
+// claims and in-word skips wait, the searches of that cycle are not used (scan_k is SK_NONE after),
+// and the next edge loads the words. So the 2^SLOT_W:1 bit select is off the claim's path
+// (CAL_CHECK compares cur_w / cur_n with the occupancy words every cycle).
+reg  [(1<<GROUP_W)-1:0] fw_q, fs_q, fc_q;
+reg  [(1<<GROUP_W)-1:0] fn_q, fns_q, fnc_q;
+reg             fw_v;
+wire [(1<<GROUP_W)-1:0] cur_w = (fw_q | fs_q) & ~fc_q;
+wire [(1<<GROUP_W)-1:0] cur_n = (fn_q | fns_q) & ~fnc_q;
+wire            fbit_scan = cur_w[scan[GROUP_W-1:0]];
 // slots after the scan in its word (the scan's own slot is claimed, not skipped, when it is set)
-wire [(1<<GROUP_W)-1:0] g_rest = g_word & (({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]) << 1);
+wire [(1<<GROUP_W)-1:0] g_rest = cur_w & (({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]) << 1);
 // the next occupancy word, read at scan_g + 1 (an NG_W-bit increment in front of the multiplexer;
 // before, a rotated copy of all words, which cost the co-simulation a 2^NG_W-word copy per evaluation)
 wire [NG_W-1:0] scan_g1   = scan_g + 1'b1;
-wire [(1<<GROUP_W)-1:0] gn_rest = fbits[scan_g1];
+wire [(1<<GROUP_W)-1:0] gn_rest = cur_n;
+wire [(1<<GROUP_W)-1:0] gn_word = fbits[scan_g1];
+wire [NG_W-1:0] scan_g2   = scan_g1 + 1'b1;
+wire [(1<<GROUP_W)-1:0] gn2_word = fbits[scan_g2];
 // lowest set bit: isolate it (x & -x, one carry chain), then encode the one-hot vector (each index
 // bit an OR of half the bits): a few LUT levels instead of a chain of halving steps
 wire [(1<<GROUP_W)-1:0] g_oh  = g_rest & (~g_rest + 1'b1);
@@ -685,17 +703,17 @@ wire [1:0]      inc_k     = (scan[GROUP_W-1:0] == {GROUP_W{1'b1}}) ? SK_NEXT : S
 wire            fc_zero   = (fcount == ZN);
 wire            cc_zero   = (ccount == ZN);
 wire            act_fskip = fc_zero && lt_due && lt_fl && lt_cap;
-wire            act_gskip = !fc_zero && !fbit_scan && g_ok && ({1'b0, scan[GROUP_W-1:0]} < gs_off_q) &&
+wire            act_gskip = fw_v && !fc_zero && !fbit_scan && g_ok && ({1'b0, scan[GROUP_W-1:0]} < gs_off_q) &&
                             lt_due && lt_fl && lt_cap;
 wire            b_at_scan = b_hold && (b_slot == scan);
 wire            ld_can    = !ld_claim && lt_fl;
-wire            act_claim = ld_can && (fbit_scan || b_at_scan) && lt_due;
+wire            act_claim = fw_v && ld_can && (fbit_scan || b_at_scan) && lt_due;
 // claim ahead: while the loader walks slot scan, it claims scan+1 and reads its word, so that the
 // walk goes on into the next slot without a bubble
 // first slot of the next occupancy word: bit 0 of the rotated copy gn_rest (no increment in front
 // of the multiplexer)
-wire            g1_bit0   = gn_rest[0];
-wire [(1<<GROUP_W)-1:0] g_word_n = {g1_bit0, g_word[(1<<GROUP_W)-1:1]};   // bit k: slot scan_g*64 + k + 1
+wire            g1_bit0   = cur_n[0];
+wire [(1<<GROUP_W)-1:0] g_word_n = {g1_bit0, cur_w[(1<<GROUP_W)-1:1]};   // bit k: slot scan_g*64 + k + 1
 wire            fbit_next = g_word_n[scan[GROUP_W-1:0]];
 wire            pc_issue  = ld_claim && (pc_st == 2'd0) && (be_st == BE_LWALK || (be_st == BE_LHEAD && fbit_scan)) &&
                             fbit_next && (scan_p1 < fine_lim) && (scan < due_slot);
@@ -902,6 +920,16 @@ wire [(1<<GROUP_W)-1:0] fc_2    = (fclr && fw3 == fw2) ? fclr_b : {(1<<GROUP_W){
 wire [(1<<GROUP_W)-1:0] fw1_n   = (fbits[fw1] | fset_b | fs2_1) & ~fc_1;
 wire [(1<<GROUP_W)-1:0] fw2_n   = (fbits[fw2] | fset2_b) & ~fc_2;
 wire [(1<<GROUP_W)-1:0] fw3_n   = fbits[fw3] & ~fclr_b;
+// this edge's changes to the scan's word and to the next one (sets from either writer, the loader's clear)
+wire [(1<<GROUP_W)-1:0] g_setm_d  = ((fset && fw1 == scan_g) ? fset_b : {(1<<GROUP_W){1'b0}}) |
+                                    ((fset2 && fw2 == scan_g) ? fset2_b : {(1<<GROUP_W){1'b0}});
+wire [(1<<GROUP_W)-1:0] gn_setm_d = ((fset && fw1 == scan_g1) ? fset_b : {(1<<GROUP_W){1'b0}}) |
+                                    ((fset2 && fw2 == scan_g1) ? fset2_b : {(1<<GROUP_W){1'b0}});
+wire [(1<<GROUP_W)-1:0] g_clrm_d  = (fclr && fw3 == scan_g) ? fclr_b : {(1<<GROUP_W){1'b0}};
+wire [(1<<GROUP_W)-1:0] gn_clrm_d = (fclr && fw3 == scan_g1) ? fclr_b : {(1<<GROUP_W){1'b0}};
+wire [(1<<GROUP_W)-1:0] gn2_setm_d = ((fset && fw1 == scan_g2) ? fset_b : {(1<<GROUP_W){1'b0}}) |
+                                     ((fset2 && fw2 == scan_g2) ? fset2_b : {(1<<GROUP_W){1'b0}});
+wire [(1<<GROUP_W)-1:0] gn2_clrm_d = (fclr && fw3 == scan_g2) ? fclr_b : {(1<<GROUP_W){1'b0}};
 // fnz: one bit per occupancy word, set while the word is non-empty; read only by the co-simulation's
 // next-event search (g_ff), which finds the next non-empty word in it by halving instead of testing
 // 2^NG_W words in a loop every cycle (without SIM_FAST_FORWARD it has no reader and synthesis drops it)
@@ -952,10 +980,15 @@ always @(posedge clk) begin
     fq_b    <= (b_q == fl_q_n);
     lts_i   <= i_lt_s;               // (lts_i, lts_b: set below where the scan moves)
     lts_b   <= b_lt_scan;
-    g_setm  <= ((fset && fw1 == scan_g) ? fset_b : {(1<<GROUP_W){1'b0}}) |
-               ((fset2 && fw2 == scan_g) ? fset2_b : {(1<<GROUP_W){1'b0}});
-    gn_setm <= ((fset && fw1 == scan_g1) ? fset_b : {(1<<GROUP_W){1'b0}}) |
-               ((fset2 && fw2 == scan_g1) ? fset2_b : {(1<<GROUP_W){1'b0}});
+    g_setm  <= g_setm_d;
+    gn_setm <= gn_setm_d;
+    fw_q    <= g_word;               // (fw_q .. fnc_q, fw_v: set below where the scan moves)
+    fs_q    <= g_setm_d;
+    fc_q    <= g_clrm_d;
+    fn_q    <= gn_word;
+    fns_q   <= gn_setm_d;
+    fnc_q   <= gn_clrm_d;
+    fw_v    <= !init;
     g_tgt_q  <= g_tgt;
     g_off_q  <= g_off;
     gn_tgt_q <= gn_tgt;
@@ -1073,6 +1106,7 @@ always @(posedge clk) begin
             end else if (act_jump) begin
                 scan <= jump_s;
                 scan_k <= SK_NONE;
+                fw_v <= 1'b0;
                 lts_i <= i_lt_jmp;
             end else if (rewind_req) begin
                 if (rw_rdy) begin
@@ -1080,6 +1114,7 @@ always @(posedge clk) begin
                     if (rw_t_q < scan) begin
                         scan <= rw_t_q;
                         scan_k <= SK_NONE;
+                        fw_v <= 1'b0;
                         lts_i <= i_lt_rw;
                         lts_b <= b_lt_rw;
                     end
@@ -1091,10 +1126,17 @@ always @(posedge clk) begin
             end else if (act_fskip) begin
                 scan <= fskip_t;
                 scan_k <= SK_NONE;
+                fw_v <= 1'b0;
                 lts_i <= i_lt_fsk;
             end else if (act_gskip) begin
                 scan <= gskip_t;
                 scan_k <= gskip_k;
+                // to a set slot of its word: as staying; to the word end: the next word; to a limit: reload
+                if (!g_take) fw_v <= 1'b0;
+                else if (gs_off_q[GROUP_W]) begin
+                    fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
+                    fn_q <= gn2_word; fns_q <= gn2_setm_d; fnc_q <= gn2_clrm_d;
+                end
                 lts_i <= i_lt_gsk;
             end else if (sweep_pend) begin
                 be_st <= BE_SWRES;
@@ -1107,6 +1149,10 @@ always @(posedge clk) begin
                 ld_claim <= 1'b0;          // empty (claimed only to let a waiting insert by)
                 scan <= scan + 1'b1;
                 scan_k <= inc_k;
+                if (inc_k == SK_NEXT) begin
+                    fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
+                    fn_q <= gn2_word; fns_q <= gn2_setm_d; fnc_q <= gn2_clrm_d;
+                end
                 lts_i <= i_le_s;
                 lts_b <= lts_binc;
                 be_st <= BE_IDLE;
@@ -1141,6 +1187,10 @@ always @(posedge clk) begin
                 end else if (l_last) begin
                     scan <= scan_p1;
                     scan_k <= inc_k;
+                    if (inc_k == SK_NEXT) begin
+                        fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
+                        fn_q <= gn2_word; fns_q <= gn2_setm_d; fnc_q <= gn2_clrm_d;
+                    end
                     lts_i <= i_le_s;
                     lts_b <= lts_binc;
                     pc_st <= 2'd0;
@@ -1329,11 +1379,14 @@ always @(posedge clk) begin
         default: cs_st <= CS_IDLE;
     endcase
 
+    if (!fw_v) scan_k <= SK_NONE;    // this cycle's searches ran on words not loaded yet
+
     if (rst) begin
         init <= 1'b1;
         init_ptr <= {(INIT_W+1){1'b0}};
         scan <= {AS_W{1'b0}};
         scan_k <= SK_NONE;
+        fw_v <= 1'b0;
         ld_claim <= 1'b0;
         pc_st <= 2'd0;
         l_mode <= LM_ONE;
@@ -1390,6 +1443,15 @@ end
 always @(posedge clk) begin
     if (!rst && !init && b_valid && !b_urg && (b_lt_scan != (b_slot < scan))) begin
         $display("tsnic_calendar: b_lt_scan %0d but b_slot %0d scan %0d", b_lt_scan, b_slot, scan);
+        $finish;
+    end
+    // the registered occupancy word: exact whenever valid, and valid while the loader holds a slot
+    if (!rst && !init && fw_v && (cur_w != g_word || cur_n != gn_word)) begin
+        $display("tsnic_calendar: cur_w %h cur_n %h but occupancy words %h %h (scan %0d)", cur_w, cur_n, g_word, gn_word, scan);
+        $finish;
+    end
+    if (!rst && !init && !fw_v && (ld_claim || be_st != BE_IDLE)) begin
+        $display("tsnic_calendar: fw_v low in loader state %0d (scan %0d)", be_st, scan);
         $finish;
     end
 end
@@ -1579,7 +1641,7 @@ generate
         assign ff_quiet = !init && !rst && (be_st == BE_IDLE) && !ld_claim && (pc_st == 2'd0) && !cs_busy &&
                           !b_valid && (srt_count == {(SORT_W+1){1'b0}}) && !m_rel_valid && !rewind_req &&
                           !phc_step && !fl_active && !f_st && !flush_done_reg && !s_flush_valid &&
-                          !s_ins_valid && !cfg_quota_wr && !act_claim && !cs_start && !act_cgskip && g_ok &&
+                          !s_ins_valid && !cfg_quota_wr && !act_claim && !cs_start && !act_cgskip && g_ok && fw_v &&
                           !(cc_zero ? 1'b0 : cs_low) && (fc_zero || occ_found);
         assign ff_wake_ns = (wake_f < wake_c) ? wake_f : wake_c;
         assign ff_chunk_ns = fc_zero ? {64{1'b1}} : (64'd1 << (GROUP_W + SLOT_NS_W));
