@@ -1432,7 +1432,9 @@ generate
         // found every word is empty and the scan does not matter (occ_slot is then not used).
         reg             fm_v, fm_found;
         reg  [AS_W-1:0] fm_scan, fm_slot;
-        wire            fm_hit = fm_v && (!fm_found || (scan >= fm_scan && scan <= fm_slot));
+        // During the post-reset clear (init) no output reads either result (ff_quiet and ff_cfix are
+        // low): no search then either; the first cycle after it searches (fm_v, cm_v low).
+        wire            fm_hit = init || (fm_v && (!fm_found || (scan >= fm_scan && scan <= fm_slot)));
         localparam integer NWD = 1 << NG_W;
         reg                     occ_found;
         reg  [AS_W-1:0]         occ_slot;
@@ -1549,7 +1551,7 @@ generate
         reg                cm_v, cm_any;
         reg  [AC_W-1:0]    cm_ccur;
         reg  [CSLOT_W-1:0] cm_idx;
-        wire               cm_hit = cm_v && (ccur == cm_ccur);
+        wire               cm_hit = init || (cm_v && (ccur == cm_ccur));
         wire [CSLOT_W-1:0] g_base = {ccur_g, {CGS_W{1'b0}}};
         // groups after ccur's, rotated: bit m is group ccur_g + 1 + m (m = NCG - 1: ccur's own, left out)
         reg  [63:0]         cg_nz, cg_rot;
