@@ -1480,44 +1480,84 @@ assign stat_init_busy = init;
 // steps of at most that, one clock edge each, after which the scan is where stepping would leave it.
 generate
     if (SIM_FAST_FORWARD != 0) begin : g_ff
-        // the first non-empty occupancy word at or after the scan's (offset in words; the scan's own
-        // word again at offset 2^NG_W, for its slots below the scan), then the slot within it
-        wire [(1<<GROUP_W)-1:0] first_word_hi = g_word & ({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]);
-        // fnz rotated so that bit j is word scan_g + 1 + j (j = 2^NG_W - 1: the scan's own word again)
+        // Both searches below are memoised (sim only, for the co-simulation's speed): each keeps its last
+        // result in registers with the state it was computed from, and an evaluation re-runs the search
+        // only when that state moved in a way that may change the result; otherwise it returns the kept
+        // result, which is then the search's own answer (so the outputs are those of the plain search).
+        // The conditions read registered state only (no top-level input), so the searches stay in the
+        // clocked region and cost nothing in the cycles where they hit.
+        //
+        // Fine: the first non-empty slot at or after the scan (absolute; in [scan, scan + 2^SLOT_W)).
+        // Kept result (fm_found, fm_slot) for scan fm_scan holds while no occupancy word was written
+        // (fm_v) and the scan has not moved back nor past fm_slot: slots [fm_scan, fm_slot) are empty,
+        // so those the window loses or gains as the scan moves within them change nothing; with nothing
+        // found every word is empty and the scan does not matter (occ_slot is then not used).
+        reg             fm_v, fm_found;
+        reg  [AS_W-1:0] fm_scan, fm_slot;
+        // During the post-reset clear (init) no output reads either result (ff_quiet and ff_cfix are
+        // low): no search then either; the first cycle after it searches (fm_v, cm_v low).
+        wire            fm_hit = init || (fm_v && (!fm_found || (scan >= fm_scan && scan <= fm_slot)));
         localparam integer NWD = 1 << NG_W;
-        wire [NG_W-1:0]         s1      = scan_g + 1'b1;
-        wire [NWD-1:0]          nz_rot  = (fnz >> s1) | (fnz << (NWD - {{(32-NG_W){1'b0}}, s1}));
-        reg  [NG_W-1:0]         nz_j;      // lowest set bit of nz_rot (halving)
-        reg  [NWD-1:0]          nz_t;
-        integer                 h;
+        reg                     occ_found;
+        reg  [AS_W-1:0]         occ_slot;
+        reg  [(1<<GROUP_W)-1:0] first_word_hi, occ_word;
+        reg  [NG_W-1:0]         s1, nz_j, wi;   // nz_j: lowest set bit of nz_rot (halving)
+        reg  [NWD-1:0]          nz_rot, nz_t;
+        reg                     occ_here;
+        reg  [NG_W:0]           occ_woff;
+        reg  [GROUP_W-1:0]      occ_bit;
+        integer                 h, b;
         always @* begin
+            first_word_hi = {(1<<GROUP_W){1'b0}};
+            s1 = {NG_W{1'b0}};
+            nz_rot = {NWD{1'b0}};
+            nz_t = {NWD{1'b0}};
             nz_j = {NG_W{1'b0}};
-            nz_t = nz_rot;
-            for (h = NG_W - 1; h >= 0; h = h - 1) begin
-                if ((nz_t & ({NWD{1'b1}} >> (NWD - (1 << h)))) == {NWD{1'b0}}) begin
-                    nz_j = nz_j | (1 << h);
-                    nz_t = nz_t >> (1 << h);
-                end
-            end
-        end
-        wire                    occ_here  = (first_word_hi != {(1<<GROUP_W){1'b0}});
-        wire                    occ_found = occ_here || (nz_rot != {NWD{1'b0}});
-        // word offset from the scan's word: 0 (its slots at or after the scan), else 1 + nz_j
-        wire [NG_W:0]           occ_woff  = occ_here ? {(NG_W+1){1'b0}} :
-                                            !occ_found ? {(NG_W+1){1'b0}} : {1'b0, nz_j} + 1'b1;
-        wire [NG_W-1:0]         wi        = scan_g + occ_woff[NG_W-1:0];
-        wire [(1<<GROUP_W)-1:0] occ_word  = occ_here ? first_word_hi : !occ_found ? {(1<<GROUP_W){1'b0}} : fbits[wi];
-        reg  [GROUP_W-1:0] occ_bit;
-        integer            b;
-        always @* begin
+            occ_here = 1'b0;
+            occ_woff = {(NG_W+1){1'b0}};
+            wi = {NG_W{1'b0}};
+            occ_word = {(1<<GROUP_W){1'b0}};
             occ_bit = {GROUP_W{1'b0}};
-            for (b = (1 << GROUP_W) - 1; b >= 0; b = b - 1) begin
-                if (occ_word[b]) occ_bit = b[GROUP_W-1:0];
+            if (fm_hit) begin
+                occ_found = fm_found;
+                occ_slot  = fm_slot;
+            end else begin
+                // the first non-empty occupancy word at or after the scan's (offset in words; the
+                // scan's own word again at offset 2^NG_W, for its slots below the scan), then the slot
+                first_word_hi = g_word & ({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]);
+                // fnz rotated so that bit j is word scan_g + 1 + j (j = 2^NG_W - 1: the scan's own word)
+                s1     = scan_g + 1'b1;
+                nz_rot = (fnz >> s1) | (fnz << (NWD - {{(32-NG_W){1'b0}}, s1}));
+                nz_t   = nz_rot;
+                for (h = NG_W - 1; h >= 0; h = h - 1) begin
+                    if ((nz_t & ({NWD{1'b1}} >> (NWD - (1 << h)))) == {NWD{1'b0}}) begin
+                        nz_j = nz_j | (1 << h);
+                        nz_t = nz_t >> (1 << h);
+                    end
+                end
+                occ_here  = (first_word_hi != {(1<<GROUP_W){1'b0}});
+                occ_found = occ_here || (nz_rot != {NWD{1'b0}});
+                // word offset from the scan's word: 0 (its slots at or after the scan), else 1 + nz_j
+                occ_woff  = occ_here ? {(NG_W+1){1'b0}} :
+                            !occ_found ? {(NG_W+1){1'b0}} : {1'b0, nz_j} + 1'b1;
+                wi        = scan_g + occ_woff[NG_W-1:0];
+                occ_word  = occ_here ? first_word_hi : !occ_found ? {(1<<GROUP_W){1'b0}} : fbits[wi];
+                for (b = (1 << GROUP_W) - 1; b >= 0; b = b - 1) begin
+                    if (occ_word[b]) occ_bit = b[GROUP_W-1:0];
+                end
+                // absolute slot: the scan's word base plus the word offset, plus the bit
+                occ_slot = {scan[AS_W-1:GROUP_W], {GROUP_W{1'b0}}} +
+                           {{(AS_W-NG_W-1-GROUP_W){1'b0}}, occ_woff, occ_bit};
             end
         end
-        // absolute slot: the scan's word base plus the word offset, plus the bit
-        wire [AS_W-1:0] occ_slot = {scan[AS_W-1:GROUP_W], {GROUP_W{1'b0}}} +
-                                   {{(AS_W-NG_W-1-GROUP_W){1'b0}}, occ_woff, occ_bit};
+        always @(posedge clk) begin
+            // fset / fset2 / fclr / init are the writes of fbits (and fnz)
+            fm_v    <= !(init || fset || fset2 || fclr);
+            fm_scan <= scan;
+            fm_found <= occ_found;
+            fm_slot <= occ_slot;
+            if (rst) fm_v <= 1'b0;
+        end
         wire [63:0]     occ_l    = {occ_slot, {SLOT_NS_W{1'b0}}};
         wire [63:0]     occ_phc  = (occ_l > {32'd0, lookahead_ns}) ? occ_l - {32'd0, lookahead_ns} : 64'd0;
 
@@ -1567,58 +1607,89 @@ generate
                 end
             end
         endfunction
+        // Memoised like the fine search: the kept result (cm_idx, cm_any) holds while ccur is the one it
+        // was computed for and neither the coarse occupancy (cocc) nor the group counts (cgcnt) were
+        // written since (cm_v).
+        reg                cm_v, cm_any;
+        reg  [AC_W-1:0]    cm_ccur;
+        reg  [CSLOT_W-1:0] cm_idx;
+        wire               cm_hit = init || (cm_v && (ccur == cm_ccur));
+        wire [CSLOT_W-1:0] g_base = {ccur_g, {CGS_W{1'b0}}};
         // groups after ccur's, rotated: bit m is group ccur_g + 1 + m (m = NCG - 1: ccur's own, left out)
-        reg  [63:0]        cg_nz;
-        integer            cgk;
-        always @* begin
-            cg_nz = 64'd0;
-            for (cgk = 0; cgk < NCG; cgk = cgk + 1) cg_nz[cgk] = (cgcnt[cgk] != ZN);
-        end
-        wire [CGROUP_W-1:0] cg_s1  = ccur_g + 1'b1;
-        wire [63:0]         cg_rot = ((cg_nz >> cg_s1) | (cg_nz << (NCG - {{(32-CGROUP_W){1'b0}}, cg_s1}))) &
-                                     ((64'd1 << (NCG - 1)) - 64'd1);
-        wire [5:0]          cg_m   = lsb64(cg_rot);
-        wire [CGROUP_W-1:0] cg_f   = cg_s1 + cg_m[CGROUP_W-1:0];      // the next non-empty group
+        reg  [63:0]         cg_nz, cg_rot;
+        reg  [5:0]          cg_m;
+        reg  [CGROUP_W-1:0] cg_s1, cg_f;      // cg_f: the next non-empty group
         // non-empty words of ccur's group (after ccur's word) and of the found group
         reg  [63:0]        ow_nz, fw_nz;    // bit k: word k of the group is non-empty
         reg  [63:0]        ow_w, fw_w;      // the first such word
         reg  [5:0]         ow_j, fw_j;
-        integer            wk, og_i, fg_i, ow_i;
-        always @* begin
-            og_i = {{(32-CGROUP_W){1'b0}}, ccur_g};
-            fg_i = {{(32-CGROUP_W){1'b0}}, cg_f};
-            ow_i = {{(32-CWW){1'b0}}, cs_wi};
-            ow_nz = 64'd0;
-            fw_nz = 64'd0;
-            for (wk = 0; wk < WPG; wk = wk + 1) begin
-                ow_nz[wk] = (cocc[og_i * WPG + wk] != {(1<<CB){1'b0}}) && (wk > ow_i % WPG);
-                fw_nz[wk] = (cocc[fg_i * WPG + wk] != {(1<<CB){1'b0}});
-            end
-            ow_j = lsb64(ow_nz);
-            fw_j = lsb64(fw_nz);
-            ow_w = {{(64-(1<<CB)){1'b0}}, cocc[og_i * WPG + {26'd0, ow_j}]};
-            fw_w = {{(64-(1<<CB)){1'b0}}, cocc[fg_i * WPG + {26'd0, fw_j}]};
-        end
-        wire [63:0]        own_w  = {{(64-(1<<CB)){1'b0}}, cocc[cs_wi] & ({(1<<CB){1'b1}} << cs_bi)};
-        // ring index of the found slot; its distance from ccur; the bound when nothing is found
-        // (ccur's group again, one ring later: only its slots below ccur are left)
-        wire [CSLOT_W-1:0] g_base = {ccur_g, {CGS_W{1'b0}}};
+        reg  [63:0]        own_w;
+        // ring index of the found slot; the bound when nothing is found (ccur's group again, one ring
+        // later: only its slots below ccur are left)
         reg  [CSLOT_W-1:0] cf_idx;
         reg                cf_any;
+        integer            cgk, wk, og_i, fg_i, ow_i;
         always @* begin
-            cf_any = 1'b1;
-            if (own_w != 64'd0)
-                cf_idx = {cs_wi, {CB{1'b0}}} + {{(CSLOT_W-6){1'b0}}, lsb64(own_w)};
-            else if (ow_nz != 64'd0)
-                cf_idx = g_base + ({{(CSLOT_W-6){1'b0}}, ow_j} << CB) + {{(CSLOT_W-6){1'b0}}, lsb64(ow_w)};
-            else if (cg_rot != 64'd0)
-                cf_idx = {cg_f, {CGS_W{1'b0}}} + ((fw_nz != 64'd0) ? (({{(CSLOT_W-6){1'b0}}, fw_j} << CB) + {{(CSLOT_W-6){1'b0}}, lsb64(fw_w)})
-                                                                    : {CSLOT_W{1'b0}});
-            else begin
-                cf_idx = g_base;
-                cf_any = 1'b0;
+            cg_nz = 64'd0;
+            cg_s1 = {CGROUP_W{1'b0}};
+            cg_rot = 64'd0;
+            cg_m = 6'd0;
+            cg_f = {CGROUP_W{1'b0}};
+            og_i = 0;
+            fg_i = 0;
+            ow_i = 0;
+            ow_nz = 64'd0;
+            fw_nz = 64'd0;
+            ow_j = 6'd0;
+            fw_j = 6'd0;
+            ow_w = 64'd0;
+            fw_w = 64'd0;
+            own_w = 64'd0;
+            if (cm_hit) begin
+                cf_idx = cm_idx;
+                cf_any = cm_any;
+            end else begin
+                for (cgk = 0; cgk < NCG; cgk = cgk + 1) cg_nz[cgk] = (cgcnt[cgk] != ZN);
+                cg_s1  = ccur_g + 1'b1;
+                cg_rot = ((cg_nz >> cg_s1) | (cg_nz << (NCG - {{(32-CGROUP_W){1'b0}}, cg_s1}))) &
+                         ((64'd1 << (NCG - 1)) - 64'd1);
+                cg_m   = lsb64(cg_rot);
+                cg_f   = cg_s1 + cg_m[CGROUP_W-1:0];
+                og_i = {{(32-CGROUP_W){1'b0}}, ccur_g};
+                fg_i = {{(32-CGROUP_W){1'b0}}, cg_f};
+                ow_i = {{(32-CWW){1'b0}}, cs_wi};
+                for (wk = 0; wk < WPG; wk = wk + 1) begin
+                    ow_nz[wk] = (cocc[og_i * WPG + wk] != {(1<<CB){1'b0}}) && (wk > ow_i % WPG);
+                    fw_nz[wk] = (cocc[fg_i * WPG + wk] != {(1<<CB){1'b0}});
+                end
+                ow_j = lsb64(ow_nz);
+                fw_j = lsb64(fw_nz);
+                ow_w = {{(64-(1<<CB)){1'b0}}, cocc[og_i * WPG + {26'd0, ow_j}]};
+                fw_w = {{(64-(1<<CB)){1'b0}}, cocc[fg_i * WPG + {26'd0, fw_j}]};
+                own_w = {{(64-(1<<CB)){1'b0}}, cocc[cs_wi] & ({(1<<CB){1'b1}} << cs_bi)};
+                cf_any = 1'b1;
+                if (own_w != 64'd0)
+                    cf_idx = {cs_wi, {CB{1'b0}}} + {{(CSLOT_W-6){1'b0}}, lsb64(own_w)};
+                else if (ow_nz != 64'd0)
+                    cf_idx = g_base + ({{(CSLOT_W-6){1'b0}}, ow_j} << CB) + {{(CSLOT_W-6){1'b0}}, lsb64(ow_w)};
+                else if (cg_rot != 64'd0)
+                    cf_idx = {cg_f, {CGS_W{1'b0}}} + ((fw_nz != 64'd0) ? (({{(CSLOT_W-6){1'b0}}, fw_j} << CB) + {{(CSLOT_W-6){1'b0}}, lsb64(fw_w)})
+                                                                        : {CSLOT_W{1'b0}});
+                else begin
+                    cf_idx = g_base;
+                    cf_any = 1'b0;
+                end
             end
         end
+        always @(posedge clk) begin
+            // init / cs_clr / b_go_coarse write cocc; init / cg_inc / cg_dec write cgcnt
+            cm_v    <= !(init || cs_clr || b_go_coarse || cg_inc || cg_dec);
+            cm_ccur <= ccur;
+            cm_idx  <= cf_idx;
+            cm_any  <= cf_any;
+            if (rst) cm_v <= 1'b0;
+        end
+        // its distance from ccur
         wire [CSLOT_W-1:0] cf_d   = cf_idx - ccur[CSLOT_W-1:0];
         wire [AC_W-1:0]    cstar  = ccur + ((!cf_any) ? (C_SLOTS - {{(AC_W-CGS_W){1'b0}}, ccur[CGS_W-1:0]})
                                                       : {{(AC_W-CSLOT_W){1'b0}}, cf_d});

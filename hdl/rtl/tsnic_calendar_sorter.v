@@ -163,12 +163,17 @@ reg  [S-1:0]      oh;          // the cell that would leave (one-hot)
 reg               pre;
 always @* begin
     pre = 1'b0;
-    for (n = 0; n < S; n = n + 1) begin
-        oh[n]  = urg_vec[n] && !pre;
-        pre    = pre || urg_vec[n];
-        kge[n] = pre || !urg_any;
+    // no urgent cell (nearly every cycle): the loop's result written directly (a Verilated model
+    // then skips the loop; the same function)
+    oh  = {{(S-1){1'b0}}, 1'b1};
+    kge = {S{1'b1}};
+    if (urg_any) begin
+        for (n = 0; n < S; n = n + 1) begin
+            oh[n]  = urg_vec[n] && !pre;
+            pre    = pre || urg_vec[n];
+            kge[n] = pre;
+        end
     end
-    if (!urg_any) oh = {{(S-1){1'b0}}, 1'b1};
 end
 wire [63:0]       head_l   = l_reg[0];
 wire              head_due = v_reg[0] && (head_l <= now_l);
@@ -435,20 +440,17 @@ for (g = 0; g < S; g = g + 1) begin : g_cell
     wire hc2 = le_hi[g];
     wire hd0 = (g <= 1) ? 1'b1 : le_hi[D2];
     wire hd3 = (g == 0) ? 1'b1 : (g == 1) ? 1'b1 : le_hi[D1];
-    // selects {s0, slo, s1, shi} of the four variants
-    wire [3:0] sv0 = {la0, !la0 && lb0, !la0 && !lb0 && hc0, !la0 && !lb0 && !hc0 && hd0};
-    wire [3:0] sv1 = {la1, !la1 && lb0, !la1 && !lb0 && hc0, !la1 && !lb0 && !hc0 && hd0};
-    wire [3:0] sv2 = {la1, !la1 && lb2, !la1 && !lb2 && hc2, !la1 && !lb2 && !hc2 && hd0};
-    wire [3:0] sv3 = {la1, !la1 && lb2, !la1 && !lb2 && hc2, !la1 && !lb2 && !hc2 && hd3};
-    // a vector moved like the cells (W bits per cell; own / up / d1 / d2 are this cell's, the one
+    // the four variants' le bits {a, b, c, d}, priority-encoded by the pick functions into the
+    // selects {s0, slo, s1, shi} (a; !a && b; !a && !b && c; !a && !b && !c && d). They are passed
+    // as bits and decoded inside the (clock-enabled) assignments, not held in per-cell wires: the
+    // same logic, but a Verilated model then evaluates them only in cycles that move the cells.
+    // A vector moved like the cells (W bits per cell; own / up / d1 / d2 are this cell's, the one
     // above, below and two below; lo / hi the bits of the two new cells)
-    `define SRT_PICK(P, sv, ge0, ge1, ge2, up, own, d1, d2, lo, hi) \
-        P(sv[3], sv[2], sv[1], sv[0], ge0, ge1, ge2, up, own, d1, d2, lo, hi)
     `define SRT_SEL(P, up, own, d1, d2, lo, hi) \
-        (!r0 ? `SRT_PICK(P, sv0, 1'b0, 1'b0, 1'b0, up, own, d1, d2, lo, hi) : \
-         !r1 ? `SRT_PICK(P, sv1, 1'b1, 1'b0, 1'b0, up, own, d1, d2, lo, hi) : \
-         !r2 ? `SRT_PICK(P, sv2, 1'b1, 1'b1, 1'b0, up, own, d1, d2, lo, hi) : \
-               `SRT_PICK(P, sv3, 1'b1, 1'b1, 1'b1, up, own, d1, d2, lo, hi))
+        (!r0 ? P(la0, lb0, hc0, hd0, 1'b0, 1'b0, 1'b0, up, own, d1, d2, lo, hi) : \
+         !r1 ? P(la1, lb0, hc0, hd0, 1'b1, 1'b0, 1'b0, up, own, d1, d2, lo, hi) : \
+         !r2 ? P(la1, lb2, hc2, hd0, 1'b1, 1'b1, 1'b0, up, own, d1, d2, lo, hi) : \
+               P(la1, lb2, hc2, hd3, 1'b1, 1'b1, 1'b1, up, own, d1, d2, lo, hi))
     `define SRT_MOVE(vec, blo, bhi) \
         `SRT_SEL(pick_b, (g == S-1) ? 1'b0 : vec[UP], vec[g], (g == 0) ? 1'b0 : vec[D1], \
                  (g <= 1) ? 1'b0 : vec[D2], blo, bhi)
@@ -487,7 +489,6 @@ for (g = 0; g < S; g = g + 1) begin : g_cell
     end
     `undef SRT_MOVE
     `undef SRT_SEL
-    `undef SRT_PICK
 end
 endgenerate
 
