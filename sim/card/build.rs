@@ -89,6 +89,9 @@ fn main() {
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_CXX_OPT");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_VERILATOR_FLAGS");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_FULL_EVAL");
+    println!("cargo:rerun-if-env-changed=TSNIC_SIM_NO_CACHE");
+    println!("cargo:rerun-if-env-changed=CXX");
+    println!("cargo:rerun-if-env-changed=CXXFLAGS");
 
     let manifest =
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
@@ -164,16 +167,17 @@ fn main() {
             return;
         }
         // Save/restore (`--savable`, csrc/save.cpp): a state file is only good for the model that wrote it.
-        match fingerprint(&verilator, &rtl, &mdir) {
-            Ok(fp) => println!(
-                "cargo:rustc-env=TSNIC_SIM_FINGERPRINT_{}={fp}",
-                cfg.name.to_uppercase()
-            ),
+        let fp = match fingerprint(&verilator, &rtl, &mdir) {
+            Ok(fp) => fp,
             Err(msg) => {
                 no_core(&msg);
                 return;
             }
-        }
+        };
+        println!(
+            "cargo:rustc-env=TSNIC_SIM_FINGERPRINT_{}={fp}",
+            cfg.name.to_uppercase()
+        );
         let edge = edge_style(&mdir, &prefix);
         let mut b = cc_base(&include);
         b.include(&mdir)
@@ -201,7 +205,16 @@ fn main() {
             .collect();
         cpps.sort();
         b.files(&cpps);
-        b.compile(&format!("tsnic_sim_{}", cfg.name));
+        let lib = format!("tsnic_sim_{}", cfg.name);
+        let key = cache_key(&[
+            fp.as_bytes(),
+            edge.as_bytes(),
+            lib.as_bytes(),
+            &read_or_empty(&manifest.join("csrc/shim.cpp")),
+            &read_or_empty(&manifest.join("csrc/ports.h")),
+            &read_or_empty(&manifest.join("csrc/save.cpp")),
+        ]);
+        compile_cached(&b, &lib, &key, &out);
         built.push(cfg.name);
     }
 
@@ -209,7 +222,17 @@ fn main() {
     rt.file(include.join("verilated.cpp"))
         .file(include.join("verilated_threads.cpp"))
         .file(include.join("verilated_save.cpp"));
-    rt.compile("tsnic_verilated");
+    let version = Command::new(&verilator)
+        .arg("--version")
+        .output()
+        .map(|o| o.stdout)
+        .unwrap_or_default();
+    let rt_key = cache_key(&[
+        &version,
+        include.display().to_string().as_bytes(),
+        b"tsnic_verilated",
+    ]);
+    compile_cached(&rt, "tsnic_verilated", &rt_key, &out);
     for name in built {
         println!("cargo:rustc-cfg=tsnic_sim_{name}");
     }
@@ -381,6 +404,92 @@ fn fingerprint(verilator: &str, rtl: &Path, mdir: &Path) -> Result<String, Strin
         eat(&[0]);
     }
     Ok(format!("{h:032x}"))
+}
+
+/// The compiled models are kept between builds in `<target dir>/tsnic-sim-cache/<key>/`, keyed by
+/// everything that goes into the compile: the generated C++ (its fingerprint, which carries the RTL,
+/// parameters, Verilator version and flags), the shim's sources, the defines, and the compiler, its
+/// flags and the profile (`cache_key`). Cargo reruns this script for every distinct set of
+/// rustc flags (clippy's wrapper and the test build each run it once, with the same C++ to compile):
+/// the second run links the first one's library instead of compiling it again (about a minute of
+/// C++ per configuration set on this machine). A hit copies the library into OUT_DIR, so nothing
+/// outside OUT_DIR is linked. `TSNIC_SIM_NO_CACHE=1` turns the cache off.
+fn cache_dir(out: &Path) -> Option<PathBuf> {
+    if env::var_os("TSNIC_SIM_NO_CACHE").is_some() {
+        return None;
+    }
+    // OUT_DIR is <target dir>/<profile>/build/<pkg>-<hash>/out (or one level deeper with --target)
+    let build = out.ancestors().find(|a| {
+        a.file_name().map(|n| n == "build").unwrap_or(false)
+            && a.join("..").join(".fingerprint").exists()
+    })?;
+    let target = build.parent()?.parent()?;
+    Some(target.join("tsnic-sim-cache"))
+}
+
+fn read_or_empty(p: &Path) -> Vec<u8> {
+    fs::read(p).unwrap_or_default()
+}
+
+/// 128-bit FNV-1a over the given parts, the compile settings that cc takes from the environment
+/// (compiler, flags, target, profile, optimisation level) and a format version, hex.
+fn cache_key(parts: &[&[u8]]) -> String {
+    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
+    let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h ^= b as u128;
+            h = h.wrapping_mul(PRIME);
+        }
+        h ^= 0xff;
+        h = h.wrapping_mul(PRIME);
+    };
+    eat(b"tsnic-sim-cache 1");
+    for var in [
+        "CXX",
+        "CXXFLAGS",
+        "TARGET",
+        "HOST",
+        "PROFILE",
+        "OPT_LEVEL",
+        "DEBUG",
+        "TSNIC_SIM_CXX_OPT",
+        "CARGO_ENCODED_RUSTFLAGS",
+    ] {
+        eat(var.as_bytes());
+        eat(env::var(var).unwrap_or_default().as_bytes());
+    }
+    for p in parts {
+        eat(p);
+    }
+    format!("{h:032x}")
+}
+
+/// `build.compile(lib)`, or the library a previous run compiled from the same inputs (`cache_dir`).
+fn compile_cached(build: &cc::Build, lib: &str, key: &str, out: &Path) {
+    let file = format!("lib{lib}.a");
+    let Some(cache) = cache_dir(out) else {
+        build.compile(lib);
+        return;
+    };
+    let entry = cache.join(key);
+    if fs::copy(entry.join(&file), out.join(&file)).is_ok() {
+        println!("cargo:rustc-link-search=native={}", out.display());
+        println!("cargo:rustc-link-lib=static={lib}");
+        println!("cargo:rustc-link-lib=stdc++");
+        return;
+    }
+    build.compile(lib);
+    // stored by rename from a file of this process's own, so a concurrent build never reads half a file
+    let tmp = cache.join(format!("{key}.{}.tmp", std::process::id()));
+    if fs::create_dir_all(&tmp).is_ok() && fs::copy(out.join(&file), tmp.join(&file)).is_ok() {
+        let _ = fs::create_dir_all(&cache);
+        if fs::rename(&tmp, &entry).is_err() {
+            let _ = fs::remove_dir_all(&tmp); // another build stored it first
+        }
+    } else {
+        let _ = fs::remove_dir_all(&tmp);
+    }
 }
 
 fn no_core(reason: &str) {
