@@ -366,14 +366,8 @@ fn verilate(
 /// two checkouts of the same tree agree. 128-bit FNV-1a, hex. A state file saved by another model is
 /// refused by comparing this string before any of its bytes reach the model.
 fn fingerprint(verilator: &str, rtl: &Path, mdir: &Path) -> Result<String, String> {
-    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
-    let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes {
-            h ^= b as u128;
-            h = h.wrapping_mul(PRIME);
-        }
-    };
+    let mut fnv = Fnv128::new();
+    let mut eat = |bytes: &[u8]| fnv.eat(bytes);
     let version = Command::new(verilator)
         .arg("--version")
         .output()
@@ -403,7 +397,7 @@ fn fingerprint(verilator: &str, rtl: &Path, mdir: &Path) -> Result<String, Strin
         eat(text.replace(&rtl_path, "RTL").as_bytes());
         eat(&[0]);
     }
-    Ok(format!("{h:032x}"))
+    Ok(fnv.hex())
 }
 
 /// The compiled models are kept between builds in `<target dir>/tsnic-sim-cache/<key>/`, keyed by
@@ -434,15 +428,11 @@ fn read_or_empty(p: &Path) -> Vec<u8> {
 /// 128-bit FNV-1a over the given parts, the compile settings that cc takes from the environment
 /// (compiler, flags, target, profile, optimisation level) and a format version, hex.
 fn cache_key(parts: &[&[u8]]) -> String {
-    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
-    let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    let mut fnv = Fnv128::new();
+    // each part ends with a separator byte, so ("ab", "c") and ("a", "bc") differ
     let mut eat = |bytes: &[u8]| {
-        for &b in bytes {
-            h ^= b as u128;
-            h = h.wrapping_mul(PRIME);
-        }
-        h ^= 0xff;
-        h = h.wrapping_mul(PRIME);
+        fnv.eat(bytes);
+        fnv.eat(&[0xff]);
     };
     eat(b"tsnic-sim-cache 1");
     for var in [
@@ -462,7 +452,7 @@ fn cache_key(parts: &[&[u8]]) -> String {
     for p in parts {
         eat(p);
     }
-    format!("{h:032x}")
+    fnv.hex()
 }
 
 /// `build.compile(lib)`, or the library a previous run compiled from the same inputs (`cache_dir`).
@@ -489,6 +479,28 @@ fn compile_cached(build: &cc::Build, lib: &str, key: &str, out: &Path) {
         }
     } else {
         let _ = fs::remove_dir_all(&tmp);
+    }
+}
+
+/// 128-bit FNV-1a (the model fingerprint and the cache key).
+struct Fnv128(u128);
+
+impl Fnv128 {
+    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
+
+    fn new() -> Self {
+        Fnv128(0x6c62_272e_07bb_0142_62b8_2175_6295_c58d)
+    }
+
+    fn eat(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= b as u128;
+            self.0 = self.0.wrapping_mul(Self::PRIME);
+        }
+    }
+
+    fn hex(&self) -> String {
+        format!("{:032x}", self.0)
     }
 }
 
