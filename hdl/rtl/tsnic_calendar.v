@@ -637,10 +637,14 @@ wire            fbit_scan = cur_w[scan[GROUP_W-1:0]];
 wire [(1<<GROUP_W)-1:0] g_rest = cur_w & (({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]) << 1);
 // the next occupancy word, read at scan_g + 1 (an NG_W-bit increment in front of the multiplexer;
 // before, a rotated copy of all words, which cost the co-simulation a 2^NG_W-word copy per evaluation)
-wire [NG_W-1:0] scan_g1   = scan_g + 1'b1;
+// (scan_g + 1 and + 2 are registers, sg1_q / sg2_q, kept where the scan moves: no increment in front
+// of the two 2^NG_W:1 word reads)
+reg  [NG_W-1:0] sg1_q, sg2_q;
+reg             sg_v;            // sg1_q / sg2_q are scan_g + 1 / + 2 (low for a cycle after a jump-like move)
+wire [NG_W-1:0] scan_g1   = sg1_q;
 wire [(1<<GROUP_W)-1:0] gn_rest = cur_n;
 wire [(1<<GROUP_W)-1:0] gn_word = fbits[scan_g1];
-wire [NG_W-1:0] scan_g2   = scan_g1 + 1'b1;
+wire [NG_W-1:0] scan_g2   = sg2_q;
 wire [(1<<GROUP_W)-1:0] gn2_word = fbits[scan_g2];
 // lowest set bit: isolate it (x & -x, one carry chain), then encode the one-hot vector (each index
 // bit an OR of half the bits): a few LUT levels instead of a chain of halving steps
@@ -988,7 +992,12 @@ always @(posedge clk) begin
     fn_q    <= gn_word;
     fns_q   <= gn_setm_d;
     fnc_q   <= gn_clrm_d;
-    fw_v    <= !init;
+    fw_v    <= !init && sg_v;        // the words loaded at this edge were read at valid addresses
+    sg_v    <= !init;
+    if (!sg_v) begin                 // recomputed from the scan (jump-like moves below clear sg_v again)
+        sg1_q <= scan_g + 1'b1;
+        sg2_q <= scan_g + {{(NG_W-2){1'b0}}, 2'd2};
+    end
     g_tgt_q  <= g_tgt;
     g_off_q  <= g_off;
     gn_tgt_q <= gn_tgt;
@@ -1107,6 +1116,7 @@ always @(posedge clk) begin
                 scan <= jump_s;
                 scan_k <= SK_NONE;
                 fw_v <= 1'b0;
+                sg_v <= 1'b0;
                 lts_i <= i_lt_jmp;
             end else if (rewind_req) begin
                 if (rw_rdy) begin
@@ -1115,6 +1125,7 @@ always @(posedge clk) begin
                         scan <= rw_t_q;
                         scan_k <= SK_NONE;
                         fw_v <= 1'b0;
+                        sg_v <= 1'b0;
                         lts_i <= i_lt_rw;
                         lts_b <= b_lt_rw;
                     end
@@ -1127,15 +1138,19 @@ always @(posedge clk) begin
                 scan <= fskip_t;
                 scan_k <= SK_NONE;
                 fw_v <= 1'b0;
+                sg_v <= 1'b0;
                 lts_i <= i_lt_fsk;
             end else if (act_gskip) begin
                 scan <= gskip_t;
                 scan_k <= gskip_k;
                 // to a set slot of its word: as staying; to the word end: the next word; to a limit: reload
-                if (!g_take) fw_v <= 1'b0;
-                else if (gs_off_q[GROUP_W]) begin
+                if (!g_take) begin
+                    fw_v <= 1'b0;
+                    sg_v <= 1'b0;
+                end else if (gs_off_q[GROUP_W]) begin
                     fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
                     fn_q <= gn2_word; fns_q <= gn2_setm_d; fnc_q <= gn2_clrm_d;
+                    sg1_q <= sg2_q; sg2_q <= sg2_q + 1'b1;
                 end
                 lts_i <= i_lt_gsk;
             end else if (sweep_pend) begin
@@ -1152,6 +1167,7 @@ always @(posedge clk) begin
                 if (inc_k == SK_NEXT) begin
                     fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
                     fn_q <= gn2_word; fns_q <= gn2_setm_d; fnc_q <= gn2_clrm_d;
+                    sg1_q <= sg2_q; sg2_q <= sg2_q + 1'b1;
                 end
                 lts_i <= i_le_s;
                 lts_b <= lts_binc;
@@ -1190,6 +1206,7 @@ always @(posedge clk) begin
                     if (inc_k == SK_NEXT) begin
                         fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
                         fn_q <= gn2_word; fns_q <= gn2_setm_d; fnc_q <= gn2_clrm_d;
+                        sg1_q <= sg2_q; sg2_q <= sg2_q + 1'b1;
                     end
                     lts_i <= i_le_s;
                     lts_b <= lts_binc;
@@ -1387,6 +1404,7 @@ always @(posedge clk) begin
         scan <= {AS_W{1'b0}};
         scan_k <= SK_NONE;
         fw_v <= 1'b0;
+        sg_v <= 1'b0;
         ld_claim <= 1'b0;
         pc_st <= 2'd0;
         l_mode <= LM_ONE;
@@ -1445,12 +1463,18 @@ always @(posedge clk) begin
         $display("tsnic_calendar: b_lt_scan %0d but b_slot %0d scan %0d", b_lt_scan, b_slot, scan);
         $finish;
     end
+    // the next words' addresses: exact whenever valid
+    if (!rst && !init && sg_v && (sg1_q != scan_g + 1'b1 || sg2_q != scan_g + {{(NG_W-2){1'b0}}, 2'd2})) begin
+        $display("tsnic_calendar: sg1_q %0d sg2_q %0d but scan_g %0d", sg1_q, sg2_q, scan_g);
+        $finish;
+    end
     // the registered occupancy word: exact whenever valid, and valid while the loader holds a slot
     if (!rst && !init && fw_v && (cur_w != g_word || cur_n != gn_word)) begin
         $display("tsnic_calendar: cur_w %h cur_n %h but occupancy words %h %h (scan %0d)", cur_w, cur_n, g_word, gn_word, scan);
         $finish;
     end
-    if (!rst && !init && !fw_v && (ld_claim || be_st != BE_IDLE)) begin
+    // (the flush sweep, BE_SWRES / BE_SW, reads no occupancy word and may start while they reload)
+    if (!rst && !init && !fw_v && (ld_claim || (be_st != BE_IDLE && be_st != BE_SWRES && be_st != BE_SW))) begin
         $display("tsnic_calendar: fw_v low in loader state %0d (scan %0d)", be_st, scan);
         $finish;
     end
