@@ -637,15 +637,18 @@ wire            fbit_scan = cur_w[scan[GROUP_W-1:0]];
 wire [(1<<GROUP_W)-1:0] g_rest = cur_w & (({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]) << 1);
 // the next occupancy word, read at scan_g + 1 (an NG_W-bit increment in front of the multiplexer;
 // before, a rotated copy of all words, which cost the co-simulation a 2^NG_W-word copy per evaluation)
-// (scan_g + 1 and + 2 are registers, sg1_q / sg2_q, kept where the scan moves: no increment in front
-// of the two 2^NG_W:1 word reads)
-reg  [NG_W-1:0] sg1_q, sg2_q;
-reg             sg_v;            // sg1_q / sg2_q are scan_g + 1 / + 2 (low for a cycle after a jump-like move)
+// (scan_g + 1 is a register, sg1_q, kept where the scan moves: no increment in front of the
+// 2^NG_W:1 word read). When the scan moves into the next word, that word becomes fw_q (from this
+// read) and the word after it is not read at all: fn_v is low for a cycle and the next edge loads
+// fn_q from the same read at the new sg1_q. A third word read (scan_g + 2) cost ~17k LUT at the
+// middle configuration through how the occupancy writes map; the price is that the next word's
+// search of that one cycle is not used (a skip over empty words takes two cycles per word, not one).
+reg  [NG_W-1:0] sg1_q;
+reg             sg_v;            // sg1_q is scan_g + 1 (low for a cycle after a jump-like move)
+reg             fn_v;            // fn_q .. fnc_q hold word scan_g + 1 (cur_n is exact)
 wire [NG_W-1:0] scan_g1   = sg1_q;
 wire [(1<<GROUP_W)-1:0] gn_rest = cur_n;
 wire [(1<<GROUP_W)-1:0] gn_word = fbits[scan_g1];
-wire [NG_W-1:0] scan_g2   = sg2_q;
-wire [(1<<GROUP_W)-1:0] gn2_word = fbits[scan_g2];
 // lowest set bit: isolate it (x & -x, one carry chain), then encode the one-hot vector (each index
 // bit an OR of half the bits): a few LUT levels instead of a chain of halving steps
 wire [(1<<GROUP_W)-1:0] g_oh  = g_rest & (~g_rest + 1'b1);
@@ -701,9 +704,12 @@ wire            gc_le     = !b_hold || (gs_tgt_q <= b_slot);
 wire            g_take    = gd_le && gf_le && gc_le;
 wire [AS_W-1:0] gskip_t   = g_take ? gs_tgt_q : fskip_t;
 // how a skip moves the scan: to the word end (the next word's search is valid next cycle) or elsewhere
-wire [1:0]      gskip_k   = (g_take && gs_off_q[GROUP_W]) ? SK_NEXT : SK_NONE;
+// (SK_NEXT only when this cycle's next-word search ran on a loaded word)
+wire [1:0]      sk_nw     = fn_v ? SK_NEXT : SK_NONE;
+wire [1:0]      gskip_k   = (g_take && gs_off_q[GROUP_W]) ? sk_nw : SK_NONE;
 // how a move by one slot does
-wire [1:0]      inc_k     = (scan[GROUP_W-1:0] == {GROUP_W{1'b1}}) ? SK_NEXT : SK_SAME;
+wire            inc_nw    = (scan[GROUP_W-1:0] == {GROUP_W{1'b1}});   // +1 enters the next word
+wire [1:0]      inc_k     = inc_nw ? sk_nw : SK_SAME;
 wire            fc_zero   = (fcount == ZN);
 wire            cc_zero   = (ccount == ZN);
 wire            act_fskip = fc_zero && lt_due && lt_fl && lt_cap;
@@ -716,7 +722,7 @@ wire            act_claim = fw_v && ld_can && (fbit_scan || b_at_scan) && lt_due
 // walk goes on into the next slot without a bubble
 // first slot of the next occupancy word: bit 0 of the rotated copy gn_rest (no increment in front
 // of the multiplexer)
-wire            g1_bit0   = cur_n[0];
+wire            g1_bit0   = cur_n[0] && fn_v;   // (not loaded: no claim ahead into it)
 wire [(1<<GROUP_W)-1:0] g_word_n = {g1_bit0, cur_w[(1<<GROUP_W)-1:1]};   // bit k: slot scan_g*64 + k + 1
 wire            fbit_next = g_word_n[scan[GROUP_W-1:0]];
 wire            pc_issue  = ld_claim && (pc_st == 2'd0) && (be_st == BE_LWALK || (be_st == BE_LHEAD && fbit_scan)) &&
@@ -931,9 +937,6 @@ wire [(1<<GROUP_W)-1:0] gn_setm_d = ((fset && fw1 == scan_g1) ? fset_b : {(1<<GR
                                     ((fset2 && fw2 == scan_g1) ? fset2_b : {(1<<GROUP_W){1'b0}});
 wire [(1<<GROUP_W)-1:0] g_clrm_d  = (fclr && fw3 == scan_g) ? fclr_b : {(1<<GROUP_W){1'b0}};
 wire [(1<<GROUP_W)-1:0] gn_clrm_d = (fclr && fw3 == scan_g1) ? fclr_b : {(1<<GROUP_W){1'b0}};
-wire [(1<<GROUP_W)-1:0] gn2_setm_d = ((fset && fw1 == scan_g2) ? fset_b : {(1<<GROUP_W){1'b0}}) |
-                                     ((fset2 && fw2 == scan_g2) ? fset2_b : {(1<<GROUP_W){1'b0}});
-wire [(1<<GROUP_W)-1:0] gn2_clrm_d = (fclr && fw3 == scan_g2) ? fclr_b : {(1<<GROUP_W){1'b0}};
 // fnz: one bit per occupancy word, set while the word is non-empty; read only by the co-simulation's
 // next-event search (g_ff), which finds the next non-empty word in it by halving instead of testing
 // 2^NG_W words in a loop every cycle (without SIM_FAST_FORWARD it has no reader and synthesis drops it)
@@ -993,11 +996,9 @@ always @(posedge clk) begin
     fns_q   <= gn_setm_d;
     fnc_q   <= gn_clrm_d;
     fw_v    <= !init && sg_v;        // the words loaded at this edge were read at valid addresses
+    fn_v    <= !init && sg_v;        // (cleared below where the scan moves into the next word)
     sg_v    <= !init;
-    if (!sg_v) begin                 // recomputed from the scan (jump-like moves below clear sg_v again)
-        sg1_q <= scan_g + 1'b1;
-        sg2_q <= scan_g + {{(NG_W-2){1'b0}}, 2'd2};
-    end
+    if (!sg_v) sg1_q <= scan_g + 1'b1;   // recomputed from the scan (jump-like moves clear sg_v again)
     g_tgt_q  <= g_tgt;
     g_off_q  <= g_off;
     gn_tgt_q <= gn_tgt;
@@ -1117,6 +1118,7 @@ always @(posedge clk) begin
                 scan_k <= SK_NONE;
                 fw_v <= 1'b0;
                 sg_v <= 1'b0;
+                fn_v <= 1'b0;
                 lts_i <= i_lt_jmp;
             end else if (rewind_req) begin
                 if (rw_rdy) begin
@@ -1126,6 +1128,7 @@ always @(posedge clk) begin
                         scan_k <= SK_NONE;
                         fw_v <= 1'b0;
                         sg_v <= 1'b0;
+                        fn_v <= 1'b0;
                         lts_i <= i_lt_rw;
                         lts_b <= b_lt_rw;
                     end
@@ -1139,6 +1142,7 @@ always @(posedge clk) begin
                 scan_k <= SK_NONE;
                 fw_v <= 1'b0;
                 sg_v <= 1'b0;
+                fn_v <= 1'b0;
                 lts_i <= i_lt_fsk;
             end else if (act_gskip) begin
                 scan <= gskip_t;
@@ -1147,10 +1151,10 @@ always @(posedge clk) begin
                 if (!g_take) begin
                     fw_v <= 1'b0;
                     sg_v <= 1'b0;
+                    fn_v <= 1'b0;
                 end else if (gs_off_q[GROUP_W]) begin
                     fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
-                    fn_q <= gn2_word; fns_q <= gn2_setm_d; fnc_q <= gn2_clrm_d;
-                    sg1_q <= sg2_q; sg2_q <= sg2_q + 1'b1;
+                    fn_v <= 1'b0; sg1_q <= sg1_q + 1'b1;
                 end
                 lts_i <= i_lt_gsk;
             end else if (sweep_pend) begin
@@ -1164,10 +1168,9 @@ always @(posedge clk) begin
                 ld_claim <= 1'b0;          // empty (claimed only to let a waiting insert by)
                 scan <= scan + 1'b1;
                 scan_k <= inc_k;
-                if (inc_k == SK_NEXT) begin
+                if (inc_nw) begin
                     fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
-                    fn_q <= gn2_word; fns_q <= gn2_setm_d; fnc_q <= gn2_clrm_d;
-                    sg1_q <= sg2_q; sg2_q <= sg2_q + 1'b1;
+                    fn_v <= 1'b0; sg1_q <= sg1_q + 1'b1;
                 end
                 lts_i <= i_le_s;
                 lts_b <= lts_binc;
@@ -1203,10 +1206,9 @@ always @(posedge clk) begin
                 end else if (l_last) begin
                     scan <= scan_p1;
                     scan_k <= inc_k;
-                    if (inc_k == SK_NEXT) begin
+                    if (inc_nw) begin
                         fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
-                        fn_q <= gn2_word; fns_q <= gn2_setm_d; fnc_q <= gn2_clrm_d;
-                        sg1_q <= sg2_q; sg2_q <= sg2_q + 1'b1;
+                        fn_v <= 1'b0; sg1_q <= sg1_q + 1'b1;
                     end
                     lts_i <= i_le_s;
                     lts_b <= lts_binc;
@@ -1405,6 +1407,7 @@ always @(posedge clk) begin
         scan_k <= SK_NONE;
         fw_v <= 1'b0;
         sg_v <= 1'b0;
+        fn_v <= 1'b0;
         ld_claim <= 1'b0;
         pc_st <= 2'd0;
         l_mode <= LM_ONE;
@@ -1464,12 +1467,12 @@ always @(posedge clk) begin
         $finish;
     end
     // the next words' addresses: exact whenever valid
-    if (!rst && !init && sg_v && (sg1_q != scan_g + 1'b1 || sg2_q != scan_g + {{(NG_W-2){1'b0}}, 2'd2})) begin
-        $display("tsnic_calendar: sg1_q %0d sg2_q %0d but scan_g %0d", sg1_q, sg2_q, scan_g);
+    if (!rst && !init && sg_v && sg1_q != scan_g + 1'b1) begin
+        $display("tsnic_calendar: sg1_q %0d but scan_g %0d", sg1_q, scan_g);
         $finish;
     end
     // the registered occupancy word: exact whenever valid, and valid while the loader holds a slot
-    if (!rst && !init && fw_v && (cur_w != g_word || cur_n != gn_word)) begin
+    if (!rst && !init && ((fw_v && cur_w != g_word) || (fn_v && cur_n != gn_word))) begin
         $display("tsnic_calendar: cur_w %h cur_n %h but occupancy words %h %h (scan %0d)", cur_w, cur_n, g_word, gn_word, scan);
         $finish;
     end
