@@ -490,17 +490,34 @@ wire              bc_v     = bc_word[CW_W-1];
 wire [NODE_W:0]   b_qins   = (qfw_v && qfw_a == b_q) ? qfw_d : b_first ? qi_rd : h_qi;
 wire [NODE_W:0]   b_qrel   = (rfw_v && rfw_a == b_q) ? rfw_d : b_first ? ri_rd : h_ri;
 wire [NODE_W:0]   b_qq     = (qqfw_v && qqfw_a == b_q) ? qqfw_d : b_first ? qq_rd : h_qq;
-wire [NODE_W:0]   b_qcnt   = b_qins - b_qrel;
-// under quota: both compares side by side, the quota's zero test selects (no multiplexer in front
-// of a carry chain)
-wire              b_q_def  = (b_qcnt < DEF_Q);
-wire              b_q_cfg  = (b_qcnt < b_qq);
-wire              b_q_ok   = (b_qq == ZN) ? b_q_def : b_q_cfg;
+// Under quota: count = ins - rel < quota, i.e. (quota - 1) - count >= 0, i.e. the sign of
+// quota + rel + ~ins (NODE_W+1 bits) is clear. count is in 0..2^NODE_W and quota in 1..2^NODE_W, so
+// (quota - 1) - count lies in -2^NODE_W .. 2^NODE_W - 1 and its sign bit is exact although both
+// counters wrap. The three operands are added carry-save (one LUT level: sum and carry per bit),
+// then one carry chain: one chain behind the RAM outputs instead of a subtract and a compare.
+// The quota RAM holds the quota XOR DEFAULT_QUOTA (see qq_wd), so its cleared value 0 is the
+// default and the effective quota needs no zero test.
+wire [NODE_W:0]   b_qeff   = b_qq ^ DEF_Q;
+wire [NODE_W:0]   b_qa     = ~b_qins;
+wire [NODE_W:0]   b_qs     = b_qeff ^ b_qrel ^ b_qa;
+wire [NODE_W-1:0] b_qk     = (b_qeff[NODE_W-1:0] & b_qrel[NODE_W-1:0]) | (b_qeff[NODE_W-1:0] & b_qa[NODE_W-1:0]) |
+                             (b_qrel[NODE_W-1:0] & b_qa[NODE_W-1:0]);
+wire [NODE_W:0]   b_qt     = b_qs + {b_qk, 1'b0};
+wire              b_q_ok   = !b_qt[NODE_W];
 wire              alloc_bump = (bump != POOL);
 wire              node_avail = alloc_bump || fr_valid;
 wire [NODE_W-1:0] alloc_node = alloc_bump ? bump[NODE_W-1:0] : fr_data[NODE_W-1:0];
 wire              alloc_gen  = alloc_bump ? 1'b1 : fr_data[NODE_W];
 wire              b_wheel_ok = b_valid && !f_st && node_avail && b_q_ok;
+
+generate
+    if (DEFAULT_QUOTA < 1 || DEFAULT_QUOTA > (1 << NODE_W)) begin : g_bad_quota
+        tsnic_param_error_DEFAULT_QUOTA_must_be_1_to_the_pool_size param_error_inst ();
+    end
+endgenerate
+// the quota as stored: 0 (the default) stays 0, a larger value than the pool saturates to the pool
+wire [NODE_W:0]   qq_sat   = (cfg_quota_value > POOL) ? POOL : cfg_quota_value;
+wire [NODE_W:0]   qq_cfg   = (cfg_quota_value == ZN) ? ZN : (qq_sat ^ DEF_Q);
 
 // ------------------------------------------------------------------ sorter and its push port
 wire [SORT_W:0] srt_count;
@@ -836,7 +853,7 @@ always @* begin
     xc_we = 1'b0; xc_wa = cf_word[NODE_W-1:0]; xc_wd = cw_node;
     qi_we = 1'b0; qi_wa = b_q; qi_wd = b_qins + 1'b1;
     r_we  = 1'b0; r_wa = rq_q; r_wd = ((wq_v && wq_q == rq_q) ? wq_d : rl_rd) + 1'b1;
-    qq_we = cfg_quota_wr; qq_wa = cfg_quota_queue; qq_wd = cfg_quota_value;
+    qq_we = cfg_quota_wr; qq_wa = cfg_quota_queue; qq_wd = qq_cfg;
     d_we  = 1'b0; d_wa = scan[SLOT_W-1:0]; d_wd = !l_ed;
     e_we  = 1'b0; e_wd = !l_ec;
 
