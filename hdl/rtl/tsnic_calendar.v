@@ -167,6 +167,7 @@ reg               rewind_req;
 reg               lt_fl_q;       // scan < fine_lim, registered (the cascade-append gate)
 reg  [AC_W-1:0]   rw_c_q;        // rewind target (computed ahead): the window's top last cycle
 reg               rw_same_q;     // ... unchanged from the cycle before
+reg  [AC_W-1:0]   rw_cm_q;       // rw_c_q - 1 (so the compare with rw_c needs no increment of ccur)
 reg  [AS_W-1:0]   rw_fl_q;       // ... the fine window's floor from rw_c_q
 reg  [AS_W-1:0]   rw_t_q;        // ... max(due slot + 1, rw_fl_q, hi_s) of last cycle
 reg  [AS_W-1:0]   rw_hs_q;       // ... the hi_s it used
@@ -758,7 +759,9 @@ wire            rw_df     = (due_p1 >= rw_fl_q);
 wire            rw_dh     = (due_p1 >= hi_s);
 wire            rw_fh     = (rw_fl_q >= hi_s);
 wire [AS_W-1:0] rw_t      = (rw_df && rw_dh) ? due_p1 : (!rw_df && rw_fh) ? rw_fl_q : hi_s;
-wire            rw_rdy    = rw_v && rw_same_q && (rw_c == rw_c_q) && (hi_s == rw_hs_q);
+// rw_c == rw_c_q without the increment of ccur in front: ccur + 1 == rw_c_q is ccur == rw_c_q - 1
+wire            rw_c_same = cs_busy ? (ccur == rw_cm_q) : (ccur == rw_c_q);
+wire            rw_rdy    = rw_v && rw_same_q && rw_c_same && (hi_s == rw_hs_q);
 
 // both wheels empty: jump scan and ccur to the present at once
 wire [AC_W-1:0] jump_c1   = due_p1[AS_W-1:CWB] + 1'b1;
@@ -1022,7 +1025,8 @@ always @(posedge clk) begin
     gn_off_q <= gn_off;
     if (phc_step) rewind_req <= 1'b1;
     rw_c_q    <= rw_c;
-    rw_same_q <= (rw_c == rw_c_q);
+    rw_cm_q   <= cs_busy ? ccur : ccur - 1'b1;
+    rw_same_q <= rw_c_same;
     rw_fl_q   <= rw_floor;
     rw_t_q    <= rw_t;
     rw_hs_q   <= hi_s;
@@ -1481,6 +1485,10 @@ end
 always @(posedge clk) begin
     if (!rst && !init && b_valid && !b_urg && (b_lt_scan != (b_slot < scan))) begin
         $display("tsnic_calendar: b_lt_scan %0d but b_slot %0d scan %0d", b_lt_scan, b_slot, scan);
+        $finish;
+    end
+    if (!rst && !init && (rw_c_same != (rw_c == rw_c_q))) begin
+        $display("tsnic_calendar: rw_c_same %0d but rw_c %0d rw_c_q %0d", rw_c_same, rw_c, rw_c_q);
         $finish;
     end
     // the next words' addresses: exact whenever valid
