@@ -963,24 +963,29 @@ wire [(1<<GROUP_W)-1:0] gn_clrm_d = (fclr && fw3 == scan_g1) ? fclr_b : {(1<<GRO
 /* verilator lint_off UNUSEDSIGNAL */   // no reader without SIM_FAST_FORWARD
 reg  [(1<<NG_W)-1:0] fnz;
 /* verilator lint_on UNUSEDSIGNAL */
+// The occupancy bits are written bit by bit (two sets, then the clear, which wins: the loader
+// clears a slot in a cycle no append reaches it), so no word is read to be written back: written
+// as whole words (each a read of fbits[fw*], modified and written back), the three 2^NG_W:1 word
+// reads and the per-word selection between them were most of the calendar's logic.
 always @(posedge clk) begin
     if (init) begin
         fbits[init_ptr[NG_W-1:0]] <= {(1<<GROUP_W){1'b0}};   // init runs >= 2^NG_W cycles
+    end else begin
+        if (fset)  fbits[fw1][fset_i[GROUP_W-1:0]]  <= 1'b1;
+        if (fset2) fbits[fw2][fset2_i[GROUP_W-1:0]] <= 1'b1;
+        if (fclr)  fbits[fw3][fclr_i[GROUP_W-1:0]]  <= 1'b0;
+    end
+end
+// fnz (co-simulation only) from the words as written (fw*_n: reads of fbits[fw*] that synthesis
+// drops with fnz when nothing reads it)
+always @(posedge clk) begin
+    if (init) begin
         fnz[init_ptr[NG_W-1:0]]   <= 1'b0;
     end else begin
         // up to three words change; where two changes hit one word, one assignment takes both
-        if (fset) begin
-            fbits[fw1] <= fw1_n;
-            fnz[fw1]   <= |fw1_n;
-        end
-        if (fset2 && !(fset && fw1 == fw2)) begin
-            fbits[fw2] <= fw2_n;
-            fnz[fw2]   <= |fw2_n;
-        end
-        if (fclr && !(fset && fw1 == fw3) && !(fset2 && fw2 == fw3)) begin
-            fbits[fw3] <= fw3_n;
-            fnz[fw3]   <= |fw3_n;
-        end
+        if (fset) fnz[fw1] <= |fw1_n;
+        if (fset2 && !(fset && fw1 == fw2)) fnz[fw2] <= |fw2_n;
+        if (fclr && !(fset && fw1 == fw3) && !(fset2 && fw2 == fw3)) fnz[fw3] <= |fw3_n;
     end
 end
 
