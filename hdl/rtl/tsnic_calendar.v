@@ -964,17 +964,16 @@ wire [(1<<GROUP_W)-1:0] gn_clrm_d = (fclr && fw3 == scan_g1) ? fclr_b : {(1<<GRO
 reg  [(1<<NG_W)-1:0] fnz;
 /* verilator lint_on UNUSEDSIGNAL */
 // The occupancy bits are written bit by bit (two sets, then the clear, which wins: the loader
-// clears a slot in a cycle no append reaches it), so no word is read to be written back: written
-// as whole words (each a read of fbits[fw*], modified and written back), the three 2^NG_W:1 word
-// reads and the per-word selection between them were most of the calendar's logic.
+// clears a slot in a cycle no append reaches it), so no word is read to be written back (written
+// as whole words, each a read of fbits[fw*] modified and written back).
+// The post-reset clear goes through the clear's port, one bit per cycle (init runs >= 2^SLOT_W
+// cycles): a fourth, whole-word write port would add an input to every bit's logic.
+wire            fclr_w   = init || fclr;
+wire [SLOT_W-1:0] fclr_wi = init ? init_ptr[SLOT_W-1:0] : fclr_i;
 always @(posedge clk) begin
-    if (init) begin
-        fbits[init_ptr[NG_W-1:0]] <= {(1<<GROUP_W){1'b0}};   // init runs >= 2^NG_W cycles
-    end else begin
-        if (fset)  fbits[fw1][fset_i[GROUP_W-1:0]]  <= 1'b1;
-        if (fset2) fbits[fw2][fset2_i[GROUP_W-1:0]] <= 1'b1;
-        if (fclr)  fbits[fw3][fclr_i[GROUP_W-1:0]]  <= 1'b0;
-    end
+    if (fset)   fbits[fw1][fset_i[GROUP_W-1:0]]  <= 1'b1;     // (fset, fset2: never during init)
+    if (fset2)  fbits[fw2][fset2_i[GROUP_W-1:0]] <= 1'b1;
+    if (fclr_w) fbits[fclr_wi[SLOT_W-1:GROUP_W]][fclr_wi[GROUP_W-1:0]] <= 1'b0;
 end
 // fnz (co-simulation only) from the words as written (fw*_n: reads of fbits[fw*] that synthesis
 // drops with fnz when nothing reads it)
