@@ -167,6 +167,7 @@ reg               rewind_req;
 reg               lt_fl_q;       // scan < fine_lim, registered (the cascade-append gate)
 reg  [AC_W-1:0]   rw_c_q;        // rewind target (computed ahead): the window's top last cycle
 reg               rw_same_q;     // ... unchanged from the cycle before
+reg  [AC_W-1:0]   rw_cm_q;       // rw_c_q - 1 (so the compare with rw_c needs no increment of ccur)
 reg  [AS_W-1:0]   rw_fl_q;       // ... the fine window's floor from rw_c_q
 reg  [AS_W-1:0]   rw_t_q;        // ... max(due slot + 1, rw_fl_q, hi_s) of last cycle
 reg  [AS_W-1:0]   rw_hs_q;       // ... the hi_s it used
@@ -490,17 +491,34 @@ wire              bc_v     = bc_word[CW_W-1];
 wire [NODE_W:0]   b_qins   = (qfw_v && qfw_a == b_q) ? qfw_d : b_first ? qi_rd : h_qi;
 wire [NODE_W:0]   b_qrel   = (rfw_v && rfw_a == b_q) ? rfw_d : b_first ? ri_rd : h_ri;
 wire [NODE_W:0]   b_qq     = (qqfw_v && qqfw_a == b_q) ? qqfw_d : b_first ? qq_rd : h_qq;
-wire [NODE_W:0]   b_qcnt   = b_qins - b_qrel;
-// under quota: both compares side by side, the quota's zero test selects (no multiplexer in front
-// of a carry chain)
-wire              b_q_def  = (b_qcnt < DEF_Q);
-wire              b_q_cfg  = (b_qcnt < b_qq);
-wire              b_q_ok   = (b_qq == ZN) ? b_q_def : b_q_cfg;
+// Under quota: count = ins - rel < quota, i.e. (quota - 1) - count >= 0, i.e. the sign of
+// quota + rel + ~ins (NODE_W+1 bits) is clear. count is in 0..2^NODE_W and quota in 1..2^NODE_W, so
+// (quota - 1) - count lies in -2^NODE_W .. 2^NODE_W - 1 and its sign bit is exact although both
+// counters wrap. The three operands are added carry-save (one LUT level: sum and carry per bit),
+// then one carry chain: one chain behind the RAM outputs instead of a subtract and a compare.
+// The quota RAM holds the quota XOR DEFAULT_QUOTA (see qq_wd), so its cleared value 0 is the
+// default and the effective quota needs no zero test.
+wire [NODE_W:0]   b_qeff   = b_qq ^ DEF_Q;
+wire [NODE_W:0]   b_qa     = ~b_qins;
+wire [NODE_W:0]   b_qs     = b_qeff ^ b_qrel ^ b_qa;
+wire [NODE_W-1:0] b_qk     = (b_qeff[NODE_W-1:0] & b_qrel[NODE_W-1:0]) | (b_qeff[NODE_W-1:0] & b_qa[NODE_W-1:0]) |
+                             (b_qrel[NODE_W-1:0] & b_qa[NODE_W-1:0]);
+wire [NODE_W:0]   b_qt     = b_qs + {b_qk, 1'b0};
+wire              b_q_ok   = !b_qt[NODE_W];
 wire              alloc_bump = (bump != POOL);
 wire              node_avail = alloc_bump || fr_valid;
 wire [NODE_W-1:0] alloc_node = alloc_bump ? bump[NODE_W-1:0] : fr_data[NODE_W-1:0];
 wire              alloc_gen  = alloc_bump ? 1'b1 : fr_data[NODE_W];
 wire              b_wheel_ok = b_valid && !f_st && node_avail && b_q_ok;
+
+generate
+    if (DEFAULT_QUOTA < 1 || DEFAULT_QUOTA > (1 << NODE_W)) begin : g_bad_quota
+        tsnic_param_error_DEFAULT_QUOTA_must_be_1_to_the_pool_size param_error_inst ();
+    end
+endgenerate
+// the quota as stored: 0 (the default) stays 0, a larger value than the pool saturates to the pool
+wire [NODE_W:0]   qq_sat   = (cfg_quota_value > POOL) ? POOL : cfg_quota_value;
+wire [NODE_W:0]   qq_cfg   = (cfg_quota_value == ZN) ? ZN : (qq_sat ^ DEF_Q);
 
 // ------------------------------------------------------------------ sorter and its push port
 wire [SORT_W:0] srt_count;
@@ -637,11 +655,18 @@ wire            fbit_scan = cur_w[scan[GROUP_W-1:0]];
 wire [(1<<GROUP_W)-1:0] g_rest = cur_w & (({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]) << 1);
 // the next occupancy word, read at scan_g + 1 (an NG_W-bit increment in front of the multiplexer;
 // before, a rotated copy of all words, which cost the co-simulation a 2^NG_W-word copy per evaluation)
-wire [NG_W-1:0] scan_g1   = scan_g + 1'b1;
+// (scan_g + 1 is a register, sg1_q, kept where the scan moves: no increment in front of the
+// 2^NG_W:1 word read). When the scan moves into the next word, that word becomes fw_q (from this
+// read) and the word after it is not read at all: fn_v is low for a cycle and the next edge loads
+// fn_q from the same read at the new sg1_q. A third word read (scan_g + 2) cost ~17k LUT at the
+// middle configuration through how the occupancy writes map; the price is that the next word's
+// search of that one cycle is not used (a skip over empty words takes two cycles per word, not one).
+reg  [NG_W-1:0] sg1_q;
+reg             sg_v;            // sg1_q is scan_g + 1 (low for a cycle after a jump-like move)
+reg             fn_v;            // fn_q .. fnc_q hold word scan_g + 1 (cur_n is exact)
+wire [NG_W-1:0] scan_g1   = sg1_q;
 wire [(1<<GROUP_W)-1:0] gn_rest = cur_n;
 wire [(1<<GROUP_W)-1:0] gn_word = fbits[scan_g1];
-wire [NG_W-1:0] scan_g2   = scan_g1 + 1'b1;
-wire [(1<<GROUP_W)-1:0] gn2_word = fbits[scan_g2];
 // lowest set bit: isolate it (x & -x, one carry chain), then encode the one-hot vector (each index
 // bit an OR of half the bits): a few LUT levels instead of a chain of halving steps
 wire [(1<<GROUP_W)-1:0] g_oh  = g_rest & (~g_rest + 1'b1);
@@ -697,9 +722,12 @@ wire            gc_le     = !b_hold || (gs_tgt_q <= b_slot);
 wire            g_take    = gd_le && gf_le && gc_le;
 wire [AS_W-1:0] gskip_t   = g_take ? gs_tgt_q : fskip_t;
 // how a skip moves the scan: to the word end (the next word's search is valid next cycle) or elsewhere
-wire [1:0]      gskip_k   = (g_take && gs_off_q[GROUP_W]) ? SK_NEXT : SK_NONE;
+// (SK_NEXT only when this cycle's next-word search ran on a loaded word)
+wire [1:0]      sk_nw     = fn_v ? SK_NEXT : SK_NONE;
+wire [1:0]      gskip_k   = (g_take && gs_off_q[GROUP_W]) ? sk_nw : SK_NONE;
 // how a move by one slot does
-wire [1:0]      inc_k     = (scan[GROUP_W-1:0] == {GROUP_W{1'b1}}) ? SK_NEXT : SK_SAME;
+wire            inc_nw    = (scan[GROUP_W-1:0] == {GROUP_W{1'b1}});   // +1 enters the next word
+wire [1:0]      inc_k     = inc_nw ? sk_nw : SK_SAME;
 wire            fc_zero   = (fcount == ZN);
 wire            cc_zero   = (ccount == ZN);
 wire            act_fskip = fc_zero && lt_due && lt_fl && lt_cap;
@@ -712,7 +740,7 @@ wire            act_claim = fw_v && ld_can && (fbit_scan || b_at_scan) && lt_due
 // walk goes on into the next slot without a bubble
 // first slot of the next occupancy word: bit 0 of the rotated copy gn_rest (no increment in front
 // of the multiplexer)
-wire            g1_bit0   = cur_n[0];
+wire            g1_bit0   = cur_n[0] && fn_v;   // (not loaded: no claim ahead into it)
 wire [(1<<GROUP_W)-1:0] g_word_n = {g1_bit0, cur_w[(1<<GROUP_W)-1:1]};   // bit k: slot scan_g*64 + k + 1
 wire            fbit_next = g_word_n[scan[GROUP_W-1:0]];
 wire            pc_issue  = ld_claim && (pc_st == 2'd0) && (be_st == BE_LWALK || (be_st == BE_LHEAD && fbit_scan)) &&
@@ -731,7 +759,9 @@ wire            rw_df     = (due_p1 >= rw_fl_q);
 wire            rw_dh     = (due_p1 >= hi_s);
 wire            rw_fh     = (rw_fl_q >= hi_s);
 wire [AS_W-1:0] rw_t      = (rw_df && rw_dh) ? due_p1 : (!rw_df && rw_fh) ? rw_fl_q : hi_s;
-wire            rw_rdy    = rw_v && rw_same_q && (rw_c == rw_c_q) && (hi_s == rw_hs_q);
+// rw_c == rw_c_q without the increment of ccur in front: ccur + 1 == rw_c_q is ccur == rw_c_q - 1
+wire            rw_c_same = cs_busy ? (ccur == rw_cm_q) : (ccur == rw_c_q);
+wire            rw_rdy    = rw_v && rw_same_q && rw_c_same && (hi_s == rw_hs_q);
 
 // both wheels empty: jump scan and ccur to the present at once
 wire [AC_W-1:0] jump_c1   = due_p1[AS_W-1:CWB] + 1'b1;
@@ -826,7 +856,7 @@ always @* begin
     xc_we = 1'b0; xc_wa = cf_word[NODE_W-1:0]; xc_wd = cw_node;
     qi_we = 1'b0; qi_wa = b_q; qi_wd = b_qins + 1'b1;
     r_we  = 1'b0; r_wa = rq_q; r_wd = ((wq_v && wq_q == rq_q) ? wq_d : rl_rd) + 1'b1;
-    qq_we = cfg_quota_wr; qq_wa = cfg_quota_queue; qq_wd = cfg_quota_value;
+    qq_we = cfg_quota_wr; qq_wa = cfg_quota_queue; qq_wd = qq_cfg;
     d_we  = 1'b0; d_wa = scan[SLOT_W-1:0]; d_wd = !l_ed;
     e_we  = 1'b0; e_wd = !l_ec;
 
@@ -927,33 +957,34 @@ wire [(1<<GROUP_W)-1:0] gn_setm_d = ((fset && fw1 == scan_g1) ? fset_b : {(1<<GR
                                     ((fset2 && fw2 == scan_g1) ? fset2_b : {(1<<GROUP_W){1'b0}});
 wire [(1<<GROUP_W)-1:0] g_clrm_d  = (fclr && fw3 == scan_g) ? fclr_b : {(1<<GROUP_W){1'b0}};
 wire [(1<<GROUP_W)-1:0] gn_clrm_d = (fclr && fw3 == scan_g1) ? fclr_b : {(1<<GROUP_W){1'b0}};
-wire [(1<<GROUP_W)-1:0] gn2_setm_d = ((fset && fw1 == scan_g2) ? fset_b : {(1<<GROUP_W){1'b0}}) |
-                                     ((fset2 && fw2 == scan_g2) ? fset2_b : {(1<<GROUP_W){1'b0}});
-wire [(1<<GROUP_W)-1:0] gn2_clrm_d = (fclr && fw3 == scan_g2) ? fclr_b : {(1<<GROUP_W){1'b0}};
 // fnz: one bit per occupancy word, set while the word is non-empty; read only by the co-simulation's
 // next-event search (g_ff), which finds the next non-empty word in it by halving instead of testing
 // 2^NG_W words in a loop every cycle (without SIM_FAST_FORWARD it has no reader and synthesis drops it)
 /* verilator lint_off UNUSEDSIGNAL */   // no reader without SIM_FAST_FORWARD
 reg  [(1<<NG_W)-1:0] fnz;
 /* verilator lint_on UNUSEDSIGNAL */
+// The occupancy bits are written bit by bit (two sets, then the clear, which wins: the loader
+// clears a slot in a cycle no append reaches it), so no word is read to be written back (written
+// as whole words, each a read of fbits[fw*] modified and written back).
+// The post-reset clear goes through the clear's port, one bit per cycle (init runs >= 2^SLOT_W
+// cycles): a fourth, whole-word write port would add an input to every bit's logic.
+wire            fclr_w   = init || fclr;
+wire [SLOT_W-1:0] fclr_wi = init ? init_ptr[SLOT_W-1:0] : fclr_i;
+always @(posedge clk) begin
+    if (fset)   fbits[fw1][fset_i[GROUP_W-1:0]]  <= 1'b1;     // (fset, fset2: never during init)
+    if (fset2)  fbits[fw2][fset2_i[GROUP_W-1:0]] <= 1'b1;
+    if (fclr_w) fbits[fclr_wi[SLOT_W-1:GROUP_W]][fclr_wi[GROUP_W-1:0]] <= 1'b0;
+end
+// fnz (co-simulation only) from the words as written (fw*_n: reads of fbits[fw*] that synthesis
+// drops with fnz when nothing reads it)
 always @(posedge clk) begin
     if (init) begin
-        fbits[init_ptr[NG_W-1:0]] <= {(1<<GROUP_W){1'b0}};   // init runs >= 2^NG_W cycles
         fnz[init_ptr[NG_W-1:0]]   <= 1'b0;
     end else begin
         // up to three words change; where two changes hit one word, one assignment takes both
-        if (fset) begin
-            fbits[fw1] <= fw1_n;
-            fnz[fw1]   <= |fw1_n;
-        end
-        if (fset2 && !(fset && fw1 == fw2)) begin
-            fbits[fw2] <= fw2_n;
-            fnz[fw2]   <= |fw2_n;
-        end
-        if (fclr && !(fset && fw1 == fw3) && !(fset2 && fw2 == fw3)) begin
-            fbits[fw3] <= fw3_n;
-            fnz[fw3]   <= |fw3_n;
-        end
+        if (fset) fnz[fw1] <= |fw1_n;
+        if (fset2 && !(fset && fw1 == fw2)) fnz[fw2] <= |fw2_n;
+        if (fclr && !(fset && fw1 == fw3) && !(fset2 && fw2 == fw3)) fnz[fw3] <= |fw3_n;
     end
 end
 
@@ -988,14 +1019,18 @@ always @(posedge clk) begin
     fn_q    <= gn_word;
     fns_q   <= gn_setm_d;
     fnc_q   <= gn_clrm_d;
-    fw_v    <= !init;
+    fw_v    <= !init && sg_v;        // the words loaded at this edge were read at valid addresses
+    fn_v    <= !init && sg_v;        // (cleared below where the scan moves into the next word)
+    sg_v    <= !init;
+    if (!sg_v) sg1_q <= scan_g + 1'b1;   // recomputed from the scan (jump-like moves clear sg_v again)
     g_tgt_q  <= g_tgt;
     g_off_q  <= g_off;
     gn_tgt_q <= gn_tgt;
     gn_off_q <= gn_off;
     if (phc_step) rewind_req <= 1'b1;
     rw_c_q    <= rw_c;
-    rw_same_q <= (rw_c == rw_c_q);
+    rw_cm_q   <= cs_busy ? ccur : ccur - 1'b1;
+    rw_same_q <= rw_c_same;
     rw_fl_q   <= rw_floor;
     rw_t_q    <= rw_t;
     rw_hs_q   <= hi_s;
@@ -1107,6 +1142,8 @@ always @(posedge clk) begin
                 scan <= jump_s;
                 scan_k <= SK_NONE;
                 fw_v <= 1'b0;
+                sg_v <= 1'b0;
+                fn_v <= 1'b0;
                 lts_i <= i_lt_jmp;
             end else if (rewind_req) begin
                 if (rw_rdy) begin
@@ -1115,6 +1152,8 @@ always @(posedge clk) begin
                         scan <= rw_t_q;
                         scan_k <= SK_NONE;
                         fw_v <= 1'b0;
+                        sg_v <= 1'b0;
+                        fn_v <= 1'b0;
                         lts_i <= i_lt_rw;
                         lts_b <= b_lt_rw;
                     end
@@ -1127,15 +1166,20 @@ always @(posedge clk) begin
                 scan <= fskip_t;
                 scan_k <= SK_NONE;
                 fw_v <= 1'b0;
+                sg_v <= 1'b0;
+                fn_v <= 1'b0;
                 lts_i <= i_lt_fsk;
             end else if (act_gskip) begin
                 scan <= gskip_t;
                 scan_k <= gskip_k;
                 // to a set slot of its word: as staying; to the word end: the next word; to a limit: reload
-                if (!g_take) fw_v <= 1'b0;
-                else if (gs_off_q[GROUP_W]) begin
+                if (!g_take) begin
+                    fw_v <= 1'b0;
+                    sg_v <= 1'b0;
+                    fn_v <= 1'b0;
+                end else if (gs_off_q[GROUP_W]) begin
                     fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
-                    fn_q <= gn2_word; fns_q <= gn2_setm_d; fnc_q <= gn2_clrm_d;
+                    fn_v <= 1'b0; sg1_q <= sg1_q + 1'b1;
                 end
                 lts_i <= i_lt_gsk;
             end else if (sweep_pend) begin
@@ -1149,9 +1193,9 @@ always @(posedge clk) begin
                 ld_claim <= 1'b0;          // empty (claimed only to let a waiting insert by)
                 scan <= scan + 1'b1;
                 scan_k <= inc_k;
-                if (inc_k == SK_NEXT) begin
+                if (inc_nw) begin
                     fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
-                    fn_q <= gn2_word; fns_q <= gn2_setm_d; fnc_q <= gn2_clrm_d;
+                    fn_v <= 1'b0; sg1_q <= sg1_q + 1'b1;
                 end
                 lts_i <= i_le_s;
                 lts_b <= lts_binc;
@@ -1187,9 +1231,9 @@ always @(posedge clk) begin
                 end else if (l_last) begin
                     scan <= scan_p1;
                     scan_k <= inc_k;
-                    if (inc_k == SK_NEXT) begin
+                    if (inc_nw) begin
                         fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
-                        fn_q <= gn2_word; fns_q <= gn2_setm_d; fnc_q <= gn2_clrm_d;
+                        fn_v <= 1'b0; sg1_q <= sg1_q + 1'b1;
                     end
                     lts_i <= i_le_s;
                     lts_b <= lts_binc;
@@ -1387,6 +1431,8 @@ always @(posedge clk) begin
         scan <= {AS_W{1'b0}};
         scan_k <= SK_NONE;
         fw_v <= 1'b0;
+        sg_v <= 1'b0;
+        fn_v <= 1'b0;
         ld_claim <= 1'b0;
         pc_st <= 2'd0;
         l_mode <= LM_ONE;
@@ -1445,12 +1491,22 @@ always @(posedge clk) begin
         $display("tsnic_calendar: b_lt_scan %0d but b_slot %0d scan %0d", b_lt_scan, b_slot, scan);
         $finish;
     end
+    if (!rst && !init && (rw_c_same != (rw_c == rw_c_q))) begin
+        $display("tsnic_calendar: rw_c_same %0d but rw_c %0d rw_c_q %0d", rw_c_same, rw_c, rw_c_q);
+        $finish;
+    end
+    // the next words' addresses: exact whenever valid
+    if (!rst && !init && sg_v && sg1_q != scan_g + 1'b1) begin
+        $display("tsnic_calendar: sg1_q %0d but scan_g %0d", sg1_q, scan_g);
+        $finish;
+    end
     // the registered occupancy word: exact whenever valid, and valid while the loader holds a slot
-    if (!rst && !init && fw_v && (cur_w != g_word || cur_n != gn_word)) begin
+    if (!rst && !init && ((fw_v && cur_w != g_word) || (fn_v && cur_n != gn_word))) begin
         $display("tsnic_calendar: cur_w %h cur_n %h but occupancy words %h %h (scan %0d)", cur_w, cur_n, g_word, gn_word, scan);
         $finish;
     end
-    if (!rst && !init && !fw_v && (ld_claim || be_st != BE_IDLE)) begin
+    // (the flush sweep, BE_SWRES / BE_SW, reads no occupancy word and may start while they reload)
+    if (!rst && !init && !fw_v && (ld_claim || (be_st != BE_IDLE && be_st != BE_SWRES && be_st != BE_SW))) begin
         $display("tsnic_calendar: fw_v low in loader state %0d (scan %0d)", be_st, scan);
         $finish;
     end
