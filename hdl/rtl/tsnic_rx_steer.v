@@ -139,13 +139,17 @@ end
 reg             hit_c;
 reg [ENT_W-1:0] ent_c;
 integer         pe;   // this block's own loop variable
+// (the search only with a match: no match gives the same 0 / 0, and a Verilated model then skips
+// the ENTRIES steps in nearly every cycle)
 always @* begin
     hit_c = 1'b0;
     ent_c = {ENT_W{1'b0}};
-    for (pe = ENTRIES - 1; pe >= 0; pe = pe - 1) begin
-        if (match_reg[pe]) begin
-            hit_c = 1'b1;
-            ent_c = pe[ENT_W-1:0];
+    if (|match_reg) begin
+        for (pe = ENTRIES - 1; pe >= 0; pe = pe - 1) begin
+            if (match_reg[pe]) begin
+                hit_c = 1'b1;
+                ent_c = pe[ENT_W-1:0];
+            end
         end
     end
 end
