@@ -357,25 +357,14 @@ function [2:0] x_cmp;
         x_cmp = {yl < xl, yl == xl, (yl == xl) && x_mt(yv, ym, xq)};
     end
 endfunction
-// (read only where the stage-Q entry is valid: computed only then, so a Verilated model skips them
-// in a cycle without one; zero otherwise, a value no register takes)
-reg  [2:0]        ya_lo, ya_hi, za_a, za_b, yb_lo, yb_hi, zb_a, zb_b;
-always @* begin
-    ya_lo = 3'd0; ya_hi = 3'd0; za_a = 3'd0; za_b = 3'd0;
-    yb_lo = 3'd0; yb_hi = 3'd0; zb_a = 3'd0; zb_b = 3'd0;
-    if (qa_v) begin
-        ya_lo = x_cmp(i_lo_v, i_lo_l, i_lo_m, qa_l, qa_m[O_Q +: QUEUE_W]);
-        ya_hi = x_cmp(i_hi_v, i_hi_l, i_hi_m, qa_l, qa_m[O_Q +: QUEUE_W]);
-        za_a  = x_cmp(pa_v, pa_l, pa_m, qa_l, qa_m[O_Q +: QUEUE_W]);
-        za_b  = x_cmp(pb_v, pb_l, pb_m, qa_l, qa_m[O_Q +: QUEUE_W]);
-    end
-    if (qb_v) begin
-        yb_lo = x_cmp(i_lo_v, i_lo_l, i_lo_m, qb_l, qb_m[O_Q +: QUEUE_W]);
-        yb_hi = x_cmp(i_hi_v, i_hi_l, i_hi_m, qb_l, qb_m[O_Q +: QUEUE_W]);
-        zb_a  = x_cmp(pa_v, pa_l, pa_m, qb_l, qb_m[O_Q +: QUEUE_W]);
-        zb_b  = x_cmp(pb_v, pb_l, pb_m, qb_l, qb_m[O_Q +: QUEUE_W]);
-    end
-end
+wire [2:0]        ya_lo = x_cmp(i_lo_v, i_lo_l, i_lo_m, qa_l, qa_m[O_Q +: QUEUE_W]);
+wire [2:0]        ya_hi = x_cmp(i_hi_v, i_hi_l, i_hi_m, qa_l, qa_m[O_Q +: QUEUE_W]);
+wire [2:0]        yb_lo = x_cmp(i_lo_v, i_lo_l, i_lo_m, qb_l, qb_m[O_Q +: QUEUE_W]);
+wire [2:0]        yb_hi = x_cmp(i_hi_v, i_hi_l, i_hi_m, qb_l, qb_m[O_Q +: QUEUE_W]);
+wire [2:0]        za_a  = x_cmp(pa_v, pa_l, pa_m, qa_l, qa_m[O_Q +: QUEUE_W]);
+wire [2:0]        za_b  = x_cmp(pb_v, pb_l, pb_m, qa_l, qa_m[O_Q +: QUEUE_W]);
+wire [2:0]        zb_a  = x_cmp(pa_v, pa_l, pa_m, qb_l, qb_m[O_Q +: QUEUE_W]);
+wire [2:0]        zb_b  = x_cmp(pb_v, pb_l, pb_m, qb_l, qb_m[O_Q +: QUEUE_W]);
 
 // ------------------------------------------------------------------ stage P: ranks
 // rank: 1 + the highest rank among the cells (mt) and the stage-I entries of the entry's queue and
