@@ -236,10 +236,16 @@ always @* begin
             mk_vec[n] = v_reg[n] && !u_reg[n] && (m_reg[n][O_Q +: QUEUE_W] == mk_q);
     end
 end
-wire              lo_mk   = mark_hit(mk_v, mk_q, i_lo_m);
-wire              hi_mk   = mark_hit(mk_v, mk_q, i_hi_m);
-wire [MW-1:0]     lo_m    = mark_m(lo_mk, i_lo_m);
-wire [MW-1:0]     hi_m    = mark_m(hi_mk, i_hi_m);
+// the stage-I entries as marked (unchanged without a mark: the mark logic runs only with one)
+reg  [MW-1:0]     lo_m, hi_m;
+always @* begin
+    lo_m = i_lo_m;
+    hi_m = i_hi_m;
+    if (mk_v) begin
+        lo_m = mark_m(mark_hit(1'b1, mk_q, i_lo_m), i_lo_m);
+        hi_m = mark_m(mark_hit(1'b1, mk_q, i_hi_m), i_hi_m);
+    end
+end
 wire              lo_u    = lo_m[O_URG];
 wire              lo_f    = lo_m[O_URG] && (lo_m[2:0] == ST_FLUSHED);
 wire              hi_u    = hi_m[O_URG];
@@ -391,8 +397,11 @@ always @* begin
         if (pb_za[0]) hot_b = hot_b | (ONE_R << ia_rank);
         if (pb_zb[0]) hot_b = hot_b | (ONE_R << ib_rank);
     end
-    rank_a = pa_m[O_URG] ? {RANK_W{1'b0}} : rank_of(hot_a);
-    rank_b = pb_m[O_URG] ? {RANK_W{1'b0}} : rank_of(hot_b);
+    // rank_of of no rank present is 0: the 16-step search only when one is
+    rank_a = {RANK_W{1'b0}};
+    rank_b = {RANK_W{1'b0}};
+    if (!pa_m[O_URG] && (|hot_a)) rank_a = rank_of(hot_a);
+    if (!pb_m[O_URG] && (|hot_b)) rank_b = rank_of(hot_b);
 end
 // the lower of the two goes in first (with one entry, that one); equal launch_ns only with an urgent
 // entry, which then goes first (rank 0, and its place does not matter: it leaves first anyway)
@@ -403,8 +412,15 @@ wire [63:0]       n_lo_l  = lo_is_a ? pa_l : pb_l;
 wire [63:0]       n_hi_l  = lo_is_a ? pb_l : pa_l;
 wire [MW-1:0]     n_lo_m0 = lo_is_a ? {rank_a, pa_m[O_RANK-1:0]} : {rank_b, pb_m[O_RANK-1:0]};
 wire [MW-1:0]     n_hi_m0 = lo_is_a ? {rank_b, pb_m[O_RANK-1:0]} : {rank_a, pa_m[O_RANK-1:0]};
-wire [MW-1:0]     n_lo_m  = mark_m(mark_hit(mk_v, mk_q, n_lo_m0), n_lo_m0);
-wire [MW-1:0]     n_hi_m  = mark_m(mark_hit(mk_v, mk_q, n_hi_m0), n_hi_m0);
+reg  [MW-1:0]     n_lo_m, n_hi_m;
+always @* begin
+    n_lo_m = n_lo_m0;
+    n_hi_m = n_hi_m0;
+    if (mk_v) begin
+        n_lo_m = mark_m(mark_hit(1'b1, mk_q, n_lo_m0), n_lo_m0);
+        n_hi_m = mark_m(mark_hit(1'b1, mk_q, n_hi_m0), n_hi_m0);
+    end
+end
 // their compare vectors against this cycle's cells, and bits against the stage-I entries (lo, hi)
 wire [S-1:0]      x_lo_lt = lo_is_a ? pa_lt : pb_lt;
 wire [S-1:0]      x_lo_eq = lo_is_a ? pa_eq : pb_eq;

@@ -1093,10 +1093,21 @@ wire        bus_ff_quiet = !s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid 
                            !m_axi_arvalid && !m_axi_rvalid && !m_axi_awvalid && !m_axi_wvalid && !m_axi_bvalid &&
                            !m_axis_tx_tvalid && !s_axis_rx_tvalid;
 wire        rx_ff_quiet = !rxt_busy && !rxb_busy && !rxs_busy && !rxd_busy && !rxr_busy && !wa_busy;
-wire        all_ff_quiet = phc_ff_quiet && regs_ff_quiet && df_ff_quiet && cal_ff_quiet && pf_ff_quiet &&
-                           cw_ff_quiet && gate_ff_quiet && bus_ff_quiet && fl_ff_quiet && rx_ff_quiet &&
-                           (rseq_reg == R_IDLE) &&
-                           !fetch_fl_out_reg && !rst;
+// The same AND in steps: the ports and the core's own state first, then the blocks that are busy
+// longest (the fetch engine and the completion writer, also during the post-reset clear; the
+// prefetcher and the calendar while frames wait), the rest last. A cycle-based simulator stops at
+// the first step that fails instead of evaluating the whole AND in every cycle (simulation-only:
+// nothing reads it when SIM_FAST_FORWARD = 0).
+reg         all_ff_quiet;
+always @* begin
+    all_ff_quiet = 1'b0;
+    if (bus_ff_quiet && gate_ff_quiet && (rseq_reg == R_IDLE) && !fetch_fl_out_reg && !rst) begin
+        if (df_ff_quiet && cw_ff_quiet) begin
+            if (pf_ff_quiet && cal_ff_quiet)
+                all_ff_quiet = phc_ff_quiet && regs_ff_quiet && fl_ff_quiet && rx_ff_quiet;
+        end
+    end
+end
 wire [63:0] wake_a = (phc_ff_wake_ns < regs_ff_wake_ns) ? phc_ff_wake_ns : regs_ff_wake_ns;
 wire [63:0] wake_b = (wake_a < cal_ff_wake_ns) ? wake_a : cal_ff_wake_ns;
 wire [63:0] wake_c = (wake_b < fl_ff_wake_ns) ? wake_b : fl_ff_wake_ns;   // flash: end of a busy-poll gap

@@ -55,12 +55,18 @@ initial begin
 end
 `endif
 
+// The read comes first and the write is a blocking one: `mem` belongs to this block alone (nothing
+// else reads or writes it), so the read still returns the old word (read-first) and the RAM is the
+// same; a cycle-based simulator (Verilator) then stores the written word directly instead of keeping
+// per-instance delayed-write state (a flag, an address and a value set and tested in every cycle).
 integer i;
 always @(posedge clk) begin
-    for (i = 0; i < BE_W; i = i + 1) begin
-        if (wr_en[i]) mem[wr_addr][i*LANE_W +: LANE_W] <= wr_data[i*LANE_W +: LANE_W];
-    end
     if (rd_en) rd_q <= mem[rd_addr];
+    for (i = 0; i < BE_W; i = i + 1) begin
+        /* verilator lint_off BLKSEQ */
+        if (wr_en[i]) mem[wr_addr][i*LANE_W +: LANE_W] = wr_data[i*LANE_W +: LANE_W];
+        /* verilator lint_on BLKSEQ */
+    end
 end
 
 generate

@@ -183,10 +183,6 @@ function [7:0] byte_at(input [DATA_W-1:0] d, input [16:0] o, input [16:0] b);
 endfunction
 // verilator lint_on UNUSEDSIGNAL
 
-wire [7:0]  b14 = byte_at(s_axis_tdata, off, 17'd14);
-wire [3:0]  ihl_now = in_beat(off, 17'd14) ? b14[3:0] : vihl_reg[3:0];
-wire [16:0] pbase = 17'd14 + {11'd0, ihl_now, 2'b00};
-
 reg [16:0] len_next;
 always @* begin
     len_next = off + {{(16-BLOG2){1'b0}}, beat_bytes};
@@ -208,24 +204,40 @@ wire [PTR_W-1:0] sof_now = first ? wr_ptr_reg : sof_ptr_reg;
 wire [PTR_W-1:0] end_now = wr_ptr_reg + {{(PTR_W-1){1'b0}}, store};
 wire [63:0] ts_now = first ? s_axis_ts : ts_reg;
 
-// key (the header bytes, including those of this last beat)
-wire [15:0] et_k    = {in_beat(off, 17'd12) ? byte_at(s_axis_tdata, off, 17'd12) : et_reg[15:8],
-                       in_beat(off, 17'd13) ? byte_at(s_axis_tdata, off, 17'd13) : et_reg[7:0]};
-wire [7:0]  vihl_k  = in_beat(off, 17'd14) ? b14 : vihl_reg;
-wire [15:0] frag_k  = {in_beat(off, 17'd20) ? byte_at(s_axis_tdata, off, 17'd20) : frag_reg[15:8],
-                       in_beat(off, 17'd21) ? byte_at(s_axis_tdata, off, 17'd21) : frag_reg[7:0]};
-wire [7:0]  proto_k = in_beat(off, 17'd23) ? byte_at(s_axis_tdata, off, 17'd23) : proto_reg;
+// key (the header bytes, including those of this last beat). Read only with a beat (the header
+// registers load with one, the key register with keep_frame): taken from the beat only then, the
+// stored bytes otherwise, so a Verilated model skips the byte selects in cycles without a beat.
+reg  [15:0] et_k, frag_k;
+reg  [7:0]  vihl_k, proto_k;
+reg  [3:0]  ihl_now;
 reg  [31:0] src_k, dst_k, ports_k;
-reg  [16:0] bi;
+reg  [16:0] bi, pbase;
 always @* begin
+    et_k = et_reg;
+    vihl_k = vihl_reg;
+    frag_k = frag_reg;
+    proto_k = proto_reg;
     src_k = src_reg;
     dst_k = dst_reg;
     ports_k = ports_reg;
-    for (pi = 0; pi < 4; pi = pi + 1) begin
-        bi = pi[16:0];
-        if (in_beat(off, 17'd26 + bi)) src_k[(3-pi)*8 +: 8] = byte_at(s_axis_tdata, off, 17'd26 + bi);
-        if (in_beat(off, 17'd30 + bi)) dst_k[(3-pi)*8 +: 8] = byte_at(s_axis_tdata, off, 17'd30 + bi);
-        if (in_beat(off, pbase + bi)) ports_k[(3-pi)*8 +: 8] = byte_at(s_axis_tdata, off, pbase + bi);
+    bi = 17'd0;
+    if (beat) begin
+        if (in_beat(off, 17'd12)) et_k[15:8] = byte_at(s_axis_tdata, off, 17'd12);
+        if (in_beat(off, 17'd13)) et_k[7:0] = byte_at(s_axis_tdata, off, 17'd13);
+        if (in_beat(off, 17'd14)) vihl_k = byte_at(s_axis_tdata, off, 17'd14);
+        if (in_beat(off, 17'd20)) frag_k[15:8] = byte_at(s_axis_tdata, off, 17'd20);
+        if (in_beat(off, 17'd21)) frag_k[7:0] = byte_at(s_axis_tdata, off, 17'd21);
+        if (in_beat(off, 17'd23)) proto_k = byte_at(s_axis_tdata, off, 17'd23);
+    end
+    ihl_now = vihl_k[3:0];
+    pbase = 17'd14 + {11'd0, ihl_now, 2'b00};
+    if (beat) begin
+        for (pi = 0; pi < 4; pi = pi + 1) begin
+            bi = pi[16:0];
+            if (in_beat(off, 17'd26 + bi)) src_k[(3-pi)*8 +: 8] = byte_at(s_axis_tdata, off, 17'd26 + bi);
+            if (in_beat(off, 17'd30 + bi)) dst_k[(3-pi)*8 +: 8] = byte_at(s_axis_tdata, off, 17'd30 + bi);
+            if (in_beat(off, pbase + bi)) ports_k[(3-pi)*8 +: 8] = byte_at(s_axis_tdata, off, pbase + bi);
+        end
     end
 end
 // the header checks; the length check (ports inside the frame) is made from registers, below

@@ -110,10 +110,9 @@ function [RXQ_W-1:0] map_q(input [15:0] q);
 endfunction
 
 reg [ENTRIES-1:0] match_reg = {ENTRIES{1'b0}};
-reg [RXQ_W-1:0]   q1_reg [0:ENTRIES-1];
-initial begin
-    for (i = 0; i < ENTRIES; i = i + 1) q1_reg[i] = {RXQ_W{1'b0}};
-end
+// (one vector, entry i at bits i*RXQ_W: a Verilated model then keeps one copy of it for the
+// clocked update instead of a delayed-write flag per entry, set and tested in every cycle)
+reg [ENTRIES*RXQ_W-1:0] q1_reg = {(ENTRIES*RXQ_W){1'b0}};
 reg               v1_reg = 1'b0;
 reg [TAG_W-1:0]   tag1_reg = {TAG_W{1'b0}};
 reg [15:0]        defq1_reg = 16'd0;
@@ -127,7 +126,7 @@ always @(posedge clk) begin
         tag1_reg <= s_tag;
         defq1_reg <= default_queue;
         for (i = 0; i < ENTRIES; i = i + 1) begin
-            q1_reg[i] <= map_q(e_queue[i]);
+            q1_reg[i*RXQ_W +: RXQ_W] <= map_q(e_queue[i]);
             match_reg[i] <= s_key_valid && e_valid[i] && (e_src[i] == s_src_ip) && (e_dst[i] == s_dst_ip) &&
                             (e_proto[i] == s_proto) && (e_sport[i] == s_src_port) && (e_dport[i] == s_dst_port);
         end
@@ -139,18 +138,22 @@ end
 reg             hit_c;
 reg [ENT_W-1:0] ent_c;
 integer         pe;   // this block's own loop variable
+// (the search only with a match: no match gives the same 0 / 0, and a Verilated model then skips
+// the ENTRIES steps in nearly every cycle)
 always @* begin
     hit_c = 1'b0;
     ent_c = {ENT_W{1'b0}};
-    for (pe = ENTRIES - 1; pe >= 0; pe = pe - 1) begin
-        if (match_reg[pe]) begin
-            hit_c = 1'b1;
-            ent_c = pe[ENT_W-1:0];
+    if (|match_reg) begin
+        for (pe = ENTRIES - 1; pe >= 0; pe = pe - 1) begin
+            if (match_reg[pe]) begin
+                hit_c = 1'b1;
+                ent_c = pe[ENT_W-1:0];
+            end
         end
     end
 end
 
-wire [RXQ_W-1:0] q_c = hit_c ? q1_reg[ent_c] : map_q(defq1_reg);
+wire [RXQ_W-1:0] q_c = hit_c ? q1_reg[ent_c*RXQ_W +: RXQ_W] : map_q(defq1_reg);
 
 reg             v2_reg = 1'b0;
 reg             hit2_reg = 1'b0;
