@@ -1532,8 +1532,12 @@ assign stat_init_busy = init;
 //   max(ccur, min(c*, (due_p1 + 2^SLOT_W) >> CWB)), in the four cycles after the jump's edge.
 // act_jump and act_fskip set the scan to max(scan, f(phc)) with f monotonic in one cycle, so skipping
 // cycles of them and then taking one gives the same scan. act_gskip moves the scan at most to the end
-// of its occupancy word per cycle: a jump longer than one word's time (ff_chunk_ns) must be taken in
-// steps of at most that, one clock edge each, after which the scan is where stepping would leave it.
+// of its occupancy word per cycle, and over empty words it crosses two words every three cycles (a
+// move into the next word leaves the word after it unloaded for a cycle, fn_v): a jump is taken in
+// steps of half a word's time (ff_chunk_ns), one clock edge each, so the scan gains on the due slot
+// and trails it by at most a few words (a skip to the due limit costs it four edges), which it
+// catches up in the stepped cycles before the wake (FF_SETTLE in sim/card). With steps of a whole
+// word's time it would fall a third of a word further behind at every step.
 generate
     if (SIM_FAST_FORWARD != 0) begin : g_ff
         // Both searches below are memoised (sim only, for the co-simulation's speed): each keeps its last
@@ -1771,7 +1775,7 @@ generate
                           !s_ins_valid && !cfg_quota_wr && !act_claim && !cs_start && !act_cgskip && g_ok && fw_v &&
                           !(cc_zero ? 1'b0 : cs_low) && (fc_zero || occ_found);
         assign ff_wake_ns = (wake_f < wake_c) ? wake_f : wake_c;
-        assign ff_chunk_ns = fc_zero ? {64{1'b1}} : (64'd1 << (GROUP_W + SLOT_NS_W));
+        assign ff_chunk_ns = fc_zero ? {64{1'b1}} : (64'd1 << (GROUP_W + SLOT_NS_W - 1));
     end else begin : g_no_ff
         assign ff_quiet = 1'b0;
         assign ff_wake_ns = 64'd0;

@@ -411,8 +411,8 @@ impl SimCard {
         if n < 2 * FF_SETTLE {
             return false;
         }
-        // Longer than the core allows in one edge (its calendar's scan moves one occupancy word per
-        // cycle): in chunks, one clock edge each.
+        // Longer than the core allows in one edge (its calendar's scan crosses at most one occupancy
+        // word per cycle, two every three while catching up): in chunks, one clock edge each.
         let chunk = match self.out.sim_ff_chunk_ns {
             u64::MAX => u64::MAX,
             ns => {
