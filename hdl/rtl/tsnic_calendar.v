@@ -531,17 +531,18 @@ wire            push_e;          // back-end (loader, sweep) -> push port 1
 // lists) its launch_ns is below the list being walked (ord_done), or at most it when the buffer is
 // full (ties of one ns beyond the buffer: posting order). With one: its launch_ns is at most that
 // entry's (which is posted after every entry inside, so ties with it are in posting order).
+// (stage B's bound goes in on a port of its own, ordb: b_sortb is late and only picks the result of
+// two compares made side by side)
 wire [63:0]     ord_sub  = srt_count[SORT_W] ? {scan, o_cur} : ord_done;
-wire [AS_W-1:0] srt_lim  = b_sortb ? {AS_W{1'b0}} : scan;
-wire            srt_ordv = b_sortb || (ld_claim && l_mode == LM_SUB);
-wire [63:0]     srt_ordl = b_sortb ? b_launch : ord_sub;
+wire            srt_ordv = ld_claim && l_mode == LM_SUB;
 wire            srt_byp;
 
 tsnic_calendar_sorter #(
     .SORT_W(SORT_W), .QUEUE_W(QUEUE_W), .HANDLE_W(HANDLE_W), .RANK_W(RANK_W), .SLOT_NS_W(SLOT_NS_W)
 ) sorter_inst (
     .clk(clk), .rst(rst),
-    .phc_ns(phc_ns), .now_l(phc_step ? 64'd0 : now_l), .scan_lim(srt_lim), .ord_v(srt_ordv), .ord_l(srt_ordl),
+    .phc_ns(phc_ns), .now_l(phc_step ? 64'd0 : now_l), .scan_lim(scan), .ord_v(srt_ordv), .ord_l(ord_sub),
+    .ordb_v(b_sortb), .ordb_l(b_launch),
     .push_valid(push_e), .push_launch(nd_launch), .push_queue(nd_queue), .push_handle(nd_handle),
     .push_capped(nd_capped), .push_latepol(nd_latepol), .push_urg((be_st == BE_SW) || l_urg),
     .push_ustat(US_FLUSHED),

@@ -26,6 +26,9 @@
 //   entries in flight were pushed then), its wheel slot had been loaded completely (slot < scan_lim)
 //   or its launch_ns was at most ord_l (ord_v; the caller knows every entry it pushes from that
 //   cycle on is at or after ord_l). There is no forced release: order is exact always.
+//   ordb_v overrides that cycle's bound with "launch_ns at most ordb_l" (scan_lim 0, ord_v set): the
+//   head is compared with both bounds side by side and ordb_v (a late signal, stage B's class)
+//   only picks the result, so no 64-bit compare follows it.
 // * bypass: an entry on port 2 that finds the buffer full (byp_req) leaves straight from the port
 //   when nothing is in flight and it is due and smaller than the head (the caller guarantees nothing
 //   smaller is still to come), or is urgent; byp_take says it went.
@@ -54,6 +57,8 @@ module tsnic_calendar_sorter #(
     input  wire [63-SLOT_NS_W:0]  scan_lim,    // wheel slots below this are fully loaded
     input  wire                   ord_v,       // every entry still to come has launch_ns >= ord_l
     input  wire [63:0]            ord_l,
+    input  wire                   ordb_v,      // this cycle's bound is launch_ns <= ordb_l instead
+    input  wire [63:0]            ordb_l,
 
     input  wire                   push_valid,
     input  wire [63:0]            push_launch,
@@ -178,7 +183,9 @@ end
 wire [63:0]       head_l   = l_reg[0];
 wire              head_due = v_reg[0] && (head_l <= now_l);
 wire [AS_W-1:0]   head_s   = head_l[63:SLOT_NS_W];
-wire              ord0     = (head_s < scan_lim) || (ord_v && head_l <= ord_l);
+wire              ord0a    = (head_s < scan_lim) || (ord_v && head_l <= ord_l);
+wire              ord0b    = head_l <= ordb_l;
+wire              ord0     = ordb_v ? ord0b : ord0a;
 wire              ord1     = (head_s < lim1)     || (ov1   && head_l <= ol1);
 wire              ord2     = (head_s < lim2)     || (ov2   && head_l <= ol2);
 wire              ord3     = (head_s < lim3)     || (ov3   && head_l <= ol3);
@@ -552,7 +559,9 @@ always @(posedge clk) begin
         i_lo_a <= lo_is_a;
     end
     // release order inputs of the last three cycles
-    lim1 <= scan_lim;  ov1 <= ord_v;  ol1 <= ord_l;
+    lim1 <= ordb_v ? {AS_W{1'b0}} : scan_lim;
+    ov1  <= ordb_v || ord_v;
+    ol1  <= ordb_v ? ordb_l : ord_l;
     lim2 <= lim1;      ov2 <= ov1;    ol2 <= ol1;
     lim3 <= lim2;      ov3 <= ov2;    ol3 <= ol2;
     mk_v <= mark_valid;

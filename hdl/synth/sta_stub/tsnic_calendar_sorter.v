@@ -13,7 +13,7 @@ module tsnic_calendar_sorter #(
     input wire clk, input wire rst,
 /* verilator lint_on UNUSEDSIGNAL */
     input wire [63:0] phc_ns, input wire [63:0] now_l, input wire [63-SLOT_NS_W:0] scan_lim,
-    input wire ord_v, input wire [63:0] ord_l,
+    input wire ord_v, input wire [63:0] ord_l, input wire ordb_v, input wire [63:0] ordb_l,
     input wire push_valid, input wire [63:0] push_launch, input wire [QUEUE_W-1:0] push_queue,
     input wire [HANDLE_W-1:0] push_handle, input wire push_capped, input wire push_latepol,
     input wire push_urg, input wire [2:0] push_ustat,
@@ -27,11 +27,11 @@ module tsnic_calendar_sorter #(
     output wire [HANDLE_W-1:0] m_rel_handle, output wire [63:0] m_rel_launch_ns,
     output wire [7:0] m_rel_status, output wire m_rel_capped
 );
-localparam W = 64+64+64-SLOT_NS_W+1+64+1+64+QUEUE_W+HANDLE_W+1+1+1+3+1+64+QUEUE_W+HANDLE_W+1+1+1+3+1+1+QUEUE_W+1;
+localparam W = 64+64+64-SLOT_NS_W+1+64+1+64+1+64+QUEUE_W+HANDLE_W+1+1+1+3+1+64+QUEUE_W+HANDLE_W+1+1+1+3+1+1+QUEUE_W+1;
 (* keep *) reg [W-1:0] in_q;
 reg [W-1:0] acc;
 always @(posedge clk) begin
-    in_q <= {phc_ns, now_l, scan_lim, ord_v, ord_l, push_valid, push_launch, push_queue, push_handle,
+    in_q <= {phc_ns, now_l, scan_lim, ord_v, ord_l, ordb_v, ordb_l, push_valid, push_launch, push_queue, push_handle,
              push_capped, push_latepol, push_urg, push_ustat, push2_valid, push2_launch, push2_queue,
              push2_handle, push2_capped, push2_latepol, push2_urg, push2_ustat, byp_req, mark_valid,
              mark_queue, m_rel_ready};
