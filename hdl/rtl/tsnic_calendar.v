@@ -1297,6 +1297,12 @@ always @(posedge clk) begin
                         be_rr <= 1'b0;
                     end
                 end
+            end else if (sweep_pend) begin
+                // the walk waits for a buffer cell (the buffer full of entries not yet due can hold
+                // it for as long as real time takes): the flush sweep takes its turn meanwhile and
+                // the walk resumes at the same node (BE_LRES reads it again)
+                be_st <= BE_SWRES;
+                be_rr <= 1'b0;
             end
         end
         BE_LSEEK: begin
