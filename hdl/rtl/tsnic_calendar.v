@@ -158,7 +158,8 @@ reg  [INIT_W:0]   init_ptr;
 reg  [AS_W-1:0]   scan;          // next fine slot the loader takes (absolute)
 reg               ld_claim;      // the loader holds slot `scan` (walking its list)
 reg  [AC_W-1:0]   ccur;          // next coarse slot to cascade (absolute)
-reg  [NODE_W:0]   fcount;        // entries in fine lists
+reg  [NODE_W:0]   fcount;        // entries in fine lists (but the insert's write of the cycle before, f_we_q)
+reg                f_we_q;
 reg  [NODE_W:0]   ccount;        // entries in coarse lists
 reg  [NODE_W:0]   bump;
 reg  [NODE_W:0]   occ;
@@ -601,6 +602,7 @@ always @* begin
 end
 wire [NSUB-1:0] sub_nx_oh  = {{(NSUB-1){1'b0}}, 1'b1} << sub_nx_q;
 wire [NODE_W:0] sw_ptr_p1  = sw_ptr + 1'b1;
+wire [CNT_W-1:0] nx_cnt_p1 = nx_cnt + 1'b1;
 
 // the slot the loader read last cycle (scan at a claim, scan + 1 claimed ahead): its two lists
 wire [FW_W-1:0] ls_wd    = (ffw_v && ffw_a == fb_ra_q) ? ffw_d : fb_rd;     // direct
@@ -612,6 +614,32 @@ wire [CNT_W:0]  ls_sum   = (ls_vd ? {1'b0, ls_wd[2*NODE_W +: CNT_W]} : {(CNT_W+1
 wire [CNT_W-1:0] ls_cnt  = ls_sum[CNT_W] ? CNT_MAX : ls_sum[CNT_W-1:0];
 wire [NODE_W-1:0] ls_head = ls_vc ? ls_wc[2*NODE_W-1:NODE_W] : ls_wd[2*NODE_W-1:NODE_W];
 wire [NODE_W-1:0] ls_tail = ls_vc ? ls_wc[NODE_W-1:0] : ls_wd[NODE_W-1:0];
+
+// The walk's tail: its next value without an append of this cycle is a net of its own (keep), and an
+// append (stage B's go, behind the quota test: the latest signal here) only picks between it and the
+// new node, so no wide multiplexer follows the quota test.
+(* keep *) reg [NODE_W-1:0] l_tail_nx;
+always @* begin
+    l_tail_nx = l_tail;
+    if (be_st == BE_LHEAD && fbit_scan) begin
+        l_tail_nx = ls_tail;
+    end else if (l_go && !l_spl_end && !l_sub_end) begin
+        if (l_last) begin
+            if (pc_st == 2'd2) l_tail_nx = nx_tail;
+            else if (pc_st == 2'd1) l_tail_nx = ls_tail;
+        end else if (l_sw) begin
+            l_tail_nx = d_tail;
+        end
+    end
+end
+// an append that becomes the walk's tail: behind the walk (the list walked, or the direct list it is
+// going on into), or into the list of the slot claimed ahead as the walk moves on into it
+wire            l_tail_app = b_go_fine &&
+                             ((b_at_claim && (l_list || (l_go && l_sw))) ||
+                              (b_at_pc && l_go && !l_spl_end && !l_sub_end && l_last && pc_st == 2'd2 && nx_list));
+always @(posedge clk) begin
+    l_tail <= l_tail_app ? alloc_node : l_tail_nx;
+end
 
 // ------------------------------------------------------------------ cascade requests
 wire [CW_W-1:0] cs_word  = (cfw_v && cfw_a == ccur[CSLOT_W-1:0]) ? cfw_d : cb_rd;
@@ -729,7 +757,9 @@ wire [1:0]      gskip_k   = (g_take && gs_off_q[GROUP_W]) ? sk_nw : SK_NONE;
 // how a move by one slot does
 wire            inc_nw    = (scan[GROUP_W-1:0] == {GROUP_W{1'b1}});   // +1 enters the next word
 wire [1:0]      inc_k     = inc_nw ? sk_nw : SK_SAME;
-wire            fc_zero   = (fcount == ZN);
+// fcount takes the insert's write (f_we, behind the quota test) a cycle later, f_we_q: the count is
+// fcount + f_we_q (fcount itself never below 0: a node written at an edge is not freed before it)
+wire            fc_zero   = (fcount == ZN) && !f_we_q;
 wire            cc_zero   = (ccount == ZN);
 wire            act_fskip = fc_zero && lt_due && lt_fl && lt_cap;
 wire            act_gskip = fw_v && !fc_zero && !fbit_scan && g_ok && ({1'b0, scan[GROUP_W-1:0]} < gs_off_q) &&
@@ -1040,7 +1070,8 @@ always @(posedge clk) begin
     occ_in  <= ins_hs;
     occ_out <= m_rel_valid && m_rel_ready;
     occ    <= occ + {{NODE_W{1'b0}}, occ_in} - {{NODE_W{1'b0}}, occ_out};
-    fcount <= fcount + {{NODE_W{1'b0}}, (f_we && !init)} + {{NODE_W{1'b0}}, (fc_we && !init)} - {{NODE_W{1'b0}}, l_fin};
+    fcount <= fcount + {{NODE_W{1'b0}}, f_we_q} + {{NODE_W{1'b0}}, (fc_we && !init)} - {{NODE_W{1'b0}}, l_fin};
+    f_we_q <= f_we && !init;
     ccount <= ccount + {{NODE_W{1'b0}}, b_go_coarse} - {{NODE_W{1'b0}}, cs_wr};
     if (b_go_wheel && alloc_bump) bump <= bump + 1'b1;
 
@@ -1203,7 +1234,6 @@ always @(posedge clk) begin
                 be_st <= BE_IDLE;
             end else begin
                 l_cur   <= be_ra;
-                l_tail  <= ls_tail;
                 l_ed    <= dl_rd;
                 l_ec    <= cl_rd;
                 l_ud    <= ls_vd;
@@ -1250,20 +1280,17 @@ always @(posedge clk) begin
                         l_list <= nx_list;
                         // an append at this edge goes to its direct list
                         if (nx_list) begin
-                            l_tail <= (b_go_fine && b_at_pc) ? alloc_node : nx_tail;
                             d_v    <= 1'b0;
                         end else begin
-                            l_tail <= nx_tail;
                             d_v    <= nx_dv || (b_go_fine && b_at_pc);
                             d_head <= nx_dv ? nx_dh : alloc_node;
                             d_tail <= (b_go_fine && b_at_pc) ? alloc_node : nx_dt;
                         end
-                        l_cnt  <= nx_cnt + {{(CNT_W-1){1'b0}}, (b_go_fine && b_at_pc)};
+                        l_cnt  <= (b_go_fine && b_at_pc) ? nx_cnt_p1 : nx_cnt;
                         l_mode <= (nx_cnt > SPLIT_LIM) ? LM_SPLIT : LM_ONE;
                     end else if (pc_st == 2'd1) begin
                         // its word is on the RAM output now
                         l_cur  <= ls_head;
-                        l_tail <= ls_tail;
                         l_ed   <= dl_rd;
                         l_ec   <= cl_rd;
                         l_ud   <= ls_vd;
@@ -1288,7 +1315,6 @@ always @(posedge clk) begin
                         // end of the cascaded list: on into the direct one (an append at this edge
                         // is its new tail, below)
                         l_list <= 1'b1;
-                        l_tail <= d_tail;
                         d_v    <= 1'b0;
                     end
                     l_burst <= l_burst + 1'b1;
@@ -1343,9 +1369,7 @@ always @(posedge clk) begin
     // an entry appended to a slot the loader holds becomes the walk's new tail
     // (direct list: while the cascaded list is walked, the direct list that follows it)
     if (b_go_fine && b_at_claim) begin
-        if (l_list || (l_go && l_sw)) begin
-            l_tail <= alloc_node;
-        end else begin
+        if (!(l_list || (l_go && l_sw))) begin
             d_tail <= alloc_node;
             if (!d_v) d_head <= alloc_node;
             d_v    <= 1'b1;
@@ -1451,6 +1475,7 @@ always @(posedge clk) begin
         hi_s <= {AS_W{1'b0}};
         ccur <= {AC_W{1'b0}};
         fcount <= ZN;
+        f_we_q <= 1'b0;
         ccount <= ZN;
         bump <= ZN;
         occ <= ZN;
