@@ -235,6 +235,17 @@ function mark_hit;
         mark_hit = mv && !m[O_URG] && (m[O_Q +: QUEUE_W] == mq);
     end
 endfunction
+// an entry as marked by a flush of queue q (v: a mark this cycle; without one the mark logic does
+// not run, which a Verilated model then skips)
+function [MW-1:0] mark_if;
+    input                 v;
+    input [QUEUE_W-1:0]   q;
+    input [MW-1:0]        m;
+    begin
+        mark_if = m;
+        if (v) mark_if = mark_m(mark_hit(1'b1, q, m), m);
+    end
+endfunction
 reg  [S-1:0]      mk_vec;
 always @* begin
     mk_vec = {S{1'b0}};
@@ -243,16 +254,9 @@ always @* begin
             mk_vec[n] = v_reg[n] && !u_reg[n] && (m_reg[n][O_Q +: QUEUE_W] == mk_q);
     end
 end
-// the stage-I entries as marked (unchanged without a mark: the mark logic runs only with one)
-reg  [MW-1:0]     lo_m, hi_m;
-always @* begin
-    lo_m = i_lo_m;
-    hi_m = i_hi_m;
-    if (mk_v) begin
-        lo_m = mark_m(mark_hit(1'b1, mk_q, i_lo_m), i_lo_m);
-        hi_m = mark_m(mark_hit(1'b1, mk_q, i_hi_m), i_hi_m);
-    end
-end
+// the stage-I entries as marked
+wire [MW-1:0]     lo_m    = mark_if(mk_v, mk_q, i_lo_m);
+wire [MW-1:0]     hi_m    = mark_if(mk_v, mk_q, i_hi_m);
 wire              lo_u    = lo_m[O_URG];
 wire              lo_f    = lo_m[O_URG] && (lo_m[2:0] == ST_FLUSHED);
 wire              hi_u    = hi_m[O_URG];
@@ -419,15 +423,8 @@ wire [63:0]       n_lo_l  = lo_is_a ? pa_l : pb_l;
 wire [63:0]       n_hi_l  = lo_is_a ? pb_l : pa_l;
 wire [MW-1:0]     n_lo_m0 = lo_is_a ? {rank_a, pa_m[O_RANK-1:0]} : {rank_b, pb_m[O_RANK-1:0]};
 wire [MW-1:0]     n_hi_m0 = lo_is_a ? {rank_b, pb_m[O_RANK-1:0]} : {rank_a, pa_m[O_RANK-1:0]};
-reg  [MW-1:0]     n_lo_m, n_hi_m;
-always @* begin
-    n_lo_m = n_lo_m0;
-    n_hi_m = n_hi_m0;
-    if (mk_v) begin
-        n_lo_m = mark_m(mark_hit(1'b1, mk_q, n_lo_m0), n_lo_m0);
-        n_hi_m = mark_m(mark_hit(1'b1, mk_q, n_hi_m0), n_hi_m0);
-    end
-end
+wire [MW-1:0]     n_lo_m  = mark_if(mk_v, mk_q, n_lo_m0);
+wire [MW-1:0]     n_hi_m  = mark_if(mk_v, mk_q, n_hi_m0);
 // their compare vectors against this cycle's cells, and bits against the stage-I entries (lo, hi)
 wire [S-1:0]      x_lo_lt = lo_is_a ? pa_lt : pb_lt;
 wire [S-1:0]      x_lo_eq = lo_is_a ? pa_eq : pb_eq;
