@@ -591,15 +591,17 @@ wire            l_fin      = l_go && (l_mode != LM_SPLIT);   // node handed on (
 wire [SLOT_NS_W-1:0] spl_o = nd_launch[SLOT_NS_W-1:0];
 // first non-empty sub-list, registered (sub_nx_q): BE_LSEEK uses it, and sub_m does not
 // change in the cycle before (after the split pass's last append, BE_LSEEK waits a cycle: seek_w)
-reg  [SLOT_NS_W-1:0] sub_nx;
+// (one-hot to index: index bit k is the OR of the one-hot bits whose index has bit k set, a masked
+// reduction per bit: the same OR as a loop over the bits, which a Verilated model ran every cycle)
+wire [SLOT_NS_W-1:0] sub_nx;
 wire [NSUB-1:0]      sub_oh = sub_m & (~sub_m + 1'b1);     // its lowest set bit, one-hot
-integer sb;
-always @* begin
-    sub_nx = {SLOT_NS_W{1'b0}};
-    for (sb = 0; sb < NSUB; sb = sb + 1) begin
-        sub_nx = sub_nx | ({SLOT_NS_W{sub_oh[sb]}} & sb[SLOT_NS_W-1:0]);
+genvar sbk;
+generate
+    for (sbk = 0; sbk < SLOT_NS_W; sbk = sbk + 1) begin : g_sub_enc
+        localparam [NSUB-1:0] M = {(1 << (SLOT_NS_W - 1 - sbk)){{(1 << sbk){1'b1}}, {(1 << sbk){1'b0}}}};
+        assign sub_nx[sbk] = |(sub_oh & M);
     end
-end
+endgenerate
 wire [NSUB-1:0] sub_nx_oh  = {{(NSUB-1){1'b0}}, 1'b1} << sub_nx_q;
 wire [NODE_W:0] sw_ptr_p1  = sw_ptr + 1'b1;
 wire [CNT_W-1:0] nx_cnt_p1 = nx_cnt + 1'b1;
@@ -700,17 +702,16 @@ wire [(1<<GROUP_W)-1:0] gn_word = fbits[scan_g1];
 // bit an OR of half the bits): a few LUT levels instead of a chain of halving steps
 wire [(1<<GROUP_W)-1:0] g_oh  = g_rest & (~g_rest + 1'b1);
 wire [(1<<GROUP_W)-1:0] gn_oh = gn_rest & (~gn_rest + 1'b1);
-reg  [GROUP_W-1:0] g_next;       // first non-empty slot after the scan in its word (0 if none)
-reg  [GROUP_W-1:0] gn_next;      // first non-empty slot of the next word (0 if none)
-integer gb;
-always @* begin
-    g_next = {GROUP_W{1'b0}};
-    gn_next = {GROUP_W{1'b0}};
-    for (gb = 0; gb < (1 << GROUP_W); gb = gb + 1) begin
-        g_next  = g_next  | ({GROUP_W{g_oh[gb]}}  & gb[GROUP_W-1:0]);
-        gn_next = gn_next | ({GROUP_W{gn_oh[gb]}} & gb[GROUP_W-1:0]);
+wire [GROUP_W-1:0] g_next;       // first non-empty slot after the scan in its word (0 if none)
+wire [GROUP_W-1:0] gn_next;      // first non-empty slot of the next word (0 if none)
+genvar gbk;
+generate
+    for (gbk = 0; gbk < GROUP_W; gbk = gbk + 1) begin : g_word_enc
+        localparam [(1<<GROUP_W)-1:0] M = {(1 << (GROUP_W - 1 - gbk)){{(1 << gbk){1'b1}}, {(1 << gbk){1'b0}}}};
+        assign g_next[gbk]  = |(g_oh & M);
+        assign gn_next[gbk] = |(gn_oh & M);
     end
-end
+endgenerate
 wire [AS_W-GROUP_W-1:0] scan_gn = scan[AS_W-1:GROUP_W] + 1'b1;
 wire [AS_W-GROUP_W-1:0] scan_gn2 = scan[AS_W-1:GROUP_W] + {{(AS_W-GROUP_W-2){1'b0}}, 2'd2};
 wire            g_none    = (g_rest == {(1<<GROUP_W){1'b0}});
