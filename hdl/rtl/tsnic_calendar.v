@@ -617,30 +617,56 @@ wire [CNT_W-1:0] ls_cnt  = ls_sum[CNT_W] ? CNT_MAX : ls_sum[CNT_W-1:0];
 wire [NODE_W-1:0] ls_head = ls_vc ? ls_wc[2*NODE_W-1:NODE_W] : ls_wd[2*NODE_W-1:NODE_W];
 wire [NODE_W-1:0] ls_tail = ls_vc ? ls_wc[NODE_W-1:0] : ls_wd[NODE_W-1:0];
 
-// The walk's tail: its next value without an append of this cycle is a net of its own (keep), and an
-// append (stage B's go, behind the quota test: the latest signal here) only picks between it and the
-// new node, so no wide multiplexer follows the quota test.
-(* keep *) reg [NODE_W-1:0] l_tail_nx;
+// The walk's list registers (the tail of the list walked, the direct list behind a cascaded one:
+// d_v, d_head, d_tail, and l_ud): their next values without an append of this cycle are nets of
+// their own (keep), and an append (stage B's go, behind the quota test: the latest signal here) only
+// picks between them and the new node, so no wide multiplexer follows the quota test.
+wire            wl_head  = (be_st == BE_LHEAD) && fbit_scan;        // a slot claimed: its lists
+wire            wl_step  = l_go && !l_spl_end && !l_sub_end;
+wire            wl_pc2   = wl_step && l_last && (pc_st == 2'd2);    // on into the slot claimed ahead
+wire            wl_pc1   = wl_step && l_last && (pc_st == 2'd1);    // on into the slot read last cycle
+wire            wl_sw    = wl_step && !l_last && l_sw;              // cascaded list done: on into the direct one
+(* keep *) reg [NODE_W-1:0] l_tail_nx, d_tail_nx, d_head_nx;
+(* keep *) reg  d_v_nx, l_ud_nx;
 always @* begin
     l_tail_nx = l_tail;
-    if (be_st == BE_LHEAD && fbit_scan) begin
+    d_tail_nx = d_tail;
+    d_head_nx = d_head;
+    d_v_nx    = d_v;
+    l_ud_nx   = l_ud;
+    if (wl_head || wl_pc1) begin
         l_tail_nx = ls_tail;
-    end else if (l_go && !l_spl_end && !l_sub_end) begin
-        if (l_last) begin
-            if (pc_st == 2'd2) l_tail_nx = nx_tail;
-            else if (pc_st == 2'd1) l_tail_nx = ls_tail;
-        end else if (l_sw) begin
-            l_tail_nx = d_tail;
+        d_tail_nx = ls_wd[NODE_W-1:0];
+        d_head_nx = ls_wd[2*NODE_W-1:NODE_W];
+        d_v_nx    = ls_vc && ls_vd;
+        l_ud_nx   = ls_vd;
+    end else if (wl_pc2) begin
+        l_tail_nx = nx_tail;
+        if (!nx_list) begin
+            d_tail_nx = nx_dt;
+            d_head_nx = nx_dv ? nx_dh : alloc_node;
         end
+        d_v_nx    = !nx_list && nx_dv;
+        l_ud_nx   = nx_ud;
+    end else if (wl_sw) begin
+        l_tail_nx = d_tail;
+        d_v_nx    = 1'b0;
     end
 end
-// an append that becomes the walk's tail: behind the walk (the list walked, or the direct list it is
-// going on into), or into the list of the slot claimed ahead as the walk moves on into it
-wire            l_tail_app = b_go_fine &&
-                             ((b_at_claim && (l_list || (l_go && l_sw))) ||
-                              (b_at_pc && l_go && !l_spl_end && !l_sub_end && l_last && pc_st == 2'd2 && nx_list));
+// appends: behind the walk (to the list walked, or the direct list it goes on into: l_tail; else the
+// direct list behind the cascaded one: d_*), or into the slot claimed ahead as the walk moves on into
+// it (its cascaded list walked first: d_*, else l_tail)
+wire            app_cl   = b_go_fine && b_at_claim;
+wire            app_pc   = b_go_fine && b_at_pc && wl_pc2;
+wire            app_lt   = (app_cl && (l_list || (l_go && l_sw))) || (app_pc && nx_list);
+wire            app_d    = (app_cl && !(l_list || (l_go && l_sw))) || (app_pc && !nx_list);
 always @(posedge clk) begin
-    l_tail <= l_tail_app ? alloc_node : l_tail_nx;
+    l_tail <= app_lt ? alloc_node : l_tail_nx;
+    d_tail <= app_d ? alloc_node : d_tail_nx;
+    d_head <= (app_cl && !(l_list || (l_go && l_sw)) && !d_v) ? alloc_node : d_head_nx;
+    d_v    <= app_d || d_v_nx;
+    l_ud   <= app_cl || app_pc || l_ud_nx;
+    if (rst) d_v <= 1'b0;
 end
 
 // ------------------------------------------------------------------ cascade requests
@@ -1237,14 +1263,10 @@ always @(posedge clk) begin
                 l_cur   <= be_ra;
                 l_ed    <= dl_rd;
                 l_ec    <= cl_rd;
-                l_ud    <= ls_vd;
                 l_uc    <= ls_vc;
                 l_cnt   <= ls_cnt;
                 l_mode  <= (ls_cnt > SPLIT_LIM) ? LM_SPLIT : LM_ONE;
                 l_list  <= !ls_vc;
-                d_v     <= ls_vc && ls_vd;
-                d_head  <= ls_wd[2*NODE_W-1:NODE_W];
-                d_tail  <= ls_wd[NODE_W-1:0];
                 o_cur   <= {SLOT_NS_W{1'b0}};
                 l_burst <= 5'd0;
                 be_st   <= BE_LWALK;
@@ -1276,17 +1298,9 @@ always @(posedge clk) begin
                         l_cur  <= nx_head;
                         l_ed   <= nx_ed;
                         l_ec   <= nx_ec;
-                        l_ud   <= nx_ud || (b_go_fine && b_at_pc);
                         l_uc   <= nx_uc;
                         l_list <= nx_list;
                         // an append at this edge goes to its direct list
-                        if (nx_list) begin
-                            d_v    <= 1'b0;
-                        end else begin
-                            d_v    <= nx_dv || (b_go_fine && b_at_pc);
-                            d_head <= nx_dv ? nx_dh : alloc_node;
-                            d_tail <= (b_go_fine && b_at_pc) ? alloc_node : nx_dt;
-                        end
                         l_cnt  <= (b_go_fine && b_at_pc) ? nx_cnt_p1 : nx_cnt;
                         l_mode <= (nx_cnt > SPLIT_LIM) ? LM_SPLIT : LM_ONE;
                     end else if (pc_st == 2'd1) begin
@@ -1294,14 +1308,10 @@ always @(posedge clk) begin
                         l_cur  <= ls_head;
                         l_ed   <= dl_rd;
                         l_ec   <= cl_rd;
-                        l_ud   <= ls_vd;
                         l_uc   <= ls_vc;
                         l_cnt  <= ls_cnt;
                         l_mode <= (ls_cnt > SPLIT_LIM) ? LM_SPLIT : LM_ONE;
                         l_list <= !ls_vc;
-                        d_v    <= ls_vc && ls_vd;
-                        d_head <= ls_wd[2*NODE_W-1:NODE_W];
-                        d_tail <= ls_wd[NODE_W-1:0];
                     end else if (pc_issue) begin
                         l_mode <= LM_ONE;
                         be_st <= BE_LHEAD;      // its word is on the RAM output next cycle
@@ -1316,7 +1326,6 @@ always @(posedge clk) begin
                         // end of the cascaded list: on into the direct one (an append at this edge
                         // is its new tail, below)
                         l_list <= 1'b1;
-                        d_v    <= 1'b0;
                     end
                     l_burst <= l_burst + 1'b1;
                     if (sweep_pend && l_burst == LD_BURST - 1) begin
@@ -1369,13 +1378,8 @@ always @(posedge clk) begin
 
     // an entry appended to a slot the loader holds becomes the walk's new tail
     // (direct list: while the cascaded list is walked, the direct list that follows it)
+    // (the tails, d_v, d_head and l_ud: in the walk-list block above the cascade requests)
     if (b_go_fine && b_at_claim) begin
-        if (!(l_list || (l_go && l_sw))) begin
-            d_tail <= alloc_node;
-            if (!d_v) d_head <= alloc_node;
-            d_v    <= 1'b1;
-        end
-        l_ud   <= 1'b1;
         l_cnt  <= l_cnt + 1'b1;
     end
     if (b_go_fine && b_at_pc && pc_st == 2'd2) begin
@@ -1504,7 +1508,6 @@ always @(posedge clk) begin
         xfw_v <= 1'b0;
         fcw_v <= 1'b0;
         l_list <= 1'b1;
-        d_v <= 1'b0;
         xcw_v <= 1'b0;
         dfw_v <= 1'b0;
         rfw_v <= 1'b0;
