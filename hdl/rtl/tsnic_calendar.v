@@ -766,6 +766,18 @@ wire            g_ok      = (scan_k != SK_NONE) && ((gs_setm & g_rng) == {(1<<GR
 // non-urgent entry waiting in stage B at or beyond the scan.
 wire            lt_due    = (scan < due_p1);
 wire            lt_fl     = (scan < fine_lim);
+// ... and for the loader's decisions registered, ltf_r: at every edge the compare of the value the
+// scan takes with this cycle's fine_lim (the scan staying: lt_fl; moving: the target's compare, made
+// side by side with the others below). fine_lim only grows, so ltf_r may be low a cycle after ccur
+// passed the scan (the loader waits that cycle) but is never high with the scan at or beyond it.
+reg             ltf_r;
+wire            due_lt_fl = (due_p1 < fine_lim);
+wire            cap_lt_fl = b_hold && !b_ge_fine;                 // cap_s < fine_lim
+wire            ltf_fsk   = (df_le && dc_le) ? due_lt_fl : (!df_le && fc_le) ? 1'b0 : cap_lt_fl;
+wire            ltf_gsk   = g_take ? (gs_tgt_q < fine_lim) : ltf_fsk;
+wire            ltf_inc   = (scan_p1 < fine_lim);
+wire            ltf_jmp   = (b_hold && !due_lt_b) ? !b_ge_fine : due_lt_fl;
+wire            ltf_rw    = (rw_t_q < fine_lim);
 wire            lt_cap    = !b_hold || (scan < b_slot);
 // skip targets: the minimum of the limits (pairwise compares, side by side)
 wire            df_le     = (due_p1 <= fine_lim);
@@ -788,11 +800,11 @@ wire [1:0]      inc_k     = inc_nw ? sk_nw : SK_SAME;
 // fcount + f_we_q (fcount itself never below 0: a node written at an edge is not freed before it)
 wire            fc_zero   = (fcount == ZN) && !f_we_q;
 wire            cc_zero   = (ccount == ZN);
-wire            act_fskip = fc_zero && lt_due && lt_fl && lt_cap;
+wire            act_fskip = fc_zero && lt_due && ltf_r && lt_cap;
 wire            act_gskip = fw_v && !fc_zero && !fbit_scan && g_ok && ({1'b0, scan[GROUP_W-1:0]} < gs_off_q) &&
-                            lt_due && lt_fl && lt_cap;
+                            lt_due && ltf_r && lt_cap;
 wire            b_at_scan = b_hold && (b_slot == scan);
-wire            ld_can    = !ld_claim && lt_fl;
+wire            ld_can    = !ld_claim && ltf_r;
 wire            act_claim = fw_v && ld_can && (fbit_scan || b_at_scan) && lt_due;
 // claim ahead: while the loader walks slot scan, it claims scan+1 and reads its word, so that the
 // walk goes on into the next slot without a bubble
@@ -802,7 +814,7 @@ wire            g1_bit0   = cur_n[0] && fn_v;   // (not loaded: no claim ahead i
 wire [(1<<GROUP_W)-1:0] g_word_n = {g1_bit0, cur_w[(1<<GROUP_W)-1:1]};   // bit k: slot scan_g*64 + k + 1
 wire            fbit_next = g_word_n[scan[GROUP_W-1:0]];
 wire            pc_issue  = ld_claim && (pc_st == 2'd0) && (be_st == BE_LWALK || (be_st == BE_LHEAD && fbit_scan)) &&
-                            fbit_next && (scan_p1 < fine_lim) && (scan < due_slot);
+                            fbit_next && ltf_inc && (scan < due_slot);
 
 // backward PHC step: rewind the scan to max(due slot + 1, the fine window's floor, hi_s: not below a
 // cell of the buffer), computed ahead in two registered steps: the floor from ccur (rw_fl_q), then
@@ -1064,6 +1076,7 @@ always @(posedge clk) begin
     flush_done_reg <= 1'b0;
     scan_k  <= SK_SAME;              // set below where the scan moves
     lt_fl_q <= lt_fl;
+    ltf_r   <= lt_fl;            // the scan staying (its moves below set the target's compare)
     bsub_q  <= b_below_sub;
     fq_i    <= (s_ins_queue == fl_q_n);
     fq_b    <= (b_q == fl_q_n);
@@ -1199,6 +1212,7 @@ always @(posedge clk) begin
                 be_st <= BE_LRES;
             end else if (act_jump) begin
                 scan <= jump_s;
+                ltf_r <= ltf_jmp;
                 scan_k <= SK_NONE;
                 fw_v <= 1'b0;
                 sg_v <= 1'b0;
@@ -1209,6 +1223,7 @@ always @(posedge clk) begin
                     rewind_req <= phc_step;
                     if (rw_t_q < scan) begin
                         scan <= rw_t_q;
+                        ltf_r <= ltf_rw;
                         scan_k <= SK_NONE;
                         fw_v <= 1'b0;
                         sg_v <= 1'b0;
@@ -1223,6 +1238,7 @@ always @(posedge clk) begin
                 be_rr <= 1'b1;
             end else if (act_fskip) begin
                 scan <= fskip_t;
+                ltf_r <= ltf_fsk;
                 scan_k <= SK_NONE;
                 fw_v <= 1'b0;
                 sg_v <= 1'b0;
@@ -1230,6 +1246,7 @@ always @(posedge clk) begin
                 lts_i <= i_lt_fsk;
             end else if (act_gskip) begin
                 scan <= gskip_t;
+                ltf_r <= ltf_gsk;
                 scan_k <= gskip_k;
                 // to a set slot of its word: as staying; to the word end: the next word; to a limit: reload
                 if (!g_take) begin
@@ -1251,6 +1268,7 @@ always @(posedge clk) begin
             if (!fbit_scan) begin
                 ld_claim <= 1'b0;          // empty (claimed only to let a waiting insert by)
                 scan <= scan + 1'b1;
+                ltf_r <= ltf_inc;
                 scan_k <= inc_k;
                 if (inc_nw) begin
                     fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
@@ -1284,6 +1302,7 @@ always @(posedge clk) begin
                     be_st  <= BE_LSEEK;
                 end else if (l_last) begin
                     scan <= scan_p1;
+                    ltf_r <= ltf_inc;
                     scan_k <= inc_k;
                     if (inc_nw) begin
                         fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
@@ -1465,6 +1484,7 @@ always @(posedge clk) begin
         init <= 1'b1;
         init_ptr <= {(INIT_W+1){1'b0}};
         scan <= {AS_W{1'b0}};
+        ltf_r <= 1'b0;
         scan_k <= SK_NONE;
         fw_v <= 1'b0;
         sg_v <= 1'b0;
@@ -1529,6 +1549,11 @@ always @(posedge clk) begin
     end
     if (!rst && !init && (rw_c_same != (rw_c == rw_c_q))) begin
         $display("tsnic_calendar: rw_c_same %0d but rw_c %0d rw_c_q %0d", rw_c_same, rw_c, rw_c_q);
+        $finish;
+    end
+    // the registered fine-limit compare: never high with the scan at or beyond the limit
+    if (!rst && !init && ltf_r && !lt_fl) begin
+        $display("tsnic_calendar: ltf_r high but scan %0d >= fine_lim %0d", scan, fine_lim);
         $finish;
     end
     // the next words' addresses: exact whenever valid
