@@ -184,6 +184,8 @@ wire [7:0]  spi_tx_data = (op_reg == OP_WRITE_STATUS) ? data_sr_reg : wrf_head[u
 wire        spi_busy;
 // verilator lint_on UNUSEDSIGNAL
 
+// The engine takes these only with start (spi_go_reg): decoded only then, so a cycle-based
+// simulator does not decode them in every cycle of an idle controller.
 always @* begin
     spi_cmd = 8'h00;
     spi_addr_en = 1'b0;
@@ -192,7 +194,7 @@ always @* begin
     spi_rd = 1'b0;
     spi_quad = 1'b0;
     spi_nbytes = 9'd1;
-    case (est_reg)
+    if (spi_go_reg) case (est_reg)
         E_WREN:  spi_cmd = 8'h06;
         E_FSR:   begin spi_cmd = 8'h70; spi_rd = 1'b1; end
         E_SR:    begin spi_cmd = 8'h05; spi_rd = 1'b1; end
@@ -302,10 +304,11 @@ wire wr_all = (reg_wr_strb == 4'hF);
 assign rdf_pop  = do_rd && (rd_a == `TSNIC_FLASH_DATA);
 assign wrf_push = do_wr && (wr_a == `TSNIC_FLASH_DATA) && wr_all && !wr_full;
 
-reg [31:0] rd_val;
-always @* begin
+// read data of a register (called only in a cycle that reads one)
+function [31:0] rd_val(input [31:0] a);
+begin
     rd_val = 32'd0;
-    case (rd_a)
+    case (a)
         `TSNIC_FLASH_CAP:         rd_val = CAP_VALUE;
         `TSNIC_FLASH_ADDR:        rd_val = addr_reg;
         `TSNIC_FLASH_LEN:         rd_val = len_reg;
@@ -323,6 +326,7 @@ always @* begin
         default:                  rd_val = 32'd0;
     endcase
 end
+endfunction
 
 // ---------------------------------------------------------------------------------------------
 // command acceptance and argument checks: E_IDLE latches the command, E_CHECK registers each check
@@ -333,30 +337,38 @@ wire        take_host = host_cmd && !busy;
 
 reg  [31:0] op_len32_reg = 32'd0;
 reg  [6:0]  chk_reg = 7'd0;
-wire [32:0] op_end = {1'b0, op_addr_reg} + {1'b0, op_len32_reg};
-wire [6:0]  need_words = op_len32_reg[8:2] + {6'd0, op_len32_reg[1:0] != 2'd0};
-wire        c_len_ok = (op_len32_reg != 32'd0) && (op_len32_reg <= 32'd256);
-wire        c_addr_in = ({1'b0, op_addr_reg} < FLASH_BYTES);
-wire        c_range_in = (op_end <= FLASH_BYTES);
-wire        c_page_ok = ({24'd0, op_addr_reg[7:0]} + op_len32_reg) <= 32'd256;
-wire        c_rdf_room = ((7'd64 - rdf_level) >= need_words) || op_bs_reg;
-wire        c_wrf_has = (wrf_level >= need_words);
-wire        c_writable = (FLASH_WRITABLE != 0) || !((op_reg >= OP_READ_ID) && (op_reg <= OP_WRITE_STATUS));
+// E_CHECK's checks, {writable, wrf_has, rdf_room, page_ok, range_in, addr_in, len_ok}, and E_GO's
+// verdict: functions called in those states only (a cycle-based simulator computes them only there)
+function [6:0] op_checks(input [31:0] a, input [31:0] len);
+    reg [32:0] op_end;
+    reg [6:0]  need_words;
+begin
+    op_end = {1'b0, a} + {1'b0, len};
+    need_words = len[8:2] + {6'd0, len[1:0] != 2'd0};
+    op_checks[0] = (len != 32'd0) && (len <= 32'd256);
+    op_checks[1] = ({1'b0, a} < FLASH_BYTES);
+    op_checks[2] = (op_end <= FLASH_BYTES);
+    op_checks[3] = ({24'd0, a[7:0]} + len) <= 32'd256;
+    op_checks[4] = ((7'd64 - rdf_level) >= need_words) || op_bs_reg;
+    op_checks[5] = (wrf_level >= need_words);
+    op_checks[6] = (FLASH_WRITABLE != 0) || !((op_reg >= OP_READ_ID) && (op_reg <= OP_WRITE_STATUS));
+end
+endfunction
 
-reg arg_ok;
-always @* begin
-    // chk_reg: {writable, wrf_has, rdf_room, page_ok, range_in, addr_in, len_ok}
-    case (op_reg)
+function arg_ok(input [3:0] op, input [6:0] chk);
+begin
+    case (op)
         OP_READ_ID, OP_READ_STATUS: arg_ok = 1'b1;
-        OP_READ:                    arg_ok = chk_reg[0] && chk_reg[2] && chk_reg[4];
-        OP_PROGRAM:                 arg_ok = chk_reg[0] && chk_reg[2] && chk_reg[3] && chk_reg[5];
-        OP_ERASE_64K, OP_ERASE_4K:  arg_ok = chk_reg[1];
+        OP_READ:                    arg_ok = chk[0] && chk[2] && chk[4];
+        OP_PROGRAM:                 arg_ok = chk[0] && chk[2] && chk[3] && chk[5];
+        OP_ERASE_64K, OP_ERASE_4K:  arg_ok = chk[1];
         OP_WRITE_STATUS:            arg_ok = 1'b1;
         OP_IPROG, OP_FIFO_RESET:    arg_ok = 1'b1;
         default:                    arg_ok = 1'b0;
     endcase
-    if (!chk_reg[6]) arg_ok = 1'b0;
+    if (!chk[6]) arg_ok = 1'b0;
 end
+endfunction
 
 wire fsr_err = (fsr_reg & 8'h32) != 8'd0;
 wire poll_timeout = poll_timer_reg[POLL_TIMEOUT_LOG2];
@@ -391,7 +403,7 @@ always @(posedge clk) begin
     end
     if (do_rd) begin
         rd_ack_reg <= 1'b1;
-        rd_data_reg <= rd_val;
+        rd_data_reg <= rd_val(rd_a);
     end
 
     // read data: READ into the read FIFO (packed little-endian), READ_ID, status registers
@@ -437,7 +449,7 @@ always @(posedge clk) begin
             end
         end
         E_CHECK: begin
-            chk_reg <= {c_writable, c_wrf_has, c_rdf_room, c_page_ok, c_range_in, c_addr_in, c_len_ok};
+            chk_reg <= op_checks(op_addr_reg, op_len32_reg);
             op_len_reg <= op_len32_reg[8:0];
             pk_idx_reg <= 2'd0;
             pk_left_reg <= op_len32_reg[8:0];
@@ -447,7 +459,7 @@ always @(posedge clk) begin
             est_reg <= E_GO;
         end
         E_GO: begin
-            if (!arg_ok) begin
+            if (!arg_ok(op_reg, chk_reg)) begin
                 error_reg <= 1'b1;
                 est_reg <= E_END;
             end else begin

@@ -59,42 +59,52 @@ reg        boot_valid_reg = 1'b0;
 assign boot_valid = boot_valid_reg;
 assign busy = (mode_reg != M_IDLE);
 
-reg [2:0]  kind;
-reg [31:0] word;
-
-always @* begin
-    kind = K_WR;
-    word = W_NOOP;
-    if (mode_reg == M_IPROG) begin
-        case (step_reg)
-            4'd0: word = W_DUMMY;
-            4'd1: word = W_SYNC;
-            4'd2: word = W_NOOP;
-            4'd3: word = W_WR_WB;
-            4'd4: word = addr_reg;
-            4'd5: word = W_WR_CMD;
-            4'd6: word = C_IPROG;
-            4'd7: word = W_NOOP;
-            default: kind = K_END;
-        endcase
+// The step's kind and, for K_WR, its word: functions called only in a cycle with icap_ce while a
+// sequence runs (a cycle-based simulator does not decode them in every idle cycle).
+function [2:0] kind_of(input [1:0] mode, input [3:0] step);
+begin
+    kind_of = K_WR;
+    if (mode == M_IPROG) begin
+        if (step > 4'd7) kind_of = K_END;
     end else begin
-        case (step_reg)
-            4'd0: word = W_DUMMY;
-            4'd1: word = W_SYNC;
-            4'd2: word = W_NOOP;
-            4'd3: word = (mode_reg == M_RD_WB) ? W_RD_WB : W_RD_BS;
-            4'd4: word = W_NOOP;
-            4'd5: word = W_NOOP;
-            4'd6: kind = K_TO_RD;
-            4'd7: kind = K_RD;
-            4'd8: kind = K_TO_WR;
-            4'd9: word = W_WR_CMD;
-            4'd10: word = C_DESYNC;
-            4'd11: word = W_NOOP;
-            default: kind = K_END;
+        case (step)
+            4'd6: kind_of = K_TO_RD;
+            4'd7: kind_of = K_RD;
+            4'd8: kind_of = K_TO_WR;
+            4'd0, 4'd1, 4'd2, 4'd3, 4'd4, 4'd5, 4'd9, 4'd10, 4'd11: kind_of = K_WR;
+            default: kind_of = K_END;
         endcase
     end
 end
+endfunction
+
+function [31:0] word_of(input [1:0] mode, input [3:0] step, input [31:0] addr);
+begin
+    word_of = W_NOOP;
+    if (mode == M_IPROG) begin
+        case (step)
+            4'd0: word_of = W_DUMMY;
+            4'd1: word_of = W_SYNC;
+            4'd2: word_of = W_NOOP;
+            4'd3: word_of = W_WR_WB;
+            4'd4: word_of = addr;
+            4'd5: word_of = W_WR_CMD;
+            4'd6: word_of = C_IPROG;
+            default: word_of = W_NOOP;
+        endcase
+    end else begin
+        case (step)
+            4'd0: word_of = W_DUMMY;
+            4'd1: word_of = W_SYNC;
+            4'd2: word_of = W_NOOP;
+            4'd3: word_of = (mode == M_RD_WB) ? W_RD_WB : W_RD_BS;
+            4'd9: word_of = W_WR_CMD;
+            4'd10: word_of = C_DESYNC;
+            default: word_of = W_NOOP;
+        endcase
+    end
+end
+endfunction
 
 always @(posedge clk) begin
     iprog_done <= 1'b0;
@@ -106,11 +116,11 @@ always @(posedge clk) begin
             addr_reg <= iprog_addr;
         end
     end else if (icap_ce) begin
-        case (kind)
+        case (kind_of(mode_reg, step_reg))
             K_WR: begin
                 icap_csib <= 1'b0;
                 icap_rdwrb <= 1'b0;
-                icap_i <= word;
+                icap_i <= word_of(mode_reg, step_reg, addr_reg);
                 step_reg <= step_reg + 4'd1;
             end
             K_TO_RD: begin

@@ -178,10 +178,11 @@ fn main() {
             "cargo:rustc-env=TSNIC_SIM_FINGERPRINT_{}={fp}",
             cfg.name.to_uppercase()
         );
-        let edge = edge_style(&mdir, &prefix);
+        let (edge, settle) = edge_style(&mdir, &prefix);
         let mut b = cc_base(&include);
         b.include(&mdir)
             .define("TSNIC_EDGE", edge)
+            .define("TSNIC_SETTLE", settle)
             .define("TSNIC_TOP", prefix.as_str())
             .define("TSNIC_TOP_HDR", format!("\"{prefix}.h\"").as_str())
             .define("TSNIC_ROOT", format!("{prefix}___024root").as_str())
@@ -209,6 +210,7 @@ fn main() {
         let key = cache_key(&[
             fp.as_bytes(),
             edge.as_bytes(),
+            settle.as_bytes(),
             lib.as_bytes(),
             &read_or_empty(&manifest.join("csrc/shim.cpp")),
             &read_or_empty(&manifest.join("csrc/ports.h")),
@@ -244,9 +246,14 @@ fn main() {
 /// scheduler functions Verilator generated (their names and shape changed between 5.006 and later
 /// 5.0xx releases). "0" (plain `eval()`) when neither shape is found, or when
 /// `TSNIC_SIM_FULL_EVAL` is set (to compare the two).
-fn edge_style(mdir: &Path, prefix: &str) -> &'static str {
+///
+/// The second value (`TSNIC_SETTLE`) is "1" when, with style 1, the scheduler has exactly one
+/// input-region trigger (its first iteration) and one active trigger (the rising edge of `clk`): then
+/// the shim also evaluates the clk-low half without `eval()`'s loops, and the edge without the trigger
+/// checks that can only find nothing.
+fn edge_style(mdir: &Path, prefix: &str) -> (&'static str, &'static str) {
     if env::var_os("TSNIC_SIM_FULL_EVAL").is_some() {
-        return "0";
+        return ("0", "0");
     }
     let mut text = String::new();
     if let Ok(dir) = fs::read_dir(mdir) {
@@ -268,12 +275,19 @@ fn edge_style(mdir: &Path, prefix: &str) -> &'static str {
         && has("eval_act")
         && text.contains("__VactContinue")
     {
-        "1"
+        let single = has("eval_triggers__ico")
+            && has("eval_ico")
+            && text.contains("VlTriggerVec<1> __VicoTriggered;")
+            && text.contains("VlTriggerVec<1> __VactTriggered;")
+            && text.contains("vlSelf->__VicoTriggered.at(0U) = (0U == vlSelf->__VicoIterCount);")
+            && text.contains("vlSelf->__VactTriggered.at(0U) = ((IData)(vlSelf->clk)")
+            && text.contains("& (~ (IData)(vlSelf->__Vtrigrprev__TOP__clk)));");
+        ("1", if single { "1" } else { "0" })
     } else if has("eval_phase__act") && has("eval_phase__nba") && text.contains("__VactPhaseResult")
     {
-        "2"
+        ("2", "0")
     } else {
-        "0"
+        ("0", "0")
     }
 }
 

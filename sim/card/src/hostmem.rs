@@ -245,8 +245,14 @@ impl HostMemory {
                 });
                 match whole {
                     Some(bytes) => {
-                        for (i, &v) in bytes.iter().enumerate() {
-                            set_wide_byte(&mut data, lo as usize + i, v);
+                        // byte lanes lo..hi into the words that hold them, 8 bytes at a time
+                        let (l, h) = (lo as usize, lo as usize + bytes.len());
+                        let mut buf = [0u8; WIDE_WORDS * 8];
+                        buf[l..h].copy_from_slice(bytes);
+                        for (i, w) in data.iter_mut().enumerate().take(h.div_ceil(8)).skip(l / 8) {
+                            let mut b8 = [0u8; 8];
+                            b8.copy_from_slice(&buf[8 * i..8 * i + 8]);
+                            *w = u64::from_le_bytes(b8);
                         }
                     }
                     None => {
