@@ -451,8 +451,19 @@ wire              b_bsub_r = !b_first && bsub_q;
 wire              b_ge_fine = (b_cslot >= ccur);          // b_slot >= fine_lim (its low bits are 0)
 // slots the loader holds: an entry may be appended to the list it walks (it follows the new tail),
 // except in the cycle its word is read (LHEAD) or the cycle it takes the last node
-wire              b_at_claim = (b_slot == scan) && ld_claim;
-wire              b_at_pc    = (b_slot_m1 == scan) && (pc_st != 2'd0);   // b_slot == scan + 1
+// Stage B's slot at the claimed slot (b_at_claim: b_slot == scan with a claim) or at the slot claimed
+// ahead (b_at_pc: b_slot == scan + 1), from compares of the cycle before (no 45-bit compare with
+// the scan in front of stage B's class): the loader holds a claim only after the scan stayed or
+// moved by one at the edge before (mv1), and a claim ahead only after it stayed, so "slot == scan"
+// and "slot == scan + 1" of the cycle before give the answer. eq*_i: for the entry on the port (its
+// launch slot, [0], and the horizon's, [1], picked by b_capped in its first cycle), eq*_b: for the
+// entry in stage B.
+reg  [1:0]        eq0_i, eq1_i;
+reg               eq0_b, eq1_b, mv1;
+wire              b_eq0      = b_first ? eq0_i[b_capped] : eq0_b;   // b_slot == scan of the cycle before
+wire              b_eq1      = b_first ? eq1_i[b_capped] : eq1_b;   // b_slot == that scan + 1
+wire              b_at_claim = ld_claim && (mv1 ? b_eq1 : b_eq0);
+wire              b_at_pc    = (pc_st != 2'd0) && b_eq1;
 // the coarse slot being cascaded: appends go behind the cascade's walk (it follows the new tail),
 // except in the cycle its word is read and the cycle it moves the last entry (and clears the word)
 wire              b_at_ccur  = (b_cslot == ccur) && cs_busy;
@@ -1081,6 +1092,11 @@ always @(posedge clk) begin
     fq_i    <= (s_ins_queue == fl_q_n);
     fq_b    <= (b_q == fl_q_n);
     lts_i   <= i_lt_s;               // (lts_i, lts_b: set below where the scan moves)
+    eq0_i   <= {(ih_slot == scan), (il_slot == scan)};
+    eq1_i   <= {(ih_slot == scan_p1), (il_slot == scan_p1)};
+    eq0_b   <= (b_slot == scan);
+    eq1_b   <= (b_slot_m1 == scan);
+    mv1     <= 1'b0;                 // (set below where the scan moves by one)
     lts_b   <= b_lt_scan;
     g_setm  <= g_setm_d;
     gn_setm <= gn_setm_d;
@@ -1269,6 +1285,7 @@ always @(posedge clk) begin
                 ld_claim <= 1'b0;          // empty (claimed only to let a waiting insert by)
                 scan <= scan + 1'b1;
                 ltf_r <= ltf_inc;
+                mv1 <= 1'b1;
                 scan_k <= inc_k;
                 if (inc_nw) begin
                     fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
@@ -1303,6 +1320,7 @@ always @(posedge clk) begin
                 end else if (l_last) begin
                     scan <= scan_p1;
                     ltf_r <= ltf_inc;
+                    mv1 <= 1'b1;
                     scan_k <= inc_k;
                     if (inc_nw) begin
                         fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
@@ -1485,6 +1503,7 @@ always @(posedge clk) begin
         init_ptr <= {(INIT_W+1){1'b0}};
         scan <= {AS_W{1'b0}};
         ltf_r <= 1'b0;
+        mv1 <= 1'b0;
         scan_k <= SK_NONE;
         fw_v <= 1'b0;
         sg_v <= 1'b0;
@@ -1549,6 +1568,13 @@ always @(posedge clk) begin
     end
     if (!rst && !init && (rw_c_same != (rw_c == rw_c_q))) begin
         $display("tsnic_calendar: rw_c_same %0d but rw_c %0d rw_c_q %0d", rw_c_same, rw_c, rw_c_q);
+        $finish;
+    end
+    // stage B's registered slot compares: as the compares with this cycle's scan would be
+    if (!rst && !init && b_valid && (b_at_claim != ((b_slot == scan) && ld_claim) ||
+                                     b_at_pc != ((b_slot_m1 == scan) && (pc_st != 2'd0)))) begin
+        $display("tsnic_calendar: b_at_claim %0d b_at_pc %0d wrong (b_slot %0d scan %0d ld_claim %0d pc_st %0d mv1 %0d)",
+                 b_at_claim, b_at_pc, b_slot, scan, ld_claim, pc_st, mv1);
         $finish;
     end
     // the registered fine-limit compare: never high with the scan at or beyond the limit
