@@ -764,13 +764,15 @@ wire [GROUP_W:0] gn_off   = gn_none ? {1'b1, {GROUP_W{1'b0}}} : {1'b0, gn_next};
 // So catching up over empty words takes one cycle per word, as before the search was registered. A
 // cleared slot only makes the target conservative; a slot set at the last edge between the scan and
 // the target makes it stale (a slot set again at or beyond it does not: appends to a non-empty slot
-// do not stop the skips), and the skip waits for the next search.
+// do not stop the skips), and the skip waits for the next search. The range tested has no lower
+// bound at the scan: no slot below the scan is set at an edge the scan stays or moves by one (inserts
+// and the cascade write at or beyond the scan, and no append reaches a slot the loader leaves), so
+// it needs no decode of the scan's low bits (a self-check holds that no such bit is set).
 wire            sk_next   = (scan_k == SK_NEXT);
 wire [AS_W-1:0] gs_tgt_q  = sk_next ? gn_tgt_q : g_tgt_q;
 wire [GROUP_W:0] gs_off_q = sk_next ? gn_off_q : g_off_q;
 wire [(1<<GROUP_W)-1:0] gs_setm = sk_next ? gn_setm : g_setm;
-wire [(1<<GROUP_W)-1:0] g_rng = ({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0]) &
-                                (gs_off_q[GROUP_W] ? {(1<<GROUP_W){1'b1}} : ~({(1<<GROUP_W){1'b1}} << gs_off_q[GROUP_W-1:0]));
+wire [(1<<GROUP_W)-1:0] g_rng = gs_off_q[GROUP_W] ? {(1<<GROUP_W){1'b1}} : ~({(1<<GROUP_W){1'b1}} << gs_off_q[GROUP_W-1:0]);
 wire            g_ok      = (scan_k != SK_NONE) && ((gs_setm & g_rng) == {(1<<GROUP_W){1'b0}});
 // The limits of a skip (and of a claim), each compared with the scan on its own (no chain of
 // minimums in front of the compare): the due slot + 1, the fine window's top, the slot of a
@@ -1575,6 +1577,11 @@ always @(posedge clk) begin
                                      b_at_pc != ((b_slot_m1 == scan) && (pc_st != 2'd0)))) begin
         $display("tsnic_calendar: b_at_claim %0d b_at_pc %0d wrong (b_slot %0d scan %0d ld_claim %0d pc_st %0d mv1 %0d)",
                  b_at_claim, b_at_pc, b_slot, scan, ld_claim, pc_st, mv1);
+        $finish;
+    end
+    // the skip's range test without a lower bound: no slot below the scan set at the last edge
+    if (!rst && !init && scan_k != SK_NONE && (gs_setm & ~({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0])) != {(1<<GROUP_W){1'b0}}) begin
+        $display("tsnic_calendar: slot below the scan set at the last edge (setm %h, scan %0d)", gs_setm, scan);
         $finish;
     end
     // the registered fine-limit compare: never high with the scan at or beyond the limit
