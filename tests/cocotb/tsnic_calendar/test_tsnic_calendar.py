@@ -993,5 +993,9 @@ async def test_random(dut):
                   len(b.flush_log), n_steps, cycles, wall, b.ins_cycles / cycles, b.rel_cycles / cycles,
                   dict(sorted(c.items())), int(dut.stat_forced.value))
     dut._log.info("random: %d of %d cycles slept through (nothing to do)", b.skipped, b.k)
+    done = [dn - s for (q, s, dn) in b.flush_log if dn is not None]
+    if done:
+        dut._log.info("random: %d flushes done, longest %d cycles (bound 3 * %d + 64 = %d)",
+                      len(done), max(done), POOL, 3 * POOL + 64)
     for (q, s, dn) in b.flush_log:
         assert dn is not None and dn - s <= 3 * POOL + 64, (q, s, dn)
