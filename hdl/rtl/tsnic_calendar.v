@@ -669,12 +669,13 @@ end
 // it (its cascaded list walked first: d_*, else l_tail)
 wire            app_cl   = b_go_fine && b_at_claim;
 wire            app_pc   = b_go_fine && b_at_pc && wl_pc2;
-wire            app_lt   = (app_cl && (l_list || (l_go && l_sw))) || (app_pc && nx_list);
-wire            app_d    = (app_cl && !(l_list || (l_go && l_sw))) || (app_pc && !nx_list);
+wire            app_cl_l = l_list || (l_go && l_sw);       // an append behind the walk goes to the list walked
+wire            app_lt   = (app_cl && app_cl_l) || (app_pc && nx_list);
+wire            app_d    = (app_cl && !app_cl_l) || (app_pc && !nx_list);
 always @(posedge clk) begin
     l_tail <= app_lt ? alloc_node : l_tail_nx;
     d_tail <= app_d ? alloc_node : d_tail_nx;
-    d_head <= (app_cl && !(l_list || (l_go && l_sw)) && !d_v) ? alloc_node : d_head_nx;
+    d_head <= (app_cl && !app_cl_l && !d_v) ? alloc_node : d_head_nx;
     d_v    <= app_d || d_v_nx;
     l_ud   <= app_cl || app_pc || l_ud_nx;
     if (rst) d_v <= 1'b0;
@@ -1096,7 +1097,7 @@ always @(posedge clk) begin
     lts_i   <= i_lt_s;               // (lts_i, lts_b: set below where the scan moves)
     eq0_i   <= {(ih_slot == scan), (il_slot == scan)};
     eq1_i   <= {(ih_slot == scan_p1), (il_slot == scan_p1)};
-    eq0_b   <= (b_slot == scan);
+    eq0_b   <= b_eq_s;
     eq1_b   <= (b_slot_m1 == scan);
     mv1     <= 1'b0;                 // (set below where the scan moves by one)
     lts_b   <= b_lt_scan;
@@ -1418,9 +1419,7 @@ always @(posedge clk) begin
     // an entry appended to a slot the loader holds becomes the walk's new tail
     // (direct list: while the cascaded list is walked, the direct list that follows it)
     // (the tails, d_v, d_head and l_ud: in the walk-list block above the cascade requests)
-    if (b_go_fine && b_at_claim) begin
-        l_cnt  <= l_cnt + 1'b1;
-    end
+    if (app_cl) l_cnt <= l_cnt + 1'b1;
     if (b_go_fine && b_at_pc && pc_st == 2'd2) begin
         if (nx_list) begin
             nx_tail <= alloc_node;
