@@ -881,6 +881,29 @@ wire            lts_binc  = b_lt_scan || b_eq_s;      // the waiting entry when 
 wire            act_jump  = !init && (be_st == BE_IDLE) && !ld_claim && !rewind_req && !sweep_pend &&
                             (cs_st == CS_IDLE) && fc_zero && cc_zero && lt_due && lt_cap;
 
+// The scan's moves as one-hot signals, flat (the back-end's case above keeps only its own state):
+// the idle moves in the case's priority, written out with what makes them exclusive (fc_zero: a
+// jump or a fine skip, never an in-word skip; !fbit_scan: an in-word skip, a claim only at stage
+// B's slot), so each register of the scan's loads through one AND-OR select at the end of its
+// cone, not through the case's chain of multiplexers (the 2.34 ns path into fs_q of the core).
+wire            be_free   = (be_st == BE_IDLE) && !init && !(sweep_pend && be_rr) && !ld_claim;
+wire            m_jump    = be_free && act_jump;
+wire            m_rw      = be_free && rewind_req && rw_rdy && (rw_t_q < scan);
+wire            m_fskip   = be_free && !rewind_req && act_fskip && !act_claim &&
+                            (sweep_pend || (cs_st != CS_IDLE) || !cc_zero);       // (!act_jump)
+wire            m_gskip   = be_free && !rewind_req && act_gskip && !(ld_can && b_at_scan);  // (!act_claim)
+wire            m_inc     = ((be_st == BE_LHEAD) && !fbit_scan) || (l_go && !l_spl_end && !l_sub_end && l_last);
+wire            m_mv      = m_jump || m_rw || m_fskip || m_gskip || m_inc;
+// into the next word (its words become the scan's), or to a slot whose words are not loaded
+wire            m_nw      = (m_gskip && g_take && gs_off_q[GROUP_W]) || (m_inc && inc_nw);
+wire            m_rl      = m_jump || m_rw || m_fskip || (m_gskip && !g_take);
+wire [AS_W-1:0] scan_mv   = ({AS_W{m_jump}} & jump_s) | ({AS_W{m_rw}} & rw_t_q) | ({AS_W{m_fskip}} & fskip_t) |
+                            ({AS_W{m_gskip}} & gskip_t) | ({AS_W{m_inc}} & scan_p1);
+wire            ltf_mv    = (m_jump && ltf_jmp) || (m_rw && ltf_rw) || (m_fskip && ltf_fsk) ||
+                            (m_gskip && ltf_gsk) || (m_inc && ltf_inc) || (!m_mv && lt_fl);
+wire [1:0]      lts_i_mv  = ({2{m_jump}} & i_lt_jmp) | ({2{m_rw}} & i_lt_rw) | ({2{m_fskip}} & i_lt_fsk) |
+                            ({2{m_gskip}} & i_lt_gsk) | ({2{m_inc}} & i_le_s) | ({2{!m_mv}} & i_lt_s);
+
 // coarse skips
 // with the coarse wheel empty, ccur follows the fine window's top: fine_lim <= scan + 2^SLOT_W
 wire [AC_W-1:0] cskip_l   = scan_n[AS_W-1:CWB];
@@ -1090,17 +1113,14 @@ always @(posedge clk) begin
     flush_done_reg <= 1'b0;
     scan_k  <= SK_SAME;              // set below where the scan moves
     lt_fl_q <= lt_fl;
-    ltf_r   <= lt_fl;            // the scan staying (its moves below set the target's compare)
     bsub_q  <= b_below_sub;
     fq_i    <= (s_ins_queue == fl_q_n);
     fq_b    <= (b_q == fl_q_n);
-    lts_i   <= i_lt_s;               // (lts_i, lts_b: set below where the scan moves)
     eq0_i   <= {(ih_slot == scan), (il_slot == scan)};
     eq1_i   <= {(ih_slot == scan_p1), (il_slot == scan_p1)};
     eq0_b   <= b_eq_s;
     eq1_b   <= (b_slot_m1 == scan);
-    mv1     <= 1'b0;                 // (set below where the scan moves by one)
-    lts_b   <= b_lt_scan;
+    lts_b   <= b_lt_scan;            // (lts_b, ltf_r, lts_i, mv1: below, with the scan's moves)
     g_setm  <= g_setm_d;
     gn_setm <= gn_setm_d;
     fw_q    <= g_word;               // (fw_q .. fnc_q, fw_v: set below where the scan moves)
@@ -1230,53 +1250,15 @@ always @(posedge clk) begin
             end else if (ld_claim) begin
                 be_st <= BE_LRES;
             end else if (act_jump) begin
-                scan <= jump_s;
-                ltf_r <= ltf_jmp;
-                scan_k <= SK_NONE;
-                fw_v <= 1'b0;
-                sg_v <= 1'b0;
-                fn_v <= 1'b0;
-                lts_i <= i_lt_jmp;
+                // (the scan's moves: below the case, from m_jump .. m_inc)
             end else if (rewind_req) begin
-                if (rw_rdy) begin
-                    rewind_req <= phc_step;
-                    if (rw_t_q < scan) begin
-                        scan <= rw_t_q;
-                        ltf_r <= ltf_rw;
-                        scan_k <= SK_NONE;
-                        fw_v <= 1'b0;
-                        sg_v <= 1'b0;
-                        fn_v <= 1'b0;
-                        lts_i <= i_lt_rw;
-                        lts_b <= b_lt_rw;
-                    end
-                end
+                if (rw_rdy) rewind_req <= phc_step;
             end else if (act_claim) begin
                 ld_claim <= 1'b1;
                 be_st <= BE_LHEAD;
                 be_rr <= 1'b1;
-            end else if (act_fskip) begin
-                scan <= fskip_t;
-                ltf_r <= ltf_fsk;
-                scan_k <= SK_NONE;
-                fw_v <= 1'b0;
-                sg_v <= 1'b0;
-                fn_v <= 1'b0;
-                lts_i <= i_lt_fsk;
-            end else if (act_gskip) begin
-                scan <= gskip_t;
-                ltf_r <= ltf_gsk;
-                scan_k <= gskip_k;
-                // to a set slot of its word: as staying; to the word end: the next word; to a limit: reload
-                if (!g_take) begin
-                    fw_v <= 1'b0;
-                    sg_v <= 1'b0;
-                    fn_v <= 1'b0;
-                end else if (gs_off_q[GROUP_W]) begin
-                    fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
-                    fn_v <= 1'b0; sg1_q <= sg1_q + 1'b1;
-                end
-                lts_i <= i_lt_gsk;
+            end else if (act_fskip || act_gskip) begin
+                // (the scan skips: m_fskip, m_gskip below)
             end else if (sweep_pend) begin
                 be_st <= BE_SWRES;
                 be_rr <= 1'b0;
@@ -1285,18 +1267,8 @@ always @(posedge clk) begin
         BE_LHEAD: begin
             // slot word on the RAM output; the read of its head goes out now
             if (!fbit_scan) begin
-                ld_claim <= 1'b0;          // empty (claimed only to let a waiting insert by)
-                scan <= scan + 1'b1;
-                ltf_r <= ltf_inc;
-                mv1 <= 1'b1;
-                scan_k <= inc_k;
-                if (inc_nw) begin
-                    fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
-                    fn_v <= 1'b0; sg1_q <= sg1_q + 1'b1;
-                end
-                lts_i <= i_le_s;
-                lts_b <= lts_binc;
-                be_st <= BE_IDLE;
+                ld_claim <= 1'b0;          // empty (claimed only to let a waiting insert by; the scan
+                be_st <= BE_IDLE;          // moves on by one: m_inc)
             end else begin
                 l_cur   <= be_ra;
                 l_ed    <= dl_rd;
@@ -1321,16 +1293,7 @@ always @(posedge clk) begin
                 end else if (l_sub_end) begin
                     be_st  <= BE_LSEEK;
                 end else if (l_last) begin
-                    scan <= scan_p1;
-                    ltf_r <= ltf_inc;
-                    mv1 <= 1'b1;
-                    scan_k <= inc_k;
-                    if (inc_nw) begin
-                        fw_q <= gn_word; fs_q <= gn_setm_d; fc_q <= gn_clrm_d;
-                        fn_v <= 1'b0; sg1_q <= sg1_q + 1'b1;
-                    end
-                    lts_i <= i_le_s;
-                    lts_b <= lts_binc;
+                    // (the scan moves on by one: m_inc)
                     pc_st <= 2'd0;
                     o_cur <= {SLOT_NS_W{1'b0}};
                     if (pc_st == 2'd2) begin
@@ -1415,6 +1378,26 @@ always @(posedge clk) begin
         end
         default: be_st <= BE_IDLE;
     endcase
+
+    // ---- the scan's moves (m_*: one of them or none), each register of the scan's from one
+    // AND-OR select behind them (defaults above: the scan staying)
+    if (m_mv) scan <= scan_mv;
+    ltf_r  <= ltf_mv;
+    lts_i  <= lts_i_mv;
+    if (m_rw || m_inc) lts_b <= m_rw ? b_lt_rw : lts_binc;
+    mv1    <= m_inc;
+    if (m_mv) scan_k <= m_gskip ? gskip_k : m_inc ? inc_k : SK_NONE;
+    if (m_rl) begin
+        fw_v <= 1'b0;
+        sg_v <= 1'b0;
+    end
+    if (m_rl || m_nw) fn_v <= 1'b0;
+    if (m_nw) begin
+        fw_q  <= gn_word;
+        fs_q  <= gn_setm_d;
+        fc_q  <= gn_clrm_d;
+        sg1_q <= sg1_q + 1'b1;
+    end
 
     // an entry appended to a slot the loader holds becomes the walk's new tail
     // (direct list: while the cascaded list is walked, the direct list that follows it)
