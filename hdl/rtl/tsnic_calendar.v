@@ -887,22 +887,50 @@ wire            act_jump  = !init && (be_st == BE_IDLE) && !ld_claim && !rewind_
 // B's slot), so each register of the scan's loads through one AND-OR select at the end of its
 // cone, not through the case's chain of multiplexers (the 2.34 ns path into fs_q of the core).
 wire            be_free   = (be_st == BE_IDLE) && !init && !(sweep_pend && be_rr) && !ld_claim;
-wire            m_jump    = be_free && act_jump;
-wire            m_rw      = be_free && rewind_req && rw_rdy && (rw_t_q < scan);
-wire            m_fskip   = be_free && !rewind_req && act_fskip && !act_claim &&
-                            (sweep_pend || (cs_st != CS_IDLE) || !cc_zero);       // (!act_jump)
-wire            m_gskip   = be_free && !rewind_req && act_gskip && !(ld_can && b_at_scan);  // (!act_claim)
-wire            m_inc     = ((be_st == BE_LHEAD) && !fbit_scan) || (l_go && !l_spl_end && !l_sub_end && l_last);
+// Each idle move is (its terms other than lt_due / lt_cap) && lt_due && lt_cap: the two scan compares
+// (58-bit carry chains, the latest signals here) enter the moves' last LUT, the rest is computed
+// beside them (kept nets, so the mapper does not fold the compares in deeper).
+wire            claim_pre = fw_v && ld_can && (fbit_scan || b_at_scan);                     // act_claim / lt_due
+(* keep *) wire j_pre;
+assign j_pre = be_free && !rewind_req && !sweep_pend && (cs_st == CS_IDLE) && fc_zero && cc_zero;
+(* keep *) wire f_pre;
+assign f_pre = be_free && !rewind_req && fc_zero && ltf_r && !claim_pre &&
+               (sweep_pend || (cs_st != CS_IDLE) || !cc_zero);                 // (!act_jump)
+(* keep *) wire g_pre;
+assign g_pre = be_free && !rewind_req && fw_v && !fc_zero && !fbit_scan && g_ok &&
+               ({1'b0, scan[GROUP_W-1:0]} < gs_off_q) && ltf_r && !(ld_can && b_at_scan);
+(* keep *) wire gnw_pre;
+assign gnw_pre = g_pre && g_take && gs_off_q[GROUP_W];
+(* keep *) wire grl_pre;
+assign grl_pre = g_pre && !g_take;
+(* keep *) wire m_rw;
+assign m_rw = be_free && rewind_req && rw_rdy && (rw_t_q < scan);
+(* keep *) wire m_inc;
+assign m_inc = ((be_st == BE_LHEAD) && !fbit_scan) || (l_go && !l_spl_end && !l_sub_end && l_last);
+(* keep *) wire inc_nw_m;
+assign inc_nw_m = m_inc && inc_nw;
+wire            lt_dc     = lt_due && lt_cap;
+wire            m_jump    = j_pre && lt_dc;             // == be_free && act_jump
+wire            m_fskip   = f_pre && lt_dc;             // act_fskip, none before it
+wire            m_gskip   = g_pre && lt_dc;             // act_gskip, none before it
 wire            m_mv      = m_jump || m_rw || m_fskip || m_gskip || m_inc;
 // into the next word (its words become the scan's), or to a slot whose words are not loaded
-wire            m_nw      = (m_gskip && g_take && gs_off_q[GROUP_W]) || (m_inc && inc_nw);
-wire            m_rl      = m_jump || m_rw || m_fskip || (m_gskip && !g_take);
+wire            m_nw      = (gnw_pre && lt_dc) || inc_nw_m;
+wire            m_rl      = ((j_pre || f_pre || grl_pre) && lt_dc) || m_rw;
 wire [AS_W-1:0] scan_mv   = ({AS_W{m_jump}} & jump_s) | ({AS_W{m_rw}} & rw_t_q) | ({AS_W{m_fskip}} & fskip_t) |
-                            ({AS_W{m_gskip}} & gskip_t) | ({AS_W{m_inc}} & scan_p1);
+                            ({AS_W{m_gskip}} & gskip_t) | ({AS_W{m_inc}} & scan_p1) | ({AS_W{!m_mv}} & scan);
 wire            ltf_mv    = (m_jump && ltf_jmp) || (m_rw && ltf_rw) || (m_fskip && ltf_fsk) ||
                             (m_gskip && ltf_gsk) || (m_inc && ltf_inc) || (!m_mv && lt_fl);
 wire [1:0]      lts_i_mv  = ({2{m_jump}} & i_lt_jmp) | ({2{m_rw}} & i_lt_rw) | ({2{m_fskip}} & i_lt_fsk) |
                             ({2{m_gskip}} & i_lt_gsk) | ({2{m_inc}} & i_le_s) | ({2{!m_mv}} & i_lt_s);
+// sg1_q: +1 into the next word, scan_g + 1 after a reload (both increments kept apart, so that no
+// multiplexer in front of one shared adder puts the move's decision before a carry chain)
+(* keep *) wire [NG_W-1:0] sg1_inc;
+assign sg1_inc = sg1_q + 1'b1;
+(* keep *) wire [NG_W-1:0] sgs_inc;
+assign sgs_inc = scan_g + 1'b1;
+wire [NG_W-1:0] sg1_mv    = ({NG_W{m_nw}} & sg1_inc) | ({NG_W{!m_nw && !sg_v}} & sgs_inc) |
+                            ({NG_W{!m_nw && sg_v}} & sg1_q);
 
 // coarse skips
 // with the coarse wheel empty, ccur follows the fine window's top: fine_lim <= scan + 2^SLOT_W
@@ -1132,7 +1160,7 @@ always @(posedge clk) begin
     fw_v    <= !init && sg_v;        // the words loaded at this edge were read at valid addresses
     fn_v    <= !init && sg_v;        // (cleared below where the scan moves into the next word)
     sg_v    <= !init;
-    if (!sg_v) sg1_q <= scan_g + 1'b1;   // recomputed from the scan (jump-like moves clear sg_v again)
+    sg1_q   <= sg1_mv;               // (scan_g + 1 after a reload: jump-like moves clear sg_v)
     g_tgt_q  <= g_tgt;
     g_off_q  <= g_off;
     gn_tgt_q <= gn_tgt;
@@ -1381,7 +1409,7 @@ always @(posedge clk) begin
 
     // ---- the scan's moves (m_*: one of them or none), each register of the scan's from one
     // AND-OR select behind them (defaults above: the scan staying)
-    if (m_mv) scan <= scan_mv;
+    scan   <= scan_mv;
     ltf_r  <= ltf_mv;
     lts_i  <= lts_i_mv;
     if (m_rw || m_inc) lts_b <= m_rw ? b_lt_rw : lts_binc;
@@ -1396,7 +1424,6 @@ always @(posedge clk) begin
         fw_q  <= gn_word;
         fs_q  <= gn_setm_d;
         fc_q  <= gn_clrm_d;
-        sg1_q <= sg1_q + 1'b1;
     end
 
     // an entry appended to a slot the loader holds becomes the walk's new tail
