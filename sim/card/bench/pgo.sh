@@ -13,8 +13,10 @@ cd "$(dirname "$0")/../../.."
 DIR=${1:-target/tsnic-sim-pgo}
 GEN=target/pgo-gen
 RAW=$PWD/$GEN/raw
-rm -rf "$RAW" "$DIR"
 mkdir -p "$RAW" "$DIR"
+# counts from an earlier training would add up; the keys stay (build.rs rewrites them when it reruns)
+find "$RAW" -name '*.gcda' -delete
+rm -f "$DIR"/*.gcda "$DIR"/*.key  # only what this script puts there
 CARGO_TARGET_DIR=$GEN TSNIC_SIM_PGO=gen:$RAW cargo build --release --locked -q -p tsnic
 python3 -c "
 import random, sys
