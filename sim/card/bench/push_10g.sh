@@ -3,6 +3,7 @@
 # 200 ns after the previous one's wire time ends (10 Gb/s), through the default Verilated core (64-bit,
 # board size). Prints the summary and the `sim:` line (core cycles per wall second).
 # Usage: sim/card/bench/push_10g.sh [N] [BACKEND]   (default 5000, sim; `sim:small` for the small core)
+# With the profile-guided model (sim/card/bench/pgo.sh run once): TSNIC_SIM_PGO=target/tsnic-sim-pgo sim/card/bench/push_10g.sh
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 export TSNIC_SIM_STATE=none  # a fresh simulated card for every run (not the one kept between commands)
