@@ -788,7 +788,6 @@ reg             ltf_r;
 wire            due_lt_fl = (due_p1 < fine_lim);
 wire            cap_lt_fl = b_hold && !b_ge_fine;                 // cap_s < fine_lim
 wire            ltf_fsk   = (df_le && dc_le) ? due_lt_fl : (!df_le && fc_le) ? 1'b0 : cap_lt_fl;
-wire            ltf_gsk   = g_take ? (gs_tgt_q < fine_lim) : ltf_fsk;
 wire            ltf_inc   = (scan_p1 < fine_lim);
 wire            ltf_jmp   = (b_hold && !due_lt_b) ? !b_ge_fine : due_lt_fl;
 wire            ltf_rw    = (rw_t_q < fine_lim);
@@ -798,10 +797,18 @@ wire            df_le     = (due_p1 <= fine_lim);
 wire            dc_le     = !b_hold || (due_p1 <= b_slot);
 wire            fc_le     = !b_hold || (fine_lim <= b_slot);
 wire [AS_W-1:0] fskip_t   = (df_le && dc_le) ? due_p1 : (!df_le && fc_le) ? fine_lim : cap_s;
-wire            gd_le     = (gs_tgt_q <= due_p1);
-wire            gf_le     = (gs_tgt_q <= fine_lim);
-wire            gc_le     = !b_hold || (gs_tgt_q <= b_slot);
+// (the in-word skip target's compares made for both searches' targets, g_tgt_q and gn_tgt_q, and
+// picked by sk_next after them: no multiplexer in front of the carry chains)
+wire [1:0]      gd_le2    = {(gn_tgt_q <= due_p1),   (g_tgt_q <= due_p1)};
+wire [1:0]      gf_le2    = {(gn_tgt_q <= fine_lim), (g_tgt_q <= fine_lim)};
+wire [1:0]      gc_le2    = {(gn_tgt_q <= b_slot),   (g_tgt_q <= b_slot)};
+wire [1:0]      gf_lt2    = {(gn_tgt_q < fine_lim),  (g_tgt_q < fine_lim)};
+wire            gd_le     = sk_next ? gd_le2[1] : gd_le2[0];
+wire            gf_le     = sk_next ? gf_le2[1] : gf_le2[0];
+wire            gc_le     = !b_hold || (sk_next ? gc_le2[1] : gc_le2[0]);
+wire            gf_lt     = sk_next ? gf_lt2[1] : gf_lt2[0];
 wire            g_take    = gd_le && gf_le && gc_le;
+wire            ltf_gsk   = g_take ? gf_lt : ltf_fsk;
 wire [AS_W-1:0] gskip_t   = g_take ? gs_tgt_q : fskip_t;
 // how a skip moves the scan: to the word end (the next word's search is valid next cycle) or elsewhere
 // (SK_NEXT only when this cycle's next-word search ran on a loaded word)
@@ -870,7 +877,9 @@ wire [1:0]      i_le_s    = {(ih_slot <= scan),    (il_slot <= scan)};
 wire [1:0]      i_lt_due  = {(ih_slot < due_p1),   (il_slot < due_p1)};
 wire [1:0]      i_lt_fl   = {(ih_slot < fine_lim), (il_slot < fine_lim)};
 wire [1:0]      i_lt_cap  = !b_hold ? {(ih_slot != SLOT_MAX), (il_slot != SLOT_MAX)} : {(ih_slot < b_slot), (il_slot < b_slot)};
-wire [1:0]      i_lt_gt   = {(ih_slot < gs_tgt_q), (il_slot < gs_tgt_q)};
+wire [1:0]      i_lt_gg   = {(ih_slot < g_tgt_q),  (il_slot < g_tgt_q)};
+wire [1:0]      i_lt_gn   = {(ih_slot < gn_tgt_q), (il_slot < gn_tgt_q)};
+wire [1:0]      i_lt_gt   = sk_next ? i_lt_gn : i_lt_gg;
 wire [1:0]      i_lt_rw   = {(ih_slot < rw_t_q),   (il_slot < rw_t_q)};
 wire [1:0]      i_lt_fsk  = (df_le && dc_le) ? i_lt_due : (!df_le && fc_le) ? i_lt_fl : i_lt_cap;
 wire [1:0]      i_lt_gsk  = g_take ? i_lt_gt : i_lt_fsk;
