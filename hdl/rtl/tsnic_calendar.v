@@ -235,6 +235,7 @@ reg  [(1<<GROUP_W)-1:0] g_setm; // slots of the scan's occupancy word set at the
 reg  [AS_W-1:0]   gn_tgt_q;      // ... and of the next occupancy word (from its first slot)
 reg  [GROUP_W:0]  gn_off_q;
 reg  [(1<<GROUP_W)-1:0] gn_setm; // slots of the next occupancy word set at the last edge
+reg  [(1<<GROUP_W)-1:0] g_rngm_q, gn_rngm_q;   // the slots below g_off_q / gn_off_q (the skip's range)
 reg  [1:0]        scan_k;        // how the scan moved at the last edge (SK_*): which search is valid
 reg  [SLOT_NS_W-1:0] o_cur;      // sub-list being walked: everything below {scan, o_cur} is loaded
 reg  [63:0]       ord_done;      // ... i.e. everything at or below ord_done = {scan, o_cur} - 1
@@ -758,6 +759,9 @@ wire [AS_W-1:0] g_tgt     = g_none  ? {scan_gn, {GROUP_W{1'b0}}}  : {scan[AS_W-1
 wire [AS_W-1:0] gn_tgt    = gn_none ? {scan_gn2, {GROUP_W{1'b0}}} : {scan_gn, gn_next};
 wire [GROUP_W:0] g_off    = g_none  ? {1'b1, {GROUP_W{1'b0}}} : {1'b0, g_next};
 wire [GROUP_W:0] gn_off   = gn_none ? {1'b1, {GROUP_W{1'b0}}} : {1'b0, gn_next};
+// the slots below the offset: below the lowest set bit, all of them when none is set
+wire [(1<<GROUP_W)-1:0] g_rngm  = (g_rest - 1'b1) & ~g_rest;
+wire [(1<<GROUP_W)-1:0] gn_rngm = (gn_rest - 1'b1) & ~gn_rest;
 // The in-word searches are registered: each cycle searches the scan's word after the scan and the
 // next word from its start; the cycle after uses the first if the scan stayed or moved by one slot
 // inside its word, the second if it moved to the next word's first slot (a skip to the word end,
@@ -772,9 +776,12 @@ wire [GROUP_W:0] gn_off   = gn_none ? {1'b1, {GROUP_W{1'b0}}} : {1'b0, gn_next};
 wire            sk_next   = (scan_k == SK_NEXT);
 wire [AS_W-1:0] gs_tgt_q  = sk_next ? gn_tgt_q : g_tgt_q;
 wire [GROUP_W:0] gs_off_q = sk_next ? gn_off_q : g_off_q;
-wire [(1<<GROUP_W)-1:0] gs_setm = sk_next ? gn_setm : g_setm;
-wire [(1<<GROUP_W)-1:0] g_rng = gs_off_q[GROUP_W] ? {(1<<GROUP_W){1'b1}} : ~({(1<<GROUP_W){1'b1}} << gs_off_q[GROUP_W-1:0]);
-wire            g_ok      = (scan_k != SK_NONE) && ((gs_setm & g_rng) == {(1<<GROUP_W){1'b0}});
+// (the range, the slots below the target's offset, is registered with the search as a mask, and both
+// searches' tests are made before sk_next picks one: no decode or multiplexer in front of the AND)
+wire            g_ok_g    = ((g_setm & g_rngm_q) == {(1<<GROUP_W){1'b0}});
+wire            g_ok_n    = ((gn_setm & gn_rngm_q) == {(1<<GROUP_W){1'b0}});
+wire            g_ok      = (scan_k != SK_NONE) && (sk_next ? g_ok_n : g_ok_g);
+wire            g_in_rng  = sk_next ? ({1'b0, scan[GROUP_W-1:0]} < gn_off_q) : ({1'b0, scan[GROUP_W-1:0]} < g_off_q);
 // The limits of a skip (and of a claim), each compared with the scan on its own (no chain of
 // minimums in front of the compare): the due slot + 1, the fine window's top, the slot of a
 // non-urgent entry waiting in stage B at or beyond the scan.
@@ -822,7 +829,7 @@ wire [1:0]      inc_k     = inc_nw ? sk_nw : SK_SAME;
 wire            fc_zero   = (fcount == ZN) && !f_we_q;
 wire            cc_zero   = (ccount == ZN);
 wire            act_fskip = fc_zero && lt_due && ltf_r && lt_cap;
-wire            act_gskip = fw_v && !fc_zero && !fbit_scan && g_ok && ({1'b0, scan[GROUP_W-1:0]} < gs_off_q) &&
+wire            act_gskip = fw_v && !fc_zero && !fbit_scan && g_ok && g_in_rng &&
                             lt_due && ltf_r && lt_cap;
 wire            b_at_scan = b_hold && (b_slot == scan);
 wire            ld_can    = !ld_claim && ltf_r;
@@ -907,7 +914,7 @@ assign f_pre = be_free && !rewind_req && fc_zero && ltf_r && !claim_pre &&
                (sweep_pend || (cs_st != CS_IDLE) || !cc_zero);                 // (!act_jump)
 (* keep *) wire g_pre;
 assign g_pre = be_free && !rewind_req && fw_v && !fc_zero && !fbit_scan && g_ok &&
-               ({1'b0, scan[GROUP_W-1:0]} < gs_off_q) && ltf_r && !(ld_can && b_at_scan);
+               g_in_rng && ltf_r && !(ld_can && b_at_scan);
 (* keep *) wire gnw_pre;
 assign gnw_pre = g_pre && g_take && gs_off_q[GROUP_W];
 (* keep *) wire grl_pre;
@@ -1172,8 +1179,10 @@ always @(posedge clk) begin
     sg1_q   <= sg1_mv;               // (scan_g + 1 after a reload: jump-like moves clear sg_v)
     g_tgt_q  <= g_tgt;
     g_off_q  <= g_off;
+    g_rngm_q <= g_rngm;
     gn_tgt_q <= gn_tgt;
     gn_off_q <= gn_off;
+    gn_rngm_q <= gn_rngm;
     if (phc_step) rewind_req <= 1'b1;
     rw_c_q    <= rw_c;
     rw_cm_q   <= cs_busy ? ccur : ccur - 1'b1;
@@ -1598,8 +1607,14 @@ always @(posedge clk) begin
         $finish;
     end
     // the skip's range test without a lower bound: no slot below the scan set at the last edge
-    if (!rst && !init && scan_k != SK_NONE && (gs_setm & ~({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0])) != {(1<<GROUP_W){1'b0}}) begin
-        $display("tsnic_calendar: slot below the scan set at the last edge (setm %h, scan %0d)", gs_setm, scan);
+    if (!rst && !init && scan_k != SK_NONE && ((sk_next ? gn_setm : g_setm) & ~({(1<<GROUP_W){1'b1}} << scan[GROUP_W-1:0])) != {(1<<GROUP_W){1'b0}}) begin
+        $display("tsnic_calendar: slot below the scan set at the last edge (setm %h, scan %0d)", sk_next ? gn_setm : g_setm, scan);
+        $finish;
+    end
+    // the registered range masks: the slots below the registered offsets
+    if (!rst && (g_rngm_q != (g_off_q[GROUP_W] ? {(1<<GROUP_W){1'b1}} : ~({(1<<GROUP_W){1'b1}} << g_off_q[GROUP_W-1:0])) ||
+                 gn_rngm_q != (gn_off_q[GROUP_W] ? {(1<<GROUP_W){1'b1}} : ~({(1<<GROUP_W){1'b1}} << gn_off_q[GROUP_W-1:0])))) begin
+        $display("tsnic_calendar: range mask %h / %h but offsets %0d / %0d", g_rngm_q, gn_rngm_q, g_off_q, gn_off_q);
         $finish;
     end
     // the registered fine-limit compare: never high with the scan at or beyond the limit
