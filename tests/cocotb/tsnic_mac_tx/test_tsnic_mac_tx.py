@@ -129,6 +129,8 @@ class TB:
             dut.s_frm_valid.value = 0
 
     def push(self, f):
+        f.lat = int(self.dut.tx_lat_comp_ns.value)    # CTRL_TX_LAT_COMP_NS in force for this frame
+        f.ready_prob = self.ready_prob                  # the MAC's readiness while it leaves
         self.sent.append(f)
         self.push_q.put_nowait(f)
 
@@ -201,8 +203,9 @@ async def start(dut):
     return tb
 
 
-def check(tb, lat_comp, flushed=()):
-    """The scoreboard: wire, completions, time. Returns the idle-line error figures."""
+def check(tb, flushed=()):
+    """The scoreboard over every frame since reset: wire, completions, time. Returns the idle-line
+    error figures."""
     sent_frames = [f for f in tb.sent if f.idx not in flushed]
     assert len(tb.wire) == len(sent_frames), f"{len(tb.wire)} frames on the wire, {len(sent_frames)} expected"
     assert len(tb.sof_truth) == len(tb.wire)
@@ -224,14 +227,14 @@ def check(tb, lat_comp, flushed=()):
         t = tb.sof_truth[wire_i]
         wire_i += 1
         assert t >= f.launch, f"frame {f.idx}: left at {t:.3f}, {f.launch - t:.3f} ns before launch_ns (early)"
-        local = c["depart_ns"] - lat_comp
+        local = c["depart_ns"] - f.lat
         assert 0 <= math.floor(t) - local <= 1, \
-            f"frame {f.idx}: reported departure {local} (+{lat_comp}) vs true {t:.3f}"
+            f"frame {f.idx}: reported departure {local} (+{f.lat}) vs true {t:.3f}"
         # bench's idle line: the frame was in the DUT 2 us before its launch and the previous frame
         # ended (true time of its last beat, estimated from its SOF) before the launch
         beats = (len(f.data) + BYTES - 1) // BYTES
         idle = (not f.late and f.pushed_ns is not None and f.pushed_ns + 2000 <= f.launch
-                and (prev_end is None or prev_end + T_MAC < f.launch) and tb.ready_prob == 1.0)
+                and (prev_end is None or prev_end + T_MAC < f.launch) and f.ready_prob == 1.0)
         if idle:
             assert math.floor(t) - f.launch <= T_MAC, \
                 f"frame {f.idx}: idle line, left {t - f.launch:.3f} ns after launch_ns (> one MAC cycle {T_MAC})"
@@ -252,32 +255,38 @@ def report(tb, errs, what):
                     sum(errs) / len(errs), T_MAC, CORE_PPM, MAC_PPM)
 
 
-@cocotb.test()
-async def test_idle_line_on_time(dut):
+# The traffic scenarios share one reset: each reset costs the MAC-domain time's acquisition again
+# (mac_locked ~240 us of simulated time, most of a scenario's run), so test_traffic waits for the lock
+# once and runs them in turn. Frame indexes and the scoreboard run on from one scenario to the next;
+# each check covers every frame since reset.
+
+
+async def idle_line_on_time(tb):
     """Sparse frames, random sub-ns launch phases: never early, at most one MAC cycle late."""
-    tb = await start(dut)
+    dut = tb.dut
     lat = 37
     dut.tx_lat_comp_ns.value = lat
     await Timer(1, units="us")
     n = 400 if SOAK else 80
+    i0 = len(tb.sent)
     base = tb.phc() + 5000
     for i in range(n):
         length = random.choice([60, 64, 100, 333, 1514, random.randint(60, 1514)])
-        f = Frame(i, length, base + i * 1500 + random.randrange(0, 400))
+        f = Frame(i0 + i, length, base + i * 1500 + random.randrange(0, 400))
         tb.push(f)
-    await tb.drain(n)
-    errs = check(tb, lat)
+    await tb.drain(i0 + n)
+    errs = check(tb)
     assert len(errs) >= n * 9 // 10, f"only {len(errs)} of {n} frames on an idle line"
     report(tb, errs, "idle line")
 
 
-@cocotb.test()
-async def test_busy_line_late_backpressure(dut):
+async def busy_line_late_backpressure(tb):
     """Ties and past launch times: back to back, in order, never early, late ones marked; then MAC
     backpressure."""
-    tb = await start(dut)
+    tb.dut.tx_lat_comp_ns.value = 0
+    await Timer(1, units="us")
     base = tb.phc() + 4000
-    i = 0
+    i = len(tb.sent)
     for burst in range(6):
         t = base + burst * 6000
         for _ in range(random.randint(2, 5)):
@@ -290,8 +299,7 @@ async def test_busy_line_late_backpressure(dut):
     tb.push(Frame(i, 64, tb.phc() - 5))
     i += 1
     await tb.drain(i)
-    check(tb, 0)
-
+    check(tb)
 
     # the MAC takes beats irregularly: the stream never drops tvalid inside a frame
     tb.ready_prob = 0.6
@@ -300,27 +308,37 @@ async def test_busy_line_late_backpressure(dut):
         tb.push(Frame(i, random.randint(60, 1514), base + k * 700))
         i += 1
     await tb.drain(i)
-    check(tb, 0)
+    check(tb)
+    tb.ready_prob = 1.0
 
 
-@cocotb.test()
-async def test_flush(dut):
+async def flush(tb):
     """flush (the core reset's drain): frames not yet started complete FLUSHED, none reach the MAC."""
-    tb = await start(dut)
+    dut = tb.dut
+    i0 = len(tb.sent)
     base = tb.phc() + 3000
-    tb.push(Frame(0, 100, base))
-    tb.push(Frame(1, 100, base + 500))
-    await tb.drain(2)
+    tb.push(Frame(i0, 100, base))
+    tb.push(Frame(i0 + 1, 100, base + 500))
+    await tb.drain(i0 + 2)
     dut.flush.value = 1
     far = tb.phc() + 10_000_000
     for i in range(2, 8):
-        tb.push(Frame(i, random.randint(60, 1514), far))
-    await tb.drain(8)
+        tb.push(Frame(i0 + i, random.randint(60, 1514), far))
+    await tb.drain(i0 + 8)
     dut.flush.value = 0
     await Timer(1, units="us")
-    tb.push(Frame(8, 300, tb.phc() + 3000))
-    await tb.drain(9)
-    check(tb, 0, flushed=set(range(2, 8)))
+    tb.push(Frame(i0 + 8, 300, tb.phc() + 3000))
+    await tb.drain(i0 + 9)
+    check(tb, flushed=set(range(i0 + 2, i0 + 8)))
+
+
+@cocotb.test()
+async def test_traffic(dut):
+    """One reset: idle_line_on_time, busy_line_late_backpressure, then flush (each described above)."""
+    tb = await start(dut)
+    for scenario in (idle_line_on_time, busy_line_late_backpressure, flush):
+        tb.log.info("test_traffic: %s", scenario.__name__)
+        await scenario(tb)
 
 
 @cocotb.test()
