@@ -1590,7 +1590,18 @@ end
 
 `ifdef TSNIC_CAL_CHECK
 // bench-only self-check of the registered compare (tests/cocotb/tsnic_calendar: CAL_CHECK=1)
+// The idle moves are written twice: act_* keep the back-end case's priority (and the fast-forward's
+// quiet test), the flat m_* load the scan. They must be the same decision: the case's branch taken
+// and the move.
+wire chk_idle = (be_st == BE_IDLE) && !init && !(sweep_pend && be_rr) && !ld_claim;
+wire chk_skip = chk_idle && !act_jump && !rewind_req && !act_claim;
 always @(posedge clk) begin
+    if (!rst && (m_jump != (chk_idle && act_jump) || m_fskip != (chk_skip && act_fskip) ||
+                 m_gskip != (chk_skip && act_gskip))) begin
+        $display("tsnic_calendar: flat moves jump/fskip/gskip %0d%0d%0d but the case's %0d%0d%0d (scan %0d)",
+                 m_jump, m_fskip, m_gskip, chk_idle && act_jump, chk_skip && act_fskip, chk_skip && act_gskip, scan);
+        $finish;
+    end
     if (!rst && !init && b_valid && !b_urg && (b_lt_scan != (b_slot < scan))) begin
         $display("tsnic_calendar: b_lt_scan %0d but b_slot %0d scan %0d", b_lt_scan, b_slot, scan);
         $finish;
