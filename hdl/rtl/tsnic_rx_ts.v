@@ -57,14 +57,40 @@ reg                in_frame_reg = 1'b0;    // a first beat has been taken, its l
 
 wire take = s_axis_tvalid && s_axis_tready;
 
-reg [NB_W-1:0] nb_c;
-integer        k;
-always @* begin
-    nb_c = {NB_W{1'b0}};
-    for (k = 0; k < DATA_W / 8; k = k + 1) begin
-        if (s_axis_tkeep[k]) nb_c = nb_c + 1'b1;
+// The byte count of a beat as a tree, not a chain of DATA_W/8 increments (at 512 bits a chain is 63
+// LUT levels after the crossing's RAM): each group of 8 lanes counted alone (a function of 8 inputs,
+// two LUT levels), then the 8 group counts summed pairwise in three adder levels. Lanes above DATA_W/8
+// (and so whole groups) read as zero. Up to 64 lanes (DATA_W 512).
+localparam LANES = DATA_W / 8;
+
+function [3:0] pop8;
+    input [7:0] x;
+    integer j;
+    begin
+        pop8 = 4'd0;
+        for (j = 0; j < 8; j = j + 1) pop8 = pop8 + {3'd0, x[j]};
     end
-end
+endfunction
+
+wire [63:0] keep64;
+generate
+    if (LANES > 64) begin : g_bad_lanes
+        tsnic_param_error_rx_ts_DATA_W_must_be_at_most_512 param_error_inst ();
+    end else if (LANES == 64) begin : g_keep_full
+        assign keep64 = s_axis_tkeep;
+    end else begin : g_keep_pad
+        assign keep64 = {{(64 - LANES){1'b0}}, s_axis_tkeep};
+    end
+endgenerate
+wire [6:0] pc0 = {3'd0, pop8(keep64[7:0])}   + {3'd0, pop8(keep64[15:8])};
+wire [6:0] pc1 = {3'd0, pop8(keep64[23:16])} + {3'd0, pop8(keep64[31:24])};
+wire [6:0] pc2 = {3'd0, pop8(keep64[39:32])} + {3'd0, pop8(keep64[47:40])};
+wire [6:0] pc3 = {3'd0, pop8(keep64[55:48])} + {3'd0, pop8(keep64[63:56])};
+wire [6:0] pc_all = (pc0 + pc1) + (pc2 + pc3);
+wire [NB_W-1:0] nb_c = pc_all[NB_W-1:0];
+// verilator lint_off UNUSEDSIGNAL
+wire [6:0] unused_pc = pc_all;      // above NB_W-1: zero (at most LANES bytes)
+// verilator lint_on UNUSEDSIGNAL
 wire [63:0] own_ts = phc_ns + {{32{lat_comp_ns[31]}}, lat_comp_ns};
 wire [63:0] ext_ts;
 

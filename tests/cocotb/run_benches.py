@@ -78,7 +78,8 @@ COST_HINT = {
     "tsnic_rx_buf": 35,
     "tsnic_axi_wr_arb": 25,
     "tsnic_rx_steer": 5,
-    "tsnic_rx_ts": 2,
+    "tsnic_rx_ts[w64]": 3,
+    "tsnic_rx_ts[w512]": 5,
     "tsnic_rx_dma": 4,
     "tsnic_rx_regs": 2,
 }

@@ -1,8 +1,9 @@
 """Bench for tsnic_rx_ts: random frames with random gaps in, random backpressure out. Reference
 model: each frame's stamp is (own stamp) the PHC value of the cycle its first beat is taken at the
 input plus the signed RX_LAT_COMP_NS, or (RX_TS_EXTERNAL=1) tuser[64:1] of the first beat; the bad
-flag of each beat is tuser[0]; the byte count of each beat is the number of tkeep bits; data, keep
-and last pass unchanged and in order."""
+flag of each beat is tuser[0]; the byte count of each beat is the number of tkeep bits (DATA_W 64 or
+512; some beats carry a random, non-contiguous tkeep so the count is checked for any pattern); data,
+keep and last pass unchanged and in order."""
 
 import os
 import random
@@ -12,6 +13,9 @@ from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, ReadOnly, FallingEdge, ClockCycles
 
 EXT = int(os.environ.get("RX_TS_EXTERNAL", "0"))
+DATA_W = int(os.environ.get("DATA_W", "64"))
+LANES = DATA_W // 8
+FULL = (1 << LANES) - 1
 
 
 @cocotb.test()
@@ -29,8 +33,11 @@ async def test_random(dut):
     frames = []
     for _ in range(int(os.environ.get("RXTS_FRAMES", "200"))):
         n = rng.randint(1, 5)
-        # tkeep contiguous from lane 0: full before the last beat, 1..8 lanes on it
-        frames.append([(rng.getrandbits(64), 0xFF if k < n - 1 else (1 << rng.randint(1, 8)) - 1,
+        # tkeep contiguous from lane 0: full before the last beat, 1..LANES lanes on it; one beat in
+        # ten with a random pattern instead (the byte count must be its popcount whatever it is)
+        frames.append([(rng.getrandbits(DATA_W),
+                        rng.getrandbits(LANES) if rng.random() < 0.1 else
+                        FULL if k < n - 1 else (1 << rng.randint(1, LANES)) - 1,
                         rng.random() < 0.1, rng.getrandbits(64)) for k in range(n)])
     expect = []            # (data, keep, last, bad, ts) per beat, in order
     got = []
