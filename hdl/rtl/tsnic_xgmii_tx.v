@@ -69,6 +69,16 @@ function [31:0] crc_bytes;
     end
 endfunction
 
+// XOR of the eight 32-bit words of a 256-bit vector
+function [31:0] xor8x32;
+    input [255:0] v;
+    integer k;
+    begin
+        xor8x32 = 32'd0;
+        for (k = 0; k < 8; k = k + 1) xor8x32 = xor8x32 ^ v[k*32 +: 32];
+    end
+endfunction
+
 function [3:0] keep_count;
     input [7:0] keep;
     integer i;
@@ -134,12 +144,24 @@ wire            pad_mode = (fstate_reg == F_PAD);   // padding: zero bytes, pad_
 wire [3:0]      n_sel;
 assign crc_d[31:0] = crc_reg;
 assign crc_z[31:0] = crc_reg;
-genvar g;
+genvar g, i;
 generate
     for (g = 1; g <= 8; g = g + 1) begin : crc_g
         assign crc_z[g*32 +: 32] = crc_bytes(crc_reg, 64'd0, g);
         assign crc_d[g*32 +: 32] = crc_z[g*32 +: 32] ^ (pad_mode ? 32'd0 : in_dcrc_reg[(g-1)*32 +: 32]);
-        assign dcrc1[(g-1)*32 +: 32] = crc_bytes(32'd0, in1_data_reg, g);
+        // the data's share as an XOR of per-byte shares (byte i's share in a g-byte word is a linear
+        // function of its 8 bits alone), kept as nets of their own: the mapper then builds two
+        // shallow levels (each share, then an XOR of at most 8) instead of one XOR network over all 64
+        // bits shared between the candidates (7 LUT levels + 12 muxf, 2.124 ns; this: 1.75 ns, 241 LUTs more)
+        (* keep *) wire [32*8-1:0] shares;
+        for (i = 0; i < 8; i = i + 1) begin : byte_share
+            if (i < g) begin : g_on
+                assign shares[i*32 +: 32] = crc_bytes(32'd0, {56'd0, in1_data_reg[i*8 +: 8]} << (8 * i), g);
+            end else begin : g_off
+                assign shares[i*32 +: 32] = 32'd0;
+            end
+        end
+        assign dcrc1[(g-1)*32 +: 32] = xor8x32(shares);
     end
 endgenerate
 
