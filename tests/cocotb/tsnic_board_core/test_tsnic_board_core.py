@@ -441,9 +441,8 @@ async def test_identity(dut):
 # acquisition again (MAC_TD_STATUS.TX_LOCKED ~240 us of simulated time after reset, about 80 % of a
 # scenario's run under Icarus), so test_tx resets and waits for the lock once and then runs them in
 # turn, as a driver would use a card. Each scenario checks its own descriptors and the counters' change
-# over it; the wire check covers every frame since reset. The order matters only for the last one: the
-# DMA-error scenario leaves the root complex poisoning nothing, but it runs last so that a failure
-# there cannot hide the others' results.
+# over it; the wire check covers every frame since reset. dma_errors runs last: it makes the root
+# complex fail reads on purpose (and stops at its end), so the clean scenarios are checked before it.
 
 
 async def tx_frames_msix(tb):
