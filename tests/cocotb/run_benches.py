@@ -41,14 +41,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 COMMON = HERE / "common"
 
-# Scheduling hint only (seconds of CPU, measured 2026-12-01 on the project's machine, see
+# Scheduling hint only (seconds of CPU, measured 2026-12-01 and 02 on the project's machine, see
 # docs/BENCHMARKS.md "make test time"): jobs start longest first. Unknown jobs count as long, so a
 # new bench is never left for the end.
 COST_HINT = {
     "tsnic_calendar[test_random]": 60,
     "tsnic_core": 90,
-    "tsnic_board_core[w512]": 75,
-    "tsnic_board_core[w256]": 70,
+    "tsnic_board_core[w512]": 118,
+    "tsnic_board_core[w256]": 95,
     "tsnic_calendar[rest]": 30,
     "tsnic_calendar[test_throughput_far]": 25,
     "tsnic_phc": 24,
@@ -67,7 +67,7 @@ COST_HINT = {
     "tsnic_axis_downsize": 3,
     "tsnic_si5324_init": 31,
     "tsnic_desc_table": 4,
-    "tsnic_mac_tx[w64]": 55,
+    "tsnic_mac_tx[w64]": 60,
     "tsnic_mac_tx[w512]": 80,
     "tsnic_td[w512]": 110,
     "tsnic_td[w64]": 90,
