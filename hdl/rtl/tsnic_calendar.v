@@ -1592,14 +1592,13 @@ end
 // bench-only self-check of the registered compare (tests/cocotb/tsnic_calendar: CAL_CHECK=1)
 // The idle moves are written twice: act_* keep the back-end case's priority (and the fast-forward's
 // quiet test), the flat m_* load the scan. They must be the same decision: the case's branch taken
-// and the move.
-wire chk_idle = (be_st == BE_IDLE) && !init && !(sweep_pend && be_rr) && !ld_claim;
-wire chk_skip = chk_idle && !act_jump && !rewind_req && !act_claim;
+// and the move (be_free is the case's way into its idle branches).
+wire chk_skip = be_free && !act_jump && !rewind_req && !act_claim;
 always @(posedge clk) begin
-    if (!rst && (m_jump != (chk_idle && act_jump) || m_fskip != (chk_skip && act_fskip) ||
+    if (!rst && (m_jump != (be_free && act_jump) || m_fskip != (chk_skip && act_fskip) ||
                  m_gskip != (chk_skip && act_gskip))) begin
         $display("tsnic_calendar: flat moves jump/fskip/gskip %0d%0d%0d but the case's %0d%0d%0d (scan %0d)",
-                 m_jump, m_fskip, m_gskip, chk_idle && act_jump, chk_skip && act_fskip, chk_skip && act_gskip, scan);
+                 m_jump, m_fskip, m_gskip, be_free && act_jump, chk_skip && act_fskip, chk_skip && act_gskip, scan);
         $finish;
     end
     if (!rst && !init && b_valid && !b_urg && (b_lt_scan != (b_slot < scan))) begin
