@@ -6,7 +6,8 @@
 // At every rising edge of mac_clk, true_ns/true_fr give the PHC time at that instant (ns and a real
 // fraction), and err_ns = true - {mac_ns, mac_fns} (a real, ns) compares a local copy against it.
 // While stats_en is high, err_ns is accumulated: count, min, max, mean, sum of squares, and the
-// number of edges with err_ns < 0 (local time ahead of the PHC).
+// number of edges with err_ns < 0 (local time ahead of the PHC). Each window (stats_en rising) starts
+// from empty statistics, cleared here: a bench cannot write `real` variables under Verilator.
 `timescale 1ns / 1fs
 `default_nettype none
 
@@ -41,6 +42,13 @@ reg [63:0] true_ns = 0;
 real    err_ns = 0.0;
 real    err_min = 1.0e9, err_max = -1.0e9, err_sum = 0.0, err_sumsq = 0.0;
 integer err_count = 0, ahead_count = 0;
+reg     stats_en_q = 1'b0;
+// The statistics as IEEE-754 bit patterns: Verilator's VPI does not read `real` variables (cocotb
+// gets 0 or 1 from them), a 64-bit vector reads the same in every simulator.
+wire [63:0] err_min_bits   = $realtobits(err_min);
+wire [63:0] err_max_bits   = $realtobits(err_max);
+wire [63:0] err_sum_bits   = $realtobits(err_sum);
+wire [63:0] err_sumsq_bits = $realtobits(err_sumsq);
 real    t_mac, dt, adv, d;
 reg [63:0] b_ns;
 real    b_fr, b_inc;
@@ -58,6 +66,8 @@ always @(posedge mac_clk) begin
     true_fr = b_fr + adv;
     d = $signed(b_ns - mac_ns);
     err_ns = d + true_fr - mac_fns / 4294967296.0;
+    if (stats_en && !stats_en_q) clear_stats;  // a new window starts from empty statistics
+    stats_en_q = stats_en;
     if (stats_en) begin
         err_count = err_count + 1;
         if (err_ns < err_min) err_min = err_ns;

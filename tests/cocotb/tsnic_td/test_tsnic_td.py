@@ -11,9 +11,9 @@ What the launch gate needs (docs/ARCHITECTURE.md, "Clock domains and time distri
 
 import math
 import os
+import struct
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge, Timer
 
 import tsnic_contract as C
@@ -29,14 +29,16 @@ SOAK = os.environ.get("SOAK", "") not in ("", "0")
 TD_WINDOWS = int(os.environ.get("TD_WINDOWS", "0"))
 
 
+def real(sig):
+    """A `real` of tb_phc_truth from its $realtobits copy (Verilator's VPI cannot read reals)."""
+    return struct.unpack("<d", int(sig.value).to_bytes(8, "little"))[0]
+
+
 class TB:
     def __init__(self, dut):
         self.dut = dut
         self.log = dut._log
-        core_ps = 4000.0 / (1.0 + CORE_PPM * 1e-6)
-        mac_ps = MAC_PERIOD_PS / (1.0 + MAC_PPM * 1e-6)
-        cocotb.start_soon(Clock(dut.clk, 2 * round(core_ps * 500), units="fs").start())
-        cocotb.start_soon(Clock(dut.mac_clk, 2 * round(mac_ps * 500), units="fs").start())
+        # the clocks run in tb_tsnic_td.v (CLK_HALF_FS, MAC_HALF_FS from the Makefile)
         self.regs = RegIfMaster(dut, dut.clk)
         self.truth = dut.truth_inst
         dut.stats_en.value = 0
@@ -70,17 +72,16 @@ class TB:
         """Error statistics over `us` microseconds from now; returns (min, max, mean, rms-dev, ahead)."""
         self.dut.stats_en.value = 0
         await RisingEdge(self.dut.mac_clk)
-        self._reset_stats()
-        self.dut.stats_en.value = 1
+        self.dut.stats_en.value = 1  # tb_phc_truth starts the window from empty statistics
         await Timer(us, units="us")
         self.dut.stats_en.value = 0
         await RisingEdge(self.dut.mac_clk)
         await RisingEdge(self.dut.mac_clk)
         t = self.truth
         n = int(t.err_count.value)
-        lo, hi = float(t.err_min.value), float(t.err_max.value)
-        mean = float(t.err_sum.value) / n
-        dev = math.sqrt(max(0.0, float(t.err_sumsq.value) / n - mean * mean))
+        lo, hi = real(t.err_min_bits), real(t.err_max_bits)
+        mean = real(t.err_sum_bits) / n
+        dev = math.sqrt(max(0.0, real(t.err_sumsq_bits) / n - mean * mean))
         ahead = int(t.ahead_count.value)
         if TD_WINDOWS:
             inc = int(self.dut.td_sink_inst.inc_reg.value) / 2**32
@@ -91,15 +92,6 @@ class TB:
                       "(T_MAC %.4f ns, core %+g ppm, MAC %+g ppm, budget [0, %.3f))",
                       what, n, lo, hi, mean, dev, ahead, T_MAC, CORE_PPM, MAC_PPM, ERR_BUDGET)
         return lo, hi, mean, dev, ahead
-
-    def _reset_stats(self):
-        t = self.truth
-        t.err_min.value = 1.0e9
-        t.err_max.value = -1.0e9
-        t.err_sum.value = 0.0
-        t.err_sumsq.value = 0.0
-        t.err_count.value = 0
-        t.ahead_count.value = 0
 
     async def wait_locked(self, timeout_us=400):
         for _ in range(timeout_us):
