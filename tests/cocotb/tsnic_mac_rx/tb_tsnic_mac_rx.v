@@ -6,12 +6,14 @@
 `default_nettype none
 
 module tb_tsnic_mac_rx #(
+    parameter [63:0] CLK_HALF_FS = 64'd2000000,    // core clock: half period in fs (250 MHz +- ppm)
+    parameter [63:0] MAC_HALF_FS = 64'd3200000,    // MAC clock: half period in fs
     parameter [63:0] MAC_PERIOD_FX = 64'd27487790694,
     parameter FIFO_LOG2 = 12
 ) (
-    input  wire        clk,
+    output reg         clk = 1'b1,
     input  wire        rst,
-    input  wire        mac_clk,
+    output reg         mac_clk = 1'b1,
     input  wire        mac_rst,
 
     input  wire [19:0] reg_wr_addr,
@@ -40,6 +42,11 @@ module tb_tsnic_mac_rx #(
     output wire        mac_locked,
     output wire [63:0] phc_ns
 );
+
+// Both clocks are made here rather than by cocotb (a Python wake-up at every edge of each); they
+// start high at time 0, as cocotb's Clock did.
+always #(CLK_HALF_FS * 1.0e-6) clk = ~clk;
+always #(MAC_HALF_FS * 1.0e-6) mac_clk = ~mac_clk;
 
 wire [47:0] phc_fns;
 wire        phc_step;

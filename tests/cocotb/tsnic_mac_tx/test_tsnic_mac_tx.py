@@ -16,7 +16,6 @@ import os
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.queue import Queue
 from cocotb.triggers import ClockCycles, RisingEdge, ReadOnly, Timer
 
@@ -50,10 +49,7 @@ class TB:
     def __init__(self, dut):
         self.dut = dut
         self.log = dut._log
-        core_ps = 4000.0 / (1.0 + CORE_PPM * 1e-6)
-        mac_ps = MAC_PERIOD_PS / (1.0 + MAC_PPM * 1e-6)
-        cocotb.start_soon(Clock(dut.clk, 2 * round(core_ps * 500), units="fs").start())
-        cocotb.start_soon(Clock(dut.mac_clk, 2 * round(mac_ps * 500), units="fs").start())
+        # the clocks run in the bench top (CLK_HALF_FS, MAC_HALF_FS from the Makefile)
         self.regs = RegIfMaster(dut, dut.clk)
         dut.flush.value = 0
         dut.tx_lat_comp_ns.value = 0
