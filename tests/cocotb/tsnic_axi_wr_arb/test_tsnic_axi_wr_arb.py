@@ -7,9 +7,10 @@ its ID; the RAM must equal the model. Fairness: when both wait, AW grants altern
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, ReadOnly, ClockCycles, Combine
 from cocotbext.axi import AxiWriteBus, AxiMasterWrite, AxiRamWrite
+
+from tsnic_clock import start_clock
 
 MEM = 1 << 20
 HALF = MEM // 2
@@ -24,7 +25,7 @@ class TB:
     def __init__(self, dut, seed):
         self.dut = dut
         self.rng = random.Random(seed)
-        cocotb.start_soon(Clock(dut.clk, 4, units="ns").start())
+        start_clock(dut.clk, 4000)
         self.ram = AxiRamWrite(AxiWriteBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=MEM)
         self.m = [AxiMasterWrite(AxiWriteBus.from_prefix(dut, f"s{i}_axi"), dut.clk, dut.rst) for i in range(2)]
         self.model = bytearray(MEM)

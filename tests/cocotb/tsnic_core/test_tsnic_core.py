@@ -21,12 +21,12 @@ import random
 from collections import Counter
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, ReadOnly, ClockCycles, Timer
 from cocotbext.axi import (AxiLiteBus, AxiLiteMaster, AxiWriteBus, AxiRamWrite, AxiStreamBus,
                            AxiStreamSink, AxiStreamSource, AxiStreamFrame)
 from cocotbext.axi.sparse_memory import SparseMemory
 
+from tsnic_clock import start_clock
 import tsnic_contract as C
 
 DATA_W = int(os.environ.get("DATA_W", "64"))
@@ -270,7 +270,7 @@ class TB:
     def __init__(self, dut, seed=1, host_lat_ns=HOST_LAT_NS):
         self.dut = dut
         self.rng = random.Random(seed)
-        cocotb.start_soon(Clock(dut.clk, CLK_NS, units="ns").start())
+        start_clock(dut.clk, CLK_NS * 1000)
         self.mem = SparseMemory(MEM_SIZE)
         self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk, dut.rst)
         self.wram = AxiRamWrite(AxiWriteBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, mem=self.mem)

@@ -19,6 +19,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge, Timer
 
+from tsnic_clock import start_clock
 import tsnic_contract as C
 from flash_model import (CMD_IPROG, DUMMY, NOOP, SYNC, IcapModel, QspiFlash, SECTOR, SUB)
 from tsnic_regif_master import RegIfMaster
@@ -58,7 +59,7 @@ class TB:
         self.flash = QspiFlash(dut)
         self.icap = IcapModel(dut, wbstar=wbstar, bootsts=bootsts)
         self.ref = Ref()
-        cocotb.start_soon(Clock(dut.clk, CLK_NS, units="ns").start())
+        start_clock(dut.clk, CLK_NS * 1000)
         dut.qspi_dq_i.value = 0xF
         dut.phc_ns.value = 0          # no PHC here: the gap between busy polls ends by its cycle count
         self.ce_toggle = icap_ce_toggle

@@ -17,10 +17,10 @@ import os
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 
+from tsnic_clock import start_clock
 import tsnic_contract as C
 
 DATA_W = int(os.environ.get("DATA_W", "64"))
@@ -49,7 +49,7 @@ class TB:
     def __init__(self, dut):
         self.dut = dut
         self.log = dut._log
-        cocotb.start_soon(Clock(dut.clk, 4, units="ns").start())
+        start_clock(dut.clk, 4000)
         self.src = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis_pay"), dut.clk, dut.rst)
         self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis_tx"), dut.clk, dut.rst)
         self.src.log.setLevel(logging.WARNING)

@@ -12,8 +12,9 @@ import os
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, ReadOnly, ClockCycles, FallingEdge
+
+from tsnic_clock import start_clock
 
 DATA_W = int(os.environ.get("DATA_W", "64"))
 BYTES = DATA_W // 8
@@ -56,7 +57,7 @@ class TB:
         self.dut = dut
         self.rng = random.Random(seed)
         self.pop_p = pop_p
-        cocotb.start_soon(Clock(dut.clk, 4, units="ns").start())
+        start_clock(dut.clk, 4000)
         for s in ("enable", "s_axis_tvalid", "s_axis_tlast", "s_axis_bad", "s_res_valid", "m_info_ready",
                   "rd_en", "rel_valid"):
             getattr(dut, s).value = 0

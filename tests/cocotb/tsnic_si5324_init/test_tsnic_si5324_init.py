@@ -19,9 +19,10 @@ import os
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, Edge, First, RisingEdge, Timer, ReadOnly
 from cocotb.utils import get_sim_time
+
+from tsnic_clock import start_clock
 
 CLK_HZ = int(os.environ.get("CLK_HZ", "4000000"))
 SCL_HZ = int(os.environ.get("SCL_HZ", "100000"))
@@ -370,7 +371,7 @@ class TB:
         self.bus = Bus(dut, self.rng)
         self.resets = []          # (rise_ns, fall_ns) of si5324_rst
         self.ready_changes = []   # (ns, clk_ready)
-        cocotb.start_soon(Clock(dut.clk, CLK_NS, units="ns").start())
+        start_clock(dut.clk, round(CLK_NS * 1000))
         cocotb.start_soon(self.bus.run())
         cocotb.start_soon(self.watch())
 

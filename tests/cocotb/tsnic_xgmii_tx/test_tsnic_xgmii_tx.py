@@ -12,10 +12,11 @@ import random
 import zlib
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge, ReadOnly
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSource
 from cocotbext.eth import XgmiiSink
+
+from tsnic_clock import start_clock
 
 IDLE, START, TERM = 0x07, 0xFB, 0xFD
 
@@ -28,7 +29,7 @@ def expected_wire(payload: bytes) -> bytes:
 class TB:
     def __init__(self, dut):
         self.dut = dut
-        cocotb.start_soon(Clock(dut.clk, 6400, units="ps").start())
+        start_clock(dut.clk, 6400)
         self.source = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.clk, dut.rst)
         self.sink = XgmiiSink(dut.xgmii_txd, dut.xgmii_txc, dut.clk, dut.rst)
         self.gaps = []          # bytes from /T/ (included) to the next /S/ (excluded)
