@@ -6,9 +6,10 @@ import itertools
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, ReadOnly, ClockCycles, Combine
 from cocotbext.axi import AxiReadBus, AxiMasterRead, AxiRamRead
+
+from tsnic_clock import start_clock
 
 MEM = 1 << 20
 
@@ -22,7 +23,7 @@ class TB:
     def __init__(self, dut, seed):
         self.dut = dut
         self.rng = random.Random(seed)
-        cocotb.start_soon(Clock(dut.clk, 4, units="ns").start())
+        start_clock(dut.clk, 4000)
         self.ram = AxiRamRead(AxiReadBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=MEM)
         self.m = [AxiMasterRead(AxiReadBus.from_prefix(dut, f"s{i}_axi"), dut.clk, dut.rst) for i in range(2)]
         self.ram.write(0, bytes(self.rng.getrandbits(8) for _ in range(MEM)))

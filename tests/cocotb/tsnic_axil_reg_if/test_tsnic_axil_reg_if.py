@@ -14,9 +14,10 @@ import logging
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, Combine, RisingEdge
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster
+
+from tsnic_clock import start_clock
 
 TIMEOUT = 16
 WAIT_TIMEOUT = 200
@@ -98,7 +99,7 @@ class Block:
 
 
 async def setup(dut, pause=False):
-    cocotb.start_soon(Clock(dut.clk, 4, units="ns").start())
+    start_clock(dut.clk, 4000)
     axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk, dut.rst)
     for ch in (axil.write_if, axil.read_if):
         ch.log.setLevel(logging.WARNING)

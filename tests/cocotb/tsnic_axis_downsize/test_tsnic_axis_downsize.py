@@ -6,9 +6,10 @@ output back-pressure. Directed: with no gaps and no back-pressure the output is 
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, ReadOnly, ClockCycles
 from cocotbext.axi import AxiStreamBus, AxiStreamSource, AxiStreamSink, AxiStreamFrame
+
+from tsnic_clock import start_clock
 
 IN_B = 32
 OUT_B = 8
@@ -23,7 +24,7 @@ class TB:
     def __init__(self, dut, seed):
         self.dut = dut
         self.rng = random.Random(seed)
-        cocotb.start_soon(Clock(dut.clk, 6, units="ns").start())
+        start_clock(dut.clk, 6000)
         self.src = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.clk, dut.rst)
         self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.clk, dut.rst)
         self.beats = []   # every output beat: (tkeep, tlast)

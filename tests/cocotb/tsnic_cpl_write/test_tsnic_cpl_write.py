@@ -12,10 +12,10 @@ import random
 from collections import Counter
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, ReadOnly, ClockCycles, Lock, Timer
 from cocotbext.axi import AxiWriteBus, AxiRamWrite
 
+from tsnic_clock import start_clock
 import tsnic_contract as C
 from tsnic_regif_master import RegIfMaster
 
@@ -67,7 +67,7 @@ class TB:
             getattr(dut, f"s_cpl_req_{name}").value = 0
         dut.s_cpl_req_valid.value = 0
         dut.m_free_ready.value = 1
-        cocotb.start_soon(Clock(dut.clk, 4, units="ns").start())
+        start_clock(dut.clk, 4000)
 
     def _on_write(self, address, data):
         rel = address - CPL_BASE

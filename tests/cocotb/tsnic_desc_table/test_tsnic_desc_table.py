@@ -4,8 +4,9 @@ import os
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge, ReadOnly
+
+from tsnic_clock import start_clock
 
 NODE_W = int(os.environ.get("NODE_W", "6"))
 N = 1 << NODE_W
@@ -16,7 +17,7 @@ WIDTHS = dict(addr=64, len=16, cookie=32, launch_ns=64, ring_index=16, queue=4)
 class TB:
     def __init__(self, dut):
         self.dut = dut
-        cocotb.start_soon(Clock(dut.clk, 4, units="ns").start())
+        start_clock(dut.clk, 4000)
         self.model = {}          # handle -> entry
         dut.wr_en.value = 0
         dut.rd_en.value = 0

@@ -7,9 +7,9 @@ Reference model: `Model` below keeps the counters and the moderation state the w
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, ReadOnly, ClockCycles
 
+from tsnic_clock import start_clock
 import tsnic_contract as C
 from tsnic_regif_master import RegIfMaster
 
@@ -43,7 +43,7 @@ class TB:
         dut.evt_rx_cpl.value = 0
         dut.evt_cpl_status.value = 0
         dut.evt_cpl_len.value = 0
-        cocotb.start_soon(Clock(dut.clk, CLK_NS, units="ns").start())
+        start_clock(dut.clk, CLK_NS * 1000)
         cocotb.start_soon(self._phc())
 
     async def _phc(self):

@@ -11,10 +11,10 @@ import os
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, ReadOnly, FallingEdge, ClockCycles
 from cocotbext.axi import AxiBus, AxiRam
 
+from tsnic_clock import start_clock
 import tsnic_contract as C
 
 DATA_W = int(os.environ.get("DATA_W", "64"))
@@ -34,7 +34,7 @@ class TB:
     def __init__(self, dut, seed):
         self.dut = dut
         self.rng = random.Random(seed)
-        cocotb.start_soon(Clock(dut.clk, 4, units="ns").start())
+        start_clock(dut.clk, 4000)
         self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=MEM)
         for ch in (self.ram.write_if.aw_channel, self.ram.write_if.w_channel, self.ram.write_if.b_channel,
                    self.ram.read_if.ar_channel, self.ram.read_if.r_channel):

@@ -6,9 +6,9 @@ the table ignored, and the global counters against random event strobes."""
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, ReadOnly, FallingEdge, ClockCycles
 
+from tsnic_clock import start_clock
 import tsnic_contract as C
 
 ENTRIES = 16
@@ -18,7 +18,7 @@ EVTS = ("evt_frame", "evt_drop_disabled", "evt_drop_full", "evt_bad", "evt_too_l
 class TB:
     def __init__(self, dut):
         self.dut = dut
-        cocotb.start_soon(Clock(dut.clk, 4, units="ns").start())
+        start_clock(dut.clk, 4000)
         for s in ("reg_wr_en", "reg_rd_en", "evt_frame_len", "mac_drop_count") + EVTS:
             getattr(dut, s).value = 0
         self.table = {}

@@ -9,8 +9,9 @@ import os
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, ReadOnly, ClockCycles, FallingEdge
+
+from tsnic_clock import start_clock
 
 ENTRIES = int(os.environ.get("ENTRIES", "16"))
 NUM_RXQ = int(os.environ.get("NUM_RXQ", "4"))
@@ -37,7 +38,7 @@ class TB:
         self.dut = dut
         self.rng = random.Random(seed)
         self.model = Model()
-        cocotb.start_soon(Clock(dut.clk, 4, units="ns").start())
+        start_clock(dut.clk, 4000)
         for s in ("tbl_wr_en", "s_valid", "s_key_valid", "tbl_rd_idx", "default_queue"):
             getattr(dut, s).value = 0
         self.expect = []            # (out cycle, tag, hit, entry, queue)

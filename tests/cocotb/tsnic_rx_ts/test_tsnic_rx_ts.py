@@ -9,8 +9,9 @@ import os
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, ReadOnly, FallingEdge, ClockCycles
+
+from tsnic_clock import start_clock
 
 EXT = int(os.environ.get("RX_TS_EXTERNAL", "0"))
 DATA_W = int(os.environ.get("DATA_W", "64"))
@@ -21,7 +22,7 @@ FULL = (1 << LANES) - 1
 @cocotb.test()
 async def test_random(dut):
     rng = random.Random(int(os.environ.get("SEED", "1")))
-    cocotb.start_soon(Clock(dut.clk, 4, units="ns").start())
+    start_clock(dut.clk, 4000)
     comp = -37
     dut.lat_comp_ns.value = comp & 0xFFFFFFFF
     dut.s_axis_tvalid.value = 0

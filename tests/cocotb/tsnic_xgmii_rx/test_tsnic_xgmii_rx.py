@@ -8,15 +8,16 @@ import random
 import zlib
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge, ReadOnly
 from cocotbext.eth import XgmiiFrame, XgmiiSource
+
+from tsnic_clock import start_clock
 
 
 class TB:
     def __init__(self, dut):
         self.dut = dut
-        cocotb.start_soon(Clock(dut.clk, 6400, units="ps").start())
+        start_clock(dut.clk, 6400)
         self.source = XgmiiSource(dut.xgmii_rxd, dut.xgmii_rxc, dut.clk, dut.rst)
         self.frames = []     # (payload, bad)
         self.sofs = []       # lane4 flags
