@@ -6,6 +6,7 @@
 // tsnic_xgmii_rx, its 64-bit stream and sof into the board core (RX_DATA_W 64, RX_SOF_IN 1);
 // RX_XGMII = 0 (the CMAC's RX AXI-Stream, DATA_W 512): s_axis_rx_* on rx_clk straight in (RX_SOF_IN 0).
 // MAC_DOMAIN = 0: s_axis_rx_* on clk, as wide as DATA_W (RX_XGMII must be 0).
+// tx_clk and rx_clk are made here (MAC_HALF_FS, RX_HALF_FS from the Makefile); clk is the PCIe model's.
 `timescale 1ns / 1fs
 `default_nettype none
 
@@ -19,11 +20,13 @@ module tb_tsnic_board_core #(
     parameter MAC_DOMAIN = 1,
     parameter [63:0] TX_PERIOD_FX = 64'd13327413670,
     parameter [63:0] RX_PERIOD_FX = TX_PERIOD_FX,
-    parameter RX_XGMII = 0
+    parameter RX_XGMII = 0,
+    parameter [63:0] MAC_HALF_FS = 64'd1551386,    // tx_clk: half period in fs (MAC rate +- ppm)
+    parameter [63:0] RX_HALF_FS = 64'd1551610      // rx_clk: half period in fs
 ) (
     input  wire          clk,
     input  wire          rst,
-    input  wire          tx_clk,
+    output reg           tx_clk = (MAC_DOMAIN != 0),
     input  wire          tx_rst,
     input  wire [DATA_W-1:0]  s_axis_cq_tdata,
     input  wire [DATA_W/32-1:0] s_axis_cq_tkeep,
@@ -67,7 +70,7 @@ module tb_tsnic_board_core #(
     output wire          m_axis_tx_tlast,
     output wire [0:0]    m_axis_tx_tuser,
     input  wire [7:0]    phy_status,
-    input  wire          rx_clk,
+    output reg           rx_clk = (MAC_DOMAIN != 0),
     input  wire          rx_rst,
     input  wire [63:0]   xgmii_rxd,
     input  wire [7:0]    xgmii_rxc,
@@ -79,6 +82,15 @@ module tb_tsnic_board_core #(
     output wire          pps,
     output wire          stat_dma_rd_err
 );
+
+// The MAC clocks are made here rather than by cocotb (a Python wake-up at every edge of each). With
+// MAC_DOMAIN they start high at time 0, as cocotb's Clock did; without, both stay at 0.
+generate
+if (MAC_DOMAIN != 0) begin : g_mac_clocks
+    always #(MAC_HALF_FS * 1.0e-6) tx_clk = ~tx_clk;
+    always #(RX_HALF_FS * 1.0e-6) rx_clk = ~rx_clk;
+end
+endgenerate
 
 localparam RX_DATA_W = (RX_XGMII != 0) ? 64 : DATA_W;
 wire [RX_DATA_W-1:0]   rx_tdata;

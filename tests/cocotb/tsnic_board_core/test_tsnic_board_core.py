@@ -44,8 +44,7 @@ import math
 import zlib
 
 import cocotb
-from cocotb.clock import Clock
-from cocotb.triggers import RisingEdge, ReadOnly, ClockCycles, Timer
+from cocotb.triggers import RisingEdge, FallingEdge, ReadOnly, ClockCycles, Timer
 from cocotb.utils import get_sim_time
 from cocotbext.axi import AxiStreamBus, AxiStreamSink, AxiStreamSource, AxiStreamFrame
 from cocotbext.eth import XgmiiFrame, XgmiiSource
@@ -56,14 +55,15 @@ from tsnic_pcie_model import PcieHost
 CLK_NS = 4
 DATA_W = int(os.environ.get("DATA_W", "512"))
 MAC_DOMAIN = int(os.environ.get("MAC_DOMAIN", "1"))
-MAC_PERIOD_PS = float(os.environ.get("MAC_PERIOD_PS", "3103.0303030303"))
 MAC_PPM = float(os.environ.get("MAC_PPM", "0"))
-# the tx_clk period the bench drives (fs, even: two equal halves), and in ns
-MAC_HALF_FS = round(MAC_PERIOD_PS / (1.0 + MAC_PPM * 1e-6) * 500)
+# the tx_clk period (fs, even: two equal halves), and in ns: the half period the Makefile computes
+# (the MAC's period off by MAC_PPM) and passes both to tb_tsnic_board_core.v, which makes the clock,
+# and here, so that the bench's own time and the clock it checks against are the same number
+MAC_HALF_FS = int(os.environ["MAC_HALF_FS"])
 T_MAC = 2 * MAC_HALF_FS / 1e6
 RX_PPM = float(os.environ.get("RX_PPM", "0"))
 RX_XGMII = int(os.environ.get("RX_XGMII", "0")) and MAC_DOMAIN
-RX_HALF_FS = round(MAC_PERIOD_PS / (1.0 + RX_PPM * 1e-6) * 500)
+RX_HALF_FS = int(os.environ["RX_HALF_FS"])  # rx_clk, likewise (off by RX_PPM)
 T_RX = 2 * RX_HALF_FS / 1e6
 # tsnic_td_sink, locked: the MAC-domain time lags the PHC by 0.19..0.402 ns in docs/BENCHMARKS.md
 # ("Time distribution error", every phase after lock, both MAC clocks)
@@ -251,17 +251,17 @@ class TB:
         self.dut = dut
         self.host = PcieHost(dut, width=DATA_W)
         self.clock = Clockwork(dut)
+        # tx_clk and rx_clk run in tb_tsnic_board_core.v (MAC_HALF_FS, RX_HALF_FS; 0 without MAC_DOMAIN)
+        self.clock_checks = []
         if MAC_DOMAIN:
-            cocotb.start_soon(Clock(dut.tx_clk, 2 * MAC_HALF_FS, units="fs").start())
-            cocotb.start_soon(Clock(dut.rx_clk, 2 * RX_HALF_FS, units="fs").start())
+            self.clock_checks = [cocotb.start_soon(self._check_clock(dut.tx_clk, MAC_HALF_FS)),
+                                 cocotb.start_soon(self._check_clock(dut.rx_clk, RX_HALF_FS))]
             cocotb.start_soon(self._tx_reset())
             cocotb.start_soon(self._rx_reset())
             self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis_tx"), dut.tx_clk, dut.tx_rst)
             rx_clk, rx_rst = dut.rx_clk, dut.rx_rst
         else:
-            dut.tx_clk.value = 0
             dut.tx_rst.value = 0
-            dut.rx_clk.value = 0
             dut.rx_rst.value = 0
             self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis_tx"), dut.clk, dut.rst)
             rx_clk, rx_rst = dut.clk, dut.rst
@@ -298,6 +298,17 @@ class TB:
         await ClockCycles(self.dut.rx_clk, 16)
         self.dut.rx_rst.value = 0
 
+    async def _check_clock(self, clk, half_fs):
+        """The clock made in the bench top has the half period the bench's own time uses."""
+        await RisingEdge(clk)
+        t = get_sim_time("fs")
+        for _ in range(4):
+            for edge in (FallingEdge(clk), RisingEdge(clk)):
+                await edge
+                t1 = get_sim_time("fs")
+                assert t1 - t == half_fs, f"{clk._name}: half period {t1 - t} fs, the bench uses {half_fs} fs"
+                t = t1
+
     async def _rx_pins(self, clk):
         """The starts of frame at the RX pins, in true PHC time (MAC_DOMAIN) or as the PHC value of
         the cycle (MAC_DOMAIN=0: the core's own stamp)."""
@@ -325,6 +336,10 @@ class TB:
 
     async def init(self):
         await self.host.init()
+        for check in self.clock_checks:
+            await check
+        if not MAC_DOMAIN:
+            assert self.dut.tx_clk.value == 0 and self.dut.rx_clk.value == 0, "MAC clocks run without MAC_DOMAIN"
         await self.clock.take_anchor()
         self.drv = Driver(self)
 
