@@ -6,7 +6,8 @@
 // tsnic_xgmii_rx, its 64-bit stream and sof into the board core (RX_DATA_W 64, RX_SOF_IN 1);
 // RX_XGMII = 0 (the CMAC's RX AXI-Stream, DATA_W 512): s_axis_rx_* on rx_clk straight in (RX_SOF_IN 0).
 // MAC_DOMAIN = 0: s_axis_rx_* on clk, as wide as DATA_W (RX_XGMII must be 0).
-// tx_clk and rx_clk are made here (MAC_HALF_FS, RX_HALF_FS from the Makefile); clk is the PCIe model's.
+// tx_clk and rx_clk are made here under Icarus (TB_HDL_CLOCKS; MAC_HALF_FS, RX_HALF_FS from the Makefile);
+// clk is the PCIe model's.
 `timescale 1ns / 1fs
 `default_nettype none
 
@@ -26,7 +27,7 @@ module tb_tsnic_board_core #(
 ) (
     input  wire          clk,
     input  wire          rst,
-    output reg           tx_clk = (MAC_DOMAIN != 0),
+    input  wire          tx_clk,
     input  wire          tx_rst,
     input  wire [DATA_W-1:0]  s_axis_cq_tdata,
     input  wire [DATA_W/32-1:0] s_axis_cq_tkeep,
@@ -70,7 +71,7 @@ module tb_tsnic_board_core #(
     output wire          m_axis_tx_tlast,
     output wire [0:0]    m_axis_tx_tuser,
     input  wire [7:0]    phy_status,
-    output reg           rx_clk = (MAC_DOMAIN != 0),
+    input  wire          rx_clk,
     input  wire          rx_rst,
     input  wire [63:0]   xgmii_rxd,
     input  wire [7:0]    xgmii_rxc,
@@ -83,14 +84,24 @@ module tb_tsnic_board_core #(
     output wire          stat_dma_rd_err
 );
 
-// The MAC clocks are made here rather than by cocotb (a Python wake-up at every edge of each). With
-// MAC_DOMAIN they start high at time 0, as cocotb's Clock did; without, both stay at 0.
+// TB_HDL_CLOCKS (defined by the Makefile under Icarus): the MAC clocks are made here rather than by
+// cocotb (a Python wake-up at every edge of each) and forced onto the two input ports; with MAC_DOMAIN
+// they start high at time 0, as cocotb's Clock did, without it both stay at 0. Otherwise the bench
+// drives the ports (test_tsnic_board_core.py): they stay inputs, which a Verilated model needs.
+`ifdef TB_HDL_CLOCKS
+reg tx_clk_gen = (MAC_DOMAIN != 0);
+reg rx_clk_gen = (MAC_DOMAIN != 0);
 generate
 if (MAC_DOMAIN != 0) begin : g_mac_clocks
-    always #(MAC_HALF_FS * 1.0e-6) tx_clk = ~tx_clk;
-    always #(RX_HALF_FS * 1.0e-6) rx_clk = ~rx_clk;
+    always #(MAC_HALF_FS * 1.0e-6) tx_clk_gen = ~tx_clk_gen;
+    always #(RX_HALF_FS * 1.0e-6) rx_clk_gen = ~rx_clk_gen;
 end
 endgenerate
+initial begin
+    force tx_clk = tx_clk_gen;
+    force rx_clk = rx_clk_gen;
+end
+`endif
 
 localparam RX_DATA_W = (RX_XGMII != 0) ? 64 : DATA_W;
 wire [RX_DATA_W-1:0]   rx_tdata;
