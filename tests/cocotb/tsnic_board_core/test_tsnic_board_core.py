@@ -255,14 +255,16 @@ class TB:
         # tx_clk and rx_clk: made in tb_tsnic_board_core.v under Icarus (TB_HDL_CLOCKS; MAC_HALF_FS,
         # RX_HALF_FS; 0 without MAC_DOMAIN), by cocotb Clocks with the same half periods otherwise
         self.clock_checks = []
-        if MAC_DOMAIN and not os.environ.get("TB_HDL_CLOCKS"):
-            cocotb.start_soon(Clock(dut.tx_clk, 2 * MAC_HALF_FS, units="fs").start())
-            cocotb.start_soon(Clock(dut.rx_clk, 2 * RX_HALF_FS, units="fs").start())
-        elif not MAC_DOMAIN and not os.environ.get("TB_HDL_CLOCKS"):
-            dut.tx_clk.value = 0
-            dut.rx_clk.value = 0
-        if MAC_DOMAIN and os.environ.get("TB_HDL_CLOCKS"):
-            # (a cocotb Clock has the bench's half period by construction)
+        if not os.environ.get("TB_HDL_CLOCKS"):
+            if MAC_DOMAIN:
+                cocotb.start_soon(Clock(dut.tx_clk, 2 * MAC_HALF_FS, units="fs").start())
+                cocotb.start_soon(Clock(dut.rx_clk, 2 * RX_HALF_FS, units="fs").start())
+            else:
+                dut.tx_clk.value = 0
+                dut.rx_clk.value = 0
+        elif MAC_DOMAIN:
+            # made in Verilog: check them against the bench's own half periods (a cocotb Clock has
+            # them by construction)
             self.clock_checks = [cocotb.start_soon(self._check_clock(dut.tx_clk, MAC_HALF_FS)),
                                  cocotb.start_soon(self._check_clock(dut.rx_clk, RX_HALF_FS))]
         if MAC_DOMAIN:
