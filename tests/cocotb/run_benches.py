@@ -47,8 +47,8 @@ COMMON = HERE / "common"
 COST_HINT = {
     "tsnic_calendar[test_random]": 60,
     "tsnic_core": 93,
-    "tsnic_board_core[w512]": 147,
-    "tsnic_board_core[w256]": 139,
+    "tsnic_board_core[w512]": 93,
+    "tsnic_board_core[w256]": 91,
     "tsnic_calendar[rest]": 30,
     "tsnic_calendar[test_throughput_far]": 25,
     "tsnic_phc": 24,
