@@ -26,7 +26,7 @@ APT_PACKAGES := verilator iverilog yosys tshark qemu-system-x86 busybox-static t
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PATH := $(VENV)/bin:$(PATH)
 
-.PHONY: help deps apt-deps py-deps gen check-contract lint timing test test-python test-rust test-cocotb test-vm bench-vm demo synth soak clean
+.PHONY: help deps apt-deps py-deps gen check-contract lint timing test test-side test-python test-rust test-cocotb test-vm bench-vm demo synth soak clean
 
 help:
 	@sed -n '2,12p' $(ROOT)/Makefile | sed 's/^# \{0,1\}//'
@@ -67,14 +67,23 @@ lint: apt-deps
 	@$(ROOT)/board/lint.sh
 
 # The quick checks first (and the installs, once: nothing below installs anything any more), then
-# the two long suites at the same time: the Rust build and tests (cargo, mostly parallel compiles)
-# and the cocotb benches (single-threaded simulations, two at a time). A failure in either fails
-# `make test`; the other still runs to its end so its result is reported too. Lines of the Rust
-# side are tagged `rust| `; each cocotb bench's log is printed whole when the bench ends. The VM test
-# of the vfio backend (test-vm, about 20 s) runs last, after the Rust build it reuses.
-test: deps check-contract lint test-python
-	@$(MAKE) --no-print-directory -j2 test-rust test-cocotb RUST_TAG='rust| '
-	@$(MAKE) --no-print-directory test-vm
+# two sides at the same time: the cocotb benches (single-threaded simulations, two at a time, the
+# longer side) and, one after another, the RTL lint (single-threaded, about a minute), the Rust build
+# and tests (cargo, mostly parallel compiles) and the VM test of the vfio backend (test-vm, about
+# 30 s, reusing the Rust build). `make test` is CPU-bound on two cores: run alone before or after
+# the benches, lint and the VM left a core idle. A failure anywhere fails `make test`; everything
+# else still runs to its end so its result is reported too. Lines of cargo's output are tagged
+# `rust| `; each cocotb bench's log is printed whole when the bench ends.
+test: deps check-contract test-python
+	@$(MAKE) --no-print-directory -j2 test-side test-cocotb RUST_TAG='rust| '
+
+# The non-cocotb side of `make test`: every step runs even after a failure; fails if any failed.
+test-side: apt-deps
+	@rc=0; \
+	$(MAKE) --no-print-directory lint || rc=1; \
+	$(MAKE) --no-print-directory test-rust || rc=1; \
+	$(MAKE) --no-print-directory test-vm || rc=1; \
+	exit $$rc
 
 # tests/board: the Vivado scripts of board/ under tclsh with the Vivado commands stubbed (about 1 s)
 test-python: py-deps
