@@ -73,7 +73,8 @@ lint: apt-deps
 # 30 s, reusing the Rust build). `make test` is CPU-bound on two cores: run alone before or after
 # the benches, lint and the VM left a core idle. A failure anywhere fails `make test`; everything
 # else still runs to its end so its result is reported too. Lines of cargo's output are tagged
-# `rust| `; each cocotb bench's log is printed whole when the bench ends.
+# `rust| `; each cocotb bench's log goes to tests/cocotb/logs/ and is printed whole if the bench
+# failed (its results table if it passed; TSNIC_COCOTB_LOG=full prints every log).
 test: deps check-contract test-python
 	@$(MAKE) --no-print-directory -j2 test-side test-cocotb RUST_TAG='rust| '
 
@@ -130,4 +131,4 @@ demo: deps
 	@$(ROOT)/tests/demo.sh
 
 clean:
-	rm -rf $(ROOT)/target $(ROOT)/tests/cocotb/*/sim_build* $(ROOT)/tests/cocotb/*/results*.xml
+	rm -rf $(ROOT)/target $(ROOT)/tests/cocotb/*/sim_build* $(ROOT)/tests/cocotb/*/results*.xml $(ROOT)/tests/cocotb/logs

@@ -17,12 +17,15 @@ test and one for all its other tests (TESTCASE lists them; the test names come f
 fails unless the tests reported across its jobs are exactly the tests of the module.
 
 Jobs run N at a time (default 2: the project's machine has 2 cores, and each cocotb run is a
-single-threaded simulator plus Python). With N > 1 each job's output is held back and printed whole
-when the job ends, followed by its summary line, so logs of different benches never interleave.
-Long jobs start first so the last one to finish is a short one.
+single-threaded simulator plus Python). With N > 1 each job's output is held back and written to
+tests/cocotb/logs/<job>.log; when the job ends, a failed job's log is printed whole, a passed job's
+cocotb results table and the log's path, then its summary line, so logs of different benches never
+interleave (the models' per-transaction lines made `make test` print ~13 MB otherwise). Long jobs
+start first so the last one to finish is a short one.
 
     run_benches.py [-j N] [NAME ...]   only the benches whose folder names are given
     TSNIC_COCOTB_JOBS=N                default for -j (1 = one after another, output streamed live)
+    TSNIC_COCOTB_LOG=full              print every job's log whole, passed or not
     SOAK=1 run_benches.py              passed through to the benches: long randomized runs
 """
 
@@ -40,6 +43,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 COMMON = HERE / "common"
+LOGS = HERE / "logs"
 
 # Scheduling hint only (seconds of CPU, measured 2026-12-01 and 02 on the project's machine, see
 # docs/BENCHMARKS.md "make test time"): jobs start longest first. Unknown jobs count as long, so a
@@ -206,10 +210,25 @@ def run_job(job: Job, env: dict, live: bool, out_lock: threading.Lock) -> None:
             job.ok = f == 0
     with out_lock:
         if not live:
-            sys.stdout.write(f"== cocotb bench {job.name} (output of the whole run follows)\n")
-            sys.stdout.write(output)
             if output and not output.endswith("\n"):
-                sys.stdout.write("\n")
+                output += "\n"
+            log = LOGS / (re.sub(r"[^A-Za-z0-9_.-]+", "_", job.name) + ".log")
+            saved = False
+            try:
+                LOGS.mkdir(exist_ok=True)
+                log.write_text(output)
+                saved = True
+                where = f"whole log: {log.relative_to(HERE.parent.parent)}"
+            except OSError as e:
+                where = f"log not saved: {e}"
+            if job.ok and saved and os.environ.get("TSNIC_COCOTB_LOG", "") != "full":
+                # cocotb's results table (its lines hold "** "), then where the rest is
+                table = [ln for ln in output.splitlines(keepends=True) if "** " in ln]
+                sys.stdout.write(f"== cocotb bench {job.name} ({where})\n")
+                sys.stdout.writelines(table)
+            else:
+                sys.stdout.write(f"== cocotb bench {job.name} (output of the whole run follows; {where})\n")
+                sys.stdout.write(output)
         sys.stdout.write(job.verdict + "\n")
         sys.stdout.flush()
 
@@ -273,7 +292,7 @@ def main() -> int:
     cond = threading.Condition()
     if not live:
         print(f"cocotb: {len(pending)} runs of {len(per_bench)} benches, {opts.jobs} at a time; "
-              "each run's output is printed whole when it ends", flush=True)
+              "each run's log goes to tests/cocotb/logs/ and is printed whole if it failed", flush=True)
 
     def worker():
         while True:
