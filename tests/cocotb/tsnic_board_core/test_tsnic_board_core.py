@@ -468,8 +468,6 @@ async def test_identity(dut):
     assert await rd(C.MAC_PHY_STATUS) == (error | (5 << 4) if MAC_DOMAIN else ready)
 
 
-
-
 async def tx_frames_msix(tb):
     """Two queues, random lengths (incl. > MPS and > MRRS payloads, unaligned), launch times
     interleaved across queues: bytes, order and departure time on the TX stream, completions, MSI-X."""

@@ -336,7 +336,7 @@ async def mac_reset_alone(tb):
     reaches the MAC; no frame reaches the MAC damaged; frames after the reset go out as before. Checks
     the frames pushed since it began (the scenarios before it have completed)."""
     dut = tb.dut
-    tb.dut.tx_lat_comp_ns.value = 0
+    dut.tx_lat_comp_ns.value = 0
     await Timer(5, units="us")   # the last frame before is whole on the wire
     i0, w0, cut0 = len(tb.sent), len(tb.wire), len(tb.cut)
     assert len(tb.cpls) == i0, "a scenario before left frames outstanding"
