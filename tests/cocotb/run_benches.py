@@ -208,19 +208,21 @@ def run_job(job: Job, env: dict, live: bool, out_lock: threading.Lock) -> None:
             verdict = "ok" if f == 0 else "FAILED: " + ", ".join(failures)
             job.verdict = f"== {job.name}: {p} passed, {f} failed, {s} skipped in {timing}: {verdict}"
             job.ok = f == 0
+    if not live:
+        # the log file is written before taking the lock, which only orders what goes to stdout
+        if output and not output.endswith("\n"):
+            output += "\n"
+        log = LOGS / (re.sub(r"[^A-Za-z0-9_.-]+", "_", job.name) + ".log")
+        saved = False
+        try:
+            LOGS.mkdir(exist_ok=True)
+            log.write_text(output)
+            saved = True
+            where = f"whole log: {log.relative_to(HERE.parent.parent)}"
+        except OSError as e:
+            where = f"log not saved: {e}"
     with out_lock:
         if not live:
-            if output and not output.endswith("\n"):
-                output += "\n"
-            log = LOGS / (re.sub(r"[^A-Za-z0-9_.-]+", "_", job.name) + ".log")
-            saved = False
-            try:
-                LOGS.mkdir(exist_ok=True)
-                log.write_text(output)
-                saved = True
-                where = f"whole log: {log.relative_to(HERE.parent.parent)}"
-            except OSError as e:
-                where = f"log not saved: {e}"
             if job.ok and saved and os.environ.get("TSNIC_COCOTB_LOG", "") != "full":
                 # cocotb's results table (its lines hold "** "), then where the rest is
                 table = [ln for ln in output.splitlines(keepends=True) if "** " in ln]
