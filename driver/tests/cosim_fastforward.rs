@@ -1,13 +1,15 @@
-//! The co-simulation's idle fast-forward is exact.
+//! The co-simulation's idle fast-forward and its gated calendar are exact.
 //!
-//! Random host programs run on the simulated card twice, once stepping every cycle and once with the
-//! fast-forward on; everything the host can observe must be the same: every completion (status,
+//! Random host programs run on the simulated card twice, once stepping every cycle with every block
+//! clocked and once with the fast-forward on (which also leaves the calendar unclocked where it holds:
+//! docs/ARCHITECTURE.md, "Gated blocks"); everything the host can observe must be the same: every completion (status,
 //! departure time, cookie, ring index, phase), every frame on the wire (bytes and the simulated time of
 //! its first beat), every PHC reading, every interrupt wait's outcome and the final cycle count. The
 //! programs mix posts with launch times in the past, near, in the coarse wheel and beyond the horizon,
 //! idle waits, PHC steps (often to just before a whole second) and frequency trims during idle time, queue flushes, interrupt waits with
 //! moderation, and rings small enough that descriptor and completion rings wrap many times. A run in
-//! which the fast-forward skipped nothing would prove nothing, so each program also checks that it did.
+//! which the fast-forward skipped nothing, or the calendar never held, would prove nothing, so each
+//! program also checks that both happened.
 
 use tsnic::contract::{reg, Completion, HorizonPolicy, LatePolicy};
 use tsnic::device::sim::{SimBackend, SimConfig};
@@ -40,6 +42,7 @@ struct Outcome {
     log: Vec<String>,
     skipped_cycles: u64,
     jumps: u64,
+    gate_held: [u64; tsnic_sim::GATED_BLOCKS.len()],
 }
 
 fn log_cpl(log: &mut Vec<String>, c: &Completion) {
@@ -258,6 +261,7 @@ fn run(seed: u64, ff: bool) -> Outcome {
         log,
         skipped_cycles: ff_stats.cycles,
         jumps: ff_stats.jumps,
+        gate_held: ff_stats.gate_held,
     }
 }
 
@@ -274,10 +278,28 @@ fn fast_forward_is_exact_on_random_host_programs() {
         let slow = run(seed, false);
         let fast = run(seed, true);
         assert_eq!(slow.jumps, 0, "fast-forward off must not jump");
+        // TSNIC_SIM_GATE=check (a check build, sim/card/bench/gate_check.sh) checks the holds of
+        // both runs instead of taking them, and =0 turns the gates off: then only the rest applies
+        let gate_env = std::env::var("TSNIC_SIM_GATE").ok();
+        if gate_env.is_none() {
+            assert_eq!(
+                slow.gate_held,
+                [0; tsnic_sim::GATED_BLOCKS.len()],
+                "fast-forward off must not gate any block"
+            );
+        }
         assert!(
             fast.jumps > 0 && fast.skipped_cycles > 0,
             "seed {seed}: the fast-forward skipped nothing, so this run proves nothing"
         );
+        if gate_env.as_deref() != Some("0") {
+            for (block, held) in tsnic_sim::GATED_BLOCKS.iter().zip(fast.gate_held) {
+                assert!(
+                    held > 0,
+                    "seed {seed}: the {block} never held, so this run proves nothing about its gate"
+                );
+            }
+        }
         if slow.log != fast.log {
             let first = slow
                 .log
@@ -299,11 +321,13 @@ fn fast_forward_is_exact_on_random_host_programs() {
             .and_then(|c| c.parse().ok())
             .unwrap_or(0);
         eprintln!(
-            "seed {seed}: {} events identical; {} of {} cycles skipped in {} jumps",
+            "seed {seed}: {} events identical; {} of {} cycles skipped in {} jumps; of the rest, not clocked: {:?} ({:?})",
             slow.log.len(),
             fast.skipped_cycles,
             cycles,
-            fast.jumps
+            fast.jumps,
+            fast.gate_held,
+            tsnic_sim::GATED_BLOCKS
         );
     }
 }

@@ -51,7 +51,8 @@ module tsnic_calendar #(
     parameter RANK_W     = 4,                 // tie rounds counted exactly up to 2^RANK_W - 1
     parameter GROUP_W    = 6,                 // fine slots per occupancy word = 2^GROUP_W
     parameter CGROUP_W   = 6,                 // 2^CGROUP_W occupancy counters over the coarse ring
-    parameter SIM_FAST_FORWARD = 0            // 1: ff_* outputs for the co-simulation (0: constant, no logic)
+    parameter SIM_FAST_FORWARD = 0,           // 1: ff_* outputs for the co-simulation (0: constant, no logic)
+    parameter SIM_GATE   = 0                  // 1 (needs SIM_FAST_FORWARD): all but the time copies on ff_gclk
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -95,7 +96,14 @@ module tsnic_calendar #(
     /* verilator lint_on UNUSEDSIGNAL */
     output wire                 ff_quiet,        // only time-following updates while phc_ns < ff_wake_ns
     output wire [63:0]          ff_wake_ns,      // first PHC time at which the loader or cascade may have work
-    output wire [63:0]          ff_chunk_ns      // longest single jump that stays exact (all ones: any)
+    output wire [63:0]          ff_chunk_ns,     // longest single jump that stays exact (all ones: any)
+    // co-simulation clock gating (docs/ARCHITECTURE.md, "Gated blocks"): with SIM_GATE, every
+    // register but the time copies is clocked by ff_gclk, which the co-simulation holds low in a cycle
+    // where ff_hold says that no such register would change
+    /* verilator lint_off UNUSEDSIGNAL */   // no reader without SIM_GATE
+    input  wire                 ff_gclk,
+    /* verilator lint_on UNUSEDSIGNAL */
+    output wire                 ff_hold
 );
 
 `include "tsnic_contract.vh"
@@ -151,6 +159,16 @@ localparam NG_W     = SLOT_W - GROUP_W;       // fine-slot occupancy words
 // of the next word (gn_* valid), or moved otherwise (neither valid this cycle)
 localparam [1:0] SK_SAME = 2'd0, SK_NEXT = 2'd1, SK_NONE = 2'd2;
 localparam CGS_W    = CSLOT_W - CGROUP_W;     // coarse slots per coarse group = 2^CGS_W
+
+// the clock of every register but the time copies below: clk, or the co-simulation's gated copy
+wire wclk;
+generate
+    if (SIM_GATE != 0) begin : g_wclk
+        assign wclk = ff_gclk;
+    end else begin : g_clk
+        assign wclk = clk;
+    end
+endgenerate
 
 // ------------------------------------------------------------------ state
 reg               init;
@@ -310,35 +328,35 @@ reg                e_we;   reg e_wd;
 // coarse wheel; next pointers in fxnext_inst). The loader walks the cascaded one first: its entries
 // were all posted before any direct entry of the slot.
 // direct list words: read by insert (A), loader (B)
-tsnic_ram_sdp #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) fslot_a_inst (.clk(clk), .wr_en(f_we), .wr_addr(f_wa), .wr_data(f_wd), .rd_en(1'b1), .rd_addr(fa_ra), .rd_data(fa_rd));
-tsnic_ram_sdp #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) fslot_b_inst (.clk(clk), .wr_en(f_we), .wr_addr(f_wa), .wr_data(f_wd), .rd_en(1'b1), .rd_addr(fb_ra), .rd_data(fb_rd));
+tsnic_ram_sdp #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) fslot_a_inst (.clk(wclk), .wr_en(f_we), .wr_addr(f_wa), .wr_data(f_wd), .rd_en(1'b1), .rd_addr(fa_ra), .rd_data(fa_rd));
+tsnic_ram_sdp #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) fslot_b_inst (.clk(wclk), .wr_en(f_we), .wr_addr(f_wa), .wr_data(f_wd), .rd_en(1'b1), .rd_addr(fb_ra), .rd_data(fb_rd));
 // cascaded list words: read by loader (B), cascade (C)
-tsnic_ram_sdp #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) fcas_b_inst (.clk(clk), .wr_en(fc_we), .wr_addr(fc_wa), .wr_data(fc_wd), .rd_en(1'b1), .rd_addr(fb_ra), .rd_data(fcb_rd));
-tsnic_ram_sdp #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) fcas_c_inst (.clk(clk), .wr_en(fc_we), .wr_addr(fc_wa), .wr_data(fc_wd), .rd_en(1'b1), .rd_addr(fc_ra), .rd_data(fc_rd));
+tsnic_ram_sdp #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) fcas_b_inst (.clk(wclk), .wr_en(fc_we), .wr_addr(fc_wa), .wr_data(fc_wd), .rd_en(1'b1), .rd_addr(fb_ra), .rd_data(fcb_rd));
+tsnic_ram_sdp #(.WIDTH(FW_W), .ADDR_W(SLOT_W)) fcas_c_inst (.clk(wclk), .wr_en(fc_we), .wr_addr(fc_wa), .wr_data(fc_wd), .rd_en(1'b1), .rd_addr(fc_ra), .rd_data(fc_rd));
 // list epochs, one per list of a slot (a list word is valid while its epoch matches; the loader flips
 // the epoch of each list it emptied, so a word left from an earlier use never matches):
 // direct lists: insert (I), loader (L); cascaded lists: cascade (K), loader (L)
-tsnic_ram_sdp #(.WIDTH(1), .ADDR_W(SLOT_W)) dep_i_inst (.clk(clk), .wr_en(d_we), .wr_addr(d_wa), .wr_data(d_wd), .rd_en(1'b1), .rd_addr(fa_ra), .rd_data(di_rd));
-tsnic_ram_sdp #(.WIDTH(1), .ADDR_W(SLOT_W)) dep_l_inst (.clk(clk), .wr_en(d_we), .wr_addr(d_wa), .wr_data(d_wd), .rd_en(1'b1), .rd_addr(fb_ra), .rd_data(dl_rd));
-tsnic_ram_sdp #(.WIDTH(1), .ADDR_W(SLOT_W)) cep_k_inst (.clk(clk), .wr_en(e_we), .wr_addr(d_wa), .wr_data(e_wd), .rd_en(1'b1), .rd_addr(dk_ra), .rd_data(dk_rd));
-tsnic_ram_sdp #(.WIDTH(1), .ADDR_W(SLOT_W)) cep_l_inst (.clk(clk), .wr_en(e_we), .wr_addr(d_wa), .wr_data(e_wd), .rd_en(1'b1), .rd_addr(fb_ra), .rd_data(cl_rd));
+tsnic_ram_sdp #(.WIDTH(1), .ADDR_W(SLOT_W)) dep_i_inst (.clk(wclk), .wr_en(d_we), .wr_addr(d_wa), .wr_data(d_wd), .rd_en(1'b1), .rd_addr(fa_ra), .rd_data(di_rd));
+tsnic_ram_sdp #(.WIDTH(1), .ADDR_W(SLOT_W)) dep_l_inst (.clk(wclk), .wr_en(d_we), .wr_addr(d_wa), .wr_data(d_wd), .rd_en(1'b1), .rd_addr(fb_ra), .rd_data(dl_rd));
+tsnic_ram_sdp #(.WIDTH(1), .ADDR_W(SLOT_W)) cep_k_inst (.clk(wclk), .wr_en(e_we), .wr_addr(d_wa), .wr_data(e_wd), .rd_en(1'b1), .rd_addr(dk_ra), .rd_data(dk_rd));
+tsnic_ram_sdp #(.WIDTH(1), .ADDR_W(SLOT_W)) cep_l_inst (.clk(wclk), .wr_en(e_we), .wr_addr(d_wa), .wr_data(e_wd), .rd_en(1'b1), .rd_addr(fb_ra), .rd_data(cl_rd));
 // coarse slot lists: insert (A), cascade (B)
-tsnic_ram_sdp #(.WIDTH(CW_W), .ADDR_W(CSLOT_W)) cslot_a_inst (.clk(clk), .wr_en(c_we), .wr_addr(c_wa), .wr_data(c_wd), .rd_en(1'b1), .rd_addr(ca_ra), .rd_data(ca_rd));
-tsnic_ram_sdp #(.WIDTH(CW_W), .ADDR_W(CSLOT_W)) cslot_b_inst (.clk(clk), .wr_en(c_we), .wr_addr(c_wa), .wr_data(c_wd), .rd_en(1'b1), .rd_addr(cb_ra), .rd_data(cb_rd));
+tsnic_ram_sdp #(.WIDTH(CW_W), .ADDR_W(CSLOT_W)) cslot_a_inst (.clk(wclk), .wr_en(c_we), .wr_addr(c_wa), .wr_data(c_wd), .rd_en(1'b1), .rd_addr(ca_ra), .rd_data(ca_rd));
+tsnic_ram_sdp #(.WIDTH(CW_W), .ADDR_W(CSLOT_W)) cslot_b_inst (.clk(wclk), .wr_en(c_we), .wr_addr(c_wa), .wr_data(c_wd), .rd_en(1'b1), .rd_addr(cb_ra), .rd_data(cb_rd));
 // node pool
-tsnic_ram_sdp #(.WIDTH(ND_W),   .ADDR_W(NODE_W)) ndata_inst (.clk(clk), .wr_en(nd_we), .wr_addr(nd_wa), .wr_data(nd_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(nd_rd));
-tsnic_ram_sdp #(.WIDTH(SLOT_W), .ADDR_W(NODE_W)) nfidx_inst (.clk(clk), .wr_en(nd_we), .wr_addr(nd_wa), .wr_data(nd_wd[SLOT_NS_W+HANDLE_W+QUEUE_W+2 +: SLOT_W]), .rd_en(1'b1), .rd_addr(nf_ra), .rd_data(nf_rd));
-tsnic_ram_sdp #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) fnext_inst (.clk(clk), .wr_en(fx_we), .wr_addr(fx_wa), .wr_data(fx_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(fx_rd));
+tsnic_ram_sdp #(.WIDTH(ND_W),   .ADDR_W(NODE_W)) ndata_inst (.clk(wclk), .wr_en(nd_we), .wr_addr(nd_wa), .wr_data(nd_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(nd_rd));
+tsnic_ram_sdp #(.WIDTH(SLOT_W), .ADDR_W(NODE_W)) nfidx_inst (.clk(wclk), .wr_en(nd_we), .wr_addr(nd_wa), .wr_data(nd_wd[SLOT_NS_W+HANDLE_W+QUEUE_W+2 +: SLOT_W]), .rd_en(1'b1), .rd_addr(nf_ra), .rd_data(nf_rd));
+tsnic_ram_sdp #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) fnext_inst (.clk(wclk), .wr_en(fx_we), .wr_addr(fx_wa), .wr_data(fx_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(fx_rd));
 // sub-list next pointers of a split slot (written by the split pass, read by the sub-list walk)
-tsnic_ram_sdp #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) fxnext_inst (.clk(clk), .wr_en(xc_we), .wr_addr(xc_wa), .wr_data(xc_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(fxc_rd));
-tsnic_ram_sdp #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) snext_inst (.clk(clk), .wr_en(sn_we), .wr_addr(sn_wa), .wr_data(sn_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(sn_rd));
-tsnic_ram_sdp #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) cnext_inst (.clk(clk), .wr_en(cx_we), .wr_addr(cx_wa), .wr_data(cx_wd), .rd_en(1'b1), .rd_addr(cx_ra), .rd_data(cx_rd));
-tsnic_ram_sdp #(.WIDTH(2),      .ADDR_W(NODE_W)) nstate_inst (.clk(clk), .wr_en(bs_we), .wr_addr(bs_wa), .wr_data(bs_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(bs_rd));
+tsnic_ram_sdp #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) fxnext_inst (.clk(wclk), .wr_en(xc_we), .wr_addr(xc_wa), .wr_data(xc_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(fxc_rd));
+tsnic_ram_sdp #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) snext_inst (.clk(wclk), .wr_en(sn_we), .wr_addr(sn_wa), .wr_data(sn_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(sn_rd));
+tsnic_ram_sdp #(.WIDTH(NODE_W), .ADDR_W(NODE_W)) cnext_inst (.clk(wclk), .wr_en(cx_we), .wr_addr(cx_wa), .wr_data(cx_wd), .rd_en(1'b1), .rd_addr(cx_ra), .rd_data(cx_rd));
+tsnic_ram_sdp #(.WIDTH(2),      .ADDR_W(NODE_W)) nstate_inst (.clk(wclk), .wr_en(bs_we), .wr_addr(bs_wa), .wr_data(bs_wd), .rd_en(1'b1), .rd_addr(be_ra), .rd_data(bs_rd));
 // per-queue counters: inserted into the wheel (insert), freed by the loader (two copies), quota
-tsnic_ram_sdp #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) qins_inst (.clk(clk), .wr_en(qi_we), .wr_addr(qi_wa), .wr_data(qi_wd), .rd_en(1'b1), .rd_addr(q_ra),  .rd_data(qi_rd));
-tsnic_ram_sdp #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) qrel_l_inst (.clk(clk), .wr_en(r_we),  .wr_addr(r_wa),  .wr_data(r_wd),  .rd_en(1'b1), .rd_addr(rl_ra), .rd_data(rl_rd));
-tsnic_ram_sdp #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) qrel_i_inst (.clk(clk), .wr_en(r_we),  .wr_addr(r_wa),  .wr_data(r_wd),  .rd_en(1'b1), .rd_addr(q_ra),  .rd_data(ri_rd));
-tsnic_ram_sdp #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) quota_inst (.clk(clk), .wr_en(qq_we), .wr_addr(qq_wa), .wr_data(qq_wd), .rd_en(1'b1), .rd_addr(q_ra),  .rd_data(qq_rd));
+tsnic_ram_sdp #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) qins_inst (.clk(wclk), .wr_en(qi_we), .wr_addr(qi_wa), .wr_data(qi_wd), .rd_en(1'b1), .rd_addr(q_ra),  .rd_data(qi_rd));
+tsnic_ram_sdp #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) qrel_l_inst (.clk(wclk), .wr_en(r_we),  .wr_addr(r_wa),  .wr_data(r_wd),  .rd_en(1'b1), .rd_addr(rl_ra), .rd_data(rl_rd));
+tsnic_ram_sdp #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) qrel_i_inst (.clk(wclk), .wr_en(r_we),  .wr_addr(r_wa),  .wr_data(r_wd),  .rd_en(1'b1), .rd_addr(q_ra),  .rd_data(ri_rd));
+tsnic_ram_sdp #(.WIDTH(NODE_W+1), .ADDR_W(QUEUE_W)) quota_inst (.clk(wclk), .wr_en(qq_we), .wr_addr(qq_wa), .wr_data(qq_wd), .rd_en(1'b1), .rd_addr(q_ra),  .rd_data(qq_rd));
 
 // free list: {node, generation of its next use}
 wire              fr_push;
@@ -348,7 +366,7 @@ wire              fr_valid;
 wire [NODE_W:0]   fr_data;
 /* verilator lint_off PINCONNECTEMPTY */
 tsnic_fifo #(.WIDTH(NODE_W+1), .ADDR_W(NODE_W)) free_inst (
-    .clk(clk), .rst(rst || init),
+    .clk(wclk), .rst(rst || init),
     .s_valid(fr_push), .s_ready(), .s_data(fr_push_d),
     .m_valid(fr_valid), .m_ready(fr_pop), .m_data(fr_data),
     .count()
@@ -553,7 +571,7 @@ wire            srt_byp;
 tsnic_calendar_sorter #(
     .SORT_W(SORT_W), .QUEUE_W(QUEUE_W), .HANDLE_W(HANDLE_W), .RANK_W(RANK_W), .SLOT_NS_W(SLOT_NS_W)
 ) sorter_inst (
-    .clk(clk), .rst(rst),
+    .clk(wclk), .rst(rst),
     .phc_ns(phc_ns), .now_l(phc_step ? 64'd0 : now_l), .scan_lim(scan), .ord_v(srt_ordv), .ord_l(ord_sub),
     .ordb_v(b_sortb), .ordb_l(b_launch),
     .push_valid(push_e), .push_launch(nd_launch), .push_queue(nd_queue), .push_handle(nd_handle),
@@ -673,7 +691,7 @@ wire            app_pc   = b_go_fine && b_at_pc && wl_pc2;
 wire            app_cl_l = l_list || (l_go && l_sw);       // an append behind the walk goes to the list walked
 wire            app_lt   = (app_cl && app_cl_l) || (app_pc && nx_list);
 wire            app_d    = (app_cl && !app_cl_l) || (app_pc && !nx_list);
-always @(posedge clk) begin
+always @(posedge wclk) begin
     l_tail <= app_lt ? alloc_node : l_tail_nx;
     d_tail <= app_d ? alloc_node : d_tail_nx;
     d_head <= (app_cl && !app_cl_l && !d_v) ? alloc_node : d_head_nx;
@@ -1121,14 +1139,14 @@ reg  [(1<<NG_W)-1:0] fnz;
 // cycles): a fourth, whole-word write port would add an input to every bit's logic.
 wire            fclr_w   = init || fclr;
 wire [SLOT_W-1:0] fclr_wi = init ? init_ptr[SLOT_W-1:0] : fclr_i;
-always @(posedge clk) begin
+always @(posedge wclk) begin
     if (fset)   fbits[fw1][fset_i[GROUP_W-1:0]]  <= 1'b1;     // (fset, fset2: never during init)
     if (fset2)  fbits[fw2][fset2_i[GROUP_W-1:0]] <= 1'b1;
     if (fclr_w) fbits[fclr_wi[SLOT_W-1:GROUP_W]][fclr_wi[GROUP_W-1:0]] <= 1'b0;
 end
 // fnz (co-simulation only) from the words as written (fw*_n: reads of fbits[fw*] that synthesis
 // drops with fnz when nothing reads it)
-always @(posedge clk) begin
+always @(posedge wclk) begin
     if (init) begin
         fnz[init_ptr[NG_W-1:0]]   <= 1'b0;
     end else begin
@@ -1143,7 +1161,7 @@ wire            cg_inc  = b_go_coarse;
 wire [CGROUP_W-1:0] cg_ii = b_cidx[CSLOT_W-1:CGS_W];
 wire            cg_dec  = cs_wr;
 integer cgi;
-always @(posedge clk) begin
+always @(posedge wclk) begin
     if (init) begin
         for (cgi = 0; cgi < (1 << CGROUP_W); cgi = cgi + 1) cgcnt[cgi] <= ZN;
     end else if (!(cg_inc && cg_dec && cg_ii == ccur_g)) begin   // one in and one out: unchanged
@@ -1153,7 +1171,7 @@ always @(posedge clk) begin
 end
 
 // ------------------------------------------------------------------ sequential
-always @(posedge clk) begin
+always @(posedge wclk) begin
     flush_done_reg <= 1'b0;
     scan_k  <= SK_SAME;              // set below where the scan moves
     lt_fl_q <= lt_fl;
@@ -1594,7 +1612,7 @@ end
 // quiet test), the flat m_* load the scan. They must be the same decision: the case's branch taken
 // and the move (be_free is the case's way into its idle branches).
 wire chk_skip = be_free && !act_jump && !rewind_req && !act_claim;
-always @(posedge clk) begin
+always @(posedge wclk) begin
     if (!rst && (m_jump != (be_free && act_jump) || m_fskip != (chk_skip && act_fskip) ||
                  m_gskip != (chk_skip && act_gskip))) begin
         $display("tsnic_calendar: flat moves jump/fskip/gskip %0d%0d%0d but the case's %0d%0d%0d (scan %0d)",
@@ -1747,7 +1765,7 @@ generate
                            {{(AS_W-NG_W-1-GROUP_W){1'b0}}, occ_woff, occ_bit};
             end
         end
-        always @(posedge clk) begin
+        always @(posedge wclk) begin
             // fset / fset2 / fclr / init are the writes of fbits (and fnz)
             fm_v    <= !(init || fset || fset2 || fclr);
             fm_scan <= scan;
@@ -1777,7 +1795,7 @@ generate
         wire [CB-1:0]      cs_bi = ccur[CB-1:0];
         wire [CWW-1:0]     in_wi = b_cidx[CSLOT_W-1:CB];
         wire [CB-1:0]      in_bi = b_cidx[CB-1:0];
-        always @(posedge clk) begin
+        always @(posedge wclk) begin
             ff_w <= {ff_w[2:0], ff_warp};
             if (init) begin
                 cocc[init_ptr[CSLOT_W-1:CB]] <= {(1<<CB){1'b0}};
@@ -1878,7 +1896,7 @@ generate
                 end
             end
         end
-        always @(posedge clk) begin
+        always @(posedge wclk) begin
             // init / cs_clr / b_go_coarse write cocc; init / cg_inc / cg_dec write cgcnt
             cm_v    <= !(init || cs_clr || b_go_coarse || cg_inc || cg_dec);
             cm_ccur <= ccur;
@@ -1913,12 +1931,33 @@ generate
                           !(cc_zero ? 1'b0 : cs_low) && (fc_zero || occ_found);
         assign ff_wake_ns = (wake_f < wake_c) ? wake_f : wake_c;
         assign ff_chunk_ns = fc_zero ? {64{1'b1}} : (64'd1 << (GROUP_W + SLOT_NS_W - 1));
+        // Gated clock (sim only): hold in a quiet cycle in which none of the time-following moves
+        // happens either (the scan's and ccur's moves, the scan's lt flags), so that no register on
+        // wclk changes at this edge; the time copies are on clk.
+        if (SIM_GATE != 0) begin : g_hold
+            wire hold_c = ff_quiet && !ff_warp && (phc_ns < ff_wake_ns) && !m_mv && !m_nw && !m_rl &&
+                          !act_cskip && !ff_cfix && (ltf_mv == ltf_r) && (lts_i_mv == lts_i) &&
+                          (ff_w == 4'd0);
+            // registers that follow the last activity settle in the three edges after it: write
+            // forwarding, RAM read data and what is loaded from it (node data -> rq_q -> wq_q), the
+            // memoised searches, the release buffer's three-cycle line of release-order inputs (the
+            // scan's limit, so after every scan move): hold only when hold_c held at the last three
+            // edges too
+            reg [2:0] hold_p;
+            always @(posedge clk) begin
+                hold_p <= {hold_p[1:0], hold_c && !rst};
+            end
+            assign ff_hold = hold_c && (hold_p == 3'b111);
+        end else begin : g_no_hold
+            assign ff_hold = 1'b0;
+        end
     end else begin : g_no_ff
         assign ff_quiet = 1'b0;
         assign ff_wake_ns = 64'd0;
         assign ff_chunk_ns = 64'd0;
         assign ff_cfix = 1'b0;
         assign ff_cfix_t = {AC_W{1'b0}};
+        assign ff_hold = 1'b0;
     end
 endgenerate
 

@@ -36,6 +36,7 @@ module tsnic_core #(
     parameter CSLOT_W              = 12,         // calendar coarse slots: 2^CSLOT_W of SLOTS/2 fine slots (init sweep 2^CSLOT_W cycles)
     parameter [63:0] HORIZON_NS    = 64'd100000000,  // calendar horizon, CAP_HORIZON_NS (< 2^CSLOT_W * SLOTS/2 * SLOT_NS)
     parameter SIM_FAST_FORWARD     = 0,              // 1: the sim_ff_* ports work (co-simulation only; 0 leaves no logic)
+    parameter SIM_GATE             = 0,              // 1 (with SIM_FAST_FORWARD): the calendar on sim_gclk (co-simulation only)
     parameter BOARD_ID             = 0,          // FLASH_CAP: 0 generic/sim, 1 U50, 2 U280, 3 U250, 4 SUME
     parameter FLASH_SIZE_LOG2      = 27,         // configuration flash size (128 MB)
     parameter FLASH_WRITABLE       = 1,          // 0: flash not reachable from the host (SUME)
@@ -199,7 +200,16 @@ module tsnic_core #(
     output wire [63:0]              sim_ff_wake_ns,   // PHC time at which something may happen
     output wire [63:0]              sim_ff_phc_ns,    // PHC time of this cycle
     output wire [63:0]              sim_ff_inc,       // PHC increment per cycle (16.48 ns)
-    output wire [63:0]              sim_ff_chunk_ns   // longest single jump that stays exact
+    output wire [63:0]              sim_ff_chunk_ns,  // longest single jump that stays exact
+    // co-simulation clock gating (docs/ARCHITECTURE.md, "Gated blocks"); tie sim_gclk to 0 on a board
+    /* verilator lint_off UNUSEDSIGNAL */   // no reader without SIM_GATE
+    input  wire                     sim_gclk,         // the calendar's clock: clk, held low where sim_gate_hold[0]
+    input  wire                     sim_gclk_df,      // the descriptor fetch's clock: clk, held low where sim_gate_hold[1]
+    input  wire                     sim_gclk_cw,      // the completion writer's: sim_gate_hold[2]
+    input  wire                     sim_gclk_fl,      // the flash controller's: sim_gate_hold[3]
+    input  wire                     sim_gclk_rx,      // the receive path's (rx_ts, rx_buf, rx_steer, rx_regs, rx_dma): [4]
+    /* verilator lint_on UNUSEDSIGNAL */
+    output wire [4:0]               sim_gate_hold     // no register on that clock changes at this edge
 );
 
 localparam QUEUE_W   = (NUM_QUEUES > 1) ? $clog2(NUM_QUEUES) : 1;
@@ -445,6 +455,23 @@ wire [3*64-1:0]     cr_launch, cr_depart;
 wire [3*8-1:0]      cr_status, cr_reason;
 wire [3*NODE_W-1:0] cr_handle;
 
+wire df_en = ctrl_enable && !reset_busy;
+// the gated blocks' clocks: clk, or the co-simulation's gated copies (SIM_GATE; "Gated blocks")
+wire df_clk, cw_clk, fl_clk, rx_clk;
+generate
+    if (SIM_GATE != 0) begin : g_gclk
+        assign df_clk = sim_gclk_df;
+        assign cw_clk = sim_gclk_cw;
+        assign fl_clk = sim_gclk_fl;
+        assign rx_clk = sim_gclk_rx;
+    end else begin : g_clk
+        assign df_clk = clk;
+        assign cw_clk = clk;
+        assign fl_clk = clk;
+        assign rx_clk = clk;
+    end
+endgenerate
+
 tsnic_desc_fetch #(
     .NUM_QUEUES(NUM_QUEUES),
     .QUEUE_W(QUEUE_W),
@@ -459,8 +486,8 @@ tsnic_desc_fetch #(
     .MAX_OUT_LOG2(DF_MAX_OUT_LOG2),
     .DESC_FIFO_LOG2(DF_FIFO_LOG2)
 ) desc_fetch_inst (
-    .clk(clk), .rst(rst),
-    .enable(ctrl_enable && !reset_busy),
+    .clk(df_clk), .rst(rst),
+    .enable(df_en),
     .phc_ns(phc_ns),
     .idle(df_idle),
     .ff_quiet(df_ff_quiet),
@@ -533,6 +560,7 @@ wire [7:0]         rel_status;
 wire               cal_ff_quiet;
 wire [63:0]        cal_ff_wake_ns;
 wire [63:0]        cal_ff_chunk_ns;
+wire               cal_ff_hold;
 
 // quota: 0 = the calendar's default; larger than the pool saturates to the pool size
 wire [NODE_W:0] quota_sat = (quota_value > (32'd1 << NODE_W)) ? ({1'b1, {NODE_W{1'b0}}}) : quota_value[NODE_W:0];
@@ -545,7 +573,8 @@ tsnic_calendar #(
     .SLOT_W(SLOT_W),
     .CSLOT_W(CSLOT_W),
     .HORIZON_NS(HORIZON_NS),
-    .SIM_FAST_FORWARD(SIM_FAST_FORWARD)
+    .SIM_FAST_FORWARD(SIM_FAST_FORWARD),
+    .SIM_GATE(SIM_GATE)
 ) calendar_inst (
     .clk(clk), .rst(rst),
     .phc_ns(phc_ns), .phc_step(phc_step), .lookahead_ns(lookahead_ns),
@@ -559,7 +588,8 @@ tsnic_calendar #(
     .cfg_quota_wr(quota_wr), .cfg_quota_queue(quota_queue), .cfg_quota_value(quota_sat),
     .stat_occupancy(cal_occupancy), .stat_forced(cal_forced), .stat_init_busy(cal_init_busy),
     .ff_warp(sim_ff_warp != 32'd0),
-    .ff_quiet(cal_ff_quiet), .ff_wake_ns(cal_ff_wake_ns), .ff_chunk_ns(cal_ff_chunk_ns)
+    .ff_quiet(cal_ff_quiet), .ff_wake_ns(cal_ff_wake_ns), .ff_chunk_ns(cal_ff_chunk_ns),
+    .ff_gclk(sim_gclk), .ff_hold(cal_ff_hold)
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -758,7 +788,7 @@ tsnic_rx_ts #(
     .USER_W(RX_USER_W),
     .RX_TS_EXTERNAL(RX_TS_EXTERNAL)
 ) rx_ts_inst (
-    .clk(clk), .rst(rst),
+    .clk(rx_clk), .rst(rst),
     .phc_ns(phc_ns), .lat_comp_ns(rx_lat_comp_ns),
     .s_axis_tdata(s_axis_rx_tdata), .s_axis_tkeep(s_axis_rx_tkeep), .s_axis_tvalid(s_axis_rx_tvalid),
     .s_axis_tready(s_axis_rx_tready), .s_axis_tlast(s_axis_rx_tlast), .s_axis_tuser(s_axis_rx_tuser),
@@ -800,7 +830,7 @@ tsnic_rx_buf #(
     .PTR_W(RX_PTR_W),
     .TAG_W(RX_TAG_W)
 ) rx_buf_inst (
-    .clk(clk), .rst(rst),
+    .clk(rx_clk), .rst(rst),
     .enable(rx_enable),
     .s_axis_tdata(rxt_tdata), .s_axis_tkeep(rxt_tkeep), .s_axis_tvalid(rxt_tvalid), .s_axis_tready(rxt_tready),
     .s_axis_tlast(rxt_tlast), .s_axis_bad(rxt_bad), .s_axis_ts(rxt_ts), .s_axis_nbytes(rxt_nbytes),
@@ -831,7 +861,7 @@ tsnic_rx_steer #(
     .RXQ_W(RXQ_W),
     .TAG_W(RX_TAG_W)
 ) rx_steer_inst (
-    .clk(clk), .rst(rst),
+    .clk(rx_clk), .rst(rst),
     .tbl_wr_en(st_wr_en), .tbl_wr_idx(st_wr_idx), .tbl_wr_valid(st_wr_valid), .tbl_wr_src_ip(st_wr_src),
     .tbl_wr_dst_ip(st_wr_dst), .tbl_wr_proto(st_wr_proto), .tbl_wr_src_port(st_wr_sport),
     .tbl_wr_dst_port(st_wr_dport), .tbl_wr_queue(st_wr_queue),
@@ -853,7 +883,7 @@ tsnic_rx_regs #(
     .MAX_FRAME_LEN(RX_MAX_FRAME_LEN),
     .BUF_BYTES(RX_BUF_BYTES)
 ) rx_regs_inst (
-    .clk(clk), .rst(rst),
+    .clk(rx_clk), .rst(rst),
     .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
     .reg_wr_wait(rxr_wr_wait), .reg_wr_ack(rxr_wr_ack),
     .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(rxr_rd_data),
@@ -903,7 +933,7 @@ tsnic_rx_dma #(
     .AXI_WID({S_ID_W{1'b0}}),
     .RING_LOG2_MAX((RING_LOG2_MAX < 15) ? RING_LOG2_MAX : 15)
 ) rx_dma_inst (
-    .clk(clk), .rst(rst),
+    .clk(rx_clk), .rst(rst),
     .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
     .reg_wr_wait(rxd_wr_wait), .reg_wr_ack(rxd_wr_ack),
     .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(rxd_rd_data),
@@ -1034,7 +1064,7 @@ tsnic_cpl_write #(
     .AXI_ID_W(S_ID_W),
     .AXI_WR_ID({S_ID_W{1'b0}})
 ) cpl_write_inst (
-    .clk(clk), .rst(rst),
+    .clk(cw_clk), .rst(rst),
     .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
     .reg_wr_wait(cw_wr_wait), .reg_wr_ack(cw_wr_ack),
     .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(cw_rd_data),
@@ -1070,7 +1100,7 @@ tsnic_flash_ctrl #(
     .GOLDEN(GOLDEN),
     .BOOT_BASE(FLASH_BOOT_BASE)
 ) flash_ctrl_inst (
-    .clk(clk), .rst(rst),
+    .clk(fl_clk), .rst(rst),
     .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
     .reg_wr_wait(fl_wr_wait), .reg_wr_ack(fl_wr_ack),
     .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(fl_rd_data),
@@ -1117,6 +1147,27 @@ assign sim_ff_wake_ns = (SIM_FAST_FORWARD != 0) ? wake_c : 64'd0;
 assign sim_ff_phc_ns  = (SIM_FAST_FORWARD != 0) ? phc_ns : 64'd0;
 assign sim_ff_inc     = (SIM_FAST_FORWARD != 0) ? phc_ff_inc : 64'd0;
 assign sim_ff_chunk_ns = (SIM_FAST_FORWARD != 0) ? cal_ff_chunk_ns : 64'd0;
+// Gated blocks (co-simulation only, docs/ARCHITECTURE.md): a block holds while it is quiet and sees
+// no register access, no reset and nothing on its inputs that it would take, and was so at the last
+// two edges too (its registers that follow the last activity, such as RAM read data and what is
+// loaded from it, settle within two edges). The descriptor fetch also needs no read data and no change
+// of its enable; the completion writer no request and no write response; the flash controller no
+// wait between busy polls (its gap counters run: ff_wake_ns all ones); the receive path no beat.
+wire gb_idle   = !reg_wr_en && !reg_rd_en && !rst;
+wire df_hold_c = df_ff_quiet && gb_idle && !df_rvalid;
+wire cw_hold_c = cw_ff_quiet && gb_idle && (cr_valid == 3'd0) && !cw_bvalid;
+wire fl_hold_c = fl_ff_quiet && gb_idle && (fl_ff_wake_ns == {64{1'b1}});
+wire rx_hold_c = rx_ff_quiet && gb_idle && !s_axis_rx_tvalid;
+wire [3:0] gb_hold_c = {rx_hold_c, fl_hold_c, cw_hold_c, df_hold_c};
+reg  df_en_q;
+reg  [3:0] gb_hold_p1, gb_hold_p2;
+always @(posedge clk) begin
+    df_en_q    <= df_en;
+    gb_hold_p1 <= gb_hold_c;
+    gb_hold_p2 <= gb_hold_p1;
+end
+wire [3:0] gb_hold = gb_hold_c & gb_hold_p1 & gb_hold_p2 & {3'b111, df_en == df_en_q};
+assign sim_gate_hold   = (SIM_GATE != 0) ? {gb_hold, cal_ff_hold} : 5'd0;
 
 endmodule
 

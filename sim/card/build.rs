@@ -61,7 +61,7 @@ const W64: &[(&str, &str)] = &[("AXI_DATA_W", "64"), ("AXIS_DATA_W", "64")];
 const W512: &[(&str, &str)] = &[("AXI_DATA_W", "512"), ("AXIS_DATA_W", "512")];
 
 /// Every configuration: the idle fast-forward's ports (docs/ARCHITECTURE.md, "Idle fast-forward").
-const SIM: &[(&str, &str)] = &[("SIM_FAST_FORWARD", "1")];
+const SIM: &[(&str, &str)] = &[("SIM_FAST_FORWARD", "1"), ("SIM_GATE", "1")];
 
 const CONFIGS: &[Config] = &[
     Config {
@@ -100,6 +100,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_FULL_EVAL");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_NO_CACHE");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_PGO");
+    println!("cargo:rerun-if-env-changed=TSNIC_SIM_GATE_CHECK");
     println!("cargo:rerun-if-env-changed=CXX");
     println!("cargo:rerun-if-env-changed=CXXFLAGS");
 
@@ -213,6 +214,12 @@ fn main() {
                 format!("tsnic_sim_{}_##x", cfg.name).as_str(),
             )
             .file(shim_unit(&mdir));
+        // TSNIC_SIM_GATE_CHECK=<bytes>: the gated blocks' check (csrc/shim.cpp), comparing memories of
+        // up to <bytes> too; the register list comes from bench/gate_regs.py.
+        if let Ok(max) = env::var("TSNIC_SIM_GATE_CHECK") {
+            gate_check_header(&manifest, &mdir, &prefix, &rtl, &max);
+            b.define("TSNIC_SIM_GATE_CHECK", "1");
+        }
         let mut cpps: Vec<PathBuf> = fs::read_dir(&mdir)
             .expect("verilator wrote its output directory")
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -266,9 +273,9 @@ fn main() {
 /// `TSNIC_SIM_FULL_EVAL` is set (to compare the two).
 ///
 /// The second value (`TSNIC_SETTLE`) is "1" when, with style 1, the scheduler has exactly one
-/// input-region trigger (its first iteration) and one active trigger (the rising edge of `clk`): then
-/// the shim also evaluates the clk-low half without `eval()`'s loops, and the edge without the trigger
-/// checks that can only find nothing.
+/// input-region trigger (its first iteration) and only rising edges of top-level inputs as active
+/// triggers (`clk`, then the gated blocks' `sim_gclk`): then the shim also evaluates the clk-low half
+/// without `eval()`'s loops, and the edge without the trigger checks that can only find nothing.
 fn edge_style(mdir: &Path, prefix: &str) -> (&'static str, &'static str) {
     if env::var_os("TSNIC_SIM_FULL_EVAL").is_some() {
         return ("0", "0");
@@ -296,10 +303,8 @@ fn edge_style(mdir: &Path, prefix: &str) -> (&'static str, &'static str) {
         let single = has("eval_triggers__ico")
             && has("eval_ico")
             && text.contains("VlTriggerVec<1> __VicoTriggered;")
-            && text.contains("VlTriggerVec<1> __VactTriggered;")
             && text.contains("vlSelf->__VicoTriggered.at(0U) = (0U == vlSelf->__VicoIterCount);")
-            && text.contains("vlSelf->__VactTriggered.at(0U) = ((IData)(vlSelf->clk)")
-            && text.contains("& (~ (IData)(vlSelf->__Vtrigrprev__TOP__clk)));");
+            && input_edges_only(&text);
         ("1", if single { "1" } else { "0" })
     } else if has("eval_phase__act") && has("eval_phase__nba") && text.contains("__VactPhaseResult")
     {
@@ -307,6 +312,55 @@ fn edge_style(mdir: &Path, prefix: &str) -> (&'static str, &'static str) {
     } else {
         ("0", "0")
     }
+}
+
+/// The gated blocks' register list for the check build (`TSNIC_SIM_GATE_CHECK`): written by
+/// `bench/gate_regs.py` from the model's root header into `tsnic_gate_check.h` beside it.
+fn gate_check_header(manifest: &Path, mdir: &Path, prefix: &str, rtl: &Path, max: &str) {
+    let out = Command::new("python3")
+        .arg(manifest.join("bench/gate_regs.py"))
+        .arg(mdir.join(format!("{prefix}___024root.h")))
+        .arg(rtl)
+        .args(["--max-array", max])
+        .output()
+        .expect("run python3 sim/card/bench/gate_regs.py (TSNIC_SIM_GATE_CHECK)");
+    assert!(
+        out.status.success(),
+        "gate_regs.py failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    fs::write(mdir.join("tsnic_gate_check.h"), &out.stdout).expect("write tsnic_gate_check.h");
+}
+
+/// Whether every active trigger of the generated scheduler is the rising edge of a top-level input
+/// (`clk` first, then the gated blocks' clocks `sim_gclk*`): then nothing in the model computes a
+/// clock, and one pass of the active and NBA regions completes an edge.
+fn input_edges_only(text: &str) -> bool {
+    let n: usize = text
+        .find("> __VactTriggered;")
+        .and_then(|end| {
+            let head = &text[..end];
+            let start = head.rfind("VlTriggerVec<")? + "VlTriggerVec<".len();
+            head[start..].parse().ok()
+        })
+        .unwrap_or(0);
+    n >= 1
+        && (0..n).all(|i| {
+            let lead = format!("vlSelf->__VactTriggered.at({i}U) = ((IData)(vlSelf->");
+            text.split(&lead).nth(1).is_some_and(|rest| {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                (if i == 0 {
+                    name == "clk"
+                } else {
+                    name.starts_with("sim_gclk")
+                }) && text.contains(&format!(
+                    "& (~ (IData)(vlSelf->__Vtrigrprev__TOP__{name})));"
+                ))
+            })
+        })
 }
 
 /// `csrc/shim.cpp` compiled from a one-line file in the configuration's output directory, so that each

@@ -368,10 +368,16 @@ impl Drop for SimBackend {
         if std::env::var_os("TSNIC_SIM_STATS").is_some() {
             let ff = self.card.fast_forward_stats();
             eprintln!(
-                "sim: {} cycles, {} of them in {} fast-forward jumps, {} BAR0 accesses",
+                "sim: {} cycles, {} of them in {} fast-forward jumps; of the rest, not clocked: {}; {} BAR0 accesses",
                 self.card.cycle(),
                 ff.cycles,
                 ff.jumps,
+                tsnic_sim::GATED_BLOCKS
+                    .iter()
+                    .zip(ff.gate_held)
+                    .map(|(b, n)| format!("{b} {n}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 self.mmio_ops
             );
         }

@@ -29,6 +29,10 @@ typedef struct {
     uint64_t s_axis_rx_tuser[2];
     // idle fast-forward: extra PHC increments folded into this cycle
     uint64_t sim_ff_warp;
+    // gated blocks (docs/ARCHITECTURE.md, "Gated blocks"): 0 = every block clocked in every cycle,
+    // 1 = a block is not clocked in a cycle where it says it holds, 2 = check: clocked as with 0, and
+    // every held cycle verified (a build with TSNIC_SIM_GATE_CHECK only; see csrc/shim.cpp)
+    uint64_t sim_gate;
 } tsnic_sim_in;
 
 typedef struct {
@@ -49,6 +53,10 @@ typedef struct {
     uint64_t s_axis_rx_tready;
     // idle fast-forward
     uint64_t sim_ff_quiet, sim_ff_wake_ns, sim_ff_phc_ns, sim_ff_inc, sim_ff_chunk_ns;
+    // gated blocks holding (no register on the block's gated clock changes at this edge): bit 0 the
+    // calendar, 1 the descriptor fetch, 2 the completion writer, 3 the flash controller, 4 the
+    // receive path
+    uint64_t sim_gate_hold;
 } tsnic_sim_out;
 
 // The configuration-flash and ICAP pins, kept out of the per-cycle image above so that the card runs as

@@ -63,10 +63,13 @@ inline void get(const VlWide<N>& port, uint64_t* w) {
 template <typename T>
 inline uint64_t get1(const T& port) { return static_cast<uint64_t>(port); }
 
+struct GateCheck;
+
 struct Model {
     VerilatedContext ctx;
     TSNIC_TOP* top;
     tsnic_sim_flash_in flash_in;   // applied at every settle (see ports.h for the defaults)
+    GateCheck* gate_check = nullptr;  // the gated blocks' check (TSNIC_SIM_GATE_CHECK builds only)
     Model() : top(nullptr) {
         flash_in.qspi_dq_i = 0xF;
         flash_in.icap_ce = 1;
@@ -82,6 +85,56 @@ struct Model {
 
 }  // namespace
 
+#ifdef TSNIC_SIM_GATE_CHECK
+// Check of the gated blocks (a build with TSNIC_SIM_GATE_CHECK, sim_gate 2): in each cycle where a
+// block would hold, it is clocked as usual and every register of its gated clock (TSNIC_GATE_REGS,
+// the list sim/card/bench/gate_regs.py took from this model and the RTL) is compared across the edge.
+// A change means the hold was wrong (the gated co-simulation would have diverged there): the names
+// of the changed registers are printed and the process stops.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+#include "tsnic_gate_check.h"
+namespace {
+struct GateCheck {
+    std::vector<unsigned char> before;
+    uint64_t held = 0;
+};
+void gate_check_before(TSNIC_ROOT* r, uint64_t hold, GateCheck& g) {
+    g.before.clear();
+#define TSNIC_GC_SAVE(bit, name)                                                   \
+    if (hold & (1u << (bit))) {                                                    \
+        const unsigned char* p = reinterpret_cast<const unsigned char*>(&r->name); \
+        g.before.insert(g.before.end(), p, p + sizeof(r->name));                   \
+    }
+    TSNIC_GATE_REGS(TSNIC_GC_SAVE)
+#undef TSNIC_GC_SAVE
+}
+void gate_check_after(TSNIC_ROOT* r, uint64_t hold, GateCheck& g) {
+    size_t off = 0;
+    bool bad = false;
+    g.held++;
+#define TSNIC_GC_CMP(bit, name)                                                                \
+    if (hold & (1u << (bit))) {                                                                \
+        if (std::memcmp(g.before.data() + off, &r->name, sizeof(r->name)) != 0) {              \
+            bad = true;                                                                        \
+            std::fprintf(stderr, "gate check: %s changed at an edge where its block held\n",   \
+                         #name);                                                               \
+        }                                                                                      \
+        off += sizeof(r->name);                                                                \
+    }
+    TSNIC_GATE_REGS(TSNIC_GC_CMP)
+#undef TSNIC_GC_CMP
+    if (bad) {
+        std::fprintf(stderr, "gate check: wrong hold in held cycle %llu; stopping\n",
+                     static_cast<unsigned long long>(g.held));
+        std::abort();
+    }
+}
+}  // namespace
+#endif
+
 extern "C" {
 
 void* TSNIC_FN(new)(void) {
@@ -93,13 +146,23 @@ void* TSNIC_FN(new)(void) {
     return m;
 }
 
-void TSNIC_FN(free)(void* handle) { delete static_cast<Model*>(handle); }
+void TSNIC_FN(free)(void* handle) {
+    Model* m = static_cast<Model*>(handle);
+#ifdef TSNIC_SIM_GATE_CHECK
+    if (m->gate_check != nullptr) {
+        std::fprintf(stderr, "gate check: %llu cycles with a held block checked, every gated register unchanged\n",
+                     static_cast<unsigned long long>(m->gate_check->held));
+        delete m->gate_check;
+    }
+#endif
+    delete m;
+}
 
 // The evaluation with clk low (see settle). TSNIC_SETTLE=1 (set by build.rs with TSNIC_EDGE=1 when the
-// generated scheduler has one input-region trigger, "first iteration", and one active trigger, the
-// rising edge of clk) runs what eval() would run at clk low without its loops and wrapper: one pass of
-// the input region, then the active trigger, which finds no edge and records clk as low for the next
-// one. With clk low nothing reaches the NBA region, so eval() runs exactly these two. 0: eval().
+// generated scheduler has one input-region trigger, "first iteration", and only rising edges of
+// top-level inputs as active triggers: clk and the gated blocks' clocks) runs what eval() would run
+// at clk low without its loops and wrapper: one pass of the input region, then the active triggers,
+// which find no edge and record the clocks as low for the next one. With clk low nothing reaches the NBA region, so eval() runs exactly these two. 0: eval().
 static inline void falling_eval(TSNIC_TOP* t) {
 #if TSNIC_EDGE == 1 && TSNIC_SETTLE == 1
     TSNIC_ROOT* r = t->rootp;
@@ -119,6 +182,11 @@ static inline void falling_eval(TSNIC_TOP* t) {
 // Drive the inputs with clk low and let the combinational paths settle; copy the outputs out.
 static void settle(TSNIC_TOP* t, const tsnic_sim_flash_in* fin, const tsnic_sim_in* in, tsnic_sim_out* out) {
     t->clk = 0;
+    t->sim_gclk = 0;
+    t->sim_gclk_df = 0;
+    t->sim_gclk_cw = 0;
+    t->sim_gclk_fl = 0;
+    t->sim_gclk_rx = 0;
     t->qspi_dq_i = static_cast<uint8_t>(fin->qspi_dq_i & 0xF);
     t->icap_ce = static_cast<uint8_t>(fin->icap_ce & 1);
     t->icap_o = static_cast<uint32_t>(fin->icap_o);
@@ -198,6 +266,7 @@ static void settle(TSNIC_TOP* t, const tsnic_sim_flash_in* fin, const tsnic_sim_
     out->sim_ff_phc_ns = get1(t->sim_ff_phc_ns);
     out->sim_ff_inc = get1(t->sim_ff_inc);
     out->sim_ff_chunk_ns = get1(t->sim_ff_chunk_ns);
+    out->sim_gate_hold = get1(t->sim_gate_hold);
 }
 
 // The outputs of the cycle about to be clocked, without clocking it (the fast-forward's look ahead).
@@ -213,11 +282,19 @@ void TSNIC_FN(peek)(void* handle, const tsnic_sim_in* in, tsnic_sim_out* out) {
 // trigger bookkeeping and convergence limit, without the input-region loop in front. The edge is
 // evaluated exactly as eval() would evaluate it (the co-simulation tests compare the wire and the
 // reports, and TSNIC_EDGE=0 keeps plain eval() for any other scheduler).
-static inline void rising_edge(TSNIC_TOP* t) {
+// `held`: the gated blocks not clocked at this edge (sim_gate_hold's bits: the calendar, the descriptor
+// fetch, the completion writer, the flash controller, the receive path).
+static inline void rising_edge(TSNIC_TOP* t, uint64_t held) {
     t->clk = 1;
+    t->sim_gclk = (held & 1) ? 0 : 1;
+    t->sim_gclk_df = (held & 2) ? 0 : 1;
+    t->sim_gclk_cw = (held & 4) ? 0 : 1;
+    t->sim_gclk_fl = (held & 8) ? 0 : 1;
+    t->sim_gclk_rx = (held & 16) ? 0 : 1;
 #if TSNIC_EDGE == 1 && TSNIC_SETTLE == 1
-    // The same with the single clk trigger (TSNIC_SETTLE): the edge triggers the NBA region once; the
-    // loop's later trigger checks read only clk, which nothing in the model drives, and find nothing.
+    // The same when every trigger is the rising edge of a top-level input, clk and the gated blocks'
+    // clocks (TSNIC_SETTLE): the edge triggers the NBA region once; the loop's later trigger checks
+    // read only those inputs, which nothing in the model drives, and find nothing.
     TSNIC_ROOT* r = t->rootp;
     r->__VnbaTriggered.clear();
     r->__VactIterCount = 0;
@@ -277,7 +354,18 @@ void TSNIC_FN(step)(void* handle, const tsnic_sim_in* in, tsnic_sim_out* out) {
     Model* m = static_cast<Model*>(handle);
     TSNIC_TOP* t = m->top;
     settle(t, &m->flash_in, in, out);
-    rising_edge(t);
+    // Gated blocks: a block's clock stays low at this edge where it holds (sim_gate 1)
+    const uint64_t hold = out->sim_gate_hold;
+#ifdef TSNIC_SIM_GATE_CHECK
+    if (in->sim_gate == 2 && hold != 0) {
+        if (m->gate_check == nullptr) m->gate_check = new GateCheck();
+        gate_check_before(t->rootp, hold, *m->gate_check);
+        rising_edge(t, 0);
+        gate_check_after(t->rootp, hold, *m->gate_check);
+        return;
+    }
+#endif
+    rising_edge(t, in->sim_gate == 1 ? hold : 0);
 }
 
 // The flash/configuration model's hook, once per cycle between two step() calls: `out` gets the

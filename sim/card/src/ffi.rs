@@ -42,6 +42,9 @@ pub struct PortsIn {
     pub s_axis_rx_tuser: [u64; 2],
     /// Idle fast-forward: extra PHC increments folded into this cycle (0: a normal cycle).
     pub sim_ff_warp: u64,
+    /// Gated blocks: 0 every block clocked in every cycle, 1 a holding block not clocked, 2 check
+    /// (clocked, and each held cycle verified: a build with `TSNIC_SIM_GATE_CHECK` only).
+    pub sim_gate: u64,
 }
 
 /// Outputs of `tsnic_core` in one cycle, sampled before the clock edge (mirrors `csrc/ports.h`).
@@ -92,6 +95,9 @@ pub struct PortsOut {
     pub sim_ff_inc: u64,
     /// Longest single jump that stays exact, ns (all ones: any).
     pub sim_ff_chunk_ns: u64,
+    /// Gated blocks holding in this cycle (their gated registers keep their values), one bit each in
+    /// the order of [`crate::GATED_BLOCKS`].
+    pub sim_gate_hold: u64,
 }
 
 /// Byte `i` (0 = bits 7:0) of a wide bus.
@@ -519,12 +525,13 @@ mod tests {
     #[test]
     fn port_images_are_plain_u64_arrays() {
         // The C side is all uint64_t: sizes must be whole words with no padding.
-        // (RX stream: tdata, then tkeep/tvalid/tlast and a 2-word tuser in; tready out)
+        // (RX stream: tdata, then tkeep/tvalid/tlast and a 2-word tuser in; tready out; the gate's
+        // mode in and hold out)
         assert_eq!(
             std::mem::size_of::<PortsIn>(),
-            8 * (24 + 2 * WIDE_WORDS + 3 + 2)
+            8 * (25 + 2 * WIDE_WORDS + 3 + 2)
         );
-        assert_eq!(std::mem::size_of::<PortsOut>(), 8 * (37 + 2 * WIDE_WORDS));
+        assert_eq!(std::mem::size_of::<PortsOut>(), 8 * (38 + 2 * WIDE_WORDS));
     }
 
     #[test]

@@ -125,6 +125,17 @@ impl Default for Config {
     }
 }
 
+/// The gated blocks' mode for the shim (`PortsIn::sim_gate`): on with the fast-forward, off without;
+/// `TSNIC_SIM_GATE=0` turns it off alone, `TSNIC_SIM_GATE=check` clocks every block and verifies each
+/// held cycle (a model built with `TSNIC_SIM_GATE_CHECK`, see sim/card/build.rs).
+fn gate_mode(fast_forward: bool) -> u64 {
+    match std::env::var("TSNIC_SIM_GATE").as_deref() {
+        Ok("0") => 0,
+        Ok("check") => 2,
+        _ => u64::from(fast_forward),
+    }
+}
+
 impl Config {
     /// The 100G configuration: 512-bit buses, 100 Gb/s wire.
     pub fn wide_100g() -> Self {
@@ -174,6 +185,16 @@ impl Config {
 /// registers that follow the PHC through a short pipeline are current again after them.
 pub const FF_SETTLE: u64 = 8;
 
+/// The blocks the co-simulation leaves unclocked where they hold, in the order of `sim_gate_hold`'s
+/// bits (docs/ARCHITECTURE.md, "Gated blocks").
+pub const GATED_BLOCKS: [&str; 5] = [
+    "calendar",
+    "descriptor fetch",
+    "completion writer",
+    "flash controller",
+    "receive path",
+];
+
 /// What the idle fast-forward did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FastForwardStats {
@@ -181,6 +202,10 @@ pub struct FastForwardStats {
     pub jumps: u64,
     /// Cycles covered by jumps (each jump is one clocked cycle plus its extra increments).
     pub cycles: u64,
+    /// Per gated block ([`GATED_BLOCKS`]), the clocked cycles in which it was not clocked because it
+    /// held (docs/ARCHITECTURE.md, "Gated blocks"; on with the fast-forward; with
+    /// `TSNIC_SIM_GATE=check`, the cycles in which it would have held and was checked).
+    pub gate_held: [u64; GATED_BLOCKS.len()],
 }
 
 /// The simulated card and its surroundings.
@@ -250,7 +275,10 @@ impl SimCard {
         SimCard {
             cfg,
             rtl,
-            inp: PortsIn::default(),
+            inp: PortsIn {
+                sim_gate: gate_mode(cfg.fast_forward),
+                ..PortsIn::default()
+            },
             out: PortsOut::default(),
             cycle: 0,
             mem: HostMemory::new(
@@ -336,6 +364,12 @@ impl SimCard {
         // (not self.out.irq: a look ahead may have overwritten the previous cycle's outputs)
         let irq_before = self.irq_level;
         self.rtl.step(&self.inp, &mut self.out);
+        // (with the check, sim_gate 2, the cycles in which a block would hold and was checked)
+        if self.inp.sim_gate != 0 && self.out.sim_gate_hold != 0 {
+            for (i, n) in self.ff_stats.gate_held.iter_mut().enumerate() {
+                *n += (self.out.sim_gate_hold >> i) & 1;
+            }
+        }
         self.irq_level = self.out.irq;
         self.inp.sim_ff_warp = 0;
         self.mem.clock(&self.inp, &self.out, self.cycle);

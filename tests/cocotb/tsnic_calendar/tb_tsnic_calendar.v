@@ -82,7 +82,8 @@ tsnic_calendar #(
     .flush_done(flush_done),
     .cfg_quota_wr(cfg_quota_wr), .cfg_quota_queue(cfg_quota_queue), .cfg_quota_value(cfg_quota_value),
     .stat_occupancy(stat_occupancy), .stat_forced(stat_forced), .stat_init_busy(stat_init_busy),
-    .ff_warp(1'b0)
+    .ff_warp(1'b0),
+    .ff_gclk(1'b0)
 );
 
 endmodule
