@@ -2,8 +2,9 @@
 """The gated-block check's register list (csrc/shim.cpp, TSNIC_SIM_GATE_CHECK).
 
 Reads a Verilated model's root header and the RTL, and writes a C header with one X-macro,
-TSNIC_GATE_REGS(X), naming (with its block's bit in sim_gate_hold) every member of the model that holds a register of a gated block: a name
-assigned with `<=` in the block's RTL (or a submodule's), or a memory array of up to --max-array bytes.
+TSNIC_GATE_REGS(X), naming (with its block's bit in sim_gate_hold) every member of the model that
+holds a register of a gated block: a name assigned with `<=` in the block's RTL (or a submodule's),
+or a memory array of up to --max-array bytes.
 The calendar's time copies (on the ungated clock) are left out.
 
 Usage: gate_regs.py ROOT_HEADER RTL_DIR [--max-array BYTES] > tsnic_gate_check.h

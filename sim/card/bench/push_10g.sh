@@ -9,15 +9,6 @@ cd "$(dirname "$0")/../../.."
 export TSNIC_SIM_STATE=none  # a fresh simulated card for every run (not the one kept between commands)
 N=${1:-5000}
 mkdir -p target/bench
-python3 -c "
-import sys
-w = sys.stdout.write
-w('launch_ns,queue,len\n')
-t = 0
-for i in range($N):
-    n = [60, 128, 512, 1514][i % 4]
-    w(f'{t},{i % 4},{n}\n')
-    t += (8 + n + 4 + 12) * 8 // 10 + 200
-" > target/bench/push_10g.csv
+python3 sim/card/bench/trace_10g.py "$N" > target/bench/push_10g.csv
 cargo build --release --locked -q -p tsnic
 ./target/release/tsnic push target/bench/push_10g.csv --backend "${2:-sim}" --report target/bench/push_10g.json

@@ -150,7 +150,9 @@ void TSNIC_FN(free)(void* handle) {
     Model* m = static_cast<Model*>(handle);
 #ifdef TSNIC_SIM_GATE_CHECK
     if (m->gate_check != nullptr) {
-        std::fprintf(stderr, "gate check: %llu cycles with a held block checked, every gated register unchanged\n",
+        std::fprintf(stderr,
+                     "gate check: %llu cycles with a held block checked, every gated register "
+                     "unchanged\n",
                      static_cast<unsigned long long>(m->gate_check->held));
         delete m->gate_check;
     }
@@ -162,7 +164,8 @@ void TSNIC_FN(free)(void* handle) {
 // generated scheduler has one input-region trigger, "first iteration", and only rising edges of
 // top-level inputs as active triggers: clk and the gated blocks' clocks) runs what eval() would run
 // at clk low without its loops and wrapper: one pass of the input region, then the active triggers,
-// which find no edge and record the clocks as low for the next one. With clk low nothing reaches the NBA region, so eval() runs exactly these two. 0: eval().
+// which find no edge and record the clocks as low for the next one. With clk low nothing reaches the
+// NBA region, so eval() runs exactly these two. 0: eval().
 static inline void falling_eval(TSNIC_TOP* t) {
 #if TSNIC_EDGE == 1 && TSNIC_SETTLE == 1
     TSNIC_ROOT* r = t->rootp;
