@@ -350,6 +350,7 @@ tsnic_core #(
     .sim_ff_warp(32'd0), .sim_ff_quiet(ff_quiet), .sim_ff_wake_ns(ff_wake_ns), .sim_ff_phc_ns(ff_phc_ns),
     .sim_ff_inc(ff_inc), .sim_ff_chunk_ns(ff_chunk_ns),
     .sim_gclk(1'b0), .sim_gclk_df(1'b0), .sim_gclk_cw(1'b0), .sim_gclk_fl(1'b0), .sim_gclk_rx(1'b0),
+    .sim_gclk_rg(1'b0),
     .sim_gate_hold()
 );
 /* verilator lint_on PINCONNECTEMPTY */

@@ -208,8 +208,9 @@ module tsnic_core #(
     input  wire                     sim_gclk_cw,      // the completion writer's: sim_gate_hold[2]
     input  wire                     sim_gclk_fl,      // the flash controller's: sim_gate_hold[3]
     input  wire                     sim_gclk_rx,      // the receive path's (rx_ts, rx_buf, rx_steer, rx_regs, rx_dma): [4]
+    input  wire                     sim_gclk_rg,      // the register interface's (axil_reg_if, regs): [5]
     /* verilator lint_on UNUSEDSIGNAL */
-    output wire [4:0]               sim_gate_hold     // no register on that clock changes at this edge
+    output wire [5:0]               sim_gate_hold     // no register on that clock changes at this edge
 );
 
 localparam QUEUE_W   = (NUM_QUEUES > 1) ? $clog2(NUM_QUEUES) : 1;
@@ -246,10 +247,28 @@ wire [31:0] fl_rd_data;
 wire        mr_wr_wait, mr_wr_ack, mr_rd_wait, mr_rd_ack;
 wire [31:0] mr_rd_data;
 
+// the gated blocks' clocks: clk, or the co-simulation's gated copies (SIM_GATE; "Gated blocks")
+wire df_clk, cw_clk, fl_clk, rx_clk, rg_clk;
+generate
+    if (SIM_GATE != 0) begin : g_gclk
+        assign df_clk = sim_gclk_df;
+        assign cw_clk = sim_gclk_cw;
+        assign fl_clk = sim_gclk_fl;
+        assign rx_clk = sim_gclk_rx;
+        assign rg_clk = sim_gclk_rg;
+    end else begin : g_clk
+        assign df_clk = clk;
+        assign cw_clk = clk;
+        assign fl_clk = clk;
+        assign rx_clk = clk;
+        assign rg_clk = clk;
+    end
+endgenerate
+
 tsnic_axil_reg_if #(
     .ADDR_W(ADDR_W)
 ) axil_reg_if_inst (
-    .clk(clk), .rst(rst),
+    .clk(rg_clk), .rst(rst),
     .s_axil_awaddr(s_axil_awaddr), .s_axil_awprot(s_axil_awprot), .s_axil_awvalid(s_axil_awvalid),
     .s_axil_awready(s_axil_awready), .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb),
     .s_axil_wvalid(s_axil_wvalid), .s_axil_wready(s_axil_wready), .s_axil_bresp(s_axil_bresp),
@@ -347,7 +366,7 @@ tsnic_regs #(
     .NODES(1 << NODE_W),
     .LOOKAHEAD_NS_DEFAULT(LOOKAHEAD_NS_DEFAULT)
 ) regs_inst (
-    .clk(clk), .rst(rst),
+    .clk(rg_clk), .rst(rst),
     .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),
     .reg_wr_wait(regs_wr_wait), .reg_wr_ack(regs_wr_ack),
     .reg_rd_addr(reg_rd_addr), .reg_rd_en(reg_rd_en), .reg_rd_data(regs_rd_data),
@@ -456,21 +475,6 @@ wire [3*8-1:0]      cr_status, cr_reason;
 wire [3*NODE_W-1:0] cr_handle;
 
 wire df_en = ctrl_enable && !reset_busy;
-// the gated blocks' clocks: clk, or the co-simulation's gated copies (SIM_GATE; "Gated blocks")
-wire df_clk, cw_clk, fl_clk, rx_clk;
-generate
-    if (SIM_GATE != 0) begin : g_gclk
-        assign df_clk = sim_gclk_df;
-        assign cw_clk = sim_gclk_cw;
-        assign fl_clk = sim_gclk_fl;
-        assign rx_clk = sim_gclk_rx;
-    end else begin : g_clk
-        assign df_clk = clk;
-        assign cw_clk = clk;
-        assign fl_clk = clk;
-        assign rx_clk = clk;
-    end
-endgenerate
 
 tsnic_desc_fetch #(
     .NUM_QUEUES(NUM_QUEUES),
@@ -1158,16 +1162,20 @@ wire df_hold_c = df_ff_quiet && gb_idle && !df_rvalid;
 wire cw_hold_c = cw_ff_quiet && gb_idle && (cr_valid == 3'd0) && !cw_bvalid;
 wire fl_hold_c = fl_ff_quiet && gb_idle && (fl_ff_wake_ns == {64{1'b1}});
 wire rx_hold_c = rx_ff_quiet && gb_idle && !s_axis_rx_tvalid;
-wire [3:0] gb_hold_c = {rx_hold_c, fl_hold_c, cw_hold_c, df_hold_c};
+// the register interface: no BAR0 transaction in progress, the register file quiet (no event, no
+// interrupt moderation due before its wake time, no PHC step)
+wire rg_hold_c = regs_ff_quiet && gb_idle && !phc_step && (phc_ns < regs_ff_wake_ns) &&
+                 !s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid && !s_axil_bvalid && !s_axil_rvalid;
+wire [4:0] gb_hold_c = {rg_hold_c, rx_hold_c, fl_hold_c, cw_hold_c, df_hold_c};
 reg  df_en_q;
-reg  [3:0] gb_hold_p1, gb_hold_p2;
+reg  [4:0] gb_hold_p1, gb_hold_p2;
 always @(posedge clk) begin
     df_en_q    <= df_en;
     gb_hold_p1 <= gb_hold_c;
     gb_hold_p2 <= gb_hold_p1;
 end
-wire [3:0] gb_hold = gb_hold_c & gb_hold_p1 & gb_hold_p2 & {3'b111, df_en == df_en_q};
-assign sim_gate_hold   = (SIM_GATE != 0) ? {gb_hold, cal_ff_hold} : 5'd0;
+wire [4:0] gb_hold = gb_hold_c & gb_hold_p1 & gb_hold_p2 & {4'b1111, df_en == df_en_q};
+assign sim_gate_hold   = (SIM_GATE != 0) ? {gb_hold, cal_ff_hold} : 6'd0;
 
 endmodule
 

@@ -28,6 +28,9 @@ BLOCKS = [
 ] + [
     (4, f"tsnic_core__DOT__{inst}__DOT__", [f"tsnic_{inst[:-5]}.v", "tsnic_ram_sdp.v", "tsnic_fifo.v"])
     for inst in ["rx_ts_inst", "rx_buf_inst", "rx_steer_inst", "rx_regs_inst", "rx_dma_inst"]
+] + [
+    (5, "tsnic_core__DOT__axil_reg_if_inst__DOT__", ["tsnic_axil_reg_if.v"]),
+    (5, "tsnic_core__DOT__regs_inst__DOT__", ["tsnic_regs.v", "tsnic_irq_mod.v"]),
 ]
 # registers of a gated block that are clocked by the ungated clock
 UNGATED = {"now_lq", "due_p1q", "phc_hq"}

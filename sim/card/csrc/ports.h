@@ -55,7 +55,7 @@ typedef struct {
     uint64_t sim_ff_quiet, sim_ff_wake_ns, sim_ff_phc_ns, sim_ff_inc, sim_ff_chunk_ns;
     // gated blocks holding (no register on the block's gated clock changes at this edge): bit 0 the
     // calendar, 1 the descriptor fetch, 2 the completion writer, 3 the flash controller, 4 the
-    // receive path
+    // receive path, 5 the register interface
     uint64_t sim_gate_hold;
 } tsnic_sim_out;
 

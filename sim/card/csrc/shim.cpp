@@ -190,6 +190,7 @@ static void settle(TSNIC_TOP* t, const tsnic_sim_flash_in* fin, const tsnic_sim_
     t->sim_gclk_cw = 0;
     t->sim_gclk_fl = 0;
     t->sim_gclk_rx = 0;
+    t->sim_gclk_rg = 0;
     t->qspi_dq_i = static_cast<uint8_t>(fin->qspi_dq_i & 0xF);
     t->icap_ce = static_cast<uint8_t>(fin->icap_ce & 1);
     t->icap_o = static_cast<uint32_t>(fin->icap_o);
@@ -286,7 +287,7 @@ void TSNIC_FN(peek)(void* handle, const tsnic_sim_in* in, tsnic_sim_out* out) {
 // evaluated exactly as eval() would evaluate it (the co-simulation tests compare the wire and the
 // reports, and TSNIC_EDGE=0 keeps plain eval() for any other scheduler).
 // `held`: the gated blocks not clocked at this edge (sim_gate_hold's bits: the calendar, the descriptor
-// fetch, the completion writer, the flash controller, the receive path).
+// fetch, the completion writer, the flash controller, the receive path, the register interface).
 static inline void rising_edge(TSNIC_TOP* t, uint64_t held) {
     t->clk = 1;
     t->sim_gclk = (held & 1) ? 0 : 1;
@@ -294,6 +295,7 @@ static inline void rising_edge(TSNIC_TOP* t, uint64_t held) {
     t->sim_gclk_cw = (held & 4) ? 0 : 1;
     t->sim_gclk_fl = (held & 8) ? 0 : 1;
     t->sim_gclk_rx = (held & 16) ? 0 : 1;
+    t->sim_gclk_rg = (held & 32) ? 0 : 1;
 #if TSNIC_EDGE == 1 && TSNIC_SETTLE == 1
     // The same when every trigger is the rising edge of a top-level input, clk and the gated blocks'
     // clocks (TSNIC_SETTLE): the edge triggers the NBA region once; the loop's later trigger checks

@@ -187,12 +187,13 @@ pub const FF_SETTLE: u64 = 8;
 
 /// The blocks the co-simulation leaves unclocked where they hold, in the order of `sim_gate_hold`'s
 /// bits (docs/ARCHITECTURE.md, "Gated blocks").
-pub const GATED_BLOCKS: [&str; 5] = [
+pub const GATED_BLOCKS: [&str; 6] = [
     "calendar",
     "descriptor fetch",
     "completion writer",
     "flash controller",
     "receive path",
+    "register interface",
 ];
 
 /// What the idle fast-forward did.
