@@ -18,7 +18,8 @@ module tsnic_calendar #(
     parameter RANK_W     = 4,
     parameter GROUP_W    = 6,
     parameter CGROUP_W   = 6,
-    parameter SIM_FAST_FORWARD = 0
+    parameter SIM_FAST_FORWARD = 0,
+    parameter SIM_GATE   = 0
 ) (
 /* verilator lint_on UNUSEDPARAM */
     input  wire                 clk,
@@ -52,10 +53,14 @@ module tsnic_calendar #(
     output wire                 stat_init_busy,
     output wire                 ff_quiet,
     output wire [63:0]          ff_wake_ns,
-    output wire [63:0]          ff_chunk_ns
+    output wire [63:0]          ff_chunk_ns,
+    /* verilator lint_off UNUSEDSIGNAL */   // the co-simulation's gated clock: no reader in a board build
+    input  wire                 ff_gclk,
+    /* verilator lint_on UNUSEDSIGNAL */
+    output wire                 ff_hold
 );
 localparam WI = 1+64+1+32+1+QUEUE_W+HANDLE_W+64+1+1+1+1+QUEUE_W+1+QUEUE_W+NODE_W+1;
-localparam WO = 1+1+QUEUE_W+HANDLE_W+64+8+1+1+1+NODE_W+1+32+1+1+64+64;
+localparam WO = 1+1+QUEUE_W+HANDLE_W+64+8+1+1+1+NODE_W+1+32+1+1+64+64+1;
 localparam WA = WI > WO ? WI : WO;
 (* keep *) reg [WI-1:0] in_q;
 /* verilator lint_off UNUSEDSIGNAL */   // the bits beyond the outputs when the inputs are wider
@@ -74,6 +79,6 @@ generate
 endgenerate
 assign {s_ins_ready, m_rel_valid, m_rel_queue, m_rel_handle, m_rel_launch_ns, m_rel_status, m_rel_capped,
         s_flush_ready, flush_done, stat_occupancy, stat_forced, stat_init_busy, ff_quiet, ff_wake_ns,
-        ff_chunk_ns} = acc[WO-1:0];
+        ff_chunk_ns, ff_hold} = acc[WO-1:0];
 endmodule
 `resetall
