@@ -8,6 +8,7 @@
 //   rising_edge: not a second full eval). The next settle() lowers clk.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <new>
 
 #include "verilated.h"
@@ -70,6 +71,7 @@ struct Model {
     TSNIC_TOP* top;
     tsnic_sim_flash_in flash_in;   // applied at every settle (see ports.h for the defaults)
     GateCheck* gate_check = nullptr;  // the gated blocks' check (TSNIC_SIM_GATE_CHECK builds only)
+    bool check_warned = false;        // sim_gate 2 asked of a build without the check: said so once
     Model() : top(nullptr) {
         flash_in.qspi_dq_i = 0xF;
         flash_in.icap_ce = 1;
@@ -368,6 +370,14 @@ void TSNIC_FN(step)(void* handle, const tsnic_sim_in* in, tsnic_sim_out* out) {
         rising_edge(t, 0);
         gate_check_after(t->rootp, hold, *m->gate_check);
         return;
+    }
+#else
+    if (in->sim_gate == 2 && !m->check_warned) {
+        m->check_warned = true;
+        std::fprintf(stderr,
+                     "warning: TSNIC_SIM_GATE=check needs a model built with TSNIC_SIM_GATE_CHECK "
+                     "(sim/card/bench/gate_check.sh); this one clocks every block and checks "
+                     "nothing\n");
     }
 #endif
     rising_edge(t, in->sim_gate == 1 ? hold : 0);
