@@ -6,6 +6,7 @@
 # Usage: sim/card/bench/line_rate_100g.sh [N]   (default 1000000)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
+. sim/card/bench/footer.sh
 export TSNIC_SIM_STATE=none  # a fresh simulated card for every run (not the one kept between commands)
 N=${1:-1000000}
 mkdir -p target/bench
@@ -19,3 +20,4 @@ for i in range($N):
 cargo build --release --locked -q -p tsnic --features wide
 /usr/bin/time -f "wall %e s, max RSS %M KiB" ./target/release/tsnic push target/bench/line_rate_100g.csv \
   --wide --line-rate 100 --no-wire-record --ring-log2 12 --report target/bench/line_rate_100g.json
+bench_footer "sim/card/bench/line_rate_100g.sh $N"

@@ -4,6 +4,7 @@
 # Usage: sim/card/bench/persist.sh [RUNS]   (default 25; prints best and median of each)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
+. sim/card/bench/footer.sh
 RUNS=${1:-25}
 cargo build --release --locked -q -p tsnic
 dir=$(mktemp -d)
@@ -25,3 +26,4 @@ print(f"state file: {os.path.getsize(state)} bytes")
 print(f"tsnic info, kept card:  best {kept[0]:.1f} ms, median {kept[1]:.1f} ms ({runs} runs)")
 print(f"tsnic info, fresh card: best {fresh[0]:.1f} ms, median {fresh[1]:.1f} ms")
 PY
+bench_footer "sim/card/bench/persist.sh $RUNS"

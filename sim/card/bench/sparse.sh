@@ -6,6 +6,7 @@
 # Usage: sim/card/bench/sparse.sh [N] [S]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
+. sim/card/bench/footer.sh
 N=${1:-1500}
 S=${2:-10}
 mkdir -p target/bench
@@ -29,3 +30,4 @@ TSNIC_SIM_STATS=1 /usr/bin/time -f "wall %e s, max RSS %M KiB" ./target/release/
 echo "== replay of that wire"
 TSNIC_SIM_STATS=1 /usr/bin/time -f "wall %e s, max RSS %M KiB" ./target/release/tsnic replay target/bench/sparse.pcapng \
   --report target/bench/sparse_replay.json
+bench_footer "sim/card/bench/sparse.sh $N $S"

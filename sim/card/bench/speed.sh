@@ -5,6 +5,7 @@
 # takes. Usage: sim/card/bench/speed.sh [VERILATOR_CYCLES] [ICARUS_CYCLES]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
+. sim/card/bench/footer.sh
 VCYC=${1:-5000000}
 ICYC=${2:-100000}
 cargo run --release --locked -q -p tsnic-sim --example speed -- "$VCYC"
@@ -16,3 +17,4 @@ vvp -n "$out/tb" >/dev/null
 end=$(date +%s.%N)
 python3 -c "import sys; c=$ICYC; s=$end-$start; print(f'icarus 64-bit: {c} idle core cycles in {s:.3f} s = {c/s/1e6:.4f} M cycles/s')"
 rm -rf "$out"
+bench_footer "sim/card/bench/speed.sh $VCYC $ICYC"
