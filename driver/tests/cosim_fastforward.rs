@@ -1,15 +1,16 @@
-//! The co-simulation's idle fast-forward and its gated calendar are exact.
+//! The co-simulation's idle fast-forward and its gated blocks are exact.
 //!
 //! Random host programs run on the simulated card twice, once stepping every cycle with every block
-//! clocked and once with the fast-forward on (which also leaves the calendar unclocked where it holds:
-//! docs/ARCHITECTURE.md, "Gated blocks"); everything the host can observe must be the same: every completion (status,
+//! clocked and once with the fast-forward on (which also leaves each gated block unclocked where it
+//! holds: docs/ARCHITECTURE.md, "Gated blocks"); everything the host can observe must be the same:
+//! every completion (status,
 //! departure time, cookie, ring index, phase), every frame on the wire (bytes and the simulated time of
 //! its first beat), every PHC reading, every interrupt wait's outcome and the final cycle count. The
 //! programs mix posts with launch times in the past, near, in the coarse wheel and beyond the horizon,
 //! idle waits, PHC steps (often to just before a whole second) and frequency trims during idle time, queue flushes, interrupt waits with
 //! moderation, and rings small enough that descriptor and completion rings wrap many times. A run in
-//! which the fast-forward skipped nothing, or the calendar never held, would prove nothing, so each
-//! program also checks that both happened.
+//! which the fast-forward skipped nothing, or a gated block never held, would prove nothing, so each
+//! program also checks that neither happened.
 
 use tsnic::contract::{reg, Completion, HorizonPolicy, LatePolicy};
 use tsnic::device::sim::{SimBackend, SimConfig};

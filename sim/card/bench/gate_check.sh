@@ -14,15 +14,7 @@ cargo build --release --locked -q -p tsnic
 bin=target/gate-check/release/tsnic
 mkdir -p target/bench
 python3 sim/card/bench/trace_10g.py "$N" > target/bench/gate_check_10g.csv
-python3 -c "
-import random, sys
-random.seed(2)
-w = sys.stdout.write
-w('launch_ns,queue,len\n')
-times = sorted(random.randrange(2_000_000_000) for _ in range(300))
-for i, t in enumerate(times):
-    w(f'{t},{i % 4},{random.choice([60, 128, 512, 1514])}\n')
-" > target/bench/gate_check_sparse.csv
+python3 sim/card/bench/trace_sparse.py 300 2 2 > target/bench/gate_check_sparse.csv
 echo "== 10G push, $N frames"
 "$bin" push target/bench/gate_check_10g.csv 2>&1 | grep -E '^(gate check|sim:)'
 rm -f target/bench/gate_check_sparse.pcapng

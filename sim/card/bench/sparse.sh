@@ -10,16 +10,7 @@ cd "$(dirname "$0")/../../.."
 N=${1:-1500}
 S=${2:-10}
 mkdir -p target/bench
-python3 -c "
-import random, sys
-random.seed(1)
-n, span = $N, int($S * 1e9)
-times = sorted(random.randrange(span) for _ in range(n))
-w = sys.stdout.write
-w('launch_ns,queue,len\n')
-for i, t in enumerate(times):
-    w(f'{t},{i % 4},{random.choice([60, 128, 512, 1514])}\n')
-" > target/bench/sparse.csv
+python3 sim/card/bench/trace_sparse.py "$N" "$S" 1 > target/bench/sparse.csv
 cargo build --release --locked -q -p tsnic
 # a fresh simulated card for each command (no state kept between them)
 export TSNIC_SIM_STATE=none
