@@ -7,7 +7,7 @@ set ip_tcl        {ip/pcie4c_uscale_plus_0.tcl ip/cmac_usplus_0.tcl}
 set mac_options   {cmac 10g}
 set ip_tcl_10g    {ip/pcie4c_uscale_plus_0.tcl ip/xxv_ethernet_0.tcl}
 set generic_10g   {MAC_10G=1}
-set xdc           {fpga.xdc}
+set xdc           {fpga.xdc placement.xdc}
 set board_rtl     {rtl/fpga.v}
 # configuration flash: MT25QU01G, 128 MB, quad SPI
 set flash_part    mt25qu01g-spi-x1_x2_x4

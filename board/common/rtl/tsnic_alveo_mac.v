@@ -64,6 +64,9 @@ if (MAC_10G == 0) begin : cmac
     wire [55:0]  mac_rx_preamble;
     /* verilator lint_on UNUSEDSIGNAL */
 
+    // ctl_rsfec_ieee_error_indication_mode 0 (was 1): the value Corundum's working 100G designs tie it to
+    // (fpga/mqnic/AU250/fpga_100g/rtl/fpga.v at 72afcc44, the AU250 design before its AU200 merge); its
+    // meaning is PG203's RS-FEC control port (the decoder's IEEE error-indication mode), not tested here
     cmac_usplus_0 cmac_inst (
         .gt_txp_out(qsfp_tx_p), .gt_txn_out(qsfp_tx_n), .gt_rxp_in(qsfp_rx_p), .gt_rxn_in(qsfp_rx_n),
         .gt_ref_clk_p(refclk_p), .gt_ref_clk_n(refclk_n), .gt_ref_clk_out(mac_refclk_out),
@@ -80,7 +83,7 @@ if (MAC_10G == 0) begin : cmac
         .rx_axis_tkeep(core_rx_tkeep), .rx_axis_tuser(core_rx_tuser), .rx_preambleout(mac_rx_preamble),
         .ctl_tx_enable(1'b1), .ctl_tx_send_idle(1'b0), .ctl_tx_send_rfi(1'b0), .ctl_tx_send_lfi(1'b0),
         .ctl_tx_test_pattern(1'b0), .ctl_rx_enable(1'b1), .ctl_rx_force_resync(1'b0), .ctl_rx_test_pattern(1'b0),
-        .ctl_rsfec_ieee_error_indication_mode(1'b1), .ctl_rx_rsfec_enable(1'b1),
+        .ctl_rsfec_ieee_error_indication_mode(1'b0), .ctl_rx_rsfec_enable(1'b1),
         .ctl_rx_rsfec_enable_correction(1'b1), .ctl_rx_rsfec_enable_indication(1'b1), .ctl_tx_rsfec_enable(1'b1),
         .stat_rx_aligned(mac_rx_aligned), .stat_rx_status(mac_rx_status), .stat_rx_remote_fault(mac_rx_rfault),
         .stat_rx_local_fault(mac_rx_lfault), .stat_tx_local_fault(mac_tx_lfault)

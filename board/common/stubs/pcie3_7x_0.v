@@ -11,7 +11,7 @@ module pcie3_7x_0 (
     input  wire [7:0]   pci_exp_rxn,
     input  wire [7:0]   pci_exp_rxp,
     input  wire         sys_clk,        // IBUFDS_GTE2 O, 100 MHz
-    input  wire         sys_reset,      // PERST#, active low
+    input  wire         sys_reset,      // active high (PG023): !PERST#
     output wire         user_clk,       // 250 MHz
     output wire         user_reset,
     output wire         user_lnk_up,
@@ -61,7 +61,38 @@ module pcie3_7x_0 (
     input  wire [63:0]  cfg_interrupt_msix_address,
     input  wire         cfg_interrupt_msix_int,
     output wire         cfg_interrupt_msix_sent,
-    output wire         cfg_interrupt_msix_fail
+    output wire         cfg_interrupt_msix_fail,
+    // inputs the top ties (PG023 configuration ports; the full list: board/common/stubs, issue 30)
+    input  wire         cfg_link_training_enable,
+    input  wire         cfg_config_space_enable,
+    input  wire         cfg_power_state_change_ack,
+    input  wire [63:0]  cfg_dsn,
+    input  wire [1:0]   cfg_flr_done,
+    input  wire [5:0]   cfg_vf_flr_done,
+    input  wire         cfg_err_cor_in,
+    input  wire         cfg_err_uncor_in,
+    input  wire [2:0]   cfg_interrupt_msi_function_number,
+    input  wire [15:0]  cfg_subsys_vend_id,
+    input  wire [18:0]  cfg_mgmt_addr,
+    input  wire         cfg_mgmt_write,
+    input  wire [31:0]  cfg_mgmt_write_data,
+    input  wire [3:0]   cfg_mgmt_byte_enable,
+    input  wire         cfg_mgmt_read,
+    input  wire         cfg_mgmt_type1_cfg_reg_access,
+    input  wire         cfg_msg_transmit,
+    input  wire [2:0]   cfg_msg_transmit_type,
+    input  wire [31:0]  cfg_msg_transmit_data,
+    input  wire [2:0]   cfg_fc_sel,
+    input  wire [2:0]   cfg_per_func_status_control,
+    input  wire [2:0]   cfg_per_function_number,
+    input  wire         cfg_per_function_output_request,
+    input  wire         cfg_req_pm_transition_l23_ready,
+    input  wire         cfg_hot_reset_in,
+    input  wire [7:0]   cfg_ds_port_number,
+    input  wire [7:0]   cfg_ds_bus_number,
+    input  wire [4:0]   cfg_ds_device_number,
+    input  wire [2:0]   cfg_ds_function_number,
+    input  wire [7:0]   int_pclk_sel_slave
 );
 assign pci_exp_txn = 8'd0;
 assign pci_exp_txp = 8'd0;

@@ -11,9 +11,9 @@ module pcie4_uscale_plus_0 (
     output wire [15:0]  pci_exp_txp,
     input  wire [15:0]  pci_exp_rxn,
     input  wire [15:0]  pci_exp_rxp,
-    input  wire         sys_clk,        // IBUFDS_GTE4 ODIV2 (100 MHz / 1 through BUFG_GT in the IP)
+    input  wire         sys_clk,        // IBUFDS_GTE4 ODIV2 straight (the IP has its own BUFG_GT)
     input  wire         sys_clk_gt,     // IBUFDS_GTE4 O
-    input  wire         sys_reset,      // PERST#, active low
+    input  wire         sys_reset,      // PERST#, active low (PG213)
     output wire         phy_rdy_out,
     // user clock
     output wire         user_clk,       // 250 MHz (axisten_freq)
@@ -73,6 +73,34 @@ module pcie4_uscale_plus_0 (
     output wire         cfg_interrupt_msix_vec_pending_status,
     output wire         cfg_interrupt_msi_sent,   // MSI-X message sent (shared with MSI)
     output wire         cfg_interrupt_msi_fail,
+    // inputs the top ties (PG213 configuration ports; the full list: board/common/stubs, issue 30)
+    input  wire         cfg_link_training_enable,
+    input  wire         cfg_config_space_enable,
+    input  wire         cfg_power_state_change_ack,
+    input  wire [63:0]  cfg_dsn,
+    input  wire [3:0]   cfg_flr_done,
+    input  wire [0:0]   cfg_vf_flr_done,
+    input  wire [7:0]   cfg_vf_flr_func_num,
+    input  wire         cfg_err_cor_in,
+    input  wire         cfg_err_uncor_in,
+    input  wire [9:0]   cfg_mgmt_addr,
+    input  wire [7:0]   cfg_mgmt_function_number,
+    input  wire         cfg_mgmt_write,
+    input  wire [31:0]  cfg_mgmt_write_data,
+    input  wire [3:0]   cfg_mgmt_byte_enable,
+    input  wire         cfg_mgmt_read,
+    input  wire         cfg_mgmt_debug_access,
+    input  wire         cfg_msg_transmit,
+    input  wire [2:0]   cfg_msg_transmit_type,
+    input  wire [31:0]  cfg_msg_transmit_data,
+    input  wire [2:0]   cfg_fc_sel,
+    input  wire         cfg_pm_aspm_l1_entry_reject,
+    input  wire         cfg_pm_aspm_tx_l0s_entry_disable,
+    input  wire         cfg_req_pm_transition_l23_ready,
+    input  wire         cfg_hot_reset_in,
+    input  wire [7:0]   cfg_ds_port_number,
+    input  wire [7:0]   cfg_ds_bus_number,
+    input  wire [4:0]   cfg_ds_device_number,
     input  wire [7:0]   cfg_interrupt_msi_function_number
 );
 assign pci_exp_txn = 16'd0;
