@@ -2,7 +2,7 @@
 # Pin facts from the board's published master constraints (Xilinx Alveo U200/U250 XDC: the two cards
 # share the board; as also used by Corundum's fpga/mqnic/Alveo/fpga_100g/fpga_au200.xdc). The PCIe and
 # QSFP28 lanes are placed by the IPs (the PCIe IP's default block and GT quads for this part; CMAC
-# GT_GROUP_SELECT X1Y48~X1Y51 = quad 231, ip/*.tcl).
+# GT_GROUP_SELECT X1Y44~X1Y47 = quad 231 on the xcu250, ip/*.tcl).
 
 # ---------------------------------------------------------------------------------------------------
 # Configuration: quad SPI flash MT25QU01G (1 Gbit), 4-bit bus, 32-bit addresses, fallback to golden.
