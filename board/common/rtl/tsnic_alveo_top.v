@@ -164,7 +164,19 @@ wire [5:0]  pcie_ltssm, pcie_np_count;
     .cfg_msg_transmit(1'b0), .cfg_msg_transmit_type(3'd0), .cfg_msg_transmit_data(32'd0), .cfg_fc_sel(3'd0), \
     .cfg_pm_aspm_l1_entry_reject(1'b0), .cfg_pm_aspm_tx_l0s_entry_disable(1'b0), \
     .cfg_req_pm_transition_l23_ready(1'b0), .cfg_hot_reset_in(1'b0), \
-    .cfg_ds_port_number(8'd0), .cfg_ds_bus_number(8'd0), .cfg_ds_device_number(5'd0)
+    .cfg_ds_port_number(8'd0), .cfg_ds_bus_number(8'd0), .cfg_ds_device_number(5'd0), \
+    .pcie_rq_seq_num0(), .pcie_rq_seq_num_vld0(), .pcie_rq_seq_num1(), .pcie_rq_seq_num_vld1(), \
+    .pcie_rq_tag0(), .pcie_rq_tag1(), .pcie_rq_tag_av(), .pcie_rq_tag_vld0(), .pcie_rq_tag_vld1(), \
+    .pcie_tfc_nph_av(), .pcie_tfc_npd_av(), .cfg_function_power_state(), .cfg_vf_status(), \
+    .cfg_vf_power_state(), .cfg_link_power_state(), .cfg_err_cor_out(), .cfg_err_nonfatal_out(), \
+    .cfg_err_fatal_out(), .cfg_local_error_valid(), .cfg_local_error_out(), .cfg_rx_pm_state(), \
+    .cfg_tx_pm_state(), .cfg_rcb_status(), .cfg_obff_enable(), .cfg_pl_status_change(), \
+    .cfg_tph_requester_enable(), .cfg_tph_st_mode(), .cfg_vf_tph_requester_enable(), .cfg_vf_tph_st_mode(), \
+    .cfg_mgmt_read_data(), .cfg_mgmt_read_write_done(), .cfg_msg_received(), .cfg_msg_received_data(), \
+    .cfg_msg_received_type(), .cfg_msg_transmit_done(), .cfg_fc_ph(), .cfg_fc_pd(), .cfg_fc_nph(), \
+    .cfg_fc_npd(), .cfg_fc_cplh(), .cfg_fc_cpld(), .cfg_power_state_change_interrupt(), \
+    .cfg_flr_in_process(), .cfg_vf_flr_in_process(), .cfg_interrupt_msix_vf_enable(), \
+    .cfg_interrupt_msix_vf_mask(), .cfg_hot_reset_out()
 
 generate
 if (PCIE_IP == "pcie4c_uscale_plus_0") begin : pcie4c

@@ -188,9 +188,9 @@ pcie3_7x_0 pcie_inst (
     .s_axis_rq_tdata(rq_tdata), .s_axis_rq_tkeep(rq_tkeep), .s_axis_rq_tlast(rq_tlast),
     .s_axis_rq_tready(rq_tready4), .s_axis_rq_tuser(rq_tuser), .s_axis_rq_tvalid(rq_tvalid),
     .m_axis_rc_tdata(rc_tdata), .m_axis_rc_tkeep(rc_tkeep), .m_axis_rc_tlast(rc_tlast),
-    .m_axis_rc_tready(rc_tready), .m_axis_rc_tuser(rc_tuser), .m_axis_rc_tvalid(rc_tvalid),
+    .m_axis_rc_tready({22{rc_tready}}), .m_axis_rc_tuser(rc_tuser), .m_axis_rc_tvalid(rc_tvalid),
     .m_axis_cq_tdata(cq_tdata), .m_axis_cq_tkeep(cq_tkeep), .m_axis_cq_tlast(cq_tlast),
-    .m_axis_cq_tready(cq_tready), .m_axis_cq_tuser(cq_tuser), .m_axis_cq_tvalid(cq_tvalid),
+    .m_axis_cq_tready({22{cq_tready}}), .m_axis_cq_tuser(cq_tuser), .m_axis_cq_tvalid(cq_tvalid),
     .s_axis_cc_tdata(cc_tdata), .s_axis_cc_tkeep(cc_tkeep), .s_axis_cc_tlast(cc_tlast),
     .s_axis_cc_tready(cc_tready4), .s_axis_cc_tuser(cc_tuser), .s_axis_cc_tvalid(cc_tvalid),
     .pcie_cq_np_req(1'b1), .pcie_cq_np_req_count(pcie_np_count),
@@ -217,7 +217,22 @@ pcie3_7x_0 pcie_inst (
     .cfg_per_func_status_control(3'd0), .cfg_per_function_number(3'd0), .cfg_per_function_output_request(1'b0),
     .cfg_req_pm_transition_l23_ready(1'b0), .cfg_hot_reset_in(1'b0),
     .cfg_ds_port_number(8'd0), .cfg_ds_bus_number(8'd0), .cfg_ds_device_number(5'd0), .cfg_ds_function_number(3'd0),
-    .int_pclk_sel_slave(8'd0)   // shared logic in core: no slave PIPE clock users (0, as public instances of it)
+    .int_pclk_sel_slave(8'd0),  // shared logic in core: no slave PIPE clock users (0, as public instances of it)
+    .pipe_mmcm_rst_n(1'b1),     // the PIPE MMCM out of reset (active low; see board/common/stubs/pcie3_7x_0.v)
+    // outputs not used
+    .mmcm_lock(), .int_pclk_out_slave(), .int_pipe_rxusrclk_out(), .int_rxoutclk_out(), .int_dclk_out(),
+    .int_userclk1_out(), .int_userclk2_out(), .int_oobclk_out(), .int_qplllock_out(), .int_qplloutclk_out(),
+    .int_qplloutrefclk_out(), .pcie_rq_seq_num(), .pcie_rq_seq_num_vld(), .pcie_rq_tag(), .pcie_rq_tag_vld(),
+    .pcie_tfc_nph_av(), .pcie_tfc_npd_av(), .cfg_function_power_state(), .cfg_vf_status(),
+    .cfg_vf_power_state(), .cfg_link_power_state(), .cfg_err_cor_out(), .cfg_err_nonfatal_out(),
+    .cfg_err_fatal_out(), .cfg_ltr_enable(), .cfg_rcb_status(), .cfg_dpa_substate_change(),
+    .cfg_obff_enable(), .cfg_pl_status_change(), .cfg_tph_requester_enable(), .cfg_tph_st_mode(),
+    .cfg_vf_tph_requester_enable(), .cfg_vf_tph_st_mode(), .cfg_mgmt_read_data(),
+    .cfg_mgmt_read_write_done(), .cfg_msg_received(), .cfg_msg_received_data(), .cfg_msg_received_type(),
+    .cfg_msg_transmit_done(), .cfg_fc_ph(), .cfg_fc_pd(), .cfg_fc_nph(), .cfg_fc_npd(), .cfg_fc_cplh(),
+    .cfg_fc_cpld(), .cfg_per_func_status_data(), .cfg_per_function_update_done(),
+    .cfg_power_state_change_interrupt(), .cfg_flr_in_process(), .cfg_vf_flr_in_process(),
+    .cfg_hot_reset_out()
 );
 
 reg rst = 1'b1;
