@@ -1,8 +1,10 @@
 # tsnic on the Xilinx Alveo U250, part xcu250-figd2104-2L-e.
 # Pin facts from the board's published master constraints (Xilinx Alveo U200/U250 XDC: the two cards
 # share the board; as also used by Corundum's fpga/mqnic/Alveo/fpga_100g/fpga_au200.xdc). The PCIe and
-# QSFP28 lanes are LOCed here (pins) and placed by the IPs (the PCIe IP's default block and GT quads for this part; CMAC
-# GT_GROUP_SELECT X1Y44~X1Y47 = quad 231 on the xcu250, ip/*.tcl).
+# QSFP28 lanes are placed by the IPs (the PCIe IP's default block and GT quads for this part; CMAC
+# GT_GROUP_SELECT X1Y44~X1Y47 = quad 231 on the xcu250, ip/*.tcl); every GT pin is also LOCed here
+# (QSFP lanes 1-3 in qsfp_lanes_cmac.xdc), checked with the IP settings against tests/board/gt_sites.py
+# by tests/board/test_gt_placement.py. Placement pblocks: placement.xdc.
 
 # ---------------------------------------------------------------------------------------------------
 # Configuration: quad SPI flash MT25QU01G (1 Gbit), 4-bit bus, 32-bit addresses, fallback to golden.

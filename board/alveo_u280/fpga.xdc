@@ -1,7 +1,9 @@
 # tsnic on the Xilinx Alveo U280, part xcu280-fsvh2892-2L-e.
 # Pin facts from the board's published master constraints (Xilinx Alveo U280 XDC, as also used by
 # Corundum's fpga/mqnic/Alveo/fpga_100g/fpga_au280.xdc). The PCIe and QSFP28 lanes are placed by the
-# IPs (PCIe x16 on GTY quads 224-227; CMAC GT_GROUP_SELECT X0Y40~X0Y43 = quad 134, ip/*.tcl).
+# IPs (PCIe x16 on GTY quads 224-227; CMAC GT_GROUP_SELECT X0Y40~X0Y43 = quad 134, ip/*.tcl); every GT
+# pin is also LOCed here (QSFP lanes 1-3 in qsfp_lanes_cmac.xdc), checked with the IP settings against
+# tests/board/gt_sites.py by tests/board/test_gt_placement.py. Placement pblocks: placement.xdc.
 
 # ---------------------------------------------------------------------------------------------------
 # Configuration: quad SPI flash MT25QU01G (1 Gbit), 4-bit bus, 32-bit addresses, fallback to golden.

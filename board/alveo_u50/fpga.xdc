@@ -1,8 +1,10 @@
 # tsnic on the Xilinx Alveo U50, part xcu50-fsvh2104-2-e.
 # Pin facts from the board's published master constraints (Xilinx Alveo U50 XDC, as also used by
-# Corundum's fpga/mqnic/Alveo/fpga_100g/fpga_au50.xdc). The PCIe and QSFP28 lanes are not placed here:
-# the PCIe IP places its GTs (x16 at PCIE4CE4_X1Y0, lanes on GTY quads 224-227) and the CMAC IP its
-# four lanes (GT_GROUP_SELECT X0Y28~X0Y31 = quad 131) from ip/*.tcl.
+# Corundum's fpga/mqnic/Alveo/fpga_100g/fpga_au50.xdc). The PCIe IP places its GTs
+# (x16 at PCIE4CE4_X1Y0, lanes on GTY quads 224-227) and the CMAC IP its four lanes (GT_GROUP_SELECT
+# X0Y28~X0Y31 = quad 131) from ip/*.tcl; every GT pin is also LOCed here (lanes 1-3 of the QSFP in
+# qsfp_lanes_cmac.xdc), and tests/board/test_gt_placement.py checks pins, channels, refclk pins and the IP
+# settings against tests/board/gt_sites.py. Placement pblocks: placement.xdc.
 
 # ---------------------------------------------------------------------------------------------------
 # Configuration: quad SPI flash MT25QU01G (1 Gbit), 4-bit bus, 32-bit addresses, fallback to the golden

@@ -1,7 +1,8 @@
 # tsnic on the NetFPGA SUME, part xc7vx690tffg1761-3.
 # Pin facts from the board's published master constraints (NetFPGA SUME master XDC, as also used by
 # Corundum's fpga/mqnic/NetFPGA_SUME/fpga/fpga.xdc). The PCIe lanes are placed by the IP
-# (pcie_blk_locn X0Y1, ip/pcie3_7x_0.tcl); the SFP+ lanes of cage 1 are placed here (the PCS/PMA IP of
+# (pcie_blk_locn X0Y1, ip/pcie3_7x_0.tcl) and their pins LOCed here (GTHE2_CHANNEL_X1Y16..X1Y23, checked
+# against tests/board/gt_sites.py by tests/board/test_gt_placement.py); the SFP+ lanes of cage 1 are placed here (the PCS/PMA IP of
 # 7-series takes its transceiver from the pins).
 
 # ---------------------------------------------------------------------------------------------------
