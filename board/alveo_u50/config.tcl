@@ -7,7 +7,9 @@ set ip_tcl        {ip/pcie4c_uscale_plus_0.tcl ip/cmac_usplus_0.tcl}
 set mac_options   {cmac 10g}
 set ip_tcl_10g    {ip/pcie4c_uscale_plus_0.tcl ip/xxv_ethernet_0.tcl}
 set generic_10g   {MAC_10G=1}
-set xdc           {fpga.xdc}
+# constraints: the CMAC build LOCs QSFP lanes 1-3 too (qsfp_lanes_cmac.xdc); the 10G build's top has lane 0 only
+set xdc           {fpga.xdc qsfp_lanes_cmac.xdc placement.xdc}
+set xdc_10g       {fpga.xdc placement.xdc}
 set board_rtl     {rtl/fpga.v}
 # configuration flash: MT25QU01G, 128 MB, quad SPI
 set flash_part    mt25qu01g-spi-x1_x2_x4

@@ -33,7 +33,8 @@ proc fail {msg} {
     exit 1
 }
 
-# the MAC option: the default one, or another of config.tcl's mac_options with its IP, generic and modules
+# the MAC option: the default one, or another of config.tcl's mac_options with its IP, generic, modules
+# and (if config.tcl sets xdc_<option>) constraint files
 if {![info exists mac_options]} { set mac_options {} }
 set generics [list GOLDEN=$golden]
 if {$mac ne "" && $mac ni $mac_options} {
@@ -49,6 +50,7 @@ if {$mac ne "" && $mac ne [lindex $mac_options 0]} {
     set ip_tcl [set ip_tcl_$mac]
     lappend generics {*}[set generic_$mac]
     if {[info exists rtl_modules_$mac]} { lappend rtl_modules {*}[set rtl_modules_$mac] }
+    if {[info exists xdc_$mac]} { set xdc [set xdc_$mac] }
     puts "build: MAC option $mac (IP: [join $ip_tcl {, }]; generics: [join $generics {, }])"
 }
 
