@@ -194,6 +194,62 @@ fn refusals_exit_non_zero_and_write_nothing() {
     assert!(out.contains("golden write-protected"), "{out}");
 }
 
+/// A slot that fails to configure: the FPGA falls back to address 0, AMD's factory image, which stays
+/// (its MultiBoot IPROG is ignored in a fallback); `tsnic flash` says so, and the factory region of
+/// the flash file is never written.
+#[test]
+fn a_failed_slot_lands_in_the_factory_image() {
+    let c = Card::new("factory", "u50");
+    let (ok, out, err) = c.run(&["info"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("factory        0x00000000..0x01002000  AMD's factory image"),
+        "{out}"
+    );
+    assert!(
+        out.contains("golden         0x01002000..0x02000000"),
+        "{out}"
+    );
+    assert!(
+        out.contains("factory image write-protected, golden write-protected"),
+        "{out}"
+    );
+    let factory = c.bytes()[..0x0100_2000].to_vec();
+    let (a, b) = (c.path("a.bit"), c.path("b.bit"));
+    assert!(
+        c.run(&["test-image", &a, "--size", "100K", "--seed", "1"])
+            .0
+    );
+    assert!(
+        c.run(&["test-image", &b, "--size", "100K", "--seed", "2"])
+            .0
+    );
+    assert!(c.run(&["write", &a]).0);
+    assert!(c.run(&["boot", "A"]).0);
+    let (ok, _, err) = c.run(&["write", &b]);
+    assert!(ok, "{err}");
+    // B rots in the flash file; the record selects B
+    let mut f = c.bytes();
+    f[0x04FF_0000 + 5000] ^= 0xFF;
+    std::fs::write(&c.file, &f).unwrap();
+    let (ok, out, err) = c.run(&["power-cycle"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("runs AMD's factory image") && out.contains("B ("),
+        "{out}"
+    );
+    let (ok, _, err) = c.run(&["info"]);
+    assert!(!ok, "info on the factory image succeeded");
+    assert!(
+        err.contains("runs AMD's factory image") && err.contains("JTAG"),
+        "{err}"
+    );
+    assert!(
+        c.bytes()[..0x0100_2000] == factory[..],
+        "the factory region changed"
+    );
+}
+
 #[test]
 fn sume_says_jtag() {
     let c = Card::new("sume", "sume");

@@ -219,7 +219,7 @@ pub fn run(args: FlashArgs) -> Result<()> {
             if args.flash_file.is_some() {
                 bail!("--flash-file is for the model backends and the simulated card (`--backend model`, `mem` or `sim`); a real card keeps its own flash");
             }
-            let mut card = open_card(spec)?;
+            let mut card = open_card(spec).map_err(factory_hint)?;
             let r = {
                 let mut dev = RegFlash::new(card.backend());
                 command(&mut dev, &args.cmd, spec)
@@ -346,7 +346,14 @@ fn info(dev: &mut dyn FlashDevice, json: bool) -> Result<()> {
         return Ok(());
     }
     let running = match i.running {
+        Some(Slot::Golden) => format!(
+            "golden (tsnic's boot selector at {:#010x}: the boot record chose no slot, or `flash boot golden`)",
+            i.layout.golden.base
+        ),
         Some(s) => s.to_string(),
+        None if i.boot.wbstar == i.layout.factory.base && i.boot.fallback => {
+            "AMD's factory image (address 0) after a FALLBACK: a tsnic image failed to configure; on a real card tsnic's registers would be gone (docs/FIRMWARE.md, \"Power-up chain and fallback\")".to_string()
+        }
         None => format!("unknown (warm-boot address {:#010x})", i.boot.wbstar),
     };
     outln!("backend        {describe}");
@@ -361,14 +368,22 @@ fn info(dev: &mut dyn FlashDevice, json: bool) -> Result<()> {
         i.jedec_id,
         i.cap.size >> 20
     );
-    outln!(
-        "status         SR {:#04x}, flag SR {:#04x}; golden {}",
-        i.sr.0,
-        i.sr.1,
-        if i.golden_protected {
-            "write-protected (BP3..0 = 1010, TB = 1)"
+    let prot = |p: bool| {
+        if p {
+            "write-protected"
         } else {
             "NOT write-protected"
+        }
+    };
+    outln!(
+        "status         SR {:#04x}, flag SR {:#04x}; factory image {}, golden {} ({})",
+        i.sr.0,
+        i.sr.1,
+        prot(i.factory_protected),
+        prot(i.golden_protected),
+        match i.protected {
+            Some((a, b)) => format!("BP/TB protect {a:#010x}..{b:#010x}"),
+            None => "BP/TB protect nothing".into(),
         }
     );
     outln!(
@@ -386,6 +401,12 @@ fn info(dev: &mut dyn FlashDevice, json: bool) -> Result<()> {
         ),
         None => outln!("boot record    none valid: the card stays in golden at power-up"),
     }
+    outln!(
+        "{:<14} {:#010x}..{:#010x}  AMD's factory image: loaded at power-up (it starts golden) and after any failed configuration; tsnic never writes it",
+        "factory",
+        i.layout.factory.base,
+        i.layout.factory.end()
+    );
     for s in &i.slots {
         outln!(
             "{:<14} {:#010x}..{:#010x}  {}",
@@ -491,6 +512,21 @@ fn verify(dev: &mut dyn FlashDevice) -> Result<()> {
     Ok(())
 }
 
+/// A vfio card that is not tsnic may be AMD's factory image after a failed configuration: say so.
+fn factory_hint(e: anyhow::Error) -> anyhow::Error {
+    let amd = e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<tsnic::device::DeviceError>(),
+            Some(tsnic::device::DeviceError::NotTsnic { vendor: 0x10ee, .. })
+        )
+    });
+    if amd {
+        e.context("this AMD/Xilinx device may be the card's factory image: after a tsnic image fails to configure the FPGA falls back to address 0 and stays there (docs/FIRMWARE.md, \"Power-up chain and fallback\"); power-cycle the host, and if the card comes up in the factory image again, recover over JTAG")
+    } else {
+        e
+    }
+}
+
 fn boot(dev: &mut dyn FlashDevice, slot: Slot, default: bool, spec: &str) -> Result<()> {
     update::boot(dev, slot, default)?;
     if default {
@@ -508,6 +544,9 @@ fn boot(dev: &mut dyn FlashDevice, slot: Slot, default: bool, spec: &str) -> Res
         return Ok(());
     }
     match dev.boot_state() {
+        Err(e @ tsnic::flash::FlashError::FactoryImage { .. }) => {
+            bail!("IPROG to slot {slot}: it did not configure, and the card fell back: {e}")
+        }
         Ok(b) => {
             let running = tsnic::flash::layout::LAYOUT_128M.slot_at(b.wbstar);
             let r = running.map(|s| s.to_string()).unwrap_or_else(|| "?".into());
@@ -531,6 +570,12 @@ fn boot(dev: &mut dyn FlashDevice, slot: Slot, default: bool, spec: &str) -> Res
 /// `tsnic flash power-cycle` on a model card.
 fn power_cycle_model(card: &mut ModelCard) -> String {
     card.power_cycle();
+    if card.running.factory {
+        return format!(
+            "power-cycled: the card runs AMD's factory image: {} (docs/FIRMWARE.md, \"Power-up chain and fallback\")",
+            card.factory_reason()
+        );
+    }
     match card.running.slot {
         Some(s) => format!(
             "power-cycled: running {s}{}",
@@ -540,6 +585,8 @@ fn power_cycle_model(card: &mut ModelCard) -> String {
                 ""
             }
         ),
-        None => "power-cycled: the FPGA did not configure (no valid golden image)".into(),
+        None => {
+            "power-cycled: the FPGA did not configure (no valid factory image at address 0)".into()
+        }
     }
 }
