@@ -205,7 +205,7 @@ impl ModelCard {
             ))
         })?;
         let layout = Layout::for_board(board).unwrap_or(super::layout::LAYOUT_128M);
-        let notes = Vec::new();
+        let mut notes = Vec::new();
         let mut factory_why = String::new();
         let running = match std::fs::read_to_string(&state_path) {
             Ok(s) => {
@@ -244,8 +244,24 @@ impl ModelCard {
                     factory: st.factory,
                 }
             }
-            // no state: the card was just powered on
-            Err(_) => config::power_up(&chip, &layout),
+            // no state: the card was just powered on. The status register's non-volatile bits lived
+            // in the state file (a real part keeps them itself); tsnic always leaves them at the
+            // normal protection, so that is what the card gets back, and the user is told.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                chip.set_status_nv(layout.protect_sr);
+                notes.push(format!(
+                    "the flash model's state file {} is missing: the card is taken as just powered on, with the status register tsnic leaves (SR {:#04x}: factory and golden images write-protected)",
+                    state_path.display(),
+                    layout.protect_sr
+                ));
+                config::power_up(&chip, &layout)
+            }
+            Err(e) => {
+                return Err(ferr(format!(
+                    "its state {} cannot be read ({e}); fix its permissions, or delete it to power-cycle the card",
+                    state_path.display()
+                )))
+            }
         };
         Ok(ModelCard {
             chip,

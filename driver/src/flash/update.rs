@@ -404,13 +404,15 @@ pub fn plan_write(
         return Err(FlashError::GoldenNeedsFlag);
     }
     img.check(cap.board, &slot.to_string(), layout.region(slot))?;
-    // the record's choice holds the known-good image: keep it, unless it is flagged bad or just
-    // failed to configure
+    // the record's choice holds the known-good image: keep it, unless it is flagged bad, just
+    // failed to configure, or its data no longer matches its header and the record (`verify` found
+    // it corrupt: rewriting it is the repair)
     let known_good = |r: &BootRecord| !r.is_bad(slot) && failed_slot(&layout, &boot) != Some(slot);
     if slot != Slot::Golden
         && cur
             .as_ref()
             .is_some_and(|r| r.active == slot && known_good(r))
+        && slot_verifies(dev, &layout, slot, cur.as_ref())?
     {
         return Err(FlashError::ActiveSlot {
             slot,
@@ -423,6 +425,44 @@ pub fn plan_write(
         });
     }
     Ok((cap, layout, slot, boot))
+}
+
+/// Whether `slot` holds a complete image whose data matches its header's sha256 and, when the record
+/// names an image for it, the record's sha256 too.
+pub fn slot_verifies(
+    dev: &mut dyn FlashDevice,
+    layout: &Layout,
+    slot: Slot,
+    rec: Option<&BootRecord>,
+) -> Result<bool> {
+    let region = layout.region(slot);
+    let Some(h) = read_header(dev, region)? else {
+        return Ok(false);
+    };
+    if h.data_len == 0 || h.data_len > region.max_image() {
+        return Ok(false);
+    }
+    if let Some(rs) = rec
+        .filter(|r| r.slot(slot).is_some_and(|(_, l)| l > 0))
+        .and_then(|r| r.sha(slot))
+    {
+        if *rs != h.sha256 {
+            return Ok(false);
+        }
+    }
+    let mut hasher = sha2::Sha256::default();
+    let mut buf = vec![0u8; SECTOR as usize];
+    let mut at = region.base;
+    let mut left = h.data_len as usize;
+    while left > 0 {
+        let n = left.min(buf.len());
+        dev.read(at, &mut buf[..n])?;
+        sha2::Digest::update(&mut hasher, &buf[..n]);
+        at += n as u32;
+        left -= n;
+    }
+    let got: [u8; 32] = sha2::Digest::finalize(hasher).into();
+    Ok(got == h.sha256)
 }
 
 /// `tsnic flash write`.
