@@ -244,6 +244,9 @@ fn a_failed_slot_lands_in_the_factory_image() {
         err.contains("runs AMD's factory image") && err.contains("JTAG"),
         "{err}"
     );
+    // through the register path too: the factory image has no tsnic registers at all
+    let (ok, _, err) = c.run(&["--backend", "mem", "info"]);
+    assert!(!ok && err.contains("runs AMD's factory image"), "{err}");
     assert!(
         c.bytes()[..0x0100_2000] == factory[..],
         "the factory region changed"

@@ -283,6 +283,12 @@ pub fn run(args: FlashArgs) -> Result<()> {
                 r?;
                 saved?;
             } else {
+                // AMD's factory image has no tsnic register block at all: say that, not "no FLASH block"
+                if card.running.factory {
+                    let why = card.factory_reason();
+                    card.close()?;
+                    return Err(tsnic::flash::FlashError::FactoryImage { why }.into());
+                }
                 let card = Rc::new(RefCell::new(card));
                 let mut backend = tsnic::flash::ctrl_model::mem_backend(card.clone());
                 let r = {
