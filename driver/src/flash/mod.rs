@@ -185,7 +185,8 @@ impl FlashCap {
 /// How the running configuration came to be (FLASH_BOOT_WBSTAR and FLASH_BOOT_STATUS).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct BootState {
-    /// Warm-boot start address this image was configured from (0 = golden).
+    /// Warm-boot start address this image was configured from (0: from address 0, i.e. AMD's factory
+    /// image on an Alveo card, or a JTAG load; tsnic's golden image is at 0x0100_2000).
     pub wbstar: u32,
     /// This configuration is a fallback after a failed one.
     pub fallback: bool,
