@@ -638,3 +638,63 @@ fn power_cut_during_the_first_write_boots_golden_or_the_new_image() {
         );
     }
 }
+
+/// A power cut anywhere in a golden write (the one write that lowers the protection) never touches
+/// AMD's factory image nor leaves the part unprotected below 16 MB: the next power-up runs the new
+/// golden image or, with golden torn, the factory image (a card that still enumerates), never nothing.
+#[test]
+fn power_cut_during_a_golden_write_leaves_the_factory_image_running() {
+    let factory = ModelCard::factory(Board::U50);
+    let before = factory.chip.clone();
+    let amd = factory_bytes(&before);
+    let g = img(300_000, 31);
+    let opts = WriteOptions {
+        slot: Some(Slot::Golden),
+        allow_golden: true,
+    };
+    let mut refcard = ModelCard::with_chip(Board::U50, before.clone());
+    let t0 = refcard.chip.now();
+    update::write(&mut refcard, &g, &opts, &mut NoProgress).unwrap();
+    let t1 = refcard.chip.now();
+    let mut rng = Rng(0x601d);
+    let (mut new_golden, mut in_factory) = (0, 0);
+    for i in 0..21u64 {
+        // 20 random points of the write, then one just after its end (the complete write)
+        let cut = if i < 20 {
+            t0 + rng.below(t1 - t0)
+        } else {
+            t1 + 1
+        };
+        let mut chip = before.clone();
+        chip.set_power_cut(cut, i + 500);
+        let mut card = ModelCard::with_chip(Board::U50, chip);
+        match update::write(&mut card, &g, &opts, &mut NoProgress) {
+            Ok(_) | Err(FlashError::PowerLost) => {}
+            Err(e) => panic!("cut {i}: {e}"),
+        }
+        card.power_cycle();
+        assert!(
+            factory_bytes(&card.chip) == amd,
+            "cut {i}: the factory image changed"
+        );
+        let sr = card.chip.status_nv();
+        assert!(
+            sr == LAYOUT_128M.protect_sr || sr == LAYOUT_128M.golden_write_sr,
+            "cut {i}: SR {sr:#04x}"
+        );
+        if card.running.factory {
+            in_factory += 1;
+        } else {
+            assert_eq!(
+                running_sha(&card),
+                Some((Slot::Golden, g.sha256)),
+                "cut {i}"
+            );
+            new_golden += 1;
+        }
+    }
+    assert!(
+        in_factory >= 15 && new_golden >= 1,
+        "factory {in_factory}, new golden {new_golden}"
+    );
+}
