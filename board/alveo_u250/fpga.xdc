@@ -7,7 +7,10 @@
 # by tests/board/test_gt_placement.py. Placement pblocks: placement.xdc.
 
 # ---------------------------------------------------------------------------------------------------
-# Configuration: quad SPI flash MT25QU01G (1 Gbit), 4-bit bus, 32-bit addresses, fallback to golden.
+# Configuration: quad SPI flash MT25QU01G (1 Gbit), 4-bit bus, 32-bit addresses. Address 0 holds AMD's
+# factory image, which MultiBoots to tsnic's golden image at 0x01002000 (docs/FIRMWARE.md); a failed
+# configuration (IPROG to a bad image, CRC error, watchdog) falls back to address 0, the factory image,
+# which then stays (an embedded IPROG is ignored in a fallback: UG570 "Fallback MultiBoot").
 set_property CONFIG_VOLTAGE 1.8                        [current_design]
 set_property CONFIG_MODE SPIx4                         [current_design]
 set_property BITSTREAM.CONFIG.SPI_BUSWIDTH 4           [current_design]
@@ -16,8 +19,8 @@ set_property BITSTREAM.CONFIG.CONFIGRATE 63.8          [current_design]
 set_property BITSTREAM.CONFIG.EXTMASTERCCLK_EN DISABLE [current_design]
 set_property BITSTREAM.CONFIG.SPI_FALL_EDGE YES        [current_design]
 set_property BITSTREAM.CONFIG.CONFIGFALLBACK ENABLE    [current_design]
-# no IPROG inside the bitstream: the golden image's boot selector (RTL) issues it through ICAPE3
-# after reading the boot record, so the bitstreams carry no NEXT_CONFIG_ADDR jump
+# no IPROG inside tsnic's bitstreams: the golden image's boot selector (RTL) issues it through ICAPE3
+# after reading the boot record, so they carry no NEXT_CONFIG_ADDR jump (the factory image's does)
 set_property BITSTREAM.CONFIG.NEXT_CONFIG_REBOOT DISABLE [current_design]
 set_property BITSTREAM.CONFIG.UNUSEDPIN PULLUP         [current_design]
 set_property BITSTREAM.CONFIG.OVERTEMPSHUTDOWN ENABLE  [current_design]

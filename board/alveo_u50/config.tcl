@@ -15,6 +15,11 @@ set board_rtl     {rtl/fpga.v}
 set flash_part    mt25qu01g-spi-x1_x2_x4
 set flash_size_mb 128
 set flash_iface   SPIx4
+# where the image goes: AMD's factory image keeps 0x0..0x01001FFF and MultiBoots to 0x01002000
+# (UG1289 "MCS File Generation and Alveo Card Programming"; Corundum's Alveo Makefiles load there too);
+# tsnic's golden image (boot selector) is written there, 16 MB - 8 KB up to slot A (docs/FIRMWARE.md)
+set flash_load_addr  0x01002000
+set flash_golden_max 0x00FFD000
 # modules of the RTL tree (hdl/rtl) the top needs: its own and tsnic_board_core's MAC-side ones
 set rtl_modules   {tsnic_board_core tsnic_mac_tx tsnic_td_sink tsnic_cdc_async_fifo tsnic_cdc_sync}
 set rtl_modules_10g {tsnic_xgmii_tx tsnic_xgmii_rx}

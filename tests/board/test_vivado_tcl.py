@@ -140,6 +140,10 @@ def test_build_runs_in_order(board, tmp_path, rtl_tree):
     for c in names(calls, "write_cfgmem"):
         assert c[c.index("-interface") + 1] == cfg["flash_iface"][0], c
         assert c[c.index("-size") + 1] == cfg["flash_size_mb"][0], c
+        # Alveo: above AMD's factory image (0x0..0x01001FFF stays), where it MultiBoots to (UG1289)
+        load = c[c.index("-loadbit") + 1].split()
+        want = "0x01002000" if board.startswith("alveo") else "0x00000000"
+        assert load[0] == "up" and load[1] == want, c
     for f in ("fpga.bit", "fpga.mcs", "fpga.prm", "fpga.bin", "post_route.dcp"):
         assert (out / f).is_file(), f
 
