@@ -310,8 +310,9 @@ fn trace_encodings() {
 }
 
 /// `tsnic stats | head -1`: the reader has closed the pipe (here before tsnic writes its first
-/// line, so every write meets it); the command neither panics nor fails. A write error of another
-/// kind (stdout on a full device) fails it with the reason.
+/// line, so every write meets it); the command does not panic, runs to its end, and fails saying its
+/// output was cut short (issue 34: a truncated output with exit 0 reads as complete). A write error
+/// of another kind (stdout on a full device) fails it with the reason.
 #[test]
 fn output_to_a_closed_pipe_or_a_full_device() {
     use std::process::Stdio;
@@ -325,7 +326,8 @@ fn output_to_a_closed_pipe_or_a_full_device() {
     drop(child.stdout.take());
     let out = child.wait_with_output().expect("wait");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "exit {:?}: {err}", out.status);
+    assert!(!out.status.success(), "exit {:?}: {err}", out.status);
+    assert!(err.contains("stdout was closed by its reader"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 
     if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {

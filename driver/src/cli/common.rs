@@ -16,6 +16,20 @@ pub fn close_card(card: Card) -> Result<()> {
         .context("the simulated card's state was not saved (the next command sees the card as it was before this one)")
 }
 
+/// Catch Ctrl-C (SIGINT) and SIGTERM for a long command: the returned flag is set, and the command
+/// stops at its next check, keeps what it did and exits non-zero. A second signal exits at once
+/// (status 130).
+pub fn stop_on_signals() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let f = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for sig in [SIGINT, SIGTERM] {
+        signal_hook::flag::register_conditional_shutdown(sig, 130, std::sync::Arc::clone(&f))
+            .and_then(|_| signal_hook::flag::register(sig, std::sync::Arc::clone(&f)))
+            .context("cannot install a signal handler")?;
+    }
+    Ok(f)
+}
+
 /// An output file a command will write: the flag that names it and the path.
 pub struct OutPath<'a> {
     /// `--pcap`, `--report`, ...

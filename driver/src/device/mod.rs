@@ -174,6 +174,18 @@ pub enum DeviceError {
         /// What is wrong.
         why: String,
     },
+    /// The state file holds another configuration of the simulated card than the one asked for.
+    #[error("the simulated card's state {path} holds {saved}, and this command opens {want}: pass `--backend {spec}` (with the same state) to use the card saved there, or give this command a card of its own with `--backend sim:state=OTHER_FILE` (or another TSNIC_SIM_STATE); nothing was changed")]
+    SimStateOtherCard {
+        /// The state file.
+        path: String,
+        /// What it holds.
+        saved: String,
+        /// What the command asked for.
+        want: String,
+        /// The `--backend` that opens the saved card.
+        spec: String,
+    },
     /// Another command is using the simulated card.
     #[error("the simulated card (state {path}) is in use by another tsnic command ({holder}): wait for it to finish, or give this command a card of its own with `--backend sim:state=OTHER_FILE` (or `sim:state=none` for a fresh one)")]
     SimStateBusy {

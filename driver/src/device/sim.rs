@@ -160,6 +160,20 @@ impl SimBackend {
         let mut b = match sim_state::read(&path)? {
             None => SimBackend::new(cfg)?,
             Some(bytes) => {
+                if let Some((saved, spec)) = tsnic_sim::state::inspect(&bytes)
+                    .ok()
+                    .and_then(|info| saved_card(&info))
+                {
+                    let want = card_kind(cfg.width, cfg.size);
+                    if saved != want {
+                        return Err(DeviceError::SimStateOtherCard {
+                            path: path.display().to_string(),
+                            saved: saved.into(),
+                            want: want.into(),
+                            spec: spec.into(),
+                        });
+                    }
+                }
                 let refused = |e: tsnic_sim::StateError| match e {
                     tsnic_sim::StateError::Sim(e) => sim_err(e),
                     e => DeviceError::SimState {
@@ -314,6 +328,33 @@ impl SimBackend {
         );
         offset as u32
     }
+}
+
+/// What a configuration of the simulated card is, in words.
+fn card_kind(width: Width, size: CoreSize) -> &'static str {
+    match (width, size) {
+        (Width::W64, CoreSize::Small) => "the small 64-bit card (8 queues, 1024 entries)",
+        (Width::W64, CoreSize::Shipped) => {
+            "the board-size 64-bit card (4096 queues, 65536 entries)"
+        }
+        (Width::W512, _) => "the 512-bit card",
+    }
+}
+
+/// The card a state holds (in words, and the `--backend` that opens it), when this build knows it:
+/// its fingerprint is one of this build's configurations.
+fn saved_card(info: &tsnic_sim::StateInfo) -> Option<(&'static str, &'static str)> {
+    [CoreSize::Small, CoreSize::Shipped]
+        .into_iter()
+        .find(|&size| tsnic_sim::fingerprint(info.width, size) == Some(info.fingerprint.as_str()))
+        .map(|size| {
+            let spec = match (info.width, size) {
+                (Width::W64, CoreSize::Small) => "sim:small",
+                (Width::W64, CoreSize::Shipped) => "sim",
+                (Width::W512, _) => "sim:wide",
+            };
+            (card_kind(info.width, size), spec)
+        })
 }
 
 /// Wall-clock time, ns since the Unix epoch (0 if the clock is before it).
