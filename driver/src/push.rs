@@ -158,7 +158,7 @@ pub enum PushError {
         phc_ns: u64,
     },
     /// A row launches so far after the start that holding it would take longer than the limit.
-    #[error("frame {index} launches at {launch_ns} ns, {} s after the card's PHC now ({phc_ns} ns), beyond the hold limit of {} s: nothing was sent; check the time base (`--absolute` times are TAI ns of the card's PHC: `tsnic phc get`) or raise --hold-limit", (*launch_ns - *phc_ns) / 1_000_000_000, *limit_ns / 1_000_000_000)]
+    #[error("frame {index} launches at {launch_ns} ns, {} after the card's PHC now ({phc_ns} ns), beyond the hold limit of {}: nothing was sent; check the time base (`--absolute` times are TAI ns of the card's PHC: `tsnic phc get`) or raise --hold-limit", fmt_span(*launch_ns - *phc_ns), fmt_span(*limit_ns))]
     HoldTooLong {
         /// Job index of the row.
         index: u64,
@@ -192,6 +192,15 @@ pub enum PushError {
         /// Cookie.
         cookie: u32,
     },
+}
+
+/// A span of ns for a message: `1 ns`, `30000 ns`, `1.500000000 s` (never rounded to `0 s`).
+fn fmt_span(ns: u64) -> String {
+    if ns < 1_000_000_000 {
+        format!("{ns} ns")
+    } else {
+        format!("{}.{:09} s", ns / 1_000_000_000, ns % 1_000_000_000)
+    }
 }
 
 /// Progress callback: (frames completed, frames in the job).

@@ -58,8 +58,12 @@ fn identity(path: &Path) -> Result<(PathBuf, Option<FileId>)> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let dir = std::fs::canonicalize(parent)
-        .with_context(|| format!("the folder {} does not exist", parent.display()))?;
+    let dir = std::fs::canonicalize(parent).map_err(|_| {
+        anyhow!(
+            "the folder {} does not exist: create it or give another path; nothing was run",
+            parent.display()
+        )
+    })?;
     Ok((dir.join(name), None))
 }
 

@@ -161,8 +161,7 @@ pub fn run(args: PhcArgs) -> Result<()> {
         }
         PhcCmd::Freq { ppb: None } => outln!("{} ppb", phc::freq(b)),
         PhcCmd::Freq { ppb: Some(ppb) } => {
-            phc::adjfine(b, ppb)
-                .with_context(|| format!("use a trim within +/-{MAX_ADJFINE_PPB} ppb"))?;
+            phc::adjfine(b, ppb)?;
             outln!("frequency trim set to {ppb} ppb");
         }
         PhcCmd::Sync {

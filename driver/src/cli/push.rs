@@ -137,6 +137,9 @@ pub fn open(args: &RunArgs) -> Result<Opened> {
         .backend
         .parse()
         .with_context(|| format!("cannot open the card `{}`", args.backend))?;
+    if spec == BackendSpec::Mem {
+        bail!("`--backend mem` is a register file with no card behind it: it cannot send frames; use `sim` (the simulated card, e.g. `sim:small`) or `vfio:DDDD:BB:DD.F` (a real card); nothing was sent");
+    }
     let BackendSpec::Sim(sim_opts) = spec else {
         if args.wide || args.line_rate != "10" || args.read_latency_ns != 800 {
             bail!("--wide, --line-rate and --read-latency-ns configure the simulator; drop them for `--backend {}`", args.backend);
@@ -379,11 +382,13 @@ pub fn run_and_report(
     }
     // A job that did not run to its end still has outputs: what the card did until then, marked
     // partial; the error comes after them.
-    let (outcome, failure): (Outcome, Option<PushError>) =
+    // `posted`: false when the job was refused before anything was posted (no table then: the
+    // error says it all; a --report still records it).
+    let (outcome, failure, posted): (Outcome, Option<PushError>, bool) =
         match push::run(&mut card, frames, src, &opts, &mut progress) {
-            Ok(o) => (o, None),
-            Err(PushError::Cut { error, partial }) => (*partial, Some(*error)),
-            Err(e) => (Outcome::nothing_done(frames), Some(e)),
+            Ok(o) => (o, None, true),
+            Err(PushError::Cut { error, partial }) => (*partial, Some(*error), true),
+            Err(e) => (Outcome::nothing_done(frames), Some(e), false),
         };
     let clk_freq_hz = card.caps().clk_freq_hz;
     // The card's part is over: a persistent simulated card is saved now, whatever the outputs do.
@@ -502,11 +507,13 @@ pub fn run_and_report(
         let mut json = Vec::new();
         report.write_json(&mut json, !args.report_no_frames)?;
         out!("{}", String::from_utf8_lossy(&json));
-    } else if !args.quiet {
+    } else if !args.quiet && posted {
         out!("{}", report.table());
     }
-    for w in report.warnings() {
-        eprintln!("warning: {w}");
+    if posted {
+        for w in report.warnings() {
+            eprintln!("warning: {w}");
+        }
     }
     if let Some(e) = failure {
         let outputs: Vec<&str> = [

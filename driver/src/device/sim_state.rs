@@ -57,7 +57,14 @@ impl StateChoice {
                     StateChoice::Path(p) => Ok(Some(p)),
                     _ => Ok(None),
                 },
-                None => Ok(Some(default_dir().join(format!("sim-{card}.state")))),
+                None => {
+                    // The default folder is tsnic's own: made here. A folder the user named must
+                    // exist already (a typo would otherwise make folders, anywhere).
+                    let dir = default_dir();
+                    fs::create_dir_all(&dir)
+                        .map_err(|e| state_err(&dir, format!("cannot create the folder: {e}")))?;
+                    Ok(Some(dir.join(format!("sim-{card}.state"))))
+                }
             },
         }
     }
@@ -113,12 +120,16 @@ pub struct StateLock {
 }
 
 impl StateLock {
-    /// Take the lock beside `state` (creating the directory and the lock file), or fail at once with
-    /// [`DeviceError::SimStateBusy`] if another process holds it.
+    /// Take the lock beside `state` (creating the lock file; the folder must exist), or fail at once
+    /// with [`DeviceError::SimStateBusy`] if another process holds it.
     pub fn acquire(state: &Path) -> Result<StateLock, DeviceError> {
         if let Some(dir) = state.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir)
-                .map_err(|e| state_err(state, format!("cannot create {}: {e}", dir.display())))?;
+            if !dir.is_dir() {
+                return Err(DeviceError::SimStateNoFolder {
+                    path: state.display().to_string(),
+                    dir: dir.display().to_string(),
+                });
+            }
         }
         let lp = lock_path(state);
         let mut file = OpenOptions::new()
@@ -228,6 +239,15 @@ mod tests {
     fn one_holder_at_a_time_and_atomic_writes() {
         let d = tmpdir("lock");
         let p = d.join("sub").join("card.state");
+        // a folder that does not exist is not made: it is refused, naming it
+        match StateLock::acquire(&p) {
+            Err(DeviceError::SimStateNoFolder { dir, .. }) => {
+                assert_eq!(dir, d.join("sub").display().to_string())
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(!d.exists());
+        fs::create_dir_all(d.join("sub")).unwrap();
         let held = StateLock::acquire(&p).unwrap();
         // flock locks belong to the open file: a second open in this process conflicts too.
         match StateLock::acquire(&p) {

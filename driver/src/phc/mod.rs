@@ -26,7 +26,7 @@ pub enum PhcError {
     #[error(transparent)]
     Device(#[from] DeviceError),
     /// A frequency trim out of range.
-    #[error("frequency trim {ppb} ppb is outside +/-{max} ppb")]
+    #[error("frequency trim {ppb} ppb is outside +/-{max} ppb: use a trim within it")]
     FreqOutOfRange {
         /// Asked.
         ppb: i64,
