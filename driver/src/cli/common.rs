@@ -30,6 +30,13 @@ pub fn stop_on_signals() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>
     Ok(f)
 }
 
+/// Done with a card the command only read (`info`, `stats`, `phc get`): a simulated card kept in a
+/// read-only location is left as it was, without an error.
+pub fn close_card_read_only(card: Card) -> Result<()> {
+    card.close_read_only()
+        .context("the simulated card's state was not saved (the next command sees the card as it was before this one)")
+}
+
 /// An output file a command will write: the flag that names it and the path.
 pub struct OutPath<'a> {
     /// `--pcap`, `--report`, ...

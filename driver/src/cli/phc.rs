@@ -5,7 +5,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use tsnic::phc::{self, PiServo, ServoState, MAX_ADJFINE_PPB};
 
-use super::common::{close_card, fmt_ns, open_card, parse_signed_ns};
+use super::common::{close_card, close_card_read_only, fmt_ns, open_card, parse_signed_ns};
 
 /// Arguments of `tsnic phc`.
 #[derive(Args, Debug)]
@@ -110,6 +110,7 @@ pub fn run(args: PhcArgs) -> Result<()> {
             }
         }
     }
+    let read_only = matches!(args.cmd, PhcCmd::Get | PhcCmd::Freq { ppb: None });
     let mut card = open_card(&args.backend)?;
     let b = card.backend();
     match args.cmd {
@@ -285,5 +286,9 @@ pub fn run(args: PhcArgs) -> Result<()> {
             }
         }
     }
-    close_card(card)
+    if read_only {
+        close_card_read_only(card)
+    } else {
+        close_card(card)
+    }
 }

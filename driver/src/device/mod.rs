@@ -394,6 +394,13 @@ pub trait Backend {
     fn close(&mut self) -> Result<(), DeviceError> {
         Ok(())
     }
+
+    /// [`Backend::close`] after a command that only read the card (`info`, `stats`, `phc get`): a
+    /// simulated card read from a location this user cannot write is left as it was saved, without
+    /// an error (a command that changed it fails in `close`, saying it was not saved).
+    fn close_read_only(&mut self) -> Result<(), DeviceError> {
+        self.close()
+    }
 }
 
 impl<B: Backend + ?Sized> Backend for Box<B> {
@@ -452,6 +459,9 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     }
     fn close(&mut self) -> Result<(), DeviceError> {
         (**self).close()
+    }
+    fn close_read_only(&mut self) -> Result<(), DeviceError> {
+        (**self).close_read_only()
     }
 }
 
@@ -849,6 +859,11 @@ impl Card {
     /// Done with the card: a persistent simulated card saves its state (see [`Backend::close`]).
     pub fn close(mut self) -> Result<(), DeviceError> {
         self.backend.close()
+    }
+
+    /// Done with a card this command only read (see [`Backend::close_read_only`]).
+    pub fn close_read_only(mut self) -> Result<(), DeviceError> {
+        self.backend.close_read_only()
     }
 
     /// Read a 64-bit LO/HI counter pair (reading LO latches HI).

@@ -111,6 +111,8 @@ pub struct SimBackend {
 struct Persist {
     path: std::path::PathBuf,
     _lock: StateLock,
+    /// The state's folder is not writable: the card was read from it and cannot be saved there.
+    read_only: bool,
 }
 
 impl std::fmt::Debug for SimBackend {
@@ -192,7 +194,12 @@ impl SimBackend {
                 b
             }
         };
-        b.persist = Some(Persist { path, _lock: lock });
+        let read_only = lock.read_only();
+        b.persist = Some(Persist {
+            path,
+            _lock: lock,
+            read_only,
+        });
         Ok(b)
     }
 
@@ -258,6 +265,12 @@ impl SimBackend {
         let Some(p) = &self.persist else {
             return Ok(());
         };
+        if p.read_only {
+            return Err(DeviceError::SimState {
+                path: p.path.display().to_string(),
+                why: "its folder is not writable by this user (or is on a read-only file system), so what this command did to the card cannot be saved; use a state file in a writable folder (TSNIC_SIM_STATE or `--backend sim:state=PATH`) for commands that change the card".into(),
+            });
+        }
         let bytes = self
             .card
             .snapshot(&encode_clock(&self.clock), unix_ns())
@@ -438,11 +451,24 @@ impl Backend for SimBackend {
             c.line_rate.bits_per_s() / 1_000_000_000,
             c.read_latency_ns,
             1_000_000 / c.clk_period_ps,
-            match self.state_path() {
-                Some(p) => format!("card kept in {}", p.display()),
+            match &self.persist {
+                Some(p) if p.read_only => format!(
+                    "card read from {} (a read-only location: not saved)",
+                    p.path.display()
+                ),
+                Some(p) => format!("card kept in {}", p.path.display()),
                 None => "fresh card, not kept".into(),
             }
         )
+    }
+
+    fn close_read_only(&mut self) -> Result<(), DeviceError> {
+        if self.persist.as_ref().is_some_and(|p| p.read_only) {
+            // Only read: the card in its read-only location stays as it was saved.
+            self.persist = None;
+            return Ok(());
+        }
+        self.close()
     }
 
     fn close(&mut self) -> Result<(), DeviceError> {

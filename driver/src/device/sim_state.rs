@@ -116,7 +116,8 @@ fn state_err(path: &Path, why: impl std::fmt::Display) -> DeviceError {
 /// An exclusive hold on a state file, released when dropped or when the process ends.
 #[derive(Debug)]
 pub struct StateLock {
-    _file: File,
+    _file: Option<File>,
+    read_only: bool,
 }
 
 impl StateLock {
@@ -132,13 +133,49 @@ impl StateLock {
             }
         }
         let lp = lock_path(state);
-        let mut file = OpenOptions::new()
+        let mut file = match OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
             .open(&lp)
-            .map_err(|e| state_err(state, format!("cannot open the lock {}: {e}", lp.display())))?;
+        {
+            Ok(f) => f,
+            // A folder this user cannot write (or a read-only file system): the card there can be
+            // read, not saved. Lock the lock file read-only if there is one (flock needs no write
+            // access); without one there is nobody to exclude who could write here either.
+            Err(e)
+                if e.kind() == io::ErrorKind::PermissionDenied
+                    || e.raw_os_error() == Some(libc::EROFS) =>
+            {
+                return match File::open(&lp) {
+                    Ok(f) => match try_flock(&f) {
+                        Ok(true) => Ok(StateLock {
+                            _file: Some(f),
+                            read_only: true,
+                        }),
+                        Ok(false) => Err(DeviceError::SimStateBusy {
+                            path: state.display().to_string(),
+                            holder: "another process".into(),
+                        }),
+                        Err(e) => Err(state_err(
+                            state,
+                            format!("cannot lock {}: {e}", lp.display()),
+                        )),
+                    },
+                    Err(_) => Ok(StateLock {
+                        _file: None,
+                        read_only: true,
+                    }),
+                };
+            }
+            Err(e) => {
+                return Err(state_err(
+                    state,
+                    format!("cannot open the lock {}: {e}", lp.display()),
+                ))
+            }
+        };
         if !try_flock(&file)
             .map_err(|e| state_err(state, format!("cannot lock {}: {e}", lp.display())))?
         {
@@ -157,7 +194,16 @@ impl StateLock {
         let _ = file.rewind();
         let _ = write!(file, "{}", std::process::id());
         let _ = file.flush();
-        Ok(StateLock { _file: file })
+        Ok(StateLock {
+            _file: Some(file),
+            read_only: false,
+        })
+    }
+
+    /// True when the state's folder is not writable by this process: the card there can be read
+    /// and used, not saved.
+    pub fn read_only(&self) -> bool {
+        self.read_only
     }
 }
 
