@@ -341,3 +341,37 @@ fn output_to_a_closed_pipe_or_a_full_device() {
         assert!(err.contains("writing the output to stdout failed"), "{err}");
     }
 }
+
+/// Hostile inputs to `tsnic phc` and `tsnic push` on the `mem` backend (issue 34; tests/README.md
+/// lists them): each is refused once, naming the fix, or does what it says.
+#[test]
+fn hostile_inputs_on_mem() {
+    // a TAI time with a unit is a time
+    let (ok, out, err) = tsnic(&["phc", "--backend", "mem", "set", "5s"]);
+    assert!(ok && out.contains("phc set to 5.000000000 s"), "{out}{err}");
+    // past 2^63 - 1 ns: refused where the 64-bit count would wrap
+    let (ok, _, err) = tsnic(&["phc", "--backend", "mem", "set", "18446744073709551615"]);
+    assert!(!ok && err.contains("2^63 - 1"), "{err}");
+    // a refusal says its limit once
+    let (ok, _, err) = tsnic(&["phc", "--backend", "mem", "freq", "20000000"]);
+    assert!(!ok && err.matches("10000000 ppb").count() == 1, "{err}");
+    // no samples, and a sync that did not settle, fail
+    let (ok, _, err) = tsnic(&["phc", "--backend", "mem", "sync", "--samples", "0"]);
+    assert!(!ok && err.contains("at least 1"), "{err}");
+    let (ok, out, err) = tsnic(&["phc", "--backend", "mem", "sync", "--samples", "1"]);
+    assert!(
+        !ok && out.contains("not settled") && err.contains("did not settle"),
+        "{out}{err}"
+    );
+    // the mem backend has no card to push through
+    let d = std::env::temp_dir().join(format!("tsnic-cli-mem-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let t = d.join("t.csv");
+    std::fs::write(&t, "launch_ns,queue,len\n0,0,60\n").unwrap();
+    let (ok, out, err) = tsnic(&["push", "--backend", "mem", t.to_str().unwrap()]);
+    assert!(
+        !ok && err.contains("no card behind it") && out.is_empty(),
+        "{out}{err}"
+    );
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -19,15 +19,21 @@ pub fn close_card(card: Card) -> Result<()> {
 /// Catch Ctrl-C (SIGINT) and SIGTERM for a long command: the returned flag is set, and the command
 /// stops at its next check, keeps what it did and exits non-zero. A second signal exits at once
 /// (status 130).
+/// Installed once per process: later calls return the same flag.
 pub fn stop_on_signals() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>> {
     use signal_hook::consts::{SIGINT, SIGTERM};
-    let f = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    use std::sync::{atomic::AtomicBool, Arc, OnceLock};
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    if let Some(f) = FLAG.get() {
+        return Ok(Arc::clone(f));
+    }
+    let f = Arc::new(AtomicBool::new(false));
     for sig in [SIGINT, SIGTERM] {
-        signal_hook::flag::register_conditional_shutdown(sig, 130, std::sync::Arc::clone(&f))
-            .and_then(|_| signal_hook::flag::register(sig, std::sync::Arc::clone(&f)))
+        signal_hook::flag::register_conditional_shutdown(sig, 130, Arc::clone(&f))
+            .and_then(|_| signal_hook::flag::register(sig, Arc::clone(&f)))
             .context("cannot install a signal handler")?;
     }
-    Ok(f)
+    Ok(Arc::clone(FLAG.get_or_init(|| f)))
 }
 
 /// Done with a card the command only read (`info`, `stats`, `phc get`): a simulated card kept in a

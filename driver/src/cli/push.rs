@@ -137,9 +137,6 @@ pub fn open(args: &RunArgs) -> Result<Opened> {
         .backend
         .parse()
         .with_context(|| format!("cannot open the card `{}`", args.backend))?;
-    if spec == BackendSpec::Mem {
-        bail!("`--backend mem` is a register file with no card behind it: it cannot send frames; use `sim` (the simulated card, e.g. `sim:small`) or `vfio:DDDD:BB:DD.F` (a real card); nothing was sent");
-    }
     let BackendSpec::Sim(sim_opts) = spec else {
         if args.wide || args.line_rate != "10" || args.read_latency_ns != 800 {
             bail!("--wide, --line-rate and --read-latency-ns configure the simulator; drop them for `--backend {}`", args.backend);
@@ -347,6 +344,16 @@ pub fn run_and_report(
         }
     };
     let mut card = opened.card;
+    if args.backend == "mem" {
+        // The mem backend is registers without a card: the job is checked as on a card (so every
+        // refusal reads the same), then refused, instead of waiting for a card that never runs.
+        let (caps, b) = card.parts();
+        push::check_job(caps, frames)?;
+        push::check_options(caps, &opts)?;
+        push::check_hold(frames, push::phc_now(b), opts.hold_limit_ns)?;
+        push::check_time_range(frames, push::phc_now(b))?;
+        bail!("`--backend mem` is a register file with no card behind it: it cannot send frames; use `sim` (the simulated card, e.g. `sim:small`) or `vfio:DDDD:BB:DD.F` (a real card); nothing was sent");
+    }
     #[cfg(feature = "sim")]
     let tap = opened.tap;
     // What is in effect for this job: the backend (on sim: this command's simulator options, never a
@@ -566,6 +573,9 @@ impl FrameSource for TraceFrames {
 
 /// Run `tsnic push`.
 pub fn run(args: PushArgs) -> Result<()> {
+    // From the start: a signal while the trace is read or the card opened is caught too (the job
+    // then stops before posting anything, and the card is still saved).
+    super::common::stop_on_signals()?;
     check_run_outputs(&args.run, "the trace", &args.trace)?;
     let bytes = std::fs::read(&args.trace)
         .with_context(|| format!("cannot read the trace {}", args.trace.display()))?;
