@@ -496,7 +496,7 @@ fn ctrl_c_in_a_push_keeps_what_was_done() {
         .collect();
     let t = trace(&d, "long.csv", &rows);
     let (r, pcap) = (d.join("r.json"), d.join("o.pcapng"));
-    let child = cmd(
+    let mut child = cmd(
         &st,
         &[
             "push",
@@ -512,17 +512,24 @@ fn ctrl_c_in_a_push_keeps_what_was_done() {
             t.to_str().unwrap(),
         ],
     )
-    .stdout(Stdio::piped())
+    .stdout(Stdio::null())
     .stderr(Stdio::piped())
     .spawn()
     .unwrap();
-    // The whole job takes about 30 s of wall time here; stop it well inside.
-    std::thread::sleep(Duration::from_millis(2500));
+    // The push says on stderr, just before it starts posting, how much simulated time it spans;
+    // stop it a second later (the whole job takes about 30 s of wall time here).
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut err, &mut first).unwrap();
+    assert!(first.contains("simulated time to run"), "{first}");
+    std::thread::sleep(Duration::from_millis(1000));
     // SAFETY: kill only sends a signal to the child we started; no memory is touched.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    let out = child.wait_with_output().unwrap();
-    let e = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && !e.contains("panicked"), "{e}");
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    let e = format!("{first}{rest}");
+    assert!(!status.success() && !e.contains("panicked"), "{e}");
     assert!(e.contains("stopped before the end (a signal"), "{e}");
     let rep = json(&r);
     let sent = rep["sent"].as_u64().unwrap() + rep["sent_late"].as_u64().unwrap();

@@ -164,6 +164,7 @@ fn open_sim(_args: &RunArgs, _opts: &SimOptions) -> Result<Opened> {
 const LONG_RUN_NS: u64 = 10_000_000;
 
 /// Longest `--read-latency-ns`: 100 us.
+#[cfg(feature = "sim")]
 pub const MAX_READ_LATENCY_NS: u64 = 100_000;
 
 /// The simulated card as the command line configures it (on the saved card `state` names), with its
