@@ -220,7 +220,8 @@ pub struct Outcome {
     /// What relates the PHC to simulated time during the run.
     pub clock: ClockMap,
     /// Frames without a completion (job order): none after a job that ran to its end; after a cut
-    /// ([`PushError::Cut`]), the frames that were never posted.
+    /// ([`PushError::Cut`]), the frames not posted and any posted one the card gave no completion
+    /// for.
     pub unfinished: Vec<JobFrame>,
 }
 
@@ -469,7 +470,9 @@ pub fn run(
     let mut queues: Vec<u16> = frames.iter().map(|f| f.queue).collect();
     queues.sort_unstable();
     queues.dedup();
-    leave_quiet(b, caps, &queues, r.is_err());
+    // A job cut short has flushed its queues and waited for them already.
+    let failed = r.is_err() && !matches!(r, Err(PushError::Cut { .. }));
+    leave_quiet(b, caps, &queues, failed);
     r
 }
 
@@ -705,11 +708,18 @@ fn run_job(
     if let Err(error) = streamed {
         // Cut short: the card flushes what it holds (a queue's flush waits for a descriptor fetch in
         // flight, which waits for room in the calendar); take every completion it gives back, SENT
-        // or FLUSHED, until each posted frame has one (or CUT_DRAIN_LIMIT_NS of card time passed),
-        // so the partial outcome says what became of each posted frame and matches the wire.
+        // or FLUSHED. Stopped from outside, until each posted frame has one (or CUT_DRAIN_LIMIT_NS
+        // of card time passed), so the partial outcome says what became of each posted frame and
+        // matches the wire; after a card or driver failure (a stall, an unknown completion), once
+        // after FAILED_JOB_GRACE_NS.
         for &q in used.keys() {
             b.write32(caps.q_reg(q, reg::Q_CTRL), reg::Q_CTRL_FLUSH);
         }
+        let (step, limit) = if matches!(error, PushError::Stopped) {
+            (100_000, CUT_DRAIN_LIMIT_NS)
+        } else {
+            (FAILED_JOB_GRACE_NS, FAILED_JOB_GRACE_NS)
+        };
         let mut waited = 0u64;
         loop {
             while let Ok(n) = take_completions(
@@ -726,13 +736,13 @@ fn run_job(
                 }
             }
             let outstanding = order[..next].iter().any(|&i| results[i].is_none());
-            if !outstanding || waited >= CUT_DRAIN_LIMIT_NS {
+            if !outstanding || waited >= limit {
                 break;
             }
-            if b.wait_ns(100_000).is_err() {
+            if b.wait_ns(step).is_err() {
                 break;
             }
-            waited += 100_000;
+            waited += step;
         }
         let (mut got, mut unfinished) = (Vec::new(), Vec::new());
         for (i, r) in results.into_iter().enumerate() {
@@ -1908,6 +1918,14 @@ mod tests {
 
     fn assert_stalled(r: Result<Outcome, PushError>) {
         let timeout = PushOptions::default().stall_timeout_ns;
+        // A failure after posting comes with the partial outcome: here the one frame, unfinished.
+        let r = match r {
+            Err(PushError::Cut { error, partial }) => {
+                assert_eq!(partial.unfinished.len(), 1, "{partial:?}");
+                Err(*error)
+            }
+            r => r,
+        };
         match r {
             Err(PushError::Stalled {
                 outstanding: 1,
