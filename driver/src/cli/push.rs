@@ -545,6 +545,14 @@ pub fn run_and_report(
                 }
             )
         };
+        if !posted {
+            let kept = if outputs.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} say(s) so)", outputs.join(", "))
+            };
+            return Err(anyhow!(e).context(format!("nothing was sent{kept}")));
+        }
         return Err(anyhow!(e).context(format!(
             "the push did not run to its end ({done} of {} frame(s) completed{kept})",
             frames.len()
