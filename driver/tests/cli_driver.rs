@@ -316,14 +316,16 @@ fn trace_encodings() {
 #[test]
 fn output_to_a_closed_pipe_or_a_full_device() {
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tsnic"))
+    // stdout is a socket whose reader has gone before tsnic starts, so every write meets it (a pipe
+    // closed after the spawn could race tsnic's writes into its buffer)
+    let (ours, theirs) = std::os::unix::net::UnixStream::pair().expect("socketpair");
+    drop(ours);
+    let child = Command::new(env!("CARGO_BIN_EXE_tsnic"))
         .args(["stats", "--backend", "mem", "--all"])
-        .stdout(Stdio::piped())
+        .stdout(Stdio::from(std::os::fd::OwnedFd::from(theirs)))
         .stderr(Stdio::piped())
         .spawn()
         .expect("run tsnic");
-    // close the read end at once: tsnic is still starting up
-    drop(child.stdout.take());
     let out = child.wait_with_output().expect("wait");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "exit {:?}: {err}", out.status);
