@@ -17,7 +17,7 @@ pub const BAR0_SIZE: usize = 0x100000;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Status {
-    /// Frame left on time: its first beat left at the first cycle with PHC >= launch_ns (never before). depart_ns is the PHC time of that beat plus TX latency compensation.
+    /// Frame left on time: it started at the first cycle with PHC >= launch_ns (never before). depart_ns is its start on the line (first preamble octet; see depart_ns) plus TX latency compensation.
     Sent = 1,
     /// Frame left, but not on time: its launch time had passed when the card scheduled it (late policy SEND), or it waited for the frame ahead on a busy line, for the MAC or for its payload. depart_ns says by how much.
     SentLate = 2,
@@ -315,7 +315,7 @@ pub const CPL_SIZE: usize = 32;
 /// One per descriptor, exactly once. The phase bit is in the last dword so a half-written record is never valid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Completion {
-    /// Actual departure (PHC time of the first beat plus TX latency compensation) for SENT and SENT_LATE; PHC time of the decision otherwise.
+    /// Actual departure for SENT and SENT_LATE: the PHC time at which the frame started on the line (its first preamble octet; the SFD is 7 octets later), as the MAC reports it (TX_MAC_LAG: the co-simulated card), else the PHC time of its first beat at the MAC (boards today), plus TX latency compensation. PHC time of the decision otherwise.
     pub depart_ns: u64,
     /// Requested launch time as the descriptor gave it.
     pub launch_ns: u64,
@@ -518,7 +518,7 @@ pub mod reg {
     pub const CTRL_STATUS_RESET_BUSY: u32 = 0x2;
     /// (rw) Payload prefetch lookahead: an entry leaves the calendar this long before its launch time.
     pub const CTRL_LOOKAHEAD_NS: usize = 0x108;
-    /// (rw) Added to the PHC time of a frame's first beat to form depart_ns (MAC/PHY TX latency).
+    /// (rw) Added to a frame's departure (its start on the line as the MAC reports it, or its first beat at the MAC) to form depart_ns (MAC/PHY TX latency).
     pub const CTRL_TX_LAT_COMP_NS: usize = 0x10c;
     /// (rw) Interrupt control.
     pub const CTRL_IRQ_CTRL: usize = 0x110;

@@ -323,6 +323,8 @@ tsnic_core #(
     // MAC_DOMAIN = 0: the launch gate's output; 1: zeros (the gate is tsnic_mac_tx's)
     .m_axis_tx_tdata(core_tx_tdata), .m_axis_tx_tkeep(core_tx_tkeep), .m_axis_tx_tvalid(core_tx_tvalid),
     .m_axis_tx_tready(core_tx_tready), .m_axis_tx_tlast(core_tx_tlast), .m_axis_tx_tuser(core_tx_tuser),
+    // TX_MAC_LAG = 0 (MAC_DOMAIN = 0 stamps at the first beat; MAC_DOMAIN = 1: tsnic_mac_tx stamps)
+    .s_mac_tx_lag_valid(1'b0), .s_mac_tx_lag_ns(16'd0),
     .m_tx_frm_valid(frm_valid), .m_tx_frm_ready(frm_ready), .m_tx_frm_launch_ns(frm_launch_ns),
     .m_tx_frm_req_launch_ns(frm_req_launch_ns), .m_tx_frm_late(frm_late), .m_tx_frm_capped(frm_capped),
     .m_tx_frm_queue(frm_queue), .m_tx_frm_ring_index(frm_ring_index), .m_tx_frm_cookie(frm_cookie),

@@ -220,6 +220,8 @@ static void settle(TSNIC_TOP* t, const tsnic_sim_flash_in* fin, const tsnic_sim_
     t->m_axi_rvalid = static_cast<uint8_t>(in->m_axi_rvalid);
     put(t->m_axi_rdata, in->m_axi_rdata);
     t->m_axis_tx_tready = static_cast<uint8_t>(in->m_axis_tx_tready);
+    t->s_mac_tx_lag_valid = static_cast<uint8_t>(in->s_mac_tx_lag_valid);
+    t->s_mac_tx_lag_ns = static_cast<uint16_t>(in->s_mac_tx_lag_ns);
     put(t->s_axis_rx_tdata, in->s_axis_rx_tdata);
     put(t->s_axis_rx_tkeep, &in->s_axis_rx_tkeep);
     t->s_axis_rx_tvalid = static_cast<uint8_t>(in->s_axis_rx_tvalid);
