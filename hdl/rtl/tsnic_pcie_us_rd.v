@@ -10,6 +10,15 @@
 // Reassembly: every tag owns a slot of MAX_RD_BYTES in a completion RAM made of one 32-bit RAM per
 // dword lane (tsnic_ram_sdp), so a completion's dwords, rotated from the RC stream's dword alignment
 // to their address lanes, are written in one cycle per beat (each lane at its own word address).
+// Completion credits: the hard block advertises infinite completion credits to the link and holds
+// received completions in a buffer of CPLH_LIMIT headers and CPLD_LIMIT 16-byte data credits; a
+// completion arriving to a full buffer is dropped (PG213/PG156 appendix "Managing Receive-Buffer Space
+// for Inbound Completions"). So a request goes out only while the worst case of all requests in
+// flight fits (the guides' PACKET_FC method): ceil((addr mod 64 + bytes) / 64) headers (one per
+// 64-byte read completion boundary the request touches, the smallest RCB) and ceil((addr mod 16 +
+// bytes) / 16) data credits are taken at issue and given back when the request's last completion
+// has passed RC. CPLH_LIMIT must be at least MAX_RD_BYTES / 64 + 1 and CPLD_LIMIT at least
+// MAX_RD_BYTES / 16 + 1 (one unaligned request of the largest size), else reads stall forever.
 // Errors: a completion with an error code (poisoned, bad status UR/CA/CRS, completion timeout 1001,
 // mismatch, ...) marks its request failed: its R beats carry SLVERR. With bus master enable off no
 // request is sent: bursts accepted then are answered with SLVERR at once.
@@ -26,7 +35,9 @@ module tsnic_pcie_us_rd #(
     parameter US_PLUS_512  = 1,
     parameter AXI_ID_W     = 8,
     parameter TAG_W        = 5,         // 2^TAG_W tags outstanding (5 without extended tags)
-    parameter MAX_RD_BYTES = 512        // largest read request used (power of two, 128..4096)
+    parameter MAX_RD_BYTES = 512,       // largest read request used (power of two, 128..4096)
+    parameter CPLH_LIMIT   = US_PLUS_512 ? 128 : 64,     // completion headers the block's buffer holds
+    parameter CPLD_LIMIT   = US_PLUS_512 ? 1920 : 960    // completion data credits (16 bytes) it holds
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -75,6 +86,8 @@ localparam TAGS       = 1 << TAG_W;
 localparam SLOT_WORDS = MAX_RD_BYTES / BYTES;
 localparam SW         = (SLOT_WORDS > 1) ? $clog2(SLOT_WORDS) : 1;
 localparam RAM_AW     = TAG_W + SW;
+localparam CH_W       = ($clog2(CPLH_LIMIT + 1) > 8) ? $clog2(CPLH_LIMIT + 1) : 8;   // > need_h's 7 bits
+localparam CD_W       = ($clog2(CPLD_LIMIT + 1) > 10) ? $clog2(CPLD_LIMIT + 1) : 10; // > need_d's 9 bits
 
 // ---------------------------------------------------------------------------------------------
 // request generator
@@ -97,6 +110,8 @@ reg [AXI_ID_W-1:0] meta_id    [0:TAGS-1];
 reg [SW:0]         meta_words [0:TAGS-1];
 reg                meta_last  [0:TAGS-1];
 reg [11:BL]        meta_base  [0:TAGS-1];   // bus word of the request's first byte, within 4 KiB
+reg [6:0]          meta_cplh  [0:TAGS-1];   // completion credits the request holds (0 if not sent)
+reg [8:0]          meta_cpld  [0:TAGS-1];
 reg [TAGS-1:0]     t_done = {TAGS{1'b0}};
 reg [TAGS-1:0]     t_err  = {TAGS{1'b0}};
 
@@ -108,6 +123,8 @@ initial begin
         meta_words[i] = {(SW+1){1'b0}};
         meta_last[i] = 1'b0;
         meta_base[i] = {(12-BL){1'b0}};
+        meta_cplh[i] = 7'd0;
+        meta_cpld[i] = 9'd0;
     end
 end
 
@@ -122,7 +139,20 @@ wire [12:0] chunk_n  = (g_rem < {4'd0, to_bound}) ? g_rem[12:0] : to_bound;
 
 wire [TAG_W-1:0] g_tag     = req_ptr[TAG_W-1:0];
 wire             tag_free  = (req_ptr - ret_ptr) != TAGS[TAG_W:0];
-wire             can_issue = g_active && g_calc && tag_free && (!rq_valid || m_axis_rq_tready);
+// completion credits: free counts, what this request needs in the worst case (from registers)
+reg  [CH_W-1:0]  cplh_free = CPLH_LIMIT[CH_W-1:0];
+reg  [CD_W-1:0]  cpld_free = CPLD_LIMIT[CD_W-1:0];
+/* verilator lint_off UNUSEDSIGNAL */
+wire [12:0]      h_end     = {7'd0, g_addr[5:0]} + g_chunk + 13'd63;
+wire [12:0]      d_end     = {9'd0, g_addr[3:0]} + g_chunk + 13'd15;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [6:0]       need_h    = h_end[12:6];
+wire [8:0]       need_d    = d_end[12:4];
+wire [CH_W-1:0]  need_hx   = {{(CH_W-7){1'b0}}, need_h};
+wire [CD_W-1:0]  need_dx   = {{(CD_W-9){1'b0}}, need_d};
+wire             credit_ok = (need_hx <= cplh_free) && (need_dx <= cpld_free);
+wire             can_issue = g_active && g_calc && tag_free && (!rq_valid || m_axis_rq_tready)
+                          && (credit_ok || !cfg_bus_master_en);
 /* verilator lint_off UNUSEDSIGNAL */
 wire [13:0]      end_off   = {{(14-BL){1'b0}}, g_addr[BL-1:0]} + {1'b0, g_chunk} + BYTES_M1[13:0];
 wire [13:0]      g_words   = end_off >> BL;
@@ -149,6 +179,8 @@ always @(posedge clk) begin
         meta_words[g_tag] <= g_words[SW:0];
         meta_last[g_tag]  <= g_last;
         meta_base[g_tag]  <= g_addr[11:BL];
+        meta_cplh[g_tag]  <= cfg_bus_master_en ? need_h : 7'd0;
+        meta_cpld[g_tag]  <= cfg_bus_master_en ? need_d : 9'd0;
         req_ptr <= req_ptr + 1'b1;
         if (cfg_bus_master_en) begin
             rq_valid <= 1'b1;
@@ -351,6 +383,23 @@ always @(posedge clk) begin
         t_done <= {TAGS{1'b0}};
         t_err <= {TAGS{1'b0}};
         stat_err <= 1'b0;
+    end
+end
+
+// credits: taken at issue (a request actually sent), given back when the request's last completion
+// (request completed, or the block's error report that ends it) leaves stage 2
+wire       cr_take = can_issue && cfg_bus_master_en;
+wire       cr_give = c2_valid && c2_last && p_done;
+wire [6:0] give_h  = meta_cplh[p_tag];
+wire [8:0] give_d  = meta_cpld[p_tag];
+always @(posedge clk) begin
+    cplh_free <= cplh_free - (cr_take ? need_hx : {CH_W{1'b0}})
+                           + (cr_give ? {{(CH_W-7){1'b0}}, give_h} : {CH_W{1'b0}});
+    cpld_free <= cpld_free - (cr_take ? need_dx : {CD_W{1'b0}})
+                           + (cr_give ? {{(CD_W-9){1'b0}}, give_d} : {CD_W{1'b0}});
+    if (rst) begin
+        cplh_free <= CPLH_LIMIT[CH_W-1:0];
+        cpld_free <= CPLD_LIMIT[CD_W-1:0];
     end
 end
 
