@@ -128,26 +128,29 @@ initial begin
     end
 end
 
-// read request size
-reg [12:0] mrrs;
+// read request size (registered: cfg_max_read_req is static while reads run)
+reg [12:0] mrrs_c;
+reg [12:0] mrrs = 13'd128;
 always @* begin
-    mrrs = 13'd128 << cfg_max_read_req;
-    if (cfg_max_read_req > 3'd5 || mrrs > MAX_RD_BYTES) mrrs = MAX_RD_BYTES;
+    mrrs_c = 13'd128 << cfg_max_read_req;
+    if (cfg_max_read_req > 3'd5 || mrrs_c > MAX_RD_BYTES) mrrs_c = MAX_RD_BYTES;
 end
+always @(posedge clk) mrrs <= mrrs_c;
 wire [12:0] to_bound = mrrs - ({1'b0, g_addr[11:0]} & (mrrs - 13'd1));
 wire [12:0] chunk_n  = (g_rem < {4'd0, to_bound}) ? g_rem[12:0] : to_bound;
 
 wire [TAG_W-1:0] g_tag     = req_ptr[TAG_W-1:0];
 wire             tag_free  = (req_ptr - ret_ptr) != TAGS[TAG_W:0];
-// completion credits: free counts, what this request needs in the worst case (from registers)
+// completion credits: free counts, and what the request in g_chunk needs in the worst case
+// (registered with g_chunk in the calc cycle, from the same chunk_n)
 reg  [CH_W-1:0]  cplh_free = CPLH_LIMIT[CH_W-1:0];
 reg  [CD_W-1:0]  cpld_free = CPLD_LIMIT[CD_W-1:0];
+reg  [6:0]       need_h = 7'd0;
+reg  [8:0]       need_d = 9'd0;
 /* verilator lint_off UNUSEDSIGNAL */
-wire [12:0]      h_end     = {7'd0, g_addr[5:0]} + g_chunk + 13'd63;
-wire [12:0]      d_end     = {9'd0, g_addr[3:0]} + g_chunk + 13'd15;
+wire [12:0]      h_end     = {7'd0, g_addr[5:0]} + chunk_n + 13'd63;
+wire [12:0]      d_end     = {9'd0, g_addr[3:0]} + chunk_n + 13'd15;
 /* verilator lint_on UNUSEDSIGNAL */
-wire [6:0]       need_h    = h_end[12:6];
-wire [8:0]       need_d    = d_end[12:4];
 wire [CH_W-1:0]  need_hx   = {{(CH_W-7){1'b0}}, need_h};
 wire [CD_W-1:0]  need_dx   = {{(CD_W-9){1'b0}}, need_d};
 wire             credit_ok = (need_hx <= cplh_free) && (need_dx <= cpld_free);
@@ -173,6 +176,8 @@ always @(posedge clk) begin
     end else if (g_active && !g_calc) begin
         g_chunk <= chunk_n;
         g_last  <= (g_rem == {4'd0, chunk_n});
+        need_h  <= h_end[12:6];
+        need_d  <= d_end[12:4];
         g_calc  <= 1'b1;
     end else if (can_issue) begin
         meta_id[g_tag]    <= g_id;
@@ -386,18 +391,25 @@ always @(posedge clk) begin
     end
 end
 
-// credits: taken at issue (a request actually sent), given back when the request's last completion
+// credits: taken at issue (a request actually sent; subtracted the cycle after, which is a calc
+// cycle: requests are at least two cycles apart), given back when the request's last completion
 // (request completed, or the block's error report that ends it) leaves stage 2
-wire       cr_take = can_issue && cfg_bus_master_en;
+reg        cr_take = 1'b0;
+reg [6:0]  take_h = 7'd0;
+reg [8:0]  take_d = 9'd0;
 wire       cr_give = c2_valid && c2_last && p_done;
 wire [6:0] give_h  = meta_cplh[p_tag];
 wire [8:0] give_d  = meta_cpld[p_tag];
 always @(posedge clk) begin
-    cplh_free <= cplh_free - (cr_take ? need_hx : {CH_W{1'b0}})
+    cr_take <= can_issue && cfg_bus_master_en;
+    take_h <= need_h;
+    take_d <= need_d;
+    cplh_free <= cplh_free - (cr_take ? {{(CH_W-7){1'b0}}, take_h} : {CH_W{1'b0}})
                            + (cr_give ? {{(CH_W-7){1'b0}}, give_h} : {CH_W{1'b0}});
-    cpld_free <= cpld_free - (cr_take ? need_dx : {CD_W{1'b0}})
+    cpld_free <= cpld_free - (cr_take ? {{(CD_W-9){1'b0}}, take_d} : {CD_W{1'b0}})
                            + (cr_give ? {{(CD_W-9){1'b0}}, give_d} : {CD_W{1'b0}});
     if (rst) begin
+        cr_take <= 1'b0;
         cplh_free <= CPLH_LIMIT[CH_W-1:0];
         cpld_free <= CPLD_LIMIT[CD_W-1:0];
     end
