@@ -131,13 +131,18 @@ end
 // read request size (registered: cfg_max_read_req is static while reads run)
 reg [12:0] mrrs_c;
 reg [12:0] mrrs = 13'd128;
+reg [12:0] mrrs_m1 = 13'd127;
 always @* begin
     mrrs_c = 13'd128 << cfg_max_read_req;
     if (cfg_max_read_req > 3'd5 || mrrs_c > MAX_RD_BYTES) mrrs_c = MAX_RD_BYTES;
 end
-always @(posedge clk) mrrs <= mrrs_c;
-wire [12:0] to_bound = mrrs - ({1'b0, g_addr[11:0]} & (mrrs - 13'd1));
-wire [12:0] chunk_n  = (g_rem < {4'd0, to_bound}) ? g_rem[12:0] : to_bound;
+always @(posedge clk) begin
+    mrrs <= mrrs_c;
+    mrrs_m1 <= mrrs_c - 13'd1;
+end
+wire [12:0] to_bound = mrrs - ({1'b0, g_addr[11:0]} & mrrs_m1);
+wire        to_rem   = g_rem < {4'd0, to_bound};      // the burst ends before the MRRS boundary
+wire [12:0] chunk_n  = to_rem ? g_rem[12:0] : to_bound;
 
 wire [TAG_W-1:0] g_tag     = req_ptr[TAG_W-1:0];
 wire             tag_free  = (req_ptr - ret_ptr) != TAGS[TAG_W:0];
@@ -147,10 +152,15 @@ reg  [CH_W-1:0]  cplh_free = CPLH_LIMIT[CH_W-1:0];
 reg  [CD_W-1:0]  cpld_free = CPLD_LIMIT[CD_W-1:0];
 reg  [6:0]       need_h = 7'd0;
 reg  [8:0]       need_d = 9'd0;
+// ceil((addr mod 64 + chunk) / 64) and ceil((addr mod 16 + chunk) / 16), both ways the chunk may end
+// (at the burst's end, or at the MRRS boundary: then mrrs/64 - (addr mod mrrs) div 64), selected
+// like chunk_n, so that no adder follows its compare
 /* verilator lint_off UNUSEDSIGNAL */
-wire [12:0]      h_end     = {7'd0, g_addr[5:0]} + chunk_n + 13'd63;
-wire [12:0]      d_end     = {9'd0, g_addr[3:0]} + chunk_n + 13'd15;
+wire [17:0]      h_rem     = {12'd0, g_addr[5:0]} + {1'b0, g_rem} + 18'd63;
+wire [17:0]      d_rem     = {14'd0, g_addr[3:0]} + {1'b0, g_rem} + 18'd15;
 /* verilator lint_on UNUSEDSIGNAL */
+wire [6:0]       h_bound   = mrrs[12:6] - ({1'b0, g_addr[11:6]} & mrrs_m1[12:6]);
+wire [8:0]       d_bound   = mrrs[12:4] - ({1'b0, g_addr[11:4]} & mrrs_m1[12:4]);
 wire [CH_W-1:0]  need_hx   = {{(CH_W-7){1'b0}}, need_h};
 wire [CD_W-1:0]  need_dx   = {{(CD_W-9){1'b0}}, need_d};
 wire             credit_ok = (need_hx <= cplh_free) && (need_dx <= cpld_free);
@@ -176,8 +186,8 @@ always @(posedge clk) begin
     end else if (g_active && !g_calc) begin
         g_chunk <= chunk_n;
         g_last  <= (g_rem == {4'd0, chunk_n});
-        need_h  <= h_end[12:6];
-        need_d  <= d_end[12:4];
+        need_h  <= to_rem ? h_rem[12:6] : h_bound;
+        need_d  <= to_rem ? d_rem[12:4] : d_bound;
         g_calc  <= 1'b1;
     end else if (can_issue) begin
         meta_id[g_tag]    <= g_id;
