@@ -2,7 +2,8 @@
 # Verilator --lint-only -Wall of every board top (board/<board>/rtl/fpga.v) against the RTL in hdl/rtl,
 # the board-side RTL in board/common/rtl and the port-list stubs of the Xilinx primitives and generated
 # IP in board/common/stubs; a top with the 10G option (parameter MAC_10G) also with MAC_10G=1.
-# Fails on any warning or error, printing it.
+# Fails on any warning or error, printing it. Then board/cdc_check.py: every register fed from another
+# clock domain, in each top's Yosys netlist, is inside a CDC module that cdc.tcl constrains.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -40,4 +41,6 @@ for f in board/common/rtl/*.v; do
   fi
 done
 if [ $status -eq 0 ]; then echo "board lint: $count board tops and board-side modules clean under verilator --lint-only -Wall"; fi
+# every clock crossing of each board top inside a CDC module that cdc.tcl constrains (Yosys netlist)
+if ! python3 board/cdc_check.py; then status=1; fi
 exit $status
