@@ -114,6 +114,7 @@ reg [6:0]          meta_cplh  [0:TAGS-1];   // completion credits the request ho
 reg [8:0]          meta_cpld  [0:TAGS-1];
 reg [TAGS-1:0]     t_done = {TAGS{1'b0}};
 reg [TAGS-1:0]     t_err  = {TAGS{1'b0}};
+reg [TAGS-1:0]     t_cred = {TAGS{1'b0}};   // the tag's request holds completion credits
 
 integer i;
 initial begin
@@ -389,14 +390,17 @@ always @(posedge clk) begin
         if (c2_valid && p_bad && p_tag == t[TAG_W-1:0]) t_err[t] <= 1'b1;
         if (c2_valid && c2_last && p_done && p_tag == t[TAG_W-1:0]) t_done[t] <= 1'b1;
         if (r_end && r_tag == t[TAG_W-1:0]) t_done[t] <= 1'b0;
+        if (c2_valid && c2_last && p_done && p_tag == t[TAG_W-1:0]) t_cred[t] <= 1'b0;
         if (can_issue && g_tag == t[TAG_W-1:0]) begin
             t_err[t]  <= !cfg_bus_master_en;
             t_done[t] <= !cfg_bus_master_en;
+            t_cred[t] <= cfg_bus_master_en;
         end
     end
     if (rst) begin
         t_done <= {TAGS{1'b0}};
         t_err <= {TAGS{1'b0}};
+        t_cred <= {TAGS{1'b0}};
         stat_err <= 1'b0;
     end
 end
@@ -407,7 +411,9 @@ end
 reg        cr_take = 1'b0;
 reg [6:0]  take_h = 7'd0;
 reg [8:0]  take_d = 9'd0;
-wire       cr_give = c2_valid && c2_last && p_done;
+// (only a tag that holds credits gives them back: a completion of a request sent before a reset
+// does not inflate the free counts)
+wire       cr_give = c2_valid && c2_last && p_done && t_cred[p_tag];
 wire [6:0] give_h  = meta_cplh[p_tag];
 wire [8:0] give_d  = meta_cpld[p_tag];
 always @(posedge clk) begin
