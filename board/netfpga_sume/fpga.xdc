@@ -1,7 +1,8 @@
 # tsnic on the NetFPGA SUME, part xc7vx690tffg1761-3.
 # Pin facts from the board's published master constraints (NetFPGA SUME master XDC, as also used by
 # Corundum's fpga/mqnic/NetFPGA_SUME/fpga/fpga.xdc). The PCIe lanes are placed by the IP
-# (pcie_blk_locn X0Y1, ip/pcie3_7x_0.tcl); the SFP+ lanes of cage 1 are placed here (the PCS/PMA IP of
+# (pcie_blk_locn X0Y1, ip/pcie3_7x_0.tcl) and their pins LOCed here (GTHE2_CHANNEL_X1Y16..X1Y23, checked
+# against tests/board/gt_sites.py by tests/board/test_gt_placement.py); the SFP+ lanes of cage 1 are placed here (the PCS/PMA IP of
 # 7-series takes its transceiver from the pins).
 
 # ---------------------------------------------------------------------------------------------------
@@ -23,6 +24,40 @@ create_clock -period 5.000 -name clk_200mhz [get_ports clk_200mhz_p]
 # PCIe: 100 MHz reference clock (MGTREFCLK1_115), PERST#
 set_property -dict {LOC AB8} [get_ports pcie_mgt_refclk_p]
 set_property -dict {LOC AB7} [get_ports pcie_mgt_refclk_n]
+# PCIe lanes: each GT pin LOCed, so a lane of the IP's placement that disagrees fails in Vivado and the
+# pins/channels are checked against tests/board/gt_sites.py (test_gt_placement.py). Source: Corundum's fpga/mqnic/NetFPGA_SUME/fpga/fpga.xdc.
+set_property -dict {LOC Y4  } [get_ports {pcie_rx_p[0]}]       ;# GTHE2_CHANNEL_X1Y23
+set_property -dict {LOC Y3  } [get_ports {pcie_rx_n[0]}]       ;# GTHE2_CHANNEL_X1Y23
+set_property -dict {LOC W2  } [get_ports {pcie_tx_p[0]}]       ;# GTHE2_CHANNEL_X1Y23
+set_property -dict {LOC W1  } [get_ports {pcie_tx_n[0]}]       ;# GTHE2_CHANNEL_X1Y23
+set_property -dict {LOC AA6 } [get_ports {pcie_rx_p[1]}]       ;# GTHE2_CHANNEL_X1Y22
+set_property -dict {LOC AA5 } [get_ports {pcie_rx_n[1]}]       ;# GTHE2_CHANNEL_X1Y22
+set_property -dict {LOC AA2 } [get_ports {pcie_tx_p[1]}]       ;# GTHE2_CHANNEL_X1Y22
+set_property -dict {LOC AA1 } [get_ports {pcie_tx_n[1]}]       ;# GTHE2_CHANNEL_X1Y22
+set_property -dict {LOC AB4 } [get_ports {pcie_rx_p[2]}]       ;# GTHE2_CHANNEL_X1Y21
+set_property -dict {LOC AB3 } [get_ports {pcie_rx_n[2]}]       ;# GTHE2_CHANNEL_X1Y21
+set_property -dict {LOC AC2 } [get_ports {pcie_tx_p[2]}]       ;# GTHE2_CHANNEL_X1Y21
+set_property -dict {LOC AC1 } [get_ports {pcie_tx_n[2]}]       ;# GTHE2_CHANNEL_X1Y21
+set_property -dict {LOC AC6 } [get_ports {pcie_rx_p[3]}]       ;# GTHE2_CHANNEL_X1Y20
+set_property -dict {LOC AC5 } [get_ports {pcie_rx_n[3]}]       ;# GTHE2_CHANNEL_X1Y20
+set_property -dict {LOC AE2 } [get_ports {pcie_tx_p[3]}]       ;# GTHE2_CHANNEL_X1Y20
+set_property -dict {LOC AE1 } [get_ports {pcie_tx_n[3]}]       ;# GTHE2_CHANNEL_X1Y20
+set_property -dict {LOC AD4 } [get_ports {pcie_rx_p[4]}]       ;# GTHE2_CHANNEL_X1Y19
+set_property -dict {LOC AD3 } [get_ports {pcie_rx_n[4]}]       ;# GTHE2_CHANNEL_X1Y19
+set_property -dict {LOC AG2 } [get_ports {pcie_tx_p[4]}]       ;# GTHE2_CHANNEL_X1Y19
+set_property -dict {LOC AG1 } [get_ports {pcie_tx_n[4]}]       ;# GTHE2_CHANNEL_X1Y19
+set_property -dict {LOC AE6 } [get_ports {pcie_rx_p[5]}]       ;# GTHE2_CHANNEL_X1Y18
+set_property -dict {LOC AE5 } [get_ports {pcie_rx_n[5]}]       ;# GTHE2_CHANNEL_X1Y18
+set_property -dict {LOC AH4 } [get_ports {pcie_tx_p[5]}]       ;# GTHE2_CHANNEL_X1Y18
+set_property -dict {LOC AH3 } [get_ports {pcie_tx_n[5]}]       ;# GTHE2_CHANNEL_X1Y18
+set_property -dict {LOC AF4 } [get_ports {pcie_rx_p[6]}]       ;# GTHE2_CHANNEL_X1Y17
+set_property -dict {LOC AF3 } [get_ports {pcie_rx_n[6]}]       ;# GTHE2_CHANNEL_X1Y17
+set_property -dict {LOC AJ2 } [get_ports {pcie_tx_p[6]}]       ;# GTHE2_CHANNEL_X1Y17
+set_property -dict {LOC AJ1 } [get_ports {pcie_tx_n[6]}]       ;# GTHE2_CHANNEL_X1Y17
+set_property -dict {LOC AG6 } [get_ports {pcie_rx_p[7]}]       ;# GTHE2_CHANNEL_X1Y16
+set_property -dict {LOC AG5 } [get_ports {pcie_rx_n[7]}]       ;# GTHE2_CHANNEL_X1Y16
+set_property -dict {LOC AK4 } [get_ports {pcie_tx_p[7]}]       ;# GTHE2_CHANNEL_X1Y16
+set_property -dict {LOC AK3 } [get_ports {pcie_tx_n[7]}]       ;# GTHE2_CHANNEL_X1Y16
 create_clock -period 10.000 -name pcie_mgt_refclk [get_ports pcie_mgt_refclk_p]
 set_property -dict {LOC AY35 IOSTANDARD LVCMOS18 PULLUP true} [get_ports pcie_reset_n]
 set_false_path -from [get_ports pcie_reset_n]

@@ -7,7 +7,6 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 use std::time::Duration;
 
-use pcap_file::pcap::PcapReader;
 use pcap_file::pcapng::blocks::enhanced_packet::EnhancedPacketBlock;
 use pcap_file::pcapng::blocks::interface_description::{
     InterfaceDescriptionBlock, InterfaceDescriptionOption,
@@ -124,6 +123,85 @@ fn tsresol_to_ns(raw: u64, resol: u8) -> u64 {
     }
 }
 
+/// Parse a classic pcap file (libpcap format: either byte order, micro- or nanosecond timestamps),
+/// with errors that say what is wrong with the file and what to do. A record's captured length may
+/// be below its original length (a capture with a snap length: the caller decides); above the
+/// file's snap length, or past the end of the file, it is damaged.
+fn read_pcap(b: &[u8]) -> Result<Vec<Packet>, String> {
+    if b.len() < 24 {
+        return Err(format!(
+            "neither pcap nor pcapng: {} bytes, shorter than a pcap file header (24 bytes)",
+            b.len()
+        ));
+    }
+    let magic = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    let (le, nanos) = match magic {
+        0xa1b2_c3d4 => (true, false),
+        0xa1b2_3c4d => (true, true),
+        0xd4c3_b2a1 => (false, false),
+        0x4d3c_b2a1 => (false, true),
+        _ => {
+            return Err(format!(
+                "neither pcap nor pcapng (it starts with {:02x} {:02x} {:02x} {:02x}): give a capture written by tcpdump, Wireshark or `tsnic push --pcap`",
+                b[0], b[1], b[2], b[3]
+            ))
+        }
+    };
+    let u32_at = |o: usize| {
+        let w = [b[o], b[o + 1], b[o + 2], b[o + 3]];
+        if le {
+            u32::from_le_bytes(w)
+        } else {
+            u32::from_be_bytes(w)
+        }
+    };
+    let snaplen = u32_at(16);
+    let linktype = u32_at(20) & 0x0fff_ffff;
+    if linktype != 1 {
+        return Err(format!(
+            "link type {linktype}: only Ethernet captures (link type 1) can be replayed"
+        ));
+    }
+    let mut out = Vec::new();
+    let mut o = 24usize;
+    while o < b.len() {
+        let n = out.len();
+        if b.len() - o < 16 {
+            return Err(format!(
+                "the file ends inside the header of packet {n} ({} of 16 bytes): it was cut short (a capture still being written, or a partial copy); copy it whole or recapture (the {n} packets before it are complete)",
+                b.len() - o
+            ));
+        }
+        let (sec, frac, incl, orig) = (u32_at(o), u32_at(o + 4), u32_at(o + 8), u32_at(o + 12));
+        if incl > snaplen.max(262_144) {
+            return Err(format!(
+                "packet {n} claims {incl} captured bytes, more than the file's snap length ({snaplen}): the file is damaged (or not a pcap file); recapture it"
+            ));
+        }
+        let data_at = o + 16;
+        let incl = incl as usize;
+        if b.len() - data_at < incl {
+            return Err(format!(
+                "the file ends inside packet {n} ({} of its {incl} captured bytes): it was cut short (a capture still being written, or a partial copy); copy it whole or recapture (the {n} packets before it are complete)",
+                b.len() - data_at
+            ));
+        }
+        let ns = u64::from(sec) * 1_000_000_000
+            + if nanos {
+                u64::from(frac)
+            } else {
+                u64::from(frac) * 1000
+            };
+        out.push(Packet {
+            ts_ns: ns,
+            data: b[data_at..data_at + incl].to_vec(),
+            orig_len: orig,
+        });
+        o = data_at + incl;
+    }
+    Ok(out)
+}
+
 /// Read a pcap (micro- or nanosecond) or pcapng capture, whichever the file is.
 pub fn read(path: &Path) -> Result<Vec<Packet>, CaptureError> {
     let p = path.display().to_string();
@@ -201,27 +279,12 @@ pub fn read(path: &Path) -> Result<Vec<Packet>, CaptureError> {
             }
         }
         _ => {
-            let mut r =
-                PcapReader::new(f).map_err(|e| fmt(format!("neither pcap nor pcapng: {e}")))?;
-            if r.header().datalink != DataLink::ETHERNET {
-                return Err(fmt(format!(
-                    "link type {:?}: only Ethernet captures can be replayed",
-                    r.header().datalink
-                )));
-            }
-            while let Some(pkt) = r.next_packet() {
-                let pkt = pkt.map_err(|e| {
-                    fmt(format!(
-                        "bad packet record after {} packets: {e}",
-                        out.len()
-                    ))
-                })?;
-                out.push(Packet {
-                    ts_ns: pkt.timestamp.as_nanos() as u64,
-                    data: pkt.data.into_owned(),
-                    orig_len: pkt.orig_len,
-                });
-            }
+            drop(f);
+            let bytes = std::fs::read(path).map_err(|e| CaptureError::Io {
+                path: p.clone(),
+                source: e,
+            })?;
+            out = read_pcap(&bytes).map_err(fmt)?;
         }
     }
     Ok(out)

@@ -11,6 +11,8 @@
 //! the tool does not hold frames back for the horizon (so a trace can exercise that policy).
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use serde::Serialize;
 use thiserror::Error;
@@ -67,6 +69,9 @@ pub struct PushOptions {
     /// ns): a push holds every row until the card can take it, so a wrong `--absolute` time base
     /// would otherwise wait for years.
     pub hold_limit_ns: u64,
+    /// Set by someone else (a Ctrl-C or SIGTERM handler) to stop the job early: posting stops, the
+    /// card flushes what it holds, and [`run`] returns [`PushError::Cut`] with what was completed.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// Default of [`PushOptions::hold_limit_ns`]: one day.
@@ -85,6 +90,7 @@ impl Default for PushOptions {
             idle_wait_ns: 200,
             hold_margin_ns: None,
             hold_limit_ns: DEFAULT_HOLD_LIMIT_NS,
+            stop: None,
         }
     }
 }
@@ -152,7 +158,7 @@ pub enum PushError {
         phc_ns: u64,
     },
     /// A row launches so far after the start that holding it would take longer than the limit.
-    #[error("frame {index} launches at {launch_ns} ns, {} s after the card's PHC now ({phc_ns} ns), beyond the hold limit of {} s: nothing was sent; check the time base (`--absolute` times are TAI ns of the card's PHC: `tsnic phc get`) or raise --hold-limit", (*launch_ns - *phc_ns) / 1_000_000_000, *limit_ns / 1_000_000_000)]
+    #[error("frame {index} launches at {launch_ns} ns, {} after the card's PHC now ({phc_ns} ns), beyond the hold limit of {}: nothing was sent; check the time base (`--absolute` times are TAI ns of the card's PHC: `tsnic phc get`) or raise --hold-limit", fmt_span(*launch_ns - *phc_ns), fmt_span(*limit_ns))]
     HoldTooLong {
         /// Job index of the row.
         index: u64,
@@ -163,6 +169,21 @@ pub enum PushError {
         /// The limit.
         limit_ns: u64,
     },
+    /// The job was stopped from outside ([`PushOptions::stop`]: Ctrl-C, SIGTERM).
+    #[error("stopped before the end (a signal: Ctrl-C or SIGTERM)")]
+    Stopped,
+    /// The PHC, or a launch time, is past the range the driver's time arithmetic covers.
+    #[error("{0}")]
+    TimeRange(String),
+    /// The job did not run to its end: why, and what the card had done by then (every posted frame's
+    /// completion, SENT or FLUSHED; the rest in [`Outcome::unfinished`]).
+    #[error("{error}")]
+    Cut {
+        /// Why it stopped.
+        error: Box<PushError>,
+        /// What was done.
+        partial: Box<Outcome>,
+    },
     /// A completion came back twice or for nothing posted.
     #[error("completion for queue {queue} cookie {cookie} does not match a frame in flight: a card or driver bug")]
     Unmatched {
@@ -171,6 +192,15 @@ pub enum PushError {
         /// Cookie.
         cookie: u32,
     },
+}
+
+/// A span of ns for a message: `1 ns`, `30000 ns`, `1.500000000 s` (never rounded to `0 s`).
+fn fmt_span(ns: u64) -> String {
+    if ns < 1_000_000_000 {
+        format!("{ns} ns")
+    } else {
+        format!("{}.{:09} s", ns / 1_000_000_000, ns % 1_000_000_000)
+    }
 }
 
 /// Progress callback: (frames completed, frames in the job).
@@ -189,6 +219,24 @@ pub struct Outcome {
     pub doorbells: u64,
     /// What relates the PHC to simulated time during the run.
     pub clock: ClockMap,
+    /// Frames without a completion (job order): none after a job that ran to its end; after a cut
+    /// ([`PushError::Cut`]), the frames not posted and any posted one the card gave no completion
+    /// for.
+    pub unfinished: Vec<JobFrame>,
+}
+
+impl Outcome {
+    /// The outcome of a job refused or failed before anything was posted: every frame unfinished.
+    pub fn nothing_done(frames: &[JobFrame]) -> Outcome {
+        Outcome {
+            results: Vec::new(),
+            start_phc_ns: 0,
+            end_phc_ns: 0,
+            doorbells: 0,
+            clock: ClockMap::default(),
+            unfinished: frames.to_vec(),
+        }
+    }
 }
 
 /// The PHC against simulated time over a run (simulated backends only).
@@ -422,9 +470,15 @@ pub fn run(
     let mut queues: Vec<u16> = frames.iter().map(|f| f.queue).collect();
     queues.sort_unstable();
     queues.dedup();
-    leave_quiet(b, caps, &queues, r.is_err());
+    // A job cut short has flushed its queues and waited for them already.
+    let failed = r.is_err() && !matches!(r, Err(PushError::Cut { .. }));
+    leave_quiet(b, caps, &queues, failed);
     r
 }
+
+/// Most card time a job cut short ([`PushError::Cut`]) waits for the completions of the frames it
+/// posted (the card flushes them, or sends those already due).
+pub const CUT_DRAIN_LIMIT_NS: u64 = 100_000_000;
 
 /// Card time a failed job waits, after disabling its queues, for their flush completions.
 pub const FAILED_JOB_GRACE_NS: u64 = 1_000_000;
@@ -459,6 +513,7 @@ fn run_job(
     check_job(&caps, frames)?;
     let (ring_log2, cpl_log2) = check_options(&caps, opts)?;
     check_hold(frames, phc_now(b), opts.hold_limit_ns)?;
+    check_time_range(frames, phc_now(b))?;
     bring_up(b, opts)?;
 
     let reach = posting_reach_ns(&caps, opts);
@@ -529,6 +584,13 @@ fn run_job(
     // The loop in a closure, so that the interrupt registers are given back on every way out.
     let streamed = (|| -> Result<(), PushError> {
         while done < total {
+            if opts
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                return Err(PushError::Stopped);
+            }
             // Post what the card can take now, in order: stop at the first row beyond reach or whose ring
             // is full (rows behind it wait, so the posting order stays the launch order).
             let mut ring_full = false;
@@ -643,7 +705,71 @@ fn run_job(
     if let Some(i) = irq {
         i.restore(b);
     }
-    streamed?;
+    if let Err(error) = streamed {
+        // Cut short: the card flushes what it holds (a queue's flush waits for a descriptor fetch in
+        // flight, which waits for room in the calendar); take every completion it gives back, SENT
+        // or FLUSHED. Stopped from outside, until each posted frame has one (or CUT_DRAIN_LIMIT_NS
+        // of card time passed), so the partial outcome says what became of each posted frame and
+        // matches the wire; after a card or driver failure (a stall, an unknown completion), once
+        // after FAILED_JOB_GRACE_NS.
+        for &q in used.keys() {
+            b.write32(caps.q_reg(q, reg::Q_CTRL), reg::Q_CTRL_FLUSH);
+        }
+        let (step, limit) = if matches!(error, PushError::Stopped) {
+            (100_000, CUT_DRAIN_LIMIT_NS)
+        } else {
+            (FAILED_JOB_GRACE_NS, FAILED_JOB_GRACE_NS)
+        };
+        let mut waited = 0u64;
+        loop {
+            while let Ok(n) = take_completions(
+                b,
+                &mut rings,
+                &mut cpls,
+                &qpos,
+                &mut in_flight,
+                frames,
+                &mut results,
+            ) {
+                if n == 0 {
+                    break;
+                }
+            }
+            let outstanding = order[..next].iter().any(|&i| results[i].is_none());
+            if !outstanding || waited >= limit {
+                break;
+            }
+            if b.wait_ns(step).is_err() {
+                break;
+            }
+            waited += step;
+        }
+        let (mut got, mut unfinished) = (Vec::new(), Vec::new());
+        for (i, r) in results.into_iter().enumerate() {
+            match r {
+                Some(r) => got.push(r),
+                None => unfinished.push(frames[i]),
+            }
+        }
+        let partial = Outcome {
+            results: got,
+            start_phc_ns,
+            end_phc_ns: phc_now(b),
+            doorbells: rings.queues.iter().map(|q| q.doorbells()).sum(),
+            clock: ClockMap {
+                sample_phc_ns: start_phc_ns,
+                sim_before_ns,
+                sim_after_ns,
+                phc_steps: crate::phc::step_count(b).wrapping_sub(phc_steps0),
+                rate_nominal: nominal0 && phc_rate_nominal(b, &caps),
+            },
+            unfinished,
+        };
+        return Err(PushError::Cut {
+            error: Box::new(error),
+            partial: Box::new(partial),
+        });
+    }
     let end_phc_ns = phc_now(b);
     let phc_steps = crate::phc::step_count(b).wrapping_sub(phc_steps0);
     let rate_nominal = nominal0 && phc_rate_nominal(b, &caps);
@@ -672,7 +798,26 @@ fn run_job(
             phc_steps,
             rate_nominal,
         },
+        unfinished: Vec::new(),
     })
+}
+
+/// Refuse a job on a PHC, or with a launch time, past [`crate::phc::PHC_MAX_NS`] (2^63 - 1 ns): the
+/// driver's time arithmetic (and the card's 64-bit counter, which wraps at 2^64) is exact below it.
+pub fn check_time_range(frames: &[JobFrame], phc_ns: u64) -> Result<(), PushError> {
+    let max = crate::phc::PHC_MAX_NS;
+    if phc_ns > max {
+        return Err(PushError::TimeRange(format!(
+            "the card's PHC reads {phc_ns} ns, past the latest time the driver schedules at ({max} ns = 2^63 - 1, TAI 2262-04-11; the card's 64-bit counter wraps to 0 at 2^64): step the clock back first, e.g. `tsnic phc set --host`; nothing was sent"
+        )));
+    }
+    if let Some(f) = frames.iter().find(|f| f.launch_ns > max) {
+        return Err(PushError::TimeRange(format!(
+            "frame {} launches at {} ns, past the latest time the driver schedules at ({max} ns = 2^63 - 1, TAI 2262-04-11): check the time base (`--absolute` times are TAI ns of the card's PHC: `tsnic phc get`); nothing was sent",
+            f.index, f.launch_ns
+        )));
+    }
+    Ok(())
 }
 
 /// Take every completion there is and record it. Returns how many.
@@ -841,11 +986,17 @@ pub struct Report {
     pub dma_error: u64,
     /// Frames whose launch time the card capped to its horizon (they leave early, by request).
     pub capped: u64,
+    /// Frames without a completion: the job was cut short (see `partial`) before they were posted, or
+    /// the card gave none back.
+    pub unfinished: u64,
+    /// Why the job did not run to its end (an error, a signal); absent for a job that did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial: Option<String>,
     /// Departure minus requested launch (the card's PHC), over every frame on the wire (SENT and
-    /// SENT_LATE).
-    pub error_ns: ErrorStats,
-    /// The same over SENT frames only.
-    pub error_sent_ns: ErrorStats,
+    /// SENT_LATE); null when no frame went on the wire.
+    pub error_ns: Option<ErrorStats>,
+    /// The same over SENT frames only; null when none was SENT.
+    pub error_sent_ns: Option<ErrorStats>,
     /// Departure error in simulated time (wire first beat minus launch mapped through a PHC reading),
     /// over every frame on the wire; absent when not measured (see `sim_clock`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -867,10 +1018,14 @@ pub struct Report {
     pub late_card: u64,
     /// First departure to last departure of frames on the wire, ns.
     pub duration_ns: u64,
-    /// Frame bits on the wire (frame + FCS) per second over `duration_ns`, in Gb/s.
-    pub achieved_gbps: f64,
-    /// Frames on the wire per second over `duration_ns`, in millions.
-    pub achieved_mpps: f64,
+    /// Frame bits on the wire (frame + FCS) per second over `duration_ns`, in Gb/s; null when there is
+    /// no rate (see `no_rate`).
+    pub achieved_gbps: Option<f64>,
+    /// Frames on the wire per second over `duration_ns`, in millions; null when there is no rate.
+    pub achieved_mpps: Option<f64>,
+    /// Why there is no achieved rate (fewer than two frames on the wire, or all left at one time).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_rate: Option<String>,
     /// Time 0 of a relative trace (absolute TAI ns), or 0 for absolute times.
     pub t0_ns: u64,
     /// The lead chosen: time 0 minus the PHC when the push started, ns.
@@ -907,7 +1062,9 @@ impl Report {
     /// Summarise an outcome.
     pub fn new(out: &Outcome, ctx: &ReportContext) -> Report {
         let mut r = Report {
-            packets: out.results.len() as u64,
+            packets: (out.results.len() + out.unfinished.len()) as u64,
+            unfinished: out.unfinished.len() as u64,
+            partial: None,
             sent: 0,
             sent_late: 0,
             dropped_late: 0,
@@ -916,8 +1073,8 @@ impl Report {
             dma_error: 0,
             flushed: 0,
             capped: 0,
-            error_ns: ErrorStats::default(),
-            error_sent_ns: ErrorStats::default(),
+            error_ns: None,
+            error_sent_ns: None,
             sim_error_ns: None,
             sim_error_sent_ns: None,
             sim_clock: String::new(),
@@ -926,8 +1083,9 @@ impl Report {
             late_busy_line: 0,
             late_card: 0,
             duration_ns: 0,
-            achieved_gbps: 0.0,
-            achieved_mpps: 0.0,
+            achieved_gbps: None,
+            achieved_mpps: None,
+            no_rate: None,
             t0_ns: ctx.t0_ns,
             lead_ns: ctx.lead_ns,
             early: 0,
@@ -979,8 +1137,8 @@ impl Report {
                 waited_for: None,
             });
         }
-        r.error_ns = ErrorStats::of(&mut errs);
-        r.error_sent_ns = ErrorStats::of(&mut errs_sent);
+        r.error_ns = (!errs.is_empty()).then(|| ErrorStats::of(&mut errs));
+        r.error_sent_ns = (!errs_sent.is_empty()).then(|| ErrorStats::of(&mut errs_sent));
 
         // Frames on the wire in departure order (ties in job order, as `wire_packets`).
         let mut wire: Vec<usize> = (0..out.results.len())
@@ -989,7 +1147,7 @@ impl Report {
         wire.sort_by_key(|&i| (out.results[i].depart_ns, i));
 
         // Earliest departure physics allowed, and what late frames waited for.
-        if let Some(rate) = ctx.line_rate_bps {
+        if let Some(rate) = ctx.line_rate_bps.filter(|_| !wire.is_empty()) {
             let mut delays = Vec::with_capacity(wire.len());
             // End of the previous frame on the wire, ps of PHC time (ps keeps back-to-back trains exact).
             let mut line_free_ps: u128 = 0;
@@ -1026,6 +1184,7 @@ impl Report {
         // Departure error in simulated time.
         let c = &out.clock;
         r.sim_clock = match (&ctx.wire_first_beat_ps, c.sim_before_ns, c.sim_after_ns) {
+            _ if wire.is_empty() => "not measured: no frame went on the wire".into(),
             (_, None, _) | (_, _, None) => "not a simulated card".into(),
             (None, _, _) => "not measured: the wire was not recorded".into(),
             (Some(w), _, _) if w.len() != wire.len() => format!(
@@ -1061,7 +1220,7 @@ impl Report {
                     }
                 }
                 r.sim_error_ns = Some(ErrorStats::of(&mut all));
-                r.sim_error_sent_ns = Some(ErrorStats::of(&mut sent));
+                r.sim_error_sent_ns = (!sent.is_empty()).then(|| ErrorStats::of(&mut sent));
                 format!(
                     "PHC latched by a register read during simulated {sa}..{sb} ns, mapped at its start: each figure is at most {} ns above the true error, never below; nominal PHC rate, no steps",
                     sb - sa
@@ -1081,11 +1240,51 @@ impl Report {
                     .iter()
                     .map(|&i| (out.results[i].len as f64 + 4.0) * 8.0)
                     .sum();
-                r.achieved_mpps = n / span as f64 * 1e3;
-                r.achieved_gbps = bits / span as f64;
+                r.achieved_mpps = Some(n / span as f64 * 1e3);
+                r.achieved_gbps = Some(bits / span as f64);
+            } else {
+                r.no_rate = Some(format!(
+                    "no rate: all {} frames on the wire have one departure time",
+                    wire.len()
+                ));
             }
+        } else {
+            r.no_rate = Some(match wire.len() {
+                0 => "no rate: no frame went on the wire".to_string(),
+                _ => {
+                    "no rate: one frame went on the wire (a rate needs two departures)".to_string()
+                }
+            });
+        }
+        // Frames without a completion, in their place in job order.
+        for f in &out.unfinished {
+            let q = r.queues.entry(f.queue).or_default();
+            q.packets += 1;
+            q.not_sent += 1;
+            r.frames.push(FrameReport {
+                index: f.index,
+                queue: f.queue,
+                len: f.len,
+                launch_ns: f.launch_ns,
+                status: "UNFINISHED",
+                depart_ns: 0,
+                capped: false,
+                error_ns: None,
+                earliest_ns: None,
+                delay_ns: None,
+                sim_error_ns: None,
+                waited_for: None,
+            });
+        }
+        if !out.unfinished.is_empty() {
+            r.frames.sort_by_key(|f| f.index);
         }
         r
+    }
+
+    /// Mark the report as the record of a job that did not run to its end, and why.
+    pub fn mark_partial(&mut self, why: String) {
+        self.partial = Some(why);
     }
 
     /// Write the report as JSON: the summary pretty-printed, then `"frames"` (unless `with_frames` is
@@ -1116,7 +1315,12 @@ impl Report {
 
     /// Frames that did not go on the wire (dropped, rejected, flushed, DMA errors).
     pub fn not_sent(&self) -> u64 {
-        self.dropped_late + self.dropped_horizon + self.rejected + self.flushed + self.dma_error
+        self.dropped_late
+            + self.dropped_horizon
+            + self.rejected
+            + self.flushed
+            + self.dma_error
+            + self.unfinished
     }
 
     /// Sentences for stderr about what a user must not miss: frames not sent, capped, early.
@@ -1136,6 +1340,10 @@ impl Report {
                 ),
                 (self.rejected, "rejected by the card"),
                 (self.flushed, "flushed"),
+                (
+                    self.unfinished,
+                    "unfinished (no completion: the job stopped before they were posted, or the card gave none back)",
+                ),
                 (
                     self.dma_error,
                     "lost to DMA errors (the card could not read host memory: check the IOMMU \
@@ -1183,6 +1391,17 @@ impl Report {
                 e.min, e.p50, e.p99, e.p999, e.max
             )
         };
+        if self.partial.is_some() {
+            row(
+                &mut s,
+                "PARTIAL",
+                format!(
+                    "the job did not run to its end: {} of {} frame(s) completed (`partial` in the report says why)",
+                    self.packets - self.unfinished,
+                    self.packets
+                ),
+            );
+        }
         row(&mut s, "backend", self.backend.clone());
         row(&mut s, "packets", self.packets.to_string());
         row(&mut s, "sent", self.sent.to_string());
@@ -1191,20 +1410,37 @@ impl Report {
         row(&mut s, "dropped_horizon", self.dropped_horizon.to_string());
         row(&mut s, "rejected", self.rejected.to_string());
         row(&mut s, "flushed", self.flushed.to_string());
+        if self.unfinished > 0 {
+            row(&mut s, "unfinished", self.unfinished.to_string());
+        }
         if self.dma_error > 0 {
             row(&mut s, "dma_error", self.dma_error.to_string());
         }
         if self.capped > 0 {
             row(&mut s, "capped", self.capped.to_string());
         }
-        row(&mut s, "error_ns (wire)", stats(&self.error_ns));
-        row(&mut s, "error_ns (SENT)", stats(&self.error_sent_ns));
-        match (&self.sim_error_ns, &self.sim_error_sent_ns) {
-            (Some(a), Some(b)) => {
+        let or =
+            |e: &Option<ErrorStats>, none: &str| e.as_ref().map_or_else(|| none.to_string(), stats);
+        row(
+            &mut s,
+            "error_ns (wire)",
+            or(&self.error_ns, "no frames sent"),
+        );
+        row(
+            &mut s,
+            "error_ns (SENT)",
+            or(&self.error_sent_ns, "no frame SENT on time"),
+        );
+        match &self.sim_error_ns {
+            Some(a) => {
                 row(&mut s, "sim error (wire)", stats(a));
-                row(&mut s, "sim error (SENT)", stats(b));
+                row(
+                    &mut s,
+                    "sim error (SENT)",
+                    or(&self.sim_error_sent_ns, "no frame SENT on time"),
+                );
             }
-            _ => row(&mut s, "sim error", self.sim_clock.clone()),
+            None => row(&mut s, "sim error", self.sim_clock.clone()),
         }
         if let Some(d) = &self.delay_ns {
             row(&mut s, "delay beyond line", stats(d));
@@ -1223,10 +1459,10 @@ impl Report {
         row(
             &mut s,
             "achieved",
-            format!(
-                "{:.3} Gb/s, {:.3} Mpps",
-                self.achieved_gbps, self.achieved_mpps
-            ),
+            match (self.achieved_gbps, self.achieved_mpps) {
+                (Some(g), Some(m)) => format!("{g:.3} Gb/s, {m:.3} Mpps"),
+                _ => self.no_rate.clone().unwrap_or_else(|| "no rate".into()),
+            },
         );
         if self.t0_ns != 0 {
             row(
@@ -1370,6 +1606,7 @@ mod tests {
             end_phc_ns: 2000,
             doorbells: 1,
             clock: ClockMap::default(),
+            unfinished: Vec::new(),
         }
     }
 
@@ -1397,13 +1634,13 @@ mod tests {
             (r.packets, r.sent, r.sent_late, r.dropped_horizon),
             (4, 2, 1, 1)
         );
-        assert_eq!(r.error_ns.min, 2);
-        assert_eq!(r.error_ns.max, 700);
-        assert_eq!(r.error_sent_ns.max, 69);
+        assert_eq!(r.error_ns.unwrap().min, 2);
+        assert_eq!(r.error_ns.unwrap().max, 700);
+        assert_eq!(r.error_sent_ns.unwrap().max, 69);
         assert_eq!(r.duration_ns, 198);
         assert_eq!(r.early, 0);
         // two frame gaps of 64 bytes (60 + FCS) over 198 ns
-        assert!((r.achieved_gbps - 2.0 * 64.0 * 8.0 / 198.0).abs() < 1e-9);
+        assert!((r.achieved_gbps.unwrap() - 2.0 * 64.0 * 8.0 / 198.0).abs() < 1e-9);
         assert_eq!(r.queues[&0].packets, 2);
         assert_eq!(r.not_sent(), 1);
         let w = r.warnings();
@@ -1681,6 +1918,14 @@ mod tests {
 
     fn assert_stalled(r: Result<Outcome, PushError>) {
         let timeout = PushOptions::default().stall_timeout_ns;
+        // A failure after posting comes with the partial outcome: here the one frame, unfinished.
+        let r = match r {
+            Err(PushError::Cut { error, partial }) => {
+                assert_eq!(partial.unfinished.len(), 1, "{partial:?}");
+                Err(*error)
+            }
+            r => r,
+        };
         match r {
             Err(PushError::Stalled {
                 outstanding: 1,

@@ -92,7 +92,10 @@ pub enum TraceError {
     #[error("the trace has no header line: its first non-comment line must be `{HEADER}`")]
     MissingHeader,
     /// The first non-comment line is not the v1 header.
-    #[error("line {line}: the header is `{found}`, but trace format v1 needs exactly `{HEADER}`")]
+    #[error(
+        "line {line}: the header is `{}`, but trace format v1 needs exactly `{HEADER}`",
+        shown(found)
+    )]
     BadHeader {
         /// Line number.
         line: usize,
@@ -108,7 +111,7 @@ pub enum TraceError {
         found: usize,
     },
     /// A field is not a number or is out of range.
-    #[error("line {line}, field `{field}`: `{value}` {reason}")]
+    #[error("line {line}, field `{field}`: `{}` {reason}", shown(value))]
     BadField {
         /// Line number.
         line: usize,
@@ -142,6 +145,26 @@ impl TraceError {
             _ => None,
         }
     }
+}
+
+/// Text from the file as an error shows it: control characters (a terminal would act on them) and
+/// other invisible ones escaped (`\u{1b}`, `\t`), and at most 80 characters.
+pub fn shown(text: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == 80 {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control()
+            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{feff}')
+        {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Strip a comment and surrounding whitespace (including a `\r` from CRLF files).

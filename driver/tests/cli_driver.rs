@@ -310,22 +310,26 @@ fn trace_encodings() {
 }
 
 /// `tsnic stats | head -1`: the reader has closed the pipe (here before tsnic writes its first
-/// line, so every write meets it); the command neither panics nor fails. A write error of another
-/// kind (stdout on a full device) fails it with the reason.
+/// line, so every write meets it); the command does not panic, runs to its end, and fails saying its
+/// output was cut short (issue 34: a truncated output with exit 0 reads as complete). A write error
+/// of another kind (stdout on a full device) fails it with the reason.
 #[test]
 fn output_to_a_closed_pipe_or_a_full_device() {
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tsnic"))
+    // stdout is a socket whose reader has gone before tsnic starts, so every write meets it (a pipe
+    // closed after the spawn could race tsnic's writes into its buffer)
+    let (ours, theirs) = std::os::unix::net::UnixStream::pair().expect("socketpair");
+    drop(ours);
+    let child = Command::new(env!("CARGO_BIN_EXE_tsnic"))
         .args(["stats", "--backend", "mem", "--all"])
-        .stdout(Stdio::piped())
+        .stdout(Stdio::from(std::os::fd::OwnedFd::from(theirs)))
         .stderr(Stdio::piped())
         .spawn()
         .expect("run tsnic");
-    // close the read end at once: tsnic is still starting up
-    drop(child.stdout.take());
     let out = child.wait_with_output().expect("wait");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "exit {:?}: {err}", out.status);
+    assert!(!out.status.success(), "exit {:?}: {err}", out.status);
+    assert!(err.contains("stdout was closed by its reader"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 
     if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
@@ -338,4 +342,38 @@ fn output_to_a_closed_pipe_or_a_full_device() {
         assert!(!out.status.success(), "{err}");
         assert!(err.contains("writing the output to stdout failed"), "{err}");
     }
+}
+
+/// Hostile inputs to `tsnic phc` and `tsnic push` on the `mem` backend (issue 34; tests/README.md
+/// lists them): each is refused once, naming the fix, or does what it says.
+#[test]
+fn hostile_inputs_on_mem() {
+    // a TAI time with a unit is a time
+    let (ok, out, err) = tsnic(&["phc", "--backend", "mem", "set", "5s"]);
+    assert!(ok && out.contains("phc set to 5.000000000 s"), "{out}{err}");
+    // past 2^63 - 1 ns: refused where the 64-bit count would wrap
+    let (ok, _, err) = tsnic(&["phc", "--backend", "mem", "set", "18446744073709551615"]);
+    assert!(!ok && err.contains("2^63 - 1"), "{err}");
+    // a refusal says its limit once
+    let (ok, _, err) = tsnic(&["phc", "--backend", "mem", "freq", "20000000"]);
+    assert!(!ok && err.matches("10000000 ppb").count() == 1, "{err}");
+    // no samples, and a sync that did not settle, fail
+    let (ok, _, err) = tsnic(&["phc", "--backend", "mem", "sync", "--samples", "0"]);
+    assert!(!ok && err.contains("at least 1"), "{err}");
+    let (ok, out, err) = tsnic(&["phc", "--backend", "mem", "sync", "--samples", "1"]);
+    assert!(
+        !ok && out.contains("not settled") && err.contains("did not settle"),
+        "{out}{err}"
+    );
+    // the mem backend has no card to push through
+    let d = std::env::temp_dir().join(format!("tsnic-cli-mem-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let t = d.join("t.csv");
+    std::fs::write(&t, "launch_ns,queue,len\n0,0,60\n").unwrap();
+    let (ok, out, err) = tsnic(&["push", "--backend", "mem", t.to_str().unwrap()]);
+    assert!(
+        !ok && err.contains("no card behind it") && out.is_empty(),
+        "{out}{err}"
+    );
+    std::fs::remove_dir_all(&d).ok();
 }

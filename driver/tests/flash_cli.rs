@@ -194,6 +194,172 @@ fn refusals_exit_non_zero_and_write_nothing() {
     assert!(out.contains("golden write-protected"), "{out}");
 }
 
+/// A slot that fails to configure: the FPGA falls back to address 0, AMD's factory image, which stays
+/// (its MultiBoot IPROG is ignored in a fallback); `tsnic flash` says so, and the factory region of
+/// the flash file is never written.
+#[test]
+fn a_failed_slot_lands_in_the_factory_image() {
+    let c = Card::new("factory", "u50");
+    let (ok, out, err) = c.run(&["info"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("factory        0x00000000..0x01002000  AMD's factory image"),
+        "{out}"
+    );
+    assert!(
+        out.contains("golden         0x01002000..0x02000000"),
+        "{out}"
+    );
+    assert!(
+        out.contains("factory image write-protected, golden write-protected"),
+        "{out}"
+    );
+    let factory = c.bytes()[..0x0100_2000].to_vec();
+    let (a, b) = (c.path("a.bit"), c.path("b.bit"));
+    assert!(
+        c.run(&["test-image", &a, "--size", "100K", "--seed", "1"])
+            .0
+    );
+    assert!(
+        c.run(&["test-image", &b, "--size", "100K", "--seed", "2"])
+            .0
+    );
+    assert!(c.run(&["write", &a]).0);
+    assert!(c.run(&["boot", "A"]).0);
+    let (ok, _, err) = c.run(&["write", &b]);
+    assert!(ok, "{err}");
+    // B rots in the flash file; the record selects B
+    let mut f = c.bytes();
+    f[0x04FF_0000 + 5000] ^= 0xFF;
+    std::fs::write(&c.file, &f).unwrap();
+    let (ok, out, err) = c.run(&["power-cycle"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("runs AMD's factory image") && out.contains("B ("),
+        "{out}"
+    );
+    let (ok, _, err) = c.run(&["info"]);
+    assert!(!ok, "info on the factory image succeeded");
+    assert!(
+        err.contains("runs AMD's factory image") && err.contains("JTAG"),
+        "{err}"
+    );
+    // through the register path too: the factory image has no tsnic registers at all
+    let (ok, _, err) = c.run(&["--backend", "mem", "info"]);
+    assert!(!ok && err.contains("runs AMD's factory image"), "{err}");
+    assert!(
+        c.bytes()[..0x0100_2000] == factory[..],
+        "the factory region changed"
+    );
+}
+
+/// Issue 34 item 6: `test-image` never overwrites a file, and never the flash model's own files.
+#[test]
+fn test_image_never_overwrites_and_never_targets_the_flash_file() {
+    let c = Card::new("testimg", "u50");
+    assert!(c.run(&["info"]).0);
+    let flash = c.bytes();
+    let state = format!("{}.state.json", c.file);
+    let state_before = std::fs::read(&state).unwrap();
+    // the flash file itself (it exists) and its state file
+    for target in [c.file.clone(), state.clone()] {
+        let (ok, out, err) = c.run(&["test-image", &target, "--size", "1M"]);
+        assert!(!ok, "test-image over {target} succeeded: {out}");
+        assert!(err.contains("flash model"), "{err}");
+        assert!(err.contains("choose another"), "{err}");
+    }
+    assert!(c.bytes() == flash, "the flash file changed");
+    assert_eq!(std::fs::read(&state).unwrap(), state_before);
+    // the flash file of another command line, not created yet: still refused by name
+    let other = c.path("other.img");
+    let (ok, _, err) = tsnic_env(
+        &[
+            "flash",
+            "--flash-file",
+            &other,
+            "test-image",
+            &other,
+            "--size",
+            "64K",
+        ],
+        None,
+    );
+    assert!(!ok && err.contains("flash model"), "{err}");
+    assert!(!Path::new(&other).exists());
+    // any existing file: refused, left as it was
+    let notes = c.path("notes.bit");
+    std::fs::write(&notes, "keep me").unwrap();
+    let (ok, _, err) = c.run(&["test-image", &notes, "--size", "64K"]);
+    assert!(!ok, "test-image overwrote an existing file");
+    assert!(
+        err.contains("exists") && err.contains("another name"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "keep me");
+    // a new name works
+    let fresh = c.path("fresh.bit");
+    let (ok, out, err) = c.run(&["test-image", &fresh, "--size", "64K"]);
+    assert!(ok && out.contains("wrote"), "{out}{err}");
+}
+
+/// Issue 34 item 8: a flash model whose state file was deleted keeps its protection (tsnic always
+/// leaves SR 0x68) and says what happened, instead of silently showing golden unprotected.
+#[test]
+fn a_missing_state_file_keeps_the_protection_and_says_so() {
+    let c = Card::new("nostate", "u50");
+    assert!(c.run(&["info"]).0);
+    std::fs::remove_file(format!("{}.state.json", c.file)).unwrap();
+    let (ok, out, err) = c.run(&["info"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("factory image write-protected, golden write-protected"),
+        "{out}"
+    );
+    assert!(
+        err.contains("state file") && err.contains("missing"),
+        "{err}"
+    );
+    // the restored state is saved: the next command says nothing more
+    let (ok, out, err) = c.run(&["info"]);
+    assert!(ok && out.contains("golden write-protected"), "{out}");
+    assert!(!err.contains("missing"), "{err}");
+}
+
+/// Issue 34 item 9: after `verify` fails on the running slot (the record's choice), its advice is a
+/// command that can be run as printed, and that write is accepted (the slot is no known-good image).
+#[test]
+fn verify_failure_on_the_running_slot_gives_a_command_that_works() {
+    let c = Card::new("verify9", "u50");
+    let a = c.path("a.bit");
+    assert!(
+        c.run(&["test-image", &a, "--size", "100K", "--seed", "1"])
+            .0
+    );
+    assert!(c.run(&["write", &a]).0);
+    let (ok, out, err) = c.run(&["boot", "A"]);
+    assert!(ok && out.contains("running A"), "{out}{err}");
+    // A's data rots in the flash while it runs
+    let mut f = c.bytes();
+    f[0x0200_0000 + 7000] ^= 0x01;
+    std::fs::write(&c.file, &f).unwrap();
+    let (ok, out, err) = c.run(&["verify"]);
+    assert!(!ok, "{out}");
+    assert!(!err.contains("SLOT"), "advice names no slot: {err}");
+    let want = format!(
+        "tsnic flash --board u50 --flash-file {} write IMAGE --slot A",
+        c.file
+    );
+    assert!(err.contains(&want), "{err}");
+    // the advice, as printed (IMAGE = the image to put back)
+    let (ok, out, err) = c.run(&["write", &a, "--slot", "A"]);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("wrote slot A"), "{out}");
+    let (ok, out, err) = c.run(&["verify"]);
+    assert!(ok, "{out}{err}");
+    let (ok, out, _) = c.run(&["power-cycle"]);
+    assert!(ok && out.contains("running A"), "{out}");
+}
+
 #[test]
 fn sume_says_jtag() {
     let c = Card::new("sume", "sume");

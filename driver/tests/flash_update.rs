@@ -137,12 +137,83 @@ fn refusals_write_nothing() {
     assert_same(&before, &sume.chip);
 }
 
+/// A device that logs every erase, program and status write it passes on.
+struct Audit<'a> {
+    inner: &'a mut ModelCard,
+    changes: Vec<(u32, u32)>,
+    srs: Vec<u8>,
+}
+
+impl FlashDevice for Audit<'_> {
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+    fn cap(&mut self) -> tsnic::flash::Result<FlashCap> {
+        self.inner.cap()
+    }
+    fn read_id(&mut self) -> tsnic::flash::Result<[u8; 3]> {
+        self.inner.read_id()
+    }
+    fn read(&mut self, addr: u32, buf: &mut [u8]) -> tsnic::flash::Result<()> {
+        self.inner.read(addr, buf)
+    }
+    fn program_page(&mut self, addr: u32, data: &[u8]) -> tsnic::flash::Result<()> {
+        self.changes.push((addr, data.len() as u32));
+        self.inner.program_page(addr, data)
+    }
+    fn erase_4k(&mut self, addr: u32) -> tsnic::flash::Result<()> {
+        self.changes.push((addr, 4096));
+        self.inner.erase_4k(addr)
+    }
+    fn erase_64k(&mut self, addr: u32) -> tsnic::flash::Result<()> {
+        self.changes.push((addr, 65536));
+        self.inner.erase_64k(addr)
+    }
+    fn status(&mut self) -> tsnic::flash::Result<(u8, u8)> {
+        self.inner.status()
+    }
+    fn write_status(&mut self, sr: u8) -> tsnic::flash::Result<()> {
+        self.srs.push(sr);
+        self.inner.write_status(sr)
+    }
+    fn iprog(&mut self, addr: u32) -> tsnic::flash::Result<()> {
+        self.inner.iprog(addr)
+    }
+    fn boot_state(&mut self) -> tsnic::flash::Result<BootState> {
+        self.inner.boot_state()
+    }
+}
+
+fn factory_bytes(chip: &NorFlash) -> Vec<u8> {
+    let mut d = vec![0u8; LAYOUT_128M.factory.len as usize];
+    chip.peek(0, &mut d);
+    d
+}
+
 #[test]
-fn golden_write_with_the_flag_keeps_golden_protected() {
+fn golden_write_with_the_flag_keeps_golden_protected_and_the_factory_image_untouched() {
     let mut card = ModelCard::factory(Board::U50);
-    let g = img(120_000, 9);
+    let factory = factory_bytes(&card.chip);
+    // a golden image as large as its region allows: it reaches the last 4 KB before the header
+    let g = Image {
+        data: {
+            let mut d = img(1000, 9).data;
+            d.resize(LAYOUT_128M.golden.max_image() as usize, 0x5A);
+            d
+        },
+        ..img(1000, 9)
+    };
+    let g = Image {
+        sha256: sha256(&g.data),
+        ..g
+    };
+    let mut audit = Audit {
+        inner: &mut card,
+        changes: Vec::new(),
+        srs: Vec::new(),
+    };
     let r = update::write(
-        &mut card,
+        &mut audit,
         &g,
         &WriteOptions {
             slot: Some(Slot::Golden),
@@ -153,59 +224,94 @@ fn golden_write_with_the_flag_keeps_golden_protected() {
     .unwrap();
     assert_eq!(r.slot, Slot::Golden);
     assert_eq!(r.generation, None, "golden does not touch the record");
+    // nothing below 0x01002000 was erased or programmed, and the 64 KB sector shared with the
+    // factory image was erased 4 KB at a time
+    let (changes, srs) = (audit.changes, audit.srs);
+    assert!(
+        changes.iter().all(|&(a, _)| a >= 0x0100_2000),
+        "{:x?}",
+        &changes[..4]
+    );
+    assert!(
+        changes.contains(&(0x0100_2000, 4096)),
+        "{:x?}",
+        &changes[..4]
+    );
+    // the status register was never opened below 16 MB, and ends protecting factory and golden
+    assert_eq!(
+        srs,
+        vec![LAYOUT_128M.golden_write_sr, LAYOUT_128M.protect_sr]
+    );
     assert_eq!(card.chip.status_nv(), LAYOUT_128M.protect_sr);
+    assert!(
+        factory_bytes(&card.chip) == factory,
+        "the factory image changed"
+    );
     card.power_cycle();
     assert_eq!(running_sha(&card), Some((Slot::Golden, g.sha256)));
+    // one byte more does not fit
+    let big = Image {
+        data: vec![0x11; LAYOUT_128M.golden.max_image() as usize + 1],
+        ..img(1000, 10)
+    };
+    let e = update::write(
+        &mut card,
+        &big,
+        &WriteOptions {
+            slot: Some(Slot::Golden),
+            allow_golden: true,
+        },
+        &mut NoProgress,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("do not fit slot golden"), "{e}");
 }
 
 #[test]
-fn a_slot_that_fails_falls_back_and_is_flagged_bad_at_the_next_write() {
+fn a_slot_that_fails_falls_back_to_the_factory_image() {
     let mut card = ModelCard::factory(Board::U50);
     let x = img(150_000, 1);
     let y = img(150_000, 2);
     write(&mut card, &x, Some(Slot::A)).unwrap();
-    write(&mut card, &y, Some(Slot::B)).unwrap(); // record: B
-                                                  // B rots (a byte of its data changes)
-    let mut b = [0u8; 1];
-    card.chip.peek(LAYOUT_128M.b.base + 5000, &mut b);
-    card.chip.poke(LAYOUT_128M.b.base + 5000, &[!b[0]]);
     card.power_cycle();
-    // golden tried B, fell back, booted A
     assert_eq!(running_sha(&card), Some((Slot::A, x.sha256)));
+    // a one-shot boot of a slot that does not configure: the FPGA falls back to address 0 and stays
+    // in AMD's factory image (its IPROG is ignored in a fallback); tsnic's registers are gone
+    write(&mut card, &y, Some(Slot::B)).unwrap(); // the record now selects B
+    update::boot(&mut card, Slot::A, true).unwrap(); // A again by default
+    card.chip.poke(LAYOUT_128M.b.base + 5000, &[0]);
+    // `boot` refuses a slot whose data does not match its header: IPROG directly, as a card would
+    card.iprog(LAYOUT_128M.b.base).unwrap();
+    assert!(card.running.factory && card.running.slot.is_none());
     assert!(card.running.state.fallback);
-    assert_eq!(card.running.state.golden_tried, Some(Slot::B));
-    let i = update::info(&mut card).unwrap();
-    assert!(i
-        .slots
-        .iter()
-        .any(|s| s.slot == Slot::B && s.failed_last_boot));
-    let v = update::verify(&mut card, &mut NoProgress).unwrap();
-    assert!(v.iter().any(|c| c.slot == Slot::B && !c.ok));
-    // boot A --default writes a record that flags B bad
-    update::boot(&mut card, Slot::A, true).unwrap();
-    let copies = update::read_records(&mut card, &LAYOUT_128M).unwrap();
-    let (_, rec) = record::current(&copies[0], &copies[1]).unwrap();
+    let e = update::info(&mut card).unwrap_err();
+    assert!(matches!(e, FlashError::FactoryImage { .. }), "{e}");
+    let msg = e.to_string();
     assert!(
-        rec.is_bad(Slot::B) && !rec.is_bad(Slot::A) && rec.active == Slot::A,
-        "{rec:?}"
+        msg.contains("AMD's factory image") && msg.contains("B (") && msg.contains("Power-cycle"),
+        "{msg}"
     );
+    // a power cycle runs the record's choice again: A
     card.power_cycle();
     assert_eq!(running_sha(&card), Some((Slot::A, x.sha256)));
-    assert!(!card.running.state.fallback);
-    // a fresh write of B (the default: A runs) clears its flag
-    write(&mut card, &y, None).unwrap();
-    let copies = update::read_records(&mut card, &LAYOUT_128M).unwrap();
-    let (_, rec) = record::current(&copies[0], &copies[1]).unwrap();
-    assert!(!rec.is_bad(Slot::B) && rec.active == Slot::B);
-    // B rots again: the record still selects B, but it failed, so rewriting it is allowed
-    card.chip.poke(LAYOUT_128M.b.base + 7000, &[0]);
-    card.power_cycle();
-    assert_eq!(running_sha(&card), Some((Slot::A, x.sha256)));
-    let r = write(&mut card, &y, None).unwrap();
-    assert_eq!(r.slot, Slot::B);
-    card.power_cycle();
-    assert_eq!(running_sha(&card), Some((Slot::B, y.sha256)));
-    assert!(!card.running.state.fallback);
+    assert!(!card.running.state.fallback && !card.running.factory);
+    // the record selecting a slot that does not configure: every power-up lands in the factory
+    // image (the limit docs/FIRMWARE.md states: recovery over JTAG)
+    let mut rec = {
+        let copies = update::read_records(&mut card, &LAYOUT_128M).unwrap();
+        record::current(&copies[0], &copies[1]).unwrap().1
+    };
+    rec.active = Slot::B;
+    rec.generation += 1;
+    for at in LAYOUT_128M.records() {
+        card.chip.poke(at, &[0xFF; 4096]);
+        card.chip.poke(at, &rec.encode());
+    }
+    for _ in 0..2 {
+        card.power_cycle();
+        assert!(card.running.factory, "{:?}", card.running.attempts);
+        assert!(matches!(card.cap(), Err(FlashError::FactoryImage { .. })));
+    }
 }
 
 #[test]
@@ -511,6 +617,7 @@ fn power_cut_at_200_points_always_boots_a_complete_image() {
 
 #[test]
 fn power_cut_during_the_first_write_boots_golden_or_the_new_image() {
+    // (golden here is tsnic's boot selector at 0x01002000, started by AMD's factory image)
     let factory = ModelCard::factory(Board::U50);
     let golden_sha = running_sha(&factory).unwrap().1;
     let before = factory.chip.clone();
@@ -530,4 +637,64 @@ fn power_cut_during_the_first_write_boots_golden_or_the_new_image() {
             run.0
         );
     }
+}
+
+/// A power cut anywhere in a golden write (the one write that lowers the protection) never touches
+/// AMD's factory image nor leaves the part unprotected below 16 MB: the next power-up runs the new
+/// golden image or, with golden torn, the factory image (a card that still enumerates), never nothing.
+#[test]
+fn power_cut_during_a_golden_write_leaves_the_factory_image_running() {
+    let factory = ModelCard::factory(Board::U50);
+    let before = factory.chip.clone();
+    let amd = factory_bytes(&before);
+    let g = img(300_000, 31);
+    let opts = WriteOptions {
+        slot: Some(Slot::Golden),
+        allow_golden: true,
+    };
+    let mut refcard = ModelCard::with_chip(Board::U50, before.clone());
+    let t0 = refcard.chip.now();
+    update::write(&mut refcard, &g, &opts, &mut NoProgress).unwrap();
+    let t1 = refcard.chip.now();
+    let mut rng = Rng(0x601d);
+    let (mut new_golden, mut in_factory) = (0, 0);
+    for i in 0..21u64 {
+        // 20 random points of the write, then one just after its end (the complete write)
+        let cut = if i < 20 {
+            t0 + rng.below(t1 - t0)
+        } else {
+            t1 + 1
+        };
+        let mut chip = before.clone();
+        chip.set_power_cut(cut, i + 500);
+        let mut card = ModelCard::with_chip(Board::U50, chip);
+        match update::write(&mut card, &g, &opts, &mut NoProgress) {
+            Ok(_) | Err(FlashError::PowerLost) => {}
+            Err(e) => panic!("cut {i}: {e}"),
+        }
+        card.power_cycle();
+        assert!(
+            factory_bytes(&card.chip) == amd,
+            "cut {i}: the factory image changed"
+        );
+        let sr = card.chip.status_nv();
+        assert!(
+            sr == LAYOUT_128M.protect_sr || sr == LAYOUT_128M.golden_write_sr,
+            "cut {i}: SR {sr:#04x}"
+        );
+        if card.running.factory {
+            in_factory += 1;
+        } else {
+            assert_eq!(
+                running_sha(&card),
+                Some((Slot::Golden, g.sha256)),
+                "cut {i}"
+            );
+            new_golden += 1;
+        }
+    }
+    assert!(
+        in_factory >= 15 && new_golden >= 1,
+        "factory {in_factory}, new golden {new_golden}"
+    );
 }

@@ -10,7 +10,10 @@
 // - not a fallback configuration: IPROG to tried's address (stay golden if none);
 // - a fallback (BOOTSTS FALLBACK_0): the slot tried last time failed; IPROG to the other slot if
 //   usable, else stay golden. fallback_seen/tried_slot feed FLASH_BOOT_STATUS bits 1 and 3:2.
-// It never writes the flash.
+// It never writes the flash. On the Alveo cards this image sits at 0x01002000, started by AMD's
+// factory image at address 0; a failed configuration falls back to address 0 and the factory image
+// stays (an embedded IPROG is ignored in a fallback), so the fallback branch does not run there
+// (docs/FIRMWARE.md, "Power-up chain and fallback"). The slot addresses come from the record.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none

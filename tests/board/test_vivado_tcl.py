@@ -140,6 +140,10 @@ def test_build_runs_in_order(board, tmp_path, rtl_tree):
     for c in names(calls, "write_cfgmem"):
         assert c[c.index("-interface") + 1] == cfg["flash_iface"][0], c
         assert c[c.index("-size") + 1] == cfg["flash_size_mb"][0], c
+        # Alveo: above AMD's factory image (0x0..0x01001FFF stays), where it MultiBoots to (UG1289)
+        load = c[c.index("-loadbit") + 1].split()
+        want = "0x01002000" if board.startswith("alveo") else "0x00000000"
+        assert load[0] == "up" and load[1] == want, c
     for f in ("fpga.bit", "fpga.mcs", "fpga.prm", "fpga.bin", "post_route.dcp"):
         assert (out / f).is_file(), f
 
@@ -175,6 +179,10 @@ def test_build_with_the_10g_mac_option(board, tmp_path, rtl_tree):
     assert generics == ["GOLDEN=0", "MAC_10G=1"], synth
     read = {Path(c[-1]).name for c in names(calls, "read_verilog")}
     assert {"fpga.v", "tsnic_xgmii_tx.v", "tsnic_xgmii_rx.v", "tsnic_axis_downsize.v"} <= read, read
+    # the constraints of the option (config.tcl xdc_10g): no LOCs of QSFP lanes the 10G top does not have
+    xdcs = [Path(c[-1]).name for c in names(calls, "read_xdc")]
+    if "xdc_10g" in cfg:
+        assert [x for x in xdcs if x != "cdc.tcl"] == cfg["xdc_10g"], xdcs
     steps = [index_of(calls, "synth_design"), index_of(calls, "route_design"), index_of(calls, "write_bitstream"),
              index_of(calls, "write_cfgmem", lambda c: "bin" in c)]
     assert steps == sorted(steps), steps
@@ -227,10 +235,12 @@ def test_missing_rtl_module_is_named_before_any_work(tmp_path):
     assert not names(calls, "create_project") and not names(calls, "synth_design")
 
 
-def top_ports(board):
-    """name -> width of the ports of board/<board>/rtl/fpga.v."""
+def top_ports(board, mac_10g=0):
+    """name -> width of the ports of board/<board>/rtl/fpga.v (with parameter MAC_10G = mac_10g: the
+    QSFP lanes' `[(MAC_10G != 0 ? 0 : 3):0]`)."""
     src = (BOARD / board / "rtl" / "fpga.v").read_text()
     src = re.sub(r"//[^\n]*", "", src)
+    src = re.sub(r"\(\s*MAC_10G\s*!=\s*0\s*\?\s*(\d+)\s*:\s*(\d+)\s*\)", r"\1" if mac_10g else r"\2", src)
     header = src[src.index("module fpga") : src.index(");")]
     ports = {}
     for m in re.finditer(r"\b(input|output|inout)\s+wire\s*(\[(\d+):(\d+)\])?\s*(\w+)", header):

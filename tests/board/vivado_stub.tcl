@@ -78,6 +78,10 @@ proc get_pins {args} {
 }
 proc get_nets {args} { return {} }
 proc create_clock {args} { stub_log create_clock {*}$args }
+proc create_pblock {args} { stub_log create_pblock {*}$args; return [lindex $args end] }
+proc get_pblocks {args} { return [lindex $args end] }
+proc add_cells_to_pblock {args} { stub_log add_cells_to_pblock {*}$args }
+proc resize_pblock {args} { stub_log resize_pblock {*}$args }
 proc create_generated_clock {args} { stub_log create_generated_clock {*}$args }
 proc set_false_path {args} { stub_log set_false_path {*}$args }
 proc set_max_delay {args} { stub_log set_max_delay {*}$args }

@@ -13,7 +13,8 @@
 #               not reach init within 150 s on 2026-12-01, so TCG is the default)
 #   TSNIC_VM_TIMEOUT   seconds (build included) before the VMs are killed (default 150)
 #
-# Last line: `test-vm: N passed, M failed`. Exit status non-zero on any failure, a missing result or a
+# Last line: `test-vm: N passed, M failed`. Exit status non-zero on any failure, a missing result, a
+# pass count other than EXPECTED_CHECKS (below), or a
 # timeout. Leaves nothing behind: the per-run directory and the VM process go in the EXIT trap; the
 # downloaded kernel and the release build stay under target/ as cached build artefacts.
 set -euo pipefail
@@ -165,5 +166,13 @@ if [ "$TIMED_OUT" = 1 ]; then
   tail -20 "$CONSOLE"
   FAILED=$((FAILED + 1))
 fi
+# The number of checks is pinned: a guest that skipped a check (or a check that stopped printing `ok`)
+# must not pass on the others. Adding or removing a check in init.sh or examples/vfio_edu.rs means
+# updating this number in the same commit.
+EXPECTED_CHECKS=56
+if [ "$TIMED_OUT" = 0 ] && [ "$FAILED" = 0 ] && [ "$PASSED" != "$EXPECTED_CHECKS" ]; then
+  echo "FAIL $PASSED checks passed where $EXPECTED_CHECKS are expected: a check was skipped, or one was added or removed without updating EXPECTED_CHECKS in tests/vm/run.sh"
+  FAILED=$((FAILED + 1))
+fi
 echo "test-vm: $PASSED passed, $FAILED failed (${ELAPSED} s, $ACCEL)"
-[ "$FAILED" = 0 ] && [ "$PASSED" -gt 0 ]
+[ "$FAILED" = 0 ] && [ "$PASSED" = "$EXPECTED_CHECKS" ]

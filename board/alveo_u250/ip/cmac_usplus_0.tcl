@@ -1,6 +1,12 @@
 # 100G Ethernet MAC of the Alveo U250's QSFP28 cage 0: the CMACE4 hard block nearest GTY quad 231, CAUI-4
 # (4 x 25.78125 Gb/s) with RS-FEC (100GBASE-SR4/CR4), 512-bit AXI-Stream at 322.265625 MHz,
 # 161.1328125 MHz reference clock, 100 MHz init/DRP clock, no pause frames.
+# Lanes: QSFP0 = GTY quad 231 = GTYE4_CHANNEL_X1Y44..X1Y47 / GTYE4_COMMON_X1Y11 on the xcu250 (the
+# xcu200's numbering of the same quad is X1Y48..X1Y51, Corundum's AU200 cmac_usplus_0.tcl at 5ddff9d1:
+# not this part). Source: Corundum's AU250 design
+# before its AU200 merge, fpga/mqnic/AU250/fpga_100g/ip/cmac_usplus_0.tcl (CMAC_CORE_SELECT CMACE4_X0Y8,
+# GT_GROUP_SELECT X1Y44~X1Y47) and fpga.xdc at 72afcc44 and at 18ac7cc4^, the last before the merge (pins N4/N9.. = MGTY*_231 = X1Y44..X1Y47,
+# refclk K11 = MGTREFCLK1P_231); checked against board/alveo_u250/fpga.xdc by tests/board/test_gt_placement.py.
 # Sourced by board/common/vivado/build.tcl, which sets ip_dir.
 create_ip -name cmac_usplus -vendor xilinx.com -library ip -module_name cmac_usplus_0 -dir $ip_dir
 
@@ -15,9 +21,9 @@ set_property -dict [list \
     CONFIG.RX_FLOW_CONTROL {0} \
     CONFIG.ENABLE_PIPELINE_REG {1} \
     CONFIG.CMAC_CORE_SELECT {CMACE4_X0Y8} \
-    CONFIG.GT_GROUP_SELECT {X1Y48~X1Y51} \
-    CONFIG.LANE1_GT_LOC {X1Y48} \
-    CONFIG.LANE2_GT_LOC {X1Y49} \
-    CONFIG.LANE3_GT_LOC {X1Y50} \
-    CONFIG.LANE4_GT_LOC {X1Y51} \
+    CONFIG.GT_GROUP_SELECT {X1Y44~X1Y47} \
+    CONFIG.LANE1_GT_LOC {X1Y44} \
+    CONFIG.LANE2_GT_LOC {X1Y45} \
+    CONFIG.LANE3_GT_LOC {X1Y46} \
+    CONFIG.LANE4_GT_LOC {X1Y47} \
 ] [get_ips cmac_usplus_0]

@@ -64,6 +64,9 @@ if (MAC_10G == 0) begin : cmac
     wire [55:0]  mac_rx_preamble;
     /* verilator lint_on UNUSEDSIGNAL */
 
+    // ctl_rsfec_ieee_error_indication_mode 0 (was 1): the value Corundum's working 100G designs tie it to
+    // (fpga/mqnic/AU250/fpga_100g/rtl/fpga.v at 72afcc44, the AU250 design before its AU200 merge); its
+    // meaning is PG203's RS-FEC control port (the decoder's IEEE error-indication mode), not tested here
     cmac_usplus_0 cmac_inst (
         .gt_txp_out(qsfp_tx_p), .gt_txn_out(qsfp_tx_n), .gt_rxp_in(qsfp_rx_p), .gt_rxn_in(qsfp_rx_n),
         .gt_ref_clk_p(refclk_p), .gt_ref_clk_n(refclk_n), .gt_ref_clk_out(mac_refclk_out),
@@ -80,10 +83,68 @@ if (MAC_10G == 0) begin : cmac
         .rx_axis_tkeep(core_rx_tkeep), .rx_axis_tuser(core_rx_tuser), .rx_preambleout(mac_rx_preamble),
         .ctl_tx_enable(1'b1), .ctl_tx_send_idle(1'b0), .ctl_tx_send_rfi(1'b0), .ctl_tx_send_lfi(1'b0),
         .ctl_tx_test_pattern(1'b0), .ctl_rx_enable(1'b1), .ctl_rx_force_resync(1'b0), .ctl_rx_test_pattern(1'b0),
-        .ctl_rsfec_ieee_error_indication_mode(1'b1), .ctl_rx_rsfec_enable(1'b1),
+        .ctl_rsfec_ieee_error_indication_mode(1'b0), .ctl_rx_rsfec_enable(1'b1),
         .ctl_rx_rsfec_enable_correction(1'b1), .ctl_rx_rsfec_enable_indication(1'b1), .ctl_tx_rsfec_enable(1'b1),
         .stat_rx_aligned(mac_rx_aligned), .stat_rx_status(mac_rx_status), .stat_rx_remote_fault(mac_rx_rfault),
-        .stat_rx_local_fault(mac_rx_lfault), .stat_tx_local_fault(mac_tx_lfault)
+        .stat_rx_local_fault(mac_rx_lfault), .stat_tx_local_fault(mac_tx_lfault),
+        // outputs not used (statistics, OTN, RS-FEC status, recovered clocks)
+        .gt_rxrecclkout(), .rx_otn_bip8_0(), .rx_otn_bip8_1(), .rx_otn_bip8_2(), .rx_otn_bip8_3(),
+        .rx_otn_bip8_4(), .rx_otn_data_0(), .rx_otn_data_1(), .rx_otn_data_2(), .rx_otn_data_3(),
+        .rx_otn_data_4(), .rx_otn_ena(), .rx_otn_lane0(), .rx_otn_vlmarker(), .stat_rx_aligned_err(),
+        .stat_rx_bad_code(), .stat_rx_bad_fcs(), .stat_rx_bad_preamble(), .stat_rx_bad_sfd(),
+        .stat_rx_bip_err_0(), .stat_rx_bip_err_1(), .stat_rx_bip_err_10(), .stat_rx_bip_err_11(),
+        .stat_rx_bip_err_12(), .stat_rx_bip_err_13(), .stat_rx_bip_err_14(), .stat_rx_bip_err_15(),
+        .stat_rx_bip_err_16(), .stat_rx_bip_err_17(), .stat_rx_bip_err_18(), .stat_rx_bip_err_19(),
+        .stat_rx_bip_err_2(), .stat_rx_bip_err_3(), .stat_rx_bip_err_4(), .stat_rx_bip_err_5(),
+        .stat_rx_bip_err_6(), .stat_rx_bip_err_7(), .stat_rx_bip_err_8(), .stat_rx_bip_err_9(),
+        .stat_rx_block_lock(), .stat_rx_broadcast(), .stat_rx_fragment(), .stat_rx_framing_err_0(),
+        .stat_rx_framing_err_1(), .stat_rx_framing_err_10(), .stat_rx_framing_err_11(),
+        .stat_rx_framing_err_12(), .stat_rx_framing_err_13(), .stat_rx_framing_err_14(),
+        .stat_rx_framing_err_15(), .stat_rx_framing_err_16(), .stat_rx_framing_err_17(),
+        .stat_rx_framing_err_18(), .stat_rx_framing_err_19(), .stat_rx_framing_err_2(),
+        .stat_rx_framing_err_3(), .stat_rx_framing_err_4(), .stat_rx_framing_err_5(),
+        .stat_rx_framing_err_6(), .stat_rx_framing_err_7(), .stat_rx_framing_err_8(),
+        .stat_rx_framing_err_9(), .stat_rx_framing_err_valid_0(), .stat_rx_framing_err_valid_1(),
+        .stat_rx_framing_err_valid_10(), .stat_rx_framing_err_valid_11(), .stat_rx_framing_err_valid_12(),
+        .stat_rx_framing_err_valid_13(), .stat_rx_framing_err_valid_14(), .stat_rx_framing_err_valid_15(),
+        .stat_rx_framing_err_valid_16(), .stat_rx_framing_err_valid_17(), .stat_rx_framing_err_valid_18(),
+        .stat_rx_framing_err_valid_19(), .stat_rx_framing_err_valid_2(), .stat_rx_framing_err_valid_3(),
+        .stat_rx_framing_err_valid_4(), .stat_rx_framing_err_valid_5(), .stat_rx_framing_err_valid_6(),
+        .stat_rx_framing_err_valid_7(), .stat_rx_framing_err_valid_8(), .stat_rx_framing_err_valid_9(),
+        .stat_rx_got_signal_os(), .stat_rx_hi_ber(), .stat_rx_inrangeerr(), .stat_rx_internal_local_fault(),
+        .stat_rx_jabber(), .stat_rx_mf_err(), .stat_rx_mf_len_err(), .stat_rx_mf_repeat_err(),
+        .stat_rx_misaligned(), .stat_rx_multicast(), .stat_rx_oversize(), .stat_rx_packet_1024_1518_bytes(),
+        .stat_rx_packet_128_255_bytes(), .stat_rx_packet_1519_1522_bytes(),
+        .stat_rx_packet_1523_1548_bytes(), .stat_rx_packet_1549_2047_bytes(),
+        .stat_rx_packet_2048_4095_bytes(), .stat_rx_packet_256_511_bytes(),
+        .stat_rx_packet_4096_8191_bytes(), .stat_rx_packet_512_1023_bytes(), .stat_rx_packet_64_bytes(),
+        .stat_rx_packet_65_127_bytes(), .stat_rx_packet_8192_9215_bytes(), .stat_rx_packet_bad_fcs(),
+        .stat_rx_packet_large(), .stat_rx_packet_small(), .stat_rx_received_local_fault(),
+        .stat_rx_stomped_fcs(), .stat_rx_synced(), .stat_rx_synced_err(), .stat_rx_test_pattern_mismatch(),
+        .stat_rx_toolong(), .stat_rx_total_bytes(), .stat_rx_total_good_bytes(),
+        .stat_rx_total_good_packets(), .stat_rx_total_packets(), .stat_rx_truncated(), .stat_rx_undersize(),
+        .stat_rx_unicast(), .stat_rx_vlan(), .stat_rx_pcsl_demuxed(), .stat_rx_pcsl_number_0(),
+        .stat_rx_pcsl_number_1(), .stat_rx_pcsl_number_10(), .stat_rx_pcsl_number_11(),
+        .stat_rx_pcsl_number_12(), .stat_rx_pcsl_number_13(), .stat_rx_pcsl_number_14(),
+        .stat_rx_pcsl_number_15(), .stat_rx_pcsl_number_16(), .stat_rx_pcsl_number_17(),
+        .stat_rx_pcsl_number_18(), .stat_rx_pcsl_number_19(), .stat_rx_pcsl_number_2(),
+        .stat_rx_pcsl_number_3(), .stat_rx_pcsl_number_4(), .stat_rx_pcsl_number_5(),
+        .stat_rx_pcsl_number_6(), .stat_rx_pcsl_number_7(), .stat_rx_pcsl_number_8(),
+        .stat_rx_pcsl_number_9(), .stat_rx_rsfec_am_lock0(), .stat_rx_rsfec_am_lock1(),
+        .stat_rx_rsfec_am_lock2(), .stat_rx_rsfec_am_lock3(), .stat_rx_rsfec_corrected_cw_inc(),
+        .stat_rx_rsfec_cw_inc(), .stat_rx_rsfec_err_count0_inc(), .stat_rx_rsfec_err_count1_inc(),
+        .stat_rx_rsfec_err_count2_inc(), .stat_rx_rsfec_err_count3_inc(), .stat_rx_rsfec_hi_ser(),
+        .stat_rx_rsfec_lane_alignment_status(), .stat_rx_rsfec_lane_fill_0(), .stat_rx_rsfec_lane_fill_1(),
+        .stat_rx_rsfec_lane_fill_2(), .stat_rx_rsfec_lane_fill_3(), .stat_rx_rsfec_lane_mapping(),
+        .stat_rx_rsfec_uncorrected_cw_inc(), .stat_tx_bad_fcs(), .stat_tx_broadcast(),
+        .stat_tx_frame_error(), .stat_tx_multicast(), .stat_tx_packet_1024_1518_bytes(),
+        .stat_tx_packet_128_255_bytes(), .stat_tx_packet_1519_1522_bytes(),
+        .stat_tx_packet_1523_1548_bytes(), .stat_tx_packet_1549_2047_bytes(),
+        .stat_tx_packet_2048_4095_bytes(), .stat_tx_packet_256_511_bytes(),
+        .stat_tx_packet_4096_8191_bytes(), .stat_tx_packet_512_1023_bytes(), .stat_tx_packet_64_bytes(),
+        .stat_tx_packet_65_127_bytes(), .stat_tx_packet_8192_9215_bytes(), .stat_tx_packet_large(),
+        .stat_tx_packet_small(), .stat_tx_total_bytes(), .stat_tx_total_good_bytes(),
+        .stat_tx_total_good_packets(), .stat_tx_total_packets(), .stat_tx_unicast(), .stat_tx_vlan()
     );
 
     // the CMAC's RX user reset onto mac_clk (the RX stream's clock) for the board core's RX side
@@ -121,7 +182,12 @@ end else begin : xgmii
         .ctl_rx_test_pattern_enable_0(1'b0), .ctl_rx_prbs31_test_pattern_enable_0(1'b0),
         .ctl_tx_test_pattern_0(1'b0), .ctl_tx_data_pattern_select_0(1'b0),
         .ctl_tx_test_pattern_enable_0(1'b0), .ctl_tx_prbs31_test_pattern_enable_0(1'b0),
-        .stat_rx_block_lock_0(pcs_block_lock), .stat_rx_status_0(mac_rx_aligned), .stat_rx_hi_ber_0(pcs_hi_ber)
+        .ctl_tx_test_pattern_select_0(1'b0), .ctl_tx_test_pattern_seed_a_0(58'd0), .ctl_tx_test_pattern_seed_b_0(58'd0),
+        .stat_rx_block_lock_0(pcs_block_lock), .stat_rx_status_0(mac_rx_aligned), .stat_rx_hi_ber_0(pcs_hi_ber),
+        // outputs not used
+        .stat_rx_framing_err_valid_0(), .stat_rx_framing_err_0(), .stat_rx_valid_ctrl_code_0(),
+        .stat_rx_bad_code_0(), .stat_rx_bad_code_valid_0(), .stat_rx_error_valid_0(), .stat_rx_error_0(),
+        .stat_rx_fifo_error_0(), .stat_rx_local_fault_0(), .stat_tx_local_fault_0()
     );
 
     // the MAC side's resets: the PCS's TX/RX user resets (on tx_mii_clk_0 / rx_core_clk_0 = mac_clk),

@@ -7,8 +7,16 @@
 // placement of the GTs is each board's ip/*.tcl.
 //
 // - PCIe: PCIE_IP (board/<board>/ip/PCIE_IP.tcl), Gen3 x16, 512-bit CQ/CC/RQ/RC at user_clk = 250 MHz,
-//   the core clock. Reference clock: 100 MHz from the edge connector (IBUFDS_GTE4: O to the GTs, ODIV2
-//   through BUFG_GT to the IP's sys_clk). PERST# straight to sys_reset.
+//   the core clock. Reference clock: 100 MHz from the edge connector (IBUFDS_GTE4: O to the GTs' sys_clk_gt,
+//   ODIV2 straight to the IP's sys_clk, which puts its own BUFG_GT on it: PG213 clocking, as Corundum's
+//   fpga/mqnic/Alveo/fpga_100g/rtl/fpga_au50.v and fpga_au200.v wire it). PERST# straight to sys_reset
+//   (active low on pcie4/pcie4c: PG213). Every IP input is written here (docs/BOARDS.md, "PCIe IP inputs").
+//   Inputs a left-open port would tie to 0 but that must be 1, as Corundum's fpga_au50.v / fpga_au200.v
+//   tie them: cfg_link_training_enable (0 = the LTSSM never leaves Detect), cfg_config_space_enable (0 =
+//   configuration requests answered with CRS, no enumeration), cfg_power_state_change_ack (0 = a D-state
+//   change requested by the host, e.g. D3hot by vfio-pci, never completes). cfg_dsn 0 (no serial number
+//   capability is enabled), cfg_flr_done 0 and the VF FLR inputs 0 (no FLR capability in ip/*.tcl; as
+//   Corundum), the management, message, error, power-management and downstream-port inputs idle (0).
 // - Ethernet: tsnic_alveo_mac on the QSFP28 cage's lanes and 161.1328125 MHz reference clock: the CMAC
 //   cmac_usplus_0 (100GBASE-SR4/CR4, CAUI-4 with RS-FEC), TX/RX user clock gt_txusrclk2 =
 //   322.265625 MHz; its init/DRP clock and power-on reset: init_clk, 2^12 cycles (41 us).
@@ -86,12 +94,12 @@ assign init_rst_cnt = init_rst_cnt_reg;
 
 // ------------------------------------------------------------------------------------------------
 // PCIe hard block
-wire pcie_refclk_gt, pcie_refclk_div2, pcie_sys_clk;
+// ODIV2 (100 MHz: REFCLK_HROW_CK_SEL 2'b00 = ODIV2 is O, undivided, UG578) goes straight to the IP's sys_clk:
+// the IP has its own BUFG_GT on sys_clk, and a BUFG_GT takes its input from a GT or an IBUFDS_GTE ODIV2
+// only (UG572), so no BUFG_GT of ours in between (Corundum: fpga_au50.v / fpga_au200.v do the same)
+wire pcie_refclk_gt, pcie_sys_clk;
 IBUFDS_GTE4 #(.REFCLK_HROW_CK_SEL(2'b00)) pcie_refclk_ibuf_inst (
-    .I(pcie_refclk_p), .IB(pcie_refclk_n), .CEB(1'b0), .O(pcie_refclk_gt), .ODIV2(pcie_refclk_div2)
-);
-BUFG_GT pcie_refclk_bufg_inst (
-    .I(pcie_refclk_div2), .CE(1'b1), .CEMASK(1'b0), .CLR(1'b0), .CLRMASK(1'b0), .DIV(3'd0), .O(pcie_sys_clk)
+    .I(pcie_refclk_p), .IB(pcie_refclk_n), .CEB(1'b0), .O(pcie_refclk_gt), .ODIV2(pcie_sys_clk)
 );
 
 wire clk;            // user_clk, 250 MHz: the core clock
@@ -147,7 +155,28 @@ wire [5:0]  pcie_ltssm, pcie_np_count;
     .cfg_interrupt_msix_int(msix_int), .cfg_interrupt_msix_vec_pending(2'd0), \
     .cfg_interrupt_msix_vec_pending_status(pcie_vec_pending_status), \
     .cfg_interrupt_msi_sent(msix_sent), .cfg_interrupt_msi_fail(msix_fail), \
-    .cfg_interrupt_msi_function_number(8'd0)
+    .cfg_interrupt_msi_function_number(8'd0), \
+    .cfg_link_training_enable(1'b1), .cfg_config_space_enable(1'b1), .cfg_power_state_change_ack(1'b1), \
+    .cfg_dsn(64'd0), .cfg_flr_done(4'd0), .cfg_vf_flr_done(1'b0), .cfg_vf_flr_func_num(8'd0), \
+    .cfg_err_cor_in(1'b0), .cfg_err_uncor_in(1'b0), \
+    .cfg_mgmt_addr(10'd0), .cfg_mgmt_function_number(8'd0), .cfg_mgmt_write(1'b0), .cfg_mgmt_write_data(32'd0), \
+    .cfg_mgmt_byte_enable(4'd0), .cfg_mgmt_read(1'b0), .cfg_mgmt_debug_access(1'b0), \
+    .cfg_msg_transmit(1'b0), .cfg_msg_transmit_type(3'd0), .cfg_msg_transmit_data(32'd0), .cfg_fc_sel(3'd0), \
+    .cfg_pm_aspm_l1_entry_reject(1'b0), .cfg_pm_aspm_tx_l0s_entry_disable(1'b0), \
+    .cfg_req_pm_transition_l23_ready(1'b0), .cfg_hot_reset_in(1'b0), \
+    .cfg_ds_port_number(8'd0), .cfg_ds_bus_number(8'd0), .cfg_ds_device_number(5'd0), \
+    .pcie_rq_seq_num0(), .pcie_rq_seq_num_vld0(), .pcie_rq_seq_num1(), .pcie_rq_seq_num_vld1(), \
+    .pcie_rq_tag0(), .pcie_rq_tag1(), .pcie_rq_tag_av(), .pcie_rq_tag_vld0(), .pcie_rq_tag_vld1(), \
+    .pcie_tfc_nph_av(), .pcie_tfc_npd_av(), .cfg_function_power_state(), .cfg_vf_status(), \
+    .cfg_vf_power_state(), .cfg_link_power_state(), .cfg_err_cor_out(), .cfg_err_nonfatal_out(), \
+    .cfg_err_fatal_out(), .cfg_local_error_valid(), .cfg_local_error_out(), .cfg_rx_pm_state(), \
+    .cfg_tx_pm_state(), .cfg_rcb_status(), .cfg_obff_enable(), .cfg_pl_status_change(), \
+    .cfg_tph_requester_enable(), .cfg_tph_st_mode(), .cfg_vf_tph_requester_enable(), .cfg_vf_tph_st_mode(), \
+    .cfg_mgmt_read_data(), .cfg_mgmt_read_write_done(), .cfg_msg_received(), .cfg_msg_received_data(), \
+    .cfg_msg_received_type(), .cfg_msg_transmit_done(), .cfg_fc_ph(), .cfg_fc_pd(), .cfg_fc_nph(), \
+    .cfg_fc_npd(), .cfg_fc_cplh(), .cfg_fc_cpld(), .cfg_power_state_change_interrupt(), \
+    .cfg_flr_in_process(), .cfg_vf_flr_in_process(), .cfg_interrupt_msix_vf_enable(), \
+    .cfg_interrupt_msix_vf_mask(), .cfg_hot_reset_out()
 
 generate
 if (PCIE_IP == "pcie4c_uscale_plus_0") begin : pcie4c

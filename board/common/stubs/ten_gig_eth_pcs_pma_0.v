@@ -1,6 +1,11 @@
-// Lint stub of the ten_gig_eth_pcs_pma IP as board/<board>/ip/*.tcl generates it (module name ten_gig_eth_pcs_pma_0): the user-side ports
-// the board tops use, named and sized as PG068 (10G Ethernet PCS/PMA, 10GBASE-R), 7-series GTH, shared logic in the core, 64-bit SDR XGMII documents them. Ports not listed here are left
-// unconnected in the tops (Vivado accepts an instance that omits ports). No behaviour: outputs are zero.
+// Lint stub of the ten_gig_eth_pcs_pma IP (10G Ethernet PCS/PMA, PG068) as
+// board/netfpga_sume/ip/ten_gig_eth_pcs_pma_0.tcl generates it (module name ten_gig_eth_pcs_pma_0):
+// 10GBASE-R, 7-series GTH, shared logic in the core, no MDIO (configuration and status vectors), 64-bit SDR
+// XGMII. Every port of that configuration, so board/lint.sh sees any port the top leaves out (Verilator
+// PINMISSING) or leaves empty (PINCONNECTEMPTY on an input). Source: the port list of Corundum's
+// fpga/mqnic/NetFPGA_SUME/fpga/rtl/fpga.v instance of ten_gig_eth_pcs_pma_0 (its ip/ten_gig_eth_pcs_pma_0.tcl
+// has the same four settings as ours); widths as PG068's port tables give them. Only a generated IP can
+// confirm it. No behaviour: outputs are zero.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none

@@ -2,8 +2,9 @@
 #   make bitstream     Vivado non-project build: build/fpga.bit, build/fpga.mcs (+ .prm), build/fpga.bin
 #   make golden        the same as the golden (fallback) image, in build-golden/
 #   make program       load build/fpga.bit over JTAG (volatile)
-#   make flash-jtag    write build-golden/fpga.mcs (the golden image, at flash address 0) into the
-#                      configuration flash over JTAG: the first install. Application images then go
+#   make flash-jtag    write build-golden/fpga.mcs (the golden image, at 0x01002000 on the Alveo
+#                      boards, above AMD's factory image, which stays) into the configuration flash
+#                      over JTAG: the first install. Application images then go
 #                      to slot A/B with `tsnic flash write build/fpga.bit` (docs/FIRMWARE.md).
 #   make clean
 # VIVADO=/path/to/vivado to use one that is not on PATH. TSNIC_RTL_DIR=... to build another RTL tree.

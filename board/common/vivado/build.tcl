@@ -6,8 +6,9 @@
 #
 # BOARD_DIR holds config.tcl (part, IP scripts, XDC files, board RTL, flash part/size/interface), rtl/,
 # ip/ and the XDC. OUT_DIR receives the checkpoints, reports, fpga.bit, fpga.mcs/.prm and fpga.bin.
-# GOLDEN=1 builds the golden (fallback) image: the core's boot selector is in, and the flash image is
-# meant for address 0 (docs/FIRMWARE.md has the flash layout). MAC picks one of the board's MAC options
+# GOLDEN=1 builds the golden image: the core's boot selector is in, and the flash image is meant for
+# config.tcl's flash_load_addr (Alveo: 0x01002000, where AMD's factory image MultiBoots to; the
+# factory image below it is never written; SUME: 0). docs/FIRMWARE.md has the flash layout. MAC picks one of the board's MAC options
 # (config.tcl: mac_options, the first the default; option X brings its own ip_tcl_X, generic_X for the
 # top and rtl_modules_X); empty = the default.
 
@@ -33,7 +34,8 @@ proc fail {msg} {
     exit 1
 }
 
-# the MAC option: the default one, or another of config.tcl's mac_options with its IP, generic and modules
+# the MAC option: the default one, or another of config.tcl's mac_options with its IP, generic, modules
+# and (if config.tcl sets xdc_<option>) constraint files
 if {![info exists mac_options]} { set mac_options {} }
 set generics [list GOLDEN=$golden]
 if {$mac ne "" && $mac ni $mac_options} {
@@ -49,6 +51,7 @@ if {$mac ne "" && $mac ne [lindex $mac_options 0]} {
     set ip_tcl [set ip_tcl_$mac]
     lappend generics {*}[set generic_$mac]
     if {[info exists rtl_modules_$mac]} { lappend rtl_modules {*}[set rtl_modules_$mac] }
+    if {[info exists xdc_$mac]} { set xdc [set xdc_$mac] }
     puts "build: MAC option $mac (IP: [join $ip_tcl {, }]; generics: [join $generics {, }])"
 }
 
@@ -134,8 +137,14 @@ if {$whs < 0} {
 # bitstream and flash image
 set bit [file join $out_dir fpga.bit]
 write_bitstream -force $bit
+if {![info exists flash_load_addr]} { set flash_load_addr 0x00000000 }
+# the golden image must end before slot A (config.tcl flash_golden_max; the .bit's few header bytes
+# count too, so this is a bound on the safe side)
+if {$golden && [info exists flash_golden_max] && [file size $bit] > $flash_golden_max} {
+    fail "the golden image ([file size $bit] bytes) does not fit its region ($flash_golden_max bytes from $flash_load_addr): keep BITSTREAM.GENERAL.COMPRESS TRUE and the golden design small"
+}
 write_cfgmem -force -format mcs -size $flash_size_mb -interface $flash_iface \
-    -loadbit [list up 0x00000000 $bit] -file [file join $out_dir fpga.mcs]
+    -loadbit [list up $flash_load_addr $bit] -file [file join $out_dir fpga.mcs]
 write_cfgmem -force -format bin -size $flash_size_mb -interface $flash_iface \
-    -loadbit [list up 0x00000000 $bit] -file [file join $out_dir fpga.bin]
+    -loadbit [list up $flash_load_addr $bit] -file [file join $out_dir fpga.bin]
 puts "build: wrote $bit, fpga.mcs (+ .prm) and fpga.bin in $out_dir"

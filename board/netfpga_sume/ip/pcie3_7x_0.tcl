@@ -2,6 +2,12 @@
 # AXI-Stream at 250 MHz, the configuration tsnic_board_core expects (hdl/rtl/tsnic_board_core.v
 # header): straddle off, client tags, 5-bit tags, MSI-X with the table and PBA in user logic (BAR0
 # 0x20000 / 0x28000), BAR0 64-bit 1 MiB; the PIPE clock module inside the IP (shared logic in core).
+# axisten_if_enable_client_tag {false}: on pcie3_7x this GUI setting is inverted, {false} gives the HDL
+# AXISTEN_IF_ENABLE_CLIENT_TAG = TRUE, the user logic picks the tags (Corundum's
+# fpga/mqnic/NetFPGA_SUME/fpga/ip/pcie3_7x_0.tcl sets {false}, its comment noting the inversion);
+# tsnic_pcie_us_rd matches completions by its own tag. aspm_support {No_ASPM}: no
+# L0s/L1 ASPM advertised (as Corundum's SUME script). Only a generated IP's parameters can confirm the
+# inversion (docs/BOARDS.md).
 # Sourced by board/common/vivado/build.tcl, which sets ip_dir.
 create_ip -name pcie3_7x -vendor xilinx.com -library ip -module_name pcie3_7x_0 -dir $ip_dir
 
@@ -13,7 +19,7 @@ set_property -dict [list \
     CONFIG.axisten_if_width {256_bit} \
     CONFIG.axisten_freq {250} \
     CONFIG.AXISTEN_IF_RC_STRADDLE {false} \
-    CONFIG.axisten_if_enable_client_tag {true} \
+    CONFIG.axisten_if_enable_client_tag {false} \
     CONFIG.extended_tag_field {false} \
     CONFIG.shared_logic_in_core {true} \
     CONFIG.pf0_dev_cap_max_payload {512_bytes} \
@@ -36,4 +42,5 @@ set_property -dict [list \
     CONFIG.PF0_MSIX_CAP_TABLE_OFFSET {00020000} \
     CONFIG.PF0_MSIX_CAP_PBA_BIR {BAR_1:0} \
     CONFIG.PF0_MSIX_CAP_PBA_OFFSET {00028000} \
+    CONFIG.aspm_support {No_ASPM} \
 ] [get_ips pcie3_7x_0]

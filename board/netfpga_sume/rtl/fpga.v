@@ -2,7 +2,10 @@
 //
 // - PCIe: pcie3_7x_0 (ip/pcie3_7x_0.tcl), Gen3 x8, 256-bit CQ/CC/RQ/RC at user_clk = 250 MHz, the
 //   core clock; the PIPE clocking is inside the IP (shared logic in core). Reference clock: 100 MHz
-//   from the edge connector on MGTREFCLK1_115 (IBUFDS_GTE2); PERST# straight to sys_reset.
+//   from the edge connector on MGTREFCLK1_115 (IBUFDS_GTE2). sys_reset of pcie3_7x is active high (PG023;
+//   Corundum's fpga/mqnic/NetFPGA_SUME/fpga/rtl/fpga.v passes !pcie_reset_n): PERST# inverted. Every IP
+//   input is written (docs/BOARDS.md, "PCIe IP inputs"): cfg_link_training_enable, cfg_config_space_enable
+//   and cfg_power_state_change_ack 1, cfg_dsn / FLR done 0, the rest idle, as Corundum's SUME top.
 // - Ethernet: SFP+ cage 1 at 10GBASE-R through ten_gig_eth_pcs_pma_0 (GTH, shared logic in core),
 //   64-bit SDR XGMII at coreclk_out = 156.25 MHz, our MAC tsnic_xgmii_tx on the TX side.
 //   Reference clock: 156.25 MHz on MGTREFCLK0_118 from the board's Si5324 jitter attenuator, which
@@ -180,14 +183,14 @@ wire [5:0]  pcie_ltssm, pcie_np_count;
 
 pcie3_7x_0 pcie_inst (
     .pci_exp_txn(pcie_tx_n), .pci_exp_txp(pcie_tx_p), .pci_exp_rxn(pcie_rx_n), .pci_exp_rxp(pcie_rx_p),
-    .sys_clk(pcie_refclk), .sys_reset(pcie_reset_n),
+    .sys_clk(pcie_refclk), .sys_reset(!pcie_reset_n),   // sys_reset: active high (PG023; Corundum: !pcie_reset_n)
     .user_clk(clk), .user_reset(pcie_user_reset), .user_lnk_up(pcie_lnk_up), .user_app_rdy(pcie_app_rdy),
     .s_axis_rq_tdata(rq_tdata), .s_axis_rq_tkeep(rq_tkeep), .s_axis_rq_tlast(rq_tlast),
     .s_axis_rq_tready(rq_tready4), .s_axis_rq_tuser(rq_tuser), .s_axis_rq_tvalid(rq_tvalid),
     .m_axis_rc_tdata(rc_tdata), .m_axis_rc_tkeep(rc_tkeep), .m_axis_rc_tlast(rc_tlast),
-    .m_axis_rc_tready(rc_tready), .m_axis_rc_tuser(rc_tuser), .m_axis_rc_tvalid(rc_tvalid),
+    .m_axis_rc_tready({22{rc_tready}}), .m_axis_rc_tuser(rc_tuser), .m_axis_rc_tvalid(rc_tvalid),
     .m_axis_cq_tdata(cq_tdata), .m_axis_cq_tkeep(cq_tkeep), .m_axis_cq_tlast(cq_tlast),
-    .m_axis_cq_tready(cq_tready), .m_axis_cq_tuser(cq_tuser), .m_axis_cq_tvalid(cq_tvalid),
+    .m_axis_cq_tready({22{cq_tready}}), .m_axis_cq_tuser(cq_tuser), .m_axis_cq_tvalid(cq_tvalid),
     .s_axis_cc_tdata(cc_tdata), .s_axis_cc_tkeep(cc_tkeep), .s_axis_cc_tlast(cc_tlast),
     .s_axis_cc_tready(cc_tready4), .s_axis_cc_tuser(cc_tuser), .s_axis_cc_tvalid(cc_tvalid),
     .pcie_cq_np_req(1'b1), .pcie_cq_np_req_count(pcie_np_count),
@@ -199,7 +202,37 @@ pcie3_7x_0 pcie_inst (
     .cfg_interrupt_msix_enable(cfg_msix_enable), .cfg_interrupt_msix_mask(cfg_msix_mask),
     .cfg_interrupt_msix_vf_enable(cfg_msix_vf_enable), .cfg_interrupt_msix_vf_mask(cfg_msix_vf_mask),
     .cfg_interrupt_msix_data(msix_data), .cfg_interrupt_msix_address(msix_address),
-    .cfg_interrupt_msix_int(msix_int), .cfg_interrupt_msix_sent(msix_sent), .cfg_interrupt_msix_fail(msix_fail)
+    .cfg_interrupt_msix_int(msix_int), .cfg_interrupt_msix_sent(msix_sent), .cfg_interrupt_msix_fail(msix_fail),
+    // inputs a left-open port would tie to 0 (Vivado) but that must be 1 (Corundum's SUME top ties them so):
+    // link training on, configuration space on (else CRS to every configuration request), D-state changes
+    // acknowledged at once (else a move to D3hot never completes)
+    .cfg_link_training_enable(1'b1), .cfg_config_space_enable(1'b1), .cfg_power_state_change_ack(1'b1),
+    // no device serial number, no FLR (none advertised by ip/pcie3_7x_0.tcl), no errors reported by us
+    .cfg_dsn(64'd0), .cfg_flr_done(2'd0), .cfg_vf_flr_done(6'd0), .cfg_err_cor_in(1'b0), .cfg_err_uncor_in(1'b0),
+    .cfg_interrupt_msi_function_number(3'd0),
+    .cfg_subsys_vend_id(16'h10ee),   // = PF0_SUBSYSTEM_VENDOR_ID of ip/pcie3_7x_0.tcl (Corundum: its board vendor)
+    .cfg_mgmt_addr(19'd0), .cfg_mgmt_write(1'b0), .cfg_mgmt_write_data(32'd0), .cfg_mgmt_byte_enable(4'd0),
+    .cfg_mgmt_read(1'b0), .cfg_mgmt_type1_cfg_reg_access(1'b0),
+    .cfg_msg_transmit(1'b0), .cfg_msg_transmit_type(3'd0), .cfg_msg_transmit_data(32'd0), .cfg_fc_sel(3'd0),
+    .cfg_per_func_status_control(3'd0), .cfg_per_function_number(3'd0), .cfg_per_function_output_request(1'b0),
+    .cfg_req_pm_transition_l23_ready(1'b0), .cfg_hot_reset_in(1'b0),
+    .cfg_ds_port_number(8'd0), .cfg_ds_bus_number(8'd0), .cfg_ds_device_number(5'd0), .cfg_ds_function_number(3'd0),
+    .int_pclk_sel_slave(8'd0),  // shared logic in core: no slave PIPE clock users (0, as public instances of it)
+    .pipe_mmcm_rst_n(1'b1),     // the PIPE MMCM out of reset (active low; see board/common/stubs/pcie3_7x_0.v)
+    // outputs not used
+    .mmcm_lock(), .int_pclk_out_slave(), .int_pipe_rxusrclk_out(), .int_rxoutclk_out(), .int_dclk_out(),
+    .int_userclk1_out(), .int_userclk2_out(), .int_oobclk_out(), .int_qplllock_out(), .int_qplloutclk_out(),
+    .int_qplloutrefclk_out(), .pcie_rq_seq_num(), .pcie_rq_seq_num_vld(), .pcie_rq_tag(), .pcie_rq_tag_vld(),
+    .pcie_tfc_nph_av(), .pcie_tfc_npd_av(), .cfg_function_power_state(), .cfg_vf_status(),
+    .cfg_vf_power_state(), .cfg_link_power_state(), .cfg_err_cor_out(), .cfg_err_nonfatal_out(),
+    .cfg_err_fatal_out(), .cfg_ltr_enable(), .cfg_rcb_status(), .cfg_dpa_substate_change(),
+    .cfg_obff_enable(), .cfg_pl_status_change(), .cfg_tph_requester_enable(), .cfg_tph_st_mode(),
+    .cfg_vf_tph_requester_enable(), .cfg_vf_tph_st_mode(), .cfg_mgmt_read_data(),
+    .cfg_mgmt_read_write_done(), .cfg_msg_received(), .cfg_msg_received_data(), .cfg_msg_received_type(),
+    .cfg_msg_transmit_done(), .cfg_fc_ph(), .cfg_fc_pd(), .cfg_fc_nph(), .cfg_fc_npd(), .cfg_fc_cplh(),
+    .cfg_fc_cpld(), .cfg_per_func_status_data(), .cfg_per_function_update_done(),
+    .cfg_power_state_change_interrupt(), .cfg_flr_in_process(), .cfg_vf_flr_in_process(),
+    .cfg_hot_reset_out()
 );
 
 reg rst = 1'b1;

@@ -16,6 +16,33 @@ pub fn close_card(card: Card) -> Result<()> {
         .context("the simulated card's state was not saved (the next command sees the card as it was before this one)")
 }
 
+/// Catch Ctrl-C (SIGINT) and SIGTERM for a long command: the returned flag is set, and the command
+/// stops at its next check, keeps what it did and exits non-zero. A second signal exits at once
+/// (status 130).
+/// Installed once per process: later calls return the same flag.
+pub fn stop_on_signals() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use std::sync::{atomic::AtomicBool, Arc, OnceLock};
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    if let Some(f) = FLAG.get() {
+        return Ok(Arc::clone(f));
+    }
+    let f = Arc::new(AtomicBool::new(false));
+    for sig in [SIGINT, SIGTERM] {
+        signal_hook::flag::register_conditional_shutdown(sig, 130, Arc::clone(&f))
+            .and_then(|_| signal_hook::flag::register(sig, Arc::clone(&f)))
+            .context("cannot install a signal handler")?;
+    }
+    Ok(Arc::clone(FLAG.get_or_init(|| f)))
+}
+
+/// Done with a card the command only read (`info`, `stats`, `phc get`): a simulated card kept in a
+/// read-only location is left as it was, without an error.
+pub fn close_card_read_only(card: Card) -> Result<()> {
+    card.close_read_only()
+        .context("the simulated card's state was not saved (the next command sees the card as it was before this one)")
+}
+
 /// An output file a command will write: the flag that names it and the path.
 pub struct OutPath<'a> {
     /// `--pcap`, `--report`, ...
@@ -44,8 +71,12 @@ fn identity(path: &Path) -> Result<(PathBuf, Option<FileId>)> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let dir = std::fs::canonicalize(parent)
-        .with_context(|| format!("the folder {} does not exist", parent.display()))?;
+    let dir = std::fs::canonicalize(parent).map_err(|_| {
+        anyhow!(
+            "the folder {} does not exist: create it or give another path; nothing was run",
+            parent.display()
+        )
+    })?;
     Ok((dir.join(name), None))
 }
 

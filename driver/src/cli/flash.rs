@@ -78,9 +78,9 @@ pub enum FlashCmd {
     /// golden image's boot selector follows the boot record.
     PowerCycle,
     /// Write a synthetic .bit (header and sync word; not loadable into an FPGA) to try `flash write`
-    /// on the model.
+    /// on the model. Never overwrites a file, and never the flash model's file.
     TestImage {
-        /// Output .bit file.
+        /// Output .bit file (a new file).
         out: PathBuf,
         /// Configuration data size: bytes, or with K/M (KiB/MiB), e.g. 4M, 40MB.
         #[arg(long, default_value = "4M")]
@@ -158,6 +158,78 @@ impl Drop for Bars {
     }
 }
 
+/// A path as the file system will resolve it: canonical when it exists, else its folder's canonical
+/// form plus its name (else as given, made absolute).
+fn resolved(p: &std::path::Path) -> PathBuf {
+    if let Ok(c) = std::fs::canonicalize(p) {
+        return c;
+    }
+    let abs = std::env::current_dir()
+        .map(|d| d.join(p))
+        .unwrap_or_else(|_| p.to_path_buf());
+    match (abs.parent(), abs.file_name()) {
+        (Some(dir), Some(name)) => std::fs::canonicalize(dir)
+            .map(|d| d.join(name))
+            .unwrap_or(abs.clone()),
+        _ => abs,
+    }
+}
+
+/// `test-image OUT` must not name the flash model's file (or its state and lock files).
+fn refuse_flash_model_file(out: &std::path::Path, flash: &std::path::Path) -> Result<()> {
+    let target = resolved(out);
+    let flash = resolved(flash);
+    let mut related = vec![flash.clone()];
+    for ext in [".state.json", ".state.json.tmp", ".lock"] {
+        let mut s = flash.as_os_str().to_owned();
+        s.push(ext);
+        related.push(PathBuf::from(s));
+    }
+    if related.contains(&target) {
+        bail!(
+            "refusing to write the test image to {}: it is the flash model's file (or its state or lock) {}, the simulated card's whole flash; choose another name for the image, e.g. `tsnic flash test-image test.bit`; nothing was written",
+            out.display(),
+            flash.display()
+        );
+    }
+    Ok(())
+}
+
+/// Write `bytes` to a new file; never replaces an existing one (nor follows a link to one).
+fn write_new_file(out: &std::path::Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let mut f = match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(out)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => bail!(
+            "refusing to overwrite {}: it exists; remove it first or choose another name; nothing was written",
+            out.display()
+        ),
+        Err(e) => return Err(e).with_context(|| format!("cannot create {}", out.display())),
+    };
+    if let Err(e) = f.write_all(bytes).and_then(|_| f.sync_all()) {
+        drop(f);
+        std::fs::remove_file(out).ok();
+        return Err(e).with_context(|| {
+            format!(
+                "cannot write {} (the partial file was removed)",
+                out.display()
+            )
+        });
+    }
+    Ok(())
+}
+
+/// What the flash model has to say about how it was opened (a missing state file, ...), on stderr.
+fn print_notes(card: &ModelCard) {
+    for n in &card.notes {
+        eprintln!("flash: {n}");
+    }
+}
+
 /// Run `tsnic flash`.
 pub fn run(args: FlashArgs) -> Result<()> {
     if let FlashCmd::TestImage {
@@ -172,8 +244,15 @@ pub fn run(args: FlashArgs) -> Result<()> {
         let part = part
             .clone()
             .unwrap_or_else(|| args.board.part().to_string());
+        let flash = match &args.flash_file {
+            Some(p) => Some(p.clone()),
+            None => model::default_path(args.board).ok(),
+        };
+        if let Some(f) = flash {
+            refuse_flash_model_file(out, &f)?;
+        }
         let bytes = image::synth_bit(design, &part, "2026/12/01", "12:00:00", len, *seed);
-        std::fs::write(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?;
+        write_new_file(out, &bytes)?;
         outln!(
             "wrote {} ({} bytes of configuration data for {part}; synthetic, for the flash model)",
             out.display(),
@@ -182,6 +261,7 @@ pub fn run(args: FlashArgs) -> Result<()> {
         return Ok(());
     }
     let spec = args.backend.as_str();
+    let prefix = command_prefix(&args);
     match spec {
         "model" | "mem" => {
             let path = match &args.flash_file {
@@ -189,6 +269,7 @@ pub fn run(args: FlashArgs) -> Result<()> {
                 None => model::default_path(args.board)?,
             };
             let mut card = ModelCard::open(args.board, &path)?;
+            print_notes(&card);
             if let FlashCmd::PowerCycle = args.cmd {
                 let msg = power_cycle_model(&mut card);
                 card.close()?;
@@ -197,16 +278,22 @@ pub fn run(args: FlashArgs) -> Result<()> {
             }
             if spec == "model" {
                 let mut card = card;
-                let r = command(&mut card, &args.cmd, spec);
+                let r = command(&mut card, &args.cmd, spec, &prefix);
                 let saved = card.close();
                 r?;
                 saved?;
             } else {
+                // AMD's factory image has no tsnic register block at all: say that, not "no FLASH block"
+                if card.running.factory {
+                    let why = card.factory_reason();
+                    card.close()?;
+                    return Err(tsnic::flash::FlashError::FactoryImage { why }.into());
+                }
                 let card = Rc::new(RefCell::new(card));
                 let mut backend = tsnic::flash::ctrl_model::mem_backend(card.clone());
                 let r = {
                     let mut dev = RegFlash::new(&mut backend);
-                    command(&mut dev, &args.cmd, spec)
+                    command(&mut dev, &args.cmd, spec, &prefix)
                 };
                 let saved = card.borrow_mut().close();
                 r?;
@@ -219,10 +306,10 @@ pub fn run(args: FlashArgs) -> Result<()> {
             if args.flash_file.is_some() {
                 bail!("--flash-file is for the model backends and the simulated card (`--backend model`, `mem` or `sim`); a real card keeps its own flash");
             }
-            let mut card = open_card(spec)?;
+            let mut card = open_card(spec).map_err(factory_hint)?;
             let r = {
                 let mut dev = RegFlash::new(card.backend());
-                command(&mut dev, &args.cmd, spec)
+                command(&mut dev, &args.cmd, spec, &prefix)
             };
             close_card(card)?;
             r
@@ -250,6 +337,7 @@ fn run_on_sim(args: &FlashArgs, spec: &str) -> Result<()> {
         _ => bail!("`{spec}` is not the simulated card"),
     };
     let model = ModelCard::open(args.board, &path)?;
+    print_notes(&model);
     let flash = SimFlash::new(model);
     let mut sim =
         open_sim_backend(&opts).with_context(|| format!("cannot open the card `{spec}`"))?;
@@ -271,10 +359,11 @@ fn run_on_sim(args: &FlashArgs, spec: &str) -> Result<()> {
         sim.card().reset(reset);
         sim.wait_ns(10_000)?;
     }
+    let prefix = command_prefix(args);
     let mut card = Card::from_backend(Box::new(sim), spec.to_string())?;
     let r = {
         let mut dev = RegFlash::new(card.backend());
-        command(&mut dev, &args.cmd, spec)
+        command(&mut dev, &args.cmd, spec, &prefix)
     };
     let closed = close_card(card);
     let mut model = match flash.into_card() {
@@ -293,7 +382,31 @@ fn run_on_sim(_args: &FlashArgs, _spec: &str) -> Result<()> {
     bail!("{}", tsnic::device::SIM_NOT_BUILT)
 }
 
-fn command(dev: &mut dyn FlashDevice, cmd: &FlashCmd, spec: &str) -> Result<()> {
+/// The start of a `tsnic flash` command line that reaches the same card as this one (for advice).
+fn command_prefix(args: &FlashArgs) -> String {
+    let quote = |s: String| {
+        if s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-:,=+@".contains(c))
+        {
+            s
+        } else {
+            format!("'{}'", s.replace('\'', "'\\''"))
+        }
+    };
+    let mut p = "tsnic flash".to_string();
+    if args.backend != "model" {
+        p += &format!(" --backend {}", quote(args.backend.clone()));
+    }
+    if !args.backend.starts_with("vfio:") {
+        p += &format!(" --board {}", args.board);
+        if let Some(f) = &args.flash_file {
+            p += &format!(" --flash-file {}", quote(f.display().to_string()));
+        }
+    }
+    p
+}
+
+fn command(dev: &mut dyn FlashDevice, cmd: &FlashCmd, spec: &str, prefix: &str) -> Result<()> {
     match cmd {
         FlashCmd::Info { json } => info(dev, *json),
         FlashCmd::Write {
@@ -302,7 +415,7 @@ fn command(dev: &mut dyn FlashDevice, cmd: &FlashCmd, spec: &str) -> Result<()> 
             part,
             golden_ok,
         } => write(dev, image, *slot, part.as_deref(), *golden_ok),
-        FlashCmd::Verify => verify(dev),
+        FlashCmd::Verify => verify(dev, prefix),
         FlashCmd::Boot { slot, default } => boot(dev, *slot, *default, spec),
         FlashCmd::PowerCycle => bail!("power-cycle works on the model backends only (`--backend model` or `mem`); on a card, power-cycle the host"),
         FlashCmd::TestImage { .. } => Ok(()),
@@ -346,7 +459,14 @@ fn info(dev: &mut dyn FlashDevice, json: bool) -> Result<()> {
         return Ok(());
     }
     let running = match i.running {
+        Some(Slot::Golden) => format!(
+            "golden (tsnic's boot selector at {:#010x}: the boot record chose no slot, or `flash boot golden`)",
+            i.layout.golden.base
+        ),
         Some(s) => s.to_string(),
+        None if i.boot.wbstar == i.layout.factory.base && i.boot.fallback => {
+            "AMD's factory image (address 0) after a FALLBACK: a tsnic image failed to configure; on a real card tsnic's registers would be gone (docs/FIRMWARE.md, \"Power-up chain and fallback\")".to_string()
+        }
         None => format!("unknown (warm-boot address {:#010x})", i.boot.wbstar),
     };
     outln!("backend        {describe}");
@@ -361,14 +481,22 @@ fn info(dev: &mut dyn FlashDevice, json: bool) -> Result<()> {
         i.jedec_id,
         i.cap.size >> 20
     );
-    outln!(
-        "status         SR {:#04x}, flag SR {:#04x}; golden {}",
-        i.sr.0,
-        i.sr.1,
-        if i.golden_protected {
-            "write-protected (BP3..0 = 1010, TB = 1)"
+    let prot = |p: bool| {
+        if p {
+            "write-protected"
         } else {
             "NOT write-protected"
+        }
+    };
+    outln!(
+        "status         SR {:#04x}, flag SR {:#04x}; factory image {}, golden {} ({})",
+        i.sr.0,
+        i.sr.1,
+        prot(i.factory_protected),
+        prot(i.golden_protected),
+        match i.protected {
+            Some((a, b)) => format!("BP/TB protect {a:#010x}..{b:#010x}"),
+            None => "BP/TB protect nothing".into(),
         }
     );
     outln!(
@@ -386,6 +514,12 @@ fn info(dev: &mut dyn FlashDevice, json: bool) -> Result<()> {
         ),
         None => outln!("boot record    none valid: the card stays in golden at power-up"),
     }
+    outln!(
+        "{:<14} {:#010x}..{:#010x}  AMD's factory image: loaded at power-up (it starts golden) and after any failed configuration; tsnic never writes it",
+        "factory",
+        i.layout.factory.base,
+        i.layout.factory.end()
+    );
     for s in &i.slots {
         outln!(
             "{:<14} {:#010x}..{:#010x}  {}",
@@ -450,7 +584,7 @@ fn write(
     Ok(())
 }
 
-fn verify(dev: &mut dyn FlashDevice) -> Result<()> {
+fn verify(dev: &mut dyn FlashDevice, prefix: &str) -> Result<()> {
     let mut bars = Bars { bar: None };
     let checks = update::verify(dev, &mut bars)?;
     drop(bars);
@@ -483,12 +617,47 @@ fn verify(dev: &mut dyn FlashDevice) -> Result<()> {
         }
     }
     if !bad.is_empty() {
+        let good = |s: Slot| {
+            checks
+                .iter()
+                .any(|c| c.slot == s && c.ok && !c.record_mismatch)
+        };
+        let mut fixes = Vec::new();
+        for c in checks.iter().filter(|c| bad.contains(&c.slot.to_string())) {
+            let s = c.slot;
+            fixes.push(match s {
+                Slot::Golden => format!(
+                    "golden: `{prefix} write GOLDEN.bit --slot golden --i-know-this-can-brick-the-card-golden` (GOLDEN.bit: tsnic's golden image, `make -C board/<board> golden`)"
+                ),
+                _ if c.selected && good(s.other()) => format!(
+                    "slot {s}: `{prefix} write IMAGE --slot {s}`, or first boot the good slot by default: `{prefix} boot {o} --default`",
+                    o = s.other()
+                ),
+                _ => format!("slot {s}: `{prefix} write IMAGE --slot {s}`"),
+            });
+        }
         bail!(
-            "verify failed for {}: rewrite the slot with `tsnic flash write IMAGE --slot SLOT`",
-            bad.join(", ")
+            "verify failed for {}; rewrite it (IMAGE: the .bit to put there):\n  {}",
+            bad.join(", "),
+            fixes.join("\n  ")
         );
     }
     Ok(())
+}
+
+/// A vfio card that is not tsnic may be AMD's factory image after a failed configuration: say so.
+fn factory_hint(e: anyhow::Error) -> anyhow::Error {
+    let amd = e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<tsnic::device::DeviceError>(),
+            Some(tsnic::device::DeviceError::NotTsnic { vendor: 0x10ee, .. })
+        )
+    });
+    if amd {
+        e.context("this AMD/Xilinx device may be the card's factory image: after a tsnic image fails to configure the FPGA falls back to address 0 and stays there (docs/FIRMWARE.md, \"Power-up chain and fallback\"); power-cycle the host, and if the card comes up in the factory image again, recover over JTAG")
+    } else {
+        e
+    }
 }
 
 fn boot(dev: &mut dyn FlashDevice, slot: Slot, default: bool, spec: &str) -> Result<()> {
@@ -508,6 +677,9 @@ fn boot(dev: &mut dyn FlashDevice, slot: Slot, default: bool, spec: &str) -> Res
         return Ok(());
     }
     match dev.boot_state() {
+        Err(e @ tsnic::flash::FlashError::FactoryImage { .. }) => {
+            bail!("IPROG to slot {slot}: it did not configure, and the card fell back: {e}")
+        }
         Ok(b) => {
             let running = tsnic::flash::layout::LAYOUT_128M.slot_at(b.wbstar);
             let r = running.map(|s| s.to_string()).unwrap_or_else(|| "?".into());
@@ -531,6 +703,12 @@ fn boot(dev: &mut dyn FlashDevice, slot: Slot, default: bool, spec: &str) -> Res
 /// `tsnic flash power-cycle` on a model card.
 fn power_cycle_model(card: &mut ModelCard) -> String {
     card.power_cycle();
+    if card.running.factory {
+        return format!(
+            "power-cycled: the card runs AMD's factory image: {} (docs/FIRMWARE.md, \"Power-up chain and fallback\")",
+            card.factory_reason()
+        );
+    }
     match card.running.slot {
         Some(s) => format!(
             "power-cycled: running {s}{}",
@@ -540,6 +718,8 @@ fn power_cycle_model(card: &mut ModelCard) -> String {
                 ""
             }
         ),
-        None => "power-cycled: the FPGA did not configure (no valid golden image)".into(),
+        None => {
+            "power-cycled: the FPGA did not configure (no valid factory image at address 0)".into()
+        }
     }
 }

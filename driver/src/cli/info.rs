@@ -6,7 +6,7 @@ use clap::Args;
 use tsnic::contract::reg;
 use tsnic::regs::{CtrlStatus, Features};
 
-use super::common::{close_card, fmt_ns, open_card};
+use super::common::{close_card_read_only, fmt_ns, open_card};
 
 /// Arguments of `tsnic info`.
 #[derive(Args, Debug)]
@@ -29,7 +29,7 @@ pub fn run(args: InfoArgs) -> Result<()> {
     let status = CtrlStatus::from_bits_truncate(card.backend().read32(reg::CTRL_STATUS));
     let phc_ns = tsnic::phc::get_ns(card.backend());
     let features = Features::from_bits_truncate(caps.features);
-    close_card(card)?;
+    close_card_read_only(card)?;
     if args.json {
         let v = serde_json::json!({
             "backend": describe,

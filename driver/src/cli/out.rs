@@ -1,8 +1,9 @@
 //! Standard output for the CLI's results. `println!` panics when the reader of stdout has gone
 //! (`tsnic stats | head -1`); these write through a checked path instead: once the pipe is closed,
-//! further output is dropped without a word and the command still runs to its end (a persistent
-//! simulated card still saves its state), then exits as it would have. Any other write error (a
-//! full disk behind a redirect) is kept and reported by `finish`, and the command fails.
+//! further output is dropped and the command still runs to its end (a persistent simulated card
+//! still saves its state, files it writes are written), then `finish` fails it: the output was cut
+//! short, so the command exits non-zero, saying so. Any other write error (a full disk behind a
+//! redirect) is kept and reported by `finish` too.
 
 use std::fmt::Arguments;
 use std::io::{ErrorKind, Write};
@@ -39,11 +40,14 @@ pub fn write(args: Arguments<'_>) {
 /// closing the pipe.
 pub fn finish() -> anyhow::Result<()> {
     let mut st = STATE.lock().unwrap_or_else(|p| p.into_inner());
-    match std::mem::replace(&mut *st, State::Closed) {
+    match std::mem::replace(&mut *st, State::Open) {
         State::Failed(e) => Err(anyhow::anyhow!(
             "writing the output to stdout failed: {e} (check where stdout goes: a full disk or a closed file)"
         )),
-        _ => Ok(()),
+        State::Closed => Err(anyhow::anyhow!(
+            "stdout was closed by its reader (e.g. `| head`) before all the output was written: the output is cut short (the command itself ran to its end)"
+        )),
+        State::Open => Ok(()),
     }
 }
 

@@ -5,7 +5,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use tsnic::phc::{self, PiServo, ServoState, MAX_ADJFINE_PPB};
 
-use super::common::{close_card, fmt_ns, open_card, parse_signed_ns};
+use super::common::{close_card, close_card_read_only, fmt_ns, open_card, parse_signed_ns};
 
 /// Arguments of `tsnic phc`.
 #[derive(Args, Debug)]
@@ -25,10 +25,11 @@ pub struct PhcArgs {
 pub enum PhcCmd {
     /// Read the clock (TAI) and its offset from the host's CLOCK_TAI.
     Get,
-    /// Step the clock to an absolute TAI time in ns, or to the host's CLOCK_TAI with --host.
+    /// Step the clock to an absolute TAI time (ns, or with a unit: 5s, 1.5ms), or to the host's
+    /// CLOCK_TAI with --host. At most 2^63 - 1 ns (TAI 2262-04-11).
     Set {
-        /// TAI time in ns.
-        #[arg(required_unless_present = "host")]
+        /// TAI time: ns, or with a unit (ns, us, ms, s).
+        #[arg(required_unless_present = "host", value_parser = parse_tai)]
         ns: Option<u64>,
         /// Step to the host clock instead.
         #[arg(long, conflicts_with = "ns")]
@@ -46,12 +47,15 @@ pub enum PhcCmd {
         #[arg(allow_hyphen_values = true)]
         ppb: Option<i64>,
     },
-    /// Lock the clock to the host's CLOCK_TAI with a PI servo, as phc2sys does.
+    /// Lock the clock to the host's CLOCK_TAI with a PI servo, as phc2sys does. Fails (after its
+    /// table) when the offset did not settle under 50 ns.
     Sync {
-        /// Time between samples (default 1s on vfio, 10ms on sim/mem where waiting is simulated).
+        /// Time between samples, up to 1 hour (default 1s on vfio, 10ms on sim/mem where waiting is
+        /// simulated).
         #[arg(long, value_parser = parse_signed_ns)]
         interval: Option<i64>,
-        /// Number of samples.
+        /// Number of samples (at least 1; on sim/mem, samples x interval at most one day of
+        /// simulated time).
         #[arg(long, default_value_t = 60)]
         samples: u64,
         /// sim/mem only: make the modelled host clock run this many ppb off the card's oscillator.
@@ -66,8 +70,47 @@ pub enum PhcCmd {
     },
 }
 
+/// A TAI time for `phc set`: ns, or with a unit (`5s`, `1.5ms`); not negative.
+fn parse_tai(s: &str) -> std::result::Result<u64, String> {
+    // A plain count of ns is taken whole (a value past the PHC's range is refused with the range).
+    if let Ok(v) = s.trim().parse::<u64>() {
+        return Ok(v);
+    }
+    let v = parse_signed_ns(s).map_err(|e| {
+        format!("{e} (a TAI time: ns like 5000000000, or with a unit like 5s; or --host)")
+    })?;
+    u64::try_from(v).map_err(|_| format!("`{s}` is before TAI 0: give a time of 0 or later"))
+}
+
+/// Longest `phc sync --interval`: 1 hour.
+const MAX_SYNC_INTERVAL_NS: u64 = 3_600_000_000_000;
+
+/// Most simulated time one `phc sync` may take on sim/mem: one day (a few seconds of wall time).
+const MAX_SYNC_SIMULATED_NS: u64 = 86_400_000_000_000;
+
 /// Run `tsnic phc`.
 pub fn run(args: PhcArgs) -> Result<()> {
+    // Refusals of the arguments alone come before the card is opened (nothing is touched).
+    if let PhcCmd::Sync {
+        interval, samples, ..
+    } = &args.cmd
+    {
+        if *samples == 0 {
+            bail!("--samples 0 takes no sample: give at least 1 (the default is 60)");
+        }
+        if let Some(i) = interval {
+            if *i <= 0 {
+                bail!("--interval must be positive: e.g. 10ms, 1s");
+            }
+            if *i as u64 > MAX_SYNC_INTERVAL_NS {
+                bail!(
+                    "--interval {} is over an hour: the servo corrects the clock once per sample, so use 1 hour or less (phc2sys samples once a second)",
+                    fmt_ns(*i as u64)
+                );
+            }
+        }
+    }
+    let read_only = matches!(args.cmd, PhcCmd::Get | PhcCmd::Freq { ppb: None });
     let mut card = open_card(&args.backend)?;
     let b = card.backend();
     match args.cmd {
@@ -94,6 +137,7 @@ pub fn run(args: PhcArgs) -> Result<()> {
             } else {
                 ns.context("give the TAI time in ns, or --host")?
             };
+            phc::check_time(target, "the new time")?;
             phc::set(b, target);
             outln!("phc set to {} ({target} ns)", fmt_ns(target));
         }
@@ -104,6 +148,12 @@ pub fn run(args: PhcArgs) -> Result<()> {
                     "adjusting by {delta} ns would put the clock before TAI 0 (it reads {now} ns): set it first with `tsnic phc set`"
                 );
             }
+            if delta > 0 {
+                phc::check_time(now.saturating_add(delta as u64), "the clock after the step")
+                    .with_context(|| {
+                        format!("adjusting by {delta:+} ns from {now} ns would pass the limit")
+                    })?;
+            }
             phc::adjtime(b, delta);
             outln!(
                 "phc adjusted by {delta:+} ns, now {}",
@@ -112,8 +162,7 @@ pub fn run(args: PhcArgs) -> Result<()> {
         }
         PhcCmd::Freq { ppb: None } => outln!("{} ppb", phc::freq(b)),
         PhcCmd::Freq { ppb: Some(ppb) } => {
-            phc::adjfine(b, ppb)
-                .with_context(|| format!("use a trim within +/-{MAX_ADJFINE_PPB} ppb"))?;
+            phc::adjfine(b, ppb)?;
             outln!("frequency trim set to {ppb} ppb");
         }
         PhcCmd::Sync {
@@ -128,11 +177,25 @@ pub fn run(args: PhcArgs) -> Result<()> {
             } else {
                 10_000_000
             };
-            let interval_ns = interval.unwrap_or(default_ns);
-            if interval_ns <= 0 {
-                bail!("--interval must be positive");
+            let interval_ns = interval.unwrap_or(default_ns) as u64;
+            let total_ns = interval_ns.saturating_mul(samples);
+            let simulated = b.sim_time_ns().is_some();
+            if simulated && total_ns > MAX_SYNC_SIMULATED_NS {
+                bail!(
+                    "{samples} samples every {} is {} of simulated time, over the limit of one day on sim/mem (each simulated day takes seconds to minutes here): use fewer --samples or a shorter --interval",
+                    fmt_ns(interval_ns),
+                    fmt_ns(total_ns)
+                );
             }
-            let interval_ns = interval_ns as u64;
+            // Say up front how long it will take: a sync of long intervals prints nothing for a while.
+            if total_ns >= 10_000_000_000 {
+                eprintln!(
+                    "phc sync: {samples} samples every {} = {} of {} time",
+                    fmt_ns(interval_ns),
+                    fmt_ns(total_ns),
+                    if simulated { "simulated" } else { "real" }
+                );
+            }
             if let Some(ppb) = host_error_ppb {
                 if !b.set_host_freq_error_ppb(ppb) {
                     bail!("--host-error-ppb needs a modelled host clock: use --backend sim or mem");
@@ -210,14 +273,22 @@ pub fn run(args: PhcArgs) -> Result<()> {
                     w,
                     log.last().map_or(0, |s| s.freq_ppb)
                 ),
-                None => outln!(
-                    "{} samples every {} ns: not settled under 50 ns (last offset {} ns); run more samples",
-                    log.len(),
-                    interval_ns,
-                    log.last().map_or(0, |s| s.sample.offset_ns)
-                ),
+                None => {
+                    outln!(
+                        "{} samples every {} ns: not settled under 50 ns (last offset {} ns)",
+                        log.len(),
+                        interval_ns,
+                        log.last().map_or(0, |s| s.sample.offset_ns)
+                    );
+                    close_card(card)?;
+                    bail!("the clock did not settle under 50 ns in {} samples: run more samples (--samples), or look for a noisy host clock", log.len());
+                }
             }
         }
     }
-    close_card(card)
+    if read_only {
+        close_card_read_only(card)
+    } else {
+        close_card(card)
+    }
 }

@@ -17,7 +17,9 @@ use tsnic::device::sim::{CoreSize, LineRate, SimBackend, SimConfig, Width, WireT
 #[cfg(feature = "sim")]
 use tsnic::device::DeviceError;
 use tsnic::device::{BackendSpec, Card, SimOptions};
-use tsnic::push::{self, FrameSource, JobFrame, Outcome, PushOptions, Report, ReportContext};
+use tsnic::push::{
+    self, FrameSource, JobFrame, Outcome, PushError, PushOptions, Report, ReportContext,
+};
 use tsnic::trace::{self, Limits};
 
 use super::common::{check_outputs, OutPath};
@@ -52,7 +54,9 @@ pub struct RunArgs {
     /// Write the wire as pcapng (name it .pcapng), nanosecond timestamps = actual departure (TAI ns).
     #[arg(long, value_name = "FILE")]
     pub pcap: Option<PathBuf>,
-    /// Write a JSON report (counts, departure error percentiles, duration, rates, every frame).
+    /// Write a JSON report (counts, departure error percentiles, duration, rates, every frame); `-`:
+    /// to stdout, in place of the summary table. A job cut short (an error, Ctrl-C) still writes
+    /// it, marked `partial`.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
     /// Leave the per-frame list out of --report (long runs: it takes ~190 bytes per frame).
@@ -94,7 +98,8 @@ pub struct RunArgs {
     /// sim: the 512-bit configuration (needed for 25 and 100 Gb/s; build with `--features wide`).
     #[arg(long)]
     pub wide: bool,
-    /// sim: host-memory read latency in ns (PCIe-like; never 0).
+    /// sim: host-memory read latency in ns, 1..=100000 (PCIe-like: about 1 us). For this command
+    /// only: a kept card does not keep it.
     #[arg(long, default_value_t = 800)]
     pub read_latency_ns: u64,
     /// sim: only count wire frames, do not keep their bytes (long benchmarks; no wire check).
@@ -154,13 +159,21 @@ fn open_sim(_args: &RunArgs, _opts: &SimOptions) -> Result<Opened> {
     Ok(Opened { card })
 }
 
+/// A simulated run whose schedule spans this long (10 ms) says so up front.
+#[cfg(feature = "sim")]
+const LONG_RUN_NS: u64 = 10_000_000;
+
+/// Longest `--read-latency-ns`: 100 us.
+#[cfg(feature = "sim")]
+pub const MAX_READ_LATENCY_NS: u64 = 100_000;
+
 /// The simulated card as the command line configures it (on the saved card `state` names), with its
 /// wire tapped.
 #[cfg(feature = "sim")]
 fn open_sim(args: &RunArgs, opts: &SimOptions) -> Result<Opened> {
-    if args.read_latency_ns == 0 || args.read_latency_ns > 1_000_000_000 {
+    if args.read_latency_ns == 0 || args.read_latency_ns > MAX_READ_LATENCY_NS {
         bail!(
-            "--read-latency-ns {} is outside 1..=1000000000 (1 ns to 1 s; PCIe reads take about 1 us)",
+            "--read-latency-ns {} is outside 1..={MAX_READ_LATENCY_NS} (1 ns to 100 us; PCIe reads take about 1 us, a few us through switches): a longer latency only makes the card idle through a lookahead and lead of twice the latency",
             args.read_latency_ns
         );
     }
@@ -216,9 +229,15 @@ pub fn options(args: &RunArgs) -> PushOptions {
     }
 }
 
-/// Set `--lookahead-ns`, or raise the card's payload lookahead if the job's longest frame needs more (see
-/// [`push::lookahead_for`]; the host read latency is the simulator's, or 2 us on a real card).
-pub fn tune_lookahead(card: &mut Card, args: &RunArgs, max_len: u32) {
+/// The card's payload lookahead after reset (`tsnic_regs.v` LOOKAHEAD_NS_DEFAULT).
+pub const RESET_LOOKAHEAD_NS: u32 = 4000;
+
+/// Program the payload lookahead this job runs with: `--lookahead-ns`, or what the job's longest frame
+/// needs (see [`push::lookahead_for`]; the host read latency is the simulator's, or 2 us on a real
+/// card), never below the card's reset value. It is set, not only raised: a value an earlier command
+/// left on a kept card (e.g. one run with a long `--read-latency-ns`) does not carry over. Returns
+/// the value in effect.
+pub fn tune_lookahead(card: &mut Card, args: &RunArgs, max_len: u32) -> u32 {
     let (caps, b) = card.parts();
     let latency = if args.backend.starts_with("sim") {
         args.read_latency_ns
@@ -226,9 +245,13 @@ pub fn tune_lookahead(card: &mut Card, args: &RunArgs, max_len: u32) {
         2000
     };
     let need = push::lookahead_for(max_len, caps.tx_data_width, caps.clk_period_ns(), latency);
-    if b.read32(reg::CTRL_LOOKAHEAD_NS) < need {
-        b.write32(reg::CTRL_LOOKAHEAD_NS, need);
+    let want = args
+        .lookahead_ns
+        .unwrap_or_else(|| need.max(RESET_LOOKAHEAD_NS));
+    if b.read32(reg::CTRL_LOOKAHEAD_NS) != want {
+        b.write32(reg::CTRL_LOOKAHEAD_NS, want);
     }
+    want
 }
 
 /// Time 0 for a relative schedule: the PHC now plus the lead. Returns (t0, lead). `queues` is the
@@ -271,7 +294,7 @@ pub fn check_run_outputs(args: &RunArgs, input_what: &str, input: &Path) -> Resu
             exts: &["pcapng"],
         });
     }
-    if let Some(p) = &args.report {
+    if let Some(p) = args.report.as_ref().filter(|p| p.as_os_str() != "-") {
         outs.push(OutPath {
             flag: "--report",
             path: p,
@@ -299,7 +322,11 @@ pub fn run_and_report(
     lead: u64,
     check_tags: bool,
 ) -> Result<Report> {
-    let opts = options(args);
+    let mut opts = options(args);
+    // Ctrl-C / SIGTERM stop the job: the card flushes what it holds, is saved with what it sent, and
+    // the outputs are written from what was done, marked partial (a second signal exits at once).
+    let stop = super::common::stop_on_signals()?;
+    opts.stop = Some(stop.clone());
     let bar = if std::io::stderr().is_terminal() {
         let pb = ProgressBar::new(frames.len() as u64);
         pb.set_style(
@@ -318,9 +345,25 @@ pub fn run_and_report(
         }
     };
     let mut card = opened.card;
+    if args.backend == "mem" {
+        // The mem backend is registers without a card: the job is checked as on a card (so every
+        // refusal reads the same), then refused, instead of waiting for a card that never runs.
+        let (caps, b) = card.parts();
+        push::check_job(caps, frames)?;
+        push::check_options(caps, &opts)?;
+        push::check_hold(frames, push::phc_now(b), opts.hold_limit_ns)?;
+        push::check_time_range(frames, push::phc_now(b))?;
+        bail!("`--backend mem` is a register file with no card behind it: it cannot send frames; use `sim` (the simulated card, e.g. `sim:small`) or `vfio:DDDD:BB:DD.F` (a real card); nothing was sent");
+    }
     #[cfg(feature = "sim")]
     let tap = opened.tap;
-    let describe = card.backend().describe();
+    // What is in effect for this job: the backend (on sim: this command's simulator options, never a
+    // kept card's earlier ones) and the payload lookahead programmed for it.
+    let describe = format!(
+        "{}; payload lookahead {} ns",
+        card.backend().describe(),
+        card.backend().read32(reg::CTRL_LOOKAHEAD_NS)
+    );
     #[cfg(feature = "sim")]
     let (wall, cycles0, wire0) = (
         std::time::Instant::now(),
@@ -329,8 +372,32 @@ pub fn run_and_report(
         // job's share is the difference.
         tap.as_ref().map(|t| t.wire_stats()).unwrap_or_default(),
     );
-    let outcome: Outcome =
-        push::run(&mut card, frames, src, &opts, &mut progress).context("the push failed")?;
+    // A long simulated run says up front how much simulated time it is (it prints nothing until the
+    // end without a terminal for the progress bar).
+    #[cfg(feature = "sim")]
+    if tap.is_some() {
+        let now = push::phc_now(card.backend());
+        if let Some(last) = frames.iter().map(|f| f.launch_ns).max() {
+            let span = last.saturating_sub(now);
+            if span >= LONG_RUN_NS {
+                eprintln!(
+                    "push: {} frame(s), the last launch {} after the card's PHC now: that much simulated time to run (the simulator runs slower than real time)",
+                    frames.len(),
+                    super::common::fmt_ns(span)
+                );
+            }
+        }
+    }
+    // A job that did not run to its end still has outputs: what the card did until then, marked
+    // partial; the error comes after them.
+    // `posted`: false when the job was refused before anything was posted (no table then: the
+    // error says it all; a --report still records it).
+    let (outcome, failure, posted): (Outcome, Option<PushError>, bool) =
+        match push::run(&mut card, frames, src, &opts, &mut progress) {
+            Ok(o) => (o, None, true),
+            Err(PushError::Cut { error, partial }) => (*partial, Some(*error), true),
+            Err(e) => (Outcome::nothing_done(frames), Some(e), false),
+        };
     let clk_freq_hz = card.caps().clk_freq_hz;
     // The card's part is over: a persistent simulated card is saved now, whatever the outputs do.
     super::common::close_card(card)?;
@@ -391,11 +458,23 @@ pub fn run_and_report(
         },
         wire_first_beat_ps,
     };
-    let report = Report::new(&outcome, &ctx);
+    let mut report = Report::new(&outcome, &ctx);
+    let done = outcome.results.len();
+    if let Some(e) = &failure {
+        report.mark_partial(e.to_string());
+    }
 
     if let Some(path) = &args.pcap {
-        let packets = push::wire_packets(&outcome.results, frames, src, wire_bytes)
-            .map_err(|e| anyhow!("the wire does not match the completions: {e}"))?;
+        let packets = match push::wire_packets(&outcome.results, frames, src, wire_bytes) {
+            Ok(p) => p,
+            // A job cut short may leave frames on the wire whose completion never came back: the
+            // partial capture then holds the bytes that were posted for the completed frames.
+            Err(e) if failure.is_some() => {
+                eprintln!("warning: --pcap of the partial run: {e}; writing the posted bytes of the frames the card completed as sent");
+                push::wire_packets(&outcome.results, frames, src, None).map_err(|e| anyhow!(e))?
+            }
+            Err(e) => bail!("the wire does not match the completions: {e}"),
+        };
         if check_tags {
             for p in &packets {
                 match trace::parse_frame(&p.data) {
@@ -411,7 +490,8 @@ pub fn run_and_report(
         }
         w.finish()?;
     }
-    if let Some(path) = &args.report {
+    let report_to_stdout = args.report.as_deref() == Some(Path::new("-"));
+    if let Some(path) = args.report.as_ref().filter(|_| !report_to_stdout) {
         let write = || -> std::io::Result<()> {
             let mut w = std::io::BufWriter::new(std::fs::File::create(path)?);
             report.write_json(&mut w, !args.report_no_frames)?;
@@ -430,11 +510,56 @@ pub fn run_and_report(
         plot_histogram(path, &errs)
             .with_context(|| format!("cannot draw --plot {}", path.display()))?;
     }
-    if !args.quiet {
+    if report_to_stdout {
+        // `--report -`: the JSON on stdout, in place of the table.
+        let mut json = Vec::new();
+        report.write_json(&mut json, !args.report_no_frames)?;
+        out!("{}", String::from_utf8_lossy(&json));
+    } else if !args.quiet && posted {
         out!("{}", report.table());
     }
-    for w in report.warnings() {
-        eprintln!("warning: {w}");
+    if posted {
+        for w in report.warnings() {
+            eprintln!("warning: {w}");
+        }
+    }
+    if let Some(e) = failure {
+        let outputs: Vec<&str> = [
+            (args.report.is_some(), "--report"),
+            (args.pcap.is_some(), "--pcap"),
+            (args.plot.is_some(), "--plot"),
+        ]
+        .iter()
+        .filter_map(|&(on, f)| on.then_some(f))
+        .collect();
+        let kept = if outputs.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; {} hold(s) what was done until then{}",
+                outputs.join(", "),
+                if args.report.is_some() {
+                    ", the report marked `partial`"
+                } else {
+                    ""
+                }
+            )
+        };
+        if !posted {
+            let kept = if outputs.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} say(s) so)", outputs.join(", "))
+            };
+            return Err(anyhow!(e).context(format!("nothing was sent{kept}")));
+        }
+        return Err(anyhow!(e).context(format!(
+            "the push did not run to its end ({done} of {} frame(s) completed{kept})",
+            frames.len()
+        )));
+    }
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        bail!("interrupted by a signal after the job had run to its end: the outputs are complete");
     }
     let not_sent = report.not_sent();
     if args.strict && not_sent > 0 {
@@ -457,6 +582,9 @@ impl FrameSource for TraceFrames {
 
 /// Run `tsnic push`.
 pub fn run(args: PushArgs) -> Result<()> {
+    // From the start: a signal while the trace is read or the card opened is caught too (the job
+    // then stops before posting anything, and the card is still saved).
+    super::common::stop_on_signals()?;
     check_run_outputs(&args.run, "the trace", &args.trace)?;
     let bytes = std::fs::read(&args.trace)
         .with_context(|| format!("cannot read the trace {}", args.trace.display()))?;

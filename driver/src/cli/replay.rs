@@ -48,6 +48,7 @@ impl FrameSource for CaptureFrames {
 
 /// Run `tsnic replay`.
 pub fn run(args: ReplayArgs) -> Result<()> {
+    super::common::stop_on_signals()?;
     check_run_outputs(&args.run, "the capture", &args.capture)?;
     let mut pkts = capture::read(&args.capture).context("cannot replay it")?;
     if pkts.is_empty() {

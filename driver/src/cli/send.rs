@@ -77,6 +77,45 @@ fn rate_arg(s: &str) -> Result<u64, String> {
     }
     parse_rate_bps(s).ok_or_else(|| format!("`{s}` is not a rate; use bits/s like 24M, 8G"))
 }
+/// `--max-rate`: bits/s, at least 8. The sender keeps the cap in whole bytes per second, as Linux's
+/// SO_MAX_PACING_RATE (a rate of 0 there means no pacing at all): below 8 bit/s it cannot express it.
+fn max_rate_arg(s: &str) -> Result<u64, String> {
+    let r = rate_arg(s)?;
+    if r < 8 {
+        return Err(format!(
+            "`{s}` is {r} bit/s: the sender paces in whole bytes per second (as SO_MAX_PACING_RATE), so the lowest --max-rate is 8 (1 byte/s); --max-rate is in bits per second, e.g. 24M, 8G"
+        ));
+    }
+    Ok(r)
+}
+
+/// The sender's MSS as configured (`SenderConfig::new`: 1460 bytes).
+const SENDER_MSS: u64 = 1460;
+
+/// Refuse a `--max-rate` at which `--bytes` cannot be sent within `--time-limit` (each flow sends
+/// `--bytes`; the first UNPACED_SEGS segments of a connection leave unpaced, as in Linux).
+fn check_max_rate_fits(a: &SendArgs) -> Result<()> {
+    let Some(rate) = a.max_rate else {
+        return Ok(());
+    };
+    let bytes_per_s = rate / 8;
+    let paced = a
+        .bytes
+        .saturating_sub(tsnic::edt::pacing::UNPACED_SEGS * SENDER_MSS);
+    let need_ns = (u128::from(paced) * 1_000_000_000 / u128::from(bytes_per_s.max(1)))
+        .min(u128::from(u64::MAX)) as u64;
+    if need_ns > a.time_limit {
+        bail!(
+            "--max-rate {rate} bit/s ({bytes_per_s} bytes/s) sends --bytes {} in at least {:.3} s (the first {} segments leave unpaced), beyond --time-limit {:.3} s: raise --max-rate or --time-limit, or send fewer --bytes",
+            a.bytes,
+            need_ns as f64 / 1e9,
+            tsnic::edt::pacing::UNPACED_SEGS,
+            a.time_limit as f64 / 1e9
+        );
+    }
+    Ok(())
+}
+
 /// A duration that may be zero (e.g. --jitter).
 fn dur_arg(s: &str) -> Result<u64, String> {
     if is_zero(s) {
@@ -119,8 +158,10 @@ pub struct SendArgs {
     /// Number of parallel flows (each to its own receiver port).
     #[arg(long, default_value_t = 1)]
     pub flows: usize,
-    /// Maximum pacing rate per flow (SO_MAX_PACING_RATE), bits/s: 24M, 8G.
-    #[arg(long, value_parser = rate_arg)]
+    /// Maximum pacing rate per flow (SO_MAX_PACING_RATE), in bits per second: 24M, 8G, 500k, 9600.
+    /// At least 8 (1 byte/s: the cap is kept in whole bytes per second, as Linux does, rounded
+    /// down); as in Linux the first 10 segments of a connection leave unpaced.
+    #[arg(long, value_parser = max_rate_arg)]
     pub max_rate: Option<u64>,
     /// TCP_NOTSENT_LOWAT: the application writes only while unsent bytes are below this.
     #[arg(long, value_parser = size_arg)]
@@ -309,6 +350,7 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
 }
 
 pub fn run(a: SendArgs) -> Result<()> {
+    check_max_rate_fits(&a)?;
     if let Some(peer) = a.peer.clone() {
         return run_peer(a, &peer);
     }

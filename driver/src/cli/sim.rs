@@ -44,6 +44,18 @@ pub fn run(args: SimArgs) -> Result<()> {
         outln!("the simulated card is not kept (state=none, or {}=none): every command starts a fresh card", sim_state::ENV);
         return Ok(());
     };
+    if let Some(dir) = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty() && !d.is_dir())
+    {
+        // Nothing can be kept there: no card to reset or show (a command on it is refused).
+        outln!("state    {}", path.display());
+        outln!(
+            "card     none: its folder {} does not exist (create it to keep a card there)",
+            dir.display()
+        );
+        return Ok(());
+    }
     match args.cmd {
         SimCmd::Reset => {
             let _lock = StateLock::acquire(&path)?;

@@ -5,7 +5,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use tsnic::contract::reg;
 
-use super::common::{close_card, open_card};
+use super::common::{close_card_read_only, open_card};
 
 /// Arguments of `tsnic stats`.
 #[derive(Args, Debug)]
@@ -90,7 +90,7 @@ pub fn run(args: StatsArgs) -> Result<()> {
             per_queue.push((q, vals));
         }
     }
-    close_card(card)?;
+    close_card_read_only(card)?;
     if args.json {
         let g: serde_json::Map<String, serde_json::Value> = global
             .iter()

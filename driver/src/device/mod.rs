@@ -159,7 +159,7 @@ pub enum DeviceError {
     #[error("simulator: {0}")]
     Sim(String),
     /// The sim backend's options did not parse.
-    #[error("bad sim backend `{spec}`: {why}; write it as `sim`, `sim:wide`, `sim:state=PATH` or `sim:wide,state=PATH` (`state=none`: a fresh card, not kept)")]
+    #[error("bad sim backend `{spec}`: {why}; write it as `sim`, `sim:small`, `sim:wide`, `sim:state=PATH` or `sim:small,state=PATH` (`state=` last; `state=none`: a fresh card, not kept)")]
     BadSimOptions {
         /// The spec (or variable) as given.
         spec: String,
@@ -173,6 +173,26 @@ pub enum DeviceError {
         path: String,
         /// What is wrong.
         why: String,
+    },
+    /// The state file holds another configuration of the simulated card than the one asked for.
+    #[error("the simulated card's state {path} holds {saved}, and this command opens {want}: pass `--backend {spec}` (with the same state) to use the card saved there, or give this command a card of its own with `--backend sim:state=OTHER_FILE` (or another TSNIC_SIM_STATE); nothing was changed")]
+    SimStateOtherCard {
+        /// The state file.
+        path: String,
+        /// What it holds.
+        saved: String,
+        /// What the command asked for.
+        want: String,
+        /// The `--backend` that opens the saved card.
+        spec: String,
+    },
+    /// The folder a state file was named in does not exist.
+    #[error("the simulated card's state {path}: its folder {dir} does not exist (tsnic does not create folders it was not asked for): create it (`mkdir -p {dir}`) or name a file in an existing folder (TSNIC_SIM_STATE or `--backend sim:state=PATH`)")]
+    SimStateNoFolder {
+        /// The state file.
+        path: String,
+        /// Its folder.
+        dir: String,
     },
     /// Another command is using the simulated card.
     #[error("the simulated card (state {path}) is in use by another tsnic command ({holder}): wait for it to finish, or give this command a card of its own with `--backend sim:state=OTHER_FILE` (or `sim:state=none` for a fresh one)")]
@@ -374,6 +394,13 @@ pub trait Backend {
     fn close(&mut self) -> Result<(), DeviceError> {
         Ok(())
     }
+
+    /// [`Backend::close`] after a command that only read the card (`info`, `stats`, `phc get`): a
+    /// simulated card read from a location this user cannot write is left as it was saved, without
+    /// an error (a command that changed it fails in `close`, saying it was not saved).
+    fn close_read_only(&mut self) -> Result<(), DeviceError> {
+        self.close()
+    }
 }
 
 impl<B: Backend + ?Sized> Backend for Box<B> {
@@ -432,6 +459,9 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     }
     fn close(&mut self) -> Result<(), DeviceError> {
         (**self).close()
+    }
+    fn close_read_only(&mut self) -> Result<(), DeviceError> {
+        (**self).close_read_only()
     }
 }
 
@@ -528,6 +558,15 @@ impl SimOptions {
         while !rest.is_empty() {
             // `state=` takes the rest of the spec, commas included (it is a path).
             if let Some(p) = rest.strip_prefix("state=") {
+                // A path may hold commas, so `state=` must come last: an option after it would
+                // silently become part of the file name.
+                if let Some((_, last)) = p.rsplit_once(',') {
+                    if matches!(last, "small" | "shipped" | "wide") {
+                        return Err(bad(format!(
+                            "`,{last}` after `state=` would be part of the file name (`state=` takes the rest of the spec, commas included): put the options first, `sim:{last},state=PATH`"
+                        )));
+                    }
+                }
                 o.state = sim_state::StateChoice::parse(p).map_err(bad)?;
                 break;
             }
@@ -538,7 +577,7 @@ impl SimOptions {
                 "shipped" => o.small = false,
                 other => {
                     return Err(bad(format!(
-                        "unknown sim option `{other}`: use `small` (or `shipped`, the default), `wide` or `state=PATH|none`"
+                        "unknown sim option `{other}` (the options are `small`, `shipped`, `wide`, `state=PATH|none`)"
                     )))
                 }
             }
@@ -820,6 +859,11 @@ impl Card {
     /// Done with the card: a persistent simulated card saves its state (see [`Backend::close`]).
     pub fn close(mut self) -> Result<(), DeviceError> {
         self.backend.close()
+    }
+
+    /// Done with a card this command only read (see [`Backend::close_read_only`]).
+    pub fn close_read_only(mut self) -> Result<(), DeviceError> {
+        self.backend.close_read_only()
     }
 
     /// Read a 64-bit LO/HI counter pair (reading LO latches HI).

@@ -111,6 +111,8 @@ pub struct SimBackend {
 struct Persist {
     path: std::path::PathBuf,
     _lock: StateLock,
+    /// The state's folder is not writable: the card was read from it and cannot be saved there.
+    read_only: bool,
 }
 
 impl std::fmt::Debug for SimBackend {
@@ -160,6 +162,20 @@ impl SimBackend {
         let mut b = match sim_state::read(&path)? {
             None => SimBackend::new(cfg)?,
             Some(bytes) => {
+                if let Some((saved, spec)) = tsnic_sim::state::inspect(&bytes)
+                    .ok()
+                    .and_then(|info| saved_card(&info))
+                {
+                    let want = card_kind(cfg.width, cfg.size);
+                    if saved != want {
+                        return Err(DeviceError::SimStateOtherCard {
+                            path: path.display().to_string(),
+                            saved: saved.into(),
+                            want: want.into(),
+                            spec: spec.into(),
+                        });
+                    }
+                }
                 let refused = |e: tsnic_sim::StateError| match e {
                     tsnic_sim::StateError::Sim(e) => sim_err(e),
                     e => DeviceError::SimState {
@@ -178,7 +194,12 @@ impl SimBackend {
                 b
             }
         };
-        b.persist = Some(Persist { path, _lock: lock });
+        let read_only = lock.read_only();
+        b.persist = Some(Persist {
+            path,
+            _lock: lock,
+            read_only,
+        });
         Ok(b)
     }
 
@@ -244,6 +265,12 @@ impl SimBackend {
         let Some(p) = &self.persist else {
             return Ok(());
         };
+        if p.read_only {
+            return Err(DeviceError::SimState {
+                path: p.path.display().to_string(),
+                why: "its folder is not writable by this user (or is on a read-only file system), so what this command did to the card cannot be saved; use a state file in a writable folder (TSNIC_SIM_STATE or `--backend sim:state=PATH`) for commands that change the card".into(),
+            });
+        }
         let bytes = self
             .card
             .snapshot(&encode_clock(&self.clock), unix_ns())
@@ -314,6 +341,33 @@ impl SimBackend {
         );
         offset as u32
     }
+}
+
+/// What a configuration of the simulated card is, in words.
+fn card_kind(width: Width, size: CoreSize) -> &'static str {
+    match (width, size) {
+        (Width::W64, CoreSize::Small) => "the small 64-bit card (8 queues, 1024 entries)",
+        (Width::W64, CoreSize::Shipped) => {
+            "the board-size 64-bit card (4096 queues, 65536 entries)"
+        }
+        (Width::W512, _) => "the 512-bit card",
+    }
+}
+
+/// The card a state holds (in words, and the `--backend` that opens it), when this build knows it:
+/// its fingerprint is one of this build's configurations.
+fn saved_card(info: &tsnic_sim::StateInfo) -> Option<(&'static str, &'static str)> {
+    [CoreSize::Small, CoreSize::Shipped]
+        .into_iter()
+        .find(|&size| tsnic_sim::fingerprint(info.width, size) == Some(info.fingerprint.as_str()))
+        .map(|size| {
+            let spec = match (info.width, size) {
+                (Width::W64, CoreSize::Small) => "sim:small",
+                (Width::W64, CoreSize::Shipped) => "sim",
+                (Width::W512, _) => "sim:wide",
+            };
+            (card_kind(info.width, size), spec)
+        })
 }
 
 /// Wall-clock time, ns since the Unix epoch (0 if the clock is before it).
@@ -397,11 +451,24 @@ impl Backend for SimBackend {
             c.line_rate.bits_per_s() / 1_000_000_000,
             c.read_latency_ns,
             1_000_000 / c.clk_period_ps,
-            match self.state_path() {
-                Some(p) => format!("card kept in {}", p.display()),
+            match &self.persist {
+                Some(p) if p.read_only => format!(
+                    "card read from {} (a read-only location: not saved)",
+                    p.path.display()
+                ),
+                Some(p) => format!("card kept in {}", p.path.display()),
                 None => "fresh card, not kept".into(),
             }
         )
+    }
+
+    fn close_read_only(&mut self) -> Result<(), DeviceError> {
+        if self.persist.as_ref().is_some_and(|p| p.read_only) {
+            // Only read: the card in its read-only location stays as it was saved.
+            self.persist = None;
+            return Ok(());
+        }
+        self.close()
     }
 
     fn close(&mut self) -> Result<(), DeviceError> {

@@ -57,7 +57,14 @@ impl StateChoice {
                     StateChoice::Path(p) => Ok(Some(p)),
                     _ => Ok(None),
                 },
-                None => Ok(Some(default_dir().join(format!("sim-{card}.state")))),
+                None => {
+                    // The default folder is tsnic's own: made here. A folder the user named must
+                    // exist already (a typo would otherwise make folders, anywhere).
+                    let dir = default_dir();
+                    fs::create_dir_all(&dir)
+                        .map_err(|e| state_err(&dir, format!("cannot create the folder: {e}")))?;
+                    Ok(Some(dir.join(format!("sim-{card}.state"))))
+                }
             },
         }
     }
@@ -109,25 +116,66 @@ fn state_err(path: &Path, why: impl std::fmt::Display) -> DeviceError {
 /// An exclusive hold on a state file, released when dropped or when the process ends.
 #[derive(Debug)]
 pub struct StateLock {
-    _file: File,
+    _file: Option<File>,
+    read_only: bool,
 }
 
 impl StateLock {
-    /// Take the lock beside `state` (creating the directory and the lock file), or fail at once with
-    /// [`DeviceError::SimStateBusy`] if another process holds it.
+    /// Take the lock beside `state` (creating the lock file; the folder must exist), or fail at once
+    /// with [`DeviceError::SimStateBusy`] if another process holds it.
     pub fn acquire(state: &Path) -> Result<StateLock, DeviceError> {
         if let Some(dir) = state.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir)
-                .map_err(|e| state_err(state, format!("cannot create {}: {e}", dir.display())))?;
+            if !dir.is_dir() {
+                return Err(DeviceError::SimStateNoFolder {
+                    path: state.display().to_string(),
+                    dir: dir.display().to_string(),
+                });
+            }
         }
         let lp = lock_path(state);
-        let mut file = OpenOptions::new()
+        let mut file = match OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
             .open(&lp)
-            .map_err(|e| state_err(state, format!("cannot open the lock {}: {e}", lp.display())))?;
+        {
+            Ok(f) => f,
+            // A folder this user cannot write (or a read-only file system): the card there can be
+            // read, not saved. Lock the lock file read-only if there is one (flock needs no write
+            // access); without one there is nobody to exclude who could write here either.
+            Err(e)
+                if e.kind() == io::ErrorKind::PermissionDenied
+                    || e.raw_os_error() == Some(libc::EROFS) =>
+            {
+                return match File::open(&lp) {
+                    Ok(f) => match try_flock(&f) {
+                        Ok(true) => Ok(StateLock {
+                            _file: Some(f),
+                            read_only: true,
+                        }),
+                        Ok(false) => Err(DeviceError::SimStateBusy {
+                            path: state.display().to_string(),
+                            holder: "another process".into(),
+                        }),
+                        Err(e) => Err(state_err(
+                            state,
+                            format!("cannot lock {}: {e}", lp.display()),
+                        )),
+                    },
+                    Err(_) => Ok(StateLock {
+                        _file: None,
+                        read_only: true,
+                    }),
+                };
+            }
+            Err(e) => {
+                return Err(state_err(
+                    state,
+                    format!("cannot open the lock {}: {e}", lp.display()),
+                ))
+            }
+        };
         if !try_flock(&file)
             .map_err(|e| state_err(state, format!("cannot lock {}: {e}", lp.display())))?
         {
@@ -146,7 +194,16 @@ impl StateLock {
         let _ = file.rewind();
         let _ = write!(file, "{}", std::process::id());
         let _ = file.flush();
-        Ok(StateLock { _file: file })
+        Ok(StateLock {
+            _file: Some(file),
+            read_only: false,
+        })
+    }
+
+    /// True when the state's folder is not writable by this process: the card there can be read
+    /// and used, not saved.
+    pub fn read_only(&self) -> bool {
+        self.read_only
     }
 }
 
@@ -228,6 +285,15 @@ mod tests {
     fn one_holder_at_a_time_and_atomic_writes() {
         let d = tmpdir("lock");
         let p = d.join("sub").join("card.state");
+        // a folder that does not exist is not made: it is refused, naming it
+        match StateLock::acquire(&p) {
+            Err(DeviceError::SimStateNoFolder { dir, .. }) => {
+                assert_eq!(dir, d.join("sub").display().to_string())
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(!d.exists());
+        fs::create_dir_all(d.join("sub")).unwrap();
         let held = StateLock::acquire(&p).unwrap();
         // flock locks belong to the open file: a second open in this process conflicts too.
         match StateLock::acquire(&p) {

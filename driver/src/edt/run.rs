@@ -272,6 +272,7 @@ const PATH_EXAMPLE: &str =
 pub fn parse_path(s: &str) -> Result<PathConfig, EdtError> {
     let mut p = PathConfig::default();
     let mut seen_rate = false;
+    let mut seen: Vec<&str> = Vec::new();
     for field in s.split(',').filter(|f| !f.trim().is_empty()) {
         let bad = |what: &str| {
             EdtError::BadPath(format!(
@@ -282,6 +283,13 @@ pub fn parse_path(s: &str) -> Result<PathConfig, EdtError> {
         let (k, v) = field
             .split_once('=')
             .ok_or_else(|| bad("expected key=value"))?;
+        if seen.contains(&k.trim()) {
+            return Err(bad(&format!(
+                "`{}` is given twice; give each key once",
+                k.trim()
+            )));
+        }
+        seen.push(k.trim());
         let v = v.trim();
         match k.trim() {
             "rate" => {

@@ -61,8 +61,24 @@ pub enum FlashError {
         expected: String,
     },
     /// Writing golden without the flag.
-    #[error("refusing to write the golden image: it is the image the card falls back to when everything else fails, and a bad one can leave the card unbootable until it is reprogrammed over JTAG; if you mean it, add --i-know-this-can-brick-the-card-golden; nothing was written")]
+    #[error("refusing to write the golden image: it is tsnic's boot selector, the image AMD's factory image starts at every power-up; a bad one leaves the card in the factory image (no tsnic registers) until it is reprogrammed with AMD's tools or over JTAG; if you mean it, add --i-know-this-can-brick-the-card-golden; nothing was written")]
     GoldenNeedsFlag,
+    /// An erase or program would touch AMD's factory region (or run past the part).
+    #[error("refusing to change {addr:#010x}..{end:#010x}: below {factory_end:#010x} is AMD's factory image, which the card loads at power-up and falls back to, and tsnic never writes it; write your image to a slot (`tsnic flash write IMAGE --slot A`), and restore a damaged factory image only with AMD's tools or over JTAG; nothing was written there")]
+    FactoryRegion {
+        /// First byte.
+        addr: u32,
+        /// One past the last byte.
+        end: u64,
+        /// End of the factory region.
+        factory_end: u32,
+    },
+    /// The card runs AMD's factory image: tsnic's FLASH registers are not there.
+    #[error("the card runs AMD's factory image (address 0), not a tsnic image: {why}; tsnic's registers are not there, so `tsnic flash` cannot reach the flash. Power-cycle the card (it runs the boot record's choice again); if it lands in the factory image again, the record's image does not configure: load a tsnic user bitstream over JTAG (board/common/vivado/program.tcl fpga), then `tsnic flash boot A|B --default` to the good slot or rewrite the bad one (docs/FIRMWARE.md, \"Power-up chain and fallback\")")]
+    FactoryImage {
+        /// What made it fall back.
+        why: String,
+    },
     /// Writing the slot that the boot record selects.
     #[error("slot {slot} is the slot the boot record selects{running}: writing it would leave no known-good user image while it is being written; write slot {other} (the default), or first make {other} the default with `tsnic flash boot {other} --default`; nothing was written")]
     ActiveSlot {
@@ -169,7 +185,8 @@ impl FlashCap {
 /// How the running configuration came to be (FLASH_BOOT_WBSTAR and FLASH_BOOT_STATUS).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct BootState {
-    /// Warm-boot start address this image was configured from (0 = golden).
+    /// Warm-boot start address this image was configured from (0: from address 0, i.e. AMD's factory
+    /// image on an Alveo card, or a JTAG load; tsnic's golden image is at 0x0100_2000).
     pub wbstar: u32,
     /// This configuration is a fallback after a failed one.
     pub fallback: bool,

@@ -4,8 +4,10 @@
 //!
 //! The file (default `~/.cache/tsnic/flash-<board>.img`, `$XDG_CACHE_HOME` if set) is the raw
 //! 128 MB flash image; `<file>.state.json` next to it keeps the part's non-volatile status bits and
-//! what the FPGA is running (warm-boot address, fallback). A new file is a card as shipped: the
-//! golden area holds a (synthetic) golden image, write-protected, slots and records erased.
+//! what the FPGA is running (warm-boot address, fallback). A new file is a card after its first
+//! JTAG flash write: AMD's factory image at address 0 and tsnic's golden image at 0x0100_2000 (both
+//! synthetic), write-protected, slots and records erased. Without its state file the card is taken as
+//! just powered on, with the protection bits tsnic always leaves (said in [`ModelCard::notes`]).
 
 use std::path::{Path, PathBuf};
 
@@ -84,12 +86,19 @@ struct SavedState {
     golden_tried: Option<String>,
     bootsts: u16,
     sim_ns: u64,
+    /// AMD's factory image runs (a tsnic image failed to configure).
     #[serde(default)]
-    boot_loop: bool,
+    factory: bool,
+    /// Why, in words.
+    #[serde(default)]
+    factory_why: String,
 }
 
-/// Length of the synthetic factory golden image.
+/// Length of the synthetic tsnic golden image of a new model card.
 pub const FACTORY_GOLDEN_LEN: usize = 256 * 1024;
+
+/// Length of the synthetic AMD factory image of a new model card.
+pub const AMD_FACTORY_LEN: usize = 64 * 1024;
 
 /// The simulated card's flash side.
 pub struct ModelCard {
@@ -107,18 +116,35 @@ pub struct ModelCard {
     /// Held while the card is open: an exclusive lock on `<file>.lock`, so that a second command on
     /// the same flash file fails at once instead of both writing it (a real card has one flash).
     _lock: Option<std::fs::File>,
+    /// What the user should know about how the card was opened (printed on stderr by the CLI).
+    pub notes: Vec<String>,
+    /// Why the factory image runs, when it was read from the state file.
+    factory_why: String,
 }
 
 impl ModelCard {
-    /// A card as shipped, in memory only (tests): factory golden image, protection on, powered up.
+    /// A card as shipped, in memory only (tests): AMD's factory image and tsnic's golden image (the
+    /// first JTAG flash write), protection on, powered up.
     pub fn factory(board: Board) -> ModelCard {
         let layout = Layout::for_board(board).unwrap_or(super::layout::LAYOUT_128M);
         let mut chip = NorFlash::mt25qu01g();
+        let amd = synth_data(AMD_FACTORY_LEN, 0xa3d0);
+        let ah = ImageHeader {
+            data_len: amd.len() as u32,
+            sha256: super::image::sha256(&amd),
+            design: "AMD factory image (synthetic, flash model)".into(),
+            part: board.part().into(),
+            date: "2026/01/01".into(),
+            time: "00:00:00".into(),
+            written_unix: 0,
+        };
+        chip.poke(layout.factory.base, &amd);
+        chip.poke(layout.factory.header_addr(), &ah.encode());
         let data = synth_data(FACTORY_GOLDEN_LEN, 0x601d);
         let h = ImageHeader {
             data_len: data.len() as u32,
             sha256: super::image::sha256(&data),
-            design: "tsnic_golden (factory image of the flash model)".into(),
+            design: "tsnic_golden (boot selector; synthetic, flash model)".into(),
             part: board.part().into(),
             date: "2026/12/01".into(),
             time: "00:00:00".into(),
@@ -128,16 +154,7 @@ impl ModelCard {
         chip.poke(layout.golden.header_addr(), &h.encode());
         chip.set_status_nv(layout.protect_sr);
         chip.take_dirty();
-        let running = config::power_up(&chip, &layout);
-        ModelCard {
-            chip,
-            board,
-            layout,
-            running,
-            spi: SpiTiming::default(),
-            path: None,
-            _lock: None,
-        }
+        ModelCard::with_chip(board, chip)
     }
 
     /// A card around a given part (tests); powered up from it.
@@ -152,6 +169,8 @@ impl ModelCard {
             spi: SpiTiming::default(),
             path: None,
             _lock: None,
+            notes: Vec::new(),
+            factory_why: String::new(),
         }
     }
 
@@ -186,6 +205,8 @@ impl ModelCard {
             ))
         })?;
         let layout = Layout::for_board(board).unwrap_or(super::layout::LAYOUT_128M);
+        let mut notes = Vec::new();
+        let mut factory_why = String::new();
         let running = match std::fs::read_to_string(&state_path) {
             Ok(s) => {
                 let st: SavedState = serde_json::from_str(&s).map_err(|e| {
@@ -202,11 +223,12 @@ impl ModelCard {
                 }
                 chip.set_status_nv(st.sr_nv);
                 chip.advance(st.sim_ns).ok();
-                let slot = if st.configured {
+                let slot = if st.configured && !st.factory {
                     layout.slot_at(st.wbstar)
                 } else {
                     None
                 };
+                factory_why = st.factory_why;
                 Running {
                     slot,
                     header: slot.and_then(|s| {
@@ -219,11 +241,27 @@ impl ModelCard {
                         bootsts: st.bootsts,
                     },
                     attempts: Vec::new(),
-                    boot_loop: st.boot_loop,
+                    factory: st.factory,
                 }
             }
-            // no state: the card was just powered on
-            Err(_) => config::power_up(&chip, &layout),
+            // no state: the card was just powered on. The status register's non-volatile bits lived
+            // in the state file (a real part keeps them itself); tsnic always leaves them at the
+            // normal protection, so that is what the card gets back, and the user is told.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                chip.set_status_nv(layout.protect_sr);
+                notes.push(format!(
+                    "the flash model's state file {} is missing: the card is taken as just powered on, with the status register tsnic leaves (SR {:#04x}: factory and golden images write-protected)",
+                    state_path.display(),
+                    layout.protect_sr
+                ));
+                config::power_up(&chip, &layout)
+            }
+            Err(e) => {
+                return Err(ferr(format!(
+                    "its state {} cannot be read ({e}); fix its permissions, or delete it to power-cycle the card",
+                    state_path.display()
+                )))
+            }
         };
         Ok(ModelCard {
             chip,
@@ -233,6 +271,8 @@ impl ModelCard {
             spi: SpiTiming::default(),
             path: Some(path.to_path_buf()),
             _lock: Some(lock),
+            notes,
+            factory_why,
         })
     }
 
@@ -240,6 +280,7 @@ impl ModelCard {
     pub fn power_cycle(&mut self) {
         self.chip.power_on();
         self.running = config::power_up(&self.chip, &self.layout);
+        self.factory_why.clear();
     }
 
     fn save_state(&self) -> Result<()> {
@@ -256,7 +297,8 @@ impl ModelCard {
             golden_tried: self.running.state.golden_tried.map(|s| s.to_string()),
             bootsts: self.running.state.bootsts,
             sim_ns: self.chip.now(),
-            boot_loop: self.running.boot_loop,
+            factory: self.running.factory,
+            factory_why: self.factory_reason(),
         };
         let sp = state_path(path);
         let tmp = sp.with_extension("json.tmp");
@@ -316,17 +358,25 @@ impl ModelCard {
         self.path.as_deref()
     }
 
+    /// Why the factory image runs (from this command's IPROG, or from the state file).
+    pub fn factory_reason(&self) -> String {
+        if !self.running.attempts.is_empty() || self.factory_why.is_empty() {
+            self.running.fallback_reason()
+        } else {
+            self.factory_why.clone()
+        }
+    }
+
     fn unconfigured(&self) -> Result<()> {
-        if self.running.boot_loop {
-            return Err(FlashError::ModelFile {
-                path: self.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
-                why: "the simulated FPGA is in a boot loop (both slots fail to configure and neither is flagged bad: golden IPROGs into the other slot after every fallback); a real card would need JTAG; delete the file for a card as shipped".into(),
+        if self.running.factory {
+            return Err(FlashError::FactoryImage {
+                why: self.factory_reason(),
             });
         }
         if self.running.slot.is_none() {
             return Err(FlashError::ModelFile {
                 path: self.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
-                why: "the simulated FPGA did not configure at power-up (no valid golden image): a real card would not appear on PCIe and needs JTAG; delete the file for a card as shipped".into(),
+                why: "the simulated FPGA did not configure at power-up (no valid factory image at address 0): a real card would not appear on PCIe and needs JTAG; delete the file for a card as shipped".into(),
             });
         }
         Ok(())

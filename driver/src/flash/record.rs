@@ -203,10 +203,13 @@ pub fn golden_pick(rec: &BootRecord) -> Option<Slot> {
 /// pick is taken as the slot that failed; IPROG to the other slot if it holds an image and is not
 /// flagged bad, else stay golden. It never writes the flash.
 ///
-/// Limit (shared with the RTL): BOOTSTS does not tell a second fallback from the first, so when both
-/// slots hold broken images that are not flagged bad, golden IPROGs to the other slot after every
-/// fallback: a boot loop. The configuration model reports it ([`super::config::Running::boot_loop`]);
-/// the driver flags a slot bad in the next record after `flash info` shows a fallback.
+/// On the Alveo cards the fallback branch never runs: a failed configuration restarts at address 0,
+/// AMD's factory image, whose embedded IPROG is ignored during a fallback (UG570, "Fallback
+/// MultiBoot"), so tsnic's selector only ever starts from the factory image's IPROG at power-up
+/// ([`super::config`], docs/FIRMWARE.md "Fallback"). The branch stays for a card whose selector sits
+/// at address 0 itself. Its limit (shared with the RTL): BOOTSTS does not tell a second fallback from
+/// the first, so with both slots broken and not flagged bad it would IPROG to the other slot after
+/// every fallback.
 pub fn golden_select(copy0: &[u8], copy1: &[u8], fallback: bool) -> Selection {
     let Some((_, rec)) = current(copy0, copy1) else {
         return Selection::StayGolden;

@@ -7,9 +7,13 @@
 //! (its valid crc now says the data is complete), and last switch the boot record by erasing and
 //! writing only the older record copy. A power cut at any point leaves the record selecting the old
 //! slot until the new copy is complete and valid.
+//!
+//! Every erase and program goes through [`Layout::check_writable`]: nothing below 0x0100_2000, AMD's
+//! factory image, is ever erased or programmed, and the status register never drops the factory
+//! image's protection (writing golden uses [`Layout::golden_write_sr`], not 0).
 
 use super::image::{sha256, Image, ImageHeader, HEADER_LEN};
-use super::layout::{Layout, Region, Slot, PAGE, SECTOR};
+use super::layout::{protected_range, Layout, Region, Slot, PAGE, SECTOR, SUBSECTOR};
 use super::record::{self, BootRecord};
 use super::{BootState, FlashCap, FlashDevice, FlashError, Result, MT25QU01G_ID};
 
@@ -127,7 +131,11 @@ pub struct FlashInfo {
     pub copies_valid: [bool; 2],
     /// Status register, flag status register.
     pub sr: (u8, u8),
-    /// Golden protected by the status register.
+    /// What the status register's BP/TB bits protect, `[start, end)`.
+    pub protected: Option<(u32, u32)>,
+    /// AMD's factory image protected by the status register.
+    pub factory_protected: bool,
+    /// tsnic's golden image protected by the status register.
     pub golden_protected: bool,
     /// Golden, A, B.
     pub slots: Vec<SlotInfo>,
@@ -190,7 +198,9 @@ pub fn info(dev: &mut dyn FlashDevice) -> Result<FlashInfo> {
             record::BootRecord::decode(&copies[1]).is_some(),
         ],
         sr,
-        golden_protected: sr.0 & 0xFC == layout.protect_sr,
+        protected: protected_range(sr.0, layout.size),
+        factory_protected: layout.factory_protected(sr.0),
+        golden_protected: layout.golden_protected(sr.0),
         slots,
     })
 }
@@ -235,26 +245,70 @@ pub fn default_slot(layout: &Layout, boot: &BootState, rec: Option<&BootRecord>)
     }
 }
 
-/// Erase the sectors covering `[base, base + len)` of a region (whole 64 KB sectors).
-fn erase_range(dev: &mut dyn FlashDevice, base: u32, len: u32, p: &mut dyn Progress) -> Result<()> {
-    let end = base + len.div_ceil(SECTOR) * SECTOR;
+/// The software guard: `[addr, addr + len)` may be changed (never AMD's factory region).
+fn guard(layout: &Layout, addr: u32, len: u32) -> Result<()> {
+    layout
+        .check_writable(addr, len)
+        .map_err(|(a, l)| FlashError::FactoryRegion {
+            addr: a,
+            end: a as u64 + l as u64,
+            factory_end: layout.factory.end(),
+        })
+}
+
+/// Erase a 4 KB subsector, through the guard.
+fn erase4(dev: &mut dyn FlashDevice, layout: &Layout, addr: u32) -> Result<()> {
+    guard(layout, addr, SUBSECTOR)?;
+    dev.erase_4k(addr)
+}
+
+/// Program one page, through the guard.
+fn program_page(dev: &mut dyn FlashDevice, layout: &Layout, addr: u32, data: &[u8]) -> Result<()> {
+    guard(layout, addr, data.len() as u32)?;
+    dev.program_page(addr, data)
+}
+
+/// Erase what `[base, base + len)` of a region needs: 4 KB subsectors up to the first 64 KB boundary
+/// (golden starts at 0x0100_2000, inside the sector whose first 8 KB are the factory image's), then
+/// whole 64 KB sectors (a region ends on a sector boundary).
+fn erase_range(
+    dev: &mut dyn FlashDevice,
+    layout: &Layout,
+    base: u32,
+    len: u32,
+    p: &mut dyn Progress,
+) -> Result<()> {
+    let end = base + len.div_ceil(SUBSECTOR) * SUBSECTOR;
     p.phase("erase", (end - base) as u64);
     let mut a = base;
     while a < end {
-        dev.erase_64k(a)?;
-        p.advance(SECTOR as u64);
-        a += SECTOR;
+        if a.is_multiple_of(SECTOR) {
+            guard(layout, a, SECTOR)?;
+            dev.erase_64k(a)?;
+            p.advance(SECTOR.min(end - a) as u64);
+            a += SECTOR;
+        } else {
+            erase4(dev, layout, a)?;
+            p.advance(SUBSECTOR as u64);
+            a += SUBSECTOR;
+        }
     }
     Ok(())
 }
 
 /// Program bytes at `base` page by page, skipping pages that are all 0xFF (already erased).
-fn program(dev: &mut dyn FlashDevice, base: u32, data: &[u8], p: &mut dyn Progress) -> Result<u64> {
+fn program(
+    dev: &mut dyn FlashDevice,
+    layout: &Layout,
+    base: u32,
+    data: &[u8],
+    p: &mut dyn Progress,
+) -> Result<u64> {
     p.phase("program", data.len() as u64);
     let mut pages = 0;
     for (i, page) in data.chunks(PAGE as usize).enumerate() {
         if page.iter().any(|&b| b != 0xFF) {
-            dev.program_page(base + (i as u32) * PAGE, page)?;
+            program_page(dev, layout, base + (i as u32) * PAGE, page)?;
             pages += 1;
         }
         p.advance(page.len() as u64);
@@ -313,8 +367,8 @@ pub fn write_record(
     let which = record::copy_to_overwrite(&copies[0], &copies[1]);
     let addr = layout.records()[which];
     let bytes = rec.encode();
-    dev.erase_4k(addr)?;
-    dev.program_page(addr, &bytes)?;
+    erase4(dev, layout, addr)?;
+    program_page(dev, layout, addr, &bytes)?;
     let mut back = [0u8; record::LEN];
     dev.read(addr, &mut back)?;
     if back != bytes {
@@ -350,13 +404,15 @@ pub fn plan_write(
         return Err(FlashError::GoldenNeedsFlag);
     }
     img.check(cap.board, &slot.to_string(), layout.region(slot))?;
-    // the record's choice holds the known-good image: keep it, unless it is flagged bad or just
-    // failed to configure
+    // the record's choice holds the known-good image: keep it, unless it is flagged bad, just
+    // failed to configure, or its data no longer matches its header and the record (`verify` found
+    // it corrupt: rewriting it is the repair)
     let known_good = |r: &BootRecord| !r.is_bad(slot) && failed_slot(&layout, &boot) != Some(slot);
     if slot != Slot::Golden
         && cur
             .as_ref()
             .is_some_and(|r| r.active == slot && known_good(r))
+        && slot_verifies(dev, &layout, slot, cur.as_ref())?
     {
         return Err(FlashError::ActiveSlot {
             slot,
@@ -371,6 +427,44 @@ pub fn plan_write(
     Ok((cap, layout, slot, boot))
 }
 
+/// Whether `slot` holds a complete image whose data matches its header's sha256 and, when the record
+/// names an image for it, the record's sha256 too.
+pub fn slot_verifies(
+    dev: &mut dyn FlashDevice,
+    layout: &Layout,
+    slot: Slot,
+    rec: Option<&BootRecord>,
+) -> Result<bool> {
+    let region = layout.region(slot);
+    let Some(h) = read_header(dev, region)? else {
+        return Ok(false);
+    };
+    if h.data_len == 0 || h.data_len > region.max_image() {
+        return Ok(false);
+    }
+    if let Some(rs) = rec
+        .filter(|r| r.slot(slot).is_some_and(|(_, l)| l > 0))
+        .and_then(|r| r.sha(slot))
+    {
+        if *rs != h.sha256 {
+            return Ok(false);
+        }
+    }
+    let mut hasher = sha2::Sha256::default();
+    let mut buf = vec![0u8; SECTOR as usize];
+    let mut at = region.base;
+    let mut left = h.data_len as usize;
+    while left > 0 {
+        let n = left.min(buf.len());
+        dev.read(at, &mut buf[..n])?;
+        sha2::Digest::update(&mut hasher, &buf[..n]);
+        at += n as u32;
+        left -= n;
+    }
+    let got: [u8; 32] = sha2::Digest::finalize(hasher).into();
+    Ok(got == h.sha256)
+}
+
 /// `tsnic flash write`.
 pub fn write(
     dev: &mut dyn FlashDevice,
@@ -383,9 +477,10 @@ pub fn write(
     let r0 = dev.reg_accesses();
     let region = layout.region(slot);
     if slot == Slot::Golden {
-        dev.write_status(0)?;
+        // open golden, keep the factory image protected (all but its last 8 KB, which the guard keeps)
+        dev.write_status(layout.golden_write_sr)?;
     }
-    let result = write_region(dev, img, region, slot, p);
+    let result = write_region(dev, &layout, img, region, slot, p);
     if slot == Slot::Golden {
         // protect golden again whatever happened (the write's own error comes first)
         let restore = dev.write_status(layout.protect_sr);
@@ -430,20 +525,21 @@ pub fn write(
 
 fn write_region(
     dev: &mut dyn FlashDevice,
+    layout: &Layout,
     img: &Image,
     region: Region,
     slot: Slot,
     p: &mut dyn Progress,
 ) -> Result<u64> {
     // the old header first: from here on the slot holds no complete image
-    dev.erase_4k(region.header_addr())?;
-    erase_range(dev, region.base, img.data.len() as u32, p)?;
-    let pages = program(dev, region.base, &img.data, p)?;
+    erase4(dev, layout, region.header_addr())?;
+    erase_range(dev, layout, region.base, img.data.len() as u32, p)?;
+    let pages = program(dev, layout, region.base, &img.data, p)?;
     if let Err(addr) = verify_bytes(dev, region.base, &img.data, &img.sha256, p)? {
         return Err(FlashError::VerifyFailed { slot, addr });
     }
     let h = ImageHeader::for_image(img, unix_now()).encode();
-    dev.program_page(region.header_addr(), &h)?;
+    program_page(dev, layout, region.header_addr(), &h)?;
     let mut back = [0u8; HEADER_LEN];
     dev.read(region.header_addr(), &mut back)?;
     if back != h {
@@ -542,4 +638,45 @@ pub fn boot(dev: &mut dyn FlashDevice, slot: Slot, make_default: bool) -> Result
         })?;
     }
     dev.iprog(region.base)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::layout::{Board, LAYOUT_128M};
+    use super::super::model::ModelCard;
+    use super::*;
+
+    #[test]
+    fn the_guard_refuses_the_factory_region_before_touching_the_part() {
+        let mut card = ModelCard::factory(Board::U50);
+        // clear the protection: only the software guard stands between tsnic and the factory image
+        card.chip.set_status_nv(0);
+        let before = card.chip.clone();
+        let l = LAYOUT_128M;
+        for (addr, len) in [(0u32, 4096u32), (0x0100_0000, 0x3000), (0x0100_1000, 8192)] {
+            let e = erase_range(&mut card, &l, addr, len, &mut NoProgress).unwrap_err();
+            assert!(matches!(e, FlashError::FactoryRegion { .. }), "{e}");
+            assert!(e.to_string().contains("AMD's factory image"), "{e}");
+            assert!(e.to_string().contains("--slot A"), "{e}");
+        }
+        let e = program(&mut card, &l, 0x0100_1F00, &[0u8; 256], &mut NoProgress).unwrap_err();
+        assert!(matches!(e, FlashError::FactoryRegion { .. }), "{e}");
+        for s in 0..(l.size / SECTOR) as usize {
+            assert!(
+                before.sector_bytes(s) == card.chip.sector_bytes(s),
+                "sector {s} changed"
+            );
+        }
+        // from 0x01002000 on it erases 4 KB subsectors up to the sector boundary
+        erase_range(&mut card, &l, l.golden.base, 0x1_0000, &mut NoProgress).unwrap();
+        let mut b = [0u8; 16];
+        card.chip.peek(l.factory.header_addr(), &mut b);
+        let mut want = [0u8; 16];
+        before.peek(l.factory.header_addr(), &mut want);
+        assert!(
+            want != [0xFF; 16],
+            "the model's factory image has its header there"
+        );
+        assert_eq!(b, want, "the factory image's last bytes survive");
+    }
 }

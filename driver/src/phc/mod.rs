@@ -26,16 +26,41 @@ pub enum PhcError {
     #[error(transparent)]
     Device(#[from] DeviceError),
     /// A frequency trim out of range.
-    #[error("frequency trim {ppb} ppb is outside +/-{max} ppb")]
+    #[error("frequency trim {ppb} ppb is outside +/-{max} ppb: use a trim within it")]
     FreqOutOfRange {
         /// Asked.
         ppb: i64,
         /// Limit.
         max: i64,
     },
+    /// A time past [`PHC_MAX_NS`].
+    #[error("{what} ({ns} ns) is past the latest time the driver handles, 2^63 - 1 = {max} ns (TAI 2262-04-11; the card's 64-bit ns counter would wrap at 2^64, and time differences are signed 64-bit ns): use a time up to {max} ns, e.g. `tsnic phc set --host` for the host's TAI", max = PHC_MAX_NS)]
+    BeyondRange {
+        /// What it is (e.g. `the new time`).
+        what: String,
+        /// The time.
+        ns: u64,
+    },
     /// A nominal period the 16.48 register cannot hold.
     #[error("nominal period {0} ns is outside (0, 65536) ns")]
     BadPeriod(f64),
+}
+
+/// Latest PHC time the driver sets, steps to or schedules at: 2^63 - 1 ns (TAI 2262-04-11). The card
+/// counts 64-bit ns and would wrap to 0 at 2^64, but the driver's time differences, the offsets of
+/// `phc sync`, and Linux's own time (ktime_t) are signed 64-bit ns: this keeps every one of them exact,
+/// and leaves 292 years before the counter could wrap.
+pub const PHC_MAX_NS: u64 = i64::MAX as u64;
+
+/// Check a time the clock is to be set or stepped to (`what` names it in the error).
+pub fn check_time(ns: u64, what: &str) -> Result<(), PhcError> {
+    if ns > PHC_MAX_NS {
+        return Err(PhcError::BeyondRange {
+            what: what.to_string(),
+            ns,
+        });
+    }
+    Ok(())
 }
 
 /// Largest frequency trim the driver writes (PHC_ADJFINE_PPB is a signed 32-bit register; 1% keeps the

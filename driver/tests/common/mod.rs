@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 /// The repository root.
+#[allow(dead_code)] // not every suite needs it
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }

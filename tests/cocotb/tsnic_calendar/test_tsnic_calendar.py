@@ -675,6 +675,56 @@ async def test_flush_under_load(dut):
 
 
 @cocotb.test()
+async def test_flush_empty_queue(dut):
+    """A flush of a queue with no node in the wheel ends in a few cycles instead of sweeping every node
+    ever allocated (issue 34: a push after a used card's eight disables waited 13 us per queue for
+    sweeps that found nothing); a queue with live nodes is still swept; an entry inserted into the
+    wheel in the cycles just before its queue's flush starts is still flushed (the scoreboard fails
+    any entry accepted before the flush start that outlives flush_done)."""
+    b = Bench(dut, seed=21)
+    await b.start()
+    rng = b.rng
+    # Allocate ~2,400 nodes on queues 1..50 (all released later), and keep 200 far entries of queue 60.
+    used = [b.new_entry(rng.randrange(1, 51), b.phc + LOOKAHEAD + rng.randrange(5_000, 200_000))
+            for _ in range(2400)]
+    far = [b.new_entry(60, b.phc + rng.randrange(1_000_000_000, 2_000_000_000)) for _ in range(200)]
+    b.post(used + far)
+    await b.run_until(lambda: not b.ins_queue and b.cur_ins is None, 200_000, "posted")
+    await b.run_until(lambda: all(e.queue == 60 for e in b.sb.outstanding.values()), 400_000,
+                      "the near entries released")
+    bump = int(dut.dut.bump.value)
+    assert bump >= 2400, f"bump {bump}: the pool was not used as planned"
+
+    async def flush(q):
+        b.flush_reqs.append(q)
+        n = len(b.flush_log)
+        await b.run_until(lambda: len(b.flush_log) > n and b.flush_log[n][2] is not None,
+                          4 * POOL, f"flush_done of queue {q}")
+        _, s, dn = b.flush_log[n]
+        return dn - s
+
+    for q in (0, 7, 33):           # never used, used and empty, used and empty
+        took = await flush(q)
+        dut._log.info("flush of empty queue %d: %d cycles (%d nodes allocated)", q, took, bump)
+        assert took <= 8, f"flush of empty queue {q} took {took} cycles (a sweep of {bump} nodes?)"
+    took = await flush(60)
+    dut._log.info("flush of queue 60 with 200 live nodes: %d cycles", took)
+    assert took > 200, f"flush of a queue with 200 live nodes took {took} cycles: no sweep?"
+    assert b.sb.counts.get(FLUSHED, 0) == 200
+    # Races: one wheel entry for a fresh queue, then its flush 0..5 cycles after the insert handshake.
+    for i in range(60):
+        q = 100 + i
+        n0 = b.sb.accepted
+        b.post([b.new_entry(q, b.phc + rng.randrange(1_000_000, 500_000_000))])
+        await b.run_until(lambda: b.sb.accepted > n0, 1000, "insert")
+        if i % 6:
+            await b.run(i % 6)
+        await flush(q)
+    assert b.sb.counts.get(FLUSHED, 0) == 260, "an entry inserted just before its flush was not flushed"
+    await b.drain(limit=100_000)
+
+
+@cocotb.test()
 async def test_phc_step(dut):
     """PHC step forward: what is due leaves in order, late per policy; backward: nothing early."""
     b = Bench(dut, seed=9)
