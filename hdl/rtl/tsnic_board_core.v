@@ -80,6 +80,8 @@ module tsnic_board_core #(
     parameter TAG_W         = 5,
     parameter MAX_RD_BYTES  = 512,
     parameter MAX_WR_BYTES  = 512,
+    parameter CPLH_LIMIT    = (DATA_W == 512) ? 128 : 64,    // the PCIe block's completion buffer:
+    parameter CPLD_LIMIT    = (DATA_W == 512) ? 1920 : 960,  // headers, 16-byte data credits (BOARDS.md)
     parameter NUM_VECTORS   = 4,         // MSI-X table size; vector 0 = the core's irq
     parameter BOARD_ID      = 0,         // FLASH_CAP board id (docs/FIRMWARE.md)
     parameter FLASH_SIZE_LOG2 = 27,      // configuration flash size (128 MB)
@@ -206,7 +208,7 @@ tsnic_pcie_us #(
     .DATA_W(DATA_W), .KEEP_W(KEEP_W), .CQ_USER_W(CQ_USER_W), .CC_USER_W(CC_USER_W),
     .RQ_USER_W(RQ_USER_W), .RC_USER_W(RC_USER_W), .US_PLUS_512(DATA_W == 512), .AXIL_ADDR_W(20),
     .AXI_ID_W(AXI_ID_W), .TAG_W(TAG_W), .MAX_RD_BYTES(MAX_RD_BYTES), .MAX_WR_BYTES(MAX_WR_BYTES),
-    .NUM_VECTORS(NUM_VECTORS)
+    .NUM_VECTORS(NUM_VECTORS), .CPLH_LIMIT(CPLH_LIMIT), .CPLD_LIMIT(CPLD_LIMIT)
 ) pcie_inst (
     .clk(clk), .rst(rst),
     .s_axis_cq_tdata(s_axis_cq_tdata), .s_axis_cq_tkeep(s_axis_cq_tkeep), .s_axis_cq_tvalid(s_axis_cq_tvalid),

@@ -247,6 +247,7 @@ tsnic_board_core #(
     .AXIS_DATA_W(DATA_W),
     .AXIS_USER_W(1),
     .CLK_FREQ_HZ(250000000),
+    .CPLH_LIMIT(128), .CPLD_LIMIT(1920), // pcie4(c) completion buffer: PG213 128 CPH, 32768 B (BOARDS.md)
     .BOARD_ID(BOARD_ID),
     .FLASH_SIZE_LOG2(27),
     .FLASH_WRITABLE(1),

@@ -331,6 +331,7 @@ tsnic_board_core #(
     .AXIS_DATA_W(DATA_W),
     .AXIS_USER_W(1),
     .CLK_FREQ_HZ(250000000),
+    .CPLH_LIMIT(64), .CPLD_LIMIT(960),   // Gen3 block completion buffer: 64 CPH, 15872 B (BOARDS.md)
     .BOARD_ID(4),
     .FLASH_SIZE_LOG2(27),
     .FLASH_WRITABLE(0),
