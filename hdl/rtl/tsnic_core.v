@@ -172,6 +172,7 @@ module tsnic_core #(
     input  wire                     mac_tx_time_locked,   // tsnic_td_sink locked (TX domain; asynchronous)
     input  wire                     mac_rx_time_locked,   // tsnic_td_sink locked (RX domain; asynchronous)
     input  wire [7:0]               phy_status,           // MAC_PHY_STATUS bits from the board (asynchronous)
+    input  wire [31:0]              link_status,          // MAC_LINK_STATUS from the board (on clk; 0: not a board)
     output wire [31:0]              mac_rx_lat_comp_ns,   // RX_LAT_COMP_NS, for tsnic_mac_rx
     input  wire [31:0]              mac_rx_drop_count,    // frames tsnic_mac_rx dropped (on clk; RX_TS_EXTERNAL only)
 
@@ -304,7 +305,8 @@ tsnic_mac_regs #(
     .reg_rd_wait(mr_rd_wait), .reg_rd_ack(mr_rd_ack),
     .tx_time_locked((TX_GATE_EXTERNAL != 0) ? mac_tx_time_locked : 1'b1),
     .rx_time_locked((TX_GATE_EXTERNAL != 0) ? mac_rx_time_locked : 1'b0),
-    .phy_status((TX_GATE_EXTERNAL != 0) ? phy_status : 8'h01)
+    .phy_status((TX_GATE_EXTERNAL != 0) ? phy_status : 8'h01),
+    .link_status(link_status)
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -53,6 +53,10 @@ class PcieHost:
             cfg_interrupt_msix_sent=dut.cfg_interrupt_msix_sent,
             cfg_interrupt_msix_fail=dut.cfg_interrupt_msix_fail,
         )
+        # link status outputs, where the bench wrapper has them (tsnic_board_core's MAC_LINK_STATUS)
+        for name in ("user_lnk_up", "cfg_negotiated_width", "cfg_current_speed"):
+            if hasattr(dut, name):
+                common[name] = getattr(dut, name)
         if width == 512:
             self.dev = UltraScalePlusPcieDevice(
                 pcie_link_width=16, cq_straddle=False, cc_straddle=False, rq_straddle=False,
