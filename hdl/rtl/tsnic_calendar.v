@@ -87,7 +87,6 @@ module tsnic_calendar #(
     input  wire [NODE_W:0]      cfg_quota_value,
 
     output wire [NODE_W:0]      stat_occupancy,
-    output wire [31:0]          stat_forced,     // always 0: no release overtakes a smaller launch time (kept for the register map)
     output wire                 stat_init_busy,  // RAM clear after reset in progress
 
     // co-simulation fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward")
@@ -1687,7 +1686,6 @@ assign s_ins_ready    = ins_ready;
 assign s_flush_ready  = f_st;
 assign flush_done     = flush_done_reg;
 assign stat_occupancy = occ;
-assign stat_forced    = 32'd0;      // no forced (out-of-order) release exists since issue 16
 assign stat_init_busy = init;
 
 // Fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward"). Quiet: no entry in stage B or the release

@@ -546,7 +546,6 @@ wire [NODE_W-1:0]  free_handle;
 // verilator lint_off UNUSEDSIGNAL
 wire               dt_rd_valid;
 wire [NODE_W:0]    cal_occupancy;
-wire [31:0]        cal_forced;
 wire [QUEUE_W-1:0] evt_cpl_queue;
 // verilator lint_on UNUSEDSIGNAL
 
@@ -599,7 +598,7 @@ tsnic_calendar #(
     .s_flush_valid(cal_flush_valid), .s_flush_ready(cal_flush_ready), .s_flush_queue(cal_flush_queue),
     .flush_done(cal_flush_done),
     .cfg_quota_wr(quota_wr), .cfg_quota_queue(quota_queue), .cfg_quota_value(quota_sat),
-    .stat_occupancy(cal_occupancy), .stat_forced(cal_forced), .stat_init_busy(cal_init_busy),
+    .stat_occupancy(cal_occupancy), .stat_init_busy(cal_init_busy),
     .ff_warp(sim_ff_warp != 32'd0),
     .ff_quiet(cal_ff_quiet), .ff_wake_ns(cal_ff_wake_ns), .ff_chunk_ns(cal_ff_chunk_ns),
     .ff_gclk(sim_gclk), .ff_hold(cal_ff_hold)

@@ -49,7 +49,6 @@ module tsnic_calendar #(
     input  wire [QUEUE_W-1:0]   cfg_quota_queue,
     input  wire [NODE_W:0]      cfg_quota_value,
     output wire [NODE_W:0]      stat_occupancy,
-    output wire [31:0]          stat_forced,
     output wire                 stat_init_busy,
     output wire                 ff_quiet,
     output wire [63:0]          ff_wake_ns,
@@ -60,7 +59,7 @@ module tsnic_calendar #(
     output wire                 ff_hold
 );
 localparam WI = 1+64+1+32+1+QUEUE_W+HANDLE_W+64+1+1+1+1+QUEUE_W+1+QUEUE_W+NODE_W+1;
-localparam WO = 1+1+QUEUE_W+HANDLE_W+64+8+1+1+1+NODE_W+1+32+1+1+64+64+1;
+localparam WO = 1+1+QUEUE_W+HANDLE_W+64+8+1+1+1+NODE_W+1+1+1+64+64+1;
 localparam WA = WI > WO ? WI : WO;
 (* keep *) reg [WI-1:0] in_q;
 /* verilator lint_off UNUSEDSIGNAL */   // the bits beyond the outputs when the inputs are wider
@@ -78,7 +77,7 @@ generate
     end
 endgenerate
 assign {s_ins_ready, m_rel_valid, m_rel_queue, m_rel_handle, m_rel_launch_ns, m_rel_status, m_rel_capped,
-        s_flush_ready, flush_done, stat_occupancy, stat_forced, stat_init_busy, ff_quiet, ff_wake_ns,
+        s_flush_ready, flush_done, stat_occupancy, stat_init_busy, ff_quiet, ff_wake_ns,
         ff_chunk_ns, ff_hold} = acc[WO-1:0];
 endmodule
 `resetall

@@ -17,7 +17,7 @@ module tb_tsnic_calendar #(
     input  wire [31:0]          phc_inc,
     output reg  [63:0]          phc_ns,
     output reg                  phc_step,
-    output wire [4:0]           ev,          // {forced_now, flush_done, s_flush_ready, m_rel_valid, s_ins_ready}
+    output wire [3:0]           ev,          // {flush_done, s_flush_ready, m_rel_valid, s_ins_ready}
     output wire                 ev_any,      // |ev: the bench sleeps until it rises when it has nothing to do
     output wire [QUEUE_W+HANDLE_W+72:0] rel_bus,  // {capped, status, launch, queue, handle}
     input  wire [31:0]          lookahead_ns,
@@ -43,7 +43,6 @@ module tb_tsnic_calendar #(
     input  wire [QUEUE_W-1:0]   cfg_quota_queue,
     input  wire [NODE_W:0]      cfg_quota_value,
     output wire [NODE_W:0]      stat_occupancy,
-    output wire [31:0]          stat_forced,
     output wire                 stat_init_busy
 );
 
@@ -57,13 +56,7 @@ always @(posedge clk) begin
     phc_step <= phc_load;
 end
 
-// forced_now: stat_forced changed at the last rising edge, i.e. the entry that edge loaded into the
-// release output register (m_rel_valid) was a forced (overflow) release: the sorter's `forced` is
-// do_remove && !urgent && !head_ord, and stat_forced counts it at the same edge that loads the cell.
-reg  [31:0] forced_q;
-initial forced_q = 32'd0;
-always @(posedge clk) forced_q <= stat_forced;
-assign ev = {stat_forced != forced_q, flush_done, s_flush_ready, m_rel_valid, s_ins_ready};
+assign ev = {flush_done, s_flush_ready, m_rel_valid, s_ins_ready};
 assign ev_any = |ev;
 assign rel_bus = {m_rel_capped, m_rel_status, m_rel_launch_ns, m_rel_queue, m_rel_handle};
 
@@ -81,7 +74,7 @@ tsnic_calendar #(
     .s_flush_valid(s_flush_valid), .s_flush_ready(s_flush_ready), .s_flush_queue(s_flush_queue),
     .flush_done(flush_done),
     .cfg_quota_wr(cfg_quota_wr), .cfg_quota_queue(cfg_quota_queue), .cfg_quota_value(cfg_quota_value),
-    .stat_occupancy(stat_occupancy), .stat_forced(stat_forced), .stat_init_busy(stat_init_busy),
+    .stat_occupancy(stat_occupancy), .stat_init_busy(stat_init_busy),
     .ff_warp(1'b0),
     .ff_gclk(1'b0)
 );

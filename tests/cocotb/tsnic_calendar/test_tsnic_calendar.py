@@ -66,7 +66,6 @@ class Bench:
         self.stepping = False
         self.ins_valid = False
         self.rel_ready_drv = None
-        self.forced_seen = 0         # releases seen as forced (ev[4] with a new release)
         self.flush_valid = False
         self.ev_zero = False         # ev was 0 at the last handled falling edge (see quiet())
         self.t_fall = None           # sim time (ns) of the last handled falling edge
@@ -184,22 +183,14 @@ class Bench:
                 rb >>= QUEUE_W
                 ln = rb & ((1 << 64) - 1)
                 rb >>= 64
-                # ev[4]: stat_forced went up at the edge that loaded this very entry (a forced release)
-                frc = (ev >> 4) & 1
-                self.forced_seen += frc
-                self.rel_item = (h, q, rb & 0xFF, ln, rb >> 8, phc_dec, k, frc, phc_dec_prev)
-            elif ev & 16:
-                raise AssertionError(f"cycle {k}: stat_forced went up while the release register held "
-                                     "its entry (no new release to attribute it to)")
+                self.rel_item = (h, q, rb & 0xFF, ln, rb >> 8, phc_dec, k, phc_dec_prev)
             if ready:
-                h, q, st, ln, cp, pd, kd, frc, pdp = self.rel_item
-                sb.release(h, q, st, ln, cp, pd, kd, frc, pdp)
+                h, q, st, ln, cp, pd, kd, pdp = self.rel_item
+                sb.release(h, q, st, ln, cp, pd, kd, phc_dec_prev=pdp)
                 self.rel_cycles += 1
             self.rel_new = ready
             self.set_rel_ready(ready)
         else:
-            if ev & 16:
-                raise AssertionError(f"cycle {k}: stat_forced went up with m_rel_valid low")
             self.rel_new = True
             self.set_rel_ready(self.rel_ready_p >= 1.0 or self.rng.random() < self.rel_ready_p)
         # --- quota configuration (one write per cycle)
@@ -312,10 +303,6 @@ class Bench:
         await self.run(8)
         assert not self.sb.outstanding
         assert int(self.dut.stat_occupancy.value) == 0, "stat_occupancy not 0 when empty"
-        # no forced release exists any more (order is exact always)
-        sf = int(self.dut.stat_forced.value)
-        assert self.forced_seen == sf == self.sb.forced == 0, \
-            f"forced releases seen {self.forced_seen}, scored {self.sb.forced}, stat_forced {sf}"
 
     def post(self, entries):
         self.ins_queue.extend(entries)
@@ -375,22 +362,20 @@ async def test_ties_round_robin(dut):
 async def test_tie_overflow(dut):
     """More ties than release-buffer cells (200 queues, one launch_ns, one 64 ns slot): the slot is
     split into per-ns lists and walked in launch order; exact order (one entry per queue: posting
-    order is the round-robin order), exactly once, never early, no forced release."""
+    order is the round-robin order), exactly once, never early."""
     b = Bench(dut, seed=11)
     await b.start()
     t = b.phc + 20_000
     es = [b.new_entry(q * 17 % NQ, t) for q in range(200)]
     b.post(es)
     await b.drain(limit=20_000)
-    forced = int(dut.stat_forced.value)
     got = [h for h, *_ in b.sb.released]
     exp = expected_tie_order(es)
     first_diff = next((i for i, (x, y) in enumerate(zip(got, exp)) if x != y), None)
-    dut._log.info("tie overflow: 200 ties, stat_forced %d, order equals round robin for the first %s",
-                  forced, first_diff if first_diff is not None else "all")
+    dut._log.info("tie overflow: 200 ties, order equals round robin for the first %s",
+                  first_diff if first_diff is not None else "all")
     assert sorted(got) == sorted(e.handle for e in es)
     assert all(st in (SENT, SENT_LATE) for _, st, *_ in b.sb.released)
-    assert forced == 0
     assert got == exp, f"tie order differs from round robin at release {first_diff}"
 
 
@@ -407,9 +392,6 @@ async def test_overflow_exact(dut):
     es += [b.new_entry(2000 + i, slot0) for i in range(8)]
     b.post(es)
     await b.drain(limit=40_000)
-    forced = int(dut.stat_forced.value)
-    dut._log.info("overflow exact: stat_forced %d", forced)
-    assert forced == 0
     assert [h for h, *_ in b.sb.released] == [e.handle for e in es[40:]] + [e.handle for e in es[:40]]
 
 
@@ -826,7 +808,7 @@ async def throughput_run(dut, far_pct, rate):
 
     b.ins_src = src
     await b.run(warm)                     # the wheel and the release buffer reach steady state
-    i0, r0, f0 = b.ins_cycles, b.rel_cycles, b.sb.forced
+    i0, r0 = b.ins_cycles, b.rel_cycles
     occ0 = int(dut.stat_occupancy.value)
     occ_max = occ0
     for _ in range(n // 1000):
@@ -836,9 +818,9 @@ async def throughput_run(dut, far_pct, rate):
     ins = (b.ins_cycles - i0) / n
     rel = (b.rel_cycles - r0) / n
     dut._log.info("throughput (offered %.2f/cycle, %d%% far): %d cycles, inserts/cycle %.4f, "
-                  "releases/cycle %.4f, occupancy %d -> %d (max %d), forced %d; release delay after due: "
+                  "releases/cycle %.4f, occupancy %d -> %d (max %d); release delay after due: "
                   "max %d cycles, max (delay - 2 x releases in between) %d", rate, far_pct, n, ins,
-                  rel, occ0, occ1, occ_max, b.sb.forced - f0, b.sb.max_delay, b.sb.max_excess)
+                  rel, occ0, occ1, occ_max, b.sb.max_delay, b.sb.max_excess)
     b.ins_src = None
     await b.drain(limit=400_000)
     assert all(st == SENT for _, st, *_ in b.sb.released), "an entry left late"
@@ -1038,10 +1020,10 @@ async def test_random(dut):
     wall = time.time() - t_start
     c = b.sb.counts
     dut._log.info("random: %d ops (%d inserts, %d releases, %d flushes, %d steps) in %d cycles, %.1f s; "
-                  "inserts/cycle %.3f releases/cycle %.3f; statuses %s; stat_forced %d (order exact on every release)",
+                  "inserts/cycle %.3f releases/cycle %.3f; statuses %s (order exact on every release)",
                   b.sb.accepted + b.rel_cycles + len(b.flush_log), b.sb.accepted, b.rel_cycles,
                   len(b.flush_log), n_steps, cycles, wall, b.ins_cycles / cycles, b.rel_cycles / cycles,
-                  dict(sorted(c.items())), int(dut.stat_forced.value))
+                  dict(sorted(c.items())))
     dut._log.info("random: %d of %d cycles slept through (nothing to do)", b.skipped, b.k)
     done = [dn - s for (q, s, dn) in b.flush_log if dn is not None]
     if done:
