@@ -250,8 +250,26 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), DeviceError> {
     })
 }
 
-/// Remove a state file (power-cycle the card it holds). `Ok(false)` if there was none.
+/// The first bytes of every saved card (`tsnic_sim::state::MAGIC`).
+pub const MAGIC: &[u8; 8] = b"TSNICSIM";
+
+/// Remove a state file (power-cycle the card it holds). `Ok(false)` if there was none. A file that
+/// is not a saved card (no [`MAGIC`]: a trace, a capture, a wrong path) is refused and kept: it
+/// is not ours to delete. An empty one holds nothing and is removed.
 pub fn remove(path: &Path) -> Result<bool, DeviceError> {
+    let mut head = Vec::with_capacity(MAGIC.len());
+    match File::open(path) {
+        Ok(f) => {
+            let _ = f.take(MAGIC.len() as u64).read_to_end(&mut head);
+            if !head.is_empty() && head != MAGIC {
+                return Err(DeviceError::SimStateNotACard {
+                    path: path.display().to_string(),
+                });
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(_) => {} // a folder, no permission: remove_file below says why
+    }
     let _ = fs::remove_file(with_suffix(path, ".tmp"));
     match fs::remove_file(path) {
         Ok(()) => Ok(true),
@@ -268,6 +286,12 @@ mod tests {
         let d = std::env::temp_dir().join(format!("tsnic-state-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&d);
         d
+    }
+
+    #[cfg(feature = "sim")]
+    #[test]
+    fn magic_is_the_simulators() {
+        assert_eq!(MAGIC, tsnic_sim::state::MAGIC);
     }
 
     #[test]
@@ -309,6 +333,13 @@ mod tests {
         write_atomic(&p, b"two").unwrap();
         assert_eq!(read(&p).unwrap().as_deref(), Some(&b"two"[..]));
         assert!(!with_suffix(&p, ".tmp").exists());
+        // not a saved card: kept
+        assert!(matches!(
+            remove(&p),
+            Err(DeviceError::SimStateNotACard { .. })
+        ));
+        assert_eq!(read(&p).unwrap().as_deref(), Some(&b"two"[..]));
+        write_atomic(&p, b"TSNICSIM and the rest").unwrap();
         assert!(remove(&p).unwrap());
         assert!(!remove(&p).unwrap());
         let _ = fs::remove_dir_all(&d);
