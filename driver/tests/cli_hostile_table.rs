@@ -673,6 +673,14 @@ const SEND: &[Case] = &[
     Case { name: "send-peer-bogus", args: &["send", "--card", "model", "--peer", "windows"], exit: Fail, want: &["--peer `windows` is not known", "linux"], ..C },
     Case { name: "send-unfinished", args: &["send", "--card", "model", "--bytes", "1GB", "--path", "rate=1M,rtt=100us,buffer=1MB", "--time-limit", "1s"], exit: Fail, want: &["did not complete", "115840 of 1000000000 bytes"], why: "an unfinished transfer fails and says how far it got", ..C },
     Case { name: "send-report", args: &["send", "--card", "model", "--bytes", "10KB", "--report", "r.json"], files: &[("r.json", "{")], ..C },
+    Case { name: "send-report-is-pcap", args: &["send", "--card", "model", "--bytes", "10KB", "--pcap", "y.pcapng", "--report", "y.pcapng"], exit: Fail, want: &["same file as --pcap", "nothing was run"], absent: &["y.pcapng"], why: "was: the report overwrote the capture, exit 0", ..C },
+    Case { name: "send-report-dev-full", args: &["send", "--card", "model", "--bytes", "10KB", "--report", "/dev/full"], exit: Fail, want: &["cannot write --report /dev/full", "No space left"], why: "was: exit 0 with no report written", ..C },
+    Case { name: "send-pcap-wrong-ext", args: &["send", "--card", "model", "--bytes", "10KB", "--pcap", "x.pcap"], exit: Fail, want: &["must end in .pcapng"], absent: &["x.pcap"], ..C },
+    Case { name: "send-report-folder", args: &["send", "--card", "model", "--bytes", "10KB", "--report", "adir"], exit: Fail, want: &["is a folder", "nothing was run"], why: "checked before the run, not after it", ..C },
+    Case { name: "send-report-missing-folder", args: &["send", "--card", "model", "--bytes", "10KB", "--report", "nodir/r.json"], exit: Fail, want: &["the folder nodir does not exist"], absent: &["nodir"], ..C },
+    Case { name: "send-report-under-a-file", args: &["send", "--card", "model", "--bytes", "10KB", "--report", "t.csv/r.json"], exit: Fail, want: &["cannot be created"], unchanged: &["t.csv"], ..C },
+    Case { name: "send-report-stdout", args: &["send", "--card", "model", "--bytes", "10KB", "--report", "-"], want: &["\"completed\": true"], absent: &["-"], why: "the JSON report on stdout, in place of the table; no file `-`", ..C },
+    Case { name: "send-pcap", args: &["send", "--card", "model", "--bytes", "10KB", "--pcap", "s.pcapng"], files: &[("s.pcapng", "")], ..C },
 ];
 
 #[rustfmt::skip]

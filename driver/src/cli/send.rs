@@ -1,12 +1,14 @@
 //! `tsnic send`: the EDT TCP sender over a simulated path.
 
-use crate::cli::out::out;
+use crate::cli::out::{out, outln};
 use std::fs::File;
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
+
+use super::common::{check_outputs, OutPath};
 
 use tsnic::edt::cc::CcKind;
 use tsnic::edt::pcap::write_pcapng;
@@ -200,10 +202,10 @@ pub struct SendArgs {
     /// Stop after this much simulated time even if not finished.
     #[arg(long, default_value = "60s", value_parser = pos_dur_arg)]
     pub time_limit: u64,
-    /// Write the report as JSON to FILE.
+    /// Write the report as JSON to FILE (`-`: to stdout, in place of the table).
     #[arg(long)]
     pub report: Option<PathBuf>,
-    /// Write the frames the card sent to FILE as pcapng (ns timestamps = departure time).
+    /// Write the frames the card sent to FILE as pcapng (name it .pcapng; ns timestamps = departure time).
     /// With --peer linux: both directions as the TAP saw them.
     #[arg(long)]
     pub pcap: Option<PathBuf>,
@@ -316,27 +318,7 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
         (CardArg::Model, SenderArg::Kernel) => run_kernel(&cfg, stop),
     }
     .context("the run against Linux did not happen")?;
-    out!("{}", report.table());
-    if let Some(p) = &a.report {
-        let f = File::create(p).with_context(|| {
-            format!(
-                "cannot create report file {}; check the directory exists",
-                p.display()
-            )
-        })?;
-        serde_json::to_writer_pretty(BufWriter::new(f), &report)
-            .with_context(|| format!("cannot write JSON report to {}", p.display()))?;
-    }
-    if let Some(p) = &a.pcap {
-        let f = File::create(p).with_context(|| {
-            format!(
-                "cannot create pcap file {}; check the directory exists",
-                p.display()
-            )
-        })?;
-        write_pcapng(BufWriter::new(f), &report.pcap)
-            .with_context(|| format!("cannot write pcapng to {}", p.display()))?;
-    }
+    write_outputs(&a, &report.table(), &report, &report.pcap)?;
     if !report.ok() {
         anyhow::bail!(
             "the transfer to Linux did not complete cleanly (completed={}, sha256_match={}, \
@@ -349,8 +331,66 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
     Ok(())
 }
 
+/// Check --report and --pcap before the run (a long one must not end in "cannot create"): a
+/// folder, a missing folder, an unwritable place, the two on one file, a --pcap not named .pcapng
+/// are refused with nothing run.
+fn check_send_outputs(a: &SendArgs) -> Result<()> {
+    let mut outs = Vec::new();
+    if let Some(p) = &a.pcap {
+        outs.push(OutPath {
+            flag: "--pcap",
+            path: p,
+            exts: &["pcapng"],
+        });
+    }
+    if let Some(p) = a.report.as_ref().filter(|p| p.as_os_str() != "-") {
+        outs.push(OutPath {
+            flag: "--report",
+            path: p,
+            exts: &[],
+        });
+    }
+    check_outputs(&[], &outs)
+}
+
+/// The table (or, with `--report -`, the JSON report in its place) on stdout, then the files. A
+/// write that fails (a full disk) fails the command: a half-written file is not presented as whole.
+fn write_outputs<R: serde::Serialize>(
+    a: &SendArgs,
+    table: &str,
+    report: &R,
+    frames: &[(u64, Vec<u8>)],
+) -> Result<()> {
+    let to_stdout = a.report.as_deref().is_some_and(|p| p.as_os_str() == "-");
+    if to_stdout {
+        outln!("{}", serde_json::to_string_pretty(report)?);
+    } else {
+        out!("{table}");
+    }
+    if let Some(p) = a.report.as_ref().filter(|_| !to_stdout) {
+        let write = || -> Result<()> {
+            let mut w = BufWriter::new(File::create(p)?);
+            serde_json::to_writer_pretty(&mut w, report)?;
+            w.flush()?;
+            Ok(())
+        };
+        write().with_context(|| format!("cannot write --report {}", p.display()))?;
+    }
+    if let Some(p) = &a.pcap {
+        let write = || -> Result<()> {
+            let mut w = BufWriter::new(File::create(p)?);
+            write_pcapng(&mut w, frames)?;
+            w.flush()?;
+            Ok(())
+        };
+        write().with_context(|| format!("cannot write --pcap {}", p.display()))?;
+    }
+    Ok(())
+}
+
 pub fn run(a: SendArgs) -> Result<()> {
     check_max_rate_fits(&a)?;
+    check_send_outputs(&a)?;
     if let Some(peer) = a.peer.clone() {
         return run_peer(a, &peer);
     }
@@ -403,27 +443,7 @@ pub fn run(a: SendArgs) -> Result<()> {
         ..RunConfig::default()
     };
     let report = run_loop(&cfg).context("the simulation could not start; check the options")?;
-    out!("{}", report.table());
-    if let Some(p) = &a.report {
-        let f = File::create(p).with_context(|| {
-            format!(
-                "cannot create report file {}; check the directory exists",
-                p.display()
-            )
-        })?;
-        serde_json::to_writer_pretty(BufWriter::new(f), &report)
-            .with_context(|| format!("cannot write JSON report to {}", p.display()))?;
-    }
-    if let Some(p) = &a.pcap {
-        let f = File::create(p).with_context(|| {
-            format!(
-                "cannot create pcap file {}; check the directory exists",
-                p.display()
-            )
-        })?;
-        write_pcapng(BufWriter::new(f), &report.pcap)
-            .with_context(|| format!("cannot write pcapng to {}", p.display()))?;
-    }
+    write_outputs(&a, &report.table(), &report, &report.pcap)?;
     if !report.completed {
         bail!(
             "the transfer did not complete: {}",
