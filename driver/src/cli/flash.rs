@@ -260,6 +260,25 @@ pub fn run(args: FlashArgs) -> Result<()> {
         );
         return Ok(());
     }
+    // An image that will be refused is refused before any card or flash model is opened (a new
+    // model file is 128 MB; none is made for a command that writes nothing).
+    if let FlashCmd::Write { image, part, .. } = &args.cmd {
+        image::load(image, part.as_deref()).map_err(tsnic::flash::FlashError::from)?;
+    }
+    // tsnic makes only its default folder (~/.cache/tsnic); a named one that is missing is a typo.
+    if let Some(dir) = args
+        .flash_file
+        .as_deref()
+        .and_then(|p| p.parent())
+        .filter(|d| !d.as_os_str().is_empty() && !d.is_dir())
+    {
+        bail!(
+            "--flash-file {}: the folder {} does not exist: create it (`mkdir -p {}`) or name a file in an existing folder; nothing was made",
+            args.flash_file.as_deref().unwrap_or(dir).display(),
+            dir.display(),
+            dir.display()
+        );
+    }
     let spec = args.backend.as_str();
     let prefix = command_prefix(&args);
     match spec {
