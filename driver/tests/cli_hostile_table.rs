@@ -708,6 +708,8 @@ const FLASH_SAFE: &[Case] = &[
     Case { name: "flash-write-empty-file", args: &["flash", "write", "--flash-file", "f.img", "empty.bit"], exit: Fail, want: &["not a Vivado .bit file", NOTHING], not: &["nothing was written: "], why: "the refusal said once (was twice)", ..C },
     Case { name: "flash-write-a-trace", args: &["flash", "write", "--flash-file", "f.img", "t.csv"], exit: Fail, want: &["no sync word", NOTHING], not: &["nothing was written: "], why: "the refusal said once (was twice)", ..C },
     Case { name: "flash-sume", args: &["flash", "info", "--board", "sume", "--flash-file", "s.img"], exit: Fail, want: &["behind its CPLD", "JTAG"], ..C },
+    Case { name: "flash-backend-bogus", args: &["flash", "info", "--backend", "bogus", "--flash-file", "f.img"], exit: Fail, want: &["unknown backend `bogus`", "model"], not: &["a real card keeps its own flash"], why: "was: told --flash-file is not for a real card", ..C },
+    Case { name: "flash-backend-vfio-with-file", args: &["flash", "info", "--backend", "vfio:0000:01:00.0", "--flash-file", "f.img"], exit: Fail, want: &["a real card keeps its own flash"], absent: &["f.img"], ..C },
 ];
 
 /// Flash cases that need the model's 128 MB file: they share one (made once, as shipped) and run

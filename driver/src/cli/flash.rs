@@ -322,6 +322,9 @@ pub fn run(args: FlashArgs) -> Result<()> {
         }
         _ if spec == "sim" || spec.starts_with("sim:") => run_on_sim(&args, spec),
         _ => {
+            // a misspelt backend is named as such, not taken for a real card
+            spec.parse::<tsnic::device::BackendSpec>()
+                .with_context(|| format!("--backend {spec}: `tsnic flash` takes `model` (the default), `mem`, `sim` or `vfio:DDDD:BB:DD.F`"))?;
             if args.flash_file.is_some() {
                 bail!("--flash-file is for the model backends and the simulated card (`--backend model`, `mem` or `sim`); a real card keeps its own flash");
             }
