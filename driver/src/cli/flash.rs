@@ -83,7 +83,7 @@ pub enum FlashCmd {
         /// Output .bit file (a new file).
         out: PathBuf,
         /// Configuration data size: bytes, or with K/M (KiB/MiB), e.g. 4M, 40MB.
-        #[arg(long, default_value = "4M")]
+        #[arg(long, default_value = "4M", allow_hyphen_values = true)]
         size: String,
         /// Part [default: the --board's part].
         #[arg(long)]
@@ -92,7 +92,7 @@ pub enum FlashCmd {
         #[arg(long, default_value = "tsnic_top;UserID=0XFFFFFFFF;Version=2023.2")]
         design: String,
         /// Seed of the data (different seeds, different images).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = super::common::u64_arg)]
         seed: u64,
     },
 }

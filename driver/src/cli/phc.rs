@@ -29,7 +29,7 @@ pub enum PhcCmd {
     /// CLOCK_TAI with --host. At most 2^63 - 1 ns (TAI 2262-04-11).
     Set {
         /// TAI time: ns, or with a unit (ns, us, ms, s).
-        #[arg(required_unless_present = "host", value_parser = parse_tai)]
+        #[arg(required_unless_present = "host", allow_hyphen_values = true, value_parser = parse_tai)]
         ns: Option<u64>,
         /// Step to the host clock instead.
         #[arg(long, conflicts_with = "ns")]
@@ -44,7 +44,7 @@ pub enum PhcCmd {
     /// Print the frequency trim, or set it in ppb (adjfine).
     Freq {
         /// New trim in parts per billion (positive: faster).
-        #[arg(allow_hyphen_values = true)]
+        #[arg(allow_hyphen_values = true, value_parser = super::common::ppb_arg)]
         ppb: Option<i64>,
     },
     /// Lock the clock to the host's CLOCK_TAI with a PI servo, as phc2sys does. Fails (after its
@@ -52,11 +52,11 @@ pub enum PhcCmd {
     Sync {
         /// Time between samples, up to 1 hour (default 1s on vfio, 10ms on sim/mem where waiting is
         /// simulated).
-        #[arg(long, value_parser = parse_signed_ns)]
+        #[arg(long, allow_hyphen_values = true, value_parser = parse_signed_ns)]
         interval: Option<i64>,
         /// Number of samples (at least 1; on sim/mem, samples x interval at most one day of
         /// simulated time).
-        #[arg(long, default_value_t = 60)]
+        #[arg(long, default_value_t = 60, allow_hyphen_values = true, value_parser = super::common::u64_arg)]
         samples: u64,
         /// sim/mem only: make the modelled host clock run this many ppb off the card's oscillator.
         #[arg(long, allow_hyphen_values = true)]

@@ -66,8 +66,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
     /// Time 0 of a relative schedule is the PHC at start plus this lead (default: chosen from the
-    /// card's lookahead and the first ring-fulls).
-    #[arg(long, value_name = "NS")]
+    /// card's lookahead and the first ring-fulls). ns, or with a unit: 50us, 2ms.
+    #[arg(long, value_name = "NS", allow_hyphen_values = true, value_parser = super::common::ns_arg)]
     pub lead_ns: Option<u64>,
     /// What each queue does with a frame whose launch time has passed when the card sees it (a lead
     /// too short for the first rows, a ring that fell behind).
@@ -78,11 +78,12 @@ pub struct RunArgs {
     /// still refuses (e.g. after the PHC was stepped back while it waited).
     #[arg(long, value_enum, default_value = "drop")]
     pub horizon: HorizonArg,
-    /// Program this payload lookahead (CTRL_LOOKAHEAD_NS) instead of choosing one from the longest frame.
-    #[arg(long, value_name = "NS")]
+    /// Program this payload lookahead (CTRL_LOOKAHEAD_NS) instead of choosing one from the longest
+    /// frame. ns, or with a unit: 4us.
+    #[arg(long, value_name = "NS", allow_hyphen_values = true, value_parser = super::common::ns32_arg)]
     pub lookahead_ns: Option<u32>,
     /// log2 of each TX ring's size (at most the card's CAP_RING_LOG2_MAX and 15).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, allow_hyphen_values = true, value_parser = super::common::u32_arg)]
     pub ring_log2: u32,
     /// Exit non-zero when any frame was not sent (dropped late, dropped beyond the horizon, rejected
     /// or flushed). The outputs are written either way.
@@ -90,7 +91,7 @@ pub struct RunArgs {
     pub strict: bool,
     /// Refuse a job whose last launch time is more than this after the card's PHC at the start
     /// (every row is held until the card can take it; e.g. 3600s, 1.5ms).
-    #[arg(long, value_name = "TIME", default_value = "86400s", value_parser = parse_duration_ns)]
+    #[arg(long, value_name = "TIME", default_value = "86400s", allow_hyphen_values = true, value_parser = parse_duration_ns)]
     pub hold_limit: u64,
     /// sim: line rate in Gb/s (10, 25 or 100).
     #[arg(long, default_value = "10")]
@@ -98,9 +99,9 @@ pub struct RunArgs {
     /// sim: the 512-bit configuration (needed for 25 and 100 Gb/s; build with `--features wide`).
     #[arg(long)]
     pub wide: bool,
-    /// sim: host-memory read latency in ns, 1..=100000 (PCIe-like: about 1 us). For this command
+    /// sim: host-memory read latency in ns (or with a unit: 2us), 1..=100000 (PCIe-like: about 1 us). For this command
     /// only: a kept card does not keep it.
-    #[arg(long, default_value_t = 800)]
+    #[arg(long, default_value_t = 800, allow_hyphen_values = true, value_parser = super::common::ns_arg)]
     pub read_latency_ns: u64,
     /// sim: only count wire frames, do not keep their bytes (long benchmarks; no wire check).
     #[arg(long)]

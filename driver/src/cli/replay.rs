@@ -27,7 +27,7 @@ pub struct ReplayArgs {
     /// The capture (pcap or pcapng, Ethernet).
     pub capture: PathBuf,
     /// TX queue to send on.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = super::common::u16_arg)]
     pub queue: u16,
     /// Use the capture's timestamps as absolute TAI launch times instead of relative to the first.
     #[arg(long)]

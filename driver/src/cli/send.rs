@@ -151,25 +151,25 @@ pub struct SendArgs {
     #[arg(long, value_enum, default_value = "cubic")]
     pub cc: CcArg,
     /// Bytes per flow (in --rr mode: request bytes per flow). Sizes: 10MB, 64KB, 1500.
-    #[arg(long, default_value = "10MB", value_parser = size_arg)]
+    #[arg(long, default_value = "10MB", allow_hyphen_values = true, value_parser = size_arg)]
     pub bytes: u64,
     /// Network path: rate=10G,rtt=100us,buffer=1MB[,loss=0.001][,reorder=0.01][,reorder_delay=20us]
     /// [default: rate=10G,rtt=100us,buffer=1MB; with --peer linux: no path model unless given]
     #[arg(long)]
     pub path: Option<String>,
     /// Number of parallel flows (each to its own receiver port).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = super::common::usize_arg)]
     pub flows: usize,
     /// Maximum pacing rate per flow (SO_MAX_PACING_RATE), in bits per second: 24M, 8G, 500k, 9600.
     /// At least 8 (1 byte/s: the cap is kept in whole bytes per second, as Linux does, rounded
     /// down); as in Linux the first 10 segments of a connection leave unpaced.
-    #[arg(long, value_parser = max_rate_arg)]
+    #[arg(long, allow_hyphen_values = true, value_parser = max_rate_arg)]
     pub max_rate: Option<u64>,
     /// TCP_NOTSENT_LOWAT: the application writes only while unsent bytes are below this.
-    #[arg(long, value_parser = size_arg)]
+    #[arg(long, allow_hyphen_values = true, value_parser = size_arg)]
     pub notsent_lowat: Option<u64>,
     /// Request/response mode: requests of SIZE bytes, one outstanding; reports latency.
-    #[arg(long, value_parser = size_arg)]
+    #[arg(long, allow_hyphen_values = true, value_parser = size_arg)]
     pub rr: Option<u64>,
     /// Pacing model: edt (the sender stamps launch times) or queue (pre-EDT sch_fq pacer,
     /// samples stamped at enqueue).
@@ -182,13 +182,13 @@ pub struct SendArgs {
     #[arg(long, value_enum, default_value = "card")]
     pub pacer: PacerArg,
     /// Injected sender wake-up jitter: each pacing-timer wake-up is late by U[0, JITTER].
-    #[arg(long, default_value = "0ns", value_parser = dur_arg)]
+    #[arg(long, default_value = "0ns", allow_hyphen_values = true, value_parser = dur_arg)]
     pub jitter: u64,
     /// Turn off the EDT jitter credit (to measure what it buys).
     #[arg(long)]
     pub no_jitter_credit: bool,
     /// Seed of every random choice (same seed, same run).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = super::common::u64_arg)]
     pub seed: u64,
     /// Card to send through: `sim` (the Verilated RTL, 10G line only) or `model` (software model).
     #[arg(long, value_enum, default_value = "sim")]
