@@ -483,6 +483,8 @@ const PUSH: &[Case] = &[
     Case { name: "push-plot-no-ext", args: &["push", SMALL, S, "--plot", "x", "t.csv"], exit: Fail, want: &["must end in .png or .svg"], ..C },
     Case { name: "push-plot-dash", args: &["push", SMALL, S, "--plot", "-", "t.csv"], exit: Fail, want: &["must end in .png or .svg"], absent: &["-"], ..C },
     Case { name: "push-unicode-paths", args: &["push", SMALL, S, "--report", "sp ace/ünï/r é.json", "--pcap", "sp ace/ünï/p é.pcapng", "sp ace/ünï/tr ace ü.csv"], files: &[("sp ace/ünï/r é.json", "\"sent\": 2")], why: "paths with spaces and non-ASCII letters", ..C },
+    Case { name: "push-report-no-frames-alone", args: &["push", SMALL, S, "--report-no-frames", "t.csv"], exit: Usage, want: &["--report <FILE>"], why: "a flag that changes nothing without --report (was: silently ignored)", ..C },
+    Case { name: "push-report-no-frames", args: &["push", SMALL, S, "--report-no-frames", "--report", "r.json", "t.csv"], files: &[("r.json", "\"sent\": 2")], ..C },
     Case { name: "push-strict-all-sent", args: &["push", SMALL, S, "--strict", "t.csv"], want: &["sent               2"], ..C },
     Case { name: "push-strict-dropped", args: &["push", SMALL, S, "--absolute", "--late", "drop", "--strict", "--report", "r.json", "t.csv"], exit: Fail, want: &["--strict: 2 of 2 frame(s) were not sent"], files: &[("r.json", "DROPPED_LATE")], why: "outputs are written, then --strict fails", ..C },
     Case { name: "push-absolute-past", args: &["push", SMALL, S, "--absolute", "t.csv"], want: &["sent_late          2"], why: "times in the past are sent late (--late send), and said", ..C },

@@ -60,7 +60,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
     /// Leave the per-frame list out of --report (long runs: it takes ~190 bytes per frame).
-    #[arg(long)]
+    #[arg(long, requires = "report")]
     pub report_no_frames: bool,
     /// Draw the departure-error histogram (.png or .svg, by extension).
     #[arg(long, value_name = "FILE")]
