@@ -58,6 +58,8 @@ struct Case {
     env: &'static [(&'static str, &'static str)],
     /// Bytes on stdin (none: /dev/null).
     stdin: Option<&'static [u8]>,
+    /// A fixture file (in the folder) as stdin, in place of `stdin`.
+    stdin_file: Option<&'static str>,
     /// Where stdout goes.
     stdout: Stdout,
     /// Files (relative to the folder) that must not exist afterwards.
@@ -79,6 +81,7 @@ const C: Case = Case {
     before: &[],
     env: &[],
     stdin: None,
+    stdin_file: None,
     stdout: Stdout::Pipe,
     absent: &[],
     files: &[],
@@ -276,6 +279,8 @@ fn run(
     let _ = keep;
     c.stdin(if stdin.is_some() {
         Stdio::piped()
+    } else if let Some(f) = case.stdin_file.filter(|_| args == case.args) {
+        Stdio::from(std::fs::File::open(d.join(f)).unwrap())
     } else {
         Stdio::null()
     });
@@ -394,6 +399,10 @@ const PUSH: &[Case] = &[
     Case { name: "push-folder", args: &["push", SMALL, S, "adir"], exit: Fail, want: &["adir", "Is a directory"], ..C },
     Case { name: "push-empty-file", args: &["push", SMALL, S, "empty.csv"], exit: Fail, want: &["no header line", "launch_ns,queue,len", NOTHING], ..C },
     Case { name: "push-dev-null", args: &["push", SMALL, S, "/dev/null"], exit: Fail, want: &["no header line"], ..C },
+    Case { name: "push-stdin", args: &["push", SMALL, S, "-"], stdin: Some(T2.as_bytes()), want: &["sent               2"], why: "`-` reads the trace from stdin (was: `cannot read the trace -`)", ..C },
+    Case { name: "push-stdin-bad-row", args: &["push", SMALL, S, "-"], stdin: Some(b"launch_ns,queue,len\n0,0,6x\n"), exit: Fail, want: &["the trace on stdin: line 2", NOTHING], ..C },
+    Case { name: "push-stdin-empty", args: &["push", SMALL, S, "-"], exit: Fail, want: &["the trace on stdin", "no header line"], ..C },
+    Case { name: "push-stdin-report-is-stdin-file", args: &["push", SMALL, S, "--report", "t.csv", "-"], stdin_file: Some("t.csv"), exit: Fail, want: &["same file as the trace"], unchanged: &["t.csv"], why: "`push - < t.csv --report t.csv`", ..C },
     Case { name: "push-header-only", args: &["push", SMALL, S, "hdr.csv"], exit: Fail, want: &["no rows", NOTHING], ..C },
     Case { name: "push-binary", args: &["push", SMALL, S, "bin.csv"], exit: Fail, want: &["not UTF-8", NOTHING], ..C },
     Case { name: "push-utf16", args: &["push", SMALL, S, "utf16.csv"], exit: Fail, want: &["UTF-16", "save it as UTF-8"], ..C },
@@ -511,6 +520,7 @@ const REPLAY: &[Case] = &[
     Case { name: "replay-folder", args: &["replay", SMALL, S, "adir"], exit: Fail, want: &["adir", "Is a directory"], ..C },
     Case { name: "replay-empty-file", args: &["replay", SMALL, S, "empty.pcap"], exit: Fail, want: &["too short to be a capture"], ..C },
     Case { name: "replay-dev-null", args: &["replay", SMALL, S, "/dev/null"], exit: Fail, want: &["too short to be a capture"], ..C },
+    Case { name: "replay-stdin", args: &["replay", SMALL, S, "-"], stdin: Some(b"x"), exit: Fail, want: &["not stdin", "save the capture to a file first"], why: "was: `-: No such file or directory`", ..C },
     Case { name: "replay-a-trace", args: &["replay", SMALL, S, "t.csv"], exit: Fail, want: &["neither pcap nor pcapng", "tcpdump"], ..C },
     Case { name: "replay-no-packets", args: &["replay", SMALL, S, "zero.pcap"], exit: Fail, want: &["holds no packets"], ..C },
     Case { name: "replay-short-frame", args: &["replay", SMALL, S, "tiny.pcap"], want: &["padded with zeros to 60 bytes", "sent               1"], ..C },

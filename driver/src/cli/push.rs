@@ -114,7 +114,7 @@ pub struct RunArgs {
 /// Arguments of `tsnic push`.
 #[derive(Args, Debug)]
 pub struct PushArgs {
-    /// The pacing trace (CSV, format v1: `launch_ns,queue,len`).
+    /// The pacing trace (CSV, format v1: `launch_ns,queue,len`); `-`: read it from stdin.
     pub trace: PathBuf,
     /// Launch times are absolute TAI ns of the card's PHC, not relative to the start.
     #[arg(long)]
@@ -586,22 +586,38 @@ pub fn run(args: PushArgs) -> Result<()> {
     // From the start: a signal while the trace is read or the card opened is caught too (the job
     // then stops before posting anything, and the card is still saved).
     super::common::stop_on_signals()?;
-    check_run_outputs(&args.run, "the trace", &args.trace)?;
-    let bytes = std::fs::read(&args.trace)
-        .with_context(|| format!("cannot read the trace {}", args.trace.display()))?;
-    let text = trace_text(bytes).map_err(|e| {
-        anyhow!(
-            "{}: {e}; nothing was sent (docs/TRACE_FORMAT.md)",
-            args.trace.display()
-        )
-    })?;
+    // `-`: the trace on stdin (as `--report -` is stdout)
+    let from_stdin = args.trace.as_os_str() == "-";
+    if !from_stdin {
+        check_run_outputs(&args.run, "the trace", &args.trace)?;
+    } else {
+        check_run_outputs(&args.run, "the trace", Path::new("/dev/stdin"))?;
+    }
+    let shown = if from_stdin {
+        "the trace on stdin".to_string()
+    } else {
+        args.trace.display().to_string()
+    };
+    let bytes = if from_stdin {
+        use std::io::Read;
+        let mut b = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut b)
+            .context("cannot read the trace from stdin")?;
+        b
+    } else {
+        std::fs::read(&args.trace).with_context(|| format!("cannot read the trace {shown}"))?
+    };
+    let text = trace_text(bytes)
+        .map_err(|e| anyhow!("{}: {e}; nothing was sent (docs/TRACE_FORMAT.md)", shown))?;
     let mut opened = open(&args.run)?;
     let caps = opened.card.caps().clone();
     let limits = Limits::for_card(caps.num_queues, caps.max_frame_len);
     let tr = trace::parse(&text, &limits).map_err(|e| {
         anyhow!(
             "{}: {e}; nothing was sent (fix the trace, see docs/TRACE_FORMAT.md)",
-            args.trace.display()
+            shown
         )
     })?;
     let max_len = tr.rows.iter().map(|r| r.len).max().unwrap_or(60);
@@ -617,7 +633,7 @@ pub fn run(args: PushArgs) -> Result<()> {
         let launch_ns = t0.checked_add(r.launch_ns).ok_or_else(|| {
             anyhow!(
                 "{}: line {}, field `launch_ns`: time 0 ({t0} ns) plus {} overflows 64 bits; nothing was sent",
-                args.trace.display(),
+                shown,
                 r.line,
                 r.launch_ns
             )
