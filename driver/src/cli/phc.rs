@@ -92,9 +92,19 @@ const MAX_SYNC_SIMULATED_NS: u64 = 86_400_000_000_000;
 pub fn run(args: PhcArgs) -> Result<()> {
     // Refusals of the arguments alone come before the card is opened (nothing is touched).
     if let PhcCmd::Sync {
-        interval, samples, ..
+        interval,
+        samples,
+        host_error_ppb,
+        ..
     } = &args.cmd
     {
+        if let Some(e) = host_error_ppb {
+            if !e.is_finite() || e.abs() > MAX_ADJFINE_PPB as f64 {
+                bail!(
+                    "--host-error-ppb {e}: outside +/-{MAX_ADJFINE_PPB} ppb, the most the card's frequency trim can follow (a host clock further off cannot be tracked): use a value within it"
+                );
+            }
+        }
         if *samples == 0 {
             bail!("--samples 0 takes no sample: give at least 1 (the default is 60)");
         }
