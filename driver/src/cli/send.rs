@@ -403,6 +403,11 @@ pub fn run(a: SendArgs) -> Result<()> {
             "--sender, --drop-burst, --peer-rcvbuf and --peer-read-rate need --peer linux"
         );
     }
+    if matches!(a.pacing_model, PacingModelArg::Queue) && matches!(a.stamp, StampArg::Departure) {
+        anyhow::bail!(
+            "--stamp departure is for --pacing-model edt (the queue model stamps samples at enqueue): drop one of them"
+        );
+    }
     let path_text = a.path.clone().unwrap_or_else(|| DEFAULT_PATH.to_string());
     let path = parse_path(&path_text).context("the --path value is not valid")?;
     let cfg = RunConfig {

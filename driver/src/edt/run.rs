@@ -309,7 +309,12 @@ pub fn parse_path(s: &str) -> Result<PathConfig, EdtError> {
             }
             "buffer" => {
                 p.buffer_bytes = parse_size(v)
-                    .ok_or_else(|| bad("buffer must be a size like 1MB, 64KB or 150000"))?
+                    .ok_or_else(|| bad("buffer must be a size like 1MB, 64KB or 150000"))?;
+                if p.buffer_bytes == 0 {
+                    return Err(bad(
+                        "a buffer of 0 drops every frame (it does not mean unlimited); give a size like 1MB or 64KB",
+                    ));
+                }
             }
             "loss" | "reorder" => {
                 let x: f64 = v
@@ -352,6 +357,11 @@ pub fn run(cfg: &RunConfig) -> Result<Report, EdtError> {
     }
     if cfg.bytes == 0 {
         return Err(EdtError::Invalid("--bytes must be at least 1".into()));
+    }
+    if cfg.notsent_lowat == Some(0) {
+        return Err(EdtError::Invalid(
+            "--notsent-lowat 0 lets the application write nothing (it writes only while unsent bytes are below it): give at least 1 byte, e.g. 128KB".into(),
+        ));
     }
     if cfg.rr == Some(0) {
         return Err(EdtError::Invalid(
