@@ -1062,3 +1062,63 @@ fn print_the_table() {
         "\n{n} cases, plus 7 commands on a card in use and a SIGTERM (a_card_in_use_and_a_signal)"
     );
 }
+
+/// SIGTERM in a long `phc sync` on a kept card: it stops after the sample in progress, prints what
+/// it did, keeps (saves) the trim it reached and exits 1 (was: killed, the card rolled back).
+#[test]
+fn phc_sync_stopped_by_a_signal_keeps_its_work() {
+    if !core_ready() {
+        return;
+    }
+    use std::io::BufRead;
+    let root = std::env::temp_dir().join(format!("tsnic-table-sync-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let st = root.join("card.state");
+    let mut sync = Command::new(env!("CARGO_BIN_EXE_tsnic"))
+        .args([
+            "phc",
+            "sync",
+            SMALL,
+            S,
+            "--samples",
+            "8000",
+            "--interval",
+            "10s",
+        ])
+        .args(["--host-error-ppb", "5000"])
+        .env("TSNIC_SIM_STATE", &st)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // after its 20th sample (locked by then), stop it
+    let mut lines = std::io::BufReader::new(sync.stdout.take().unwrap()).lines();
+    for l in lines.by_ref() {
+        if l.unwrap().trim_start().starts_with("20 ") {
+            break;
+        }
+    }
+    Command::new("kill")
+        .args(["-TERM", &sync.id().to_string()])
+        .status()
+        .unwrap();
+    let rest: Vec<String> = lines.map_while(|l| l.ok()).collect();
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut sync.stderr.take().unwrap(), &mut err).unwrap();
+    let status = sync.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(err.contains("stopped by a signal"), "{err}");
+    assert!(
+        rest.iter().any(|l| l.starts_with("stopped after")),
+        "{rest:?}"
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_tsnic"))
+        .args(["phc", "freq", SMALL, S])
+        .env("TSNIC_SIM_STATE", &st)
+        .output()
+        .unwrap();
+    let freq = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(freq.trim(), "5000 ppb", "the trim was not kept");
+    let _ = std::fs::remove_dir_all(&root);
+}

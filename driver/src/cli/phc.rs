@@ -228,10 +228,14 @@ pub fn run(args: PhcArgs) -> Result<()> {
                     "delay_ns"
                 );
             }
+            // Ctrl-C / SIGTERM: stop after the sample in progress; the card keeps (and saves) the
+            // trim and steps made so far, the table so far is printed, and the command fails.
+            let stop = super::common::stop_on_signals()?;
+            let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
             let half = samples / 2;
             let mut log = Vec::new();
             let mut printed = 0u64;
-            while (log.len() as u64) < samples {
+            while (log.len() as u64) < samples && !stopped() {
                 let done = log.len() as u64;
                 let chunk = if host_step.is_some() && done < half {
                     half - done
@@ -253,7 +257,7 @@ pub fn run(args: PhcArgs) -> Result<()> {
                             s.sample.delay_ns
                         );
                     }
-                    true
+                    !stopped()
                 })?;
                 log.extend(part);
                 if log.len() as u64 == half {
@@ -264,6 +268,19 @@ pub fn run(args: PhcArgs) -> Result<()> {
                         }
                     }
                 }
+            }
+            if stopped() {
+                outln!(
+                    "stopped after {} of {samples} samples: last offset {} ns, trim {} ppb",
+                    log.len(),
+                    log.last().map_or(0, |s| s.sample.offset_ns),
+                    log.last().map_or(0, |s| s.freq_ppb)
+                );
+                close_card(card)?;
+                bail!(
+                    "phc sync was stopped by a signal after {} of {samples} samples: the clock keeps the trim and steps made so far; run it again to finish",
+                    log.len()
+                );
             }
             // Settled: from this sample on every |offset| stays under 50 ns.
             let settled = log
