@@ -1122,3 +1122,46 @@ fn phc_sync_stopped_by_a_signal_keeps_its_work() {
     assert_eq!(freq.trim(), "5000 ppb", "the trim was not kept");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// SIGTERM in a long `send`: the run ends at its next event, the report is written from what was
+/// done (`completed: false`, the reason naming the signal) and the command exits 1 (was: killed,
+/// no report).
+#[test]
+fn send_stopped_by_a_signal_writes_what_it_did() {
+    let root = std::env::temp_dir().join(format!("tsnic-table-sendsig-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let report = root.join("r.json");
+    let send = Command::new(env!("CARGO_BIN_EXE_tsnic"))
+        .args([
+            "send",
+            "--card",
+            "model",
+            "--bytes",
+            "2GB",
+            "--time-limit",
+            "600s",
+        ])
+        .args(["--path", "rate=100M,rtt=1ms,buffer=1MB", "--report"])
+        .arg(&report)
+        .env("HOME", &root)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    Command::new("kill")
+        .args(["-TERM", &send.id().to_string()])
+        .status()
+        .unwrap();
+    let out = send.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("stopped by a signal"), "{err}");
+    let r = std::fs::read_to_string(&report).expect("the report of what was done");
+    assert!(
+        r.contains("\"completed\": false") && r.contains("stopped by a signal"),
+        "{r}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -445,6 +445,9 @@ pub fn run(a: SendArgs) -> Result<()> {
         time_limit_ns: a.time_limit,
         tick_ns: a.tick,
         capture: a.pcap.is_some(),
+        // Ctrl-C / SIGTERM end the run at its next event: the outputs are written from what was
+        // done and the command fails, saying so.
+        stop: Some(super::common::stop_on_signals()?),
         ..RunConfig::default()
     };
     let report = run_loop(&cfg).context("the simulation could not start; check the options")?;
