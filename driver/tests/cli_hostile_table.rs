@@ -763,6 +763,7 @@ const FLASH_MODEL: &[Case] = &[
     Case { name: "flash-write-truncated", args: &["flash", "write", "--flash-file", "{d}/../f.img", "{d}/../cut.bit"], exit: Fail, want: &["truncated copy", NOTHING], ..C },
     Case { name: "flash-write-raw-bin", args: &["flash", "write", "--flash-file", "{d}/../f.img", "{d}/../f.img"], exit: Fail, want: &["--part", NOTHING], ..C },
     Case { name: "flash-write-other-part", args: &["flash", "write", "--flash-file", "{d}/../f.img", "{d}/../u280.bit"], exit: Fail, want: &["built for xcu280", NOTHING], ..C },
+    Case { name: "flash-write-bit-with-other-part", args: &["flash", "write", "--part", "xcu280-fsvh2892-2L-e", "--flash-file", "{d}/../f.img", "{d}/../img.bit"], exit: Fail, want: &["--part xcu280-fsvh2892-2L-e contradicts", "drop --part", NOTHING], why: "conflicting options (was: --part silently ignored, slot written)", ..C },
     Case { name: "flash-test-image-on-flash-file", args: &["flash", "test-image", "--flash-file", "{d}/../f.img", "{d}/../f.img"], exit: Fail, want: &["it is the flash model's file", NOTHING], ..C },
     Case { name: "flash-boot-empty-slot-default", args: &["flash", "boot", "B", "--default", "--flash-file", "{d}/../f.img"], exit: Fail, want: &["slot B holds no complete image", "nothing was changed"], ..C },
     Case { name: "flash-backend-mem", args: &["flash", "info", "--backend", "mem", "--flash-file", "{d}/../f.img"], want: &["golden"], ..C },

@@ -263,7 +263,16 @@ pub fn run(args: FlashArgs) -> Result<()> {
     // An image that will be refused is refused before any card or flash model is opened (a new
     // model file is 128 MB; none is made for a command that writes nothing).
     if let FlashCmd::Write { image, part, .. } = &args.cmd {
-        image::load(image, part.as_deref()).map_err(tsnic::flash::FlashError::from)?;
+        let img = image::load(image, part.as_deref()).map_err(tsnic::flash::FlashError::from)?;
+        // a .bit names its own part: a --part that says otherwise is a mistake, not to be ignored
+        if let (Some(given), Some(own)) = (part, &img.part) {
+            if image::device_of(given) != image::device_of(own) {
+                bail!(
+                    "--part {given} contradicts {}: it is a .bit built for {own} (--part is for a raw .bin; a .bit names its own part): drop --part or give the right image; nothing was written",
+                    image.display()
+                );
+            }
+        }
     }
     // tsnic makes only its default folder (~/.cache/tsnic); a named one that is missing is a typo.
     if let Some(dir) = args
