@@ -1060,7 +1060,7 @@ fn print_the_table() {
         }
     }
     println!(
-        "\n{n} cases, plus 7 commands on a card in use and a SIGTERM (a_card_in_use_and_a_signal)"
+        "\n{n} rows, plus 10 cases in their own tests: 7 commands on a card a push holds, each refused at once naming the holder and `sim:state=OTHER_FILE`; SIGTERM in that push (exit 1, partial report, the card saved and free); SIGTERM in `phc sync` (exit 1, the trim kept); SIGTERM in `send` (exit 1, the report of what was done)."
     );
 }
 
