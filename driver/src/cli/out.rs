@@ -69,6 +69,19 @@ pub fn error_text(e: &anyhow::Error) -> String {
     text
 }
 
+/// `print!` to stdout that does not panic when the reader has gone.
+macro_rules! out {
+    ($($t:tt)*) => { $crate::cli::out::write(format_args!($($t)*)) };
+}
+
+/// `println!` to stdout that does not panic when the reader has gone.
+macro_rules! outln {
+    () => { $crate::cli::out::write(format_args!("\n")) };
+    ($($t:tt)*) => { $crate::cli::out::write(format_args!("{}\n", format_args!($($t)*))) };
+}
+
+pub(crate) use {out, outln};
+
 #[cfg(test)]
 mod tests {
     #[derive(Debug, thiserror::Error)]
@@ -94,16 +107,3 @@ mod tests {
         assert_eq!(super::error_text(&e), "top: middle: root");
     }
 }
-
-/// `print!` to stdout that does not panic when the reader has gone.
-macro_rules! out {
-    ($($t:tt)*) => { $crate::cli::out::write(format_args!($($t)*)) };
-}
-
-/// `println!` to stdout that does not panic when the reader has gone.
-macro_rules! outln {
-    () => { $crate::cli::out::write(format_args!("\n")) };
-    ($($t:tt)*) => { $crate::cli::out::write(format_args!("{}\n", format_args!($($t)*))) };
-}
-
-pub(crate) use {out, outln};
