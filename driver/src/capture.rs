@@ -231,7 +231,14 @@ pub fn read(path: &Path) -> Result<Vec<Packet>, CaptureError> {
             let mut link_ok: Vec<bool> = Vec::new();
             while let Some(block) = r.next_block() {
                 let block = block.map_err(|e| {
-                    fmt(format!("bad pcapng block after {} packets: {e}", out.len()))
+                    // say why in words that name the fix: a file cut short, or a damaged block
+                    let why = std::fs::read(path)
+                        .ok()
+                        .and_then(|b| pcapng_damage(&b))
+                        .unwrap_or_else(|| {
+                            format!("bad pcapng block after {} packets: {e}", out.len())
+                        });
+                    fmt(why)
                 })?;
                 match block {
                     Block::SectionHeader(_) => {
@@ -288,6 +295,59 @@ pub fn read(path: &Path) -> Result<Vec<Packet>, CaptureError> {
         }
     }
     Ok(out)
+}
+
+/// What is wrong with a pcapng file's block structure, in words that name the fix (None: the blocks
+/// are whole, the trouble is elsewhere). Walks the blocks by their lengths, in the byte order of
+/// the section they belong to.
+fn pcapng_damage(b: &[u8]) -> Option<String> {
+    let mut at = 0usize;
+    let mut packets = 0usize;
+    let mut le = true;
+    let cut = |what: String, packets: usize| {
+        format!("the file ends inside {what}: it was cut short (a capture still being written, or a partial copy); copy it whole or recapture (the {packets} packets before it are complete)")
+    };
+    while at < b.len() {
+        let left = b.len() - at;
+        if left < 12 {
+            return Some(cut(
+                format!("the header of the block at byte {at} ({left} of 12 bytes) after packet {packets}"),
+                packets,
+            ));
+        }
+        if b[at..at + 4] == [0x0a, 0x0d, 0x0d, 0x0a] {
+            le = b[at + 8..at + 12] == [0x4d, 0x3c, 0x2b, 0x1a];
+        }
+        let word = |o: usize| {
+            let w = [b[at + o], b[at + o + 1], b[at + o + 2], b[at + o + 3]];
+            if le {
+                u32::from_le_bytes(w)
+            } else {
+                u32::from_be_bytes(w)
+            }
+        };
+        let ty = word(0);
+        let len = word(4) as usize;
+        if len < 12 || len % 4 != 0 {
+            return Some(format!("the block at byte {at} (after packet {packets}) claims {len} bytes, not a pcapng block length: the file is damaged (or not pcapng); recapture it"));
+        }
+        if len > left {
+            return Some(cut(
+                format!(
+                    "the block at byte {at} ({left} of its {len} bytes) after packet {packets}"
+                ),
+                packets,
+            ));
+        }
+        if word(len - 4) as usize != len {
+            return Some(format!("the block at byte {at} (after packet {packets}) ends with another length than it starts with: the file is damaged; recapture it"));
+        }
+        if matches!(ty, 2 | 3 | 6) {
+            packets += 1;
+        }
+        at += len;
+    }
+    None
 }
 
 #[cfg(test)]

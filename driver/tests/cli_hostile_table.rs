@@ -110,10 +110,46 @@ fn pcap(snap: u32, link: u32, recs: &[(u64, Vec<u8>, u32)]) -> Vec<u8> {
     b
 }
 
+/// A little-endian pcapng: section header, one Ethernet interface (µs, the default resolution),
+/// one enhanced packet block per frame.
+fn pcapng(frames: &[Vec<u8>]) -> Vec<u8> {
+    fn block(ty: u32, body: &[u8]) -> Vec<u8> {
+        let len = (12 + body.len().div_ceil(4) * 4) as u32;
+        let mut b = ty.to_le_bytes().to_vec();
+        b.extend_from_slice(&len.to_le_bytes());
+        b.extend_from_slice(body);
+        b.resize(len as usize - 4, 0);
+        b.extend_from_slice(&len.to_le_bytes());
+        b
+    }
+    let mut shb = 0x1a2b_3c4du32.to_le_bytes().to_vec();
+    shb.extend_from_slice(&[1, 0, 0, 0]);
+    shb.extend_from_slice(&u64::MAX.to_le_bytes());
+    let mut out = block(0x0a0d_0d0a, &shb);
+    let mut idb = 1u16.to_le_bytes().to_vec();
+    idb.extend_from_slice(&[0, 0]);
+    idb.extend_from_slice(&0u32.to_le_bytes());
+    out.extend(block(1, &idb));
+    for (i, f) in frames.iter().enumerate() {
+        let mut epb = 0u32.to_le_bytes().to_vec();
+        epb.extend_from_slice(&0u32.to_le_bytes());
+        epb.extend_from_slice(&(i as u32 * 10).to_le_bytes());
+        epb.extend_from_slice(&(f.len() as u32).to_le_bytes());
+        epb.extend_from_slice(&(f.len() as u32).to_le_bytes());
+        epb.extend_from_slice(f);
+        out.extend(block(6, &epb));
+    }
+    out
+}
+
 /// The input files every case finds in its folder.
 fn fixtures() -> Vec<(&'static str, Vec<u8>)> {
     let f: Vec<u8> = (0..60u8).collect();
     let ok = pcap(65535, 1, &[(0, f.clone(), 60), (10, f.clone(), 60)]);
+    let ng = pcapng(&[f.clone(), f.clone()]);
+    let mut ng_bad = ng.clone();
+    let n = ng_bad.len();
+    ng_bad[n - 4..].copy_from_slice(&1000u32.to_le_bytes());
     let mut huge_incl = pcap(65535, 1, &[(0, f.clone(), 60)]);
     huge_incl[32..36].copy_from_slice(&u32::MAX.to_le_bytes());
     let noise: Vec<u8> = (0..1000u32)
@@ -198,6 +234,10 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>)> {
         ("latin1.csv", b"launch_ns,queue,len\n0,0,60\xe9\n".to_vec()),
         ("ok.pcap", ok.clone()),
         ("ok.pcapng", ok.clone()),
+        ("real.pcapng", ng.clone()),
+        ("cut.pcapng", ng[..ng.len() - 20].to_vec()),
+        ("cuthdr.pcapng", ng[..40].to_vec()),
+        ("badlen.pcapng", ng_bad),
         ("zero.pcap", pcap(65535, 1, &[])),
         ("tiny.pcap", pcap(65535, 1, &[(0, vec![0; 20], 20)])),
         ("big.pcap", pcap(65535, 1, &[(0, vec![0; 9700], 9700)])),
@@ -531,6 +571,10 @@ const REPLAY: &[Case] = &[
     Case { name: "replay-snapped-record", args: &["replay", SMALL, S, "snap.pcap"], exit: Fail, want: &["captured truncated", "larger snap length"], ..C },
     Case { name: "replay-cut-record", args: &["replay", SMALL, S, "cut.pcap"], exit: Fail, want: &["ends inside packet 1", "cut short"], ..C },
     Case { name: "replay-cut-header", args: &["replay", SMALL, S, "hdrcut.pcap"], exit: Fail, want: &["shorter than a pcap file header"], ..C },
+    Case { name: "replay-pcapng", args: &["replay", SMALL, S, "real.pcapng"], want: &["sent               2"], ..C },
+    Case { name: "replay-pcapng-cut", args: &["replay", SMALL, S, "cut.pcapng"], exit: Fail, want: &["the file ends inside the block at byte", "cut short", "the 1 packets before it are complete"], not: &["Error reading bytes"], why: "was the pcap library's `Error reading bytes`", ..C },
+    Case { name: "replay-pcapng-cut-in-header", args: &["replay", SMALL, S, "cuthdr.pcapng"], exit: Fail, want: &["cut short"], not: &["Error reading bytes"], ..C },
+    Case { name: "replay-pcapng-damaged", args: &["replay", SMALL, S, "badlen.pcapng"], exit: Fail, want: &["ends with another length than it starts with", "recapture"], not: &["initial_length"], ..C },
     Case { name: "replay-record-4-gib", args: &["replay", SMALL, S, "hugeincl.pcap"], exit: Fail, want: &["claims 4294967295 captured bytes", "damaged"], ..C },
     Case { name: "replay-queue-8", args: &["replay", SMALL, S, "--queue", "8", "ok.pcap"], exit: Fail, want: &["--queue 8 does not exist"], ..C },
     Case { name: "replay-queue-negative", args: &["replay", SMALL, S, "--queue", "-1", "ok.pcap"], exit: Usage, want: &["`-1` is negative", "0 to 65535"], why: "was clap's `unexpected argument '-1' found` / `invalid digit found in string`", ..C },
