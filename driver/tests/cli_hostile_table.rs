@@ -665,7 +665,7 @@ const INFO_STATS: &[Case] = &[
     Case { name: "stats-queue-negative", args: &["stats", SMALL, S, "--queue", "-1"], exit: Usage, want: &["`-1` is negative"], why: "was clap's `unexpected argument '-1' found` / `invalid digit found in string`", ..C },
     Case { name: "stats-queue-word", args: &["stats", SMALL, S, "--queue", "all"], exit: Usage, want: &["`all` is not a whole number"], why: "was clap's `unexpected argument '-1' found` / `invalid digit found in string`", ..C },
     Case { name: "stats-queue-over-16-bit", args: &["stats", SMALL, S, "--queue", "70000"], exit: Usage, want: &["70000"], ..C },
-    Case { name: "stats-queue-and-all", args: &["stats", SMALL, S, "--queue", "1", "--all"], ..C },
+    Case { name: "stats-queue-and-all", args: &["stats", SMALL, S, "--queue", "1", "--all"], exit: Usage, want: &["'--queue <QUEUE>' cannot be used with '--all'"], why: "conflicting options (was: --all silently ignored)", ..C },
     Case { name: "stats-mem", args: &["stats", "--backend", "mem"], ..C },
     Case { name: "stats-stdout-closed", args: &["stats", SMALL, S], stdout: Stdout::Closed, exit: Fail, want: &["stdout was closed"], ..C },
     Case { name: "state-garbage", args: &["info", SMALL, S], env: &[("TSNIC_SIM_STATE", "{d}/garbage.state")], exit: Fail, want: &["not a tsnic simulated-card state", "delete it"], unchanged: &["garbage.state"], ..C },

@@ -19,7 +19,7 @@ pub struct StatsArgs {
     #[arg(long, allow_hyphen_values = true, value_parser = super::common::u16_arg)]
     pub queue: Option<u16>,
     /// Show every queue, zeros included.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "queue")]
     pub all: bool,
     /// Print JSON instead of tables.
     #[arg(long)]
