@@ -68,6 +68,8 @@ struct Case {
     files: &'static [(&'static str, &'static str)],
     /// Fixture files that must be unchanged afterwards (the inputs of a refusal).
     unchanged: &'static [&'static str],
+    /// Paths that must still exist afterwards (not read: a FIFO).
+    kept: &'static [&'static str],
     /// What the row checks, for tests/README.md (empty: the wanted words say it).
     why: &'static str,
 }
@@ -86,6 +88,7 @@ const C: Case = Case {
     absent: &[],
     files: &[],
     unchanged: &[],
+    kept: &[],
     why: "",
 };
 
@@ -271,6 +274,8 @@ fn write_fixtures(d: &Path) {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, bytes).unwrap();
     }
+    // a FIFO where a file is expected (reading it waits for a writer that never comes)
+    let _ = Command::new("mkfifo").arg(d.join("fifo")).status();
 }
 
 fn subst(s: &str, d: &Path) -> String {
@@ -332,12 +337,35 @@ fn run(
             let _ = si.write_all(&bytes);
         });
     }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    // A command that hangs (a FIFO read, a wait that never ends) fails its row, not the suite.
+    let read = |r: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut v);
+            }
+            String::from_utf8_lossy(&v).into_owned()
+        })
+    };
+    let o = read(child.stdout.take().map(|x| Box::new(x) as _));
+    let e = read(child.stderr.take().map(|x| Box::new(x) as _));
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let code = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st.code();
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return (
+                None,
+                String::new(),
+                "HUNG: still running after 60 s, killed".into(),
+            );
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    (code, o.join().unwrap(), e.join().unwrap())
 }
 
 /// Run a case in a fresh folder under `root`; Err says what was wrong.
@@ -392,6 +420,11 @@ fn run_case(root: &Path, case: &Case) -> Result<(), String> {
         let got = std::fs::read(d.join(f)).map_err(|x| format!("{f}: {x}: {shown}"))?;
         if !String::from_utf8_lossy(&got).contains(words) {
             return Err(format!("no `{words}` in {f}: {shown}"));
+        }
+    }
+    for k in case.kept {
+        if std::fs::symlink_metadata(d.join(k)).is_err() {
+            return Err(format!("{k} was removed: {shown}"));
         }
     }
     let fx = fixtures();
@@ -678,6 +711,9 @@ const INFO_STATS: &[Case] = &[
     Case { name: "state-missing-folder", args: &["info", SMALL, S], env: &[("TSNIC_SIM_STATE", "{d}/no/such/c.state")], exit: Fail, want: &["does not exist", "mkdir -p"], absent: &["no"], ..C },
     Case { name: "state-under-a-file", args: &["info", SMALL, S], env: &[("TSNIC_SIM_STATE", "{d}/t.csv/c.state")], exit: Fail, want: &["does not exist"], unchanged: &["t.csv"], ..C },
     Case { name: "state-in-proc", args: &["info", SMALL, S], env: &[("TSNIC_SIM_STATE", "/proc/tsnic.state")], exit: Fail, want: &["/proc/tsnic.state"], ..C },
+    Case { name: "state-is-a-fifo", args: &["info", SMALL, S], env: &[("TSNIC_SIM_STATE", "{d}/fifo")], exit: Fail, want: &["not a regular file"], absent: &["fifo.lock"], why: "was: waited forever for a writer", ..C },
+    Case { name: "state-is-dev-null-status", args: &["sim", "status"], env: &[("TSNIC_SIM_STATE", "/dev/null")], exit: Fail, want: &["not a regular file"], ..C },
+    Case { name: "state-is-a-fifo-phc-set", args: &["phc", "set", SMALL, S, "5s"], env: &[("TSNIC_SIM_STATE", "{d}/fifo")], exit: Fail, want: &["not a regular file"], ..C },
     Case { name: "state-wide-vs-small", args: &["stats", SMALL, S], before: &[&["info", "--backend", "sim"]], exit: Fail, want: &["--backend"], why: "a board-size card opened as the small one: the size is named", ..C },
 ];
 
@@ -695,6 +731,7 @@ const SIM: &[Case] = &[
     Case { name: "sim-reset-not-a-card", args: &["sim", "reset"], env: &[("TSNIC_SIM_STATE", "{d}/t.csv")], exit: Fail, want: &["not a tsnic simulated-card state", "not removed", "TSNIC_SIM_STATE"], unchanged: &["t.csv"], why: "a state path that names the user's own file: it is kept", ..C },
     Case { name: "sim-reset-garbage", args: &["sim", "reset"], env: &[("TSNIC_SIM_STATE", "{d}/garbage.state")], exit: Fail, want: &["not removed"], unchanged: &["garbage.state"], ..C },
     Case { name: "sim-reset-empty-state", args: &["sim", "reset"], env: &[("TSNIC_SIM_STATE", "{d}/empty.state")], absent: &["empty.state"], why: "an empty file holds nothing: removed", ..C },
+    Case { name: "sim-reset-fifo", args: &["sim", "reset"], env: &[("TSNIC_SIM_STATE", "{d}/fifo")], exit: Fail, want: &["not a regular file", "neither read nor changed"], kept: &["fifo"], why: "a device or FIFO is never removed (was: `TSNIC_SIM_STATE=/dev/null tsnic sim reset` as root deleted /dev/null)", ..C },
     Case { name: "sim-status-vfio", args: &["sim", "status", "--backend", "vfio:0000:01:00.0"], exit: Fail, want: &["is not one", "sim:state=PATH"], ..C },
     Case { name: "sim-status-mem", args: &["sim", "status", "--backend", "mem"], exit: Fail, want: &["is not one"], ..C },
     Case { name: "sim-status-state-none", args: &["sim", "status", "--backend", "sim:state=none"], ..C },

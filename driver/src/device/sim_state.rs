@@ -124,6 +124,10 @@ impl StateLock {
     /// Take the lock beside `state` (creating the lock file; the folder must exist), or fail at once
     /// with [`DeviceError::SimStateBusy`] if another process holds it.
     pub fn acquire(state: &Path) -> Result<StateLock, DeviceError> {
+        // no lock file is made beside a device or FIFO (`/dev/null.lock`)
+        if let Some(e) = not_a_file(state) {
+            return Err(e);
+        }
         if let Some(dir) = state.parent().filter(|d| !d.as_os_str().is_empty()) {
             if !dir.is_dir() {
                 return Err(DeviceError::SimStateNoFolder {
@@ -224,8 +228,23 @@ fn try_flock(file: &File) -> io::Result<bool> {
     }
 }
 
+/// A device, FIFO or socket where a state file should be: reading a FIFO would wait forever,
+/// and a device (`/dev/null`) must never be replaced or removed.
+fn not_a_file(path: &Path) -> Option<DeviceError> {
+    let md = fs::metadata(path).ok()?;
+    (!md.is_file() && !md.is_dir()).then(|| {
+        state_err(
+            path,
+            "it is not a regular file (a device, FIFO or socket), so it is neither read nor changed: point TSNIC_SIM_STATE or `--backend sim:state=PATH` at a file",
+        )
+    })
+}
+
 /// Read a state file: `Ok(None)` if there is none.
 pub fn read(path: &Path) -> Result<Option<Vec<u8>>, DeviceError> {
+    if let Some(e) = not_a_file(path) {
+        return Err(e);
+    }
     match fs::read(path) {
         Ok(b) => Ok(Some(b)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
@@ -257,6 +276,9 @@ pub const MAGIC: &[u8; 8] = b"TSNICSIM";
 /// is not a saved card (no [`MAGIC`]: a trace, a capture, a wrong path) is refused and kept: it
 /// is not ours to delete. An empty one holds nothing and is removed.
 pub fn remove(path: &Path) -> Result<bool, DeviceError> {
+    if let Some(e) = not_a_file(path) {
+        return Err(e);
+    }
     let mut head = Vec::with_capacity(MAGIC.len());
     match File::open(path) {
         Ok(f) => {
