@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::time::Duration;
 
@@ -205,19 +205,29 @@ fn read_pcap(b: &[u8]) -> Result<Vec<Packet>, String> {
 /// Read a pcap (micro- or nanosecond) or pcapng capture, whichever the file is.
 pub fn read(path: &Path) -> Result<Vec<Packet>, CaptureError> {
     let p = path.display().to_string();
-    let mut f = BufReader::new(File::open(path).map_err(|e| CaptureError::Io {
-        path: p.clone(),
-        source: e,
-    })?);
-    let mut magic = [0u8; 4];
-    f.read_exact(&mut magic).map_err(|e| CaptureError::Format {
-        path: p.clone(),
-        why: format!("too short to be a capture ({e})"),
+    // Read once, whole: a capture given as a pipe (`tsnic replay <(zcat x.pcap.gz)`) cannot be
+    // opened twice.
+    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::IsADirectory => CaptureError::Format {
+            path: p.clone(),
+            why: format!("too short to be a capture ({e})"),
+        },
+        _ => CaptureError::Io {
+            path: p.clone(),
+            source: e,
+        },
     })?;
-    let f = BufReader::new(File::open(path).map_err(|e| CaptureError::Io {
-        path: p.clone(),
-        source: e,
-    })?);
+    if bytes.len() < 4 {
+        return Err(CaptureError::Format {
+            path: p.clone(),
+            why: format!(
+                "too short to be a capture ({} bytes; an empty file, or not a capture)",
+                bytes.len()
+            ),
+        });
+    }
+    let magic = [bytes[0], bytes[1], bytes[2], bytes[3]];
+    let f = std::io::Cursor::new(&bytes[..]);
     let fmt = |why: String| CaptureError::Format {
         path: p.clone(),
         why,
@@ -232,12 +242,9 @@ pub fn read(path: &Path) -> Result<Vec<Packet>, CaptureError> {
             while let Some(block) = r.next_block() {
                 let block = block.map_err(|e| {
                     // say why in words that name the fix: a file cut short, or a damaged block
-                    let why = std::fs::read(path)
-                        .ok()
-                        .and_then(|b| pcapng_damage(&b))
-                        .unwrap_or_else(|| {
-                            format!("bad pcapng block after {} packets: {e}", out.len())
-                        });
+                    let why = pcapng_damage(&bytes).unwrap_or_else(|| {
+                        format!("bad pcapng block after {} packets: {e}", out.len())
+                    });
                     fmt(why)
                 })?;
                 match block {
@@ -286,11 +293,6 @@ pub fn read(path: &Path) -> Result<Vec<Packet>, CaptureError> {
             }
         }
         _ => {
-            drop(f);
-            let bytes = std::fs::read(path).map_err(|e| CaptureError::Io {
-                path: p.clone(),
-                source: e,
-            })?;
             out = read_pcap(&bytes).map_err(fmt)?;
         }
     }

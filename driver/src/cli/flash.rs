@@ -288,6 +288,16 @@ pub fn run(args: FlashArgs) -> Result<()> {
             dir.display()
         );
     }
+    // a device or FIFO is not a flash model file: never read (a FIFO waits forever), locked beside
+    // or written
+    if let Some(f) = args.flash_file.as_deref() {
+        if std::fs::metadata(f).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            bail!(
+                "--flash-file {}: not a regular file (a device, FIFO or socket), so it is neither read nor changed: name a file (it is created as shipped when missing)",
+                f.display()
+            );
+        }
+    }
     let spec = args.backend.as_str();
     let prefix = command_prefix(&args);
     match spec {
