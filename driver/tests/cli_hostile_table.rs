@@ -821,6 +821,7 @@ const FLASH_SAFE: &[Case] = &[
     Case { name: "flash-test-image-size-0", args: &["flash", "test-image", "--size", "0", "x.bit"], exit: Fail, want: &["`0`"], absent: &["x.bit"], ..C },
     Case { name: "flash-test-image-size-1T", args: &["flash", "test-image", "--size", "1T", "x.bit"], exit: Fail, want: &["`1T` is not a size"], absent: &["x.bit"], ..C },
     Case { name: "flash-test-image-size-5X", args: &["flash", "test-image", "--size", "5X", "x.bit"], exit: Fail, want: &["`5X` is not a size"], absent: &["x.bit"], ..C },
+    Case { name: "flash-test-image-bigger-than-a-slot", args: &["flash", "test-image", "--size", "200M", "x.bit"], exit: Fail, want: &["more than a slot", "could never be written"], absent: &["x.bit"], why: "was: a 200 MB image written, exit 0", ..C },
     Case { name: "flash-test-image-size-negative", args: &["flash", "test-image", "--size", "-1", "x.bit"], exit: Fail, want: &["`-1` is not a size"], absent: &["x.bit"], why: "was clap's `unexpected argument '-1' found` / `invalid digit found in string`", ..C },
     Case { name: "flash-test-image-existing", args: &["flash", "test-image", "t.csv"], exit: Fail, want: &["refusing to overwrite t.csv"], unchanged: &["t.csv"], ..C },
     Case { name: "flash-test-image-folder", args: &["flash", "test-image", "adir"], exit: Fail, want: &["adir"], ..C },

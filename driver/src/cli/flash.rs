@@ -241,6 +241,17 @@ pub fn run(args: FlashArgs) -> Result<()> {
     } = &args.cmd
     {
         let len = parse_size(size)?;
+        // An image no slot can hold is of no use: say so rather than write it.
+        if let Some(layout) = tsnic::flash::layout::Layout::for_board(args.board) {
+            // a slot's last 4 KB subsector is its image header
+            let slot = layout.region(Slot::A).len as usize - 4096;
+            if len > slot {
+                bail!(
+                    "--size {size} ({len} bytes) is more than a slot of the {} card's flash holds ({slot} bytes): it could never be written; use e.g. --size 40M; nothing was written",
+                    args.board
+                );
+            }
+        }
         let part = part
             .clone()
             .unwrap_or_else(|| args.board.part().to_string());
