@@ -330,7 +330,7 @@ fn pcapng_damage(b: &[u8]) -> Option<String> {
         };
         let ty = word(0);
         let len = word(4) as usize;
-        if len < 12 || len % 4 != 0 {
+        if len < 12 || !len.is_multiple_of(4) {
             return Some(format!("the block at byte {at} (after packet {packets}) claims {len} bytes, not a pcapng block length: the file is damaged (or not pcapng); recapture it"));
         }
         if len > left {
