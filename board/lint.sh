@@ -6,6 +6,8 @@
 # -Wall's PINMISSING fails a top that leaves a port out, and PINCONNECTEMPTY one that leaves an input
 # empty: every tie of an IP input is written in the top. The one exception (board/lint_filter.py): an
 # empty connection of a vendor stub's output (`.stat_foo()`, an unused IP output, as Corundum writes it).
+# Then board/cdc_check.py: every register fed from another clock domain, in each top's Yosys netlist,
+# is inside a CDC module that cdc.tcl constrains.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -52,4 +54,13 @@ for f in board/common/rtl/*.v; do
   fi
 done
 if [ $status -eq 0 ]; then echo "board lint: $count board tops and board-side modules clean under verilator --lint-only -Wall (every IP/primitive port named, every input tied)"; fi
+# every clock crossing of each board top inside a CDC module that cdc.tcl constrains (Yosys netlist)
+# (make test checks one Alveo top and the SUME, about 2 min of CPU each: the three Alveo boards share
+# tsnic_alveo_top and its crossings; TSNIC_CDC_ALL=1 checks all four and their MAC_10G variants)
+if [ "${TSNIC_CDC_ALL:-0}" = 1 ]; then
+  cdc_args=(--variants)
+else
+  cdc_args=(--top alveo_u50 --top netfpga_sume)
+fi
+if ! python3 board/cdc_check.py "${cdc_args[@]}"; then status=1; fi
 exit $status

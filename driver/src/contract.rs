@@ -17,7 +17,7 @@ pub const BAR0_SIZE: usize = 0x100000;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Status {
-    /// Frame left on time: its first beat left at the first cycle with PHC >= launch_ns (never before). depart_ns is the PHC time of that beat plus TX latency compensation.
+    /// Frame left on time: it started at the first cycle with PHC >= launch_ns (never before). depart_ns is its start on the line (first preamble octet; see depart_ns) plus TX latency compensation.
     Sent = 1,
     /// Frame left, but not on time: its launch time had passed when the card scheduled it (late policy SEND), or it waited for the frame ahead on a busy line, for the MAC or for its payload. depart_ns says by how much.
     SentLate = 2,
@@ -315,7 +315,7 @@ pub const CPL_SIZE: usize = 32;
 /// One per descriptor, exactly once. The phase bit is in the last dword so a half-written record is never valid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Completion {
-    /// Actual departure (PHC time of the first beat plus TX latency compensation) for SENT and SENT_LATE; PHC time of the decision otherwise.
+    /// Actual departure for SENT and SENT_LATE: the PHC time at which the frame started on the line (its first preamble octet; the SFD is 7 octets later), as the MAC reports it (TX_MAC_LAG: the co-simulated card), else the PHC time of its first beat at the MAC (boards today), plus TX latency compensation. PHC time of the decision otherwise.
     pub depart_ns: u64,
     /// Requested launch time as the descriptor gave it.
     pub launch_ns: u64,
@@ -518,7 +518,7 @@ pub mod reg {
     pub const CTRL_STATUS_RESET_BUSY: u32 = 0x2;
     /// (rw) Payload prefetch lookahead: an entry leaves the calendar this long before its launch time.
     pub const CTRL_LOOKAHEAD_NS: usize = 0x108;
-    /// (rw) Added to the PHC time of a frame's first beat to form depart_ns (MAC/PHY TX latency).
+    /// (rw) Added to a frame's departure (its start on the line as the MAC reports it, or its first beat at the MAC) to form depart_ns (MAC/PHY TX latency).
     pub const CTRL_TX_LAT_COMP_NS: usize = 0x10c;
     /// (rw) Interrupt control.
     pub const CTRL_IRQ_CTRL: usize = 0x110;
@@ -678,7 +678,7 @@ pub mod reg {
     pub const FLASH_BOOT_STATUS_BOOTSTS: u32 = 0xffff0000;
     /// (rw) SPI clock = core clock / (2 * (CLK_DIV + 1)), bits 7:0; the reset value gives at most 50 MHz (2: 41.7 MHz at 250 MHz).
     pub const FLASH_CLK_DIV: usize = 0x82c;
-    /// Block MAC: MAC side on boards: the state of the PHC copies in the MAC clock domains (docs/ARCHITECTURE.md, "Clock domains and time distribution").
+    /// Block MAC: MAC side on boards: the state of the PHC copies in the MAC clock domains (docs/ARCHITECTURE.md, "Clock domains and time distribution"), the transceiver set-up and the PCIe / Ethernet link status (docs/BRINGUP.md).
     pub const MAC_BASE: usize = 0x600;
     /// (ro) PHC copies in the MAC clock domains (tsnic_td_sink). A single-clock core (no MAC domains) reads 0x1: its launch gate uses the PHC itself.
     pub const MAC_TD_STATUS: usize = 0x604;
@@ -694,6 +694,22 @@ pub mod reg {
     pub const MAC_PHY_STATUS_REFCLK_ERROR: u32 = 0x2;
     /// The last set-up failure (kept after a retry succeeds): 0 none, 1 the I2C mux did not ACK, 2 the mux read back another channel, 3 the clock chip did not ACK, 4 the clock chip's identity is not the expected part, 5 no lock in time, 6 the I2C bus stayed stuck (SCL low).
     pub const MAC_PHY_STATUS_REFCLK_ERROR_CODE: u32 = 0xf0;
+    /// (ro) The PCIe link and the Ethernet MAC's receive side as the board's hard blocks report them (tsnic_board_core inputs; docs/BOARDS.md, "Link status"). The PCIe fields come from the hard block's configuration status outputs on the core clock (its user_clk), registered; MAC_RX_UP crosses from the MAC RX clock through a two-flop synchronizer. Software can read this only over a working link, so it sees LTSSM L0; a link that does not train is read over JTAG or on the LEDs (docs/BRINGUP.md). 0 on a core with no board around it (the simulated card): BOARD = 0 means no board, every other field 0.
+    pub const MAC_LINK_STATUS: usize = 0x60c;
+    /// 1: a board top drives this register (tsnic_board_core). 0: not a board (the simulated card, tsnic_core alone); the other fields are 0.
+    pub const MAC_LINK_STATUS_BOARD: u32 = 0x1;
+    /// The hard block's user_lnk_up: the PCIe data link is up.
+    pub const MAC_LINK_STATUS_PCIE_LINK_UP: u32 = 0x2;
+    /// The MAC receives: CMAC stat_rx_aligned (all lanes aligned, PG203); 10GBASE-R: PCS block lock (SUME ten_gig_eth_pcs_pma core_status[0], PG068; Alveo 10G option xxv_ethernet stat_rx_status_0, PG210). MAC_KIND says which.
+    pub const MAC_LINK_STATUS_MAC_RX_UP: u32 = 0x4;
+    /// What MAC_RX_UP reports: 0 no MAC, 1 100G CMAC RX alignment, 2 10GBASE-R PCS block lock.
+    pub const MAC_LINK_STATUS_MAC_KIND: u32 = 0x30;
+    /// The hard block's cfg_ltssm_state, raw (PG213's encoding, which the driver names; pcie3_7x (PG023) is taken to share it, not checked against PG023's table: 0x00-0x01 Detect, 0x02-0x04 Polling, 0x05-0x0A Configuration, 0x0B-0x0E Recovery, 0x10 L0, 0x11-0x16 L0s, 0x17-0x18 L1, 0x19-0x1A L2, 0x20 Disabled, 0x21-0x26 Loopback, 0x27 Hot Reset, 0x28-0x2B Recovery.Equalization phases 0-3).
+    pub const MAC_LINK_STATUS_PCIE_LTSSM: u32 = 0x3f00;
+    /// Current link speed as the PCIe generation: 1 2.5 GT/s, 2 5 GT/s, 3 8 GT/s, 4 16 GT/s; 0 the block's code was not one of these. Decoded from cfg_current_speed (UltraScale+ PG213: gen - 1; 7-series Gen3 PG023: one-hot 001/010/100).
+    pub const MAC_LINK_STATUS_PCIE_SPEED: u32 = 0x70000;
+    /// Negotiated link width in lanes: 1, 2, 4, 8 or 16; 0 the block's code was not one of these. Decoded from cfg_negotiated_width (UltraScale+ PG213: log2 of the lanes; 7-series Gen3 PG023: the lane count 0001/0010/0100/1000).
+    pub const MAC_LINK_STATUS_PCIE_WIDTH: u32 = 0x1f00000;
     /// Block Q: Per-queue TX ring, policies and counters (one block per queue).
     pub const Q_BASE: usize = 0x80000;
     /// Distance between consecutive Q blocks.
@@ -1337,6 +1353,12 @@ pub const REGISTERS: &[RegInfo] = &[
     RegInfo {
         name: "MAC_PHY_STATUS",
         offset: 0x608,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "MAC_LINK_STATUS",
+        offset: 0x60c,
         access: Access::Ro,
         per_queue: false,
     },

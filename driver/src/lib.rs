@@ -10,6 +10,7 @@ pub mod contract;
 pub mod device;
 pub mod edt;
 pub mod flash;
+pub mod link;
 #[cfg(feature = "sim")]
 pub mod netsim;
 #[cfg(feature = "sim")]

@@ -922,9 +922,9 @@ pub struct ReportContext {
     pub line_rate_bps: Option<u64>,
     /// Core clock period in ps (for the tolerance of one cycle, and the PHC-to-simulation map).
     pub clk_period_ps: u64,
-    /// The simulated wire's first-beat time (ps of simulated time) of every frame on the wire, in
-    /// departure order (one per SENT/SENT_LATE completion), when the wire was recorded.
-    pub wire_first_beat_ps: Option<Vec<u64>>,
+    /// When each frame on the simulated wire started on the line (its preamble, ps of simulated time),
+    /// in departure order (one per SENT/SENT_LATE completion), when the wire was recorded.
+    pub wire_start_ps: Option<Vec<u64>>,
 }
 
 /// One frame in the JSON report.
@@ -950,9 +950,9 @@ pub struct FrameReport {
     /// Earliest departure physics allowed: max(launch, end of the frame before it on the wire).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub earliest_ns: Option<u64>,
-    /// Departure minus `earliest_ns`, ns. The departure stamp is the first beat's hand-off to the
-    /// MAC, which may come up to the MAC's FIFO (two bus words of wire time) before the line is free,
-    /// so a frame behind a busy line can show a small negative delay.
+    /// Departure minus `earliest_ns`, ns: never negative where the card stamps the frame's start on
+    /// the line (the simulated card; a card that stamps the first beat at the MAC can show a small
+    /// negative delay behind a busy line, up to the MAC's FIFO of wire time).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub delay_ns: Option<i64>,
     /// Departure error in simulated time: the wire's first beat minus the launch time mapped to
@@ -1154,7 +1154,8 @@ impl Report {
             for &i in &wire {
                 let f = &out.results[i];
                 let earliest_ps = (u128::from(f.launch_ns) * 1000).max(line_free_ps);
-                let earliest = (earliest_ps.div_ceil(1000)).min(u64::MAX as u128) as u64;
+                // whole ns rounded down, as the card's stamp is (its PHC counts whole ns)
+                let earliest = (earliest_ps / 1000).min(u64::MAX as u128) as u64;
                 let delay = sub_ns(f.depart_ns, earliest);
                 delays.push(delay);
                 let fr = &mut r.frames[i];
@@ -1183,7 +1184,7 @@ impl Report {
 
         // Departure error in simulated time.
         let c = &out.clock;
-        r.sim_clock = match (&ctx.wire_first_beat_ps, c.sim_before_ns, c.sim_after_ns) {
+        r.sim_clock = match (&ctx.wire_start_ps, c.sim_before_ns, c.sim_after_ns) {
             _ if wire.is_empty() => "not measured: no frame went on the wire".into(),
             (_, None, _) | (_, _, None) => "not a simulated card".into(),
             (None, _, _) => "not measured: the wire was not recorded".into(),
@@ -1206,12 +1207,12 @@ impl Report {
                 // core the map at sa agrees with the card's own departure stamps to the ns.)
                 let mut all = Vec::with_capacity(w.len());
                 let mut sent = Vec::new();
-                for (&i, &beat_ps) in wire.iter().zip(w) {
+                for (&i, &start_ps) in wire.iter().zip(w) {
                     let f = &out.results[i];
                     // launch in simulated ps = sa + (launch - sample) ns
                     let launch_sim_ps = 1000
                         * (i128::from(sa) + i128::from(f.launch_ns) - i128::from(c.sample_phc_ns));
-                    let e = (i128::from(beat_ps) - launch_sim_ps).div_euclid(1000);
+                    let e = (i128::from(start_ps) - launch_sim_ps).div_euclid(1000);
                     let e = e.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
                     r.frames[i].sim_error_ns = Some(e);
                     all.push(e);
@@ -1617,7 +1618,7 @@ mod tests {
             backend: "test".into(),
             line_rate_bps: Some(10_000_000_000),
             clk_period_ps: 4000,
-            wire_first_beat_ps: None,
+            wire_start_ps: None,
         }
     }
 
@@ -1689,27 +1690,27 @@ mod tests {
         // 10G: a 60-byte frame takes (8 + 60 + 4 + 12) x 0.8 = 67.2 ns on the wire.
         let out = outcome(vec![
             res(0, Status::Sent, 1000, 1000),
-            // asked for 1000 too: the line is free at 1067.2, it left at 1068: the busy line
-            res(1, Status::SentLate, 1000, 1068),
-            // asked for 1100, left at 1300 although the line was free at 1135.2: the card
+            // asked for 1000 too: the line is free at 1067.2, it left then (stamped 1067): the busy line
+            res(1, Status::SentLate, 1000, 1067),
+            // asked for 1100, left at 1300 although the line was free at 1134.2: the card
             res(2, Status::SentLate, 1100, 1300),
             // back-to-back train behind it, exact in ps: free at 1367.2, 1434.4
-            res(3, Status::SentLate, 1300, 1368),
-            res(4, Status::SentLate, 1300, 1436),
+            res(3, Status::SentLate, 1300, 1367),
+            res(4, Status::SentLate, 1300, 1435),
         ]);
         let r = Report::new(&out, &ctx());
         assert_eq!((r.late, r.late_busy_line, r.late_card), (4, 3, 1));
         let f = &r.frames;
-        assert_eq!(f[1].earliest_ns, Some(1068));
+        assert_eq!(f[1].earliest_ns, Some(1067));
         assert_eq!(f[1].delay_ns, Some(0));
-        assert_eq!(f[2].earliest_ns, Some(1136));
-        assert_eq!(f[2].delay_ns, Some(164));
+        assert_eq!(f[2].earliest_ns, Some(1134));
+        assert_eq!(f[2].delay_ns, Some(166));
         assert_eq!(f[2].waited_for, Some("card"));
         assert_eq!(f[3].waited_for, Some("line"));
-        assert_eq!(f[4].earliest_ns, Some(1436));
+        assert_eq!(f[4].earliest_ns, Some(1434));
         assert_eq!(f[0].waited_for, None);
         let d = r.delay_ns.unwrap();
-        assert_eq!((d.min, d.max), (0, 164));
+        assert_eq!((d.min, d.max), (0, 166));
         assert!(
             r.table()
                 .contains("3 waited for a busy line, 1 for the card"),
@@ -1765,7 +1766,7 @@ mod tests {
         };
         // PHC 5000 latched at simulated 1000 at the earliest: launch 10000 is simulated 6000 ns.
         let c = ReportContext {
-            wire_first_beat_ps: Some(vec![6_010_000, 6_070_000]),
+            wire_start_ps: Some(vec![6_010_000, 6_070_000]),
             ..ctx()
         };
         let r = Report::new(&out, &c);

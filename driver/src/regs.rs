@@ -205,7 +205,7 @@ pub struct QueueRegs {
     _reserved1: [RO<u32>; 8],
 }
 
-/// MAC block (0x600): the MAC-domain time copies and the board's transceiver side.
+/// MAC block (0x600): the MAC-domain time copies, the board's transceiver side and link status.
 #[repr(C)]
 pub struct MacRegs {
     _reserved: RO<u32>,
@@ -213,6 +213,8 @@ pub struct MacRegs {
     pub td_status: RO<u32>,
     /// REFCLK_READY / REFCLK_ERROR / REFCLK_ERROR_CODE of the board's reference clock set-up.
     pub phy_status: RO<u32>,
+    /// The PCIe link and the MAC's receive side ([`crate::link::LinkStatus`]).
+    pub link_status: RO<u32>,
 }
 
 /// FLASH block (0x800): the configuration flash controller (declared so the map is complete; the
@@ -346,7 +348,7 @@ pub struct Bar0 {
     _pad_cnt: [RO<u32>; (contract::reg::MAC_BASE - 0x448) / 4],
     /// 0x600.
     pub mac: MacRegs,
-    _pad_mac: [RO<u32>; (contract::reg::FLASH_BASE - contract::reg::MAC_BASE - 0xc) / 4],
+    _pad_mac: [RO<u32>; (contract::reg::FLASH_BASE - contract::reg::MAC_BASE - 0x10) / 4],
     /// 0x800.
     pub flash: FlashRegs,
     _pad_flash: [RO<u32>; (contract::reg::RX_BASE - contract::reg::FLASH_BASE - 0x30) / 4],
@@ -600,6 +602,7 @@ pub fn declared() -> Vec<(&'static str, usize, contract::Access, bool)> {
         field!("CNT_DMA_ERROR_HI", Bar0, cnt.dma_error.hi),
         field!("MAC_TD_STATUS", Bar0, mac.td_status),
         field!("MAC_PHY_STATUS", Bar0, mac.phy_status),
+        field!("MAC_LINK_STATUS", Bar0, mac.link_status),
         field!("FLASH_CAP", Bar0, flash.cap),
         field!("FLASH_CMD", Bar0, flash.cmd),
         field!("FLASH_ADDR", Bar0, flash.addr),

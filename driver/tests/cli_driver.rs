@@ -23,6 +23,12 @@ fn info_and_stats_on_mem() {
         out.contains("contract version  1.0") && out.contains("TX queues         8"),
         "{out}"
     );
+    // the mem backend has no board behind it: MAC_LINK_STATUS reads 0, said plainly
+    assert!(
+        out.lines().any(|l| l.starts_with("link ")
+            && l.ends_with("  not a board (no PCIe link or MAC behind this backend)")),
+        "{out}"
+    );
     let (ok, out, err) = tsnic(&["info", "--backend", "mem", "--json"]);
     assert!(ok, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");

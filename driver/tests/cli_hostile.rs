@@ -118,6 +118,30 @@ fn simulator_options_do_not_leak_into_the_kept_card() {
     );
 }
 
+/// Issue 30 item 7: the simulated card has no board around it (MAC_LINK_STATUS reads 0), and
+/// `tsnic info` says so plainly instead of decoding a link.
+#[test]
+fn info_on_the_simulated_card_says_not_a_board() {
+    if !core_ready() {
+        return;
+    }
+    let d = dir("link");
+    let st = d.join("card.state");
+    let (o, _) = ok(&st, &["info", "--backend", "sim:small"]);
+    let line = o
+        .lines()
+        .find(|l| l.starts_with("link "))
+        .unwrap_or_else(|| panic!("no link row:\n{o}"));
+    assert!(
+        line.ends_with("  not a board (no PCIe link or MAC behind this backend)"),
+        "{line}"
+    );
+    let (o, _) = ok(&st, &["info", "--backend", "sim:small", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&o).expect("json");
+    assert_eq!(v["link"]["status"]["board"], false, "{o}");
+    assert_eq!(v["link"]["status"]["raw"], 0, "{o}");
+}
+
 /// Item 2: a kept small card opened as the board-size one: the error names the real cause and
 /// the fix, and the card is left as it was.
 #[test]

@@ -148,6 +148,9 @@ fn push_and_check(
             );
         }
     }
+    // The card's stamps: the frame's start on the line, a fixed offset from simulated time (the PHC
+    // runs at the nominal rate), which the PHC sample places between sample - sb and sample - sa.
+    let mut stamp_offset: Option<i64> = None;
     let mut seen = vec![false; frames.len()];
     let mut prev: Option<(usize, i64)> = None; // (frame, wire free at, ns)
                                                // tie bookkeeping: launch -> (per queue: frames of it seen so far, highest round seen)
@@ -167,6 +170,12 @@ fn push_and_check(
         assert!(!w.errored, "{what}: frame {i} errored");
         let start = (w.start_ps / 1000) as i64;
         let due = launch_sim(f.launch_ns);
+        let off = results[i].depart_ns as i64 - start;
+        let o = *stamp_offset.get_or_insert(off);
+        assert_eq!(
+            off, o,
+            "{what}: frame {i}'s stamp is not its start on the line"
+        );
         // never early on the wire
         assert!(
             start >= due,
@@ -212,6 +221,15 @@ fn push_and_check(
             free.saturating_sub(due).max(0)
         );
         prev = Some((i, (w.end_ps / 1000) as i64));
+    }
+    if let Some(o) = stamp_offset {
+        let sample = c.sample_phc_ns as i64;
+        assert!(
+            (sample - sb..=sample - sa).contains(&o),
+            "{what}: stamps are {o} ns off simulated time; the PHC sample says {}..={}",
+            sample - sb,
+            sample - sa
+        );
     }
 }
 

@@ -113,7 +113,7 @@ fn check_run(run: &Run, rate: LineRate) -> BTreeMap<&'static str, usize> {
     );
     let offset = sent
         .first()
-        .map(|r| r.depart_ns as i64 - (run.wire[0].first_beat_ps / 1000) as i64);
+        .map(|r| r.depart_ns as i64 - (run.wire[0].start_ps / 1000) as i64);
     let mut prev: Option<(&FrameResult, &WireFrame)> = None;
     for (w, r) in run.wire.iter().zip(&sent) {
         let f = &run.frames[r.index as usize];
@@ -129,9 +129,10 @@ fn check_run(run: &Run, rate: LineRate) -> BTreeMap<&'static str, usize> {
             r.depart_ns,
             r.launch_ns
         );
-        // the card's departure stamp is the PHC at the first beat: a fixed offset from simulated time
+        // the card's departure stamp is the frame's start on the line (not its first beat at the MAC,
+        // which on a busy line comes up to the MAC's FIFO earlier): a fixed offset from simulated time
         assert_eq!(
-            r.depart_ns as i64 - (w.first_beat_ps / 1000) as i64,
+            r.depart_ns as i64 - (w.start_ps / 1000) as i64,
             offset.unwrap(),
             "frame {}",
             r.index

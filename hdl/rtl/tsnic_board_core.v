@@ -36,6 +36,13 @@
 //                                  ICAPE3/E2 with the bit swap; tie qspi_dq_i high, icap_o 0 if absent)
 //   phy_status                     MAC_PHY_STATUS bits (asynchronous; board): reference clock ready,
 //                                  set-up error and its code; 8'h01 on a board with nothing to set up
+//   pcie_lnk_up, pcie_ltssm[5:0],  MAC_LINK_STATUS: the hard block's user_lnk_up, cfg_ltssm_state,
+//   pcie_width[3:0], pcie_speed[2:0]  cfg_negotiated_width and cfg_current_speed, raw (a narrower IP port
+//                                  zero-extended), synchronous to clk (the hard block's user_clk: its
+//                                  configuration interface is on user_clk, PG213 / PG023), so registered
+//                                  here, not crossed; decoded per PCIE_STATUS_ENC
+//   mac_rx_up                      MAC_LINK_STATUS.MAC_RX_UP (asynchronous, the MAC RX clock): CMAC
+//                                  stat_rx_aligned or 10GBASE-R block lock (MAC_KIND); a two-flop synchronizer
 //   pps (out)                      PHC pulse per second
 //   stat_* (out)                   one-cycle event pulses for board LEDs / debug
 //
@@ -65,6 +72,7 @@
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
+`include "tsnic_contract.vh"
 
 module tsnic_board_core #(
     parameter DATA_W        = 512,
@@ -80,6 +88,8 @@ module tsnic_board_core #(
     parameter TAG_W         = 5,
     parameter MAX_RD_BYTES  = 512,
     parameter MAX_WR_BYTES  = 512,
+    parameter CPLH_LIMIT    = (DATA_W == 512) ? 128 : 64,    // the PCIe block's completion buffer:
+    parameter CPLD_LIMIT    = (DATA_W == 512) ? 1920 : 960,  // headers, 16-byte data credits (BOARDS.md)
     parameter NUM_VECTORS   = 4,         // MSI-X table size; vector 0 = the core's irq
     parameter BOARD_ID      = 0,         // FLASH_CAP board id (docs/FIRMWARE.md)
     parameter FLASH_SIZE_LOG2 = 27,      // configuration flash size (128 MB)
@@ -91,7 +101,12 @@ module tsnic_board_core #(
     parameter [63:0] RX_PERIOD_FX = TX_PERIOD_FX,     // rx_clk nominal period, ns * 2^32
     parameter RX_DATA_W     = AXIS_DATA_W,            // s_axis_rx_* width (MAC_DOMAIN = 1: 64 for XGMII)
     parameter RX_SOF_IN     = 0,                      // 1: rx_sof / rx_sof_lane4 give the start of frame
-    parameter RX_MAX_FRAME_LEN = 9600                 // bytes without FCS the RX crossing holds two of
+    parameter RX_MAX_FRAME_LEN = 9600,                // bytes without FCS the RX crossing holds two of
+    parameter PCIE_STATUS_ENC = 0,   // pcie_width / pcie_speed codes: 0 UltraScale+ pcie4(c) (PG213: width
+                                     //   log2(lanes), speed gen - 1); 1 7-series Gen3 pcie3_7x (PG023) and
+                                     //   UltraScale Gen3 (PG156): width = lane count, speed one-hot
+    parameter MAC_KIND = 1           // MAC_LINK_STATUS.MAC_KIND: 1 CMAC (mac_rx_up = RX aligned), 2 10GBASE-R
+                                     //   (block lock), 0 none
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -166,6 +181,12 @@ module tsnic_board_core #(
 
     input  wire [7:0]               phy_status,
 
+    input  wire                     pcie_lnk_up,
+    input  wire [5:0]               pcie_ltssm,
+    input  wire [3:0]               pcie_width,
+    input  wire [2:0]               pcie_speed,
+    input  wire                     mac_rx_up,
+
     output wire                     pps,
     output wire                     stat_dma_rd_err,
     output wire                     stat_bar_bad_np,
@@ -206,7 +227,7 @@ tsnic_pcie_us #(
     .DATA_W(DATA_W), .KEEP_W(KEEP_W), .CQ_USER_W(CQ_USER_W), .CC_USER_W(CC_USER_W),
     .RQ_USER_W(RQ_USER_W), .RC_USER_W(RC_USER_W), .US_PLUS_512(DATA_W == 512), .AXIL_ADDR_W(20),
     .AXI_ID_W(AXI_ID_W), .TAG_W(TAG_W), .MAX_RD_BYTES(MAX_RD_BYTES), .MAX_WR_BYTES(MAX_WR_BYTES),
-    .NUM_VECTORS(NUM_VECTORS)
+    .NUM_VECTORS(NUM_VECTORS), .CPLH_LIMIT(CPLH_LIMIT), .CPLD_LIMIT(CPLD_LIMIT)
 ) pcie_inst (
     .clk(clk), .rst(rst),
     .s_axis_cq_tdata(s_axis_cq_tdata), .s_axis_cq_tkeep(s_axis_cq_tkeep), .s_axis_cq_tvalid(s_axis_cq_tvalid),
@@ -286,6 +307,77 @@ wire [AXIS_DATA_W/8-1:0] core_rx_tkeep;
 wire                    core_rx_tvalid, core_rx_tready, core_rx_tlast;
 wire [64:0]             core_rx_tuser;
 
+// ------------------------------------------------------------------------------------------------
+// MAC_LINK_STATUS: the PCIe fields are on clk already (registered once, decoded); MAC_RX_UP crosses
+// from the MAC RX clock (one bit: a synchronizer, no bus to tear)
+reg        lnk_up_reg = 1'b0;
+reg [5:0]  ltssm_reg = 6'd0;
+reg [3:0]  width_raw_reg = 4'd0;
+reg [2:0]  speed_raw_reg = 3'd0;
+always @(posedge clk) begin
+    lnk_up_reg <= pcie_lnk_up;
+    ltssm_reg <= pcie_ltssm;
+    width_raw_reg <= pcie_width;
+    speed_raw_reg <= pcie_speed;
+end
+
+reg [4:0] width_lanes;   // 1..16; 0 = a code that is none of these
+reg [2:0] speed_gen;     // 1..4; 0 = a code that is none of these
+always @* begin
+    width_lanes = 5'd0;
+    speed_gen = 3'd0;
+    if (PCIE_STATUS_ENC == 0) begin
+        case (width_raw_reg)
+            4'd0: width_lanes = 5'd1;
+            4'd1: width_lanes = 5'd2;
+            4'd2: width_lanes = 5'd4;
+            4'd3: width_lanes = 5'd8;
+            4'd4: width_lanes = 5'd16;
+            default: width_lanes = 5'd0;
+        endcase
+        case (speed_raw_reg)
+            3'd0: speed_gen = 3'd1;
+            3'd1: speed_gen = 3'd2;
+            3'd2: speed_gen = 3'd3;
+            3'd3: speed_gen = 3'd4;
+            default: speed_gen = 3'd0;
+        endcase
+    end else begin
+        case (width_raw_reg)
+            4'b0001: width_lanes = 5'd1;
+            4'b0010: width_lanes = 5'd2;
+            4'b0100: width_lanes = 5'd4;
+            4'b1000: width_lanes = 5'd8;
+            default: width_lanes = 5'd0;
+        endcase
+        case (speed_raw_reg)
+            3'b001: speed_gen = 3'd1;
+            3'b010: speed_gen = 3'd2;
+            3'b100: speed_gen = 3'd3;
+            default: speed_gen = 3'd0;
+        endcase
+    end
+end
+
+wire mac_rx_up_clk;
+tsnic_cdc_sync #(.WIDTH(1), .INIT(1'b0)) mac_rx_up_sync_inst (
+    .clk(clk), .rst(1'b0), .in(mac_rx_up), .out(mac_rx_up_clk)
+);
+
+localparam [1:0] MAC_KIND_BITS = MAC_KIND;
+reg [31:0] link_status_reg = 32'd0;
+always @(posedge clk) begin
+    link_status_reg <= 32'd0;
+    link_status_reg[`TSNIC_MAC_LINK_STATUS_BOARD_BIT] <= 1'b1;
+    link_status_reg[`TSNIC_MAC_LINK_STATUS_PCIE_LINK_UP_BIT] <= lnk_up_reg;
+    link_status_reg[`TSNIC_MAC_LINK_STATUS_MAC_RX_UP_BIT] <= (MAC_KIND != 0) && mac_rx_up_clk;
+    link_status_reg[`TSNIC_MAC_LINK_STATUS_MAC_KIND_BIT +: 2] <= MAC_KIND_BITS;
+    link_status_reg[`TSNIC_MAC_LINK_STATUS_PCIE_LTSSM_BIT +: 6] <= ltssm_reg;
+    link_status_reg[`TSNIC_MAC_LINK_STATUS_PCIE_SPEED_BIT +: 3] <= speed_gen;
+    link_status_reg[`TSNIC_MAC_LINK_STATUS_PCIE_WIDTH_BIT +: 5] <= width_lanes;
+end
+wire [31:0] link_status = link_status_reg;
+
 /* verilator lint_off PINCONNECTEMPTY */
 tsnic_core #(
     .NUM_QUEUES(NUM_QUEUES),
@@ -323,6 +415,8 @@ tsnic_core #(
     // MAC_DOMAIN = 0: the launch gate's output; 1: zeros (the gate is tsnic_mac_tx's)
     .m_axis_tx_tdata(core_tx_tdata), .m_axis_tx_tkeep(core_tx_tkeep), .m_axis_tx_tvalid(core_tx_tvalid),
     .m_axis_tx_tready(core_tx_tready), .m_axis_tx_tlast(core_tx_tlast), .m_axis_tx_tuser(core_tx_tuser),
+    // TX_MAC_LAG = 0 (MAC_DOMAIN = 0 stamps at the first beat; MAC_DOMAIN = 1: tsnic_mac_tx stamps)
+    .s_mac_tx_lag_valid(1'b0), .s_mac_tx_lag_ns(16'd0),
     .m_tx_frm_valid(frm_valid), .m_tx_frm_ready(frm_ready), .m_tx_frm_launch_ns(frm_launch_ns),
     .m_tx_frm_req_launch_ns(frm_req_launch_ns), .m_tx_frm_late(frm_late), .m_tx_frm_capped(frm_capped),
     .m_tx_frm_queue(frm_queue), .m_tx_frm_ring_index(frm_ring_index), .m_tx_frm_cookie(frm_cookie),
@@ -345,6 +439,7 @@ tsnic_core #(
     .qspi_dq_i(qspi_dq_i),
     .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o),
     .phy_status(phy_status),
+    .link_status(link_status),
     .irq(core_irq),
     .pps(pps),
     .sim_ff_warp(32'd0), .sim_ff_quiet(ff_quiet), .sim_ff_wake_ns(ff_wake_ns), .sim_ff_phc_ns(ff_phc_ns),

@@ -328,7 +328,7 @@
 `define TSNIC_FLASH_CLK_DIV 32'h0082C
 `define TSNIC_FLASH_CLK_DIV_OFF 44
 
-// block MAC: MAC side on boards: the state of the PHC copies in the MAC clock domains (docs/ARCHITECTURE.md, "Clock domains and time distribution").
+// block MAC: MAC side on boards: the state of the PHC copies in the MAC clock domains (docs/ARCHITECTURE.md, "Clock domains and time distribution"), the transceiver set-up and the PCIe / Ethernet link status (docs/BRINGUP.md).
 `define TSNIC_MAC_BASE 32'h00600
 `define TSNIC_MAC_TD_STATUS 32'h00604
 `define TSNIC_MAC_TD_STATUS_OFF 4
@@ -340,6 +340,19 @@
 `define TSNIC_MAC_PHY_STATUS_REFCLK_ERROR_BIT 1
 `define TSNIC_MAC_PHY_STATUS_REFCLK_ERROR_CODE_BIT 4
 `define TSNIC_MAC_PHY_STATUS_REFCLK_ERROR_CODE_W 4
+`define TSNIC_MAC_LINK_STATUS 32'h0060C
+`define TSNIC_MAC_LINK_STATUS_OFF 12
+`define TSNIC_MAC_LINK_STATUS_BOARD_BIT 0
+`define TSNIC_MAC_LINK_STATUS_PCIE_LINK_UP_BIT 1
+`define TSNIC_MAC_LINK_STATUS_MAC_RX_UP_BIT 2
+`define TSNIC_MAC_LINK_STATUS_MAC_KIND_BIT 4
+`define TSNIC_MAC_LINK_STATUS_MAC_KIND_W 2
+`define TSNIC_MAC_LINK_STATUS_PCIE_LTSSM_BIT 8
+`define TSNIC_MAC_LINK_STATUS_PCIE_LTSSM_W 6
+`define TSNIC_MAC_LINK_STATUS_PCIE_SPEED_BIT 16
+`define TSNIC_MAC_LINK_STATUS_PCIE_SPEED_W 3
+`define TSNIC_MAC_LINK_STATUS_PCIE_WIDTH_BIT 20
+`define TSNIC_MAC_LINK_STATUS_PCIE_WIDTH_W 5
 
 // block Q: Per-queue TX ring, policies and counters (one block per queue).
 `define TSNIC_Q_BASE 32'h80000

@@ -45,6 +45,9 @@ module tsnic_core #(
     parameter TX_GATE_EXTERNAL     = 0,              // 0: launch gate inside, on clk (sim, core bench); 1: boards:
                                                      //   m_tx_frm_* / m_axis_tx_pay_* / s_tx_cpl_* / td_* go to
                                                      //   tsnic_mac_tx in the MAC TX domain, m_axis_tx_* unused
+    parameter TX_MAC_LAG           = 0,              // internal gate: 1 = the MAC reports each frame's line start
+                                                     //   (s_mac_tx_lag_*; tsnic_launch_gate MAC_LAG), departures
+                                                     //   are the start on the line; 0 = the first beat's PHC
     parameter RX_NUM_QUEUES        = 4,          // RX queues (RX_NUM_QUEUES, RXQ blocks), 1..256
     parameter RX_STEER_ENTRIES     = 16,         // 5-tuple steering entries (flip-flop CAM), 1..256
     parameter RX_BUF_BYTES         = 32768,      // on-card RX frame buffer (power of two, >= RX max frame)
@@ -120,6 +123,10 @@ module tsnic_core #(
     input  wire                     m_axis_tx_tready,
     output wire                     m_axis_tx_tlast,
     output wire [AXIS_USER_W-1:0]   m_axis_tx_tuser,
+    // TX_MAC_LAG = 1: per frame the MAC took, in order, how long after its first beat's handshake the
+    // frame started on the line, ns (tsnic_launch_gate; the co-simulation's wire model drives it)
+    input  wire                     s_mac_tx_lag_valid,
+    input  wire [15:0]              s_mac_tx_lag_ns,
 
     // TX_GATE_EXTERNAL = 1: the pre-gate frame stream (tsnic_mac_tx s_frm_* / s_axis_pay_*), its
     // completion requests back (tsnic_mac_tx m_cpl_req_*), the gate's controls and PHC samples for
@@ -165,6 +172,7 @@ module tsnic_core #(
     input  wire                     mac_tx_time_locked,   // tsnic_td_sink locked (TX domain; asynchronous)
     input  wire                     mac_rx_time_locked,   // tsnic_td_sink locked (RX domain; asynchronous)
     input  wire [7:0]               phy_status,           // MAC_PHY_STATUS bits from the board (asynchronous)
+    input  wire [31:0]              link_status,          // MAC_LINK_STATUS from the board (on clk; 0: not a board)
     output wire [31:0]              mac_rx_lat_comp_ns,   // RX_LAT_COMP_NS, for tsnic_mac_rx
     input  wire [31:0]              mac_rx_drop_count,    // frames tsnic_mac_rx dropped (on clk; RX_TS_EXTERNAL only)
 
@@ -297,7 +305,8 @@ tsnic_mac_regs #(
     .reg_rd_wait(mr_rd_wait), .reg_rd_ack(mr_rd_ack),
     .tx_time_locked((TX_GATE_EXTERNAL != 0) ? mac_tx_time_locked : 1'b1),
     .rx_time_locked((TX_GATE_EXTERNAL != 0) ? mac_rx_time_locked : 1'b0),
-    .phy_status((TX_GATE_EXTERNAL != 0) ? phy_status : 8'h01)
+    .phy_status((TX_GATE_EXTERNAL != 0) ? phy_status : 8'h01),
+    .link_status(link_status)
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -653,7 +662,8 @@ if (TX_GATE_EXTERNAL == 0) begin : gate_internal
     tsnic_launch_gate #(
         .DATA_W(DATA_W),
         .NODE_W(NODE_W),
-        .QUEUE_W(QUEUE_W)
+        .QUEUE_W(QUEUE_W),
+        .MAC_LAG(TX_MAC_LAG)
     ) launch_gate_inst (
         .clk(clk), .rst(rst),
         .phc_ns(phc_ns), .tx_lat_comp_ns(tx_lat_comp_ns), .flush(gate_flush),
@@ -666,6 +676,7 @@ if (TX_GATE_EXTERNAL == 0) begin : gate_internal
         .s_axis_pay_tvalid(pay_tvalid), .s_axis_pay_tready(pay_tready),
         .m_axis_tx_tdata(m_axis_tx_tdata), .m_axis_tx_tkeep(m_axis_tx_tkeep), .m_axis_tx_tlast(m_axis_tx_tlast),
         .m_axis_tx_tvalid(m_axis_tx_tvalid), .m_axis_tx_tready(m_axis_tx_tready),
+        .s_mac_lag_valid(s_mac_tx_lag_valid), .s_mac_lag_ns(s_mac_tx_lag_ns),
         .m_cpl_req_valid(cr_valid[2]), .m_cpl_req_ready(cr_ready[2]),
         .m_cpl_req_queue(cr_queue[2*QUEUE_W +: QUEUE_W]), .m_cpl_req_ring_index(cr_index[2*16 +: 16]),
         .m_cpl_req_cookie(cr_cookie[2*32 +: 32]), .m_cpl_req_launch_ns(cr_launch[2*64 +: 64]),
@@ -756,6 +767,9 @@ end else begin : gate_external
     assign m_axis_tx_tvalid = 1'b0;
     // the external gate's state is not visible here: the idle fast-forward is for the sim only
     assign gate_frm_valid = frm_valid || s_tx_cpl_valid;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_lag = &{1'b0, s_mac_tx_lag_valid, s_mac_tx_lag_ns};   // tsnic_mac_tx stamps on boards
+    /* verilator lint_on UNUSEDSIGNAL */
     assign gate_pay_tvalid = pay_tvalid;
 
     /* verilator lint_off UNUSEDSIGNAL */

@@ -15,6 +15,14 @@
 //   without waiting for its launch time, never sent, and completed DMA_ERROR (depart_ns = decision).
 // - One completion request per frame, queued in a small FIFO; a frame starts only when that FIFO
 //   has room, so its completion is never held up.
+// - MAC_LAG = 1: the departure is the frame's start on the line, not its first beat at the MAC. A MAC
+//   with a FIFO takes a beat before the line is free (on a busy line, up to its FIFO depth), so for
+//   every frame whose first beat it took it reports, in order, how long after that beat's handshake
+//   the frame's preamble started on the line (s_mac_lag_valid / s_mac_lag_ns, at any later cycle, at
+//   most one per cycle, never stalled). The completion of a sent frame waits for its report:
+//   depart_ns = first-beat PHC + tx_lat_comp_ns + lag, and a lag of LAG_LATE_NS or more makes it
+//   SENT_LATE (it waited for the line). Dropped frames never reach the MAC and take no report.
+//   MAC_LAG = 0: the lag is 0 (the MAC starts every frame at its first beat).
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -24,7 +32,9 @@ module tsnic_launch_gate #(
     parameter DATA_W        = 64,
     parameter NODE_W        = 10,
     parameter QUEUE_W       = 3,
-    parameter CPL_FIFO_LOG2 = 2
+    parameter CPL_FIFO_LOG2 = 2,
+    parameter MAC_LAG       = 0,        // 1: departures wait for the MAC's line-start report (above)
+    parameter LAG_LATE_NS   = 4         // a lag of this many ns or more is a wait for the line
 ) (
     input  wire                   clk,
     input  wire                   rst,
@@ -60,6 +70,10 @@ module tsnic_launch_gate #(
     output wire                   m_axis_tx_tlast,
     output wire                   m_axis_tx_tvalid,
     input  wire                   m_axis_tx_tready,
+
+    // the MAC's line-start report, one per frame it took, in order (MAC_LAG = 1; ignored otherwise)
+    input  wire                   s_mac_lag_valid,
+    input  wire [15:0]            s_mac_lag_ns,
 
     // completion request: SENT / SENT_LATE / FLUSHED
     output wire                   m_cpl_req_valid,
@@ -148,28 +162,91 @@ always @(posedge clk) begin
 end
 
 // completion FIFO
-localparam C_W = QUEUE_W + 16 + 32 + 64 + 64 + 16 + 8 + 1 + NODE_W;
-wire [C_W-1:0] c_in = {s_frm_queue, s_frm_ring_index, s_frm_cookie, s_frm_req_launch_ns, cpl_depart,
+localparam C_W = 1 + QUEUE_W + 16 + 32 + 64 + 64 + 16 + 8 + 1 + NODE_W;
+wire           cpl_wire = !(cpl_flushed || cpl_dma_err);   // went to the MAC: takes a lag report
+wire [C_W-1:0] c_in = {cpl_wire, s_frm_queue, s_frm_ring_index, s_frm_cookie, s_frm_req_launch_ns, cpl_depart,
                        s_frm_len, cpl_status, s_frm_capped, s_frm_handle};
 wire [C_W-1:0] c_out;
+wire           c_valid;
+wire           c_pop;
 wire [CPL_FIFO_LOG2+1:0] unused_count;
 
 tsnic_fifo #(.WIDTH(C_W), .ADDR_W(CPL_FIFO_LOG2)) cpl_fifo_inst (
     .clk(clk), .rst(rst),
     .s_valid(frame_end), .s_ready(cpl_space),
     .s_data(c_in),
-    .m_valid(m_cpl_req_valid), .m_ready(m_cpl_req_ready), .m_data(c_out),
+    .m_valid(c_valid), .m_ready(c_pop), .m_data(c_out),
     .count(unused_count)
 );
 
-assign {m_cpl_req_queue, m_cpl_req_ring_index, m_cpl_req_cookie, m_cpl_req_launch_ns,
-        m_cpl_req_depart_ns, m_cpl_req_len, m_cpl_req_status, m_cpl_req_capped,
-        m_cpl_req_handle} = c_out;
+wire                c_wire;
+wire [QUEUE_W-1:0]  c_queue;
+wire [15:0]         c_ring_index;
+wire [31:0]         c_cookie;
+wire [63:0]         c_launch_ns;
+wire [63:0]         c_depart_ns;
+wire [15:0]         c_len;
+wire [7:0]          c_status;
+wire                c_capped;
+wire [NODE_W-1:0]   c_handle;
+assign {c_wire, c_queue, c_ring_index, c_cookie, c_launch_ns, c_depart_ns, c_len, c_status, c_capped,
+        c_handle} = c_out;
+
+generate
+if (MAC_LAG != 0) begin : g_lag
+    // Lag reports: one per frame whose first beat the MAC took, so at most the frames in the
+    // completion FIFO plus the one going out are owed one: twice the FIFO's depth never fills.
+    wire        l_valid;
+    wire [15:0] l_ns;
+    wire [CPL_FIFO_LOG2+2:0] unused_l_count;
+    wire        unused_l_ready;
+    tsnic_fifo #(.WIDTH(16), .ADDR_W(CPL_FIFO_LOG2 + 1)) lag_fifo_inst (
+        .clk(clk), .rst(rst),
+        .s_valid(s_mac_lag_valid), .s_ready(unused_l_ready), .s_data(s_mac_lag_ns),
+        .m_valid(l_valid), .m_ready(c_pop && c_wire), .m_data(l_ns),
+        .count(unused_l_count)
+    );
+    // one output register: the 64-bit add stays off the completion writer's paths
+    reg                 o_valid = 1'b0;
+    reg  [C_W-2:0]      o_data = {(C_W-1){1'b0}};
+    wire                o_take = !o_valid || m_cpl_req_ready;
+    wire [16:0]         lag_late = {1'b0, l_ns} - LAG_LATE_NS;
+    wire                l_late = !lag_late[16];
+    wire [7:0]          st_l = (c_status == `TSNIC_STATUS_SENT && l_late) ? `TSNIC_STATUS_SENT_LATE : c_status;
+    assign c_pop = c_valid && (!c_wire || l_valid) && o_take;
+    always @(posedge clk) begin
+        if (o_take) o_valid <= c_pop;
+        if (c_pop) begin
+            o_data <= c_wire ? {c_queue, c_ring_index, c_cookie, c_launch_ns, c_depart_ns + {48'd0, l_ns},
+                                c_len, st_l, c_capped, c_handle}
+                             : c_out[C_W-2:0];
+        end
+        if (rst) o_valid <= 1'b0;
+    end
+    assign m_cpl_req_valid = o_valid;
+    assign {m_cpl_req_queue, m_cpl_req_ring_index, m_cpl_req_cookie, m_cpl_req_launch_ns,
+            m_cpl_req_depart_ns, m_cpl_req_len, m_cpl_req_status, m_cpl_req_capped,
+            m_cpl_req_handle} = o_data;
+    /* verilator lint_off UNUSED */
+    wire unused_lag = &{1'b0, unused_l_count, unused_l_ready, lag_late[15:0]};
+    /* verilator lint_on UNUSED */
+end else begin : g_nolag
+    assign c_pop = m_cpl_req_ready;
+    assign m_cpl_req_valid = c_valid;
+    assign {m_cpl_req_queue, m_cpl_req_ring_index, m_cpl_req_cookie, m_cpl_req_launch_ns,
+            m_cpl_req_depart_ns, m_cpl_req_len, m_cpl_req_status, m_cpl_req_capped,
+            m_cpl_req_handle} = c_out[C_W-2:0];
+    /* verilator lint_off UNUSED */
+    wire unused_lag = &{1'b0, s_mac_lag_valid, s_mac_lag_ns, c_wire, c_queue, c_ring_index, c_cookie,
+                         c_launch_ns, c_depart_ns, c_len, c_status, c_capped, c_handle};
+    /* verilator lint_on UNUSED */
+end
+endgenerate
 assign m_cpl_req_reason       = `TSNIC_REJECT_NONE;
 assign m_cpl_req_handle_valid = 1'b1;
 
 /* verilator lint_off UNUSED */
-wire unused_ok = &{1'b0, unused_count};
+wire unused_ok = &{1'b0, unused_count, LAG_LATE_NS[0]};
 /* verilator lint_on UNUSED */
 
 endmodule

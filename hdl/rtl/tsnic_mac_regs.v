@@ -6,6 +6,9 @@
 //   a two-flop synchronizer (tsnic_cdc_sync) into clk. Writes to it are acknowledged and ignored.
 // - PHY_STATUS (ro): the board's phy_status bits (reference clock ready / error / error code), each
 //   through the same synchronizer; writes acknowledged and ignored.
+// - LINK_STATUS (ro): link_status as given (already on clk: tsnic_board_core assembles it from the PCIe
+//   hard block's user_clk outputs and a synchronized MAC bit; 0 on a core with no board around it);
+//   writes acknowledged and ignored.
 // Register interface as tsnic_regs: an access to this address is acknowledged in the
 // cycle after reg_*_en; other addresses are left to the other blocks.
 `resetall
@@ -35,15 +38,17 @@ module tsnic_mac_regs #(
 
     input  wire              tx_time_locked,    // asynchronous (MAC TX domain)
     input  wire              rx_time_locked,    // asynchronous (MAC RX domain)
-    input  wire [7:0]        phy_status         // asynchronous (board): PHY_STATUS bits 7:0
+    input  wire [7:0]        phy_status,        // asynchronous (board): PHY_STATUS bits 7:0
+    input  wire [31:0]       link_status        // on clk: LINK_STATUS (0: not a board)
 );
 
 wire [31:0] wa = {{(32-ADDR_W){1'b0}}, reg_wr_addr} & 32'hFFFFFFFC;
 wire [31:0] ra = {{(32-ADDR_W){1'b0}}, reg_rd_addr} & 32'hFFFFFFFC;
-wire wr_hit = (wa == `TSNIC_MAC_TD_STATUS) || (wa == `TSNIC_MAC_PHY_STATUS);
+wire wr_hit = (wa == `TSNIC_MAC_TD_STATUS) || (wa == `TSNIC_MAC_PHY_STATUS) || (wa == `TSNIC_MAC_LINK_STATUS);
 wire rd_td = (ra == `TSNIC_MAC_TD_STATUS);
 wire rd_phy = (ra == `TSNIC_MAC_PHY_STATUS);
-wire rd_hit = rd_td || rd_phy;
+wire rd_link = (ra == `TSNIC_MAC_LINK_STATUS);
+wire rd_hit = rd_td || rd_phy || rd_link;
 
 reg        wr_ack_reg = 1'b0;
 reg        rd_ack_reg = 1'b0;
@@ -71,7 +76,7 @@ always @(posedge clk) begin
     end
     if (reg_rd_en && !rd_ack_reg && rd_hit) begin
         rd_ack_reg <= 1'b1;
-        rd_data_reg <= rd_phy ? {24'd0, phy_status_sync} : {30'd0, locked_sync};
+        rd_data_reg <= rd_link ? link_status : rd_phy ? {24'd0, phy_status_sync} : {30'd0, locked_sync};
     end
     if (rst) begin
         wr_ack_reg <= 1'b0;

@@ -249,6 +249,8 @@ tsnic_launch_gate #(
     .s_axis_pay_tready(mac_pay_ready),
     .m_axis_tx_tdata(m_axis_tx_tdata), .m_axis_tx_tkeep(m_axis_tx_tkeep), .m_axis_tx_tlast(m_axis_tx_tlast),
     .m_axis_tx_tvalid(m_axis_tx_tvalid), .m_axis_tx_tready(m_axis_tx_tready),
+    // MAC_LAG = 0: the board MACs do not report line starts yet (first beat + TX_LAT_COMP, issue 34)
+    .s_mac_lag_valid(1'b0), .s_mac_lag_ns(16'd0),
     .m_cpl_req_valid(g_cpl_valid), .m_cpl_req_ready(g_cpl_ready),
     .m_cpl_req_queue(g_cpl_queue), .m_cpl_req_ring_index(g_cpl_ring_index),
     .m_cpl_req_cookie(g_cpl_cookie), .m_cpl_req_launch_ns(g_cpl_launch_ns),

@@ -30,7 +30,10 @@ module tsnic_pcie_us #(
     parameter TAG_W        = 5,
     parameter MAX_RD_BYTES = 512,
     parameter MAX_WR_BYTES = 512,
-    parameter NUM_VECTORS  = 4
+    parameter NUM_VECTORS  = 4,
+    // the hard block's completion buffer (headers, 16-byte data credits): see tsnic_pcie_us_rd
+    parameter CPLH_LIMIT   = US_PLUS_512 ? 128 : 64,
+    parameter CPLD_LIMIT   = US_PLUS_512 ? 1920 : 960
 ) (
     input  wire                   clk,
     input  wire                   rst,
@@ -189,7 +192,8 @@ wire                 rd_busy, wr_busy;
 
 tsnic_pcie_us_rd #(
     .DATA_W(DATA_W), .KEEP_W(KEEP_W), .RQ_USER_W(RQ_USER_W), .RC_USER_W(RC_USER_W),
-    .US_PLUS_512(US_PLUS_512), .AXI_ID_W(AXI_ID_W), .TAG_W(TAG_W), .MAX_RD_BYTES(MAX_RD_BYTES)
+    .US_PLUS_512(US_PLUS_512), .AXI_ID_W(AXI_ID_W), .TAG_W(TAG_W), .MAX_RD_BYTES(MAX_RD_BYTES),
+    .CPLH_LIMIT(CPLH_LIMIT), .CPLD_LIMIT(CPLD_LIMIT)
 ) rd_inst (
     .clk(clk), .rst(rst),
     .s_axi_arid(s_axi_arid), .s_axi_araddr(s_axi_araddr), .s_axi_arlen(s_axi_arlen),

@@ -10,6 +10,15 @@
 // Reassembly: every tag owns a slot of MAX_RD_BYTES in a completion RAM made of one 32-bit RAM per
 // dword lane (tsnic_ram_sdp), so a completion's dwords, rotated from the RC stream's dword alignment
 // to their address lanes, are written in one cycle per beat (each lane at its own word address).
+// Completion credits: the hard block advertises infinite completion credits to the link and holds
+// received completions in a buffer of CPLH_LIMIT headers and CPLD_LIMIT 16-byte data credits; a
+// completion arriving to a full buffer is dropped (PG213/PG156 appendix "Managing Receive-Buffer Space
+// for Inbound Completions"). So a request goes out only while the worst case of all requests in
+// flight fits (the guides' PACKET_FC method): ceil((addr mod 64 + bytes) / 64) headers (one per
+// 64-byte read completion boundary the request touches, the smallest RCB) and ceil((addr mod 16 +
+// bytes) / 16) data credits are taken at issue and given back when the request's last completion
+// has passed RC. CPLH_LIMIT must be at least MAX_RD_BYTES / 64 + 1 and CPLD_LIMIT at least
+// MAX_RD_BYTES / 16 + 1 (one unaligned request of the largest size), else reads stall forever.
 // Errors: a completion with an error code (poisoned, bad status UR/CA/CRS, completion timeout 1001,
 // mismatch, ...) marks its request failed: its R beats carry SLVERR. With bus master enable off no
 // request is sent: bursts accepted then are answered with SLVERR at once.
@@ -26,7 +35,9 @@ module tsnic_pcie_us_rd #(
     parameter US_PLUS_512  = 1,
     parameter AXI_ID_W     = 8,
     parameter TAG_W        = 5,         // 2^TAG_W tags outstanding (5 without extended tags)
-    parameter MAX_RD_BYTES = 512        // largest read request used (power of two, 128..4096)
+    parameter MAX_RD_BYTES = 512,       // largest read request used (power of two, 128..4096)
+    parameter CPLH_LIMIT   = US_PLUS_512 ? 128 : 64,     // completion headers the block's buffer holds
+    parameter CPLD_LIMIT   = US_PLUS_512 ? 1920 : 960    // completion data credits (16 bytes) it holds
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -75,6 +86,8 @@ localparam TAGS       = 1 << TAG_W;
 localparam SLOT_WORDS = MAX_RD_BYTES / BYTES;
 localparam SW         = (SLOT_WORDS > 1) ? $clog2(SLOT_WORDS) : 1;
 localparam RAM_AW     = TAG_W + SW;
+localparam CH_W       = ($clog2(CPLH_LIMIT + 1) > 8) ? $clog2(CPLH_LIMIT + 1) : 8;   // > need_h's 7 bits
+localparam CD_W       = ($clog2(CPLD_LIMIT + 1) > 10) ? $clog2(CPLD_LIMIT + 1) : 10; // > need_d's 9 bits
 
 // ---------------------------------------------------------------------------------------------
 // request generator
@@ -97,8 +110,11 @@ reg [AXI_ID_W-1:0] meta_id    [0:TAGS-1];
 reg [SW:0]         meta_words [0:TAGS-1];
 reg                meta_last  [0:TAGS-1];
 reg [11:BL]        meta_base  [0:TAGS-1];   // bus word of the request's first byte, within 4 KiB
+reg [6:0]          meta_cplh  [0:TAGS-1];   // completion credits the request holds (0 if not sent)
+reg [8:0]          meta_cpld  [0:TAGS-1];
 reg [TAGS-1:0]     t_done = {TAGS{1'b0}};
 reg [TAGS-1:0]     t_err  = {TAGS{1'b0}};
+reg [TAGS-1:0]     t_cred = {TAGS{1'b0}};   // the tag's request holds completion credits
 
 integer i;
 initial begin
@@ -108,21 +124,49 @@ initial begin
         meta_words[i] = {(SW+1){1'b0}};
         meta_last[i] = 1'b0;
         meta_base[i] = {(12-BL){1'b0}};
+        meta_cplh[i] = 7'd0;
+        meta_cpld[i] = 9'd0;
     end
 end
 
-// read request size
-reg [12:0] mrrs;
+// read request size (registered: cfg_max_read_req is static while reads run)
+reg [12:0] mrrs_c;
+reg [12:0] mrrs = 13'd128;
+reg [12:0] mrrs_m1 = 13'd127;
 always @* begin
-    mrrs = 13'd128 << cfg_max_read_req;
-    if (cfg_max_read_req > 3'd5 || mrrs > MAX_RD_BYTES) mrrs = MAX_RD_BYTES;
+    mrrs_c = 13'd128 << cfg_max_read_req;
+    if (cfg_max_read_req > 3'd5 || mrrs_c > MAX_RD_BYTES) mrrs_c = MAX_RD_BYTES;
 end
-wire [12:0] to_bound = mrrs - ({1'b0, g_addr[11:0]} & (mrrs - 13'd1));
-wire [12:0] chunk_n  = (g_rem < {4'd0, to_bound}) ? g_rem[12:0] : to_bound;
+always @(posedge clk) begin
+    mrrs <= mrrs_c;
+    mrrs_m1 <= mrrs_c - 13'd1;
+end
+wire [12:0] to_bound = mrrs - ({1'b0, g_addr[11:0]} & mrrs_m1);
+wire        to_rem   = g_rem < {4'd0, to_bound};      // the burst ends before the MRRS boundary
+wire [12:0] chunk_n  = to_rem ? g_rem[12:0] : to_bound;
 
 wire [TAG_W-1:0] g_tag     = req_ptr[TAG_W-1:0];
 wire             tag_free  = (req_ptr - ret_ptr) != TAGS[TAG_W:0];
-wire             can_issue = g_active && g_calc && tag_free && (!rq_valid || m_axis_rq_tready);
+// completion credits: free counts, and what the request in g_chunk needs in the worst case
+// (registered with g_chunk in the calc cycle, from the same chunk_n)
+reg  [CH_W-1:0]  cplh_free = CPLH_LIMIT[CH_W-1:0];
+reg  [CD_W-1:0]  cpld_free = CPLD_LIMIT[CD_W-1:0];
+reg  [6:0]       need_h = 7'd0;
+reg  [8:0]       need_d = 9'd0;
+// ceil((addr mod 64 + chunk) / 64) and ceil((addr mod 16 + chunk) / 16), both ways the chunk may end
+// (at the burst's end, or at the MRRS boundary: then mrrs/64 - (addr mod mrrs) div 64), selected
+// like chunk_n, so that no adder follows its compare
+/* verilator lint_off UNUSEDSIGNAL */
+wire [17:0]      h_rem     = {12'd0, g_addr[5:0]} + {1'b0, g_rem} + 18'd63;
+wire [17:0]      d_rem     = {14'd0, g_addr[3:0]} + {1'b0, g_rem} + 18'd15;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [6:0]       h_bound   = mrrs[12:6] - ({1'b0, g_addr[11:6]} & mrrs_m1[12:6]);
+wire [8:0]       d_bound   = mrrs[12:4] - ({1'b0, g_addr[11:4]} & mrrs_m1[12:4]);
+wire [CH_W-1:0]  need_hx   = {{(CH_W-7){1'b0}}, need_h};
+wire [CD_W-1:0]  need_dx   = {{(CD_W-9){1'b0}}, need_d};
+wire             credit_ok = (need_hx <= cplh_free) && (need_dx <= cpld_free);
+wire             can_issue = g_active && g_calc && tag_free && (!rq_valid || m_axis_rq_tready)
+                          && (credit_ok || !cfg_bus_master_en);
 /* verilator lint_off UNUSEDSIGNAL */
 wire [13:0]      end_off   = {{(14-BL){1'b0}}, g_addr[BL-1:0]} + {1'b0, g_chunk} + BYTES_M1[13:0];
 wire [13:0]      g_words   = end_off >> BL;
@@ -143,12 +187,16 @@ always @(posedge clk) begin
     end else if (g_active && !g_calc) begin
         g_chunk <= chunk_n;
         g_last  <= (g_rem == {4'd0, chunk_n});
+        need_h  <= to_rem ? h_rem[12:6] : h_bound;
+        need_d  <= to_rem ? d_rem[12:4] : d_bound;
         g_calc  <= 1'b1;
     end else if (can_issue) begin
         meta_id[g_tag]    <= g_id;
         meta_words[g_tag] <= g_words[SW:0];
         meta_last[g_tag]  <= g_last;
         meta_base[g_tag]  <= g_addr[11:BL];
+        meta_cplh[g_tag]  <= cfg_bus_master_en ? need_h : 7'd0;
+        meta_cpld[g_tag]  <= cfg_bus_master_en ? need_d : 9'd0;
         req_ptr <= req_ptr + 1'b1;
         if (cfg_bus_master_en) begin
             rq_valid <= 1'b1;
@@ -342,15 +390,44 @@ always @(posedge clk) begin
         if (c2_valid && p_bad && p_tag == t[TAG_W-1:0]) t_err[t] <= 1'b1;
         if (c2_valid && c2_last && p_done && p_tag == t[TAG_W-1:0]) t_done[t] <= 1'b1;
         if (r_end && r_tag == t[TAG_W-1:0]) t_done[t] <= 1'b0;
+        if (c2_valid && c2_last && p_done && p_tag == t[TAG_W-1:0]) t_cred[t] <= 1'b0;
         if (can_issue && g_tag == t[TAG_W-1:0]) begin
             t_err[t]  <= !cfg_bus_master_en;
             t_done[t] <= !cfg_bus_master_en;
+            t_cred[t] <= cfg_bus_master_en;
         end
     end
     if (rst) begin
         t_done <= {TAGS{1'b0}};
         t_err <= {TAGS{1'b0}};
+        t_cred <= {TAGS{1'b0}};
         stat_err <= 1'b0;
+    end
+end
+
+// credits: taken at issue (a request actually sent; subtracted the cycle after, which is a calc
+// cycle: requests are at least two cycles apart), given back when the request's last completion
+// (request completed, or the block's error report that ends it) leaves stage 2
+reg        cr_take = 1'b0;
+reg [6:0]  take_h = 7'd0;
+reg [8:0]  take_d = 9'd0;
+// (only a tag that holds credits gives them back: a completion of a request sent before a reset
+// does not inflate the free counts)
+wire       cr_give = c2_valid && c2_last && p_done && t_cred[p_tag];
+wire [6:0] give_h  = meta_cplh[p_tag];
+wire [8:0] give_d  = meta_cpld[p_tag];
+always @(posedge clk) begin
+    cr_take <= can_issue && cfg_bus_master_en;
+    take_h <= need_h;
+    take_d <= need_d;
+    cplh_free <= cplh_free - (cr_take ? {{(CH_W-7){1'b0}}, take_h} : {CH_W{1'b0}})
+                           + (cr_give ? {{(CH_W-7){1'b0}}, give_h} : {CH_W{1'b0}});
+    cpld_free <= cpld_free - (cr_take ? {{(CD_W-9){1'b0}}, take_d} : {CD_W{1'b0}})
+                           + (cr_give ? {{(CD_W-9){1'b0}}, give_d} : {CD_W{1'b0}});
+    if (rst) begin
+        cr_take <= 1'b0;
+        cplh_free <= CPLH_LIMIT[CH_W-1:0];
+        cpld_free <= CPLD_LIMIT[CD_W-1:0];
     end
 end
 

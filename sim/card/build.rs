@@ -60,8 +60,13 @@ const SMALL: &[(&str, &str)] = &[];
 const W64: &[(&str, &str)] = &[("AXI_DATA_W", "64"), ("AXIS_DATA_W", "64")];
 const W512: &[(&str, &str)] = &[("AXI_DATA_W", "512"), ("AXIS_DATA_W", "512")];
 
-/// Every configuration: the idle fast-forward's ports (docs/ARCHITECTURE.md, "Idle fast-forward").
-const SIM: &[(&str, &str)] = &[("SIM_FAST_FORWARD", "1"), ("SIM_GATE", "1")];
+/// Every configuration: the idle fast-forward's ports (docs/ARCHITECTURE.md, "Idle fast-forward"), and
+/// departures at the frame's start on the line, which the wire model reports (`TX_MAC_LAG`).
+const SIM: &[(&str, &str)] = &[
+    ("SIM_FAST_FORWARD", "1"),
+    ("SIM_GATE", "1"),
+    ("TX_MAC_LAG", "1"),
+];
 
 const CONFIGS: &[Config] = &[
     Config {

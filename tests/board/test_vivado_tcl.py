@@ -301,13 +301,32 @@ def test_cdc_constraints_cover_each_crossing_module(tmp_path):
         "u_tsnic_cdc_bus/s_data_reg_reg[*]",
         "u_tsnic_cdc_bus/req_reg_reg",
         "u_tsnic_cdc_bus/ack_reg_reg",
-        "u_tsnic_td_source/td_*_reg*",
+        "u_tsnic_td_source/*",
     ):
         hits = [m for m in md if needle in m]
         assert hits, (needle, md)
         assert all("-datapath_only" in m and m.endswith(" 4.000") for m in hits), hits
     fp = " ".join(" ".join(c) for c in names(calls, "set_false_path"))
     assert "u_tsnic_cdc_sync/sync1_reg_reg" in fp, fp
+
+
+@pytest.mark.parametrize("missing", ["s_gray_reg_reg", "m_wr_gray_sync1_reg_reg", "req_sync1_reg_reg",
+                                     "ack_reg_reg", "sync1_reg_reg", "neg1_reg_reg"])
+def test_cdc_pattern_matching_nothing_fails(tmp_path, missing):
+    """cdc.tcl stops, naming the instance and the pattern, when a register it constrains is not in the
+    netlist (renamed), instead of leaving that crossing unconstrained (issue 30, defect 9)."""
+    rc, text, calls = run_tcl(tmp_path, BOARD / "common" / "vivado" / "cdc.tcl", [],
+                              {"TSNIC_STUB_CDC": "1", "TSNIC_STUB_CDC_MISSING": missing})
+    assert rc != 0, text
+    assert "no cell matches" in text and missing in text, text
+
+
+def test_cdc_no_crossing_module_found_fails(tmp_path):
+    """A netlist in which no CDC module is found at all (the look-up by ORIG_REF_NAME failed) is an
+    error, not a design without crossings."""
+    rc, text, calls = run_tcl(tmp_path, BOARD / "common" / "vivado" / "cdc.tcl", [], {"TSNIC_STUB_CDC": "0"})
+    assert rc != 0, text
+    assert "no instance of any tsnic CDC module" in text, text
 
 
 @pytest.mark.parametrize("board", BOARDS)

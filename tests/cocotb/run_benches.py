@@ -61,6 +61,7 @@ COST_HINT = {
     "tsnic_tx_prefetch[w512]": 16,
     "tsnic_launch_gate[w64]": 23,
     "tsnic_launch_gate[w512]": 23,
+    "tsnic_launch_gate[w64lag]": 23,
     "tsnic_desc_fetch": 12,
     "tsnic_regs": 8,
     "tsnic_pcie_us[w512]": 18,

@@ -247,6 +247,7 @@ tsnic_board_core #(
     .AXIS_DATA_W(DATA_W),
     .AXIS_USER_W(1),
     .CLK_FREQ_HZ(250000000),
+    .CPLH_LIMIT(128), .CPLD_LIMIT(1920), // pcie4(c) completion buffer: PG213 128 CPH, 32768 B (BOARDS.md)
     .BOARD_ID(BOARD_ID),
     .FLASH_SIZE_LOG2(27),
     .FLASH_WRITABLE(1),
@@ -255,7 +256,9 @@ tsnic_board_core #(
     .TX_PERIOD_FX(MAC_PERIOD_FX),    // mac_clk (gt_txusrclk2 or tx_mii_clk_0)
     .RX_PERIOD_FX(MAC_PERIOD_FX),    // rx_clk is mac_clk too
     .RX_DATA_W(RX_W),
-    .RX_SOF_IN(MAC_10G != 0 ? 1 : 0) // 10G: tsnic_xgmii_rx's start-of-frame pulse stamps the arrival
+    .RX_SOF_IN(MAC_10G != 0 ? 1 : 0), // 10G: tsnic_xgmii_rx's start-of-frame pulse stamps the arrival
+    .PCIE_STATUS_ENC(0),              // pcie4(c)_uscale_plus codes (PG213)
+    .MAC_KIND(MAC_10G != 0 ? 2 : 1)   // MAC_LINK_STATUS.MAC_RX_UP: 10G block lock / CMAC RX aligned
 ) core_inst (
     .clk(clk), .rst(rst), .tx_clk(mac_clk), .tx_rst(mac_tx_reset), .rx_clk(mac_clk), .rx_rst(mac_rx_rst),
     .s_axis_cq_tdata(cq_tdata), .s_axis_cq_tkeep(cq_tkeep), .s_axis_cq_tvalid(cq_tvalid),
@@ -282,7 +285,10 @@ tsnic_board_core #(
     .qspi_clk(qspi_clk), .qspi_cs_n(qspi_cs_n), .qspi_dq_o(qspi_dq_o), .qspi_dq_oe(qspi_dq_oe),
     .qspi_dq_i(qspi_dq_i),
     .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o),
-    .phy_status(8'h01)   // MAC_PHY_STATUS: the reference clock needs no set-up
+    .phy_status(8'h01),  // MAC_PHY_STATUS: the reference clock needs no set-up
+    // MAC_LINK_STATUS (docs/BOARDS.md, "Link status"): the hard block's status on user_clk, the MAC's RX up
+    .pcie_lnk_up(pcie_lnk_up), .pcie_ltssm(pcie_ltssm), .pcie_width({1'b0, pcie_width}),
+    .pcie_speed({1'b0, pcie_speed}), .mac_rx_up(mac_rx_aligned)
 );
 
 // ------------------------------------------------------------------------------------------------

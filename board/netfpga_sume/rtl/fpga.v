@@ -331,6 +331,7 @@ tsnic_board_core #(
     .AXIS_DATA_W(DATA_W),
     .AXIS_USER_W(1),
     .CLK_FREQ_HZ(250000000),
+    .CPLH_LIMIT(64), .CPLD_LIMIT(960),   // Gen3 block completion buffer: 64 CPH, 15872 B (BOARDS.md)
     .BOARD_ID(4),
     .FLASH_SIZE_LOG2(27),
     .FLASH_WRITABLE(0),
@@ -339,7 +340,9 @@ tsnic_board_core #(
     .TX_PERIOD_FX(64'd27487790694),  // coreclk_out: 156.25 MHz = 6.4 ns
     .RX_PERIOD_FX(64'd27487790694),  // RX XGMII on coreclk_out too
     .RX_DATA_W(64),
-    .RX_SOF_IN(1)
+    .RX_SOF_IN(1),
+    .PCIE_STATUS_ENC(1),   // pcie3_7x codes (PG023): width = lane count, speed one-hot
+    .MAC_KIND(2)           // MAC_LINK_STATUS.MAC_RX_UP = PCS block lock
 ) core_inst (
     .clk(clk), .rst(rst), .tx_clk(mac_clk), .tx_rst(mac_rst), .rx_clk(mac_clk), .rx_rst(mac_rst),
     .s_axis_cq_tdata(cq_tdata), .s_axis_cq_tkeep(cq_tkeep), .s_axis_cq_tvalid(cq_tvalid),
@@ -366,7 +369,11 @@ tsnic_board_core #(
     .qspi_clk(qspi_clk), .qspi_cs_n(qspi_cs_n), .qspi_dq_o(qspi_dq_o), .qspi_dq_oe(qspi_dq_oe),
     .qspi_dq_i(4'hf),
     .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o),
-    .phy_status({si5324_error_code, 2'b00, si5324_error, si5324_ready})   // MAC_PHY_STATUS: the Si5324 set-up (dclk, synchronized in the core)
+    .phy_status({si5324_error_code, 2'b00, si5324_error, si5324_ready}),  // MAC_PHY_STATUS: the Si5324 set-up (dclk, synchronized in the core)
+    // MAC_LINK_STATUS (docs/BOARDS.md, "Link status"): the hard block's status on user_clk; PCS block lock
+    // (core_status[0], PG068) on coreclk_out, synchronized in the board core
+    .pcie_lnk_up(pcie_lnk_up), .pcie_ltssm(pcie_ltssm), .pcie_width(pcie_width), .pcie_speed(pcie_speed),
+    .mac_rx_up(pcs_core_status[0])
 );
 
 // ------------------------------------------------------------------------------------------------

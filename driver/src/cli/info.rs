@@ -4,6 +4,7 @@ use crate::cli::out::outln;
 use anyhow::Result;
 use clap::Args;
 use tsnic::contract::reg;
+use tsnic::link::LinkStatus;
 use tsnic::regs::{CtrlStatus, Features};
 
 use super::common::{close_card_read_only, fmt_ns, open_card};
@@ -28,6 +29,7 @@ pub fn run(args: InfoArgs) -> Result<()> {
     let describe = card.backend().describe();
     let status = CtrlStatus::from_bits_truncate(card.backend().read32(reg::CTRL_STATUS));
     let phc_ns = tsnic::phc::get_ns(card.backend());
+    let link = LinkStatus::from_raw(card.backend().read32(reg::MAC_LINK_STATUS));
     let features = Features::from_bits_truncate(caps.features);
     close_card_read_only(card)?;
     if args.json {
@@ -37,6 +39,10 @@ pub fn run(args: InfoArgs) -> Result<()> {
             "features": features.names(),
             "running": status.contains(CtrlStatus::RUNNING),
             "phc_ns": phc_ns,
+            "link": {
+                "text": link.to_string(),
+                "status": link,
+            },
         });
         outln!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
@@ -91,6 +97,7 @@ pub fn run(args: InfoArgs) -> Result<()> {
             },
         ),
         ("PHC", fmt_ns(phc_ns)),
+        ("link", link.to_string()),
     ];
     let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
     for (k, v) in rows {

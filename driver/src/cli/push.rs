@@ -427,12 +427,12 @@ pub fn run_and_report(
     }
     // The simulated wire, once: for the report's simulated-time figures and for --pcap.
     #[cfg(feature = "sim")]
-    let (wire_first_beat_ps, wire_bytes, line_rate_bps) = {
+    let (wire_start_ps, wire_bytes, line_rate_bps) = {
         let (beats, bytes): (Option<Vec<u64>>, Option<Vec<Vec<u8>>>) = match &tap {
             Some(t) if !args.no_wire_record => {
                 let w = t.take();
                 (
-                    Some(w.iter().map(|f| f.first_beat_ps).collect()),
+                    Some(w.iter().map(|f| f.start_ps).collect()),
                     Some(w.into_iter().map(|f| f.bytes).collect()),
                 )
             }
@@ -446,7 +446,7 @@ pub fn run_and_report(
         (beats, bytes, rate)
     };
     #[cfg(not(feature = "sim"))]
-    let (wire_first_beat_ps, wire_bytes, line_rate_bps) = (None, None::<Vec<Vec<u8>>>, None);
+    let (wire_start_ps, wire_bytes, line_rate_bps) = (None, None::<Vec<Vec<u8>>>, None);
     let ctx = ReportContext {
         t0_ns: t0,
         lead_ns: lead,
@@ -457,7 +457,7 @@ pub fn run_and_report(
         } else {
             1_000_000_000_000 / u64::from(clk_freq_hz)
         },
-        wire_first_beat_ps,
+        wire_start_ps,
     };
     let mut report = Report::new(&outcome, &ctx);
     let done = outcome.results.len();

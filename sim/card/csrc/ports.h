@@ -23,6 +23,9 @@ typedef struct {
     uint64_t m_axi_rdata[TSNIC_SIM_WIDE_WORDS];
     // TX AXI-Stream
     uint64_t m_axis_tx_tready;
+    // the MAC's line-start report for each frame it took (tsnic_core TX_MAC_LAG = 1): valid, lag ns
+    uint64_t s_mac_tx_lag_valid;
+    uint64_t s_mac_tx_lag_ns;
     // RX AXI-Stream (from the MAC model); tuser[0] = bad frame, tuser[64:1] = external stamp (unused here)
     uint64_t s_axis_rx_tdata[TSNIC_SIM_WIDE_WORDS];
     uint64_t s_axis_rx_tkeep, s_axis_rx_tvalid, s_axis_rx_tlast;

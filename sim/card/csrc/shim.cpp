@@ -193,6 +193,7 @@ static void settle(TSNIC_TOP* t, const tsnic_sim_flash_in* fin, const tsnic_sim_
     t->sim_gclk_fl = 0;
     t->sim_gclk_rx = 0;
     t->sim_gclk_rg = 0;
+    t->link_status = 0;   // MAC_LINK_STATUS: not a board (no PCIe hard block, no MAC around the core)
     t->qspi_dq_i = static_cast<uint8_t>(fin->qspi_dq_i & 0xF);
     t->icap_ce = static_cast<uint8_t>(fin->icap_ce & 1);
     t->icap_o = static_cast<uint32_t>(fin->icap_o);
@@ -220,6 +221,8 @@ static void settle(TSNIC_TOP* t, const tsnic_sim_flash_in* fin, const tsnic_sim_
     t->m_axi_rvalid = static_cast<uint8_t>(in->m_axi_rvalid);
     put(t->m_axi_rdata, in->m_axi_rdata);
     t->m_axis_tx_tready = static_cast<uint8_t>(in->m_axis_tx_tready);
+    t->s_mac_tx_lag_valid = static_cast<uint8_t>(in->s_mac_tx_lag_valid);
+    t->s_mac_tx_lag_ns = static_cast<uint16_t>(in->s_mac_tx_lag_ns);
     put(t->s_axis_rx_tdata, in->s_axis_rx_tdata);
     put(t->s_axis_rx_tkeep, &in->s_axis_rx_tkeep);
     t->s_axis_rx_tvalid = static_cast<uint8_t>(in->s_axis_rx_tvalid);

@@ -33,6 +33,11 @@ pub struct PortsIn {
     pub m_axi_rvalid: u64,
     pub m_axi_rdata: [u64; WIDE_WORDS],
     pub m_axis_tx_tready: u64,
+    /// The MAC's line-start report (tsnic_core `TX_MAC_LAG = 1`): a frame it took started on the line
+    /// this many ns after its first beat's handshake; one per frame, in order.
+    pub s_mac_tx_lag_valid: u64,
+    /// The lag, ns.
+    pub s_mac_tx_lag_ns: u64,
     /// RX AXI-Stream from the MAC model.
     pub s_axis_rx_tdata: [u64; WIDE_WORDS],
     pub s_axis_rx_tkeep: u64,
@@ -526,10 +531,10 @@ mod tests {
     fn port_images_are_plain_u64_arrays() {
         // The C side is all uint64_t: sizes must be whole words with no padding.
         // (RX stream: tdata, then tkeep/tvalid/tlast and a 2-word tuser in; tready out; the gate's
-        // mode in and hold out)
+        // mode in and hold out; the MAC's line-start report in: valid, ns)
         assert_eq!(
             std::mem::size_of::<PortsIn>(),
-            8 * (25 + 2 * WIDE_WORDS + 3 + 2)
+            8 * (25 + 2 * WIDE_WORDS + 3 + 2 + 2)
         );
         assert_eq!(std::mem::size_of::<PortsOut>(), 8 * (38 + 2 * WIDE_WORDS));
     }

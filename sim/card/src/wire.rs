@@ -12,6 +12,12 @@
 //! previous frame's gap ends. A beat that arrives after its first byte was due on the wire is an
 //! **underrun** (a real MAC would abort the frame): it is counted, and the co-simulation tests require
 //! none.
+//!
+//! The MAC reports each frame's start on the line back to the core (tsnic_core `TX_MAC_LAG`): in the
+//! cycle after it takes a frame's first beat it drives `s_mac_tx_lag_valid` with the time from that
+//! beat's clock edge to the frame's preamble (`start_ps - first_beat_ps`, whole ns: 0 on an idle line,
+//! up to the FIFO's depth on a busy one), so the card's departure stamp is the frame's start on the
+//! line, as a MAC that counts its own cycles would report it.
 
 use crate::ffi::{wide_byte, PortsIn, PortsOut};
 
@@ -112,6 +118,8 @@ pub struct Wire {
     stats: WireStats,
     record: bool,
     looped: Option<Vec<WireFrame>>,
+    /// Line-start reports owed to the core (ns after the first beat), oldest first.
+    lags: std::collections::VecDeque<u64>,
 }
 
 impl Wire {
@@ -126,6 +134,7 @@ impl Wire {
             stats: WireStats::default(),
             record: true,
             looped: None,
+            lags: std::collections::VecDeque::new(),
         }
     }
 
@@ -166,7 +175,7 @@ impl Wire {
 
     /// True while a frame is being accepted or the wire is still busy at `now_ps`.
     pub fn busy(&self, now_ps: u64) -> bool {
-        self.cur.is_some() || now_ps < self.free_ps
+        self.cur.is_some() || now_ps < self.free_ps || !self.lags.is_empty()
     }
 
     /// Wire time the MAC may hold queued ahead of the present: two bus words.
@@ -194,6 +203,10 @@ impl Wire {
             e.u64(f.start_ps);
             e.bool(f.errored);
         }
+        e.u64(self.lags.len() as u64);
+        for &l in &self.lags {
+            e.u64(l);
+        }
     }
 
     /// Load what [`Wire::save_state`] wrote.
@@ -219,6 +232,11 @@ impl Wire {
         } else {
             None
         };
+        let n = d.u64("line-start reports owed")?;
+        self.lags.clear();
+        for _ in 0..n.min(1 << 16) {
+            self.lags.push_back(d.u64("line-start reports owed")?);
+        }
         self.frames.clear();
         Ok(())
     }
@@ -231,10 +249,16 @@ impl Wire {
             Some(f) => f.start_ps + (PREAMBLE + f.bytes.len() as u64) * self.rate.byte_ps(),
         };
         inp.m_axis_tx_tready = (queued_until.saturating_sub(now_ps) < self.fifo_ps()) as u64;
+        // the oldest line-start report owed (taken at this cycle's edge)
+        inp.s_mac_tx_lag_valid = !self.lags.is_empty() as u64;
+        inp.s_mac_tx_lag_ns = self.lags.front().copied().unwrap_or(0);
     }
 
     /// Take the beat of the cycle, if any.
     pub fn clock(&mut self, inp: &PortsIn, out: &PortsOut, cycle: u64, now_ps: u64) {
+        if inp.s_mac_tx_lag_valid == 1 {
+            self.lags.pop_front();
+        }
         if !(out.m_axis_tx_tvalid == 1 && inp.m_axis_tx_tready == 1) {
             return;
         }
@@ -247,6 +271,12 @@ impl Wire {
             self.stats.keep_errors += 1;
         }
         let free_ps = self.free_ps;
+        if self.cur.is_none() {
+            let start_ps = now_ps.max(free_ps);
+            // whole ns, rounded down: the PHC the core adds it to counts whole ns
+            self.lags
+                .push_back(((start_ps - now_ps) / 1000).min(u64::from(u16::MAX)));
+        }
         let f = self.cur.get_or_insert_with(|| InFlight {
             bytes: Vec::new(),
             first_beat_cycle: cycle,

@@ -8,11 +8,16 @@ Configuration the endpoint expects (tsnic_board_core.v): Gen3 x16, 512 bits, str
 dword alignment, client tags, no extended tags, MSI-X table/PBA in BAR0 at 0x20000 / 0x28000.
 """
 
+import logging
+
+import cocotb
 from cocotb.triggers import FallingEdge, Timer
 from cocotbext.axi import AxiStreamBus
 from cocotbext.pcie.core import RootComplex
 from cocotbext.pcie.xilinx.us import UltraScalePcieDevice, UltraScalePlusPcieDevice
 from cocotbext.pcie.xilinx.us.tlp import Tlp_us, ErrorCode
+
+from tsnic_pcie_framing import FramingChecker
 
 BAR0_SIZE = 1 << 20
 MSIX_TABLE = 0x20000
@@ -48,6 +53,10 @@ class PcieHost:
             cfg_interrupt_msix_sent=dut.cfg_interrupt_msix_sent,
             cfg_interrupt_msix_fail=dut.cfg_interrupt_msix_fail,
         )
+        # link status outputs, where the bench wrapper has them (tsnic_board_core's MAC_LINK_STATUS)
+        for name in ("user_lnk_up", "cfg_negotiated_width", "cfg_current_speed"):
+            if hasattr(dut, name):
+                common[name] = getattr(dut, name)
         if width == 512:
             self.dev = UltraScalePlusPcieDevice(
                 pcie_link_width=16, cq_straddle=False, cc_straddle=False, rq_straddle=False,
@@ -55,6 +64,18 @@ class PcieHost:
         else:
             self.dev = UltraScalePcieDevice(pcie_link_width=8, **common)
         self.rc.make_port().connect(self.dev)
+        # completions the model drops because its completion buffer is full (it only logs them)
+        self.cpl_dropped = 0
+        host = self
+
+        class _Drops(logging.Handler):
+            def emit(self, record):
+                if "No space in RX completion buffer" in record.getMessage():
+                    host.cpl_dropped += 1
+
+        self.dev.log.addHandler(_Drops())
+        # the RQ/CC tuser framing fields, beat by beat (raises at the first wrong one)
+        self.framing = FramingChecker(dut, width)
         self.dev.functions[0].configure_bar(0, BAR0_SIZE)
         self.pdev = None
         self.bar0 = None
@@ -62,6 +83,8 @@ class PcieHost:
         self.poison = None          # callable(tlp) -> bool: completions to poison on their way in
         self.time_out = None        # callable(tlp) -> bool: completions to lose; the requester then sees
                                     # the hard block's completion-timeout report (RC error code 1001)
+        self.cpl_latency_ns = 0     # > 0: every completion reaches the hard block this much later (a
+                                    # host's read latency, so that many requests are in flight)
 
     async def init(self, msix=True, master=True):
         await FallingEdge(self.dut.rst)
@@ -95,6 +118,13 @@ class PcieHost:
                     self.dev.active_request[tlp.tag] = None     # the hard block frees the tag
                     self.dev.rc_queue.put_nowait(t)
                     return
+                if self.cpl_latency_ns:
+                    cocotb.start_soon(late(tlp, self.cpl_latency_ns))     # same delay: order kept
+                    return
+            await orig(tlp)
+
+        async def late(tlp, ns):
+            await Timer(ns, "ns")
             await orig(tlp)
 
         self.dev.upstream_port.rx_handler = recv

@@ -23,7 +23,12 @@ module tb_tsnic_board_core #(
     parameter [63:0] RX_PERIOD_FX = TX_PERIOD_FX,
     parameter RX_XGMII = 0,
     parameter [63:0] MAC_HALF_FS = 64'd1551386,    // tx_clk: half period in fs (MAC rate +- ppm)
-    parameter [63:0] RX_HALF_FS = 64'd1551610      // rx_clk: half period in fs
+    parameter [63:0] RX_HALF_FS = 64'd1551610,     // rx_clk: half period in fs
+    // the hard block's link status codes: UltraScale+ (512 bits, PG213) 3-bit width / 2-bit speed;
+    // the Gen3 block of the 256-bit layout (PG023 / PG156) 4-bit width / 3-bit one-hot speed
+    parameter STATUS_ENC = (DATA_W == 512) ? 0 : 1,
+    parameter NW_W = (STATUS_ENC == 0) ? 3 : 4,
+    parameter CS_W = (STATUS_ENC == 0) ? 2 : 3
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -71,6 +76,13 @@ module tb_tsnic_board_core #(
     output wire          m_axis_tx_tlast,
     output wire [0:0]    m_axis_tx_tuser,
     input  wire [7:0]    phy_status,
+    // link status: user_lnk_up, cfg_negotiated_width and cfg_current_speed from cocotbext-pcie's model,
+    // cfg_ltssm_state (the model leaves it alone) and the MAC's RX up from the test
+    input  wire          user_lnk_up,
+    input  wire [NW_W-1:0] cfg_negotiated_width,
+    input  wire [CS_W-1:0] cfg_current_speed,
+    input  wire [5:0]    cfg_ltssm_state,
+    input  wire          mac_rx_up,
     input  wire          rx_clk,
     input  wire          rx_rst,
     input  wire [63:0]   xgmii_rxd,
@@ -132,10 +144,18 @@ end
 endgenerate
 
 /* verilator lint_off PINCONNECTEMPTY */
+// the model's codes zero-extended to the board core's port widths
+wire [7:0] width_x = {{(8-NW_W){1'b0}}, cfg_negotiated_width};
+wire [7:0] speed_x = {{(8-CS_W){1'b0}}, cfg_current_speed};
+/* verilator lint_off UNUSEDSIGNAL */
+wire unused_status_x = &{1'b0, width_x[7:4], speed_x[7:3]};
+/* verilator lint_on UNUSEDSIGNAL */
+
 tsnic_board_core #(
     .DATA_W(DATA_W), .CQ_USER_W(CQ_USER_W), .CC_USER_W(CC_USER_W), .RQ_USER_W(RQ_USER_W), .RC_USER_W(RC_USER_W),
     .NUM_QUEUES(8), .MAC_DOMAIN(MAC_DOMAIN), .TX_PERIOD_FX(TX_PERIOD_FX),
-    .RX_PERIOD_FX(RX_PERIOD_FX), .RX_DATA_W(RX_DATA_W), .RX_SOF_IN(RX_XGMII != 0)
+    .RX_PERIOD_FX(RX_PERIOD_FX), .RX_DATA_W(RX_DATA_W), .RX_SOF_IN(RX_XGMII != 0),
+    .PCIE_STATUS_ENC(STATUS_ENC), .MAC_KIND(RX_XGMII != 0 ? 2 : 1)
 ) board_inst (
     .clk(clk), .rst(rst), .tx_clk(tx_clk), .tx_rst(tx_rst), .rx_clk(rx_clk), .rx_rst(rx_rst),
     .s_axis_cq_tdata(s_axis_cq_tdata), .s_axis_cq_tkeep(s_axis_cq_tkeep), .s_axis_cq_tvalid(s_axis_cq_tvalid),
@@ -160,6 +180,9 @@ tsnic_board_core #(
     .qspi_clk(), .qspi_cs_n(), .qspi_dq_o(), .qspi_dq_oe(), .qspi_dq_i(4'hF),
     .icap_ce(1'b1), .icap_csib(), .icap_rdwrb(), .icap_i(), .icap_o(32'd0),
     .phy_status(phy_status),
+    .pcie_lnk_up(user_lnk_up), .pcie_ltssm(cfg_ltssm_state),
+    .pcie_width(width_x[3:0]), .pcie_speed(speed_x[2:0]),
+    .mac_rx_up(mac_rx_up),
     .pps(pps),
     .stat_dma_rd_err(stat_dma_rd_err), .stat_bar_bad_np(), .stat_bar_bad_posted()
 );

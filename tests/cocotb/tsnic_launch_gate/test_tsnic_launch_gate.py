@@ -9,6 +9,11 @@ Reference model: from the PHC value, the MAC's tready and the payload's availabi
 cycle (recorded by the monitor), it predicts each frame's first-beat cycle, depart_ns and status;
 the DUT must match exactly. Properties checked on top: never early, AXI-Stream tvalid stability,
 tkeep/tlast, bytes, one completion per frame in order.
+
+MAC_LAG=1 (the co-simulated card's configuration): the bench plays a MAC that reports, for each frame
+whose first beat it took, how long after that beat the frame started on the line (a random lag, as a
+busy line would give, reported 1-4 cycles later, in order); the model then expects depart_ns = first-
+beat PHC + lag, and SENT_LATE for a lag of 4 ns or more.
 """
 
 import bisect
@@ -27,6 +32,8 @@ DATA_W = int(os.environ.get("DATA_W", "64"))
 BYTES = DATA_W // 8
 PHC_INC_FX = int(os.environ.get("PHC_INC_FX", str(0x66666)))
 PERIOD = PHC_INC_FX / 65536.0
+MAC_LAG = int(os.environ.get("MAC_LAG", "0"))
+LAG_LATE_NS = 4
 
 
 class Frame:
@@ -66,6 +73,11 @@ class TB:
         self.lat = 0
         self.cpl_ready_prob = 1.0
         self.flushing = False
+        self.lags = []        # MAC_LAG: the lag reported for each frame the MAC took, in order
+        self.lag_due = []     # ... (cycle it is reported at, lag), not yet reported
+        # idle-line lags (0..3 ns: alignment), about a cycle, or a long wait for the line
+        self.lag_choices = [0, 0, 1, 3, LAG_LATE_NS - 1, LAG_LATE_NS]
+        self.lag_max = 200
 
     def phc(self):
         return self.phc_fx >> 16
@@ -78,12 +90,28 @@ class TB:
         d.flush.value = 0
         d.s_frm_valid.value = 0
         d.m_cpl_req_ready.value = 1
+        d.s_mac_lag_valid.value = 0
+        d.s_mac_lag_ns.value = 0
         for _ in range(4):
             await RisingEdge(d.clk)
         d.rst.value = 0
         cocotb.start_soon(self.clock_phc())
         cocotb.start_soon(self.monitor())
         cocotb.start_soon(self.cpl_sink())
+        if MAC_LAG:
+            cocotb.start_soon(self.mac_lag())
+
+    async def mac_lag(self):
+        """The MAC's line-start reports: the oldest owed one once its cycle has come (one per cycle)."""
+        d = self.dut
+        while True:
+            await RisingEdge(d.clk)
+            c = len(self.ph)
+            if self.lag_due and self.lag_due[0][0] <= c:
+                d.s_mac_lag_valid.value = 1
+                d.s_mac_lag_ns.value = self.lag_due.pop(0)[1]
+            else:
+                d.s_mac_lag_valid.value = 0
 
     async def clock_phc(self):
         while True:
@@ -159,6 +187,12 @@ class TB:
                 offered = not tr
                 if tr:
                     in_frame, beats, cur = True, 0, {"first_cycle": c, "first_phc": phc}
+                    if MAC_LAG:
+                        # idle-line lags (0..3 ns: alignment), a cycle or so, or a long wait for the line
+                        lag = random.choice(self.lag_choices + [random.randrange(self.lag_max + 1)])
+                        self.lags.append(lag)
+                        at = max(c + random.randint(1, 4), self.lag_due[-1][0] + 1 if self.lag_due else 0)
+                        self.lag_due.append((at, lag))
             if tr:
                 beats += 1
                 keep = int(d.m_axis_tx_tkeep.value)
@@ -217,18 +251,26 @@ class TB:
             if r["status"] != C.STATUS_FLUSHED:
                 sent.append((f, r))
         assert len(sent) == len(self.obs)
+        assert not MAC_LAG or len(self.lags) == len(self.obs)
+        sent_checked = []
         for (f, r), o in zip(sent, self.obs):
             rx = await self.sink.recv()
             assert bytes(rx.tdata) == f.data, f"frame {f.idx} bytes"
             assert o["beats"] == (f.len + BYTES - 1) // BYTES
             assert o["first_phc"] >= f.launch, f"frame {f.idx} early"
-            assert r["depart_ns"] == o["first_phc"] + self.lat
-            late = f.late or self.ph[o["first_cycle"] - 1] >= f.launch
+            lag = self.lags[len(sent_checked)] if MAC_LAG else 0
+            sent_checked.append(f.idx)
+            assert r["depart_ns"] == o["first_phc"] + self.lat + lag, (f.idx, r["depart_ns"], o, lag)
+            late = f.late or self.ph[o["first_cycle"] - 1] >= f.launch or lag >= LAG_LATE_NS
             assert r["status"] == (C.STATUS_SENT_LATE if late else C.STATUS_SENT), (f.idx, r, o)
+        lags = self.lags if MAC_LAG else [0] * len(sent)
         if exact:
-            for (f, r), o, p in zip(sent, self.obs, self.model()):
-                assert p == (o["first_cycle"], r["depart_ns"], r["status"]), (f.idx, p, o, r)
-        return [(f, r, r["depart_ns"] - self.lat - f.launch) for f, r in sent]
+            for (f, r), o, p, lag in zip(sent, self.obs, self.model(), lags):
+                pc, pd, ps = p
+                if lag >= LAG_LATE_NS:
+                    ps = C.STATUS_SENT_LATE
+                assert (pc, pd + lag, ps) == (o["first_cycle"], r["depart_ns"], r["status"]), (f.idx, p, o, r, lag)
+        return [(f, r, r["depart_ns"] - self.lat - f.launch - lag) for (f, r), lag in zip(sent, lags)]
 
 
 def rlen():
@@ -251,6 +293,7 @@ async def test_idle_line_exact(dut):
     """Idle line, payload early: every frame leaves in the first cycle with phc >= launch."""
     random.seed(11)
     tb = TB(dut)
+    tb.lag_choices, tb.lag_max = [0, 1, 2], LAG_LATE_NS - 1     # an idle line: only alignment
     await tb.reset()
     tb.lat = 250
     dut.tx_lat_comp_ns.value = tb.lat

@@ -7,6 +7,11 @@ region of the root complex. `RqMonitor` decodes every request TLP on RQ and ever
 and checks, independently of the design: reads no longer than MRRS, nothing crossing 4 KiB, writes no
 longer than MPS, no tag issued again while it still has completions to come, and no request at all
 while bus master enable is off. Data is checked against host memory (the reference).
+
+It also keeps, from the read requests it sees on RQ, the hard block's completion-buffer credits the
+requests in flight may need in the worst case (PG213/PG156 PACKET_FC: one header per 64-byte read
+completion boundary a request touches, one data credit per 16 bytes it touches), and flags any
+moment at which they exceed the block's buffer (BUF_CPLH headers, BUF_CPLD_BYTES of data).
 """
 
 import os
@@ -21,6 +26,11 @@ from tsnic_pcie_model import PcieHost, MSIX_TABLE, MSIX_PBA
 
 DATA_W = int(os.environ.get("DATA_W", "512"))
 
+# the hard block's completion buffer, from the product guides' "Completion Space" tables (not from the
+# design's parameters): UltraScale+ (PG213, pcie4/pcie4c): 128 CPH, 32768 B; the Gen3 block at 256 bits
+# (PG156 for UltraScale; pcie3_7x on SUME, docs/BOARDS.md): 64 CPH, 15872 B
+BUF_CPLH, BUF_CPLD_BYTES = (128, 32768) if DATA_W == 512 else (64, 15872)
+
 
 class RqMonitor:
     def __init__(self, dut):
@@ -32,7 +42,16 @@ class RqMonitor:
         self.mrrs = 512
         self.mps = 512
         self.bme = True
+        # completion-credit model: tag -> [start, bytes, headers, data credits, completions seen]
+        self.inflight = {}
+        self.out_h = self.out_d = 0
+        self.max_h = self.max_d = self.max_tags = 0
+        self.done = []             # (start, bytes, completions) of every finished read request
         cocotb.start_soon(self._run())
+
+    def reset_max(self):
+        self.max_h = self.max_d = self.max_tags = 0
+        self.done = []
 
     async def _run(self):
         dut = self.dut
@@ -67,6 +86,19 @@ class RqMonitor:
                             self.errors.append(f"tag {tag} reused while outstanding")
                         self.outstanding.add(tag)
                         self.reads.append((start, dw * 4, tag))
+                        a = addr & 0xFFF
+                        h = (a % 64 + dw * 4 + 63) // 64
+                        dc = (a % 16 + dw * 4 + 15) // 16
+                        self.inflight[tag] = [addr, dw * 4, h, dc, 0]
+                        self.out_h += h
+                        self.out_d += dc
+                        self.max_h = max(self.max_h, self.out_h)
+                        self.max_d = max(self.max_d, self.out_d)
+                        self.max_tags = max(self.max_tags, len(self.inflight))
+                        if self.out_h > BUF_CPLH or self.out_d * 16 > BUF_CPLD_BYTES:
+                            self.errors.append(f"completion buffer overcommitted: {self.out_h} headers "
+                                               f"(buffer {BUF_CPLH}), {self.out_d * 16} bytes "
+                                               f"(buffer {BUF_CPLD_BYTES}), {len(self.inflight)} reads in flight")
                     elif rt == 1:
                         if dw * 4 > self.mps:
                             self.errors.append(f"write of {dw} dwords > MPS {self.mps}")
@@ -78,8 +110,15 @@ class RqMonitor:
                 if rc_sop:
                     d = int(dut.s_axis_rc_tdata.value)
                     tag = (d >> 64) & 0xFF
+                    if tag in self.inflight:
+                        self.inflight[tag][4] += 1
                     if (d >> 30) & 1:
                         self.outstanding.discard(tag)
+                        if tag in self.inflight:
+                            start, nb, h, dc, n = self.inflight.pop(tag)
+                            self.out_h -= h
+                            self.out_d -= dc
+                            self.done.append((start, nb, n))
                 rc_sop = bool(dut.s_axis_rc_tlast.value)
 
 
@@ -124,6 +163,9 @@ class TB:
 
     def check(self):
         assert not self.mon.errors, self.mon.errors[:5]
+        # the framing checker (tsnic_pcie_framing, started by PcieHost) raises at a wrong beat; here:
+        # it did see the requests
+        assert self.host.framing.rq_beats >= len(self.mon.reads) + len(self.mon.writes)
 
 
 def T(**kw):
@@ -166,6 +208,7 @@ async def test_bar0_access(dut):
         assert "Unsuccessful" in str(e), e
     assert tb.bad_np == before + 1
     assert await bar.read_dword(MSIX_TABLE + 8) == tb.host.pdev.msi_vectors[0].data
+    assert tb.host.framing.cc_beats >= 20       # the CC framing checker saw the completions
     tb.check()
 
 
@@ -307,6 +350,89 @@ async def test_completion_errors(dut):
     tb.check()
 
 
+def rcb_pieces(start, nbytes, rcb):
+    """Completions a request gets from a completer that splits at every read completion boundary."""
+    return (start % rcb + nbytes + rcb - 1) // rcb
+
+
+async def credit_round(tb, reads, mrrs, conc):
+    """Runs `reads` ((offset, length) into host memory) as AXI reads, `conc` at a time; checks the data."""
+    await tb.set_sizes(512, mrrs)
+    pending = list(reads)
+
+    async def worker():
+        while pending:
+            off, ln = pending.pop(0)
+            r = await tb.axi.read(tb.mem_base + off, ln)
+            assert r.resp == AxiResp.OKAY, (off, ln, r.resp)
+            assert bytes(r.data) == bytes(tb.mem[off:off + ln]), f"read {ln} at +{off:#x}: data differs"
+
+    ws = [cocotb.start_soon(worker()) for _ in range(conc)]
+    # fail at the first overcommit or dropped completion (a dropped one would hang the read)
+    while not all(w.done() for w in ws):
+        await ClockCycles(tb.dut.clk, 64)
+        assert not tb.mon.errors, tb.mon.errors[:3]
+        assert tb.host.cpl_dropped == 0, "the hard-block model dropped a completion (buffer full)"
+    for w in ws:
+        await w
+
+
+@T(us=40000)
+async def test_cpl_credits(dut):
+    """Completion-buffer credits (issue 30, defect 8). The host answers every read after 1 us (so that
+    the design keeps as many reads in flight as it allows) and splits every completion at every read
+    completion boundary, 64 then 128 bytes. Directed: 64-byte reads (all 32 tags in flight at once),
+    512-byte reads at MRRS 512 (the header budget is the limit and is used up to its last request),
+    8-byte reads across a 64/128-byte boundary (2 completions each); then random lengths, offsets,
+    MRRS and concurrency. Throughout, RqMonitor's worst-case credits of the reads in flight never
+    exceed the block's buffer, every request got exactly its RCB pieces, the hard-block model dropped
+    no completion, and all data equal host memory."""
+    tb = TB(dut)
+    await tb.init()
+    tb.host.cpl_latency_ns = 1000
+    rc = tb.host.rc
+    rc.split_on_all_rcb = True
+    rng = random.Random(37)
+    tb.mem[0:1 << 20] = rng.randbytes(1 << 20)
+    max_req_h = 512 // 64
+    for rcb in (64, 128):
+        rc.read_completion_boundary = rcb == 128
+        # directed: small reads keep every tag busy
+        tb.mon.reset_max()
+        await credit_round(tb, [(k * 256 + 64 * (k % 3), 64) for k in range(256)], 512, 48)
+        assert tb.mon.max_tags == 32, f"RCB {rcb}: 64-byte reads: at most {tb.mon.max_tags} tags in flight"
+        # directed: 512-byte requests (8 headers each): the buffer's headers are the limit
+        tb.mon.reset_max()
+        await credit_round(tb, [(k * 4096, 4096) for k in range(32)], 512, 16)
+        assert BUF_CPLH - max_req_h < tb.mon.max_h <= BUF_CPLH, \
+            f"RCB {rcb}: 512-byte reads: at most {tb.mon.max_h} headers in flight (buffer {BUF_CPLH})"
+        done = tb.mon.done
+        assert len(done) == 32 * 8 and all(n == rcb_pieces(s, b, rcb) for s, b, n in done), \
+            f"RCB {rcb}: completions per request differ from the RCB split: {done[:4]}"
+        # directed: 8 bytes across a 128-byte boundary: 2 completions at either RCB
+        tb.mon.reset_max()
+        await credit_round(tb, [(k * 512 + 0x7C, 8) for k in range(64)], 512, 40)
+        assert all(n == 2 for _, _, n in tb.mon.done), tb.mon.done[:4]
+        # random
+        for mrrs in (128, 256, 512):
+            tb.mon.reset_max()
+            reads = []
+            for _ in range(60):
+                ln = rng.choice([rng.randint(1, 128), rng.randint(1, 3000)])
+                reads.append((rng.randrange(0, (1 << 20) - ln), ln))
+            await credit_round(tb, reads, mrrs, rng.randint(4, 24))
+            assert all(n == rcb_pieces(s, b, rcb) for s, b, n in tb.mon.done), \
+                f"RCB {rcb} MRRS {mrrs}: completions per request differ from the RCB split"
+            assert tb.mon.max_h <= BUF_CPLH
+        dut._log.info("RCB %d: last round max %d headers, %d data bytes in flight", rcb, tb.mon.max_h,
+                      tb.mon.max_d * 16)
+        assert tb.host.cpl_dropped == 0, "the hard-block model dropped a completion (buffer full)"
+        tb.check()
+    tb.host.cpl_latency_ns = 0
+    rc.split_on_all_rcb = False
+    rc.read_completion_boundary = False
+
+
 def split_ref(addr, length, mps):
     """The write TLPs a burst must become: pieces that end at multiples of MPS."""
     out = []
@@ -339,9 +465,12 @@ async def test_write_stream(dut):
             off += length
         tb.mem[0:off + 64] = bytes(off + 64)
         n0 = len(tb.mon.writes)
+        tb.host.framing.expect(expect)          # and each write TLP's byte enables, beat by beat
         w = RawWriter(dut)
         await w.run(writes, ahead=ahead)
         await ClockCycles(dut.clk, 200)
+        assert not tb.host.framing.expect_writes, f"{len(tb.host.framing.expect_writes)} writes not seen"
+        tb.host.framing.expect_writes = None
         for addr, data in writes:
             o = addr - tb.mem_base
             assert bytes(tb.mem[o:o + len(data)]) == data, f"MPS {mps}: write of {len(data)} at +{o:#x} differs"

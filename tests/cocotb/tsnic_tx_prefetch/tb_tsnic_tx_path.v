@@ -251,6 +251,7 @@ tsnic_launch_gate #(
     .m_axis_tx_tdata(m_axis_tx_tdata), .m_axis_tx_tkeep(m_axis_tx_tkeep),
     .m_axis_tx_tlast(m_axis_tx_tlast), .m_axis_tx_tvalid(m_axis_tx_tvalid),
     .m_axis_tx_tready(m_axis_tx_tready),
+    .s_mac_lag_valid(1'b0), .s_mac_lag_ns(16'd0),   // MAC_LAG = 0: the first beat is the departure
     .m_cpl_req_valid(tx_cpl_valid), .m_cpl_req_ready(tx_cpl_ready), .m_cpl_req_queue(tx_cpl_queue),
     .m_cpl_req_ring_index(tx_cpl_ring_index), .m_cpl_req_cookie(tx_cpl_cookie),
     .m_cpl_req_launch_ns(tx_cpl_launch_ns), .m_cpl_req_depart_ns(tx_cpl_depart_ns),
