@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::time::Duration;
 
@@ -205,19 +205,29 @@ fn read_pcap(b: &[u8]) -> Result<Vec<Packet>, String> {
 /// Read a pcap (micro- or nanosecond) or pcapng capture, whichever the file is.
 pub fn read(path: &Path) -> Result<Vec<Packet>, CaptureError> {
     let p = path.display().to_string();
-    let mut f = BufReader::new(File::open(path).map_err(|e| CaptureError::Io {
-        path: p.clone(),
-        source: e,
-    })?);
-    let mut magic = [0u8; 4];
-    f.read_exact(&mut magic).map_err(|e| CaptureError::Format {
-        path: p.clone(),
-        why: format!("too short to be a capture ({e})"),
+    // Read once, whole: a capture given as a pipe (`tsnic replay <(zcat x.pcap.gz)`) cannot be
+    // opened twice.
+    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::IsADirectory => CaptureError::Format {
+            path: p.clone(),
+            why: format!("too short to be a capture ({e})"),
+        },
+        _ => CaptureError::Io {
+            path: p.clone(),
+            source: e,
+        },
     })?;
-    let f = BufReader::new(File::open(path).map_err(|e| CaptureError::Io {
-        path: p.clone(),
-        source: e,
-    })?);
+    if bytes.len() < 4 {
+        return Err(CaptureError::Format {
+            path: p.clone(),
+            why: format!(
+                "too short to be a capture ({} bytes; an empty file, or not a capture)",
+                bytes.len()
+            ),
+        });
+    }
+    let magic = [bytes[0], bytes[1], bytes[2], bytes[3]];
+    let f = std::io::Cursor::new(&bytes[..]);
     let fmt = |why: String| CaptureError::Format {
         path: p.clone(),
         why,
@@ -231,7 +241,11 @@ pub fn read(path: &Path) -> Result<Vec<Packet>, CaptureError> {
             let mut link_ok: Vec<bool> = Vec::new();
             while let Some(block) = r.next_block() {
                 let block = block.map_err(|e| {
-                    fmt(format!("bad pcapng block after {} packets: {e}", out.len()))
+                    // say why in words that name the fix: a file cut short, or a damaged block
+                    let why = pcapng_damage(&bytes).unwrap_or_else(|| {
+                        format!("bad pcapng block after {} packets: {e}", out.len())
+                    });
+                    fmt(why)
                 })?;
                 match block {
                     Block::SectionHeader(_) => {
@@ -279,15 +293,63 @@ pub fn read(path: &Path) -> Result<Vec<Packet>, CaptureError> {
             }
         }
         _ => {
-            drop(f);
-            let bytes = std::fs::read(path).map_err(|e| CaptureError::Io {
-                path: p.clone(),
-                source: e,
-            })?;
             out = read_pcap(&bytes).map_err(fmt)?;
         }
     }
     Ok(out)
+}
+
+/// What is wrong with a pcapng file's block structure, in words that name the fix (None: the blocks
+/// are whole, the trouble is elsewhere). Walks the blocks by their lengths, in the byte order of
+/// the section they belong to.
+fn pcapng_damage(b: &[u8]) -> Option<String> {
+    let mut at = 0usize;
+    let mut packets = 0usize;
+    let mut le = true;
+    let cut = |what: String, packets: usize| {
+        format!("the file ends inside {what}: it was cut short (a capture still being written, or a partial copy); copy it whole or recapture (the {packets} packets before it are complete)")
+    };
+    while at < b.len() {
+        let left = b.len() - at;
+        if left < 12 {
+            return Some(cut(
+                format!("the header of the block at byte {at} ({left} of 12 bytes) after packet {packets}"),
+                packets,
+            ));
+        }
+        if b[at..at + 4] == [0x0a, 0x0d, 0x0d, 0x0a] {
+            le = b[at + 8..at + 12] == [0x4d, 0x3c, 0x2b, 0x1a];
+        }
+        let word = |o: usize| {
+            let w = [b[at + o], b[at + o + 1], b[at + o + 2], b[at + o + 3]];
+            if le {
+                u32::from_le_bytes(w)
+            } else {
+                u32::from_be_bytes(w)
+            }
+        };
+        let ty = word(0);
+        let len = word(4) as usize;
+        if len < 12 || !len.is_multiple_of(4) {
+            return Some(format!("the block at byte {at} (after packet {packets}) claims {len} bytes, not a pcapng block length: the file is damaged (or not pcapng); recapture it"));
+        }
+        if len > left {
+            return Some(cut(
+                format!(
+                    "the block at byte {at} ({left} of its {len} bytes) after packet {packets}"
+                ),
+                packets,
+            ));
+        }
+        if word(len - 4) as usize != len {
+            return Some(format!("the block at byte {at} (after packet {packets}) ends with another length than it starts with: the file is damaged; recapture it"));
+        }
+        if matches!(ty, 2 | 3 | 6) {
+            packets += 1;
+        }
+        at += len;
+    }
+    None
 }
 
 #[cfg(test)]

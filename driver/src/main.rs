@@ -82,7 +82,7 @@ fn main() -> ExitCode {
         Err(e) => {
             // Not eprintln!: it panics when stderr is a closed pipe too (`tsnic ... 2>&1 | head`).
             use std::io::Write;
-            let _ = writeln!(std::io::stderr(), "error: {e:#}");
+            let _ = writeln!(std::io::stderr(), "error: {}", cli::out::error_text(&e));
             ExitCode::FAILURE
         }
     }

@@ -85,6 +85,19 @@ pub struct Trace {
     pub rows: Vec<TraceRow>,
 }
 
+/// What a wrong header line most likely means, as the fix (or nothing).
+fn header_hint(found: &str) -> &'static str {
+    if found.contains('\r') {
+        " (its lines end in a bare CR, as classic Mac OS wrote them: save the file with LF or CRLF line ends)"
+    } else if found.contains('\t') || found.contains(';') {
+        " (the fields must be separated by commas)"
+    } else if found.trim().eq_ignore_ascii_case(HEADER) {
+        " (the names are lower case)"
+    } else {
+        ""
+    }
+}
+
 /// Why a trace was refused. Every variant names the line (1-based) and, for a row, the field.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum TraceError {
@@ -93,8 +106,9 @@ pub enum TraceError {
     MissingHeader,
     /// The first non-comment line is not the v1 header.
     #[error(
-        "line {line}: the header is `{}`, but trace format v1 needs exactly `{HEADER}`",
-        shown(found)
+        "line {line}: the header is `{}`, but trace format v1 needs exactly `{HEADER}`{}",
+        shown(found),
+        header_hint(found)
     )]
     BadHeader {
         /// Line number.

@@ -33,7 +33,7 @@ fn send_exits_zero_when_the_transfer_completes() {
 
 #[test]
 fn send_fails_and_says_why_when_the_transfer_does_not_complete() {
-    // A path with no buffer drops every frame: the SYN never gets an answer.
+    // A path with a 1-byte buffer drops every frame: the SYN never gets an answer.
     let (ok, out, err) = tsnic(&[
         "send",
         "--card",
@@ -41,7 +41,7 @@ fn send_fails_and_says_why_when_the_transfer_does_not_complete() {
         "--bytes",
         "50KB",
         "--path",
-        "rate=1G,rtt=1ms,buffer=0",
+        "rate=1G,rtt=1ms,buffer=1",
         "--time-limit",
         "5s",
     ]);
@@ -60,7 +60,7 @@ fn send_fails_and_says_why_when_the_transfer_does_not_complete() {
         "--bytes",
         "50KB",
         "--path",
-        "rate=1G,rtt=1ms,buffer=0",
+        "rate=1G,rtt=1ms,buffer=1",
         "--time-limit",
         "200s",
     ]);

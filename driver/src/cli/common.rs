@@ -169,9 +169,104 @@ pub fn parse_signed_ns(s: &str) -> std::result::Result<i64, String> {
     Ok(ns.round() as i64)
 }
 
+/// A whole number for a flag, with an error that says what is wanted (not Rust's "invalid digit
+/// found in string"): digits only, no sign, unit, exponent or 0x, at most `max`.
+fn whole(s: &str, max: u64) -> std::result::Result<u64, String> {
+    let t = s.trim();
+    if t.starts_with('-') && t.len() > 1 {
+        return Err(format!(
+            "`{s}` is negative: give a whole number from 0 to {max}"
+        ));
+    }
+    if t.is_empty()
+        || !t
+            .trim_start_matches('+')
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+    {
+        return Err(format!(
+            "`{s}` is not a whole number: digits only (no unit, exponent or 0x), 0 to {max}"
+        ));
+    }
+    match t.trim_start_matches('+').parse::<u64>() {
+        Ok(v) if v <= max => Ok(v),
+        _ => Err(format!("`{s}` is too large: at most {max}")),
+    }
+}
+
+/// `value_parser` for a u64 flag (see [`whole`]).
+pub fn u64_arg(s: &str) -> std::result::Result<u64, String> {
+    whole(s, u64::MAX)
+}
+
+/// `value_parser` for a u32 flag (see [`whole`]).
+pub fn u32_arg(s: &str) -> std::result::Result<u32, String> {
+    whole(s, u32::MAX.into()).map(|v| v as u32)
+}
+
+/// `value_parser` for a u16 flag, e.g. a queue number (see [`whole`]).
+pub fn u16_arg(s: &str) -> std::result::Result<u16, String> {
+    whole(s, u16::MAX.into()).map(|v| v as u16)
+}
+
+/// `value_parser` for a usize flag (see [`whole`]).
+#[cfg_attr(not(feature = "sim"), allow(dead_code))] // send's, built with the simulator
+pub fn usize_arg(s: &str) -> std::result::Result<usize, String> {
+    whole(s, usize::MAX as u64).map(|v| v as usize)
+}
+
+/// `value_parser` for a signed whole number of ppb (`phc freq`).
+pub fn ppb_arg(s: &str) -> std::result::Result<i64, String> {
+    let t = s.trim();
+    let (neg, digits) = match t.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, t.trim_start_matches('+')),
+    };
+    let v = whole(digits, i64::MAX as u64).map_err(|_| {
+        format!("`{s}` is not a whole number of ppb: digits with an optional sign (no unit, fraction or exponent), e.g. -2500 or 100000")
+    })? as i64;
+    Ok(if neg { -v } else { v })
+}
+
+/// A duration in ns for a flag named `--...-ns`: a whole number of ns, or with a unit (`5us`,
+/// `1.5ms`, `2s`); not negative, at most `u64::MAX` ns.
+pub fn ns_arg(s: &str) -> std::result::Result<u64, String> {
+    if let Ok(v) = s.trim().parse::<u64>() {
+        return Ok(v);
+    }
+    let v = parse_signed_ns(s)?;
+    u64::try_from(v).map_err(|_| format!("`{s}` is negative: give a time of 0 or more"))
+}
+
+/// [`ns_arg`] that fits in 32 bits (`--lookahead-ns`).
+pub fn ns32_arg(s: &str) -> std::result::Result<u32, String> {
+    let v = ns_arg(s)?;
+    u32::try_from(v).map_err(|_| format!("`{s}` is too large: at most {} ns", u32::MAX))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_numbers_say_what_is_wanted() {
+        assert_eq!(u16_arg("7"), Ok(7));
+        assert_eq!(u64_arg("+5"), Ok(5));
+        assert!(u16_arg("-1").unwrap_err().contains("negative"));
+        assert!(u16_arg("abc").unwrap_err().contains("not a whole number"));
+        assert!(u32_arg("1e3").unwrap_err().contains("no unit, exponent"));
+        assert!(u16_arg("70000").unwrap_err().contains("at most 65535"));
+        assert!(u64_arg("99999999999999999999")
+            .unwrap_err()
+            .contains("too large"));
+        assert_eq!(ppb_arg("-2500"), Ok(-2500));
+        assert!(ppb_arg("0.5").unwrap_err().contains("whole number of ppb"));
+        assert_eq!(ns_arg("5us"), Ok(5000));
+        assert_eq!(ns_arg("18446744073709551615"), Ok(u64::MAX));
+        assert!(ns_arg("-1").unwrap_err().contains("negative"));
+        assert_eq!(ns32_arg("4s"), Ok(4_000_000_000));
+        assert!(ns32_arg("5s").unwrap_err().contains("too large"));
+    }
 
     #[test]
     fn signed_ns_parses_units() {

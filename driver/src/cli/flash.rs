@@ -83,7 +83,7 @@ pub enum FlashCmd {
         /// Output .bit file (a new file).
         out: PathBuf,
         /// Configuration data size: bytes, or with K/M (KiB/MiB), e.g. 4M, 40MB.
-        #[arg(long, default_value = "4M")]
+        #[arg(long, default_value = "4M", allow_hyphen_values = true)]
         size: String,
         /// Part [default: the --board's part].
         #[arg(long)]
@@ -92,7 +92,7 @@ pub enum FlashCmd {
         #[arg(long, default_value = "tsnic_top;UserID=0XFFFFFFFF;Version=2023.2")]
         design: String,
         /// Seed of the data (different seeds, different images).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = super::common::u64_arg)]
         seed: u64,
     },
 }
@@ -241,6 +241,17 @@ pub fn run(args: FlashArgs) -> Result<()> {
     } = &args.cmd
     {
         let len = parse_size(size)?;
+        // An image no slot can hold is of no use: say so rather than write it.
+        if let Some(layout) = tsnic::flash::layout::Layout::for_board(args.board) {
+            // a slot's last 4 KB subsector is its image header
+            let slot = layout.region(Slot::A).len as usize - 4096;
+            if len > slot {
+                bail!(
+                    "--size {size} ({len} bytes) is more than a slot of the {} card's flash holds ({slot} bytes): it could never be written; use e.g. --size 40M; nothing was written",
+                    args.board
+                );
+            }
+        }
         let part = part
             .clone()
             .unwrap_or_else(|| args.board.part().to_string());
@@ -259,6 +270,44 @@ pub fn run(args: FlashArgs) -> Result<()> {
             len
         );
         return Ok(());
+    }
+    // An image that will be refused is refused before any card or flash model is opened (a new
+    // model file is 128 MB; none is made for a command that writes nothing).
+    if let FlashCmd::Write { image, part, .. } = &args.cmd {
+        let img = image::load(image, part.as_deref()).map_err(tsnic::flash::FlashError::from)?;
+        // a .bit names its own part: a --part that says otherwise is a mistake, not to be ignored
+        if let (Some(given), Some(own)) = (part, &img.part) {
+            if image::device_of(given) != image::device_of(own) {
+                bail!(
+                    "--part {given} contradicts {}: it is a .bit built for {own} (--part is for a raw .bin; a .bit names its own part): drop --part or give the right image; nothing was written",
+                    image.display()
+                );
+            }
+        }
+    }
+    // tsnic makes only its default folder (~/.cache/tsnic); a named one that is missing is a typo.
+    if let Some(dir) = args
+        .flash_file
+        .as_deref()
+        .and_then(|p| p.parent())
+        .filter(|d| !d.as_os_str().is_empty() && !d.is_dir())
+    {
+        bail!(
+            "--flash-file {}: the folder {} does not exist: create it (`mkdir -p {}`) or name a file in an existing folder; nothing was made",
+            args.flash_file.as_deref().unwrap_or(dir).display(),
+            dir.display(),
+            dir.display()
+        );
+    }
+    // a device or FIFO is not a flash model file: never read (a FIFO waits forever), locked beside
+    // or written
+    if let Some(f) = args.flash_file.as_deref() {
+        if std::fs::metadata(f).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            bail!(
+                "--flash-file {}: not a regular file (a device, FIFO or socket), so it is neither read nor changed: name a file (it is created as shipped when missing)",
+                f.display()
+            );
+        }
     }
     let spec = args.backend.as_str();
     let prefix = command_prefix(&args);
@@ -303,6 +352,9 @@ pub fn run(args: FlashArgs) -> Result<()> {
         }
         _ if spec == "sim" || spec.starts_with("sim:") => run_on_sim(&args, spec),
         _ => {
+            // a misspelt backend is named as such, not taken for a real card
+            spec.parse::<tsnic::device::BackendSpec>()
+                .with_context(|| format!("--backend {spec}: `tsnic flash` takes `model` (the default), `mem`, `sim` or `vfio:DDDD:BB:DD.F`"))?;
             if args.flash_file.is_some() {
                 bail!("--flash-file is for the model backends and the simulated card (`--backend model`, `mem` or `sim`); a real card keeps its own flash");
             }

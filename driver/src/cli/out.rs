@@ -51,6 +51,24 @@ pub fn finish() -> anyhow::Result<()> {
     }
 }
 
+/// An error and its causes as one line, `a: b: c`, as `{:#}` prints it, but with a cause left out
+/// when the message before it already says it (an error whose text embeds its source, e.g. a
+/// thiserror `"{path}: {source}"` or `"{0}; nothing was written"`): each refusal is said once.
+pub fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let s = cause.to_string();
+        if text.contains(&s) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&s);
+    }
+    text
+}
+
 /// `print!` to stdout that does not panic when the reader has gone.
 macro_rules! out {
     ($($t:tt)*) => { $crate::cli::out::write(format_args!($($t)*)) };
@@ -63,3 +81,29 @@ macro_rules! outln {
 }
 
 pub(crate) use {out, outln};
+
+#[cfg(test)]
+mod tests {
+    #[derive(Debug, thiserror::Error)]
+    #[error("{path}: {source}")]
+    struct Embeds {
+        path: String,
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn each_cause_is_said_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        let e = anyhow::Error::new(Embeds {
+            path: "x.pcap".into(),
+            source: io,
+        })
+        .context("cannot replay it");
+        assert_eq!(
+            super::error_text(&e),
+            "cannot replay it: x.pcap: no such file"
+        );
+        let e = anyhow::anyhow!("root").context("middle").context("top");
+        assert_eq!(super::error_text(&e), "top: middle: root");
+    }
+}

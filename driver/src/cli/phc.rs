@@ -29,7 +29,7 @@ pub enum PhcCmd {
     /// CLOCK_TAI with --host. At most 2^63 - 1 ns (TAI 2262-04-11).
     Set {
         /// TAI time: ns, or with a unit (ns, us, ms, s).
-        #[arg(required_unless_present = "host", value_parser = parse_tai)]
+        #[arg(required_unless_present = "host", allow_hyphen_values = true, value_parser = parse_tai)]
         ns: Option<u64>,
         /// Step to the host clock instead.
         #[arg(long, conflicts_with = "ns")]
@@ -44,7 +44,7 @@ pub enum PhcCmd {
     /// Print the frequency trim, or set it in ppb (adjfine).
     Freq {
         /// New trim in parts per billion (positive: faster).
-        #[arg(allow_hyphen_values = true)]
+        #[arg(allow_hyphen_values = true, value_parser = super::common::ppb_arg)]
         ppb: Option<i64>,
     },
     /// Lock the clock to the host's CLOCK_TAI with a PI servo, as phc2sys does. Fails (after its
@@ -52,11 +52,11 @@ pub enum PhcCmd {
     Sync {
         /// Time between samples, up to 1 hour (default 1s on vfio, 10ms on sim/mem where waiting is
         /// simulated).
-        #[arg(long, value_parser = parse_signed_ns)]
+        #[arg(long, allow_hyphen_values = true, value_parser = parse_signed_ns)]
         interval: Option<i64>,
         /// Number of samples (at least 1; on sim/mem, samples x interval at most one day of
         /// simulated time).
-        #[arg(long, default_value_t = 60)]
+        #[arg(long, default_value_t = 60, allow_hyphen_values = true, value_parser = super::common::u64_arg)]
         samples: u64,
         /// sim/mem only: make the modelled host clock run this many ppb off the card's oscillator.
         #[arg(long, allow_hyphen_values = true)]
@@ -92,9 +92,19 @@ const MAX_SYNC_SIMULATED_NS: u64 = 86_400_000_000_000;
 pub fn run(args: PhcArgs) -> Result<()> {
     // Refusals of the arguments alone come before the card is opened (nothing is touched).
     if let PhcCmd::Sync {
-        interval, samples, ..
+        interval,
+        samples,
+        host_error_ppb,
+        ..
     } = &args.cmd
     {
+        if let Some(e) = host_error_ppb {
+            if !e.is_finite() || e.abs() > MAX_ADJFINE_PPB as f64 {
+                bail!(
+                    "--host-error-ppb {e}: outside +/-{MAX_ADJFINE_PPB} ppb, the most the card's frequency trim can follow (a host clock further off cannot be tracked): use a value within it"
+                );
+            }
+        }
         if *samples == 0 {
             bail!("--samples 0 takes no sample: give at least 1 (the default is 60)");
         }
@@ -218,10 +228,14 @@ pub fn run(args: PhcArgs) -> Result<()> {
                     "delay_ns"
                 );
             }
+            // Ctrl-C / SIGTERM: stop after the sample in progress; the card keeps (and saves) the
+            // trim and steps made so far, the table so far is printed, and the command fails.
+            let stop = super::common::stop_on_signals()?;
+            let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
             let half = samples / 2;
             let mut log = Vec::new();
             let mut printed = 0u64;
-            while (log.len() as u64) < samples {
+            while (log.len() as u64) < samples && !stopped() {
                 let done = log.len() as u64;
                 let chunk = if host_step.is_some() && done < half {
                     half - done
@@ -243,7 +257,7 @@ pub fn run(args: PhcArgs) -> Result<()> {
                             s.sample.delay_ns
                         );
                     }
-                    true
+                    !stopped()
                 })?;
                 log.extend(part);
                 if log.len() as u64 == half {
@@ -254,6 +268,19 @@ pub fn run(args: PhcArgs) -> Result<()> {
                         }
                     }
                 }
+            }
+            if stopped() {
+                outln!(
+                    "stopped after {} of {samples} samples: last offset {} ns, trim {} ppb",
+                    log.len(),
+                    log.last().map_or(0, |s| s.sample.offset_ns),
+                    log.last().map_or(0, |s| s.freq_ppb)
+                );
+                close_card(card)?;
+                bail!(
+                    "phc sync was stopped by a signal after {} of {samples} samples: the clock keeps the trim and steps made so far; run it again to finish",
+                    log.len()
+                );
             }
             // Settled: from this sample on every |offset| stays under 50 ns.
             let settled = log

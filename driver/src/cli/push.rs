@@ -60,14 +60,14 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
     /// Leave the per-frame list out of --report (long runs: it takes ~190 bytes per frame).
-    #[arg(long)]
+    #[arg(long, requires = "report")]
     pub report_no_frames: bool,
     /// Draw the departure-error histogram (.png or .svg, by extension).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
     /// Time 0 of a relative schedule is the PHC at start plus this lead (default: chosen from the
-    /// card's lookahead and the first ring-fulls).
-    #[arg(long, value_name = "NS")]
+    /// card's lookahead and the first ring-fulls). ns, or with a unit: 50us, 2ms.
+    #[arg(long, value_name = "NS", allow_hyphen_values = true, value_parser = super::common::ns_arg)]
     pub lead_ns: Option<u64>,
     /// What each queue does with a frame whose launch time has passed when the card sees it (a lead
     /// too short for the first rows, a ring that fell behind).
@@ -78,11 +78,12 @@ pub struct RunArgs {
     /// still refuses (e.g. after the PHC was stepped back while it waited).
     #[arg(long, value_enum, default_value = "drop")]
     pub horizon: HorizonArg,
-    /// Program this payload lookahead (CTRL_LOOKAHEAD_NS) instead of choosing one from the longest frame.
-    #[arg(long, value_name = "NS")]
+    /// Program this payload lookahead (CTRL_LOOKAHEAD_NS) instead of choosing one from the longest
+    /// frame. ns, or with a unit: 4us.
+    #[arg(long, value_name = "NS", allow_hyphen_values = true, value_parser = super::common::ns32_arg)]
     pub lookahead_ns: Option<u32>,
     /// log2 of each TX ring's size (at most the card's CAP_RING_LOG2_MAX and 15).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, allow_hyphen_values = true, value_parser = super::common::u32_arg)]
     pub ring_log2: u32,
     /// Exit non-zero when any frame was not sent (dropped late, dropped beyond the horizon, rejected
     /// or flushed). The outputs are written either way.
@@ -90,7 +91,7 @@ pub struct RunArgs {
     pub strict: bool,
     /// Refuse a job whose last launch time is more than this after the card's PHC at the start
     /// (every row is held until the card can take it; e.g. 3600s, 1.5ms).
-    #[arg(long, value_name = "TIME", default_value = "86400s", value_parser = parse_duration_ns)]
+    #[arg(long, value_name = "TIME", default_value = "86400s", allow_hyphen_values = true, value_parser = parse_duration_ns)]
     pub hold_limit: u64,
     /// sim: line rate in Gb/s (10, 25 or 100).
     #[arg(long, default_value = "10")]
@@ -98,9 +99,9 @@ pub struct RunArgs {
     /// sim: the 512-bit configuration (needed for 25 and 100 Gb/s; build with `--features wide`).
     #[arg(long)]
     pub wide: bool,
-    /// sim: host-memory read latency in ns, 1..=100000 (PCIe-like: about 1 us). For this command
+    /// sim: host-memory read latency in ns (or with a unit: 2us), 1..=100000 (PCIe-like: about 1 us). For this command
     /// only: a kept card does not keep it.
-    #[arg(long, default_value_t = 800)]
+    #[arg(long, default_value_t = 800, allow_hyphen_values = true, value_parser = super::common::ns_arg)]
     pub read_latency_ns: u64,
     /// sim: only count wire frames, do not keep their bytes (long benchmarks; no wire check).
     #[arg(long)]
@@ -113,7 +114,7 @@ pub struct RunArgs {
 /// Arguments of `tsnic push`.
 #[derive(Args, Debug)]
 pub struct PushArgs {
-    /// The pacing trace (CSV, format v1: `launch_ns,queue,len`).
+    /// The pacing trace (CSV, format v1: `launch_ns,queue,len`); `-`: read it from stdin.
     pub trace: PathBuf,
     /// Launch times are absolute TAI ns of the card's PHC, not relative to the start.
     #[arg(long)]
@@ -585,22 +586,38 @@ pub fn run(args: PushArgs) -> Result<()> {
     // From the start: a signal while the trace is read or the card opened is caught too (the job
     // then stops before posting anything, and the card is still saved).
     super::common::stop_on_signals()?;
-    check_run_outputs(&args.run, "the trace", &args.trace)?;
-    let bytes = std::fs::read(&args.trace)
-        .with_context(|| format!("cannot read the trace {}", args.trace.display()))?;
-    let text = trace_text(bytes).map_err(|e| {
-        anyhow!(
-            "{}: {e}; nothing was sent (docs/TRACE_FORMAT.md)",
-            args.trace.display()
-        )
-    })?;
+    // `-`: the trace on stdin (as `--report -` is stdout)
+    let from_stdin = args.trace.as_os_str() == "-";
+    if !from_stdin {
+        check_run_outputs(&args.run, "the trace", &args.trace)?;
+    } else {
+        check_run_outputs(&args.run, "the trace", Path::new("/dev/stdin"))?;
+    }
+    let shown = if from_stdin {
+        "the trace on stdin".to_string()
+    } else {
+        args.trace.display().to_string()
+    };
+    let bytes = if from_stdin {
+        use std::io::Read;
+        let mut b = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut b)
+            .context("cannot read the trace from stdin")?;
+        b
+    } else {
+        std::fs::read(&args.trace).with_context(|| format!("cannot read the trace {shown}"))?
+    };
+    let text = trace_text(bytes)
+        .map_err(|e| anyhow!("{}: {e}; nothing was sent (docs/TRACE_FORMAT.md)", shown))?;
     let mut opened = open(&args.run)?;
     let caps = opened.card.caps().clone();
     let limits = Limits::for_card(caps.num_queues, caps.max_frame_len);
     let tr = trace::parse(&text, &limits).map_err(|e| {
         anyhow!(
             "{}: {e}; nothing was sent (fix the trace, see docs/TRACE_FORMAT.md)",
-            args.trace.display()
+            shown
         )
     })?;
     let max_len = tr.rows.iter().map(|r| r.len).max().unwrap_or(60);
@@ -616,7 +633,7 @@ pub fn run(args: PushArgs) -> Result<()> {
         let launch_ns = t0.checked_add(r.launch_ns).ok_or_else(|| {
             anyhow!(
                 "{}: line {}, field `launch_ns`: time 0 ({t0} ns) plus {} overflows 64 bits; nothing was sent",
-                args.trace.display(),
+                shown,
                 r.line,
                 r.launch_ns
             )

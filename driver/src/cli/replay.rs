@@ -27,7 +27,7 @@ pub struct ReplayArgs {
     /// The capture (pcap or pcapng, Ethernet).
     pub capture: PathBuf,
     /// TX queue to send on.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = super::common::u16_arg)]
     pub queue: u16,
     /// Use the capture's timestamps as absolute TAI launch times instead of relative to the first.
     #[arg(long)]
@@ -49,6 +49,9 @@ impl FrameSource for CaptureFrames {
 /// Run `tsnic replay`.
 pub fn run(args: ReplayArgs) -> Result<()> {
     super::common::stop_on_signals()?;
+    if args.capture.as_os_str() == "-" && !args.capture.exists() {
+        bail!("replay reads a capture file, not stdin (`-`): save the capture to a file first (e.g. `tcpdump -w x.pcap`, or `cat > x.pcap`), then `tsnic replay x.pcap`");
+    }
     check_run_outputs(&args.run, "the capture", &args.capture)?;
     let mut pkts = capture::read(&args.capture).context("cannot replay it")?;
     if pkts.is_empty() {

@@ -1,12 +1,14 @@
 //! `tsnic send`: the EDT TCP sender over a simulated path.
 
-use crate::cli::out::out;
+use crate::cli::out::{out, outln};
 use std::fs::File;
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
+
+use super::common::{check_outputs, OutPath};
 
 use tsnic::edt::cc::CcKind;
 use tsnic::edt::pcap::write_pcapng;
@@ -149,25 +151,25 @@ pub struct SendArgs {
     #[arg(long, value_enum, default_value = "cubic")]
     pub cc: CcArg,
     /// Bytes per flow (in --rr mode: request bytes per flow). Sizes: 10MB, 64KB, 1500.
-    #[arg(long, default_value = "10MB", value_parser = size_arg)]
+    #[arg(long, default_value = "10MB", allow_hyphen_values = true, value_parser = size_arg)]
     pub bytes: u64,
     /// Network path: rate=10G,rtt=100us,buffer=1MB[,loss=0.001][,reorder=0.01][,reorder_delay=20us]
     /// [default: rate=10G,rtt=100us,buffer=1MB; with --peer linux: no path model unless given]
     #[arg(long)]
     pub path: Option<String>,
     /// Number of parallel flows (each to its own receiver port).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = super::common::usize_arg)]
     pub flows: usize,
     /// Maximum pacing rate per flow (SO_MAX_PACING_RATE), in bits per second: 24M, 8G, 500k, 9600.
     /// At least 8 (1 byte/s: the cap is kept in whole bytes per second, as Linux does, rounded
     /// down); as in Linux the first 10 segments of a connection leave unpaced.
-    #[arg(long, value_parser = max_rate_arg)]
+    #[arg(long, allow_hyphen_values = true, value_parser = max_rate_arg)]
     pub max_rate: Option<u64>,
     /// TCP_NOTSENT_LOWAT: the application writes only while unsent bytes are below this.
-    #[arg(long, value_parser = size_arg)]
+    #[arg(long, allow_hyphen_values = true, value_parser = size_arg)]
     pub notsent_lowat: Option<u64>,
     /// Request/response mode: requests of SIZE bytes, one outstanding; reports latency.
-    #[arg(long, value_parser = size_arg)]
+    #[arg(long, allow_hyphen_values = true, value_parser = size_arg)]
     pub rr: Option<u64>,
     /// Pacing model: edt (the sender stamps launch times) or queue (pre-EDT sch_fq pacer,
     /// samples stamped at enqueue).
@@ -180,13 +182,13 @@ pub struct SendArgs {
     #[arg(long, value_enum, default_value = "card")]
     pub pacer: PacerArg,
     /// Injected sender wake-up jitter: each pacing-timer wake-up is late by U[0, JITTER].
-    #[arg(long, default_value = "0ns", value_parser = dur_arg)]
+    #[arg(long, default_value = "0ns", allow_hyphen_values = true, value_parser = dur_arg)]
     pub jitter: u64,
     /// Turn off the EDT jitter credit (to measure what it buys).
     #[arg(long)]
     pub no_jitter_credit: bool,
     /// Seed of every random choice (same seed, same run).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = super::common::u64_arg)]
     pub seed: u64,
     /// Card to send through: `sim` (the Verilated RTL, 10G line only) or `model` (software model).
     #[arg(long, value_enum, default_value = "sim")]
@@ -200,10 +202,10 @@ pub struct SendArgs {
     /// Stop after this much simulated time even if not finished.
     #[arg(long, default_value = "60s", value_parser = pos_dur_arg)]
     pub time_limit: u64,
-    /// Write the report as JSON to FILE.
+    /// Write the report as JSON to FILE (`-`: to stdout, in place of the table).
     #[arg(long)]
     pub report: Option<PathBuf>,
-    /// Write the frames the card sent to FILE as pcapng (ns timestamps = departure time).
+    /// Write the frames the card sent to FILE as pcapng (name it .pcapng; ns timestamps = departure time).
     /// With --peer linux: both directions as the TAP saw them.
     #[arg(long)]
     pub pcap: Option<PathBuf>,
@@ -316,27 +318,7 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
         (CardArg::Model, SenderArg::Kernel) => run_kernel(&cfg, stop),
     }
     .context("the run against Linux did not happen")?;
-    out!("{}", report.table());
-    if let Some(p) = &a.report {
-        let f = File::create(p).with_context(|| {
-            format!(
-                "cannot create report file {}; check the directory exists",
-                p.display()
-            )
-        })?;
-        serde_json::to_writer_pretty(BufWriter::new(f), &report)
-            .with_context(|| format!("cannot write JSON report to {}", p.display()))?;
-    }
-    if let Some(p) = &a.pcap {
-        let f = File::create(p).with_context(|| {
-            format!(
-                "cannot create pcap file {}; check the directory exists",
-                p.display()
-            )
-        })?;
-        write_pcapng(BufWriter::new(f), &report.pcap)
-            .with_context(|| format!("cannot write pcapng to {}", p.display()))?;
-    }
+    write_outputs(&a, &report.table(), &report, &report.pcap)?;
     if !report.ok() {
         anyhow::bail!(
             "the transfer to Linux did not complete cleanly (completed={}, sha256_match={}, \
@@ -349,8 +331,66 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
     Ok(())
 }
 
+/// Check --report and --pcap before the run (a long one must not end in "cannot create"): a
+/// folder, a missing folder, an unwritable place, the two on one file, a --pcap not named .pcapng
+/// are refused with nothing run.
+fn check_send_outputs(a: &SendArgs) -> Result<()> {
+    let mut outs = Vec::new();
+    if let Some(p) = &a.pcap {
+        outs.push(OutPath {
+            flag: "--pcap",
+            path: p,
+            exts: &["pcapng"],
+        });
+    }
+    if let Some(p) = a.report.as_ref().filter(|p| p.as_os_str() != "-") {
+        outs.push(OutPath {
+            flag: "--report",
+            path: p,
+            exts: &[],
+        });
+    }
+    check_outputs(&[], &outs)
+}
+
+/// The table (or, with `--report -`, the JSON report in its place) on stdout, then the files. A
+/// write that fails (a full disk) fails the command: a half-written file is not presented as whole.
+fn write_outputs<R: serde::Serialize>(
+    a: &SendArgs,
+    table: &str,
+    report: &R,
+    frames: &[(u64, Vec<u8>)],
+) -> Result<()> {
+    let to_stdout = a.report.as_deref().is_some_and(|p| p.as_os_str() == "-");
+    if to_stdout {
+        outln!("{}", serde_json::to_string_pretty(report)?);
+    } else {
+        out!("{table}");
+    }
+    if let Some(p) = a.report.as_ref().filter(|_| !to_stdout) {
+        let write = || -> Result<()> {
+            let mut w = BufWriter::new(File::create(p)?);
+            serde_json::to_writer_pretty(&mut w, report)?;
+            w.flush()?;
+            Ok(())
+        };
+        write().with_context(|| format!("cannot write --report {}", p.display()))?;
+    }
+    if let Some(p) = &a.pcap {
+        let write = || -> Result<()> {
+            let mut w = BufWriter::new(File::create(p)?);
+            write_pcapng(&mut w, frames)?;
+            w.flush()?;
+            Ok(())
+        };
+        write().with_context(|| format!("cannot write --pcap {}", p.display()))?;
+    }
+    Ok(())
+}
+
 pub fn run(a: SendArgs) -> Result<()> {
     check_max_rate_fits(&a)?;
+    check_send_outputs(&a)?;
     if let Some(peer) = a.peer.clone() {
         return run_peer(a, &peer);
     }
@@ -361,6 +401,11 @@ pub fn run(a: SendArgs) -> Result<()> {
     {
         anyhow::bail!(
             "--sender, --drop-burst, --peer-rcvbuf and --peer-read-rate need --peer linux"
+        );
+    }
+    if matches!(a.pacing_model, PacingModelArg::Queue) && matches!(a.stamp, StampArg::Departure) {
+        anyhow::bail!(
+            "--stamp departure is for --pacing-model edt (the queue model stamps samples at enqueue): drop one of them"
         );
     }
     let path_text = a.path.clone().unwrap_or_else(|| DEFAULT_PATH.to_string());
@@ -400,30 +445,13 @@ pub fn run(a: SendArgs) -> Result<()> {
         time_limit_ns: a.time_limit,
         tick_ns: a.tick,
         capture: a.pcap.is_some(),
+        // Ctrl-C / SIGTERM end the run at its next event: the outputs are written from what was
+        // done and the command fails, saying so.
+        stop: Some(super::common::stop_on_signals()?),
         ..RunConfig::default()
     };
     let report = run_loop(&cfg).context("the simulation could not start; check the options")?;
-    out!("{}", report.table());
-    if let Some(p) = &a.report {
-        let f = File::create(p).with_context(|| {
-            format!(
-                "cannot create report file {}; check the directory exists",
-                p.display()
-            )
-        })?;
-        serde_json::to_writer_pretty(BufWriter::new(f), &report)
-            .with_context(|| format!("cannot write JSON report to {}", p.display()))?;
-    }
-    if let Some(p) = &a.pcap {
-        let f = File::create(p).with_context(|| {
-            format!(
-                "cannot create pcap file {}; check the directory exists",
-                p.display()
-            )
-        })?;
-        write_pcapng(BufWriter::new(f), &report.pcap)
-            .with_context(|| format!("cannot write pcapng to {}", p.display()))?;
-    }
+    write_outputs(&a, &report.table(), &report, &report.pcap)?;
     if !report.completed {
         bail!(
             "the transfer did not complete: {}",

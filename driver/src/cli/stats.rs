@@ -16,10 +16,10 @@ pub struct StatsArgs {
     #[arg(long, default_value = "sim")]
     pub backend: String,
     /// Show only this queue's counters (default: every queue with a non-zero counter).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = super::common::u16_arg)]
     pub queue: Option<u16>,
     /// Show every queue, zeros included.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "queue")]
     pub all: bool,
     /// Print JSON instead of tables.
     #[arg(long)]

@@ -174,6 +174,12 @@ pub enum DeviceError {
         /// What is wrong.
         why: String,
     },
+    /// `tsnic sim reset` on a file that is not a saved card: it is kept.
+    #[error("{path} is not a tsnic simulated-card state (it does not start with TSNICSIM), so it was not removed: point TSNIC_SIM_STATE or `--backend sim:state=PATH` at the card's file; if it is a card's state that was damaged, delete it yourself")]
+    SimStateNotACard {
+        /// The file.
+        path: String,
+    },
     /// The state file holds another configuration of the simulated card than the one asked for.
     #[error("the simulated card's state {path} holds {saved}, and this command opens {want}: pass `--backend {spec}` (with the same state) to use the card saved there, or give this command a card of its own with `--backend sim:state=OTHER_FILE` (or another TSNIC_SIM_STATE); nothing was changed")]
     SimStateOtherCard {

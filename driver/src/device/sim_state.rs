@@ -124,6 +124,10 @@ impl StateLock {
     /// Take the lock beside `state` (creating the lock file; the folder must exist), or fail at once
     /// with [`DeviceError::SimStateBusy`] if another process holds it.
     pub fn acquire(state: &Path) -> Result<StateLock, DeviceError> {
+        // no lock file is made beside a device or FIFO (`/dev/null.lock`)
+        if let Some(e) = not_a_file(state) {
+            return Err(e);
+        }
         if let Some(dir) = state.parent().filter(|d| !d.as_os_str().is_empty()) {
             if !dir.is_dir() {
                 return Err(DeviceError::SimStateNoFolder {
@@ -224,8 +228,23 @@ fn try_flock(file: &File) -> io::Result<bool> {
     }
 }
 
+/// A device, FIFO or socket where a state file should be: reading a FIFO would wait forever,
+/// and a device (`/dev/null`) must never be replaced or removed.
+fn not_a_file(path: &Path) -> Option<DeviceError> {
+    let md = fs::metadata(path).ok()?;
+    (!md.is_file() && !md.is_dir()).then(|| {
+        state_err(
+            path,
+            "it is not a regular file (a device, FIFO or socket), so it is neither read nor changed: point TSNIC_SIM_STATE or `--backend sim:state=PATH` at a file",
+        )
+    })
+}
+
 /// Read a state file: `Ok(None)` if there is none.
 pub fn read(path: &Path) -> Result<Option<Vec<u8>>, DeviceError> {
+    if let Some(e) = not_a_file(path) {
+        return Err(e);
+    }
     match fs::read(path) {
         Ok(b) => Ok(Some(b)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
@@ -250,8 +269,29 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), DeviceError> {
     })
 }
 
-/// Remove a state file (power-cycle the card it holds). `Ok(false)` if there was none.
+/// The first bytes of every saved card (`tsnic_sim::state::MAGIC`).
+pub const MAGIC: &[u8; 8] = b"TSNICSIM";
+
+/// Remove a state file (power-cycle the card it holds). `Ok(false)` if there was none. A file that
+/// is not a saved card (no [`MAGIC`]: a trace, a capture, a wrong path) is refused and kept: it
+/// is not ours to delete. An empty one holds nothing and is removed.
 pub fn remove(path: &Path) -> Result<bool, DeviceError> {
+    if let Some(e) = not_a_file(path) {
+        return Err(e);
+    }
+    let mut head = Vec::with_capacity(MAGIC.len());
+    match File::open(path) {
+        Ok(f) => {
+            let _ = f.take(MAGIC.len() as u64).read_to_end(&mut head);
+            if !head.is_empty() && head != MAGIC {
+                return Err(DeviceError::SimStateNotACard {
+                    path: path.display().to_string(),
+                });
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(_) => {} // a folder, no permission: remove_file below says why
+    }
     let _ = fs::remove_file(with_suffix(path, ".tmp"));
     match fs::remove_file(path) {
         Ok(()) => Ok(true),
@@ -268,6 +308,12 @@ mod tests {
         let d = std::env::temp_dir().join(format!("tsnic-state-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&d);
         d
+    }
+
+    #[cfg(feature = "sim")]
+    #[test]
+    fn magic_is_the_simulators() {
+        assert_eq!(MAGIC, tsnic_sim::state::MAGIC);
     }
 
     #[test]
@@ -309,6 +355,13 @@ mod tests {
         write_atomic(&p, b"two").unwrap();
         assert_eq!(read(&p).unwrap().as_deref(), Some(&b"two"[..]));
         assert!(!with_suffix(&p, ".tmp").exists());
+        // not a saved card: kept
+        assert!(matches!(
+            remove(&p),
+            Err(DeviceError::SimStateNotACard { .. })
+        ));
+        assert_eq!(read(&p).unwrap().as_deref(), Some(&b"two"[..]));
+        write_atomic(&p, b"TSNICSIM and the rest").unwrap();
         assert!(remove(&p).unwrap());
         assert!(!remove(&p).unwrap());
         let _ = fs::remove_dir_all(&d);

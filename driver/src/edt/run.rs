@@ -31,6 +31,10 @@ pub enum CardKind {
 /// Everything one `tsnic send` run needs.
 #[derive(Debug, Clone, Serialize)]
 pub struct RunConfig {
+    /// Set (by a signal handler) to end the run early: it stops at its next event and reports what
+    /// it did as not completed, saying why.
+    #[serde(skip)]
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     pub card: CardKind,
     pub cc: CcKind,
     pub flows: usize,
@@ -60,6 +64,7 @@ pub struct RunConfig {
 impl Default for RunConfig {
     fn default() -> Self {
         RunConfig {
+            stop: None,
             card: CardKind::Model,
             cc: CcKind::Cubic,
             flows: 1,
@@ -309,7 +314,12 @@ pub fn parse_path(s: &str) -> Result<PathConfig, EdtError> {
             }
             "buffer" => {
                 p.buffer_bytes = parse_size(v)
-                    .ok_or_else(|| bad("buffer must be a size like 1MB, 64KB or 150000"))?
+                    .ok_or_else(|| bad("buffer must be a size like 1MB, 64KB or 150000"))?;
+                if p.buffer_bytes == 0 {
+                    return Err(bad(
+                        "a buffer of 0 drops every frame (it does not mean unlimited); give a size like 1MB or 64KB",
+                    ));
+                }
             }
             "loss" | "reorder" => {
                 let x: f64 = v
@@ -352,6 +362,11 @@ pub fn run(cfg: &RunConfig) -> Result<Report, EdtError> {
     }
     if cfg.bytes == 0 {
         return Err(EdtError::Invalid("--bytes must be at least 1".into()));
+    }
+    if cfg.notsent_lowat == Some(0) {
+        return Err(EdtError::Invalid(
+            "--notsent-lowat 0 lets the application write nothing (it writes only while unsent bytes are below it): give at least 1 byte, e.g. 128KB".into(),
+        ));
     }
     if cfg.rr == Some(0) {
         return Err(EdtError::Invalid(
@@ -426,6 +441,7 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
     let (mut sum_unsent, mut sum_buffered) = (0u64, 0u64);
     let mut dirty: Vec<bool> = vec![true; cfg.flows];
     let mut completed = false;
+    let mut stopped = false;
     loop {
         let next = [card.next_event_ns(), net.next_event_ns()]
             .into_iter()
@@ -437,6 +453,14 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
             break;
         };
         if t > cfg.time_limit_ns {
+            break;
+        }
+        if cfg
+            .stop
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            stopped = true;
             break;
         }
         if t > now && cfg.rr.is_none() && apps.iter().all(|a| a.remaining > 0) {
@@ -582,6 +606,7 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
         rr_lat,
         now,
         completed,
+        stopped,
         Memory {
             peak_unsent,
             peak_buffered,
@@ -595,7 +620,13 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
 
 /// Why a run did not complete, in words a user can act on: the first flow that did not
 /// finish and what happened to it.
-fn incomplete_reason(cfg: &RunConfig, senders: &[TcpSender], net: &Network, now: u64) -> String {
+fn incomplete_reason(
+    cfg: &RunConfig,
+    senders: &[TcpSender],
+    net: &Network,
+    now: u64,
+    stopped: bool,
+) -> String {
     let drops = format!(
         "the path dropped {} frames at the bottleneck (buffer) and {} at random (loss)",
         net.stats.dropped_buffer, net.stats.dropped_random
@@ -626,7 +657,12 @@ fn incomplete_reason(cfg: &RunConfig, senders: &[TcpSender], net: &Network, now:
             s.stats.rto_fires
         ),
     };
-    let limit = if senders.iter().any(|s| !s.is_finished()) {
+    let limit = if stopped {
+        format!(
+            ", stopped by a signal (Ctrl-C or SIGTERM) at {:.3} ms of simulated time",
+            now as f64 / 1e6
+        )
+    } else if senders.iter().any(|s| !s.is_finished()) {
         format!(
             ", and the --time-limit of {} ms of simulated time ran out (last event at {:.3} ms)",
             cfg.time_limit_ns / 1_000_000,
@@ -660,6 +696,7 @@ fn make_report(
     rr_lat: Vec<u64>,
     now: u64,
     completed: bool,
+    stopped: bool,
     mem: Memory,
     pcap: Vec<(u64, Vec<u8>)>,
 ) -> Report {
@@ -720,7 +757,8 @@ fn make_report(
         dup += r.stats.duplicate_bytes;
         corrupt += r.stats.corrupt_bytes;
     }
-    let incomplete_reason = (!completed).then(|| incomplete_reason(cfg, senders, net, now));
+    let incomplete_reason =
+        (!completed).then(|| incomplete_reason(cfg, senders, net, now, stopped));
     Report {
         card: card.describe(),
         config: cfg.clone(),
