@@ -20,24 +20,9 @@ use tsnic::push::{self, PushOptions};
 use tsnic::regs::DescFlags;
 use tsnic::ring::{CplRing, QueueConfig, TxQueue};
 
-/// splitmix64: a small, fixed random source so a failing seed can be rerun.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.below(hi - lo + 1)
-    }
-}
+#[allow(dead_code)] // only its Rng here
+mod common;
+use common::Rng;
 
 struct Outcome {
     log: Vec<String>,

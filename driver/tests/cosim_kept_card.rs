@@ -30,29 +30,10 @@ use tsnic::ring::{CplRing, QueueConfig, TxQueue};
 use tsnic::trace;
 
 mod common;
-use common::core_ready;
+use common::{core_ready, Rng};
 
 /// Core clock period of the default configuration, ns.
 const CYCLE_NS: i64 = 4;
-
-/// splitmix64: a small, fixed random source so a failing seed can be rerun.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.below(hi - lo + 1)
-    }
-}
 
 struct Gen;
 impl push::FrameSource for Gen {
@@ -294,16 +275,14 @@ fn flush_episode(card: &mut Card, rng: &mut Rng, q: u16, log2: u32, n: u32, what
     tq.destroy(b).unwrap();
 }
 
-fn run_seed(seed: u64) {
-    let mut rng = Rng(seed);
+/// A fresh simulated card after a first job that leaves thousands of nodes allocated behind it (the
+/// issue's trace A), pushed as the CLI pushed it (default options, its default lead).
+fn used_card(rng: &mut Rng) -> (Card, WireTap) {
     let mut sim = SimBackend::new(SimConfig::default()).expect("sim backend");
     let tap = sim.tap();
     let mut card = Card::from_backend(Box::new(sim), "sim".into()).expect("card identifies itself");
-
-    // A first job that leaves thousands of nodes allocated behind it (the trace A), as the
-    // issue's CLI pushed it (default options, its default lead).
     let t0 = push::phc_now(card.backend()) + 100_000;
-    let frames = burst_job(&mut rng, 3000, t0);
+    let frames = burst_job(rng, 3000, t0);
     push::run(
         &mut card,
         &frames,
@@ -313,6 +292,12 @@ fn run_seed(seed: u64) {
     )
     .expect("first job");
     tap.take();
+    (card, tap)
+}
+
+fn run_seed(seed: u64) {
+    let mut rng = Rng(seed);
+    let (mut card, tap) = used_card(&mut rng);
 
     for round in 0..8 {
         let what = format!("seed {seed} round {round}");
@@ -377,20 +362,7 @@ fn a_large_backward_step_keeps_every_frame_but_not_order() {
         return;
     }
     let mut rng = Rng(2);
-    let mut sim = SimBackend::new(SimConfig::default()).expect("sim backend");
-    let tap = sim.tap();
-    let mut card = Card::from_backend(Box::new(sim), "sim".into()).expect("card identifies itself");
-    let t0 = push::phc_now(card.backend()) + 100_000;
-    let frames = burst_job(&mut rng, 3000, t0);
-    push::run(
-        &mut card,
-        &frames,
-        &Gen,
-        &PushOptions::default(),
-        &mut |_, _| {},
-    )
-    .expect("first job");
-    tap.take();
+    let (mut card, tap) = used_card(&mut rng);
     let now = push::phc_now(card.backend());
     phc::set(card.backend(), now.saturating_sub(3_000_000));
     let t0 = push::phc_now(card.backend()) + 64_000;

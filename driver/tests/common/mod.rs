@@ -19,3 +19,25 @@ pub fn core_ready() -> bool {
         Some(why) => panic!("hdl/rtl/tsnic_core.v exists but the simulator was not built: {why}"),
     }
 }
+
+/// splitmix64: a small, fixed random source so a failing seed can be rerun (suites that draw random
+/// programs: cosim_fastforward, cosim_kept_card).
+#[allow(dead_code)]
+pub struct Rng(pub u64);
+
+#[allow(dead_code)]
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.below(hi - lo + 1)
+    }
+}
