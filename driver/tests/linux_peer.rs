@@ -462,6 +462,9 @@ fn interrupt_cleans_up() {
             "2GB",
             "--max-rate",
             "100M",
+            // 160 s at that rate: longer than the default 60 s limit, which send now refuses up front
+            "--time-limit",
+            "200s",
         ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
