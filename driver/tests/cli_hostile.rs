@@ -12,10 +12,7 @@ use common::core_ready;
 
 /// A fresh directory for one test.
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tsnic-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch_dir("hostile", name)
 }
 
 fn cmd(state: &Path, args: &[&str]) -> Command {

@@ -19,10 +19,7 @@ use common::{core_ready, repo};
 
 /// A fresh directory for one test's card.
 fn card_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tsnic-persist-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch_dir("persist", name)
 }
 
 fn cmd(state: &Path, args: &[&str]) -> Command {

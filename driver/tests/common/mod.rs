@@ -20,6 +20,15 @@ pub fn core_ready() -> bool {
     }
 }
 
+/// A fresh, empty directory under the temp dir for one test: `tsnic-<suite>-<name>-<pid>`.
+#[allow(dead_code)]
+pub fn scratch_dir(suite: &str, name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tsnic-{suite}-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
 /// splitmix64: a small, fixed random source so a failing seed can be rerun (suites that draw random
 /// programs: cosim_fastforward, cosim_kept_card).
 #[allow(dead_code)]
