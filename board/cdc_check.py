@@ -4,8 +4,8 @@ defect 9).
 
 For each board/<board>/rtl/fpga.v (with --variants also its MAC_10G=1 variant, if it has one), Yosys
 elaborates the top with the RTL of hdl/rtl and board/common/rtl, the IP and primitive stubs of
-board/common/stubs as black boxes, NUM_QUEUES = 2 (the crossings do not depend on it), then `proc;
-flatten; memory -nomap` (no technology mapping). On that netlist this script
+board/common/stubs as black boxes, NUM_QUEUES = 2 and the calendar's SORT_W = 4 (the crossings depend
+on neither), then `proc; flatten; memory -nomap` (no technology mapping). On that netlist this script
   - names the clocks: the clock input of every register is traced back through BUFG (a buffer) to
     its root: a top-level port, a black-box output (IP clock, MMCM, BUFG_GT, BUFGCE_DIV) or a
     register (a divided clock); each root is one clock domain, named after its net;
@@ -14,7 +14,7 @@ flatten; memory -nomap` (no technology mapping). On that netlist this script
     another domain. Black-box outputs and top-level inputs carry no domain (not traced);
   - fails unless each such register is defined in one of the modules cdc.tcl constrains (the
     modules it looks up with tsnic_cells_of: tsnic_cdc_*, tsnic_td_sink).
-Run: board/cdc_check.py [--keep DIR] [--top board[:MAC_10G]] [--list]   (about a minute a top)
+Run: board/cdc_check.py [--keep DIR] [--top board[:MAC_10G]] [--list]   (about 40 s of CPU a top)
 Checked to catch a planted crossing: tests/board/test_cdc_check.py.
 """
 
@@ -75,8 +75,12 @@ def elaborate(top, params, json_out, override=()):
     srcs = needed(top, srcs + list(repl.values())) + [str(top)]
     stubs = sorted(str(p) for p in (ROOT / "board" / "common" / "stubs").glob("*.v"))
     chp = " ".join(f"-chparam {k} {v}" for k, v in params.items())
-    script = (f"read_verilog -lib {' '.join(stubs)}; read_verilog -I{ROOT / 'hdl' / 'rtl'} {' '.join(srcs)}; "
-              "chparam -set NUM_QUEUES 2 tsnic_board_core; "
+    # -defer: nothing is elaborated with its default parameters first, only as the top uses it.
+    # SORT_W 4 (its least): the calendar's release buffer, one clock domain inside, is most of the
+    # elaboration time at its 32 cells (with -defer, 35 s of CPU a top instead of 85 s).
+    script = (f"read_verilog -lib {' '.join(stubs)}; "
+              f"read_verilog -defer -I{ROOT / 'hdl' / 'rtl'} {' '.join(srcs)}; "
+              "chparam -set NUM_QUEUES 2 tsnic_board_core; chparam -set SORT_W 4 tsnic_calendar; "
               f"hierarchy -top fpga {chp}; proc; flatten; memory -nomap; opt_clean; "
               f"write_json {json_out}")
     p = subprocess.run(["yosys", "-q", "-p", script], capture_output=True, text=True, cwd=ROOT)
