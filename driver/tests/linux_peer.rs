@@ -199,7 +199,6 @@ fn assert_linux_evidence(r: &Run, bytes: u64) {
         r.stdout,
         r.stderr
     );
-    assert!(e["error"].is_null(), "Linux receiver: {e}");
     assert_eq!(
         u(&e["bytes_read"]),
         bytes,
@@ -214,6 +213,7 @@ fn assert_linux_evidence(r: &Run, bytes: u64) {
         e["eof"], true,
         "Linux never read EOF (no FIN from the sender): {e}"
     );
+    assert!(e["error"].is_null(), "Linux receiver: {e}");
     assert_eq!(u(&e["state_at_eof"]), TCP_CLOSE_WAIT, "{e}");
     assert_eq!(
         e["fin_acked"], true,

@@ -225,12 +225,12 @@ pub struct ReceiverEvidence {
     /// error: the sender acknowledged Linux's FIN (LAST_ACK to CLOSE; an RST or a FIN
     /// retransmission timeout ends in CLOSE too, but with ECONNRESET or ETIMEDOUT).
     pub fin_acked: bool,
-    /// tcpi_state when the wait for that acknowledgement ended.
+    /// tcpi_state when the wait for that acknowledgement ended (the state at EOF until then).
     pub final_state: u8,
     /// The receiving socket's TCP_INFO when the reading ended.
     pub tcp_info: TcpInfo,
-    /// TCP counter changes in the receiver's namespace up to then (e.g. TcpExtTCPDSACKOldSent:
-    /// segments Linux had already received, i.e. needless retransmissions).
+    /// TCP counter changes in the receiver's namespace over the whole connection, its close
+    /// included (e.g. TcpExtTCPDSACKOldSent: segments Linux already had).
     pub counters: BTreeMap<String, u64>,
     /// Why the receiver stopped early, if it did.
     pub error: Option<String>,
@@ -373,25 +373,30 @@ pub fn receive(cfg: &ReceiveConfig, out: &mut dyn Write) -> io::Result<()> {
     serde_json::to_writer(&mut *out, &res)?;
     writeln!(out)?;
     out.flush()?;
-    // Only after the sender's FIN: then Linux's FIN must be acknowledged (LAST_ACK to CLOSE).
-    let (fin_acked, final_state) = if eof {
-        fin_and_wait_ack(&stream, cfg.idle_timeout)
-    } else {
-        (false, tcp_info.state)
+    let mut ev = ReceiverEvidence {
+        bytes_read: total,
+        sha256,
+        eof,
+        state_at_eof: tcp_info.state,
+        fin_acked: false,
+        final_state: tcp_info.state,
+        tcp_info,
+        counters: counter_delta(&before, &read_counters()),
+        error,
     };
+    // Written now (FIN not yet acknowledged) and again after the wait, so a receiver stopped
+    // while it waits still leaves its account.
     if let Some(p) = &cfg.evidence {
-        let ev = ReceiverEvidence {
-            bytes_read: total,
-            sha256,
-            eof,
-            state_at_eof: tcp_info.state,
-            fin_acked,
-            final_state,
-            tcp_info,
-            counters: res.counters,
-            error,
-        };
         write_evidence(p, &ev)?;
+    }
+    // Only after the sender's FIN: then Linux's FIN must be acknowledged (LAST_ACK to CLOSE).
+    if eof {
+        (ev.fin_acked, ev.final_state) = fin_and_wait_ack(&stream, cfg.idle_timeout);
+        // After the close: a needless retransmission may still arrive after EOF.
+        ev.counters = counter_delta(&before, &read_counters());
+        if let Some(p) = &cfg.evidence {
+            write_evidence(p, &ev)?;
+        }
     }
     drop(stream);
     Ok(())
