@@ -5,6 +5,28 @@
 //! any is missing they FAIL, naming what is missing: they never pass without having run. After
 //! every run they check that nothing was left behind (namespace, TAP). The captures are checked
 //! with tshark. Runs go one at a time (they share the host's CPUs in real time).
+//!
+//! The transfer is judged by Linux, not by tsnic's report: the receiver process writes its own
+//! account (`--peer-evidence`: bytes read, their SHA-256, EOF, its FIN acknowledged), and the
+//! test compares it with a hash it computes itself ([`assert_linux_evidence`]). Loss recovery
+//! is bounded from both sides ([`assert_loss_bounds`]).
+//!
+//! Planted bugs these checks were shown to catch (issue 34 item 13; not committed). To replant
+//! one, make the edit, run `cargo test -p tsnic --release --test linux_peer -- --test-threads 1
+//! NAME`, and see the quoted failure:
+//! - resend all in flight on a loss: in `TcpSender::rack_detect_loss`
+//!   (driver/src/edt/sender.rs), after `detect_loss`, when `lost > 0` set `lost = true` on every
+//!   segment with `!sacked && tx_count > 0`. `recovered_like_linux`: "EDT sender: 307
+//!   retransmissions for 10 drops: 297 needless, more than its 0 TLP probes".
+//! - a wrong byte with a report that lies: in `build_data_frame` xor byte 1_000_000 of the
+//!   stream with 1, and in driver/src/peer/realtime.rs set `peer.sha256_match = true;
+//!   peer.sha256 = expected.clone();`. `cubic_20mb`: "Linux read other bytes than the test
+//!   asked to send" (the checks before this one passed it).
+//! - no FIN: make `TcpSender::close` leave `fin_queued` false. `cubic_20mb` (after the 60 s
+//!   time limit): "Linux never read EOF (no FIN from the sender)".
+//! - Linux's FIN not acknowledged: drop the `post_pure_ack` when the peer's FIN arrives in
+//!   `FinWait` (sender.rs). `cubic_20mb`: "the sender did not acknowledge Linux's FIN" (the
+//!   checks before this one passed it: the report's `fin_from_linux` is only a flag seen).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -663,6 +685,25 @@ fn bad_peer_values_are_refused() {
         !out.status.success() && err.contains("need --peer linux"),
         "{err}"
     );
+    // The evidence comes from the Linux receiver: without one there is none to write.
+    let out = Command::new(env!("CARGO_BIN_EXE_tsnic"))
+        .args([
+            "send",
+            "--card",
+            "model",
+            "--peer-evidence",
+            "never-written.json",
+            "--bytes",
+            "1KB",
+        ])
+        .output()
+        .expect("run tsnic");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("need --peer linux"),
+        "{err}"
+    );
+    assert!(!Path::new("never-written.json").exists());
 }
 
 /// The Verilated card's wire ends bridged to the TAP (unsynchronised: function, not timing):

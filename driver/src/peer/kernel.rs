@@ -509,6 +509,7 @@ mod tests {
     #[test]
     fn tcp_info_fields_at_their_offsets() {
         let mut b = [0u8; 256];
+        b[0] = TCP_STATE_CLOSE;
         b[5] = 7;
         b[6] = 0x97; // rcv 9, snd 7
         b[16..20].copy_from_slice(&1448u32.to_ne_bytes());
@@ -517,5 +518,6 @@ mod tests {
         assert!(t.has_timestamps() && t.has_sack() && t.has_wscale());
         assert_eq!((t.snd_wscale, t.rcv_wscale), (7, 9));
         assert_eq!((t.snd_mss, t.total_retrans), (1448, 5));
+        assert_eq!(t.state, TCP_STATE_CLOSE);
     }
 }
