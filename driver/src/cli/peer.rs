@@ -24,6 +24,10 @@ pub struct PeerRecvArgs {
     /// Give up when nothing happens for this long.
     #[arg(long, default_value_t = 10_000)]
     pub idle_timeout_ms: u64,
+    /// Write this receiver's own account (bytes read, their SHA-256, EOF, FIN acknowledged)
+    /// to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub evidence: Option<std::path::PathBuf>,
 }
 
 pub fn recv(a: PeerRecvArgs) -> Result<()> {
@@ -32,6 +36,7 @@ pub fn recv(a: PeerRecvArgs) -> Result<()> {
         rcvbuf: a.rcvbuf,
         read_rate: a.read_rate,
         idle_timeout: Duration::from_millis(a.idle_timeout_ms),
+        evidence: a.evidence,
     };
     receive(&cfg, &mut std::io::stdout().lock())
         .with_context(|| format!("the Linux receiver on {} failed", a.listen))

@@ -230,6 +230,11 @@ pub struct SendArgs {
     /// (a slow reader, to see the sender honour its window). Sizes: 2MB.
     #[arg(long, value_parser = size_arg)]
     pub peer_read_rate: Option<u64>,
+    /// With --peer linux: the Linux receiver process itself writes its own account to FILE
+    /// (JSON: bytes read from the socket, their SHA-256, whether it read EOF, i.e. the sender's
+    /// FIN, and whether the sender acknowledged Linux's FIN), not through this process.
+    #[arg(long, value_name = "FILE")]
+    pub peer_evidence: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -303,6 +308,24 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
         rcvbuf: small(a.peer_rcvbuf, "--peer-rcvbuf")?,
         read_rate: a.peer_read_rate,
         capture: a.pcap.is_some(),
+        evidence: match &a.peer_evidence {
+            // The receiver runs under `ip netns exec`: give it a path that does not depend on
+            // its working directory; an old file is removed so it is never taken for this run's.
+            Some(p) => {
+                let abs = std::path::absolute(p)
+                    .with_context(|| format!("--peer-evidence {}", p.display()))?;
+                match std::fs::remove_file(&abs) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        return Err(e).with_context(|| {
+                            format!("cannot replace --peer-evidence {}", abs.display())
+                        })
+                    }
+                    _ => {}
+                }
+                Some(abs)
+            }
+            None => None,
+        },
     };
     let stop = stop_flag()?;
     let report = match (a.card, a.sender) {
@@ -341,6 +364,13 @@ fn check_send_outputs(a: &SendArgs) -> Result<()> {
             flag: "--pcap",
             path: p,
             exts: &["pcapng"],
+        });
+    }
+    if let Some(p) = &a.peer_evidence {
+        outs.push(OutPath {
+            flag: "--peer-evidence",
+            path: p,
+            exts: &[],
         });
     }
     if let Some(p) = a.report.as_ref().filter(|p| p.as_os_str() != "-") {
@@ -398,9 +428,10 @@ pub fn run(a: SendArgs) -> Result<()> {
         || a.drop_burst.is_some()
         || a.peer_rcvbuf.is_some()
         || a.peer_read_rate.is_some()
+        || a.peer_evidence.is_some()
     {
         anyhow::bail!(
-            "--sender, --drop-burst, --peer-rcvbuf and --peer-read-rate need --peer linux"
+            "--sender, --drop-burst, --peer-rcvbuf, --peer-read-rate and --peer-evidence need --peer linux"
         );
     }
     if matches!(a.pacing_model, PacingModelArg::Queue) && matches!(a.stamp, StampArg::Departure) {

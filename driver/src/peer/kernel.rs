@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::io::{self, BufRead, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::os::fd::AsRawFd;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -22,6 +23,9 @@ use crate::edt::frame::pattern_byte;
 /// TCP_INFO fields the reports use (offsets of `struct tcp_info`, linux/tcp.h).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct TcpInfo {
+    /// tcpi_state (linux/tcp_states.h): 1 ESTABLISHED, 7 CLOSE, 8 CLOSE_WAIT, 9 LAST_ACK, ...
+    #[serde(default)]
+    pub state: u8,
     /// TCPI_OPT_* bits: 1 timestamps, 2 SACK, 4 window scale, 8 ECN.
     pub options: u8,
     /// Window scale the peer announced (our shift for its window).
@@ -69,6 +73,7 @@ impl TcpInfo {
         let u32at = |o: usize| u32::from_ne_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
         let u64at = |o: usize| u64::from(u32at(o)) | u64::from(u32at(o + 4)) << 32;
         TcpInfo {
+            state: b[0],
             options: b[5],
             snd_wscale: b[6] & 0x0f,
             rcv_wscale: b[6] >> 4,
@@ -120,6 +125,7 @@ pub const COUNTERS: &[&str] = &[
     "TcpExtTCPRcvQDrop",
     "TcpExtTCPSACKReorder",
     "TcpExtTCPDSACKOldSent",
+    "TcpExtTCPDSACKOfoSent",
     "TcpExtTCPDSACKRecv",
     "TcpExtTCPWantZeroWindowAdv",
     "TcpExtTCPToZeroWindowAdv",
@@ -197,6 +203,71 @@ pub struct ReceiveConfig {
     pub read_rate: Option<u64>,
     /// Give up if no connection or no byte arrives for this long.
     pub idle_timeout: Duration,
+    /// Write [`ReceiverEvidence`] to this file (from this process, not the sender's).
+    pub evidence: Option<PathBuf>,
+}
+
+/// The receiver's own account of the connection, written by the receiver process itself to
+/// the file `--peer-evidence` names (it never passes through the sending process, so a test
+/// can check the sender against Linux rather than against the sender's report): what the
+/// application read from the Linux socket, and how that socket ended.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct ReceiverEvidence {
+    /// Bytes the application read from the socket.
+    pub bytes_read: u64,
+    /// SHA-256 of those bytes, in the order read.
+    pub sha256: String,
+    /// read() returned 0: Linux took the sender's FIN, after every byte before it.
+    pub eof: bool,
+    /// tcpi_state when the reading ended (8, CLOSE_WAIT, after the sender's FIN).
+    pub state_at_eof: u8,
+    /// After shutdown(SHUT_WR) (Linux's FIN) the socket reached CLOSE (7) with no socket
+    /// error: the sender acknowledged Linux's FIN (LAST_ACK to CLOSE; an RST or a FIN
+    /// retransmission timeout ends in CLOSE too, but with ECONNRESET or ETIMEDOUT).
+    pub fin_acked: bool,
+    /// tcpi_state when the wait for that acknowledgement ended (the state at EOF until then).
+    pub final_state: u8,
+    /// The receiving socket's TCP_INFO when the reading ended.
+    pub tcp_info: TcpInfo,
+    /// TCP counter changes in the receiver's namespace over the whole connection, its close
+    /// included (e.g. TcpExtTCPDSACKOldSent: segments Linux already had).
+    pub counters: BTreeMap<String, u64>,
+    /// Why the receiver stopped early, if it did.
+    pub error: Option<String>,
+}
+
+/// tcpi_state of a closed socket (TCP_CLOSE, linux/tcp_states.h).
+pub const TCP_STATE_CLOSE: u8 = 7;
+
+/// Send our FIN (shutdown of the write side) and wait up to `timeout` for the socket to reach
+/// CLOSE. Returns (acknowledged without error, final tcpi_state).
+fn fin_and_wait_ack(s: &TcpStream, timeout: Duration) -> (bool, u8) {
+    if s.shutdown(Shutdown::Write).is_err() {
+        return (false, TcpInfo::of(s).map_or(0, |t| t.state));
+    }
+    let end = Instant::now() + timeout;
+    loop {
+        let st = TcpInfo::of(s).map_or(0, |t| t.state);
+        if st == TCP_STATE_CLOSE {
+            return (matches!(s.take_error(), Ok(None)), st);
+        }
+        if Instant::now() > end {
+            return (false, st);
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Write `ev` to `path` whole (a temporary file renamed into place).
+fn write_evidence(path: &Path, ev: &ReceiverEvidence) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".part");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(
+        &tmp,
+        serde_json::to_vec_pretty(ev).map_err(io::Error::other)?,
+    )?;
+    std::fs::rename(&tmp, path)
 }
 
 /// hex of a digest.
@@ -261,9 +332,13 @@ pub fn receive(cfg: &ReceiveConfig, out: &mut dyn Write) -> io::Result<()> {
         }
     ];
     let mut error = None;
+    let mut eof = false;
     loop {
         match stream.read(&mut buf) {
-            Ok(0) => break,
+            Ok(0) => {
+                eof = true;
+                break;
+            }
             Ok(n) => {
                 h.update(&buf[..n]);
                 total += n as u64;
@@ -284,19 +359,45 @@ pub fn receive(cfg: &ReceiveConfig, out: &mut dyn Write) -> io::Result<()> {
     }
     let duration_ms = start.elapsed().as_secs_f64() * 1e3;
     let tcp_info = TcpInfo::of(&stream).unwrap_or_default();
-    // Closing sends our FIN; the result goes out first so nothing waits on the close.
+    let sha256 = hex(&h.finalize());
+    // Our FIN goes out after the result, so nothing waits on the close.
     let res = ReceiverResult {
         received_bytes: total,
-        sha256: hex(&h.finalize()),
+        sha256: sha256.clone(),
         remote: remote.to_string(),
         duration_ms,
-        tcp_info,
+        tcp_info: tcp_info.clone(),
         counters: counter_delta(&before, &read_counters()),
-        error,
+        error: error.clone(),
     };
     serde_json::to_writer(&mut *out, &res)?;
     writeln!(out)?;
     out.flush()?;
+    let mut ev = ReceiverEvidence {
+        bytes_read: total,
+        sha256,
+        eof,
+        state_at_eof: tcp_info.state,
+        fin_acked: false,
+        final_state: tcp_info.state,
+        tcp_info,
+        counters: counter_delta(&before, &read_counters()),
+        error,
+    };
+    // Written now (FIN not yet acknowledged) and again after the wait, so a receiver stopped
+    // while it waits still leaves its account.
+    if let Some(p) = &cfg.evidence {
+        write_evidence(p, &ev)?;
+    }
+    // Only after the sender's FIN: then Linux's FIN must be acknowledged (LAST_ACK to CLOSE).
+    if eof {
+        (ev.fin_acked, ev.final_state) = fin_and_wait_ack(&stream, cfg.idle_timeout);
+        // After the close: a needless retransmission may still arrive after EOF.
+        ev.counters = counter_delta(&before, &read_counters());
+        if let Some(p) = &cfg.evidence {
+            write_evidence(p, &ev)?;
+        }
+    }
     drop(stream);
     Ok(())
 }
@@ -408,6 +509,7 @@ mod tests {
     #[test]
     fn tcp_info_fields_at_their_offsets() {
         let mut b = [0u8; 256];
+        b[0] = TCP_STATE_CLOSE;
         b[5] = 7;
         b[6] = 0x97; // rcv 9, snd 7
         b[16..20].copy_from_slice(&1448u32.to_ne_bytes());
@@ -416,5 +518,6 @@ mod tests {
         assert!(t.has_timestamps() && t.has_sack() && t.has_wscale());
         assert_eq!((t.snd_wscale, t.rcv_wscale), (7, 9));
         assert_eq!((t.snd_mss, t.total_retrans), (1448, 5));
+        assert_eq!(t.state, TCP_STATE_CLOSE);
     }
 }

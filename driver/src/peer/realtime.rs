@@ -79,6 +79,8 @@ pub struct LinuxRunConfig {
     /// The Linux receiver reads at most this many bytes/s (None: as fast as it can).
     pub read_rate: Option<u64>,
     pub capture: bool,
+    /// The receiver writes its own [`super::kernel::ReceiverEvidence`] to this file.
+    pub evidence: Option<std::path::PathBuf>,
 }
 
 impl Default for LinuxRunConfig {
@@ -98,6 +100,7 @@ impl Default for LinuxRunConfig {
             rcvbuf: None,
             read_rate: None,
             capture: false,
+            evidence: None,
         }
     }
 }
@@ -558,6 +561,9 @@ fn receiver_args(cfg: &LinuxRunConfig) -> Vec<String> {
     if let Some(r) = cfg.read_rate {
         a.extend(["--read-rate".into(), r.to_string()]);
     }
+    if let Some(p) = &cfg.evidence {
+        a.extend(["--evidence".into(), p.to_string_lossy().into_owned()]);
+    }
     a
 }
 
@@ -861,6 +867,7 @@ pub fn run_kernel(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxRe
     let limit = start + cfg.time_limit_ns;
     let mut result: Option<KernelSendResult> = None;
     let mut quiet_since: Option<u64> = None;
+    let mut last_moved = start;
     let mut to_sender_host = 0u64;
     loop {
         if stop.load(Ordering::Relaxed) {
@@ -886,6 +893,7 @@ pub fn run_kernel(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxRe
         }
         let mut to_server = Vec::new();
         let mut to_client = Vec::new();
+        let moved = !fwd.is_empty() || !rev.is_empty();
         match &mut path {
             Some(p) => {
                 for f in fwd {
@@ -924,10 +932,18 @@ pub fn run_kernel(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxRe
         if result.is_none() {
             result = client.try_json::<KernelSendResult>();
         }
+        if moved {
+            last_moved = now;
+        }
         if result.is_some() {
-            // Keep forwarding until the path is empty (the last ACK), bounded.
+            // Keep forwarding until the path is empty and the TAPs have been quiet for a while:
+            // the kernel sender reports once it read Linux's FIN, when its ACK of that FIN may
+            // still wait in its TAP (without it the receiver's FIN is never acknowledged).
             let q = *quiet_since.get_or_insert(now);
-            if path.as_ref().is_none_or(|p| p.in_flight() == 0) || now > q + 2_000_000_000 {
+            let quiet = now > last_moved + KERNEL_QUIET_NS;
+            if (quiet && path.as_ref().is_none_or(|p| p.in_flight() == 0))
+                || now > q + 2_000_000_000
+            {
                 break;
             }
         }
@@ -1021,6 +1037,10 @@ pub fn run_kernel(cfg: &LinuxRunConfig, stop: Arc<AtomicBool>) -> Result<LinuxRe
     drop(side.ns);
     Ok(report)
 }
+
+/// The kernel baseline ends once the kernel sender has reported, the path is empty and neither
+/// TAP has given a frame for this long (the last ACK has been forwarded).
+const KERNEL_QUIET_NS: u64 = 20_000_000;
 
 /// How long the unsynchronised co-simulation waits (wall time) for Linux to answer before it
 /// lets simulated time jump to the sender's next timer. Above Linux's 40 ms delayed-ACK
