@@ -17,7 +17,7 @@ import random
 
 import cocotb
 from cocotb.queue import Queue
-from cocotb.triggers import ClockCycles, RisingEdge, ReadOnly, Timer
+from cocotb.triggers import ClockCycles, Edge, Event, RisingEdge, ReadOnly, Timer
 
 import tsnic_contract as C
 from tsnic_regif_master import RegIfMaster
@@ -63,6 +63,7 @@ class TB:
         self.cpls = []
         self.cut = []             # frames the MAC saw begin but not end (cut by the MAC's reset)
         self.gaps = 0
+        self._ready_changed = Event()
         self.ready_prob = 1.0
         self.push_q = Queue()
 
@@ -130,10 +131,26 @@ class TB:
         self.sent.append(f)
         self.push_q.put_nowait(f)
 
+    @property
+    def ready_prob(self):
+        return self._ready_prob
+
+    @ready_prob.setter
+    def ready_prob(self, p):
+        self._ready_prob = p
+        self._ready_changed.set()
+
     async def _ready_driver(self):
+        dut = self.dut
         while True:
-            await RisingEdge(self.dut.mac_clk)
-            self.dut.m_axis_tx_tready.value = int(random.random() < self.ready_prob)
+            if self._ready_prob >= 1.0:
+                # always ready: no need to wake in every MAC cycle until a scenario changes it
+                dut.m_axis_tx_tready.value = 1
+                self._ready_changed.clear()
+                await self._ready_changed.wait()
+            await RisingEdge(dut.mac_clk)
+            p = self._ready_prob
+            dut.m_axis_tx_tready.value = int(random.random() < p) if p < 1.0 else 1
 
     async def _mac_monitor(self):
         dut = self.dut
@@ -149,6 +166,14 @@ class TB:
             v = int(dut.m_axis_tx_tvalid.value)
             if cur is not None and not v:
                 self.gaps += 1
+            if cur is None and not v:
+                # between frames and nothing offered: sleep until tvalid rises (it changes only at a
+                # mac_clk edge), then look at that edge as the loop would have
+                await RisingEdge(dut.m_axis_tx_tvalid)
+                await ReadOnly()
+                if int(dut.mac_rst.value):
+                    continue
+                v = 1
             if v and int(dut.m_axis_tx_tready.value):
                 keep = int(dut.m_axis_tx_tkeep.value)
                 data = int(dut.m_axis_tx_tdata.value).to_bytes(BYTES, "little")
@@ -163,8 +188,9 @@ class TB:
         dut = self.dut
         seen = int(dut.sof_count.value)     # the counter lives on across tests
         while True:
-            await RisingEdge(dut.mac_clk)
-            await Timer(5, units="ps")
+            # sof_count changes 3 ps after a mac_clk edge (the bench top), after sof_true_*
+            await Edge(dut.sof_count)
+            await ReadOnly()
             n = int(dut.sof_count.value)
             if n != seen:
                 assert n == seen + 1
@@ -176,6 +202,10 @@ class TB:
         while True:
             await RisingEdge(dut.clk)
             await ReadOnly()
+            if not int(dut.m_cpl_req_valid.value):
+                # nothing offered: sleep until valid rises (only at a clk edge), then that edge's look
+                await RisingEdge(dut.m_cpl_req_valid)
+                await ReadOnly()
             if int(dut.m_cpl_req_valid.value) and int(dut.m_cpl_req_ready.value):
                 self.cpls.append({k: int(getattr(dut, "m_cpl_req_" + k).value) for k in (
                     "queue", "ring_index", "cookie", "launch_ns", "depart_ns", "len", "status", "reason",
