@@ -25,6 +25,8 @@ from cocotbext.pcie.core.caps import PciCapId
 from tsnic_pcie_model import PcieHost, MSIX_TABLE, MSIX_PBA
 
 DATA_W = int(os.environ.get("DATA_W", "512"))
+# SOAK=1 (make soak): the longer directed and random rounds of test_cpl_credits
+SOAK = os.environ.get("SOAK", "") not in ("", "0")
 
 # the hard block's completion buffer, from the product guides' "Completion Space" tables (not from the
 # design's parameters): UltraScale+ (PG213, pcie4/pcie4c): 128 CPH, 32768 B; the Gen3 block at 256 bits
@@ -381,11 +383,11 @@ async def credit_round(tb, reads, mrrs, conc):
 async def test_cpl_credits(dut):
     """Completion-buffer credits (issue 30, defect 8). The host answers every read after 1 us (so that
     the design keeps as many reads in flight as it allows) and splits every completion at every read
-    completion boundary, 64 then 128 bytes. Directed: 64-byte reads (all 32 tags in flight at once),
-    512-byte reads at MRRS 512 (the header budget is the limit and is used up to its last request),
-    8-byte reads across a 64/128-byte boundary (2 completions each); then random lengths, offsets,
-    MRRS and concurrency. Throughout, RqMonitor's worst-case credits of the reads in flight never
-    exceed the block's buffer, every request got exactly its RCB pieces, the hard-block model dropped
+    completion boundary, 64 then 128 bytes. Directed: 96 64-byte reads (256 with SOAK=1; all 32 tags
+    in flight at once), 512-byte reads at MRRS 512 (the header budget is the limit and is used up to
+    its last request), 8-byte reads across a 64/128-byte boundary (2 completions each); then random
+    lengths, offsets, MRRS and concurrency (24 reads per MRRS, 60 with SOAK=1). Throughout,
+    RqMonitor's worst-case credits of the reads in flight never exceed the block's buffer, every request got exactly its RCB pieces, the hard-block model dropped
     no completion, and all data equal host memory."""
     tb = TB(dut)
     await tb.init()
@@ -399,7 +401,7 @@ async def test_cpl_credits(dut):
         rc.read_completion_boundary = rcb == 128
         # directed: small reads keep every tag busy
         tb.mon.reset_max()
-        await credit_round(tb, [(k * 256 + 64 * (k % 3), 64) for k in range(256)], 512, 48)
+        await credit_round(tb, [(k * 256 + 64 * (k % 3), 64) for k in range(256 if SOAK else 96)], 512, 48)
         assert tb.mon.max_tags == 32, f"RCB {rcb}: 64-byte reads: at most {tb.mon.max_tags} tags in flight"
         # directed: 512-byte requests (8 headers each): the buffer's headers are the limit
         tb.mon.reset_max()
@@ -417,7 +419,7 @@ async def test_cpl_credits(dut):
         for mrrs in (128, 256, 512):
             tb.mon.reset_max()
             reads = []
-            for _ in range(60):
+            for _ in range(60 if SOAK else 24):
                 ln = rng.choice([rng.randint(1, 128), rng.randint(1, 3000)])
                 reads.append((rng.randrange(0, (1 << 20) - ln), ln))
             await credit_round(tb, reads, mrrs, rng.randint(4, 24))
