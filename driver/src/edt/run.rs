@@ -124,6 +124,33 @@ impl Summary {
     }
 }
 
+/// One flow of a run (`--flows N`): how it fared on its own, so that the share each flow got of the
+/// bottleneck can be seen, not only the sum.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FlowReport {
+    pub flow: usize,
+    pub bytes_acked: u64,
+    /// Its bytes acknowledged over its own time, connection established to its last byte acked
+    /// (to the end of the run if it did not finish), Mbit/s.
+    pub goodput_mbps: f64,
+    pub completed: bool,
+    pub retransmitted_segments: u64,
+    pub rto_fires: u64,
+    /// Mean of its smoothed RTT after each update, and the last value, us.
+    pub srtt_mean_us: f64,
+    pub srtt_final_us: f64,
+    pub final_cwnd: u64,
+    pub cc_state: String,
+}
+
+/// Jain's fairness index of `x` (Jain, Chiu and Hawe, DEC-TR-301, 1984): (sum x)^2 / (n * sum x^2),
+/// 1 when every flow got the same, 1/n when one flow got everything. None for no flows or all zero.
+pub fn jain_index(x: &[f64]) -> Option<f64> {
+    let sum: f64 = x.iter().sum();
+    let sq: f64 = x.iter().map(|v| v * v).sum();
+    (!x.is_empty() && sq > 0.0).then(|| sum * sum / (x.len() as f64 * sq))
+}
+
 /// The result of one run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
@@ -175,6 +202,10 @@ pub struct Report {
     pub early_timer_fires: u64,
     pub final_cwnd: Vec<u64>,
     pub cc_state: Vec<String>,
+    /// Each flow on its own (one entry per flow, in flow order).
+    pub per_flow: Vec<FlowReport>,
+    /// Jain's fairness index of the flows' goodputs (1 = equal shares; None when nothing was acked).
+    pub jain_fairness: Option<f64>,
     /// On the simulated card: per-status counts and departure error (depart - launch).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub card_stats: Option<SimCardStats>,
@@ -759,6 +790,32 @@ fn make_report(
     }
     let incomplete_reason =
         (!completed).then(|| incomplete_reason(cfg, senders, net, now, stopped));
+    let per_flow: Vec<FlowReport> = senders
+        .iter()
+        .zip(apps)
+        .enumerate()
+        .map(|(i, (s, a))| {
+            let span = a
+                .data_done_ns
+                .unwrap_or(now)
+                .saturating_sub(s.stats.established_ns)
+                .max(1);
+            let srtt = &s.stats.srtt_ns;
+            FlowReport {
+                flow: i,
+                bytes_acked: s.stats.acked_bytes,
+                goodput_mbps: s.stats.acked_bytes as f64 * 8.0 / span as f64 * 1e3,
+                completed: s.is_finished(),
+                retransmitted_segments: s.stats.retrans_segs,
+                rto_fires: s.stats.rto_fires,
+                srtt_mean_us: Summary::of(srtt, 1000.0).mean,
+                srtt_final_us: srtt.last().map_or(0.0, |&v| v as f64 / 1000.0),
+                final_cwnd: s.cc_state.cwnd,
+                cc_state: s.cc_label(),
+            }
+        })
+        .collect();
+    let jain_fairness = jain_index(&per_flow.iter().map(|f| f.goodput_mbps).collect::<Vec<_>>());
     Report {
         card: card.describe(),
         config: cfg.clone(),
@@ -802,6 +859,8 @@ fn make_report(
         early_timer_fires: senders.iter().map(|s| s.early_timer_fires()).sum(),
         final_cwnd: senders.iter().map(|s| s.cc_state.cwnd).collect(),
         cc_state: senders.iter().map(|s| s.cc_label()).collect(),
+        per_flow,
+        jain_fairness,
         card_stats: None,
         pcap,
     }
@@ -938,6 +997,45 @@ impl Report {
         if let Some(s) = &self.card_stats {
             o.push_str(&s.table_rows());
         }
+        if self.per_flow.len() > 1 {
+            o.push_str(&self.flow_table());
+        }
+        o
+    }
+
+    /// Per-flow rows and Jain's fairness index (printed by `tsnic send` for more than one flow).
+    pub fn flow_table(&self) -> String {
+        use std::fmt::Write;
+        let mut o = String::new();
+        let _ = writeln!(
+            o,
+            "{:>5} {:>12} {:>12} {:>8} {:>6} {:>10} {:>10} {:>8}  state",
+            "flow", "goodput Mb/s", "bytes acked", "retrans", "RTOs", "srtt us", "srtt end", "cwnd"
+        );
+        for f in &self.per_flow {
+            let _ = writeln!(
+                o,
+                "{:>5} {:>12.2} {:>12} {:>8} {:>6} {:>10.1} {:>10.1} {:>8}  {}{}",
+                f.flow,
+                f.goodput_mbps,
+                f.bytes_acked,
+                f.retransmitted_segments,
+                f.rto_fires,
+                f.srtt_mean_us,
+                f.srtt_final_us,
+                f.final_cwnd,
+                f.cc_state,
+                if f.completed { "" } else { " (not finished)" }
+            );
+        }
+        let _ = writeln!(
+            o,
+            "Jain's fairness index {} over {} flows (1 = equal goodput shares, {:.3} = one flow took all)",
+            self.jain_fairness
+                .map_or_else(|| "n/a".to_string(), |j| format!("{j:.4}")),
+            self.per_flow.len(),
+            1.0 / self.per_flow.len() as f64
+        );
         o
     }
 }
@@ -974,6 +1072,17 @@ mod tests {
         assert!(e.contains("unknown key"), "{e}");
         let e = parse_path("rate=0,rtt=1ms").unwrap_err().to_string();
         assert!(e.contains("must be positive"), "{e}");
+    }
+
+    #[test]
+    fn jain_index_bounds() {
+        // equal shares: 1; one flow with everything: 1/n (Jain et al. 1984, the index's bounds)
+        assert_eq!(jain_index(&[5.0, 5.0, 5.0, 5.0]), Some(1.0));
+        assert_eq!(jain_index(&[8.0, 0.0, 0.0, 0.0]), Some(0.25));
+        // two flows at 1 and 3: 16 / (2 * 10)
+        assert!((jain_index(&[1.0, 3.0]).unwrap() - 0.8).abs() < 1e-12);
+        assert_eq!(jain_index(&[]), None);
+        assert_eq!(jain_index(&[0.0, 0.0]), None);
     }
 
     #[test]
