@@ -30,9 +30,8 @@
 //   cycle txd shows the /S/) or, STAMP_INPUT = 0, the first of the beats stamp_beat marks (a beat
 //   taken upstream on this clock, stamp_last its tlast: the launch gate's output before a
 //   tsnic_axis_downsize, one cycle more: LAG_BASE_CYC = 5). The idle-line latency and the PHY's are for CTRL_TX_LAT_COMP_NS. Times are
-//   kept exactly as ns + ps (PERIOD_PS per cycle); up to 2^ADDR frames may be between the handshake
-//   and their /S/ (the input registers, the lane buffer and an upstream downsizer hold 4 at most).
-//   rst must reset this module with the launch gate (the two count frames in step).
+//   kept exactly as ns + ps (PERIOD_PS per cycle), in tsnic_xgmii_tx_lag. rst must reset this module
+//   with the launch gate (the two count frames in step).
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -416,77 +415,21 @@ always @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------------------------------------
-// line-start report: a time of ns + ps (0..999) advancing PERIOD_PS a cycle; each frame's handshake
-// time waits in a FIFO for its /S/
-localparam integer P_NS = PERIOD_PS / 1000;
-localparam integer P_PS = PERIOD_PS % 1000;
-localparam integer B_NS = (LAG_BASE_CYC * PERIOD_PS) / 1000;
-localparam integer B_PS = (LAG_BASE_CYC * PERIOD_PS) % 1000;
-localparam integer H_NS = (PERIOD_PS / 2) / 1000;          // lane 4: half a word later
-localparam integer H_PS = (PERIOD_PS / 2) % 1000;
-
-reg  [15:0] t_ns_reg = 16'd0;
-reg  [9:0]  t_ps_reg = 10'd0;
-wire [10:0] t_ps_sum = {1'b0, t_ps_reg} + P_PS[10:0];
-wire        t_carry = (t_ps_sum >= 11'd1000);
-
-reg         s_mid_reg = 1'b0;               // inside a frame at the stamp point
-wire        s_fire = (STAMP_INPUT != 0) ? (s_axis_tvalid && s_axis_tready) : stamp_beat;
-wire        s_last = (STAMP_INPUT != 0) ? s_axis_tlast : stamp_last;
-wire        hs_first = s_fire && !s_mid_reg;
-
-wire        hs_valid;
-wire [25:0] hs_time;
-wire [3+1:0] unused_hs_count;
-wire        unused_hs_ready;
-tsnic_fifo #(.WIDTH(26), .ADDR_W(3)) hs_fifo_inst (
+// line-start report (a module of its own: its logic sits beside, not in, the lane buffer's paths)
+tsnic_xgmii_tx_lag #(
+    .PERIOD_PS(PERIOD_PS),
+    .STAMP_INPUT(STAMP_INPUT),
+    .LAG_BASE_CYC(LAG_BASE_CYC)
+) lag_inst (
     .clk(clk), .rst(rst),
-    .s_valid(hs_first), .s_ready(unused_hs_ready), .s_data({t_ns_reg, t_ps_reg}),
-    .m_valid(hs_valid), .m_ready(sof_reg), .m_data(hs_time),
-    .count(unused_hs_count)
+    .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast),
+    .stamp_beat(stamp_beat), .stamp_last(stamp_last),
+    .sof(sof_reg), .sof_lane4(sof4_reg),
+    .m_lag_valid(m_lag_valid), .m_lag_ns(m_lag_ns)
 );
 
-// stage 1: the difference at the /S/ word; stage 2: whole ns, less the base, plus lane 4's half word
-reg               l1_valid_reg = 1'b0;
-reg               l1_lane4_reg = 1'b0;
-reg  [15:0]       l1_dns_reg = 16'd0;
-reg  signed [11:0] l1_dps_reg = 12'sd0;      // -999..999
-reg               lag_valid_reg = 1'b0;
-reg  [15:0]       lag_ns_reg = 16'd0;
-
-localparam signed [12:0] B_PS13 = B_PS[12:0];
-localparam signed [12:0] H_PS13 = H_PS[12:0];
-localparam signed [17:0] B_NS18 = B_NS[17:0];
-localparam signed [17:0] H_NS18 = H_NS[17:0];
-wire signed [12:0] l2_frac = {l1_dps_reg[11], l1_dps_reg} - B_PS13 + (l1_lane4_reg ? H_PS13 : 13'sd0);
-wire signed [2:0]  l2_adj = (l2_frac < -13'sd1000) ? -3'sd2 : (l2_frac < 13'sd0) ? -3'sd1
-                          : (l2_frac >= 13'sd1000) ? 3'sd1 : 3'sd0;
-wire signed [17:0] l2_lag = $signed({2'b00, l1_dns_reg}) - B_NS18 + (l1_lane4_reg ? H_NS18 : 18'sd0)
-                          + {{15{l2_adj[2]}}, l2_adj};
-
-always @(posedge clk) begin
-    t_ps_reg <= t_carry ? t_ps_sum[9:0] - 10'd1000 : t_ps_sum[9:0];
-    t_ns_reg <= t_ns_reg + P_NS[15:0] + {15'd0, t_carry};
-    if (s_fire) s_mid_reg <= !s_last;
-    l1_valid_reg <= sof_reg && hs_valid;
-    l1_lane4_reg <= sof4_reg;
-    l1_dns_reg <= t_ns_reg - hs_time[25:10];
-    l1_dps_reg <= $signed({2'b00, t_ps_reg}) - $signed({2'b00, hs_time[9:0]});
-    lag_valid_reg <= l1_valid_reg;
-    lag_ns_reg <= l2_lag[17] ? 16'd0 : (|l2_lag[16:16] ? 16'hFFFF : l2_lag[15:0]);
-    if (rst) begin
-        s_mid_reg <= 1'b0;
-        l1_valid_reg <= 1'b0;
-        lag_valid_reg <= 1'b0;
-    end
-end
-
-assign m_lag_valid = lag_valid_reg;
-assign m_lag_ns = lag_ns_reg;
-
 /* verilator lint_off UNUSEDSIGNAL */
-wire unused_ok = &{1'b0, gd, crc_z[31:0], unused_hs_count, unused_hs_ready,
-                   (STAMP_INPUT != 0) ? {stamp_beat, stamp_last} : 2'b00};
+wire unused_ok = &{1'b0, gd, crc_z[31:0]};
 /* verilator lint_on UNUSEDSIGNAL */
 
 endmodule
