@@ -315,7 +315,7 @@ pub const CPL_SIZE: usize = 32;
 /// One per descriptor, exactly once. The phase bit is in the last dword so a half-written record is never valid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Completion {
-    /// Actual departure for SENT and SENT_LATE: the PHC time at which the frame started on the line (its first preamble octet; the SFD is 7 octets later), as the MAC reports it (TX_MAC_LAG: the co-simulated card), else the PHC time of its first beat at the MAC (boards today), plus TX latency compensation. PHC time of the decision otherwise.
+    /// Actual departure for SENT and SENT_LATE: the PHC time at which the frame started on the line (its first preamble octet; the SFD is 7 octets later), as the MAC reports it (TX_MAC_LAG: the co-simulated card, whose wire applies 10G start alignment and the deficit idle count, and the 10G boards, whose tsnic_xgmii_tx reports its /S/ on the XGMII), else the PHC time of its first beat at the MAC (the CMAC boards: exact on an idle line only), plus TX latency compensation. PHC time of the decision otherwise.
     pub depart_ns: u64,
     /// Requested launch time as the descriptor gave it.
     pub launch_ns: u64,
@@ -518,7 +518,7 @@ pub mod reg {
     pub const CTRL_STATUS_RESET_BUSY: u32 = 0x2;
     /// (rw) Payload prefetch lookahead: an entry leaves the calendar this long before its launch time.
     pub const CTRL_LOOKAHEAD_NS: usize = 0x108;
-    /// (rw) Added to a frame's departure (its start on the line as the MAC reports it, or its first beat at the MAC) to form depart_ns (MAC/PHY TX latency).
+    /// (rw) Added to a frame's departure (its start on the line as the MAC reports it, or its first beat at the MAC) to form depart_ns: the fixed TX latency from there to the line (10G boards: the MAC's idle-line latency and the PCS/PMA's; CMAC: the CMAC's and the GT's).
     pub const CTRL_TX_LAT_COMP_NS: usize = 0x10c;
     /// (rw) Interrupt control.
     pub const CTRL_IRQ_CTRL: usize = 0x110;

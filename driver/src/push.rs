@@ -947,7 +947,8 @@ pub struct FrameReport {
     /// Departure minus launch, ns (frames on the wire).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_ns: Option<i64>,
-    /// Earliest departure physics allowed: max(launch, end of the frame before it on the wire).
+    /// Earliest departure physics allowed: max(launch, end of the frame before it on the wire, its
+    /// gap as short as the MAC's deficit idle count may make it: 9 octets at 10G, 5 at 100G).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub earliest_ns: Option<u64>,
     /// Departure minus `earliest_ns`, ns: never negative where the card stamps the frame's start on
@@ -1052,10 +1053,13 @@ pub struct QueueReport {
     pub not_sent: u64,
 }
 
-/// Wire time of a frame of `len` bytes (without FCS) at `rate_bps`, preamble to end of gap, in ps.
+/// Shortest time from a frame's start to the next frame's start at `rate_bps`, in ps: its wire bytes
+/// (preamble to the end of a 12-octet gap) less the octets a MAC's deficit idle count may take off
+/// the gap to align the next start ([`crate::wire_time::dic_max_bytes`]).
 pub fn frame_wire_ps(len: u32, rate_bps: u64) -> u64 {
-    let bits = u128::from(crate::wire_time::wire_bytes(len as usize)) * 8;
-    (bits * 1_000_000_000_000 / u128::from(rate_bps.max(1))) as u64
+    let bytes =
+        crate::wire_time::wire_bytes(len as usize) - crate::wire_time::dic_max_bytes(rate_bps);
+    (u128::from(bytes) * 8 * 1_000_000_000_000 / u128::from(rate_bps.max(1))) as u64
 }
 
 impl Report {
@@ -1687,30 +1691,35 @@ mod tests {
 
     #[test]
     fn late_frames_are_split_into_busy_line_and_card() {
-        // 10G: a 60-byte frame takes (8 + 60 + 4 + 12) x 0.8 = 67.2 ns on the wire.
+        // 10G: a 60-byte frame takes (8 + 60 + 4 + 12) x 0.8 = 67.2 ns on the wire; the deficit idle
+        // count may take 3 octets off a gap (IEEE 802.3 46.3.1.4), so the next may start 64.8 ns on.
         let out = outcome(vec![
             res(0, Status::Sent, 1000, 1000),
-            // asked for 1000 too: the line is free at 1067.2, it left then (stamped 1067): the busy line
+            // asked for 1000 too: the line is free at 1064.8 at the earliest, it left at 1067
+            // (stamped 1067): the busy line
             res(1, Status::SentLate, 1000, 1067),
-            // asked for 1100, left at 1300 although the line was free at 1134.2: the card
+            // asked for 1100, left at 1300 although the line was free at 1131.8: the card
             res(2, Status::SentLate, 1100, 1300),
-            // back-to-back train behind it, exact in ps: free at 1367.2, 1434.4
-            res(3, Status::SentLate, 1300, 1367),
-            res(4, Status::SentLate, 1300, 1435),
+            // back-to-back train behind it, exact in ps: free at 1364.8 at the earliest (stamped 1364
+            // as a MAC that shortened the gap by 3 would), then from 1364: 1428.8 (it left at 1431)
+            res(3, Status::SentLate, 1300, 1364),
+            res(4, Status::SentLate, 1300, 1431),
         ]);
         let r = Report::new(&out, &ctx());
         assert_eq!((r.late, r.late_busy_line, r.late_card), (4, 3, 1));
         let f = &r.frames;
-        assert_eq!(f[1].earliest_ns, Some(1067));
-        assert_eq!(f[1].delay_ns, Some(0));
-        assert_eq!(f[2].earliest_ns, Some(1134));
-        assert_eq!(f[2].delay_ns, Some(166));
+        assert_eq!(f[1].earliest_ns, Some(1064));
+        assert_eq!(f[1].delay_ns, Some(3));
+        assert_eq!(f[2].earliest_ns, Some(1131));
+        assert_eq!(f[2].delay_ns, Some(169));
         assert_eq!(f[2].waited_for, Some("card"));
+        assert_eq!(f[3].earliest_ns, Some(1364));
         assert_eq!(f[3].waited_for, Some("line"));
-        assert_eq!(f[4].earliest_ns, Some(1434));
+        assert_eq!(f[4].earliest_ns, Some(1428));
+        assert_eq!(f[4].delay_ns, Some(3));
         assert_eq!(f[0].waited_for, None);
         let d = r.delay_ns.unwrap();
-        assert_eq!((d.min, d.max), (0, 166));
+        assert_eq!((d.min, d.max), (0, 169));
         assert!(
             r.table()
                 .contains("3 waited for a busy line, 1 for the card"),

@@ -21,6 +21,18 @@ pub const ETH_WIRE_OVERHEAD: u64 = ETH_PREAMBLE + ETH_FCS + ETH_IFG;
 /// Minimum Ethernet frame without FCS (the MAC pads shorter frames).
 pub const ETH_MIN_FRAME: u64 = 60;
 
+/// Most octets a MAC may take off one inter-frame gap to align the next start (deficit idle count):
+/// 3 up to 25 Gb/s (XGMII / 25GMII, starts on 4-octet columns, IEEE 802.3 46.3.1.4), 7 above (the
+/// 64B/66B start block of 40/100G puts starts on 8-octet blocks, 802.3 82.2.18.2.3). The gap is 12
+/// octets on average; a single one is never shorter than `ETH_IFG - dic_max_bytes`.
+pub fn dic_max_bytes(rate_bps: u64) -> u64 {
+    if rate_bps <= 25_000_000_000 {
+        3
+    } else {
+        7
+    }
+}
+
 /// Bytes a frame of `len` bytes (without FCS) takes on the wire, padding and overhead included.
 pub fn wire_bytes(len: usize) -> u64 {
     (len as u64).max(ETH_MIN_FRAME) + ETH_WIRE_OVERHEAD
@@ -51,13 +63,14 @@ mod tests {
     }
 
     /// The Verilated card's MAC model counts the same bytes: a frame's wire time there (ps) is
-    /// exactly its wire bytes at the line rate.
+    /// exactly its wire bytes at the line rate, and its deficit idle count has the same bound.
     #[cfg(feature = "sim")]
     #[test]
     fn agrees_with_the_simulated_mac() {
         use tsnic_sim::LineRate;
         for rate in [LineRate::G10, LineRate::G25, LineRate::G100] {
             for len in [0usize, 1, 59, 60, 61, 64, 1500, 1514, 9000] {
+                assert_eq!(rate.dic_max(), dic_max_bytes(rate.bits_per_s()), "{rate:?}");
                 let ps = rate.frame_ps(len as u64);
                 assert_eq!(ps, wire_bytes(len) * rate.byte_ps(), "{rate:?} {len}");
                 assert_eq!(

@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 
 use tsnic::contract::{reg, Completion, Status};
-use tsnic::device::sim::{SimBackend, SimConfig, WireTap};
+use tsnic::device::sim::{LineRate, SimBackend, SimConfig, WireTap};
 use tsnic::device::Card;
 use tsnic::phc;
 use tsnic::push::{self, FrameResult, JobFrame, PushOptions};
@@ -42,7 +42,9 @@ impl push::FrameSource for Gen {
     }
 }
 
-const LENS: [u32; 6] = [60, 64, 128, 512, 1000, 1514];
+/// Frame lengths: with preamble, FCS and a 12-octet gap, 63 and 1514 are 3 and 2 octets past a 4-octet
+/// column, so back to back the MAC's deficit idle count moves their successors' starts.
+const LENS: [u32; 6] = [60, 63, 128, 512, 1000, 1514];
 
 /// The first trace: `n` frames at random times over 2 ms on 8 queues.
 fn burst_job(rng: &mut Rng, n: u64, t0: u64) -> Vec<JobFrame> {
@@ -83,7 +85,7 @@ fn push_and_check(
     frames: &[JobFrame],
     opts: &PushOptions,
     what: &str,
-) {
+) -> u64 {
     let out = push::run(card, frames, &Gen, opts, &mut |_, _| {})
         .unwrap_or_else(|e| panic!("{what}: {e}"));
     let wire = tap.take();
@@ -134,7 +136,10 @@ fn push_and_check(
     let mut stamp_offset: Option<i64> = None;
     let mut seen = vec![false; frames.len()];
     let mut prev: Option<(usize, i64)> = None; // (frame, wire free at, ns)
-                                               // tie bookkeeping: launch -> (per queue: frames of it seen so far, highest round seen)
+                                               // frames that started back to back after a gap the deficit idle count made other than 12 octets
+    let mut dic_moved = 0u64;
+    let mut prev_w: Option<(u64, u64, u64)> = None; // (start, bytes, end), ps
+                                                    // tie bookkeeping: launch -> (per queue: frames of it seen so far, highest round seen)
     let mut tie_round: HashMap<(u64, u16), u64> = HashMap::new();
     let mut tie_max_round: HashMap<u64, u64> = HashMap::new();
     let mut expect = Vec::new();
@@ -202,6 +207,12 @@ fn push_and_check(
             free.saturating_sub(due).max(0)
         );
         prev = Some((i, (w.end_ps / 1000) as i64));
+        if let Some((p_start, p_len, p_end)) = prev_w {
+            if w.start_ps == p_end && w.start_ps != p_start + LineRate::G10.frame_ps(p_len) {
+                dic_moved += 1;
+            }
+        }
+        prev_w = Some((w.start_ps, w.bytes.len() as u64, w.end_ps));
     }
     if let Some(o) = stamp_offset {
         let sample = c.sample_phc_ns as i64;
@@ -212,6 +223,7 @@ fn push_and_check(
             sample - sa
         );
     }
+    dic_moved
 }
 
 /// Post `n` far-future frames on queue `q` with a ring of 2^`log2`, then disable the queue: every one
@@ -298,6 +310,7 @@ fn used_card(rng: &mut Rng) -> (Card, WireTap) {
 fn run_seed(seed: u64) {
     let mut rng = Rng(seed);
     let (mut card, tap) = used_card(&mut rng);
+    let mut dic_moved = 0u64;
 
     for round in 0..8 {
         let what = format!("seed {seed} round {round}");
@@ -348,8 +361,14 @@ fn run_seed(seed: u64) {
             opts.ring_log2,
             opts.batch
         );
-        push_and_check(&mut card, &tap, &frames, &opts, &what);
+        dic_moved += push_and_check(&mut card, &tap, &frames, &opts, &what);
     }
+    // the stamps above include starts the deficit idle count moved (IEEE 802.3 46.3.1.4)
+    assert!(
+        dic_moved > 0,
+        "seed {seed}: no start moved by the deficit idle count"
+    );
+    eprintln!("seed {seed}: {dic_moved} starts moved by the deficit idle count");
 }
 
 /// docs/CALENDAR.md, PHC steps: after a backward step larger than the ~0.5 ms the rewind covers, entries

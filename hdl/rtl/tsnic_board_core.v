@@ -20,7 +20,12 @@
 //                                  (tuser 0); on tx_clk with MAC_DOMAIN = 1 (launch-gated there), on clk with 0.
 //                                  A frame never pauses once its first beat is out (MAC_DOMAIN = 1: the CMAC's
 //                                  no-underflow rule); its departure time (completion depart_ns) is the time in
-//                                  that domain at the first beat's handshake + CTRL_TX_LAT_COMP_NS
+//                                  that domain at the first beat's handshake + CTRL_TX_LAT_COMP_NS (+ the
+//                                  MAC's line-start report with TX_MAC_LAG = 1)
+//   s_mac_tx_lag_valid, s_mac_tx_lag_ns[15:0] (in)  TX_MAC_LAG = 1: per frame the MAC took from m_axis_tx_*,
+//                                  in order, how long after its first beat's handshake the frame started on
+//                                  the line, ns (tsnic_xgmii_tx m_lag_*); same clock as m_axis_tx_*; the MAC
+//                                  resets whenever rst or tx_rst does. TX_MAC_LAG = 0: tie to 0.
 //   rx_clk, rx_rst (in)            MAC RX clock and its reset (as tx_clk / tx_rst; MAC_DOMAIN = 1)
 //   s_axis_rx_*  (in)              RX frames from the MAC: tdata[RX_DATA_W] tkeep tvalid tready tlast, tuser = bad
 //                                  frame (FCS) on the last beat. MAC_DOMAIN = 1: on rx_clk, no backpressure
@@ -96,6 +101,7 @@ module tsnic_board_core #(
     parameter FLASH_WRITABLE = 1,        // 0: the configuration flash is not reachable (SUME)
     parameter GOLDEN        = 0,         // 1: the golden image (its boot selector runs)
     parameter MAC_DOMAIN    = 1,         // 1: launch gate on tx_clk (tsnic_mac_tx); 0: on clk, in the core
+    parameter TX_MAC_LAG    = 0,         // 1: the MAC reports line starts (s_mac_tx_lag_*): stamps are them
     parameter [63:0] TX_PERIOD_FX = 64'd13327413670,  // tx_clk nominal period, ns * 2^32 (322.265625 MHz;
                                                       //   156.25 MHz: 27487790694)
     parameter [63:0] RX_PERIOD_FX = TX_PERIOD_FX,     // rx_clk nominal period, ns * 2^32
@@ -155,6 +161,8 @@ module tsnic_board_core #(
     input  wire                     m_axis_tx_tready,
     output wire                     m_axis_tx_tlast,
     output wire [AXIS_USER_W-1:0]   m_axis_tx_tuser,
+    input  wire                     s_mac_tx_lag_valid,
+    input  wire [15:0]              s_mac_tx_lag_ns,
 
     input  wire                     rx_clk,
     input  wire                     rx_rst,
@@ -391,6 +399,7 @@ tsnic_core #(
     .FLASH_WRITABLE(FLASH_WRITABLE),
     .GOLDEN(GOLDEN),
     .TX_GATE_EXTERNAL(MAC_DOMAIN != 0),
+    .TX_MAC_LAG((MAC_DOMAIN == 0) ? TX_MAC_LAG : 0),
     .RX_TS_EXTERNAL(MAC_DOMAIN != 0)
 ) core_inst (
     .clk(clk), .rst(rst),
@@ -415,8 +424,8 @@ tsnic_core #(
     // MAC_DOMAIN = 0: the launch gate's output; 1: zeros (the gate is tsnic_mac_tx's)
     .m_axis_tx_tdata(core_tx_tdata), .m_axis_tx_tkeep(core_tx_tkeep), .m_axis_tx_tvalid(core_tx_tvalid),
     .m_axis_tx_tready(core_tx_tready), .m_axis_tx_tlast(core_tx_tlast), .m_axis_tx_tuser(core_tx_tuser),
-    // TX_MAC_LAG = 0 (MAC_DOMAIN = 0 stamps at the first beat; MAC_DOMAIN = 1: tsnic_mac_tx stamps)
-    .s_mac_tx_lag_valid(1'b0), .s_mac_tx_lag_ns(16'd0),
+    // MAC_DOMAIN = 0: the MAC's line-start reports on clk (TX_MAC_LAG); 1: tsnic_mac_tx takes them
+    .s_mac_tx_lag_valid((MAC_DOMAIN == 0) && s_mac_tx_lag_valid), .s_mac_tx_lag_ns(s_mac_tx_lag_ns),
     .m_tx_frm_valid(frm_valid), .m_tx_frm_ready(frm_ready), .m_tx_frm_launch_ns(frm_launch_ns),
     .m_tx_frm_req_launch_ns(frm_req_launch_ns), .m_tx_frm_late(frm_late), .m_tx_frm_capped(frm_capped),
     .m_tx_frm_queue(frm_queue), .m_tx_frm_ring_index(frm_ring_index), .m_tx_frm_cookie(frm_cookie),
@@ -483,7 +492,8 @@ if (MAC_DOMAIN != 0) begin : mac_domain
         .NODE_W(CORE_NODE_W),
         .QUEUE_W(QUEUE_W),
         .MAX_FRAME_LEN(9600),
-        .PAY_FIFO_LOG2($clog2((9600 + AXIS_DATA_W / 8 - 1) / (AXIS_DATA_W / 8)))
+        .PAY_FIFO_LOG2($clog2((9600 + AXIS_DATA_W / 8 - 1) / (AXIS_DATA_W / 8))),
+        .MAC_LAG(TX_MAC_LAG)
     ) mac_tx_inst (
         .clk(clk), .rst(rst), .flush(gate_flush), .tx_lat_comp_ns(gate_lat_comp_ns), .phc_ns(td_ns),
         .s_frm_valid(frm_valid), .s_frm_ready(frm_ready), .s_frm_launch_ns(frm_launch_ns),
@@ -499,7 +509,8 @@ if (MAC_DOMAIN != 0) begin : mac_domain
         .m_cpl_req_handle(cpl_handle), .m_cpl_req_handle_valid(cpl_handle_valid),
         .mac_clk(tx_clk), .mac_rst(tx_rst), .tx_time_ns(tx_time_ns), .tx_time_valid(tx_time_valid),
         .m_axis_tx_tdata(m_axis_tx_tdata), .m_axis_tx_tkeep(m_axis_tx_tkeep), .m_axis_tx_tlast(m_axis_tx_tlast),
-        .m_axis_tx_tvalid(m_axis_tx_tvalid), .m_axis_tx_tready(m_axis_tx_tready)
+        .m_axis_tx_tvalid(m_axis_tx_tvalid), .m_axis_tx_tready(m_axis_tx_tready),
+        .s_mac_lag_valid(s_mac_tx_lag_valid), .s_mac_lag_ns(s_mac_tx_lag_ns)
     );
     assign m_axis_tx_tuser = {AXIS_USER_W{1'b0}};
     assign core_tx_tready = 1'b0;

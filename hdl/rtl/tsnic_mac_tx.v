@@ -7,7 +7,9 @@
 // (tsnic_td_sink). The gate sees a frame only when the payload FIFO already holds all of its beats,
 // so once the first beat leaves, the frame streams to the MAC without a gap (a CMAC must not see
 // one: TX underflow) and the departure time is the MAC-domain time of the first beat's handshake
-// plus CTRL_TX_LAT_COMP_NS. The completion requests (SENT / SENT_LATE / FLUSHED, one per frame)
+// plus CTRL_TX_LAT_COMP_NS, plus with MAC_LAG = 1 the MAC's line-start report for the frame
+// (s_mac_lag_* on mac_clk, tsnic_launch_gate MAC_LAG: tsnic_xgmii_tx's m_lag_*), so the stamp is the
+// frame's start on the line, on a busy line too. The completion requests (SENT / SENT_LATE / FLUSHED, one per frame)
 // cross back through a third async FIFO to m_cpl_req_* on clk. flush (the core reset's drain) and
 // tx_lat_comp_ns cross with tsnic_cdc_sync / tsnic_cdc_bus.
 //
@@ -43,7 +45,8 @@ module tsnic_mac_tx #(
     parameter PAY_FIFO_LOG2 = 11,     // payload FIFO: 2^PAY_FIFO_LOG2 beats, >= one MAX_FRAME_LEN frame
     parameter META_FIFO_LOG2 = 5,     // frames waiting in the MAC domain
     parameter CPL_FIFO_LOG2 = 4,      // completion requests crossing back
-    parameter TRK_FIFO_LOG2 = 6       // frames handed over and not completed yet (core side)
+    parameter TRK_FIFO_LOG2 = 6,      // frames handed over and not completed yet (core side)
+    parameter MAC_LAG       = 0       // 1: the MAC reports each frame's line start (s_mac_lag_*)
 ) (
     // core domain
     input  wire                   clk,
@@ -95,7 +98,11 @@ module tsnic_mac_tx #(
     output wire [DATA_W/8-1:0]    m_axis_tx_tkeep,
     output wire                   m_axis_tx_tlast,
     output wire                   m_axis_tx_tvalid,
-    input  wire                   m_axis_tx_tready
+    input  wire                   m_axis_tx_tready,
+    // MAC_LAG = 1: per frame the MAC took, in order, its start on the line after its first beat's
+    // handshake, ns (tsnic_launch_gate s_mac_lag_*; the MAC resets with mac_rst / rst as the gate does)
+    input  wire                   s_mac_lag_valid,
+    input  wire [15:0]            s_mac_lag_ns
 );
 
 localparam KEEP_W = DATA_W / 8;
@@ -235,7 +242,8 @@ wire               unused_g_handle_valid;
 tsnic_launch_gate #(
     .DATA_W(DATA_W),
     .NODE_W(NODE_W),
-    .QUEUE_W(QUEUE_W)
+    .QUEUE_W(QUEUE_W),
+    .MAC_LAG(MAC_LAG)
 ) launch_gate_inst (
     .clk(mac_clk), .rst(x_mac_rst_reg),
     .phc_ns(tx_time_ns), .tx_lat_comp_ns(mac_lat_comp_ns), .flush(mac_flush),
@@ -249,8 +257,7 @@ tsnic_launch_gate #(
     .s_axis_pay_tready(mac_pay_ready),
     .m_axis_tx_tdata(m_axis_tx_tdata), .m_axis_tx_tkeep(m_axis_tx_tkeep), .m_axis_tx_tlast(m_axis_tx_tlast),
     .m_axis_tx_tvalid(m_axis_tx_tvalid), .m_axis_tx_tready(m_axis_tx_tready),
-    // MAC_LAG = 0: the board MACs do not report line starts yet (first beat + TX_LAT_COMP, issue 34)
-    .s_mac_lag_valid(1'b0), .s_mac_lag_ns(16'd0),
+    .s_mac_lag_valid(s_mac_lag_valid), .s_mac_lag_ns(s_mac_lag_ns),
     .m_cpl_req_valid(g_cpl_valid), .m_cpl_req_ready(g_cpl_ready),
     .m_cpl_req_queue(g_cpl_queue), .m_cpl_req_ring_index(g_cpl_ring_index),
     .m_cpl_req_cookie(g_cpl_cookie), .m_cpl_req_launch_ns(g_cpl_launch_ns),

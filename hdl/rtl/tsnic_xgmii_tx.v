@@ -21,11 +21,26 @@
 //   tuser is not used (no frame abort).
 // - Latency, idle line: the first beat accepted at edge k is on txd from edge k+3 (/S/ in lane 0):
 //   two input stages (the second holds the data's share of the CRC), then the lane buffer.
+// - Line-start report (tsnic_launch_gate MAC_LAG = 1): per frame, in order, how long after the
+//   departure stamp's first-beat handshake its /S/ reached txd, beyond the idle-line latency:
+//   m_lag_valid for one cycle, m_lag_ns = (cycles from that handshake to the /S/ word -
+//   LAG_BASE_CYC) x PERIOD_PS, + half a word for an /S/ in lane 4, in whole ns rounded down (0 on an
+//   idle line; a wait for the gap or the deficit idle count adds to it). The handshake is this
+//   module's own first beat (STAMP_INPUT = 1: LAG_BASE_CYC = 4, the cycle of the handshake to the
+//   cycle txd shows the /S/) or, STAMP_INPUT = 0, the first of the beats stamp_beat marks (a beat
+//   taken upstream on this clock, stamp_last its tlast: the launch gate's output before a
+//   tsnic_axis_downsize, one cycle more: LAG_BASE_CYC = 5). The idle-line latency and the PHY's are for CTRL_TX_LAT_COMP_NS. Times are
+//   kept exactly as ns + ps (PERIOD_PS per cycle), in tsnic_xgmii_tx_lag. rst must reset this module
+//   with the launch gate (the two count frames in step).
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
 
-module tsnic_xgmii_tx (
+module tsnic_xgmii_tx #(
+    parameter PERIOD_PS    = 6400,   // clk period, ps (156.25 MHz): the lag's time base
+    parameter STAMP_INPUT  = 1,      // 1: the stamp is this module's first-beat handshake; 0: stamp_beat
+    parameter LAG_BASE_CYC = 4       // cycles from that handshake to the /S/ word on an idle line
+) (
     input  wire        clk,
     input  wire        rst,
 
@@ -38,7 +53,13 @@ module tsnic_xgmii_tx (
     output wire [63:0] xgmii_txd,
     output wire [7:0]  xgmii_txc,
 
-    output wire        sof             // one-cycle pulse: the word on xgmii_txd carries an /S/
+    output wire        sof,            // one-cycle pulse: the word on xgmii_txd carries an /S/
+
+    // line-start report (above)
+    input  wire        stamp_beat,     // STAMP_INPUT = 0: a beat was taken at the stamp point upstream
+    input  wire        stamp_last,     // ... and it was a frame's last
+    output wire        m_lag_valid,
+    output wire [15:0] m_lag_ns
 );
 
 localparam [9:0] C_IDLE = {2'b01, 8'h07};
@@ -96,6 +117,7 @@ reg [5:0]      cnt_reg = 6'd0;          // bytes held (0..32)
 reg [63:0]     txd_reg = {8{8'h07}};
 reg [7:0]      txc_reg = 8'hFF;
 reg            sof_reg = 1'b0;
+reg            sof4_reg = 1'b0;      // ... in lane 4
 
 assign xgmii_txd = txd_reg;
 assign xgmii_txc = txc_reg;
@@ -351,6 +373,7 @@ always @(posedge clk) begin
         txc_reg[k] <= word_out[k*10 + 8];
     end
     sof_reg <= (word_out[9:0] == C_START) || (word_out[4*10 +: 10] == C_START);
+    sof4_reg <= (word_out[4*10 +: 10] == C_START);
     if (in2_load) begin
         in_data_reg <= in1_data_reg;
         in_n_reg <= in1_n_reg;
@@ -380,6 +403,7 @@ always @(posedge clk) begin
         txd_reg <= {8{8'h07}};
         txc_reg <= 8'hFF;
         sof_reg <= 1'b0;
+        sof4_reg <= 1'b0;
         in_valid_reg <= 1'b0;
         in1_valid_reg <= 1'b0;
         fstate_reg <= F_IDLE;
@@ -389,6 +413,20 @@ always @(posedge clk) begin
         gap_reg <= 4'd0;
     end
 end
+
+// ---------------------------------------------------------------------------------------------
+// line-start report (a module of its own: its logic sits beside, not in, the lane buffer's paths)
+tsnic_xgmii_tx_lag #(
+    .PERIOD_PS(PERIOD_PS),
+    .STAMP_INPUT(STAMP_INPUT),
+    .LAG_BASE_CYC(LAG_BASE_CYC)
+) lag_inst (
+    .clk(clk), .rst(rst),
+    .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast),
+    .stamp_beat(stamp_beat), .stamp_last(stamp_last),
+    .sof(sof_reg), .sof_lane4(sof4_reg),
+    .m_lag_valid(m_lag_valid), .m_lag_ns(m_lag_ns)
+);
 
 /* verilator lint_off UNUSEDSIGNAL */
 wire unused_ok = &{1'b0, gd, crc_z[31:0]};

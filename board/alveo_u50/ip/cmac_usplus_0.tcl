@@ -1,6 +1,9 @@
 # 100G Ethernet MAC of the Alveo U50's QSFP28 cage: the CMACE4 hard block nearest GTY quad 131, CAUI-4
 # (4 x 25.78125 Gb/s) with RS-FEC (100GBASE-SR4/CR4), 512-bit AXI-Stream at 322.265625 MHz,
 # 161.1328125 MHz reference clock, 100 MHz init/DRP clock, no pause frames.
+# IEEE 1588 TX/RX time stamping off (ENABLE_TIME_STAMPING, PG203): the stub
+# (board/common/stubs/cmac_usplus_0.v) has no timestamp ports; departure stamps are the first beat's
+# handshake + CTRL_TX_LAT_COMP_NS (docs/BOARDS.md, "Departure stamp").
 # Sourced by board/common/vivado/build.tcl, which sets ip_dir.
 create_ip -name cmac_usplus -vendor xilinx.com -library ip -module_name cmac_usplus_0 -dir $ip_dir
 
@@ -14,6 +17,7 @@ set_property -dict [list \
     CONFIG.TX_FLOW_CONTROL {0} \
     CONFIG.RX_FLOW_CONTROL {0} \
     CONFIG.ENABLE_PIPELINE_REG {1} \
+    CONFIG.ENABLE_TIME_STAMPING {0} \
     CONFIG.CMAC_CORE_SELECT {CMACE4_X0Y4} \
     CONFIG.GT_GROUP_SELECT {X0Y28~X0Y31} \
     CONFIG.LANE1_GT_LOC {X0Y28} \

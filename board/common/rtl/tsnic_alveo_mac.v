@@ -50,7 +50,11 @@ module tsnic_alveo_mac #(
     // the stream the MAC takes (for an activity LED)
     output wire               mac_tx_tvalid,
     output wire               mac_tx_tready,
-    output wire               mac_tx_tlast
+    output wire               mac_tx_tlast,
+    // line-start reports for the launch gate (mac_clk; board core TX_MAC_LAG): 10G, tsnic_xgmii_tx's
+    // per-frame start on the line after the gate's first-beat handshake; CMAC, none (0)
+    output wire               mac_lag_valid,
+    output wire [15:0]        mac_lag_ns
 );
 
 generate
@@ -156,6 +160,10 @@ if (MAC_10G == 0) begin : cmac
     assign mac_tx_tvalid = core_tx_tvalid;
     assign mac_tx_tready = core_tx_tready;
     assign mac_tx_tlast = core_tx_tlast;
+    // no line-start reports: the CMAC's stamp is the first beat's handshake + CTRL_TX_LAT_COMP_NS
+    // (its IEEE 1588 TX timestamping is not enabled: docs/BOARDS.md, "Departure stamp")
+    assign mac_lag_valid = 1'b0;
+    assign mac_lag_ns = 16'd0;
 end else begin : xgmii
     // 10GBASE-R PCS/PMA (xxv_ethernet_0, PCS/PMA only, 64-bit XGMII) on the GTY of QSFP lane 0, from
     // the same 161.1328125 MHz reference clock as the CMAC; tx_mii_clk_0 = 156.25 MHz (the GT's
@@ -227,11 +235,16 @@ end else begin : xgmii
     /* verilator lint_off UNUSEDSIGNAL */
     wire mac_sof;
     /* verilator lint_on UNUSEDSIGNAL */
-    tsnic_xgmii_tx mac_tx_inst (
+    // line-start reports from the gate's first-beat handshake (the downsizer's input, STAMP_INPUT = 0)
+    // to the /S/, beyond the idle line's 5 cycles (1 downsizer + 4 MAC); mac_side_rst resets it
+    // whenever the board core's tsnic_mac_tx resets the gate (the PCS's reset or the core's)
+    tsnic_xgmii_tx #(.PERIOD_PS(6400), .STAMP_INPUT(0), .LAG_BASE_CYC(5)) mac_tx_inst (
         .clk(mac_clk), .rst(mac_side_rst),
         .s_axis_tdata(mac_tx_tdata), .s_axis_tkeep(mac_tx_tkeep), .s_axis_tlast(mac_tx_tlast),
         .s_axis_tvalid(mac_tx_tvalid), .s_axis_tready(mac_tx_tready),
-        .xgmii_txd(xgmii_txd), .xgmii_txc(xgmii_txc), .sof(mac_sof)
+        .xgmii_txd(xgmii_txd), .xgmii_txc(xgmii_txc), .sof(mac_sof),
+        .stamp_beat(core_tx_tvalid && core_tx_tready), .stamp_last(core_tx_tlast),
+        .m_lag_valid(mac_lag_valid), .m_lag_ns(mac_lag_ns)
     );
 end
 endgenerate

@@ -212,6 +212,8 @@ wire [RX_W-1:0]   core_rx_tdata;     // the MAC's RX stream, on mac_clk, no back
 wire [RX_W/8-1:0] core_rx_tkeep;
 wire core_rx_tvalid, core_rx_tlast, core_rx_tuser, core_rx_sof, core_rx_sof_lane4;
 wire mac_tx_tvalid, mac_tx_tready, mac_tx_tlast;   // the stream the MAC takes (for the activity LED)
+wire        mac_lag_valid;   // line-start reports to the launch gate (10G: tsnic_xgmii_tx; CMAC: none)
+wire [15:0] mac_lag_ns;
 
 tsnic_alveo_mac #(.MAC_10G(MAC_10G), .DATA_W(DATA_W)) mac_inst (
     .init_clk(init_clk), .init_rst(init_rst), .rst(rst),
@@ -223,7 +225,8 @@ tsnic_alveo_mac #(.MAC_10G(MAC_10G), .DATA_W(DATA_W)) mac_inst (
     .core_rx_tdata(core_rx_tdata), .core_rx_tkeep(core_rx_tkeep), .core_rx_tvalid(core_rx_tvalid),
     .core_rx_tlast(core_rx_tlast), .core_rx_tuser(core_rx_tuser),
     .core_rx_sof(core_rx_sof), .core_rx_sof_lane4(core_rx_sof_lane4),
-    .mac_tx_tvalid(mac_tx_tvalid), .mac_tx_tready(mac_tx_tready), .mac_tx_tlast(mac_tx_tlast)
+    .mac_tx_tvalid(mac_tx_tvalid), .mac_tx_tready(mac_tx_tready), .mac_tx_tlast(mac_tx_tlast),
+    .mac_lag_valid(mac_lag_valid), .mac_lag_ns(mac_lag_ns)
 );
 
 // ------------------------------------------------------------------------------------------------
@@ -253,6 +256,9 @@ tsnic_board_core #(
     .FLASH_WRITABLE(1),
     .GOLDEN(GOLDEN),
     .MAC_DOMAIN(1),
+    // 10G: tsnic_xgmii_tx reports each frame's start on the line (stamps are that start); CMAC: the
+    // first beat's handshake + CTRL_TX_LAT_COMP_NS (docs/BOARDS.md, "Departure stamp")
+    .TX_MAC_LAG(MAC_10G != 0 ? 1 : 0),
     .TX_PERIOD_FX(MAC_PERIOD_FX),    // mac_clk (gt_txusrclk2 or tx_mii_clk_0)
     .RX_PERIOD_FX(MAC_PERIOD_FX),    // rx_clk is mac_clk too
     .RX_DATA_W(RX_W),
@@ -276,6 +282,7 @@ tsnic_board_core #(
     .cfg_interrupt_msix_int(msix_int), .cfg_interrupt_msix_sent(msix_sent), .cfg_interrupt_msix_fail(msix_fail),
     .m_axis_tx_tdata(core_tx_tdata), .m_axis_tx_tkeep(core_tx_tkeep), .m_axis_tx_tvalid(core_tx_tvalid),
     .m_axis_tx_tready(core_tx_tready), .m_axis_tx_tlast(core_tx_tlast), .m_axis_tx_tuser(core_tx_tuser),
+    .s_mac_tx_lag_valid(mac_lag_valid), .s_mac_tx_lag_ns(mac_lag_ns),
     .s_axis_rx_tdata(core_rx_tdata), .s_axis_rx_tkeep(core_rx_tkeep), .s_axis_rx_tuser(core_rx_tuser),
     .s_axis_rx_tvalid(core_rx_tvalid), .s_axis_rx_tready(core_rx_tready), .s_axis_rx_tlast(core_rx_tlast),
     .rx_sof(core_rx_sof), .rx_sof_lane4(core_rx_sof_lane4),

@@ -311,6 +311,8 @@ wire [DATA_W-1:0]   core_tx_tdata;    // on mac_clk
 wire [DATA_W/8-1:0] core_tx_tkeep;
 wire core_tx_tvalid, core_tx_tready, core_tx_tlast;
 wire [0:0] core_tx_tuser;
+wire        mac_lag_valid;    // tsnic_xgmii_tx line-start reports to the launch gate, on mac_clk
+wire [15:0] mac_lag_ns;
 wire pps;
 /* verilator lint_off UNUSEDSIGNAL */
 wire qspi_clk, qspi_cs_n;
@@ -337,6 +339,7 @@ tsnic_board_core #(
     .FLASH_WRITABLE(0),
     .GOLDEN(GOLDEN),
     .MAC_DOMAIN(1),
+    .TX_MAC_LAG(1),   // tsnic_xgmii_tx reports each frame's start on the line: stamps are that start
     .TX_PERIOD_FX(64'd27487790694),  // coreclk_out: 156.25 MHz = 6.4 ns
     .RX_PERIOD_FX(64'd27487790694),  // RX XGMII on coreclk_out too
     .RX_DATA_W(64),
@@ -360,6 +363,7 @@ tsnic_board_core #(
     .cfg_interrupt_msix_int(msix_int), .cfg_interrupt_msix_sent(msix_sent), .cfg_interrupt_msix_fail(msix_fail),
     .m_axis_tx_tdata(core_tx_tdata), .m_axis_tx_tkeep(core_tx_tkeep), .m_axis_tx_tvalid(core_tx_tvalid),
     .m_axis_tx_tready(core_tx_tready), .m_axis_tx_tlast(core_tx_tlast), .m_axis_tx_tuser(core_tx_tuser),
+    .s_mac_tx_lag_valid(mac_lag_valid), .s_mac_tx_lag_ns(mac_lag_ns),
     .s_axis_rx_tdata(mac_rx_tdata), .s_axis_rx_tkeep(mac_rx_tkeep), .s_axis_rx_tuser(mac_rx_tuser),
     .s_axis_rx_tvalid(mac_rx_tvalid), .s_axis_rx_tready(core_rx_tready), .s_axis_rx_tlast(mac_rx_tlast),
     .rx_sof(mac_rx_sof), .rx_sof_lane4(mac_rx_sof_lane4),
@@ -397,12 +401,18 @@ tsnic_axis_downsize #(.IN_W(DATA_W), .OUT_W(64)) tx_downsize_inst (
 /* verilator lint_off UNUSEDSIGNAL */
 wire mac_sof;
 /* verilator lint_on UNUSEDSIGNAL */
-// the 10G MAC (hdl/rtl/tsnic_xgmii_tx.v)
-tsnic_xgmii_tx mac_tx_inst (
+// the 10G MAC (hdl/rtl/tsnic_xgmii_tx.v). Its line-start reports go to the launch gate (board core
+// TX_MAC_LAG = 1): per frame, the time from the gate's first-beat handshake (the downsizer's input,
+// STAMP_INPUT = 0) to the /S/ on the XGMII, beyond the idle line's 5 cycles (1 downsizer + 4 MAC:
+// tests/cocotb/tsnic_xgmii_tx DATA_W=256 checks this arrangement). mac_side_rst resets it whenever the
+// board core's tsnic_mac_tx resets the gate (mac_rst or the core's reset), so the two count frames in step.
+tsnic_xgmii_tx #(.PERIOD_PS(6400), .STAMP_INPUT(0), .LAG_BASE_CYC(5)) mac_tx_inst (
     .clk(mac_clk), .rst(mac_side_rst),
     .s_axis_tdata(mac_tx_tdata), .s_axis_tkeep(mac_tx_tkeep), .s_axis_tlast(mac_tx_tlast),
     .s_axis_tvalid(mac_tx_tvalid), .s_axis_tready(mac_tx_tready),
-    .xgmii_txd(xgmii_txd), .xgmii_txc(xgmii_txc), .sof(mac_sof)
+    .xgmii_txd(xgmii_txd), .xgmii_txc(xgmii_txc), .sof(mac_sof),
+    .stamp_beat(core_tx_tvalid && core_tx_tready), .stamp_last(core_tx_tlast),
+    .m_lag_valid(mac_lag_valid), .m_lag_ns(mac_lag_ns)
 );
 
 // ------------------------------------------------------------------------------------------------

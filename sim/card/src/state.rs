@@ -28,7 +28,7 @@ use crate::{Config, SimCard, SimError};
 /// First bytes of a state file.
 pub const MAGIC: &[u8; 8] = b"TSNICSIM";
 /// Version of the layout below; bump it when the Rust-side fields change.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// Why a state could not be written or used. Every message ends in what to do about it.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

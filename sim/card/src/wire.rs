@@ -9,7 +9,8 @@
 //! wire and its gap included), which throttles a bus faster than the line to line rate and lets a
 //! 512-bit bus at 250 MHz (one frame per beat at most) keep 100G busy with minimum-size frames.
 //! A frame starts on the wire (preamble) at its first beat's clock edge on an idle line, or when the
-//! previous frame's gap ends. A beat that arrives after its first byte was due on the wire is an
+//! previous frame's gap ends, the gap being the one a real MAC's reconciliation sublayer leaves (below).
+//! A beat that arrives after its first byte was due on the wire is an
 //! **underrun** (a real MAC would abort the frame): it is counted, and the co-simulation tests require
 //! none.
 //!
@@ -18,6 +19,23 @@
 //! beat's clock edge to the frame's preamble (`start_ps - first_beat_ps`, whole ns: 0 on an idle line,
 //! up to the FIFO's depth on a busy one), so the card's departure stamp is the frame's start on the
 //! line, as a MAC that counts its own cycles would report it.
+//!
+//! **Start alignment and deficit idle count.** On 10G (XGMII) and 25G (25GMII) the Start control
+//! character, which takes the preamble's first octet, goes only in lane 0 of a 4-octet column (on a
+//! 64-bit XGMII: lane 0 or lane 4), IEEE 802.3 clause 46.3.1.4 (802.3by extends the clause-46 RS to
+//! 25GMII). The RS keeps the line at full rate with a deficit idle count (DIC, the standard's second
+//! method): to align the next start it removes idles from the gap (1..3) while the count of removed
+//! idles stays within 0..3, else it adds idles up to the next column (the count drops by as many, not
+//! below 0), so the gap is 9..15 octets and 12 on average. On 100G the 64B/66B PCS has one start
+//! block only, with the Start in the first octet of an 8-octet block (clause 82.2.18.2.3, block type
+//! 0x78), so starts go on 8-octet columns; the model applies the same rule with a count of 0..7
+//! (gap 5..19 octets, 12 on average, which keeps 148.8 Mpps at 60 bytes as a CMAC does; the
+//! standard's clause-81 text for the 100G count is not checked here). The decision is taken at the
+//! frame's end, over the minimum gap, as tsnic_xgmii_tx does: a frame whose first beat comes later
+//! than that starts at its first beat (an idle line) and leaves the count as it was. Columns count from
+//! the start of the busy period's first frame, which begins at its first beat's edge: the co-simulated
+//! MAC is clocked by the core (a 4 ns cycle is 5 octets at 10G, no whole number of columns), as on a
+//! board the gate runs on the MAC's clock so that an idle-line start is in lane 0 at a fixed latency.
 
 use crate::ffi::{wide_byte, PortsIn, PortsOut};
 
@@ -64,9 +82,38 @@ impl LineRate {
             _ => None,
         }
     }
-    /// Wire time of a frame of `len` bytes (without FCS), preamble to end of gap, in ps.
+    /// Wire time of a frame of `len` bytes (without FCS), preamble to end of the nominal 12-octet gap,
+    /// in ps (the gap after the deficit idle count is 12 octets on average: [`LineRate::dic_max`]).
     pub fn frame_ps(self, len: u64) -> u64 {
         (PREAMBLE + len.max(MIN_FRAME) + FCS + IFG) * self.byte_ps()
+    }
+    /// Octets per column: a frame's Start goes only in the first octet of one (10G and 25G: 4,
+    /// IEEE 802.3 46.3.1.4; 100G: 8, the 64B/66B start block of 82.2.18.2.3).
+    pub fn column_octets(self) -> u64 {
+        match self {
+            LineRate::G10 | LineRate::G25 => 4,
+            LineRate::G100 => 8,
+        }
+    }
+    /// Most idles the deficit idle count may have removed (column - 1): a gap is never shorter than
+    /// `IFG - dic_max` octets.
+    pub fn dic_max(self) -> u64 {
+        self.column_octets() - 1
+    }
+    /// The gap after a frame of `len` bytes that started at a column boundary, with the deficit idle
+    /// count `dic` before it: (gap in octets, the count after it). IEEE 802.3 46.3.1.4: the 12-octet
+    /// gap is shortened to the previous column boundary while the count of removed idles stays within
+    /// 0..=dic_max, else lengthened to the next one (the count drops by the idles added, not below 0).
+    pub fn dic_gap(self, len: u64, dic: u64) -> (u64, u64) {
+        let col = self.column_octets();
+        let r = (PREAMBLE + len.max(MIN_FRAME) + FCS + IFG) % col;
+        if r == 0 {
+            (IFG, dic)
+        } else if dic + r <= self.dic_max() {
+            (IFG - r, dic + r)
+        } else {
+            (IFG + col - r, dic.saturating_sub(col - r))
+        }
     }
 }
 
@@ -81,7 +128,8 @@ pub struct WireFrame {
     pub first_beat_ps: u64,
     /// When the preamble starts on the wire, ps: the first beat's edge on an idle line.
     pub start_ps: u64,
-    /// When the wire is free again (end of the inter-frame gap), ps.
+    /// When the wire is free again (end of the inter-frame gap after the deficit idle count: the
+    /// earliest start of the next frame), ps.
     pub end_ps: u64,
     /// `tuser` was set on some beat (errored frame).
     pub errored: bool,
@@ -113,6 +161,8 @@ pub struct Wire {
     rate: LineRate,
     bus_bytes: u64,
     free_ps: u64,
+    /// Deficit idle count (IEEE 802.3 46.3.1.4): idles removed from gaps so far, not yet repaid.
+    dic: u64,
     cur: Option<InFlight>,
     frames: Vec<WireFrame>,
     stats: WireStats,
@@ -129,6 +179,7 @@ impl Wire {
             rate,
             bus_bytes: bus_bytes as u64,
             free_ps: 0,
+            dic: 0,
             cur: None,
             frames: Vec::new(),
             stats: WireStats::default(),
@@ -187,6 +238,7 @@ impl Wire {
     /// being taken, the counters. Recorded frames belong to the observing process and are not kept.
     pub(crate) fn save_state(&self, e: &mut crate::state::Enc) {
         e.u64(self.free_ps);
+        e.u64(self.dic);
         for v in [
             self.stats.frames,
             self.stats.bytes,
@@ -215,6 +267,7 @@ impl Wire {
         d: &mut crate::state::Dec<'_>,
     ) -> Result<(), crate::state::StateError> {
         self.free_ps = d.u64("wire free time")?;
+        self.dic = d.u64("deficit idle count")?.min(self.rate.dic_max());
         self.stats = WireStats {
             frames: d.u64("wire counters")?,
             bytes: d.u64("wire counters")?,
@@ -272,6 +325,7 @@ impl Wire {
         }
         let free_ps = self.free_ps;
         if self.cur.is_none() {
+            // an idle line: at the first beat; a busy one: when the gap (after the DIC) ends
             let start_ps = now_ps.max(free_ps);
             // whole ns, rounded down: the PHC the core adds it to counts whole ns
             self.lags
@@ -296,7 +350,10 @@ impl Wire {
         if last {
             let f = self.cur.take().expect("in flight");
             let len = f.bytes.len() as u64;
-            let end_ps = f.start_ps + self.rate.frame_ps(len);
+            let (gap, dic) = self.rate.dic_gap(len, self.dic);
+            let end_ps =
+                f.start_ps + (PREAMBLE + len.max(MIN_FRAME) + FCS + gap) * self.rate.byte_ps();
+            self.dic = dic;
             self.free_ps = end_ps;
             self.stats.frames += 1;
             self.stats.bytes += len;
@@ -372,6 +429,7 @@ mod tests {
         assert_eq!(got.len(), 100);
         for (g, f) in got.iter().zip(&frames) {
             assert_eq!(&g.bytes, f);
+            // 84 octets is a whole number of 4-octet columns: the gap stays 12, the count 0
             assert_eq!(g.end_ps - g.start_ps, 84 * 800);
         }
         for p in got.windows(2) {
@@ -381,6 +439,104 @@ mod tests {
         }
         assert_eq!(w.stats().underruns, 0);
         assert_eq!(w.stats().keep_errors, 0);
+    }
+
+    /// Gaps (octets after the FCS) between back-to-back frames of one length, from the wire.
+    fn gaps(w: &Wire) -> Vec<u64> {
+        let b = w.rate.byte_ps();
+        w.frames()
+            .windows(2)
+            .map(|p| {
+                let end_fcs = p[0].start_ps + (PREAMBLE + p[0].bytes.len() as u64 + FCS) * b;
+                (p[1].start_ps - end_fcs) / b
+            })
+            .collect()
+    }
+
+    /// IEEE 802.3 46.3.1.4 (deficit idle count, 0..3) on back-to-back frames at 10G: every start in
+    /// lane 0 of a 4-octet column, gaps of 12 octets on average, never shorter than 9. The expected
+    /// sequences are the standard's rule worked by hand: frame + preamble + FCS + 12 octets is
+    /// 85/86/87 octets for 61/62/63 bytes, 1/2/3 octets past a column:
+    /// - 61: remove 1 idle while the count stays <= 3 (11, 11, 11: count 3), then add 3 (15: count 0);
+    /// - 62: remove 2 (10: count 2), then 2 + 2 > 3: add 2 (14: count 0);
+    /// - 63: remove 3 (9: count 3), then add 1 three times (13, 13, 13: count 2, 1, 0).
+    #[test]
+    fn deficit_idle_count_at_10g_aligns_starts_and_keeps_the_12_octet_average() {
+        for (len, pattern) in [
+            (60usize, vec![12u64]),
+            (61, vec![11, 11, 11, 15]),
+            (62, vec![10, 14]),
+            (63, vec![9, 13, 13, 13]),
+            (64, vec![12]),
+            (1514, vec![10, 14]),
+        ] {
+            let mut w = Wire::new(LineRate::G10, 8);
+            let frames: Vec<Vec<u8>> = (0..400).map(|i| frame(len, i as u8)).collect();
+            stream(&mut w, 4000, &frames, &[]);
+            assert_eq!(w.frames().len(), 400);
+            assert_eq!(w.stats().underruns, 0);
+            let t0 = w.frames()[0].start_ps;
+            for f in w.frames() {
+                // a 4-octet column is 3.2 ns: lane 0 or lane 4 of a 64-bit XGMII word
+                assert_eq!((f.start_ps - t0) % 3200, 0, "{len}: start off a column");
+            }
+            let g = gaps(&w);
+            for (i, gap) in g.iter().enumerate() {
+                assert_eq!(*gap, pattern[i % pattern.len()], "{len}: gap {i} of {g:?}");
+                assert!((9..=15).contains(gap));
+            }
+            // the deficit: idles removed so far minus idles added, never beyond 3 nor below 0
+            let mut deficit = 0i64;
+            for gap in &g {
+                deficit = (deficit + 12 - *gap as i64).max(0);
+                assert!((0..=3).contains(&deficit), "{len}: deficit {deficit}");
+            }
+            // average over whole patterns: 12 octets exactly
+            let n = g.len() / pattern.len() * pattern.len();
+            assert_eq!(g[..n].iter().sum::<u64>(), 12 * n as u64, "{len}");
+            // the line rate holds: 400 frames in 400 x (frame + 20) octets, up to one pattern's swing
+            let span = w.frames().last().unwrap().start_ps - t0;
+            let nominal = 399 * LineRate::G10.frame_ps(len as u64);
+            assert!(
+                span.abs_diff(nominal) <= 3 * 800,
+                "{len}: {span} vs {nominal}"
+            );
+        }
+    }
+
+    /// A frame whose first beat comes after the gap is over starts at its first beat and leaves the
+    /// count alone; the next back-to-back frames go on from it.
+    #[test]
+    fn idle_line_start_keeps_the_count() {
+        let mut w = Wire::new(LineRate::G10, 8);
+        // two 63-byte frames back to back (count 3 after the first gap), a pause, then two more
+        stream(
+            &mut w,
+            4000,
+            &[frame(63, 0), frame(63, 1), frame(63, 2), frame(63, 3)],
+            &[0, 0, 100, 0],
+        );
+        let f = w.frames();
+        assert_eq!(gaps(&w)[0], 9);
+        assert_eq!(f[2].start_ps, f[2].first_beat_ps);
+        // count 3 + 3 > 3 after the second frame, 2 after the third: 13, as the pattern goes on
+        assert_eq!(gaps(&w)[2], 13);
+    }
+
+    /// 100G: starts on 8-octet blocks (802.3 82.2.18.2.3), count 0..7. 60 bytes: 84 octets, 4 past
+    /// a block: remove 4 (gap 8, count 4), then 4 + 4 > 7: add 4 (gap 16, count 0).
+    #[test]
+    fn deficit_idle_count_at_100g_on_8_octet_blocks() {
+        let mut w = Wire::new(LineRate::G100, 64);
+        let frames: Vec<Vec<u8>> = (0..200).map(|i| frame(60, i as u8)).collect();
+        stream(&mut w, 4000, &frames, &[]);
+        let t0 = w.frames()[0].start_ps;
+        for f in w.frames() {
+            assert_eq!((f.start_ps - t0) % 640, 0);
+        }
+        for (i, gap) in gaps(&w).iter().enumerate() {
+            assert_eq!(*gap, [8, 16][i % 2], "gap {i}");
+        }
     }
 
     #[test]
@@ -393,6 +549,7 @@ mod tests {
         let f = w.frames();
         let span = f.last().unwrap().end_ps - f[0].start_ps;
         let mpps = 1000.0 / (span as f64 * 1e-12) / 1e6;
+        // the deficit idle count keeps the 12-octet average gap: 148.81 Mpps, as without it
         assert!((mpps - 148.81).abs() < 0.01, "{mpps}");
         for p in f.windows(2) {
             assert_eq!(p[1].start_ps, p[0].end_ps);

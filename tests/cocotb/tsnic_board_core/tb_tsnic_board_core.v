@@ -174,6 +174,8 @@ tsnic_board_core #(
     .cfg_interrupt_msix_fail(cfg_interrupt_msix_fail),
     .m_axis_tx_tdata(m_axis_tx_tdata), .m_axis_tx_tkeep(m_axis_tx_tkeep), .m_axis_tx_tvalid(m_axis_tx_tvalid),
     .m_axis_tx_tready(m_axis_tx_tready), .m_axis_tx_tlast(m_axis_tx_tlast), .m_axis_tx_tuser(m_axis_tx_tuser),
+    // TX_MAC_LAG = 0: the bench's MAC takes each frame at its first beat (stamps as before)
+    .s_mac_tx_lag_valid(1'b0), .s_mac_tx_lag_ns(16'd0),
     .s_axis_rx_tdata(rx_tdata), .s_axis_rx_tkeep(rx_tkeep), .s_axis_rx_tuser(rx_tuser), .s_axis_rx_tvalid(rx_tvalid),
     .s_axis_rx_tready(), .s_axis_rx_tlast(rx_tlast), .rx_sof(rx_sof), .rx_sof_lane4(rx_sof_lane4),
     // no flash on this bench (the flash bench has one): DQ pulled up, ICAP reads 0

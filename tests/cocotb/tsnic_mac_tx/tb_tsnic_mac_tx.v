@@ -11,7 +11,8 @@ module tb_tsnic_mac_tx #(
     parameter DATA_W = 64,
     parameter [63:0] MAC_PERIOD_FX = 64'd27487790694,
     parameter [63:0] MARGIN_FX = 64'd1288490189,
-    parameter PAY_FIFO_LOG2 = 11
+    parameter PAY_FIFO_LOG2 = 11,
+    parameter MAC_LAG = 0                          // 1: the bench's MAC reports line starts (s_mac_lag_*)
 ) (
     output reg                  clk = 1'b1,
     input  wire                 rst,
@@ -69,6 +70,8 @@ module tb_tsnic_mac_tx #(
     output wire                 m_axis_tx_tlast,
     output wire                 m_axis_tx_tvalid,
     input  wire                 m_axis_tx_tready,
+    input  wire                 s_mac_lag_valid,
+    input  wire [15:0]          s_mac_lag_ns,
 
     output wire [63:0]          phc_ns,
     output wire                 mac_locked
@@ -124,7 +127,8 @@ tsnic_mac_tx #(
     .DATA_W(DATA_W),
     .NODE_W(10),
     .QUEUE_W(3),
-    .PAY_FIFO_LOG2(PAY_FIFO_LOG2)
+    .PAY_FIFO_LOG2(PAY_FIFO_LOG2),
+    .MAC_LAG(MAC_LAG)
 ) dut (
     .clk(clk), .rst(rst), .flush(flush), .tx_lat_comp_ns(tx_lat_comp_ns), .phc_ns(phc_ns),
     .s_frm_valid(s_frm_valid), .s_frm_ready(s_frm_ready), .s_frm_launch_ns(s_frm_launch_ns),
@@ -143,7 +147,8 @@ tsnic_mac_tx #(
     .m_cpl_req_handle_valid(m_cpl_req_handle_valid),
     .mac_clk(mac_clk), .mac_rst(mac_rst), .tx_time_ns(mac_ns), .tx_time_valid(mac_valid),
     .m_axis_tx_tdata(m_axis_tx_tdata), .m_axis_tx_tkeep(m_axis_tx_tkeep), .m_axis_tx_tlast(m_axis_tx_tlast),
-    .m_axis_tx_tvalid(m_axis_tx_tvalid), .m_axis_tx_tready(m_axis_tx_tready)
+    .m_axis_tx_tvalid(m_axis_tx_tvalid), .m_axis_tx_tready(m_axis_tx_tready),
+    .s_mac_lag_valid(s_mac_lag_valid), .s_mac_lag_ns(s_mac_lag_ns)
 );
 
 tb_phc_truth truth_inst (

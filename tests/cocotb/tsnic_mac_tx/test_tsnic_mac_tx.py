@@ -9,7 +9,14 @@ frame, in order, with the right fields; never early (true SOF time >= launch_ns)
 most one MAC cycle late (floor(true SOF time) - launch_ns <= T_MAC); the reported departure equals the
 MAC-domain time plus CTRL_TX_LAT_COMP_NS within 1 ns of the truth; no gap inside a frame; flush;
 the MAC's own reset in the middle of traffic (every frame still gets one completion).
+
+MAC_LAG=1 (DATA_W=64, as the 10G boards): the bench's MAC reports, for every frame whose first beat it
+took, a line-start lag of its own choosing (0..60 ns, 1..8 MAC cycles after the beat, in order, none
+for a frame cut by its reset); the reported departure must then be the truth plus that lag, and a lag
+of 4 ns or more makes the frame SENT_LATE.
 """
+
+from collections import deque
 
 import math
 import os
@@ -29,6 +36,8 @@ CORE_PPM = float(os.environ.get("CORE_PPM", "0"))
 MAC_PPM = float(os.environ.get("MAC_PPM", "0"))
 T_MAC = MAC_PERIOD_PS / 1000.0
 SOAK = os.environ.get("SOAK", "") not in ("", "0")
+MAC_LAG = int(os.environ.get("MAC_LAG", "0"))
+LAG_LATE_NS = 4     # tsnic_launch_gate's default
 
 
 class Frame:
@@ -57,6 +66,12 @@ class TB:
         dut.s_axis_pay_tvalid.value = 0
         dut.m_cpl_req_ready.value = 1
         dut.m_axis_tx_tready.value = 1
+        dut.s_mac_lag_valid.value = 0
+        dut.s_mac_lag_ns.value = 0
+        self.lag_q = deque()      # (due MAC cycle, lag ns) owed to the gate, oldest first
+        self.cur_lag = None       # the lag of the frame the MAC is taking
+        self.wire_lags = []       # the lag of each frame in self.wire
+        self.mac_cycle = 0
         self.sent = []            # frames pushed, in order
         self.wire = []            # (bytes, sof_index) as seen at the MAC
         self.sof_truth = []       # true PHC time (ns, real) of each SOF
@@ -80,6 +95,8 @@ class TB:
         cocotb.start_soon(self._cpl_monitor())
         cocotb.start_soon(self._pusher())
         cocotb.start_soon(self._ready_driver())
+        if MAC_LAG:
+            cocotb.start_soon(self._lag_driver())
 
     async def set_time(self, ns):
         assert await self.regs.write(C.PHC_SET_LO, ns & 0xFFFFFFFF)
@@ -158,10 +175,13 @@ class TB:
         while True:
             await RisingEdge(dut.mac_clk)
             await ReadOnly()
+            self.mac_cycle += 1
             if int(dut.mac_rst.value):
                 if cur is not None:
                     self.cut.append(cur)
                     cur = None
+                self.lag_q.clear()      # a MAC in reset forgets what it owed
+                self.cur_lag = None
                 continue
             v = int(dut.m_axis_tx_tvalid.value)
             if cur is not None and not v:
@@ -179,10 +199,29 @@ class TB:
                 data = int(dut.m_axis_tx_tdata.value).to_bytes(BYTES, "little")
                 n = bin(keep).count("1")
                 assert keep == (1 << n) - 1, f"tkeep {keep:#x} not contiguous"
+                if cur is None:
+                    # the MAC's line start for this frame: on time or after a wait of its own
+                    self.cur_lag = 0
+                    if MAC_LAG:
+                        short = random.random() < 0.5
+                        self.cur_lag = random.randint(0, LAG_LATE_NS - 1) if short else random.randint(LAG_LATE_NS, 60)
+                        self.lag_q.append((self.mac_cycle + random.randint(1, 8), self.cur_lag))
                 cur = (cur or b"") + data[:n]
                 if int(dut.m_axis_tx_tlast.value):
                     self.wire.append(cur)
+                    self.wire_lags.append(self.cur_lag)
                     cur = None
+
+    async def _lag_driver(self):
+        """The MAC's line-start reports: one a cycle at most, in order, when due."""
+        dut = self.dut
+        while True:
+            await RisingEdge(dut.mac_clk)
+            if self.lag_q and self.lag_q[0][0] <= self.mac_cycle and not int(dut.mac_rst.value):
+                dut.s_mac_lag_valid.value = 1
+                dut.s_mac_lag_ns.value = self.lag_q.popleft()[1]
+            else:
+                dut.s_mac_lag_valid.value = 0
 
     async def _sof_truth(self):
         dut = self.dut
@@ -251,11 +290,15 @@ def check(tb, flushed=()):
             assert c["status"] == C.STATUS_FLUSHED, f"frame {f.idx}: status {c['status']}, expected FLUSHED"
             continue
         t = tb.sof_truth[wire_i]
+        lag = tb.wire_lags[wire_i]
         wire_i += 1
         assert t >= f.launch, f"frame {f.idx}: left at {t:.3f}, {f.launch - t:.3f} ns before launch_ns (early)"
         local = c["depart_ns"] - f.lat
-        assert 0 <= math.floor(t) - local <= 1, \
-            f"frame {f.idx}: reported departure {local} (+{f.lat}) vs true {t:.3f}"
+        # the stamp: the first beat's true time (rounded down as the PHC counts) plus the MAC's lag
+        assert 0 <= math.floor(t) + lag - local <= 1, \
+            f"frame {f.idx}: reported departure {local} (+{f.lat}) vs true {t:.3f} + lag {lag}"
+        if lag >= LAG_LATE_NS:
+            assert c["status"] == C.STATUS_SENT_LATE, f"frame {f.idx}: waited {lag} ns for the line, status SENT"
         # bench's idle line: the frame was in the DUT 2 us before its launch and the previous frame
         # ended (true time of its last beat, estimated from its SOF) before the launch
         beats = (len(f.data) + BYTES - 1) // BYTES
@@ -264,7 +307,8 @@ def check(tb, flushed=()):
         if idle:
             assert math.floor(t) - f.launch <= T_MAC, \
                 f"frame {f.idx}: idle line, left {t - f.launch:.3f} ns after launch_ns (> one MAC cycle {T_MAC})"
-            assert c["status"] == C.STATUS_SENT, f"frame {f.idx}: idle line, status {c['status']}"
+            if lag < LAG_LATE_NS:
+                assert c["status"] == C.STATUS_SENT, f"frame {f.idx}: idle line, status {c['status']}"
             errs.append(t - f.launch)
         elif f.late:
             assert c["status"] == C.STATUS_SENT_LATE

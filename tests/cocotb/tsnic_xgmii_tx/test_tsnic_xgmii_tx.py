@@ -6,7 +6,16 @@ payload zero-padded to 60 bytes, and its CRC-32 (zlib) little-endian. A line mon
 every word: /S/ only in lane 0 or 4, the gap from /T/ to the next /S/ (counted as /T/ plus idles)
 at least 9 bytes and, back to back, 12 on average with the deficit idle count never above 3
 (IEEE 802.3 46.3.1.4), nothing but idles between frames, and the line rate for back-to-back frames.
+
+Line-start report (m_lag_*, for the launch gate's departure stamp): the bench notes the cycle of each
+frame's first-beat handshake at the stamp point (s_axis, or the wrapper's wide input before a
+downsizer) and the cycle and lane of each /S/ it sees on the line; the report for frame i must be
+((start cycle - handshake cycle - LAG_BASE_CYC) x 6.4 ns + 3.2 ns for lane 4) rounded down to whole
+ns, one report per frame, in order. LAG_BASE_CYC is the documented idle-line latency (4; 5 behind
+the downsizer); on a busy line the report grows with the wait for the gap.
 """
+
+import os
 
 import random
 import zlib
@@ -26,16 +35,25 @@ def expected_wire(payload: bytes) -> bytes:
     return b"\x55" * 7 + b"\xd5" + p + zlib.crc32(p).to_bytes(4, "little")
 
 
+PERIOD_PS = 6400
+LAG_BASE_CYC = int(os.environ.get("LAG_BASE_CYC", "4"))
+
+
 class TB:
     def __init__(self, dut):
         self.dut = dut
-        start_clock(dut.clk, 6400)
+        start_clock(dut.clk, PERIOD_PS)
         self.source = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.clk, dut.rst)
+        if hasattr(dut, "stamp_beat"):
+            dut.stamp_beat.value = 0
+            dut.stamp_last.value = 0
         self.sink = XgmiiSink(dut.xgmii_txd, dut.xgmii_txc, dut.clk, dut.rst)
         self.gaps = []          # bytes from /T/ (included) to the next /S/ (excluded)
         self.starts = []        # (cycle, lane)
         self.errors = []
         self.frame_bytes = []   # bytes from /S/ to /T/ per frame, as the monitor saw them
+        self.first_beats = []   # monitor cycle in which each frame's first beat is taken at s_axis
+        self.lags = []          # m_lag_ns reports, in order
 
     async def reset(self):
         self.dut.rst.value = 1
@@ -50,10 +68,19 @@ class TB:
         gap = None
         cycle = 0
         cur = 0
+        s_mid = False
         while True:
             await RisingEdge(dut.clk)
             await ReadOnly()
             cycle += 1
+            # the input handshake these values make is taken at the next edge: count it in this cycle
+            # (an /S/ on txd after edge e is seen here in cycle e; the beat taken at edge e was seen in e-1)
+            if int(dut.s_axis_tvalid.value) and int(dut.s_axis_tready.value):
+                if not s_mid:
+                    self.first_beats.append(cycle)
+                s_mid = not int(dut.s_axis_tlast.value)
+            if int(dut.m_lag_valid.value):
+                self.lags.append(int(dut.m_lag_ns.value))
             d = int(dut.xgmii_txd.value)
             c = int(dut.xgmii_txc.value)
             for lane in range(8):
@@ -103,6 +130,28 @@ def check_frames(tb, payloads, got):
         assert f.check_fcs(), f"frame {i}: FCS (cocotbext-eth's check)"
 
 
+def check_lags(tb, want_busy):
+    """Every frame's line-start report against the line: one per frame, in order, exact."""
+    n = len(tb.starts)
+    assert len(tb.first_beats) == n, f"{len(tb.first_beats)} first beats, {n} starts"
+    assert len(tb.lags) == n, f"{len(tb.lags)} line-start reports for {n} frames"
+    want = []
+    for (c, lane), h in zip(tb.starts, tb.first_beats):
+        ps = (c - h - LAG_BASE_CYC) * PERIOD_PS + (PERIOD_PS // 2 if lane == 4 else 0)
+        assert ps >= 0, f"/S/ {c - h} cycles after its first beat: less than the idle latency"
+        want.append(ps // 1000)
+    bad = [(i, g, w) for i, (g, w) in enumerate(zip(tb.lags, want)) if g != w]
+    assert not bad, f"line-start reports (frame, got, want): {bad[:8]}"
+    if want_busy:
+        # a busy line: waits of whole cycles and lane-4 starts were both reported
+        assert max(want) >= 2 * PERIOD_PS // 1000, f"no frame waited a cycle: {sorted(set(want))}"
+        assert any(lane == 4 for _, lane in tb.starts)
+    else:
+        assert 0 in want
+    tb.dut._log.info("line-start reports: %d frames, %d..%d ns, %d distinct", n, min(want), max(want),
+                     len(set(want)))
+
+
 def check_gaps(tb, n_back_to_back):
     """Back-to-back gaps: each >= 9, DIC within 0..3, average 12 within the DIC's reach."""
     assert all(g >= 9 for g in tb.gaps), f"gap below 9 bytes: {min(tb.gaps)}"
@@ -122,6 +171,8 @@ async def test_sizes_and_padding(dut):
     payloads = [bytes(random.getrandbits(8) for _ in range(n)) for n in sizes]
     got = await run_frames(tb, payloads, back_to_back=False)
     check_frames(tb, payloads, got)
+    await ClockCycles(dut.clk, 8)
+    check_lags(tb, want_busy=False)
 
 
 @cocotb.test()
@@ -133,6 +184,8 @@ async def test_back_to_back_rate_and_dic(dut):
                 random.randint(60, 1514)]))) for _ in range(200)]
     got = await run_frames(tb, payloads)
     check_frames(tb, payloads, got)
+    await ClockCycles(dut.clk, 8)
+    check_lags(tb, want_busy=True)
     n = len(payloads) - 1
     gaps = tb.gaps[-n:]
     avg = sum(gaps) / len(gaps)
