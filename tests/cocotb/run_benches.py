@@ -72,7 +72,7 @@ COST_HINT = {
     "tsnic_axis_downsize": 3,
     "tsnic_si5324_init": 21,
     "tsnic_desc_table": 4,
-    "tsnic_mac_tx[w64]": 16,
+    "tsnic_mac_tx[w64]": 25,
     "tsnic_mac_tx[w512]": 20,
     "tsnic_td[w512]": 12,
     "tsnic_td[w64]": 13,
