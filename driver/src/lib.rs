@@ -13,6 +13,7 @@ pub mod flash;
 pub mod link;
 #[cfg(feature = "sim")]
 pub mod netsim;
+pub mod pdrill;
 #[cfg(feature = "sim")]
 pub mod peer;
 pub mod phc;
