@@ -237,6 +237,8 @@ pub struct TcpSender {
     pub snd_wnd: u64,
     snd_wscale: u8,
     sack_ok: bool,
+    /// The peer's SYN carried a window scale (a passive open echoes the option only then).
+    peer_wscale_ok: bool,
     ts_ok: bool,
     ts_recent: u32,
     peer_irs: u32,
@@ -251,6 +253,8 @@ pub struct TcpSender {
     departed_unacked: u64,
     /// Linux sk_sndbuf (see `sndbuf_bytes`).
     sndbuf: u64,
+    /// SO_SNDBUF was set: the buffer no longer grows (SOCK_SNDBUF_LOCK).
+    sndbuf_locked: bool,
     // Delivery-rate state (Linux tp->delivered, delivered_mstamp, first_tx_mstamp, app_limited).
     pub delivered: u64,
     delivered_ns: u64,
@@ -280,7 +284,36 @@ pub struct TcpSender {
     pub next_wakeup_jitter_ns: u64,
     syn_tx_ns: Option<u64>,
     syn_retries: u32,
+    /// Passive open (`accept`): our SYN is a SYN-ACK, the handshake ends on the peer's ACK.
+    passive: bool,
     pub stats: SenderStats,
+}
+
+/// A `struct tcp_info` view of the sender (Linux `tcp_get_info`), for the packetdrill
+/// runner's `%{ }%` assertions. Fields the sender does not model are `None`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TcpInfo {
+    /// `icsk_ca_state`: 0 Open, 1 Disorder, 2 CWR, 3 Recovery, 4 Loss.
+    pub ca_state: u64,
+    pub snd_cwnd: u64,
+    /// `TCP_INFINITE_SSTHRESH` (0x7fffffff) while ssthresh is unset, as Linux reports it.
+    pub snd_ssthresh: u64,
+    /// RTO, us.
+    pub rto_us: u64,
+    /// packets_out.
+    pub unacked: u64,
+    pub sacked: u64,
+    pub lost: u64,
+    /// retrans_out: retransmitted segments still in flight.
+    pub retrans: u64,
+    pub total_retrans: u64,
+    /// srtt and rttvar, us; min_rtt, us.
+    pub rtt_us: u64,
+    pub rttvar_us: u64,
+    pub min_rtt_us: u64,
+    pub snd_mss: u64,
+    pub notsent_bytes: u64,
+    pub delivered: u64,
 }
 
 /// The rate-sample candidate of one ACK (Linux `struct rate_sample` while it is filled).
@@ -343,6 +376,7 @@ impl TcpSender {
             snd_wnd: 65535,
             snd_wscale: 0,
             sack_ok: false,
+            peer_wscale_ok: false,
             ts_ok: false,
             ts_recent: 0,
             peer_irs: 0,
@@ -354,6 +388,7 @@ impl TcpSender {
             bytes_on_card: 0,
             departed_unacked: 0,
             sndbuf: TCP_WMEM_DEFAULT,
+            sndbuf_locked: false,
             delivered: 0,
             delivered_ns: 0,
             first_tx_ns: 0,
@@ -375,6 +410,7 @@ impl TcpSender {
             next_wakeup_jitter_ns: 0,
             syn_tx_ns: None,
             syn_retries: 0,
+            passive: false,
             stats: SenderStats::default(),
             cfg,
         }
@@ -476,6 +512,14 @@ impl TcpSender {
         self.sndbuf
     }
 
+    /// setsockopt(SO_SNDBUF, `val`) (Linux `sk_setsockopt`): sk_sndbuf = 2 x min(val,
+    /// wmem_max 212992), at least SOCK_MIN_SNDBUF (4608), and locked against
+    /// `tcp_sndbuf_expand`.
+    pub fn set_sndbuf(&mut self, val: u64) {
+        self.sndbuf = (val.min(212_992) * 2).max(4608);
+        self.sndbuf_locked = true;
+    }
+
     /// Memory the send queue holds (Linux `sk_wmem_queued`). The application writes in
     /// 64 KB chunks, which Linux keeps in GSO-sized skbs of page fragments whose truesize is
     /// close to their payload; this model counts the payload.
@@ -487,6 +531,9 @@ impl TcpSender {
     /// reordering + 1) segments at their worst-case (non-GSO) truesize, at most tcp_wmem[2];
     /// only ever grows.
     fn sndbuf_expand(&mut self) {
+        if self.sndbuf_locked {
+            return; // SOCK_SNDBUF_LOCK: the application set SO_SNDBUF
+        }
         let nr_segs = self
             .cc_state
             .cwnd
@@ -521,6 +568,84 @@ impl TcpSender {
         self.post_syn(now, port);
     }
 
+    /// Passive open (Linux `tcp_conn_request` + `tcp_rcv_state_process`): take the peer's SYN
+    /// `syn` (a frame) and post our SYN-ACK; the connection is established when the peer's
+    /// ACK of it arrives (`on_frame`). A frame that is not a SYN is an error and changes
+    /// nothing.
+    pub fn accept(
+        &mut self,
+        now: u64,
+        syn: &[u8],
+        port: &mut dyn TxPort,
+    ) -> Result<(), super::EdtError> {
+        let seg = frame::parse(syn)?;
+        if seg.flags & (tcp_flags::SYN | tcp_flags::ACK | tcp_flags::RST) != tcp_flags::SYN {
+            return Err(super::EdtError::BadFrame(
+                "accept needs a SYN without ACK or RST",
+            ));
+        }
+        self.take_peer_syn(&seg);
+        self.passive = true;
+        self.state = ConnState::SynSent;
+        self.stats.syn_sent_ns = now;
+        self.post_syn(now, port);
+        Ok(())
+    }
+
+    /// The peer's SYN or SYN-ACK options (`tcp_rcv_synsent_state_process` /
+    /// `tcp_openreq_init`): ISN, SACK, timestamps, window scale, MSS.
+    fn take_peer_syn(&mut self, seg: &frame::Segment) {
+        self.peer_irs = seg.seq;
+        self.sack_ok = seg.options.sack_permitted;
+        self.ts_ok = seg.options.timestamps.is_some();
+        if let Some((val, _)) = seg.options.timestamps {
+            self.ts_recent = val;
+        }
+        // Scaling applies only when both sides sent the option (RFC 7323 2.2).
+        self.snd_wscale = seg.options.wscale.unwrap_or(0).min(14);
+        self.peer_wscale_ok = seg.options.wscale.is_some();
+        let peer_mss = u64::from(seg.options.mss.unwrap_or(536));
+        let opt = if self.ts_ok {
+            frame::TS_OPTION_LEN as u64
+        } else {
+            0
+        };
+        // Linux TCP_MIN_MSS (88) floors a peer's tiny or zero MSS option.
+        self.mss = peer_mss.min(u64::from(self.cfg.mss)).max(88) - opt;
+        self.cc_state.mss = self.mss;
+        self.snd_wnd = u64::from(seg.window); // not scaled in a SYN
+    }
+
+    /// The `tcp_info` view (Linux `tcp_get_info`).
+    pub fn tcp_info(&self) -> TcpInfo {
+        let ca_state = match self.ca_state {
+            CaState::Open => 0,
+            CaState::Recovery => 3,
+            CaState::Loss => 4,
+        };
+        TcpInfo {
+            ca_state,
+            snd_cwnd: self.cc_state.cwnd,
+            snd_ssthresh: self.cc_state.ssthresh.min(0x7fff_ffff),
+            rto_us: self.rto_ns() / 1000,
+            unacked: self.rtx.len() as u64,
+            sacked: self.rtx.iter().filter(|s| s.sacked).count() as u64,
+            lost: self.rtx.iter().filter(|s| s.lost).count() as u64,
+            retrans: self
+                .rtx
+                .iter()
+                .filter(|s| s.tx_count > 1 && !s.sacked && !s.lost)
+                .count() as u64,
+            total_retrans: self.stats.retrans_segs,
+            rtt_us: self.rtt.srtt_us,
+            rttvar_us: self.rtt.rttvar_us,
+            min_rtt_us: self.min_rtt_us,
+            snd_mss: self.mss,
+            notsent_bytes: self.notsent_bytes(),
+            delivered: self.delivered,
+        }
+    }
+
     fn post_syn(&mut self, now: u64, port: &mut dyn TxPort) {
         self.post_control(now, Control::Syn, port);
         self.syn_tx_ns = None;
@@ -540,6 +665,19 @@ impl TcpSender {
     /// the handshake RTT).
     fn post_control(&mut self, now: u64, kind: Control, port: &mut dyn TxPort) {
         let (seq, ack, flags, opts) = match kind {
+            // tcp_make_synack: options only where the peer's SYN offered them.
+            Control::Syn if self.passive => (
+                self.cfg.iss,
+                self.peer_irs.wrapping_add(1),
+                tcp_flags::SYN | tcp_flags::ACK,
+                SegOptions {
+                    mss: Some(self.cfg.mss),
+                    wscale: self.peer_wscale_ok.then_some(self.cfg.wscale),
+                    sack_permitted: self.sack_ok,
+                    timestamps: self.ts_ok.then_some((Self::ts_val(now), self.ts_recent)),
+                    sack: vec![],
+                },
+            ),
             Control::Syn => (
                 self.cfg.iss,
                 0,
@@ -817,30 +955,31 @@ impl TcpSender {
             {
                 self.established(now, &seg, port);
             }
+            ConnState::SynSent
+                if self.passive
+                    && seg.flags & (tcp_flags::SYN | tcp_flags::ACK) == tcp_flags::ACK
+                    && seg.ack == self.cfg.iss.wrapping_add(1) =>
+            {
+                self.established(now, &seg, port);
+            }
             ConnState::Established | ConnState::FinWait => self.on_ack(now, &seg, port),
             _ => {}
         }
     }
 
     fn established(&mut self, now: u64, seg: &frame::Segment, port: &mut dyn TxPort) {
-        self.peer_irs = seg.seq;
-        self.sack_ok = seg.options.sack_permitted;
-        self.ts_ok = seg.options.timestamps.is_some();
-        if let Some((val, _)) = seg.options.timestamps {
-            self.ts_recent = val;
-        }
-        // Scaling applies only when both sides sent the option (RFC 7323 2.2).
-        self.snd_wscale = seg.options.wscale.unwrap_or(0).min(14);
-        let peer_mss = u64::from(seg.options.mss.unwrap_or(536));
-        let opt = if self.ts_ok {
-            frame::TS_OPTION_LEN as u64
+        if self.passive {
+            // The handshake's final ACK: its window is scaled (the SYN's options are taken).
+            if !self.peer_wscale_ok {
+                self.snd_wscale = 0;
+            }
+            self.snd_wnd = u64::from(seg.window) << self.snd_wscale;
+            if let Some((val, _)) = seg.options.timestamps {
+                self.ts_recent = val;
+            }
         } else {
-            0
-        };
-        // Linux TCP_MIN_MSS (88) floors a peer's tiny or zero MSS option.
-        self.mss = peer_mss.min(u64::from(self.cfg.mss)).max(88) - opt;
-        self.cc_state.mss = self.mss;
-        self.snd_wnd = u64::from(seg.window); // not scaled in a SYN-ACK
+            self.take_peer_syn(seg);
+        }
         if let Some(t) = self.syn_tx_ns {
             // Linux takes an RTT sample from the SYN-ACK (tcp_synack_rtt_meas).
             let rtt_us = (self.rx_time(now).saturating_sub(t) / 1000).max(1);
@@ -854,7 +993,9 @@ impl TcpSender {
         // tcp_init_transfer -> tcp_init_buffer_space -> tcp_sndbuf_expand.
         self.sndbuf_expand();
         self.update_pacing_rate();
-        self.post_pure_ack(now, port);
+        if !self.passive {
+            self.post_pure_ack(now, port);
+        }
     }
 
     fn record_srtt(&mut self) {
