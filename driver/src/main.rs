@@ -57,6 +57,16 @@ enum Command {
     /// deliberately named flag. Runs on the flash model by default (`--backend model`, a file per
     /// board); docs/FIRMWARE.md.
     Flash(cli::flash::FlashArgs),
+    /// Play Linux's packetdrill scripts against the EDT sender in simulated time.
+    ///
+    /// The script is the peer: its inbound packets go to the sender at their times, every packet
+    /// the sender sends is compared with the next outbound line (flags, sequence range, ack,
+    /// window, options, time within --tolerance_usecs or 4 ms), socket calls map to the sender
+    /// (listen/accept, connect, write, close, SO_SNDBUF, TCP_NOTSENT_LOWAT) and `%{ assert }%`
+    /// lines are evaluated on its tcp_info view (a field it does not model fails the script).
+    /// Scripts needing what the sender lacks are skipped, naming it. Prints a line per script and
+    /// `N passed, M failed, K skipped`; exits non-zero if any failed. See docs/EDT.md.
+    Pdrill(cli::pdrill::PdrillArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +84,7 @@ fn main() -> ExitCode {
         #[cfg(feature = "sim")]
         Command::PeerKernelSend(args) => cli::peer::kernel(args),
         Command::Flash(args) => cli::flash::run(args),
+        Command::Pdrill(args) => cli::pdrill::run(args),
     };
     // the command's own error first; then a failed write of its output (a closed pipe is not one)
     let result = result.and_then(|()| cli::out::finish());

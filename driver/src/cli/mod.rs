@@ -4,6 +4,7 @@ pub mod common;
 pub mod flash;
 pub mod info;
 pub mod out;
+pub mod pdrill;
 #[cfg(feature = "sim")]
 pub mod peer;
 pub mod phc;

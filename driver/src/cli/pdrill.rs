@@ -1,0 +1,58 @@
+//! `tsnic pdrill`: play Linux's packetdrill scripts against the EDT sender (src/pdrill).
+
+use std::path::PathBuf;
+
+use crate::cli::out::out;
+use anyhow::{bail, Result};
+use clap::Args;
+use tsnic::pdrill::{self, RunOpts, ScriptResult};
+
+/// Arguments of `tsnic pdrill`.
+#[derive(Args, Debug)]
+pub struct PdrillArgs {
+    /// Scripts (`*.pkt`) or directories to search for them, e.g. the shared set's `tcp/`.
+    #[arg(required = true)]
+    pub scripts: Vec<PathBuf>,
+    /// Diagnostic: do not compare the PSH flag (the sender sets PSH on every segment, where
+    /// Linux sets it on the last of a write). Shows what differs after it; a script passing
+    /// only with this flag does not pass.
+    #[arg(long)]
+    pub no_psh: bool,
+}
+
+pub fn run(args: PdrillArgs) -> Result<()> {
+    let files = pdrill::collect_scripts(&args.scripts)?;
+    if files.is_empty() {
+        bail!("no *.pkt scripts found in the paths given");
+    }
+    let opts = RunOpts {
+        ignore_psh: args.no_psh,
+    };
+    let mut results: Vec<ScriptResult> = Vec::new();
+    for f in &files {
+        match pdrill::run_file(f, opts) {
+            Ok(r) => results.push(r),
+            // a script that does not parse fails, with its line
+            Err(e) => results.push(ScriptResult {
+                file: f.display().to_string(),
+                outcome: pdrill::Outcome::Fail {
+                    line: match &e {
+                        pdrill::PdrillError::Parse { line, .. } => *line,
+                        pdrill::PdrillError::Io { .. } => 0,
+                    },
+                    msg: e.to_string(),
+                },
+                unmodeled: vec![],
+            }),
+        }
+    }
+    out!("{}", pdrill::report(&results));
+    let (_, failed, _) = pdrill::counts(&results);
+    if failed > 0 {
+        bail!(
+            "{failed} of {} scripts failed (first differing line of each above)",
+            results.len()
+        );
+    }
+    Ok(())
+}
