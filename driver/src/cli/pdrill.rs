@@ -18,6 +18,9 @@ pub struct PdrillArgs {
     /// only with this flag does not pass.
     #[arg(long)]
     pub no_psh: bool,
+    /// Print, per script that did not pass, the packets in and out up to the failure.
+    #[arg(long)]
+    pub trace: bool,
 }
 
 pub fn run(args: PdrillArgs) -> Result<()> {
@@ -27,6 +30,7 @@ pub fn run(args: PdrillArgs) -> Result<()> {
     }
     let opts = RunOpts {
         ignore_psh: args.no_psh,
+        trace: args.trace,
     };
     let mut results: Vec<ScriptResult> = Vec::new();
     for f in &files {
@@ -43,6 +47,7 @@ pub fn run(args: PdrillArgs) -> Result<()> {
                     msg: e.to_string(),
                 },
                 unmodeled: vec![],
+                trace: vec![],
             }),
         }
     }

@@ -97,6 +97,11 @@ pub fn report(results: &[ScriptResult]) -> String {
                 r.unmodeled.join(", ")
             );
         }
+        if r.outcome != Outcome::Pass {
+            for t in &r.trace {
+                s += &format!("     {t}\n");
+            }
+        }
     }
     let (p, f, k) = counts(results);
     s += &format!("{p} passed, {f} failed, {k} skipped\n");

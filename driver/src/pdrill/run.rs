@@ -64,6 +64,8 @@ pub struct RunOpts {
     /// Diagnostic only: do not compare the PSH flag (the sender sets it on every segment,
     /// issue 36); never used for the pass list.
     pub ignore_psh: bool,
+    /// Keep a trace of every frame the sender sent and every inbound packet.
+    pub trace: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,6 +74,8 @@ pub struct ScriptResult {
     pub outcome: Outcome,
     /// Settings in the script's init command the sender does not model (printed as notes).
     pub unmodeled: Vec<String>,
+    /// With `RunOpts::trace`: `time  < or >  packet` lines up to the end or the failure.
+    pub trace: Vec<String>,
 }
 
 /// Read, parse and run one script file.
@@ -88,11 +92,14 @@ pub fn run_file(path: &Path, opts: RunOpts) -> Result<ScriptResult, PdrillError>
 /// Run a parsed script.
 pub fn run_script(script: &Script, opts: RunOpts) -> ScriptResult {
     let (settings, unmodeled) = init_settings(script.init.as_deref().unwrap_or(""));
+    let mut trace = vec![];
     let outcome = match unsupported(script) {
         Some(reason) => Outcome::Skip { reason },
         None => {
             let mut r = Runner::new(script, settings, opts);
-            match r.run() {
+            let res = r.run();
+            trace = std::mem::take(&mut r.trace);
+            match res {
                 Ok(()) => Outcome::Pass,
                 Err((line, msg)) => Outcome::Fail { line, msg },
             }
@@ -102,6 +109,7 @@ pub fn run_script(script: &Script, opts: RunOpts) -> ScriptResult {
         file: script.file.clone(),
         outcome,
         unmodeled,
+        trace,
     }
 }
 
@@ -263,6 +271,7 @@ struct Runner<'a> {
     notsent_lowat_opt: u64,
     settings: Settings,
     vars: HashMap<String, i64>,
+    trace: Vec<String>,
 }
 
 fn us_to_ns(us: i64) -> i64 {
@@ -309,6 +318,7 @@ impl<'a> Runner<'a> {
             notsent_lowat_opt: 0,
             settings,
             vars: HashMap::new(),
+            trace: vec![],
         }
     }
 
@@ -347,7 +357,8 @@ impl<'a> Runner<'a> {
         Ok(())
     }
 
-    /// Deliver due departures and timers at `now`, then let the sender send.
+    /// Deliver due departures and timers at `now`, then let the sender send; again while
+    /// frames it posts depart at once (their completions free TSQ room, as in edt::run).
     fn step(&mut self) {
         let now = self.now;
         for c in self.port.poll(now) {
@@ -356,10 +367,15 @@ impl<'a> Runner<'a> {
         if self.sender.next_timer_ns().is_some_and(|d| d <= now) {
             self.sender.on_timers(now, &mut self.port);
         }
-        self.sender.xmit(now, &mut self.port);
-        // frames posted to depart now go out now
-        for c in self.port.poll(now) {
-            self.sender.on_completion(&c);
+        for _ in 0..100_000 {
+            self.sender.xmit(now, &mut self.port);
+            let done = self.port.poll(now);
+            if done.is_empty() {
+                break;
+            }
+            for c in done {
+                self.sender.on_completion(&c);
+            }
         }
     }
 
@@ -479,6 +495,13 @@ impl<'a> Runner<'a> {
             &o,
             &[],
         );
+        if self.opts.trace {
+            let d = describe_expected(p);
+            self.trace.push(format!(
+                "{:>12}  <  {d}   (line {line})",
+                ms(self.now as i64)
+            ));
+        }
         let now = self.now;
         if p.flags & flag::SYN != 0 && p.flags & flag::ACK == 0 {
             if self.listen_fd.is_none() {
@@ -542,6 +565,10 @@ impl<'a> Runner<'a> {
             let seg = frame::parse(&f)
                 .map_err(|e| (line, format!("the sender sent a bad frame: {e}")))?;
             let got = describe_got(&seg);
+            if self.opts.trace {
+                self.trace
+                    .push(format!("{:>12}  >  {got}   (line {line})", ms(t as i64)));
+            }
             parts.push(format!("`{got}` at {}", ms(t as i64)));
             let t = t as i64;
             if t < lo - self.tol_ns || t > hi + self.tol_ns {
