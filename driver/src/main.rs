@@ -61,7 +61,7 @@ enum Command {
     ///
     /// The script is the peer: its inbound packets go to the sender at their times, every packet
     /// the sender sends is compared with the next outbound line (flags, sequence range, ack,
-    /// window, options, time within --tolerance_usecs or 4 ms), socket calls map to the sender
+    /// window, options, time within the script's --tolerance_usecs, else 4 ms), socket calls map to the sender
     /// (listen/accept, connect, write, close, SO_SNDBUF, TCP_NOTSENT_LOWAT) and `%{ assert }%`
     /// lines are evaluated on its tcp_info view (a field it does not model fails the script).
     /// Scripts needing what the sender lacks are skipped, naming it. Prints a line per script and

@@ -39,12 +39,14 @@ pub fn run(args: PdrillArgs) -> Result<()> {
             // a script that does not parse fails, with its line
             Err(e) => results.push(ScriptResult {
                 file: f.display().to_string(),
-                outcome: pdrill::Outcome::Fail {
-                    line: match &e {
-                        pdrill::PdrillError::Parse { line, .. } => *line,
-                        pdrill::PdrillError::Io { .. } => 0,
+                outcome: match e {
+                    pdrill::PdrillError::Parse { line, msg, .. } => {
+                        pdrill::Outcome::Fail { line, msg }
+                    }
+                    pdrill::PdrillError::Io { msg, .. } => pdrill::Outcome::Fail {
+                        line: 0,
+                        msg: format!("cannot read the script: {msg} (check the path)"),
                     },
-                    msg: e.to_string(),
                 },
                 unmodeled: vec![],
                 trace: vec![],

@@ -88,6 +88,7 @@ pub fn report(results: &[ScriptResult]) -> String {
     for r in results {
         match &r.outcome {
             Outcome::Pass => s += &format!("PASS {}\n", r.file),
+            Outcome::Fail { line: 0, msg } => s += &format!("FAIL {}: {msg}\n", r.file),
             Outcome::Fail { line, msg } => s += &format!("FAIL {}:{line}: {msg}\n", r.file),
             Outcome::Skip { reason } => s += &format!("SKIP {}: {reason}\n", r.file),
         }

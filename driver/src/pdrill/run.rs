@@ -1070,3 +1070,176 @@ fn show_names(e: &Expr, info: &TcpInfo, vars: &HashMap<String, i64>) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small server-side script of ours: handshake, one write of 3 segments, a cwnd check.
+    const BASE: &str = "\
+0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
++0 bind(3, ..., ...) = 0
++0 listen(3, 1) = 0
++0 < S 0:0(0) win 65535 <mss 1000,sackOK,nop,wscale 7>
++0 > S. 0:0(0) ack 1 <mss 1460,sackOK,nop,wscale 8>
++.05 < . 1:1(0) ack 1 win 500
++0 accept(3, ..., ...) = 4
++0 write(4, ..., 3000) = 3000
++0 > P. 1:3001(3000) ack 1
++0 %{ assert tcpi_snd_cwnd == 10 and tcpi_ca_state == TCP_CA_Open }%
++.05 < . 1:1(0) ack 3001 win 500
++0 %{ assert tcpi_unacked == 0, tcpi_unacked }%
+";
+
+    fn run(text: &str) -> Outcome {
+        let s = parse_script("ours.pkt", text).expect("parses");
+        run_script(&s, RunOpts::default()).outcome
+    }
+
+    fn fails_at(text: &str, want_line: usize, want: &str) {
+        match run(text) {
+            Outcome::Fail { line, msg } => {
+                assert_eq!(line, want_line, "{msg}");
+                assert!(msg.contains(want), "`{msg}` lacks `{want}`");
+            }
+            o => panic!("expected a failure at line {want_line} ({want}), got {o:?}"),
+        }
+    }
+
+    #[test]
+    fn base_script_passes() {
+        assert_eq!(run(BASE), Outcome::Pass);
+    }
+
+    #[test]
+    fn every_compared_field_can_fail() {
+        let m = |a: &str, b: &str| {
+            assert!(BASE.contains(a), "{a}");
+            BASE.replace(a, b)
+        };
+        // length and sequence
+        // a line longer than what is sent; a shorter one, then the next line meets the rest
+        fails_at(
+            &m("> P. 1:3001(3000)", "> P. 1:4001(4000)"),
+            9,
+            "the sender sent `P. 1:1001(1000) ack 1` at 50.000 ms + `P. 1001:2001(1000) ack 1` at 50.000 ms + `P. 2001:3001(1000) ack 1` at 50.000 ms by 54.000 ms",
+        );
+        fails_at(
+            &m(
+                "> P. 1:3001(3000) ack 1\n",
+                "> P. 1:2001(2000) ack 1\n+0 > P. 2001:2501(500) ack 1\n",
+            ),
+            10,
+            "1000 bytes, expected 500",
+        );
+        fails_at(
+            &m("> P. 1:3001(3000)", "> P. 2:3002(3000)"),
+            9,
+            "sequence 1, expected 2",
+        );
+        // flags (PSH) and ack
+        fails_at(
+            &m("> P. 1:3001(3000)", "> . 1:3001(3000)"),
+            9,
+            "flags P., expected .",
+        );
+        fails_at(
+            &m("> P. 1:3001(3000) ack 1", "> P. 1:3001(3000) ack 2"),
+            9,
+            "ack 1, expected 2",
+        );
+        // options of the SYN-ACK
+        fails_at(
+            &m("nop,wscale 8>", "nop,wscale 7>"),
+            5,
+            "wscale Some(8), expected Some(7)",
+        );
+        fails_at(
+            &m("<mss 1460,sackOK,nop,wscale 8>", "<mss 1460,nop,wscale 8>"),
+            5,
+            "sackOK true",
+        );
+        // time: the data goes at 50 ms, not 60 ms (tolerance 4 ms), nor 52 ms with 1 ms
+        fails_at(
+            &m("+0 > P. 1:3001", "+.01 > P. 1:3001"),
+            9,
+            "tolerance 4000 us",
+        );
+        let t = format!(
+            "--tolerance_usecs=1000\n{}",
+            m("+0 > P. 1:3001", "+.002 > P. 1:3001")
+        );
+        fails_at(&t, 10, "tolerance 1000 us");
+        let t = format!(
+            "--tolerance_usecs=3000\n{}",
+            m("+0 > P. 1:3001", "+.002 > P. 1:3001")
+        );
+        assert_eq!(run(&t), Outcome::Pass);
+        // a packet never sent
+        let t = format!("{BASE}+0 > P. 3001:4001(1000) ack 1\n");
+        fails_at(&t, 13, "the sender sent nothing");
+    }
+
+    #[test]
+    fn assertions_are_evaluated_and_unknown_fields_fail() {
+        let m = |a: &str, b: &str| BASE.replace(a, b);
+        fails_at(
+            &m("tcpi_snd_cwnd == 10", "tcpi_snd_cwnd == 11"),
+            10,
+            "tcpi_snd_cwnd = 10",
+        );
+        fails_at(
+            &m("TCP_CA_Open", "TCP_CA_Recovery"),
+            10,
+            "tcpi_ca_state = 0",
+        );
+        fails_at(
+            &m("tcpi_unacked == 0", "tcpi_reordering == 3"),
+            12,
+            "not modeled",
+        );
+        fails_at(
+            &m("tcpi_unacked == 0", "tcpi_unacked == UNDEFINED"),
+            12,
+            "unknown name",
+        );
+        // an assignment, then a use; hex
+        let t = m(
+            "+0 %{ assert tcpi_unacked == 0, tcpi_unacked }%",
+            "+0 %{ X = 0x7fffffff }%\n+0 %{ assert tcpi_snd_ssthresh == X }%",
+        );
+        assert_eq!(run(&t), Outcome::Pass);
+    }
+
+    #[test]
+    fn socket_calls_checked_and_unmodeled_ones_skip_by_name() {
+        fails_at(
+            &BASE.replace("= 3000\n", "= 2000\n"),
+            8,
+            "returned 3000, the script expects 2000",
+        );
+        let t = BASE.replace("+0 accept(", "+0 poll([{fd=4}], 1, 0) = 1\n+0 accept(");
+        match run(&t) {
+            Outcome::Skip { reason } => assert!(reason.contains("`poll` (line 7)"), "{reason}"),
+            o => panic!("{o:?}"),
+        }
+        // accept before the handshake completes
+        let t = BASE.replace("+.05 < . 1:1(0) ack 1 win 500\n+0 accept", "+0 accept");
+        fails_at(&t, 6, "no connection is established");
+    }
+
+    #[test]
+    fn settings_from_the_init_command() {
+        let (st, un) = init_settings(
+            "../common/defaults.sh\nsysctl -q net.ipv4.tcp_notsent_lowat=4000\n../common/set_sysctls.py /proc/sys/net/ipv4/tcp_slow_start_after_idle=1 \\\n /proc/sys/net/ipv4/tcp_min_tso_segs=10",
+        );
+        assert_eq!(st.notsent_lowat, 4000);
+        assert_eq!(
+            un,
+            vec![
+                "net.ipv4.tcp_slow_start_after_idle=1".to_string(),
+                "net.ipv4.tcp_min_tso_segs=10".to_string()
+            ]
+        );
+    }
+}

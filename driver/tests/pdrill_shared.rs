@@ -1,0 +1,74 @@
+//! Linux's packetdrill scripts (the shared set, /work/shared/conformance/packetdrill) against the
+//! EDT sender (issue 36 item 1). The scripts listed in PASSING pass today and must keep passing;
+//! the others fail on a deviation of the sender from Linux (docs/EDT.md lists the first
+//! differing line of each) or are skipped for a socket call or command the sender does not
+//! model. A script that starts passing must be added to PASSING (the sets are compared exactly,
+//! so the count reported is the count that passes).
+
+use tsnic::pdrill::{self, Outcome, RunOpts};
+
+/// Scripts (group/name) that pass.
+const PASSING: [&str; 5] = [
+    "close/close-local-close-then-remote-fin.pkt",
+    "slow_start/slow-start-ack-per-2pkt-send-5pkt.pkt",
+    "slow_start/slow-start-ack-per-2pkt-send-6pkt.pkt",
+    "slow_start/slow-start-app-limited-9-packets-out.pkt",
+    "slow_start/slow-start-app-limited.pkt",
+];
+
+/// Scripts skipped, and the call or command named in the reason.
+const SKIPPED: [(&str, &str); 7] = [
+    (
+        "cubic/cubic-rack-reo-timeout-retrans-failed-incoming-data.pkt",
+        "`tc qdisc replace dev tun0 root pfifo limit 0`",
+    ),
+    ("notsent_lowat/notsent-lowat-setsockopt.pkt", "`poll`"),
+    ("notsent_lowat/notsent-lowat-sysctl.pkt", "`poll`"),
+    ("shutdown/shutdown-rd-close.pkt", "`shutdown`"),
+    ("shutdown/shutdown-rd-wr-close.pkt", "`shutdown`"),
+    ("shutdown/shutdown-rdwr-close.pkt", "`shutdown`"),
+    ("shutdown/shutdown-wr-close.pkt", "`shutdown`"),
+];
+
+#[test]
+fn shared_packetdrill_set() {
+    let dir = pdrill::shared_set_dir().expect(
+        "the shared packetdrill set: ../shared/conformance/packetdrill or TSNIC_PDRILL_DIR",
+    );
+    let tcp = dir.join("tcp");
+    let files = pdrill::collect_scripts(std::slice::from_ref(&tcp)).expect("lists the scripts");
+    assert_eq!(files.len(), 29, "the shared set has 29 scripts");
+    let mut results = vec![];
+    for f in &files {
+        let mut r = pdrill::run_file(f, RunOpts::default()).expect("every script parses");
+        r.file = f
+            .strip_prefix(&tcp)
+            .expect("under tcp/")
+            .display()
+            .to_string();
+        results.push(r);
+    }
+    let report = pdrill::report(&results);
+    println!("{report}");
+    let passed: Vec<&str> = results
+        .iter()
+        .filter(|r| r.outcome == Outcome::Pass)
+        .map(|r| r.file.as_str())
+        .collect();
+    assert_eq!(
+        passed,
+        PASSING.to_vec(),
+        "the passing set changed: keep PASSING exactly the scripts that pass\n{report}"
+    );
+    for (name, call) in SKIPPED {
+        let r = results.iter().find(|r| r.file == name).expect(name);
+        match &r.outcome {
+            Outcome::Skip { reason } => assert!(reason.contains(call), "{name}: {reason}"),
+            o => panic!("{name}: expected a skip naming {call}, got {o:?}"),
+        }
+    }
+    let (p, f, k) = pdrill::counts(&results);
+    assert_eq!((p, k), (PASSING.len(), SKIPPED.len()), "{report}");
+    assert_eq!(p + f + k, 29);
+    assert!(report.ends_with(&format!("{p} passed, {f} failed, {k} skipped\n")));
+}
