@@ -72,3 +72,49 @@ fn shared_packetdrill_set() {
     assert_eq!(p + f + k, 29);
     assert!(report.ends_with(&format!("{p} passed, {f} failed, {k} skipped\n")));
 }
+
+/// Hostile input: every shared script with each line deleted, and with each number in turn
+/// replaced by 0, 4294967295 and 99999999999, parses to a result or a typed error and runs to
+/// an outcome without panicking.
+#[test]
+fn mutated_scripts_never_panic() {
+    let dir = pdrill::shared_set_dir().expect("the shared packetdrill set");
+    let files = pdrill::collect_scripts(&[dir.join("tcp")]).expect("lists the scripts");
+    let mut runs = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("reads");
+        let lines: Vec<&str> = text.lines().collect();
+        let mut variants: Vec<String> = vec![];
+        for i in 0..lines.len() {
+            let mut v = lines.clone();
+            v.remove(i);
+            variants.push(v.join("\n"));
+        }
+        // each run of digits, replaced in turn (every 7th, to keep this to a few seconds)
+        let bytes = text.as_bytes();
+        let mut starts = vec![];
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i].is_ascii_digit() {
+                let s = i;
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                starts.push((s, i));
+            } else {
+                i += 1;
+            }
+        }
+        for (k, &(s, e)) in starts.iter().enumerate().filter(|(k, _)| k % 7 == 0) {
+            let big = ["0", "4294967295", "99999999999"][k % 3];
+            variants.push(format!("{}{big}{}", &text[..s], &text[e..]));
+        }
+        for v in variants {
+            if let Ok(s) = pdrill::parse_script("mutant.pkt", &v) {
+                let _ = pdrill::run_script(&s, RunOpts::default());
+            }
+            runs += 1;
+        }
+    }
+    assert!(runs > 1000, "{runs} mutants");
+}

@@ -832,6 +832,13 @@ fn tokenize(s: &str) -> Result<Vec<Tok>, String> {
 /// unary `-` < atoms (integers, names, parentheses).
 pub fn parse_expr(s: &str) -> Result<Expr, String> {
     let toks = tokenize(s)?;
+    // bounds the parser's (and the evaluator's) recursion on hostile input
+    if toks.len() > MAX_EXPR_TOKENS {
+        return Err(format!(
+            "expression has {} tokens; at most {MAX_EXPR_TOKENS} are accepted",
+            toks.len()
+        ));
+    }
     let mut p = ExprParser { t: toks, i: 0 };
     let e = p.or()?;
     if p.i != p.t.len() {
@@ -839,6 +846,9 @@ pub fn parse_expr(s: &str) -> Result<Expr, String> {
     }
     Ok(e)
 }
+
+/// The longest `%{ }%` expression accepted, in tokens.
+pub const MAX_EXPR_TOKENS: usize = 512;
 
 struct ExprParser {
     t: Vec<Tok>,
@@ -1159,7 +1169,22 @@ mod tests {
             ("+0 write(4, ..., 10\n", 1, "not closed"),
             ("+0 %{ import os }%", 1, "unsupported statement"),
             ("+0 < . 1:1(0) ack 99999999999 win 1\n", 1, "an ACK number"),
+            ("+99999999999999 write(4, ..., 1) = 1\n", 1, "too large"),
+            ("+0 %{ assert tcpi_snd_cwnd == 1 1 }%\n", 1, "unexpected"),
         ];
+        let deep = format!(
+            "+0 %{{ assert {}1{} == 1 }}%\n",
+            "(".repeat(100_000),
+            ")".repeat(100_000)
+        );
+        let neg = format!("\n+0 %{{ assert {}1 == 1 }}%\n", "-".repeat(100_000));
+        let cases: Vec<(&str, usize, &str)> = cases
+            .into_iter()
+            .chain([
+                (deep.as_str(), 1, "at most 512"),
+                (neg.as_str(), 2, "at most 512"),
+            ])
+            .collect();
         for (text, line, want) in cases {
             match parse_script("bad.pkt", text) {
                 Err(PdrillError::Parse { file, line: l, msg }) => {

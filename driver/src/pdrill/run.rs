@@ -392,7 +392,7 @@ impl<'a> Runner<'a> {
     fn resolve(&self, time: Time, base: i64, line: usize) -> Result<i64, Fail> {
         let t = match time {
             Time::Abs(us) => us_to_ns(us),
-            Time::Rel(us) => base + us_to_ns(us),
+            Time::Rel(us) => base.saturating_add(us_to_ns(us)),
             Time::Any => base.max(self.now as i64),
         };
         if t < 0 || t as u64 > MAX_SCRIPT_NS {
@@ -525,7 +525,7 @@ impl<'a> Runner<'a> {
 
     /// Match the next outbound line: frames sent in [lo - tol, hi + tol].
     fn outbound(&mut self, p: &Packet, lo: i64, hi: i64, line: usize) -> Result<i64, Fail> {
-        let deadline = (hi + self.tol_ns).max(0) as u64;
+        let deadline = hi.saturating_add(self.tol_ns).max(0) as u64;
         let want = describe_expected(p);
         let mut covered = 0u32;
         let mut last_t;
@@ -571,7 +571,7 @@ impl<'a> Runner<'a> {
             }
             parts.push(format!("`{got}` at {}", ms(t as i64)));
             let t = t as i64;
-            if t < lo - self.tol_ns || t > hi + self.tol_ns {
+            if t < lo.saturating_sub(self.tol_ns) || t > hi.saturating_add(self.tol_ns) {
                 return Err((
                     line,
                     format!(
@@ -601,12 +601,9 @@ impl<'a> Runner<'a> {
                     p.seq.wrapping_add(covered)
                 )));
             }
-            if covered + len > p.len {
-                return Err(mismatch(format!(
-                    "{} bytes, expected {}",
-                    covered + len,
-                    p.len
-                )));
+            let total = u64::from(covered) + u64::from(len);
+            if total > u64::from(p.len) || (len == 0 && p.len > 0) {
+                return Err(mismatch(format!("{total} bytes, expected {}", p.len)));
             }
             let mut fl = seg.flags;
             if self.opts.ignore_psh {
