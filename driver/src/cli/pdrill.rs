@@ -45,7 +45,9 @@ pub fn run(args: PdrillArgs) -> Result<()> {
                     }
                     pdrill::PdrillError::Io { msg, .. } => pdrill::Outcome::Fail {
                         line: 0,
-                        msg: format!("cannot read the script: {msg} (check the path)"),
+                        msg: format!(
+                            "cannot read the script: {msg} (a script is a UTF-8 text file; check the path)"
+                        ),
                     },
                 },
                 unmodeled: vec![],

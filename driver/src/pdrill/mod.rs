@@ -23,7 +23,9 @@ pub enum PdrillError {
         line: usize,
         msg: String,
     },
-    #[error("{file}: cannot read the script: {msg} (check the path)")]
+    #[error(
+        "{file}: cannot read the script: {msg} (a script is a UTF-8 text file; check the path)"
+    )]
     Io { file: String, msg: String },
 }
 
