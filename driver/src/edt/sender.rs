@@ -298,7 +298,7 @@ pub struct TcpInfo {
     pub snd_cwnd: u64,
     /// `TCP_INFINITE_SSTHRESH` (0x7fffffff) while ssthresh is unset, as Linux reports it.
     pub snd_ssthresh: u64,
-    /// RTO, us.
+    /// RTO with backoff, us, in whole timer ticks (Linux keeps icsk_rto in jiffies).
     pub rto_us: u64,
     /// packets_out.
     pub unacked: u64,
@@ -307,7 +307,7 @@ pub struct TcpInfo {
     /// retrans_out: retransmitted segments still in flight.
     pub retrans: u64,
     pub total_retrans: u64,
-    /// srtt and rttvar, us; min_rtt, us.
+    /// srtt (`srtt_us >> 3`) and rttvar (`mdev_us >> 2`), us, as tcp_get_info; min_rtt, us.
     pub rtt_us: u64,
     pub rttvar_us: u64,
     pub min_rtt_us: u64,
@@ -627,7 +627,8 @@ impl TcpSender {
             ca_state,
             snd_cwnd: self.cc_state.cwnd,
             snd_ssthresh: self.cc_state.ssthresh.min(0x7fff_ffff),
-            rto_us: self.rto_ns() / 1000,
+            // icsk_rto is kept in jiffies (usecs_to_jiffies rounds up): whole ticks
+            rto_us: crate::edt::timer::deadline_round_up(0, self.rto_ns(), self.cfg.tick_ns) / 1000,
             unacked: self.rtx.len() as u64,
             sacked: self.rtx.iter().filter(|s| s.sacked).count() as u64,
             lost: self.rtx.iter().filter(|s| s.lost).count() as u64,
@@ -637,8 +638,8 @@ impl TcpSender {
                 .filter(|s| s.tx_count > 1 && !s.sacked && !s.lost)
                 .count() as u64,
             total_retrans: self.stats.retrans_segs,
-            rtt_us: self.rtt.srtt_us,
-            rttvar_us: self.rtt.rttvar_us,
+            rtt_us: self.rtt.srtt(),
+            rttvar_us: self.rtt.mdev_us >> 2,
             min_rtt_us: self.min_rtt_us,
             snd_mss: self.mss,
             notsent_bytes: self.notsent_bytes(),

@@ -1200,6 +1200,13 @@ mod tests {
             12,
             "unknown name",
         );
+        // tcp_get_info's units: tcpi_rtt is srtt in us (50 ms handshake and data RTTs),
+        // tcpi_rto is srtt + rttvar (at least rto_min 200 ms) in whole HZ=250 ticks
+        let t = m(
+            "tcpi_unacked == 0, tcpi_unacked",
+            "tcpi_rtt == 50000 and tcpi_min_rtt == 50000 and tcpi_rto % 4000 == 0 and tcpi_rto >= 250000 and tcpi_rto < 260000",
+        );
+        assert_eq!(run(&t), Outcome::Pass);
         // an assignment, then a use; hex
         let t = m(
             "+0 %{ assert tcpi_unacked == 0, tcpi_unacked }%",
