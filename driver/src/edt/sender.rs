@@ -1737,6 +1737,50 @@ mod tests {
         s.on_frame(now, &peer_frame(tcp_flags::ACK, ack_off, opts), p);
     }
 
+    /// Passive open: a SYN is answered with a SYN-ACK carrying only the options the SYN
+    /// offered; the peer's ACK establishes (window scaled, RTT from the SYN-ACK); a frame that
+    /// is not a plain SYN is refused and changes nothing.
+    #[test]
+    fn accept_answers_a_syn_with_its_options() {
+        let mut s = TcpSender::new(SenderConfig::new(ends(), ISS, CcKind::Cubic), 1 << 48);
+        let mut p = Port::default();
+        let ack_only = peer_frame(tcp_flags::ACK, 0, SegOptions::default());
+        assert!(s.accept(0, &ack_only, &mut p).is_err());
+        assert!(s.accept(0, &[1, 2, 3], &mut p).is_err());
+        assert_eq!((s.state, p.posted.len()), (ConnState::Closed, 0));
+        let syn = SegOptions {
+            mss: Some(1000),
+            sack_permitted: true,
+            ..Default::default()
+        };
+        s.accept(0, &peer_frame(tcp_flags::SYN, 0, syn), &mut p)
+            .unwrap();
+        let synack = frame::parse(&p.posted[0].frame).unwrap();
+        assert_eq!(synack.flags, tcp_flags::SYN | tcp_flags::ACK);
+        assert_eq!((synack.seq, synack.ack), (ISS, PEER_ISS + 1));
+        assert_eq!(synack.options.mss, Some(1460));
+        assert!(synack.options.sack_permitted);
+        assert_eq!(
+            synack.options.wscale, None,
+            "the SYN offered no window scale"
+        );
+        assert_eq!(
+            synack.options.timestamps, None,
+            "the SYN offered no timestamps"
+        );
+        p.depart(&mut s, 0);
+        s.on_frame(
+            30_000_000,
+            &peer_frame(tcp_flags::ACK, 0, SegOptions::default()),
+            &mut p,
+        );
+        assert_eq!(s.state, ConnState::Established);
+        assert_eq!(s.mss, 1000);
+        assert_eq!(s.snd_wnd, 65535, "no window scale: the ACK's window as is");
+        assert_eq!(s.tcp_info().rtt_us, 30_000);
+        assert_eq!(p.posted.len(), 1, "no ACK of an ACK");
+    }
+
     /// A connection established at 100 us (SYN-ACK RTT 100 us), SACK on, window scale 7.
     fn established(cc: CcKind) -> (TcpSender, Port) {
         let mut cfg = SenderConfig::new(ends(), ISS, cc);
