@@ -8,10 +8,15 @@
 use tsnic::pdrill::{self, Outcome, RunOpts};
 
 /// Scripts (group/name) that pass.
-const PASSING: [&str; 5] = [
+const PASSING: [&str; 10] = [
     "close/close-local-close-then-remote-fin.pkt",
+    "cubic/cubic-hystart-delay-min-rtt-jumps-downward.pkt",
+    "cubic/cubic-hystart-delay-rtt-jumps-upward.pkt",
+    "slow_start/slow-start-ack-per-1pkt.pkt",
     "slow_start/slow-start-ack-per-2pkt-send-5pkt.pkt",
     "slow_start/slow-start-ack-per-2pkt-send-6pkt.pkt",
+    "slow_start/slow-start-ack-per-2pkt.pkt",
+    "slow_start/slow-start-ack-per-4pkt.pkt",
     "slow_start/slow-start-app-limited-9-packets-out.pkt",
     "slow_start/slow-start-app-limited.pkt",
 ];

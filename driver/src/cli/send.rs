@@ -175,6 +175,11 @@ pub struct SendArgs {
     /// samples stamped at enqueue).
     #[arg(long, value_enum, default_value = "edt")]
     pub pacing_model: PacingModelArg,
+    /// As Linux without sch_fq (this machine's kernel; the `--sender kernel` baseline): a flow is
+    /// paced only if its congestion control asks (BBR) or --max-rate is set, so CUBIC's segments
+    /// leave as cwnd allows. Default: every flow paced, as behind fq (the card is the EDT qdisc).
+    #[arg(long)]
+    pub no_fq: bool,
     /// With --pacing-model edt: where RTT and delivery-rate samples start.
     #[arg(long, value_enum, default_value = "scheduled")]
     pub stamp: StampArg,
@@ -305,6 +310,7 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
         time_limit_ns: a.time_limit,
         tick_ns: a.tick,
         max_rate_bps: a.max_rate,
+        fq: !a.no_fq,
         rcvbuf: small(a.peer_rcvbuf, "--peer-rcvbuf")?,
         read_rate: a.peer_read_rate,
         capture: a.pcap.is_some(),
@@ -462,6 +468,7 @@ pub fn run(a: SendArgs) -> Result<()> {
             PacingModelArg::Edt => PacingModel::Edt,
             PacingModelArg::Queue => PacingModel::Queue,
         },
+        fq: !a.no_fq,
         stamp: match a.stamp {
             StampArg::Scheduled => SampleStamp::Scheduled,
             StampArg::Departure => SampleStamp::Departure,

@@ -48,6 +48,8 @@ pub struct RunConfig {
     pub notsent_lowat: Option<u64>,
     pub rr: Option<u64>,
     pub pacing_model: PacingModel,
+    /// Every flow paced as behind sch_fq (the default); false: Linux without fq (`SenderConfig::fq`).
+    pub fq: bool,
     /// Where RTT/rate samples start (EDT model): scheduled launch time (Linux) or departure.
     pub stamp: SampleStamp,
     pub pacer: Pacer,
@@ -76,6 +78,7 @@ impl Default for RunConfig {
             notsent_lowat: None,
             rr: None,
             pacing_model: PacingModel::Edt,
+            fq: true,
             stamp: SampleStamp::Scheduled,
             pacer: Pacer::Card,
             jitter_ns: 0,
@@ -446,6 +449,7 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
         sc.max_pacing_rate = cfg.max_rate_bps.map_or(u64::MAX, |r| r / 8);
         sc.jitter_credit = cfg.jitter_credit;
         sc.pacing_model = cfg.pacing_model;
+        sc.fq = cfg.fq;
         sc.stamp = cfg.stamp;
         sc.pacer = cfg.pacer;
         sc.tick_ns = cfg.tick_ns;

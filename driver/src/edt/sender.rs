@@ -84,6 +84,12 @@ pub struct SenderConfig {
     pub max_pacing_rate: u64,
     pub jitter_credit: bool,
     pub pacing_model: PacingModel,
+    /// Every flow paced, as behind sch_fq (`SK_PACING_FQ`; the card doing fq's job, the default).
+    /// false: Linux without fq, where a flow is paced only when its congestion control asks
+    /// (BBR's `bbr_init` sets `SK_PACING_NEEDED`) or SO_MAX_PACING_RATE is set (`sock_setsockopt`
+    /// does the same); otherwise `tcp_update_skb_after_send` leaves `tcp_wstamp_ns` alone and
+    /// segments leave as cwnd and TSQ allow (CUBIC on this machine's kernel: no sch_fq built).
+    pub fq: bool,
     pub pacer: Pacer,
     /// Timer tick for RTO/TLP/RACK timers (Linux jiffy; 1 ms = HZ 1000).
     pub tick_ns: u64,
@@ -105,6 +111,7 @@ impl SenderConfig {
             max_pacing_rate: u64::MAX,
             jitter_credit: true,
             pacing_model: PacingModel::Edt,
+            fq: true,
             pacer: Pacer::Card,
             tick_ns: DEFAULT_TICK_NS,
             rto_min_us: super::rtt::RTO_MIN_US,
@@ -769,6 +776,11 @@ impl TcpSender {
         self.pacing_rate = rate.min(self.cfg.max_pacing_rate);
     }
 
+    /// Whether this flow's departures are paced (`sk_pacing_status != SK_PACING_NONE`).
+    pub fn paced(&self) -> bool {
+        self.cfg.fq || self.cfg.cc == CcKind::Bbr || self.cfg.max_pacing_rate != u64::MAX
+    }
+
     /// Stamp and post a burst of segments (indices into rtx) as one TSO-like unit.
     fn post_burst(&mut self, now: u64, idxs: &[usize], port: &mut dyn TxPort) {
         let burst_bytes: u64 = idxs.iter().map(|&i| u64::from(self.rtx[i].len)).sum();
@@ -780,8 +792,9 @@ impl TcpSender {
             PacingModel::Edt => {
                 let before = self.edt.wstamp_ns;
                 let (launch, prior) = self.edt.stamp(now);
-                self.edt
-                    .after_send(burst_bytes, data_segs, self.pacing_rate, prior);
+                // an unpaced flow (no fq, no SK_PACING_NEEDED): the stamp stays at now
+                let rate = if self.paced() { self.pacing_rate } else { 0 };
+                self.edt.after_send(burst_bytes, data_segs, rate, prior);
                 if self.cfg.pacer == Pacer::Host && self.edt.wstamp_ns > now {
                     self.stats.pacing_timer_arms_before_patch += 1;
                 }
@@ -2022,6 +2035,39 @@ mod tests {
         send(&mut s, &mut p, 200_000, 10);
         let launches: Vec<u64> = p.posted[2..].iter().map(|r| r.launch_ns).collect();
         assert!(launches.iter().all(|&l| l == 200_000), "{launches:?}");
+    }
+
+    /// Launch times of six 20-segment writes at one instant with cwnd 100.
+    fn launches_of_a_burst(cc: CcKind, fq: bool, max_rate: u64) -> Vec<u64> {
+        let (mut s, mut p) = established(cc);
+        s.cfg.fq = fq;
+        s.cfg.max_pacing_rate = max_rate;
+        s.cc_state.cwnd = 100;
+        // an RTT of 1 ms (the handshake's was ~0): a pacing rate whose gaps are visible
+        for _ in 0..8 {
+            s.rtt.sample(1000, 0, 0);
+        }
+        s.update_pacing_rate();
+        // writes at one instant: later bursts' stamps show whether earlier ones advanced the
+        // clock (a burst shares one launch time; TSQ lets a few bursts out per call)
+        for _ in 0..6 {
+            send(&mut s, &mut p, 200_000, 20);
+        }
+        p.posted[2..].iter().map(|r| r.launch_ns).collect()
+    }
+
+    #[test]
+    fn without_fq_only_bbr_and_max_rate_flows_are_paced() {
+        // sk_pacing_status: SK_PACING_FQ paces every flow; without fq only SK_PACING_NEEDED ones
+        // (bbr_init, SO_MAX_PACING_RATE); an unpaced flow's tcp_wstamp_ns stays at now.
+        let later = |l: &[u64]| l.iter().filter(|&&t| t > 200_000).count();
+        let unpaced = launches_of_a_burst(CcKind::Cubic, false, u64::MAX);
+        assert!(unpaced.len() > 40, "a second burst left: {unpaced:?}");
+        assert_eq!(later(&unpaced), 0, "{unpaced:?}");
+        let fq = launches_of_a_burst(CcKind::Cubic, true, u64::MAX);
+        assert!(later(&fq) > 0, "{fq:?}");
+        assert!(later(&launches_of_a_burst(CcKind::Cubic, false, 1_000_000)) > 0);
+        assert!(later(&launches_of_a_burst(CcKind::Bbr, false, u64::MAX)) > 0);
     }
 
     #[test]

@@ -298,6 +298,9 @@ impl<'a> Runner<'a> {
         };
         let mut cfg = SenderConfig::new(local, ISS, CcKind::Cubic);
         cfg.tick_ns = HZ250_TICK_NS;
+        // The scripts' kernel has no sch_fq (the shared set's README): CUBIC is paced only with
+        // SO_MAX_PACING_RATE.
+        cfg.fq = false;
         // Linux picks the receive window scale from tcp_rmem[2] (15 MB in defaults.sh): 8.
         cfg.wscale = 8;
         let tol = script

@@ -74,6 +74,9 @@ pub struct LinuxRunConfig {
     pub time_limit_ns: u64,
     pub tick_ns: u64,
     pub max_rate_bps: Option<u64>,
+    /// Every flow paced as behind sch_fq (the default); false: as Linux without fq
+    /// (`SenderConfig::fq`), like for like with `--sender kernel` on this machine's kernel.
+    pub fq: bool,
     /// SO_RCVBUF of the Linux receiver (None: autotuning).
     pub rcvbuf: Option<u32>,
     /// The Linux receiver reads at most this many bytes/s (None: as fast as it can).
@@ -97,6 +100,7 @@ impl Default for LinuxRunConfig {
             time_limit_ns: 60_000_000_000,
             tick_ns: crate::edt::timer::DEFAULT_TICK_NS,
             max_rate_bps: None,
+            fq: true,
             rcvbuf: None,
             read_rate: None,
             capture: false,
@@ -627,6 +631,7 @@ fn our_sender(cfg: &LinuxRunConfig) -> TcpSender {
     let mut rng = SeededRng::new(cfg.seed);
     let mut sc = SenderConfig::new(ends, rng.next_u64() as u32, cfg.cc);
     sc.max_pacing_rate = cfg.max_rate_bps.map_or(u64::MAX, |r| r / 8);
+    sc.fq = cfg.fq;
     sc.tick_ns = cfg.tick_ns;
     sc.seed = cfg.seed;
     TcpSender::new(sc, 1 << 48)
