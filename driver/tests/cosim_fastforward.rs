@@ -658,14 +658,14 @@ fn fast_forward_is_exact_on_the_512_bit_card() {
 
 /// The gated blocks' check on the programs: no register of a block changes at an edge where the
 /// block would hold, every block held, and each block had at least `GATE_CHECK_MIN_REGS` registers
-/// compared in every checked cycle (memories of up to 4 KB each too).
+/// compared in every checked cycle (memories of up to 16 KB each too).
 #[test]
 fn gate_check_holds_on_random_programs() {
     if let Some(why) = tsnic_sim::core_unavailable() {
         panic!("the simulator was not built: {why}");
     }
-    for seed in 1..=env_seeds("TSNIC_GATE_CHECK_SEEDS", 2) {
-        let o = run(SimConfig::default(), seed, true, Some(4096));
+    for seed in 1..=env_seeds("TSNIC_GATE_CHECK_SEEDS", 3) {
+        let o = run(SimConfig::default(), seed, true, Some(16384));
         let st = o.gate_check.expect("the check's counts");
         eprint!("seed {seed}:\n{}", st.summary());
         if let Err(why) = st.verdict() {

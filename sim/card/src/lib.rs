@@ -199,8 +199,8 @@ pub const GATED_BLOCKS: [&str; 6] = [
     "register interface",
 ];
 
-/// The fewest registers (memories not counted) the gated blocks' check must compare for each block
-/// ([`GATED_BLOCKS`] order) in every cycle it checks: about three quarters of what
+/// The fewest registers the gated blocks' check must compare for each block ([`GATED_BLOCKS`] order)
+/// in every cycle it checks: about three quarters of the plain registers (memories not counted)
 /// `sim/card/bench/gate_regs.py` finds in each block today (242, 115, 33, 67, 104 and 30 at 64 bits).
 /// A list that lost a block's RTL file, a prefix that no longer matches, or a check that compares
 /// nothing falls below it (docs/ARCHITECTURE.md, "Gated blocks").
