@@ -24,7 +24,9 @@
 //! edge where the block would hold; it fails on a change, on a block that never held, and on a block
 //! with fewer registers compared than `tsnic_sim::GATE_CHECK_MIN_REGS`.
 //!
-//! Planted bugs these tests catch (docs/ARCHITECTURE.md, "Gated blocks", has the failures quoted):
+//! `TSNIC_FF_LOG=1` prints each program's log (what is compared).
+//!
+//! Planted bugs these tests catch (tests/README.md quotes the failures):
 //! - a fast-forward that jumps over an RX arrival: drop the `rx.next_start_ps()` limit at the top of
 //!   `SimCard::try_fast_forward` (sim/card/src/lib.rs): `fast_forward_is_exact_on_random_host_programs`
 //!   fails on an RX arrival stamp;
@@ -594,6 +596,9 @@ fn exact_on(cfg: SimConfig, seeds: std::ops::RangeInclusive<u64>, what: &str) {
                 );
             }
         }
+        if std::env::var_os("TSNIC_FF_LOG").is_some() {
+            eprintln!("{what} seed {seed}, stepped:\n{}", slow.log.join("\n"));
+        }
         if slow.log != fast.log {
             let first = slow
                 .log
@@ -668,7 +673,7 @@ fn gate_check_holds_on_random_programs() {
         let o = run(SimConfig::default(), seed, true, Some(16384));
         let st = o.gate_check.expect("the check's counts");
         eprint!("seed {seed}:\n{}", st.summary());
-        if let Err(why) = st.verdict() {
+        if let Err(why) = st.verdict(true) {
             panic!("seed {seed}: gate check: {why}");
         }
         assert!(o.rx_received > 0 && o.flash_done >= 2);

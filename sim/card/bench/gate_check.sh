@@ -19,13 +19,23 @@ bin=target/release/tsnic
 mkdir -p target/bench
 python3 sim/card/bench/trace_10g.py "$N" > target/bench/gate_check_10g.csv
 python3 sim/card/bench/trace_sparse.py 300 2 2 > target/bench/gate_check_sparse.csv
-show() { grep -E '^(gate check|sim:)'; }
-echo "== 10G push, $N frames"
-"$bin" push target/bench/gate_check_10g.csv 2>&1 | show
+# one run: its check lines; it fails on a change or a short list (the process stops), on a block that
+# never held and on a run that printed no verdict
+check() {
+  local label=$1
+  shift
+  echo "== $label"
+  "$@" 2>&1 | grep -E '^(gate check|sim:)' | tee target/bench/gate_check.last
+  if grep -q 'held in 0 cycles' target/bench/gate_check.last; then
+    echo "gate check: FAILED: a block never held in this run, so its hold was not checked"
+    exit 1
+  fi
+  grep -q '^gate check: passed' target/bench/gate_check.last ||
+    { echo "gate check: FAILED: the run printed no verdict"; exit 1; }
+}
+check "10G push, $N frames" "$bin" push target/bench/gate_check_10g.csv
 rm -f target/bench/gate_check_sparse.pcapng
-echo "== sparse push, 300 frames over 2 s"
-"$bin" push target/bench/gate_check_sparse.csv --pcap target/bench/gate_check_sparse.pcapng 2>&1 | show
-echo "== replay of that wire"
-"$bin" replay target/bench/gate_check_sparse.pcapng 2>&1 | show
-echo "== send 2 MB, ACKs through the card's receive path"
-"$bin" send --bytes 2MB 2>&1 | show
+check "sparse push, 300 frames over 2 s" \
+  "$bin" push target/bench/gate_check_sparse.csv --pcap target/bench/gate_check_sparse.pcapng
+check "replay of that wire" "$bin" replay target/bench/gate_check_sparse.pcapng
+check "send 2 MB, ACKs through the card's receive path" "$bin" send --bytes 2MB

@@ -48,7 +48,8 @@ pub struct PortsIn {
     /// Idle fast-forward: extra PHC increments folded into this cycle (0: a normal cycle).
     pub sim_ff_warp: u64,
     /// Gated blocks: 0 every block clocked in every cycle, 1 a holding block not clocked, 2 check
-    /// (clocked, and each held cycle verified: a build with `TSNIC_SIM_GATE_CHECK` only).
+    /// (clocked, and each held cycle verified; the process stops at a change), 3 the same check
+    /// recording changes ([`Rtl::gate_check_stats`]).
     pub sim_gate: u64,
 }
 

@@ -212,9 +212,10 @@ pub const GATE_CHECK_MAX_DEFAULT: u64 = 16384;
 
 impl GateCheckStats {
     /// The check's verdict: no register changed where its block held, every block held (and was
-    /// checked) in at least one cycle, and each block's list has [`GATE_CHECK_MIN_REGS`] registers
-    /// or more, all compared in every checked cycle. The error says which part failed.
-    pub fn verdict(&self) -> Result<(), String> {
+    /// checked) in at least one cycle (if `require_held`: a short run may not give every block a
+    /// hold), and each block's list has [`GATE_CHECK_MIN_REGS`] registers or more, all compared in
+    /// every checked cycle. The error says which part failed.
+    pub fn verdict(&self, require_held: bool) -> Result<(), String> {
         if self.built == 0 {
             return Err("the model was built without the gated blocks' register list (sim/card/build.rs: python3 and bench/gate_regs.py; `make deps`)".into());
         }
@@ -225,7 +226,7 @@ impl GateCheckStats {
             ));
         }
         for (b, name) in GATED_BLOCKS.iter().enumerate() {
-            if self.held[b] == 0 {
+            if self.held[b] == 0 && require_held {
                 return Err(format!(
                     "the {name} never held, so its hold was never checked"
                 ));
@@ -305,8 +306,9 @@ impl std::fmt::Debug for SimCard {
 }
 
 /// `TSNIC_SIM_GATE=check` (`sim/card/bench/gate_check.sh`): a change already stopped the process;
-/// at the end the counts per block are printed, and a check that compared too little (a block that
-/// never held, or fewer registers than [`GATE_CHECK_MIN_REGS`]) stops it too, non-zero.
+/// at the end the counts per block are printed, and a list with fewer registers than
+/// [`GATE_CHECK_MIN_REGS`] stops it too, non-zero. A block that never held is only printed (`held in
+/// 0 cycles`: a short command may not give every block a hold; gate_check.sh fails on it).
 impl Drop for SimCard {
     fn drop(&mut self) {
         if self.inp.sim_gate != 2 {
@@ -314,7 +316,7 @@ impl Drop for SimCard {
         }
         if let Some(st) = self.rtl.gate_check_stats() {
             eprint!("{}", st.summary());
-            match st.verdict() {
+            match st.verdict(false) {
                 Ok(()) => eprintln!(
                     "gate check: passed, every gated register unchanged where its block held"
                 ),
