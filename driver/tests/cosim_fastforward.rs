@@ -8,17 +8,47 @@
 //! its first beat), every PHC reading, every interrupt wait's outcome and the final cycle count. The
 //! programs mix posts with launch times in the past, near, in the coarse wheel and beyond the horizon,
 //! idle waits, PHC steps (often to just before a whole second) and frequency trims during idle time, queue flushes, interrupt waits with
-//! moderation, and rings small enough that descriptor and completion rings wrap many times. A run in
+//! moderation, and rings small enough that descriptor and completion rings wrap many times. They also
+//! receive: frames injected on the RX line at times ahead (often followed at once by an idle wait
+//! that runs past them, so that a jump would cross the arrival), into an 8-entry RX ring, each
+//! received frame logged with its hardware arrival stamp, status and bytes, and the RX line's own
+//! record of each arrival; use the flash through the FLASH registers (READ_ID, READ, PROGRAM,
+//! ERASE_4K, READ_STATUS on a flash model with short program and erase times, polled, read data
+//! logged, each PROGRAM read back); and read the TX, per-queue and RX counters. A run in
 //! which the fast-forward skipped nothing, or a gated block never held, would prove nothing, so each
-//! program also checks that neither happened.
+//! program also checks that neither happened. The same programs run on the 512-bit card with the
+//! `wide` feature.
+//!
+//! `gate_check_holds_on_random_programs` runs the programs once more with the gated blocks' check
+//! (`SimCard::gate_check`): every block clocked, and every register of a block compared across each
+//! edge where the block would hold; it fails on a change, on a block that never held, and on a block
+//! with fewer registers compared than `tsnic_sim::GATE_CHECK_MIN_REGS`.
+//!
+//! `TSNIC_FF_LOG=1` prints each program's log (what is compared).
+//!
+//! Planted bugs these tests catch (tests/README.md quotes the failures):
+//! - a fast-forward that jumps over an RX arrival: drop the `rx.next_start_ps()` limit at the top of
+//!   `SimCard::try_fast_forward` (sim/card/src/lib.rs): `fast_forward_is_exact_on_random_host_programs`
+//!   fails on an RX arrival stamp;
+//! - a block that holds while its registers change: e.g. let the receive path's hold (`rx_hold_c` in
+//!   hdl/rtl/tsnic_core.v) ignore `rxt_busy` (the RX stamper, busy while a beat arrives):
+//!   `gate_check_holds_on_random_programs` names the register;
+//! - a check that compares too little: e.g. drop `tsnic_cpl_write.v` from the completion writer's
+//!   files in sim/card/bench/gate_regs.py: the same test fails on the completion writer's count.
 
 use tsnic::contract::{reg, Completion, HorizonPolicy, LatePolicy};
 use tsnic::device::sim::{SimBackend, SimConfig};
 use tsnic::device::{Backend, Caps};
+use tsnic::flash::model::ModelCard;
+use tsnic::flash::nor::{NorFlash, Timing};
+use tsnic::flash::regs::op;
+use tsnic::flash::sim_pins::SimFlash;
+use tsnic::flash::Board;
 use tsnic::phc;
 use tsnic::push::{self, PushOptions};
 use tsnic::regs::DescFlags;
 use tsnic::ring::{CplRing, QueueConfig, TxQueue};
+use tsnic::rx::{self, RxCaps, RxPacket, RxQueue, RxQueueConfig};
 
 #[allow(dead_code)] // only its Rng here
 mod common;
@@ -29,6 +59,176 @@ struct Outcome {
     skipped_cycles: u64,
     jumps: u64,
     gate_held: [u64; tsnic_sim::GATED_BLOCKS.len()],
+    /// RX frames received (stamped) and flash commands completed: a program that had none proves
+    /// nothing about them.
+    rx_received: usize,
+    flash_done: usize,
+    gate_check: Option<tsnic_sim::GateCheckStats>,
+}
+
+fn hash(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(0u64, |a, &x| a.wrapping_mul(31).wrapping_add(x as u64))
+}
+
+fn log_rx(log: &mut Vec<String>, p: &RxPacket) {
+    log.push(format!(
+        "rx q{} status {} len {} frame_len {} arrival {} steer {:?} sum {}",
+        p.queue,
+        p.status,
+        p.data.len(),
+        p.frame_len,
+        p.arrival_ns,
+        p.steer_entry,
+        hash(&p.data)
+    ));
+}
+
+/// Every counter the host can read: the card's TX totals, each TX queue's, the RX totals and the RX
+/// queue's.
+const TX_COUNTERS: [usize; 11] = [
+    reg::CNT_POSTED_LO,
+    reg::CNT_SENT_LO,
+    reg::CNT_SENT_LATE_LO,
+    reg::CNT_DROPPED_LATE_LO,
+    reg::CNT_DROPPED_HORIZON_LO,
+    reg::CNT_FLUSHED_LO,
+    reg::CNT_REJECTED_LO,
+    reg::CNT_TX_BYTES_LO,
+    reg::CNT_TX_BYTES_HI,
+    reg::CNT_DMA_ERROR_LO,
+    reg::CTRL_IRQ_STATUS,
+];
+const Q_COUNTERS: [usize; 8] = [
+    reg::Q_CNT_POSTED,
+    reg::Q_CNT_SENT,
+    reg::Q_CNT_SENT_LATE,
+    reg::Q_CNT_DROPPED_LATE,
+    reg::Q_CNT_DROPPED_HORIZON,
+    reg::Q_CNT_FLUSHED,
+    reg::Q_CNT_REJECTED,
+    reg::Q_CNT_DMA_ERROR,
+];
+const RX_COUNTERS: [usize; 8] = [
+    reg::RX_CNT_FRAMES,
+    reg::RX_CNT_BYTES,
+    reg::RX_CNT_DROP_DISABLED,
+    reg::RX_CNT_DROP_FULL,
+    reg::RX_CNT_BAD_FCS,
+    reg::RX_CNT_TOO_LONG,
+    reg::RX_CNT_STEERED,
+    reg::RX_CNT_DROP_MAC,
+];
+
+fn read_counters(b: &mut SimBackend, log: &mut Vec<String>, nq: u16, which: u64) {
+    let mut v = Vec::new();
+    if which & 1 != 0 {
+        v.extend(TX_COUNTERS.iter().map(|&r| b.read32(r)));
+    }
+    if which & 2 != 0 {
+        for q in 0..nq {
+            let base = reg::Q_BASE + usize::from(q) * reg::Q_STRIDE;
+            v.extend(Q_COUNTERS.iter().map(|&r| b.read32(base + r)));
+        }
+    }
+    if which & 4 != 0 {
+        v.extend(RX_COUNTERS.iter().map(|&r| b.read32(r)));
+        v.push(b.read32(RxCaps::q_reg(0, reg::RXQ_CNT_FRAMES)));
+        v.push(b.read32(RxCaps::q_reg(0, reg::RXQ_CNT_BYTES)));
+    }
+    log.push(format!("counters {which} {v:?}"));
+}
+
+/// A frame for the RX line: UDP/IPv4 to the card, its payload from `seed`.
+fn rx_frame(len: usize, seed: u64) -> Vec<u8> {
+    let mut f = vec![0u8; len];
+    f[0..6].copy_from_slice(&[0x02, 0, 0, 0, 0, 2]);
+    f[6..12].copy_from_slice(&[0x02, 0, 0, 0, 0, 1]);
+    f[12..14].copy_from_slice(&[0x08, 0x00]);
+    f[14] = 0x45;
+    f[23] = 17;
+    for (i, b) in f.iter_mut().enumerate().skip(42) {
+        *b = (i as u64).wrapping_mul(0x9e37).wrapping_add(seed) as u8;
+    }
+    f
+}
+
+/// A flash command the program started through the FLASH registers and has not seen end.
+#[derive(Clone, Copy)]
+struct FlashCmd {
+    op: u32,
+    len: u32,
+}
+
+/// Start a random flash command (FLASH_ADDR, FLASH_LEN, the data for a PROGRAM, FLASH_CMD). The
+/// command after a PROGRAM reads its data back (`last`).
+fn flash_start(
+    b: &mut SimBackend,
+    rng: &mut Rng,
+    log: &mut Vec<String>,
+    n: u64,
+    last: &mut Option<(u32, u32)>,
+) -> FlashCmd {
+    // a 64 KB region, erased, programmed and read in random order
+    let pick = if last.is_some() { 5 } else { rng.below(6) };
+    let (op, addr, len) = match pick {
+        0 => (op::READ_ID, 0, 0),
+        1 => (op::READ_STATUS, 0, 0),
+        2 => (op::ERASE_4K, (rng.below(16) as u32) << 12, 0),
+        3 => {
+            let page = (rng.below(256) as u32) << 8;
+            let off = (rng.below(48) as u32) * 4;
+            (op::PROGRAM, page + off, 4 * rng.range(1, 16) as u32)
+        }
+        _ if last.is_some() => {
+            let (a, l) = last.take().unwrap_or_default();
+            (op::READ, a, l)
+        }
+        _ => (
+            op::READ,
+            (rng.below(16384) as u32) * 4,
+            4 * rng.range(1, 16) as u32,
+        ),
+    };
+    if op == op::PROGRAM {
+        *last = Some((addr, len));
+    }
+    if matches!(op, op::READ | op::PROGRAM | op::ERASE_4K) {
+        b.write32(reg::FLASH_ADDR, addr);
+    }
+    if matches!(op, op::READ | op::PROGRAM) {
+        b.write32(reg::FLASH_LEN, len);
+    }
+    if op == op::PROGRAM {
+        for i in 0..len / 4 {
+            // bits only cleared: a mix of 0xff and programmed bytes
+            let w = (u64::from(i) ^ n).wrapping_mul(0x2545_f491_4f6c_dd1d) >> 32;
+            b.write32(reg::FLASH_DATA, w as u32 | 0x0f0f_0f0f);
+        }
+    }
+    b.write32(reg::FLASH_CMD, op);
+    log.push(format!("flash cmd {op} addr {addr:#x} len {len}"));
+    FlashCmd { op, len }
+}
+
+/// Poll a flash command once: FLASH_STATUS, and what it read once it has ended. True if it ended.
+fn flash_poll(b: &mut SimBackend, log: &mut Vec<String>, cmd: FlashCmd) -> bool {
+    let st = b.read32(reg::FLASH_STATUS);
+    log.push(format!("flash status {st:#x}"));
+    if st & reg::FLASH_STATUS_BUSY != 0 {
+        return false;
+    }
+    let data: Vec<u32> = match cmd.op {
+        op::READ_ID => vec![b.read32(reg::FLASH_JEDEC_ID)],
+        op::READ_STATUS => vec![b.read32(reg::FLASH_SR)],
+        op::READ => (0..cmd.len / 4)
+            .map(|_| b.read32(reg::FLASH_DATA))
+            .collect(),
+        _ => vec![b.read32(reg::FLASH_SR)],
+    };
+    log.push(format!("flash done {} {data:x?}", cmd.op));
+    true
 }
 
 fn log_cpl(log: &mut Vec<String>, c: &Completion) {
@@ -46,18 +246,62 @@ fn log_cpl(log: &mut Vec<String>, c: &Completion) {
     ));
 }
 
-/// One random host program on a fresh card; `ff` turns the fast-forward on.
-fn run(seed: u64, ff: bool) -> Outcome {
+/// One random host program on a fresh card of configuration `cfg`; `ff` turns the fast-forward on;
+/// `check` (with `ff`) runs the gated blocks' check instead of gating, comparing memories of up to
+/// that many bytes.
+fn run(cfg: SimConfig, seed: u64, ff: bool, check: Option<u64>) -> Outcome {
     let mut rng = Rng(seed);
     let mut b = SimBackend::new(SimConfig {
         fast_forward: ff,
-        ..SimConfig::default()
+        ..cfg
     })
     .expect("sim backend (is Verilator installed? `make deps`)");
+    if let Some(max) = check {
+        b.card().gate_check(max).expect("the model has the check");
+    }
     let tap = b.tap();
     let caps = Caps::read(&mut b).expect("card identifies itself");
     push::bring_up(&mut b, &PushOptions::default()).expect("card runs");
     let mut log = Vec::new();
+
+    // The flash: a model part with short program and erase times (so that a program waits for a
+    // few of each), on the card's flash pins; the FIFOs emptied once.
+    let chip = NorFlash::new(
+        128 << 20,
+        tsnic::flash::MT25QU01G_ID,
+        Timing {
+            page_program_ns: 20_000,
+            erase_4k_ns: 150_000,
+            erase_64k_ns: 300_000,
+            write_status_ns: 20_000,
+        },
+    );
+    let flash = SimFlash::new(ModelCard::with_chip(Board::Generic, chip));
+    b.card().attach_flash(flash.pins()).expect("flash pins");
+    let mut flash_cmd = Some(FlashCmd {
+        op: op::FIFO_RESET,
+        len: 0,
+    });
+    b.write32(reg::FLASH_CMD, op::FIFO_RESET);
+    let mut flash_done = 0usize;
+    let mut last_program = None;
+    // The RX side: one queue of 8 buffers (it wraps), every frame to it.
+    let rcaps = RxCaps::read(&mut b).expect("rx caps");
+    let mut rxq = RxQueue::create(
+        &mut b,
+        &rcaps,
+        0,
+        &RxQueueConfig {
+            ring_log2: 3,
+            buf_size: 2048,
+        },
+    )
+    .expect("rx queue");
+    rx::set_default_queue(&mut b, &rcaps, 0).expect("default rx queue");
+    rx::rx_enable(&mut b, true);
+    let mut rx_got = Vec::new();
+    let mut rx_received = 0usize;
+    let mut injected = 0u64;
 
     let nq = 1 + rng.below(3) as u16;
     let mut cpl = CplRing::create(&mut b, &caps, 3).expect("completion ring");
@@ -96,7 +340,7 @@ fn run(seed: u64, ff: bool) -> Outcome {
     let mut cpls = Vec::new();
     let mut posted = 0u64;
     for step in 0..70 {
-        match rng.below(12) {
+        match rng.below(16) {
             // post a few frames on one queue
             0..=3 => {
                 let q = rng.below(u64::from(nq)) as usize;
@@ -194,7 +438,55 @@ fn run(seed: u64, ff: bool) -> Outcome {
                 );
                 log.push(format!("phc {t:?}"));
             }
+            // frames arriving on the RX line ahead of now, often with an idle wait at once that
+            // runs past them (a jump must stop before each arrival)
+            11 | 12 => {
+                let ahead = match rng.below(3) {
+                    0 => rng.range(0, 5_000),
+                    1 => rng.range(20_000, 300_000),
+                    _ => rng.range(300_000, 1_200_000),
+                };
+                let at = b.card().now_ps() + ahead * 1000;
+                for k in 0..rng.range(1, 3) {
+                    let len = rng.range(60, 1514) as usize;
+                    let bad = rng.below(8) == 0;
+                    // the same time for all: the line queues them back to back
+                    b.card()
+                        .rx_inject(rx_frame(len, seed ^ injected), at + k, bad);
+                    injected += 1;
+                    log.push(format!("rx inject at {} len {len} bad {bad}", at + k));
+                }
+                if rng.below(3) != 0 {
+                    b.wait_ns(ahead + rng.range(1_000, 200_000)).unwrap();
+                }
+            }
+            // the flash: poll the command under way, or start one
+            13 | 15 => match flash_cmd {
+                Some(c) => {
+                    if flash_poll(&mut b, &mut log, c) {
+                        flash_cmd = None;
+                        flash_done += 1;
+                    }
+                }
+                None => {
+                    flash_cmd = Some(flash_start(
+                        &mut b,
+                        &mut rng,
+                        &mut log,
+                        step,
+                        &mut last_program,
+                    ))
+                }
+            },
+            // counters: some or all of them
+            14 => read_counters(&mut b, &mut log, nq, rng.range(1, 7)),
             _ => {}
+        }
+        // received frames: take them (the ring recycles its 8 buffers)
+        let before = rx_got.len();
+        rxq.poll(&mut b, &mut rx_got, 64).expect("rx poll");
+        for p in &rx_got[before..] {
+            log_rx(&mut log, p);
         }
         // completions: take them back (the completion ring has 8 entries: it wraps often)
         cpls.clear();
@@ -207,16 +499,42 @@ fn run(seed: u64, ff: bool) -> Outcome {
         }
     }
     // Close as a driver does: disable every queue still enabled, so what the card holds comes back
-    // FLUSHED (a PHC set can leave an entry seconds ahead). Then every posted descriptor completes.
+    // FLUSHED (a PHC set can leave an entry seconds ahead). A disabled queue keeps the descriptors
+    // it had not fetched yet (docs/DATAPATH.md, CTRL.ENABLE: it fetches them when re-enabled), here
+    // and at the disables above: once its flush is done they are Q_PROD - Q_CONS, and stay in the
+    // ring. Every other posted descriptor completes, and no more than those.
     for (q, tq) in queues.iter_mut().enumerate() {
         if enabled[q] {
             tq.disable(&mut b, &caps);
             log.push(format!("disable q{q}"));
         }
     }
+    let mut unfetched = 0u64;
+    for q in 0..nq {
+        let mut polls = 0;
+        while b.read32(caps.q_reg(q, reg::Q_STATUS)) & reg::Q_STATUS_FLUSH_BUSY != 0 {
+            polls += 1;
+            assert!(
+                polls < 10_000,
+                "seed {seed} ff {ff}: q{q}'s flush never ended"
+            );
+            b.wait_ns(1_000).unwrap();
+        }
+        let prod = b.read32(caps.q_reg(q, reg::Q_PROD));
+        let cons = b.read32(caps.q_reg(q, reg::Q_CONS));
+        let left = u64::from(prod.wrapping_sub(cons) & 0xffff);
+        log.push(format!("q{q} prod {prod} cons {cons}: {left} not fetched"));
+        unfetched += left;
+    }
+    let expect = posted - unfetched;
     let mut got = log.iter().filter(|l| l.starts_with("cpl ")).count() as u64;
     let mut waited = 0u64;
-    while got < posted && waited < 20_000_000 {
+    let mut after = 0;
+    // until every expected completion is in, and 200 us more for any beyond them
+    while (got < expect || after < 4) && waited < 20_000_000 {
+        if got >= expect {
+            after += 1;
+        }
         b.wait_ns(50_000).unwrap();
         waited += 50_000;
         cpls.clear();
@@ -227,45 +545,83 @@ fn run(seed: u64, ff: bool) -> Outcome {
         }
     }
     assert_eq!(
-        got, posted,
-        "seed {seed} ff {ff}: every posted descriptor completes"
+        got,
+        expect,
+        "seed {seed} ff {ff}: every posted descriptor the card fetched completes ({posted} posted, {unfetched} left unfetched in disabled queues); the program:\n{}",
+        log.join("\n")
     );
+    // the flash command under way ends; every injected frame is received or counted dropped
+    let mut polls = 0;
+    while let Some(c) = flash_cmd {
+        polls += 1;
+        assert!(
+            polls < 1000,
+            "seed {seed} ff {ff}: the flash command never ended"
+        );
+        if flash_poll(&mut b, &mut log, c) {
+            flash_cmd = None;
+            flash_done += 1;
+        } else {
+            b.wait_ns(20_000).unwrap();
+        }
+    }
+    let mut waited = 0u64;
+    loop {
+        let before = rx_got.len();
+        rxq.poll(&mut b, &mut rx_got, 64).expect("rx poll");
+        for p in &rx_got[before..] {
+            log_rx(&mut log, p);
+        }
+        let dropped = u64::from(b.read32(reg::RX_CNT_DROP_FULL))
+            + u64::from(b.read32(reg::RX_CNT_DROP_DISABLED));
+        if rx_got.len() as u64 + dropped >= injected || waited > 5_000_000 {
+            break;
+        }
+        b.wait_ns(50_000).unwrap();
+        waited += 50_000;
+    }
+    rx_received += rx_got.len();
+    read_counters(&mut b, &mut log, nq, 7);
     b.wait_ns(1_000).unwrap();
     for f in tap.take() {
         log.push(format!(
             "wire at {} ps, {} bytes, sum {}",
             f.first_beat_ps,
             f.bytes.len(),
-            f.bytes
-                .iter()
-                .fold(0u64, |a, &x| a.wrapping_mul(31).wrapping_add(x as u64))
+            hash(&f.bytes)
+        ));
+    }
+    for a in tap.take_rx_arrivals() {
+        log.push(format!(
+            "rx line {} bytes from {} ps, first beat {} ps (cycle {}), free at {} ps",
+            a.len, a.start_ps, a.first_beat_ps, a.first_beat_cycle, a.end_ps
         ));
     }
     log.push(format!("cycles {}", tap.cycles()));
     let ff_stats = tap.fast_forward_stats();
+    let gate_check = check.and_then(|_| b.card().gate_check_stats());
     Outcome {
         log,
         skipped_cycles: ff_stats.cycles,
         jumps: ff_stats.jumps,
         gate_held: ff_stats.gate_held,
+        rx_received,
+        flash_done,
+        gate_check,
     }
 }
 
-#[test]
-fn fast_forward_is_exact_on_random_host_programs() {
+/// Runs `seeds` programs on `cfg` stepping every cycle and with the fast-forward, and compares.
+fn exact_on(cfg: SimConfig, seeds: std::ops::RangeInclusive<u64>, what: &str) {
     if let Some(why) = tsnic_sim::core_unavailable() {
         panic!("the simulator was not built: {why}");
     }
-    let seeds: u64 = std::env::var("TSNIC_FF_SEEDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(10);
-    for seed in 1..=seeds {
-        let slow = run(seed, false);
-        let fast = run(seed, true);
+    for seed in seeds {
+        let slow = run(cfg, seed, false, None);
+        let fast = run(cfg, seed, true, None);
         assert_eq!(slow.jumps, 0, "fast-forward off must not jump");
-        // TSNIC_SIM_GATE=check (a check build, sim/card/bench/gate_check.sh) checks the holds of
-        // both runs instead of taking them, and =0 turns the gates off: then only the rest applies
+        // TSNIC_SIM_GATE=check (sim/card/bench/gate_check.sh) checks the holds of both runs instead
+        // of taking them, and =0 turns the gates off: then only the rest applies
         let gate_env = std::env::var("TSNIC_SIM_GATE").ok();
         if gate_env.is_none() {
             assert_eq!(
@@ -276,15 +632,24 @@ fn fast_forward_is_exact_on_random_host_programs() {
         }
         assert!(
             fast.jumps > 0 && fast.skipped_cycles > 0,
-            "seed {seed}: the fast-forward skipped nothing, so this run proves nothing"
+            "{what} seed {seed}: the fast-forward skipped nothing, so this run proves nothing"
+        );
+        assert!(
+            fast.rx_received > 0 && fast.flash_done >= 2,
+            "{what} seed {seed}: {} frames received, {} flash commands: this run proves nothing about them",
+            fast.rx_received,
+            fast.flash_done
         );
         if gate_env.as_deref() != Some("0") {
             for (block, held) in tsnic_sim::GATED_BLOCKS.iter().zip(fast.gate_held) {
                 assert!(
                     held > 0,
-                    "seed {seed}: the {block} never held, so this run proves nothing about its gate"
+                    "{what} seed {seed}: the {block} never held, so this run proves nothing about its gate"
                 );
             }
+        }
+        if std::env::var_os("TSNIC_FF_LOG").is_some() {
+            eprintln!("{what} seed {seed}, stepped:\n{}", slow.log.join("\n"));
         }
         if slow.log != fast.log {
             let first = slow
@@ -294,7 +659,7 @@ fn fast_forward_is_exact_on_random_host_programs() {
                 .position(|(a, b)| a != b)
                 .unwrap_or(slow.log.len().min(fast.log.len()));
             panic!(
-                "seed {seed}: fast-forward changed what the host sees at event {first}:\n stepped: {:?}\n skipped: {:?}\n(events before: {:?})",
+                "{what} seed {seed}: fast-forward changed what the host sees at event {first}:\n stepped: {:?}\n skipped: {:?}\n(events before: {:?})",
                 slow.log.get(first),
                 fast.log.get(first),
                 &slow.log[first.saturating_sub(3)..first]
@@ -307,13 +672,62 @@ fn fast_forward_is_exact_on_random_host_programs() {
             .and_then(|c| c.parse().ok())
             .unwrap_or(0);
         eprintln!(
-            "seed {seed}: {} events identical; {} of {} cycles skipped in {} jumps; of the rest, not clocked: {:?} ({:?})",
+            "{what} seed {seed}: {} events identical ({} frames received, {} flash commands); {} of {} cycles skipped in {} jumps; of the rest, not clocked: {:?} ({:?})",
             slow.log.len(),
+            fast.rx_received,
+            fast.flash_done,
             fast.skipped_cycles,
             cycles,
             fast.jumps,
             fast.gate_held,
             tsnic_sim::GATED_BLOCKS
         );
+    }
+}
+
+fn env_seeds(var: &str, default: u64) -> u64 {
+    std::env::var(var)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+#[test]
+fn fast_forward_is_exact_on_random_host_programs() {
+    exact_on(
+        SimConfig::default(),
+        1..=env_seeds("TSNIC_FF_SEEDS", 10),
+        "64-bit",
+    );
+}
+
+/// The same programs on the 512-bit (100G) card: its own descriptor fetch, completion writer, RX
+/// path and wire pace.
+#[cfg(feature = "wide")]
+#[test]
+fn fast_forward_is_exact_on_the_512_bit_card() {
+    exact_on(
+        SimConfig::wide_100g(),
+        1..=env_seeds("TSNIC_FF_WIDE_SEEDS", 2),
+        "512-bit",
+    );
+}
+
+/// The gated blocks' check on the programs: no register of a block changes at an edge where the
+/// block would hold, every block held, and each block had at least `GATE_CHECK_MIN_REGS` registers
+/// compared in every checked cycle (memories of up to 16 KB each too).
+#[test]
+fn gate_check_holds_on_random_programs() {
+    if let Some(why) = tsnic_sim::core_unavailable() {
+        panic!("the simulator was not built: {why}");
+    }
+    for seed in 1..=env_seeds("TSNIC_GATE_CHECK_SEEDS", 3) {
+        let o = run(SimConfig::default(), seed, true, Some(16384));
+        let st = o.gate_check.expect("the check's counts");
+        eprint!("seed {seed}:\n{}", st.summary());
+        if let Err(why) = st.verdict(true) {
+            panic!("seed {seed}: gate check: {why}");
+        }
+        assert!(o.rx_received > 0 && o.flash_done >= 2);
     }
 }

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""The gated-block check's register list (csrc/shim.cpp, TSNIC_SIM_GATE_CHECK).
+"""The gated-block check's register list (csrc/shim.cpp, TSNIC_GATE_REGS).
 
 Reads a Verilated model's root header and the RTL, and writes a C header with one X-macro,
 TSNIC_GATE_REGS(X), naming (with its block's bit in sim_gate_hold) every member of the model that
 holds a register of a gated block: a name assigned with `<=` in the block's RTL (or a submodule's),
-or a memory array of up to --max-array bytes.
-The calendar's time copies (on the ungated clock) are left out.
+or a memory array of up to --max-array bytes. sim/card/build.rs runs it for every model with no
+limit (the check takes its memory limit at run time).
+The calendar's time copies (on the ungated clock) are left out. A block's RTL file missing from the
+list below loses its registers: the check's minimum per block (GATE_CHECK_MIN_REGS in
+sim/card/src/lib.rs) then fails.
 
 Usage: gate_regs.py ROOT_HEADER RTL_DIR [--max-array BYTES] > tsnic_gate_check.h
 """

@@ -34,7 +34,7 @@ typedef struct {
     uint64_t sim_ff_warp;
     // gated blocks (docs/ARCHITECTURE.md, "Gated blocks"): 0 = every block clocked in every cycle,
     // 1 = a block is not clocked in a cycle where it says it holds, 2 = check: clocked as with 0, and
-    // every held cycle verified (a build with TSNIC_SIM_GATE_CHECK only; see csrc/shim.cpp)
+    // every held cycle verified, stopping at a change; 3 = the same, recording changes (csrc/shim.cpp)
     uint64_t sim_gate;
 } tsnic_sim_in;
 

@@ -70,8 +70,7 @@ struct Model {
     VerilatedContext ctx;
     TSNIC_TOP* top;
     tsnic_sim_flash_in flash_in;   // applied at every settle (see ports.h for the defaults)
-    GateCheck* gate_check = nullptr;  // the gated blocks' check (TSNIC_SIM_GATE_CHECK builds only)
-    bool check_warned = false;        // sim_gate 2 asked of a build without the check: said so once
+    GateCheck* gate_check = nullptr;  // the gated blocks' check (sim_gate 2 or 3), once asked for
     Model() : top(nullptr) {
         flash_in.qspi_dq_i = 0xF;
         flash_in.icap_ce = 1;
@@ -87,55 +86,77 @@ struct Model {
 
 }  // namespace
 
-#ifdef TSNIC_SIM_GATE_CHECK
-// Check of the gated blocks (a build with TSNIC_SIM_GATE_CHECK, sim_gate 2): in each cycle where a
-// block would hold, it is clocked as usual and every register of its gated clock (TSNIC_GATE_REGS,
-// the list sim/card/bench/gate_regs.py took from this model and the RTL) is compared across the edge.
-// A change means the hold was wrong (the gated co-simulation would have diverged there): the names
-// of the changed registers are printed and the process stops.
-#include <cstdio>
+// Check of the gated blocks (sim_gate 2 or 3; docs/ARCHITECTURE.md, "Gated blocks"): in each cycle
+// where a block would hold, it is clocked as usual and every register of its gated clock
+// (TSNIC_GATE_REGS, the list sim/card/bench/gate_regs.py took from this model and the RTL, written by
+// build.rs into tsnic_gate_check.h; memories of up to `max_bytes` each) is compared across the edge.
+// A change means the hold was wrong (the gated co-simulation would have diverged there). sim_gate 2
+// prints the names of the changed registers and stops the process; 3 records the first and counts
+// them (TSNIC_FN(gate_check_stats)). Compiled into every model: it costs a cycle that is not checked
+// nothing but the test of sim_gate the shim makes anyway.
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 #include "tsnic_gate_check.h"
 namespace {
+constexpr int GATE_BLOCKS = 6;
 struct GateCheck {
     std::vector<unsigned char> before;
-    uint64_t held = 0;
+    uint64_t max_bytes;
+    uint64_t held[GATE_BLOCKS] = {};      // cycles in which the block would hold, checked
+    uint64_t compared[GATE_BLOCKS] = {};  // registers compared, summed over those cycles
+    uint64_t listed[GATE_BLOCKS] = {};    // the block's registers in the list, memories <= max_bytes
+    uint64_t changes = 0;                 // registers found changed at an edge where they held
+    uint64_t cycles = 0;                  // cycles checked (any block holding)
+    char first[256] = "";                 // the first change: register and cycle
+    explicit GateCheck(uint64_t max) : max_bytes(max) {
+#define TSNIC_GC_LIST(bit, name) \
+    if (sizeof(static_cast<TSNIC_ROOT*>(nullptr)->name) <= max_bytes) listed[bit]++;
+        TSNIC_GATE_REGS(TSNIC_GC_LIST)
+#undef TSNIC_GC_LIST
+    }
 };
-void gate_check_before(TSNIC_ROOT* r, uint64_t hold, GateCheck& g) {
+__attribute__((noinline, cold)) void gate_check_before(TSNIC_ROOT* r, uint64_t hold, GateCheck& g) {
     g.before.clear();
 #define TSNIC_GC_SAVE(bit, name)                                                   \
-    if (hold & (1u << (bit))) {                                                    \
+    if ((hold & (1u << (bit))) && sizeof(r->name) <= g.max_bytes) {                \
         const unsigned char* p = reinterpret_cast<const unsigned char*>(&r->name); \
         g.before.insert(g.before.end(), p, p + sizeof(r->name));                   \
     }
     TSNIC_GATE_REGS(TSNIC_GC_SAVE)
 #undef TSNIC_GC_SAVE
 }
-void gate_check_after(TSNIC_ROOT* r, uint64_t hold, GateCheck& g) {
+__attribute__((noinline, cold)) void gate_check_after(TSNIC_ROOT* r, uint64_t hold, GateCheck& g,
+                                                      bool stop) {
     size_t off = 0;
     bool bad = false;
-    g.held++;
+    g.cycles++;
+    for (int b = 0; b < GATE_BLOCKS; b++) g.held[b] += (hold >> b) & 1;
 #define TSNIC_GC_CMP(bit, name)                                                                \
-    if (hold & (1u << (bit))) {                                                                \
+    if ((hold & (1u << (bit))) && sizeof(r->name) <= g.max_bytes) {                            \
+        g.compared[bit]++;                                                                     \
         if (std::memcmp(g.before.data() + off, &r->name, sizeof(r->name)) != 0) {              \
             bad = true;                                                                        \
-            std::fprintf(stderr, "gate check: %s changed at an edge where its block held\n",   \
-                         #name);                                                               \
+            if (g.changes++ == 0)                                                              \
+                std::snprintf(g.first, sizeof g.first, "%s, in checked cycle %llu", #name,     \
+                              static_cast<unsigned long long>(g.cycles));                      \
+            if (stop)                                                                          \
+                std::fprintf(stderr, "gate check: %s changed at an edge where its block held\n", \
+                             #name);                                                           \
         }                                                                                      \
         off += sizeof(r->name);                                                                \
     }
     TSNIC_GATE_REGS(TSNIC_GC_CMP)
 #undef TSNIC_GC_CMP
-    if (bad) {
-        std::fprintf(stderr, "gate check: wrong hold in held cycle %llu; stopping\n",
-                     static_cast<unsigned long long>(g.held));
+    if (bad && stop) {
+        std::fprintf(stderr, "gate check: wrong hold in checked cycle %llu; stopping\n",
+                     static_cast<unsigned long long>(g.cycles));
         std::abort();
     }
 }
+// The largest memory compared when nothing set it (TSNIC_FN(gate_check_setup)): bytes.
+constexpr uint64_t GATE_CHECK_MAX_DEFAULT = 16384;
 }  // namespace
-#endif
 
 extern "C" {
 
@@ -150,15 +171,7 @@ void* TSNIC_FN(new)(void) {
 
 void TSNIC_FN(free)(void* handle) {
     Model* m = static_cast<Model*>(handle);
-#ifdef TSNIC_SIM_GATE_CHECK
-    if (m->gate_check != nullptr) {
-        std::fprintf(stderr,
-                     "gate check: %llu cycles with a held block checked, every gated register "
-                     "unchanged\n",
-                     static_cast<unsigned long long>(m->gate_check->held));
-        delete m->gate_check;
-    }
-#endif
+    delete m->gate_check;
     delete m;
 }
 
@@ -366,23 +379,13 @@ void TSNIC_FN(step)(void* handle, const tsnic_sim_in* in, tsnic_sim_out* out) {
     settle(t, &m->flash_in, in, out);
     // Gated blocks: a block's clock stays low at this edge where it holds (sim_gate 1)
     const uint64_t hold = out->sim_gate_hold;
-#ifdef TSNIC_SIM_GATE_CHECK
-    if (in->sim_gate == 2 && hold != 0) {
-        if (m->gate_check == nullptr) m->gate_check = new GateCheck();
+    if (in->sim_gate >= 2 && hold != 0) {
+        if (m->gate_check == nullptr) m->gate_check = new GateCheck(GATE_CHECK_MAX_DEFAULT);
         gate_check_before(t->rootp, hold, *m->gate_check);
         rising_edge(t, 0);
-        gate_check_after(t->rootp, hold, *m->gate_check);
+        gate_check_after(t->rootp, hold, *m->gate_check, in->sim_gate == 2);
         return;
     }
-#else
-    if (in->sim_gate == 2 && !m->check_warned) {
-        m->check_warned = true;
-        std::fprintf(stderr,
-                     "warning: TSNIC_SIM_GATE=check needs a model built with TSNIC_SIM_GATE_CHECK "
-                     "(sim/card/bench/gate_check.sh); this one clocks every block and checks "
-                     "nothing\n");
-    }
-#endif
     rising_edge(t, in->sim_gate == 1 ? hold : 0);
 }
 
@@ -404,6 +407,41 @@ void TSNIC_FN(flash_io)(void* handle, const tsnic_sim_flash_in* in, tsnic_sim_fl
         out->icap_rdwrb = get1(t->icap_rdwrb);
         out->icap_i = get1(t->icap_i);
     }
+}
+
+// The gated blocks' check: start it afresh (its counts at 0) comparing memories of up to `max_bytes`
+// each. Without this call the first checked cycle starts it with GATE_CHECK_MAX_DEFAULT.
+void TSNIC_FN(gate_check_setup)(void* handle, uint64_t max_bytes) {
+    Model* m = static_cast<Model*>(handle);
+    delete m->gate_check;
+    m->gate_check = new GateCheck(max_bytes);
+}
+
+// What the check did: out[0..6) the cycles each block (sim_gate_hold's bits) would hold and was
+// checked, [6..12) the registers compared for it summed over those cycles, [12..18) its registers in
+// the list (memories of up to the limit), [18] changes found, [19] cycles checked, [20] the memory
+// limit, [21] the list's length in this build (all blocks, any size). `first` gets the first change
+// ("" if none), at most `cap` bytes with its NUL. Zeros before the first checked cycle or setup.
+void TSNIC_FN(gate_check_stats)(void* handle, uint64_t* out, char* first, size_t cap) {
+    Model* m = static_cast<Model*>(handle);
+    for (int i = 0; i < 22; i++) out[i] = 0;
+    uint64_t n = 0;
+#define TSNIC_GC_COUNT(bit, name) n++;
+    TSNIC_GATE_REGS(TSNIC_GC_COUNT)
+#undef TSNIC_GC_COUNT
+    out[21] = n;
+    if (cap > 0) first[0] = 0;
+    const GateCheck* g = m->gate_check;
+    if (g == nullptr) return;
+    for (int b = 0; b < GATE_BLOCKS; b++) {
+        out[b] = g->held[b];
+        out[6 + b] = g->compared[b];
+        out[12 + b] = g->listed[b];
+    }
+    out[18] = g->changes;
+    out[19] = g->cycles;
+    out[20] = g->max_bytes;
+    if (cap > 0) std::snprintf(first, cap, "%s", g->first);
 }
 
 }  // extern "C"

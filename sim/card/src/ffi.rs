@@ -48,7 +48,8 @@ pub struct PortsIn {
     /// Idle fast-forward: extra PHC increments folded into this cycle (0: a normal cycle).
     pub sim_ff_warp: u64,
     /// Gated blocks: 0 every block clocked in every cycle, 1 a holding block not clocked, 2 check
-    /// (clocked, and each held cycle verified: a build with `TSNIC_SIM_GATE_CHECK` only).
+    /// (clocked, and each held cycle verified; the process stops at a change), 3 the same check
+    /// recording changes ([`Rtl::gate_check_stats`]).
     pub sim_gate: u64,
 }
 
@@ -182,6 +183,18 @@ pub trait Rtl {
         false
     }
 
+    /// Start the gated blocks' check afresh (`PortsIn::sim_gate` 2 or 3 runs it), comparing memories
+    /// of up to `max_bytes` each. False: this model has no check.
+    fn gate_check_setup(&mut self, max_bytes: u64) -> bool {
+        let _ = max_bytes;
+        false
+    }
+
+    /// What the gated blocks' check did so far. `None`: this model has no check.
+    fn gate_check_stats(&mut self) -> Option<GateCheckStats> {
+        None
+    }
+
     /// Fingerprint of the model's build (see `build.rs`): state saved by one model is only restored
     /// into a model with the same fingerprint. `None`: this model cannot be saved.
     fn fingerprint(&self) -> Option<&'static str> {
@@ -222,6 +235,46 @@ impl std::fmt::Display for RtlStateError {
             }
             RtlStateError::Length => "the model state was not read exactly to its end",
         })
+    }
+}
+
+/// What the gated blocks' check did (csrc/shim.cpp; docs/ARCHITECTURE.md, "Gated blocks"), per block
+/// in the order of `sim_gate_hold`'s bits (`crate::GATED_BLOCKS`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GateCheckStats {
+    /// Cycles in which the block would have held and was checked.
+    pub held: [u64; 6],
+    /// Registers compared for the block, summed over those cycles.
+    pub compared: [u64; 6],
+    /// The block's registers in the check's list (memories up to the limit).
+    pub listed: [u64; 6],
+    /// Registers found changed at an edge where their block held (0: every hold was right).
+    pub changes: u64,
+    /// Cycles checked (any block holding).
+    pub cycles: u64,
+    /// Largest memory compared, bytes.
+    pub max_bytes: u64,
+    /// Registers in this build's list, all blocks, memories of any size (0: the list was not made).
+    pub built: u64,
+    /// The first change: the register and the checked cycle ("" if none).
+    pub first_change: String,
+}
+
+impl GateCheckStats {
+    #[cfg_attr(tsnic_sim_no_core, allow(dead_code))]
+    fn from_words(w: &[u64; 22], first: &[u8]) -> GateCheckStats {
+        let arr = |o: usize| std::array::from_fn(|i| w[o + i]);
+        let end = first.iter().position(|&c| c == 0).unwrap_or(first.len());
+        GateCheckStats {
+            held: arr(0),
+            compared: arr(6),
+            listed: arr(12),
+            changes: w[18],
+            cycles: w[19],
+            max_bytes: w[20],
+            built: w[21],
+            first_change: String::from_utf8_lossy(&first[..end]).into_owned(),
+        }
     }
 }
 
@@ -316,7 +369,8 @@ impl CoreSize {
 #[cfg(not(tsnic_sim_no_core))]
 mod verilated {
     use super::{
-        fingerprint, CoreSize, FlashIn, FlashOut, PortsIn, PortsOut, Rtl, RtlStateError, Width,
+        fingerprint, CoreSize, FlashIn, FlashOut, GateCheckStats, PortsIn, PortsOut, Rtl,
+        RtlStateError, Width,
     };
     use std::ffi::c_void;
 
@@ -330,6 +384,13 @@ mod verilated {
         fn tsnic_sim_w64_save(h: *mut c_void, ctx: *mut c_void, sink: Sink) -> usize;
         fn tsnic_sim_w64_restore(h: *mut c_void, data: *const u8, len: usize) -> i32;
         fn tsnic_sim_w64_flash_io(h: *mut c_void, inp: *const FlashIn, out: *mut FlashOut);
+        fn tsnic_sim_w64_gate_check_setup(h: *mut c_void, max_bytes: u64);
+        fn tsnic_sim_w64_gate_check_stats(
+            h: *mut c_void,
+            out: *mut u64,
+            first: *mut u8,
+            cap: usize,
+        );
         fn tsnic_sim_w64_small_new() -> *mut c_void;
         fn tsnic_sim_w64_small_free(h: *mut c_void);
         fn tsnic_sim_w64_small_step(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
@@ -337,6 +398,13 @@ mod verilated {
         fn tsnic_sim_w64_small_save(h: *mut c_void, ctx: *mut c_void, sink: Sink) -> usize;
         fn tsnic_sim_w64_small_restore(h: *mut c_void, data: *const u8, len: usize) -> i32;
         fn tsnic_sim_w64_small_flash_io(h: *mut c_void, inp: *const FlashIn, out: *mut FlashOut);
+        fn tsnic_sim_w64_small_gate_check_setup(h: *mut c_void, max_bytes: u64);
+        fn tsnic_sim_w64_small_gate_check_stats(
+            h: *mut c_void,
+            out: *mut u64,
+            first: *mut u8,
+            cap: usize,
+        );
     }
     #[cfg(tsnic_sim_w512)]
     extern "C" {
@@ -347,6 +415,13 @@ mod verilated {
         fn tsnic_sim_w512_save(h: *mut c_void, ctx: *mut c_void, sink: Sink) -> usize;
         fn tsnic_sim_w512_restore(h: *mut c_void, data: *const u8, len: usize) -> i32;
         fn tsnic_sim_w512_flash_io(h: *mut c_void, inp: *const FlashIn, out: *mut FlashOut);
+        fn tsnic_sim_w512_gate_check_setup(h: *mut c_void, max_bytes: u64);
+        fn tsnic_sim_w512_gate_check_stats(
+            h: *mut c_void,
+            out: *mut u64,
+            first: *mut u8,
+            cap: usize,
+        );
     }
 
     type StepFn = unsafe extern "C" fn(*mut c_void, *const PortsIn, *mut PortsOut);
@@ -354,6 +429,8 @@ mod verilated {
     type SaveFn = unsafe extern "C" fn(*mut c_void, *mut c_void, Sink) -> usize;
     type RestoreFn = unsafe extern "C" fn(*mut c_void, *const u8, usize) -> i32;
     type FlashIoFn = unsafe extern "C" fn(*mut c_void, *const FlashIn, *mut FlashOut);
+    type GateSetupFn = unsafe extern "C" fn(*mut c_void, u64);
+    type GateStatsFn = unsafe extern "C" fn(*mut c_void, *mut u64, *mut u8, usize);
 
     /// The shim's save() hands its bytes here: `ctx` is the `Vec<u8>` being filled.
     unsafe extern "C" fn sink_into_vec(ctx: *mut c_void, data: *const u8, len: usize) {
@@ -378,6 +455,8 @@ mod verilated {
         save: SaveFn,
         restore: RestoreFn,
         flash_io: FlashIoFn,
+        gate_setup: GateSetupFn,
+        gate_stats: GateStatsFn,
         width: Width,
         size: CoreSize,
     }
@@ -386,38 +465,55 @@ mod verilated {
         /// Construct a model (in reset). `None` if the configuration is not built in or allocation failed.
         pub fn new(width: Width, size: CoreSize) -> Option<Verilated> {
             type NewFn = unsafe extern "C" fn() -> *mut c_void;
-            type Fns = (NewFn, StepFn, StepFn, FreeFn, SaveFn, RestoreFn, FlashIoFn);
-            let (new, step, peek, free, save, restore, flash_io): Fns = match (width, size) {
-                (Width::W64, CoreSize::Shipped) => (
-                    tsnic_sim_w64_new,
-                    tsnic_sim_w64_step,
-                    tsnic_sim_w64_peek,
-                    tsnic_sim_w64_free,
-                    tsnic_sim_w64_save,
-                    tsnic_sim_w64_restore,
-                    tsnic_sim_w64_flash_io,
-                ),
-                (Width::W64, CoreSize::Small) => (
-                    tsnic_sim_w64_small_new,
-                    tsnic_sim_w64_small_step,
-                    tsnic_sim_w64_small_peek,
-                    tsnic_sim_w64_small_free,
-                    tsnic_sim_w64_small_save,
-                    tsnic_sim_w64_small_restore,
-                    tsnic_sim_w64_small_flash_io,
-                ),
-                #[cfg(tsnic_sim_w512)]
-                (Width::W512, CoreSize::Shipped) => (
-                    tsnic_sim_w512_new,
-                    tsnic_sim_w512_step,
-                    tsnic_sim_w512_peek,
-                    tsnic_sim_w512_free,
-                    tsnic_sim_w512_save,
-                    tsnic_sim_w512_restore,
-                    tsnic_sim_w512_flash_io,
-                ),
-                _ => return None,
-            };
+            type Fns = (
+                NewFn,
+                StepFn,
+                StepFn,
+                FreeFn,
+                SaveFn,
+                RestoreFn,
+                FlashIoFn,
+                GateSetupFn,
+                GateStatsFn,
+            );
+            let (new, step, peek, free, save, restore, flash_io, gate_setup, gate_stats): Fns =
+                match (width, size) {
+                    (Width::W64, CoreSize::Shipped) => (
+                        tsnic_sim_w64_new,
+                        tsnic_sim_w64_step,
+                        tsnic_sim_w64_peek,
+                        tsnic_sim_w64_free,
+                        tsnic_sim_w64_save,
+                        tsnic_sim_w64_restore,
+                        tsnic_sim_w64_flash_io,
+                        tsnic_sim_w64_gate_check_setup,
+                        tsnic_sim_w64_gate_check_stats,
+                    ),
+                    (Width::W64, CoreSize::Small) => (
+                        tsnic_sim_w64_small_new,
+                        tsnic_sim_w64_small_step,
+                        tsnic_sim_w64_small_peek,
+                        tsnic_sim_w64_small_free,
+                        tsnic_sim_w64_small_save,
+                        tsnic_sim_w64_small_restore,
+                        tsnic_sim_w64_small_flash_io,
+                        tsnic_sim_w64_small_gate_check_setup,
+                        tsnic_sim_w64_small_gate_check_stats,
+                    ),
+                    #[cfg(tsnic_sim_w512)]
+                    (Width::W512, CoreSize::Shipped) => (
+                        tsnic_sim_w512_new,
+                        tsnic_sim_w512_step,
+                        tsnic_sim_w512_peek,
+                        tsnic_sim_w512_free,
+                        tsnic_sim_w512_save,
+                        tsnic_sim_w512_restore,
+                        tsnic_sim_w512_flash_io,
+                        tsnic_sim_w512_gate_check_setup,
+                        tsnic_sim_w512_gate_check_stats,
+                    ),
+                    _ => return None,
+                };
             // SAFETY: `new` is the shim's constructor; it takes no arguments and returns either null
             // or a pointer to a Model it allocated, which we own from here on.
             let handle = unsafe { new() };
@@ -432,6 +528,8 @@ mod verilated {
                     save,
                     restore,
                     flash_io,
+                    gate_setup,
+                    gate_stats,
                     width,
                     size,
                 })
@@ -469,6 +567,29 @@ mod verilated {
             // which the shim only reads/writes during the call and skips when null.
             unsafe { (self.flash_io)(self.handle, inp, out) };
             true
+        }
+
+        fn gate_check_setup(&mut self, max_bytes: u64) -> bool {
+            // SAFETY: a live, exclusively borrowed model (as for `step`); the call takes no pointer.
+            unsafe { (self.gate_setup)(self.handle, max_bytes) };
+            true
+        }
+
+        fn gate_check_stats(&mut self) -> Option<GateCheckStats> {
+            let mut words = [0u64; 22];
+            let mut first = [0u8; 256];
+            // SAFETY: a live, exclusively borrowed model (as for `step`); `words` has the 22 u64 the
+            // shim writes and `first` the `cap` bytes it may write (NUL-terminated, snprintf), both
+            // valid for the call only.
+            unsafe {
+                (self.gate_stats)(
+                    self.handle,
+                    words.as_mut_ptr(),
+                    first.as_mut_ptr(),
+                    first.len(),
+                )
+            };
+            Some(GateCheckStats::from_words(&words, &first))
         }
 
         fn save(&mut self, out: &mut Vec<u8>) -> Result<(), RtlStateError> {

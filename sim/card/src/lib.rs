@@ -36,7 +36,8 @@ pub mod wire;
 use thiserror::Error;
 
 pub use ffi::{
-    core_unavailable, fingerprint, CoreSize, FlashIn, FlashOut, PortsIn, PortsOut, Rtl, Width,
+    core_unavailable, fingerprint, CoreSize, FlashIn, FlashOut, GateCheckStats, PortsIn, PortsOut,
+    Rtl, Width,
 };
 
 /// A model of what sits on the core's configuration-flash and ICAP pins (the quad-SPI NOR flash and
@@ -127,7 +128,9 @@ impl Default for Config {
 
 /// The gated blocks' mode for the shim (`PortsIn::sim_gate`): on with the fast-forward, off without;
 /// `TSNIC_SIM_GATE=0` turns it off alone, `TSNIC_SIM_GATE=check` clocks every block and verifies each
-/// held cycle (a model built with `TSNIC_SIM_GATE_CHECK`, see sim/card/build.rs).
+/// held cycle, stopping the process at the first change (memories of up to `TSNIC_SIM_GATE_CHECK_MAX`
+/// bytes each, default [`GATE_CHECK_MAX_DEFAULT`]; [`SimCard::gate_check`] is the same for a test,
+/// recording instead of stopping).
 fn gate_mode(fast_forward: bool) -> u64 {
     match std::env::var("TSNIC_SIM_GATE").as_deref() {
         Ok("0") => 0,
@@ -196,6 +199,70 @@ pub const GATED_BLOCKS: [&str; 6] = [
     "register interface",
 ];
 
+/// The fewest registers the gated blocks' check must compare for each block ([`GATED_BLOCKS`] order)
+/// in every cycle it checks: about three quarters of the plain registers (memories not counted)
+/// `sim/card/bench/gate_regs.py` finds in each block today (242, 115, 33, 67, 104 and 30 at 64 bits).
+/// A list that lost a block's RTL file, a prefix that no longer matches, or a check that compares
+/// nothing falls below it (docs/ARCHITECTURE.md, "Gated blocks").
+pub const GATE_CHECK_MIN_REGS: [u64; GATED_BLOCKS.len()] = [180, 85, 25, 50, 78, 22];
+
+/// Largest memory the `TSNIC_SIM_GATE=check` mode compares when `TSNIC_SIM_GATE_CHECK_MAX` does not
+/// say (bytes; `sim/card/bench/gate_check.sh` compares up to 1000000).
+pub const GATE_CHECK_MAX_DEFAULT: u64 = 16384;
+
+impl GateCheckStats {
+    /// The check's verdict: no register changed where its block held, every block held (and was
+    /// checked) in at least one cycle (if `require_held`: a short run may not give every block a
+    /// hold), and each block's list has [`GATE_CHECK_MIN_REGS`] registers or more, all compared in
+    /// every checked cycle. The error says which part failed.
+    pub fn verdict(&self, require_held: bool) -> Result<(), String> {
+        if self.built == 0 {
+            return Err("the model was built without the gated blocks' register list (sim/card/build.rs: python3 and bench/gate_regs.py; `make deps`)".into());
+        }
+        if self.changes > 0 {
+            return Err(format!(
+                "{} register(s) changed at an edge where their block held; first: {}",
+                self.changes, self.first_change
+            ));
+        }
+        for (b, name) in GATED_BLOCKS.iter().enumerate() {
+            if self.held[b] == 0 && require_held {
+                return Err(format!(
+                    "the {name} never held, so its hold was never checked"
+                ));
+            }
+            if self.listed[b] < GATE_CHECK_MIN_REGS[b] {
+                return Err(format!(
+                    "the check's list has {} registers of the {name}, fewer than the {} required (GATE_CHECK_MIN_REGS): the list lost registers",
+                    self.listed[b], GATE_CHECK_MIN_REGS[b]
+                ));
+            }
+            if self.compared[b] != self.held[b] * self.listed[b] {
+                return Err(format!(
+                    "the {name}: {} registers compared in {} checked cycles, not {} each",
+                    self.compared[b], self.held[b], self.listed[b]
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// One line per block: cycles checked and registers compared in each.
+    pub fn summary(&self) -> String {
+        let mut s = format!(
+            "gate check: {} cycles checked (memories up to {} bytes), {} changes\n",
+            self.cycles, self.max_bytes, self.changes
+        );
+        for (b, name) in GATED_BLOCKS.iter().enumerate() {
+            s += &format!(
+                "gate check: {name}: held in {} cycles, {} registers compared in each (at least {})\n",
+                self.held[b], self.listed[b], GATE_CHECK_MIN_REGS[b]
+            );
+        }
+        s
+    }
+}
+
 /// What the idle fast-forward did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FastForwardStats {
@@ -238,6 +305,30 @@ impl std::fmt::Debug for SimCard {
     }
 }
 
+/// `TSNIC_SIM_GATE=check` (`sim/card/bench/gate_check.sh`): a change already stopped the process;
+/// at the end the counts per block are printed, and a list with fewer registers than
+/// [`GATE_CHECK_MIN_REGS`] stops it too, non-zero. A block that never held is only printed (`held in
+/// 0 cycles`: a short command may not give every block a hold; gate_check.sh fails on it).
+impl Drop for SimCard {
+    fn drop(&mut self) {
+        if self.inp.sim_gate != 2 {
+            return;
+        }
+        if let Some(st) = self.rtl.gate_check_stats() {
+            eprint!("{}", st.summary());
+            match st.verdict(false) {
+                Ok(()) => eprintln!(
+                    "gate check: passed, every gated register unchanged where its block held"
+                ),
+                Err(why) => {
+                    eprintln!("gate check: FAILED: {why}");
+                    std::process::abort();
+                }
+            }
+        }
+    }
+}
+
 impl SimCard {
     /// Build the Verilated core in `cfg.width`, hold it in reset for `cfg.reset_cycles` and release it.
     pub fn new(cfg: Config) -> Result<SimCard, SimError> {
@@ -271,13 +362,21 @@ impl SimCard {
         Ok(card)
     }
 
-    fn assemble(cfg: Config, rtl: Box<dyn Rtl>) -> SimCard {
+    fn assemble(cfg: Config, mut rtl: Box<dyn Rtl>) -> SimCard {
         let cyc = |ns: u64| (ns * 1000).div_ceil(cfg.clk_period_ps);
+        let sim_gate = gate_mode(cfg.fast_forward);
+        if sim_gate == 2 {
+            let max = std::env::var("TSNIC_SIM_GATE_CHECK_MAX")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(GATE_CHECK_MAX_DEFAULT);
+            rtl.gate_check_setup(max);
+        }
         SimCard {
             cfg,
             rtl,
             inp: PortsIn {
-                sim_gate: gate_mode(cfg.fast_forward),
+                sim_gate,
                 ..PortsIn::default()
             },
             out: PortsOut::default(),
@@ -513,6 +612,25 @@ impl SimCard {
     /// What the idle fast-forward has done so far.
     pub fn fast_forward_stats(&self) -> FastForwardStats {
         self.ff_stats
+    }
+
+    /// Check the gated blocks from here on instead of gating them: every block is clocked in every
+    /// cycle, and in each cycle where one would hold, all its registers in the check's list (and its
+    /// memories of up to `max_bytes` each) are compared across the edge; a change is recorded, not
+    /// fatal ([`SimCard::gate_check_stats`], [`GateCheckStats::verdict`]). Counts start at 0.
+    pub fn gate_check(&mut self, max_bytes: u64) -> Result<(), SimError> {
+        if !self.rtl.gate_check_setup(max_bytes) {
+            return Err(SimError::BadConfig(
+                "this core model has no gated blocks' check".into(),
+            ));
+        }
+        self.inp.sim_gate = 3;
+        Ok(())
+    }
+
+    /// What the gated blocks' check found so far (`None`: the model has none).
+    pub fn gate_check_stats(&mut self) -> Option<GateCheckStats> {
+        self.rtl.gate_check_stats()
     }
 
     /// Cycles simulated so far (reset included).
