@@ -288,7 +288,7 @@ fn run_rings(
     };
     let frame = [0x5au8; 128];
     let mut posted = 0usize;
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
     while got < n {
         prop_assert!(
             std::time::Instant::now() < deadline,
@@ -342,7 +342,7 @@ fn run_rings(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 48, max_shrink_iters: 32, ..ProptestConfig::default() })]
 
     /// Ring wraps (TX rings of 2..64 descriptors, completion rings of 2..32 records, several
     /// hundred frames: many passes of both, phase flipping each time) with lazy, random reaping.
