@@ -400,7 +400,7 @@ impl Backend for NullBackend {
     #[inline]
     fn dma_read_u32(&mut self, region: &DmaRegion, offset: usize) -> u32 {
         let p = self.host_region(region, offset, 4);
-        if (p as usize) % 4 != 0 {
+        if !(p as usize).is_multiple_of(4) {
             let mut b = [0u8; 4];
             self.dma_read(region, offset, &mut b);
             return u32::from_le_bytes(b);
