@@ -47,7 +47,7 @@ pub mod vfio_pci;
 pub enum DeviceError {
     /// The backend spec string did not parse.
     #[error(
-        "unknown backend `{0}`: use `sim` (or `sim:small`, `sim:wide`, `sim:state=PATH|none`), `mem`, `null` or `vfio:DDDD:BB:DD.F` (e.g. `vfio:0000:01:00.0`; `vfio:0000:01:00.0,poll` polls instead of waiting on the interrupt)"
+        "unknown backend `{0}`: use `sim` (or `sim:small`, `sim:wide`, `sim:state=PATH|none`), `null`, `mem` or `vfio:DDDD:BB:DD.F` (e.g. `vfio:0000:01:00.0`; `vfio:0000:01:00.0,poll` polls instead of waiting on the interrupt)"
     )]
     BadBackendSpec(String),
     /// A PCI address did not parse.
