@@ -217,6 +217,10 @@ pub struct Outcome {
     pub end_phc_ns: u64,
     /// Doorbells written.
     pub doorbells: u64,
+    /// Wall-clock (host `CLOCK_MONOTONIC`) ns of the post+reap loop: from just before the first
+    /// frame is posted to the last completion taken (posting, doorbells, completion reaping, buffer
+    /// recycling, waits); not reading the input, opening the card, setting up rings or the report.
+    pub loop_wall_ns: u64,
     /// What relates the PHC to simulated time during the run.
     pub clock: ClockMap,
     /// Frames without a completion (job order): none after a job that ran to its end; after a cut
@@ -233,6 +237,7 @@ impl Outcome {
             start_phc_ns: 0,
             end_phc_ns: 0,
             doorbells: 0,
+            loop_wall_ns: 0,
             clock: ClockMap::default(),
             unfinished: frames.to_vec(),
         }
@@ -582,6 +587,7 @@ fn run_job(
     let mut oldest = 0usize;
 
     // The loop in a closure, so that the interrupt registers are given back on every way out.
+    let loop_start = std::time::Instant::now();
     let streamed = (|| -> Result<(), PushError> {
         while done < total {
             if opts
@@ -702,6 +708,7 @@ fn run_job(
         }
         Ok(())
     })();
+    let loop_wall_ns = loop_start.elapsed().as_nanos() as u64;
     if let Some(i) = irq {
         i.restore(b);
     }
@@ -756,6 +763,7 @@ fn run_job(
             start_phc_ns,
             end_phc_ns: phc_now(b),
             doorbells: rings.queues.iter().map(|q| q.doorbells()).sum(),
+            loop_wall_ns,
             clock: ClockMap {
                 sample_phc_ns: start_phc_ns,
                 sim_before_ns,
@@ -791,6 +799,7 @@ fn run_job(
         start_phc_ns,
         end_phc_ns,
         doorbells,
+        loop_wall_ns,
         clock: ClockMap {
             sample_phc_ns: start_phc_ns,
             sim_before_ns,
@@ -1610,6 +1619,7 @@ mod tests {
             start_phc_ns: 0,
             end_phc_ns: 2000,
             doorbells: 1,
+            loop_wall_ns: 0,
             clock: ClockMap::default(),
             unfinished: Vec::new(),
         }

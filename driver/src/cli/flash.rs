@@ -351,6 +351,10 @@ pub fn run(args: FlashArgs) -> Result<()> {
             Ok(())
         }
         _ if spec == "sim" || spec.starts_with("sim:") => run_on_sim(&args, spec),
+        "null" => Err(tsnic::device::DeviceError::NullUnsupported {
+            what: "flash (`tsnic flash` takes `model`, `mem`, `sim` or `vfio:DDDD:BB:DD.F`)".into(),
+        }
+        .into()),
         _ => {
             // a misspelt backend is named as such, not taken for a real card
             spec.parse::<tsnic::device::BackendSpec>()

@@ -14,7 +14,7 @@ use super::common::{close_card_read_only, fmt_ns, open_card};
 pub struct InfoArgs {
     /// Card to open: `sim` (Verilated RTL at the board's size; `sim:small` for 8 queues, 1024 entries
     /// and a 100 ms horizon, `sim:wide`, `sim:state=PATH|none`), `vfio:DDDD:BB:DD.F` (a real card;
-    /// `vfio:DDDD:BB:DD.F,poll` polls instead of waiting on its interrupt), `mem` (no card).
+    /// `vfio:DDDD:BB:DD.F,poll` polls instead of waiting on its interrupt), `mem` (no card), `null` (a host thread standing in for the card, for host benchmarks).
     #[arg(long, default_value = "sim")]
     pub backend: String,
     /// Print JSON instead of a table.

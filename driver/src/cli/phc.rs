@@ -12,7 +12,7 @@ use super::common::{close_card, close_card_read_only, fmt_ns, open_card, parse_s
 pub struct PhcArgs {
     /// Card to open: `sim` (Verilated RTL at the board's size; `sim:small` for 8 queues, 1024 entries
     /// and a 100 ms horizon, `sim:wide`, `sim:state=PATH|none`), `vfio:DDDD:BB:DD.F` (a real card;
-    /// `vfio:DDDD:BB:DD.F,poll` polls instead of waiting on its interrupt), `mem` (no card; its PHC is the Rust model of the RTL).
+    /// `vfio:DDDD:BB:DD.F,poll` polls instead of waiting on its interrupt), `mem` (no card; its PHC is the Rust model of the RTL), `null` (a host thread standing in for the card; its PHC is that model on the host clock, set to CLOCK_TAI).
     #[arg(long, default_value = "sim", global = true)]
     pub backend: String,
     /// What to do.

@@ -3,7 +3,7 @@
 //! Also the output side shared with `tsnic replay`: opening the card (with the sim's wire tap),
 //! the progress bar, `--pcap`, `--report`, `--plot` and the summary table.
 
-use crate::cli::out::out;
+use crate::cli::out::{out, outln};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -47,8 +47,12 @@ pub enum HorizonArg {
 pub struct RunArgs {
     /// Card to use: `sim` (the Verilated RTL at the board's size: 4096 queues, 65536 entries, 10 s
     /// horizon; default; `sim:small`: 8 queues, 1024 entries, 100 ms horizon, a shorter reset, for
-    /// tests; `sim:state=PATH|none` chooses the saved card, see `tsnic sim`) or `vfio:DDDD:BB:DD.F`
-    /// (a real card).
+    /// tests; `sim:state=PATH|none` chooses the saved card, see `tsnic sim`), `vfio:DDDD:BB:DD.F`
+    /// (a real card) or `null` (no card: a host thread completes every descriptor SENT at its
+    /// launch time, at once, so the host path alone is measured; the summary ends with `host: N ns
+    /// per frame, M Mpps`, N = wall time of the post+reap loop (posting, doorbells, completion
+    /// reaping, buffer recycling; not reading the input, opening the card or writing outputs)
+    /// divided by the frames completed, M = 1000 / N).
     #[arg(long, default_value = "sim")]
     pub backend: String,
     /// Write the wire as pcapng (name it .pcapng), nanosecond timestamps = actual departure (TAI ns).
@@ -230,6 +234,10 @@ pub fn options(args: &RunArgs) -> PushOptions {
     }
 }
 
+/// How long the null backend's card thread may go without completing a due frame before the push
+/// says the card stalled (a real card: [`PushOptions::default`]'s 5 ms).
+pub const NULL_STALL_TIMEOUT_NS: u64 = 2_000_000_000;
+
 /// The card's payload lookahead after reset (`tsnic_regs.v` LOOKAHEAD_NS_DEFAULT).
 pub const RESET_LOOKAHEAD_NS: u32 = 4000;
 
@@ -324,6 +332,11 @@ pub fn run_and_report(
     check_tags: bool,
 ) -> Result<Report> {
     let mut opts = options(args);
+    if args.backend == "null" {
+        // The null card is an ordinary thread: on a loaded machine the OS may not run it for many
+        // ms, which is no stall of a card. A card thread that died is still caught, after 2 s.
+        opts.stall_timeout_ns = NULL_STALL_TIMEOUT_NS;
+    }
     // Ctrl-C / SIGTERM stop the job: the card flushes what it holds, is saved with what it sent, and
     // the outputs are written from what was done, marked partial (a second signal exits at once).
     let stop = super::common::stop_on_signals()?;
@@ -519,6 +532,16 @@ pub fn run_and_report(
     } else if !args.quiet && posted {
         out!("{}", report.table());
     }
+    if args.backend == "null" && posted && !outcome.results.is_empty() {
+        // The null backend's figure: the host path alone (see --backend). On stderr when stdout
+        // carries the JSON report; printed with --quiet too.
+        let line = host_line(outcome.loop_wall_ns, outcome.results.len() as u64);
+        if report_to_stdout {
+            eprintln!("{line}");
+        } else {
+            outln!("{line}");
+        }
+    }
     if posted {
         for w in report.warnings() {
             eprintln!("warning: {w}");
@@ -570,6 +593,18 @@ pub fn run_and_report(
         );
     }
     Ok(report)
+}
+
+/// The null backend's summary line: `host: N ns per frame, M Mpps` for `frames` completed in
+/// `wall_ns` of the post+reap loop.
+pub fn host_line(wall_ns: u64, frames: u64) -> String {
+    let per = wall_ns as f64 / frames.max(1) as f64;
+    let mpps = if wall_ns == 0 {
+        0.0
+    } else {
+        frames as f64 * 1e3 / wall_ns as f64
+    };
+    format!("host: {per:.1} ns per frame, {mpps:.2} Mpps")
 }
 
 /// Frames of a trace: generated from the row (header, row index, launch time, pattern).

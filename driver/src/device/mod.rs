@@ -14,8 +14,10 @@
 //!
 //! Backends: `vfio` ([`vfio`]: a real card behind vfio-pci), `sim` (`sim`: the Verilated RTL in-process,
 //! crate `tsnic-sim`; built with the crate's `sim` feature only) and `mem` ([`mem`]: an in-memory register
-//! file with no card behind it, for unit tests and benchmarks). [`Card`] opens one from a spec string
-//! (`sim`, `vfio:0000:01:00.0`, `mem`) and checks the card's identity. In a build without the `sim`
+//! file with no card behind it, for unit tests and benchmarks) and `null` ([`null`]: a host thread that
+//! takes descriptors and writes completions as a card would, no simulation: host-path benchmarks of
+//! `tsnic push`/`replay`). [`Card`] opens one from a spec string
+//! (`sim`, `vfio:0000:01:00.0`, `mem`, `null`) and checks the card's identity. In a build without the `sim`
 //! feature the spec `sim` still parses and opening it fails with [`DeviceError::SimUnavailable`], which
 //! says how to get a build with the simulator.
 //!
@@ -32,6 +34,7 @@ use thiserror::Error;
 use crate::contract::{self, reg};
 
 pub mod mem;
+pub mod null;
 pub mod phc_model;
 #[cfg(feature = "sim")]
 pub mod sim;
@@ -44,7 +47,7 @@ pub mod vfio_pci;
 pub enum DeviceError {
     /// The backend spec string did not parse.
     #[error(
-        "unknown backend `{0}`: use `sim` (or `sim:small`, `sim:wide`, `sim:state=PATH|none`), `mem` or `vfio:DDDD:BB:DD.F` (e.g. `vfio:0000:01:00.0`; `vfio:0000:01:00.0,poll` polls instead of waiting on the interrupt)"
+        "unknown backend `{0}`: use `sim` (or `sim:small`, `sim:wide`, `sim:state=PATH|none`), `null`, `mem` or `vfio:DDDD:BB:DD.F` (e.g. `vfio:0000:01:00.0`; `vfio:0000:01:00.0,poll` polls instead of waiting on the interrupt)"
     )]
     BadBackendSpec(String),
     /// A PCI address did not parse.
@@ -207,6 +210,12 @@ pub enum DeviceError {
         path: String,
         /// Who holds it.
         holder: String,
+    },
+    /// The null backend was asked for something only a card (or the simulator) has.
+    #[error("the null backend has no {what}: it is a host-benchmark stand-in that only takes TX descriptors and returns completions (`tsnic push`/`replay --backend null`); use `--backend sim` (the simulated card) or `--backend vfio:DDDD:BB:DD.F` (a real card) for this")]
+    NullUnsupported {
+        /// What was asked for (e.g. `flash`, `RX path`).
+        what: String,
     },
     /// An OS call failed.
     #[error("{context}: {source}")]
@@ -600,6 +609,8 @@ pub enum BackendSpec {
     Sim(SimOptions),
     /// An in-memory register file with no card (tests, benchmarks).
     Mem,
+    /// A host thread standing in for the card: completes every descriptor (host benchmarks).
+    Null,
     /// A real card behind vfio-pci, with its interrupt routed or in polling mode (`vfio:ADDR,poll`).
     Vfio(PciAddress, vfio::IrqMode),
 }
@@ -610,6 +621,7 @@ impl std::str::FromStr for BackendSpec {
         match s {
             "sim" => Ok(BackendSpec::Sim(SimOptions::default())),
             "mem" => Ok(BackendSpec::Mem),
+            "null" => Ok(BackendSpec::Null),
             _ => {
                 if let Some(opts) = s.strip_prefix("sim:") {
                     return Ok(BackendSpec::Sim(SimOptions::parse(opts)?));
@@ -650,6 +662,7 @@ impl fmt::Display for BackendSpec {
                 }
             }
             BackendSpec::Mem => write!(f, "mem"),
+            BackendSpec::Null => write!(f, "null"),
             BackendSpec::Vfio(a, vfio::IrqMode::Interrupt) => write!(f, "vfio:{a}"),
             BackendSpec::Vfio(a, vfio::IrqMode::Poll) => write!(f, "vfio:{a},poll"),
         }
@@ -669,6 +682,7 @@ pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError>
                 .with_hook(Box::new(phc_model::PhcModel::new(4, 1)))
                 .with_read_latency(1000, 100),
         )),
+        BackendSpec::Null => Ok(Box::new(null::NullBackend::open()?)),
         BackendSpec::Vfio(addr, mode) => Ok(Box::new(vfio::VfioBackend::open_with(*addr, *mode)?)),
     }
 }
@@ -966,6 +980,8 @@ mod tests {
             );
         }
         assert_eq!("mem".parse::<BackendSpec>().unwrap(), BackendSpec::Mem);
+        assert_eq!("null".parse::<BackendSpec>().unwrap(), BackendSpec::Null);
+        assert_eq!(BackendSpec::Null.to_string(), "null");
         let v: BackendSpec = "vfio:0000:01:00.0".parse().unwrap();
         assert_eq!(v.to_string(), "vfio:0000:01:00.0");
         let p: BackendSpec = "vfio:0000:01:00.0,poll".parse().unwrap();

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Host cost of `tsnic replay` alone, on the `null` backend (no card, no simulation: a host thread
+# completes every descriptor): a pcap of N 60-byte frames, 67.2 ns apart (10 Gb/s line rate of
+# minimum frames), replayed RUNS times. Prints each run's `host: N ns per frame, M Mpps` (the
+# wall time of the post+reap loop over the frames: posting, doorbells, completion reaping, buffer
+# recycling; not reading the capture or writing outputs), then the machine and the rerun command.
+# Usage: driver/benches/null_replay.sh [N] [RUNS] [extra tsnic replay flags...]   (default 1000000 3)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. sim/card/bench/footer.sh
+N=${1:-1000000}
+RUNS=${2:-3}
+shift $(( $# < 2 ? $# : 2 ))
+mkdir -p target/bench
+PCAP=target/bench/null_60B_$N.pcap
+if [ ! -s "$PCAP" ]; then
+    python3 - "$N" "$PCAP" <<'PY'
+import struct, sys
+n, path = int(sys.argv[1]), sys.argv[2]
+frame = bytes.fromhex("ffffffffffff020000000001" "0800") + bytes(range(46))  # 60 bytes
+with open(path, "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xA1B23C4D, 2, 4, 0, 0, 65535, 1))  # ns timestamps, Ethernet
+    for i in range(n):
+        t = i * 672 // 10  # 67.2 ns apart
+        f.write(struct.pack("<IIII", t // 10**9, t % 10**9, 60, 60))
+        f.write(frame)
+PY
+fi
+cargo build --release --locked -q -p tsnic
+for _ in $(seq "$RUNS"); do
+    ./target/release/tsnic replay --backend null --quiet "$@" "$PCAP"
+done
+bench_footer "driver/benches/null_replay.sh $N $RUNS${*:+ $*}"
