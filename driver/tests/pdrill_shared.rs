@@ -8,8 +8,9 @@
 use tsnic::pdrill::{self, Outcome, RunOpts};
 
 /// Scripts (group/name) that pass.
-const PASSING: [&str; 10] = [
+const PASSING: [&str; 11] = [
     "close/close-local-close-then-remote-fin.pkt",
+    "close/close-on-syn-sent.pkt",
     "cubic/cubic-hystart-delay-min-rtt-jumps-downward.pkt",
     "cubic/cubic-hystart-delay-rtt-jumps-upward.pkt",
     "slow_start/slow-start-ack-per-1pkt.pkt",

@@ -160,6 +160,8 @@ enum Posted {
 enum Control {
     Syn,
     Ack,
+    /// A reset from a closed socket (RFC 9293 3.10.7.1): (seq, Some(ack) with ACK set).
+    Rst(u32, Option<u32>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -293,6 +295,9 @@ pub struct TcpSender {
     syn_retries: u32,
     /// Passive open (`accept`): our SYN is a SYN-ACK, the handshake ends on the peer's ACK.
     passive: bool,
+    /// close() came in SYN_SENT: the socket is gone (Linux `tcp_close` -> TCP_CLOSE, no RST then);
+    /// what still arrives for it is answered as by a closed port.
+    aborted: bool,
     pub stats: SenderStats,
 }
 
@@ -417,6 +422,7 @@ impl TcpSender {
             next_wakeup_jitter_ns: 0,
             syn_tx_ns: None,
             syn_retries: 0,
+            aborted: false,
             passive: false,
             stats: SenderStats::default(),
             cfg,
@@ -497,6 +503,13 @@ impl TcpSender {
 
     /// The application is done: send FIN after the data.
     pub fn close(&mut self) {
+        if self.state == ConnState::SynSent && !self.passive {
+            // Linux tcp_close in SYN_SENT: straight to TCP_CLOSE, nothing sent, no SYN retry
+            self.state = ConnState::Closed;
+            self.aborted = true;
+            self.retrans_timer.cancel();
+            return;
+        }
         self.fin_queued = true;
     }
 
@@ -697,6 +710,12 @@ impl TcpSender {
                     timestamps: Some((Self::ts_val(now), 0)),
                     sack: vec![],
                 },
+            ),
+            Control::Rst(seq, ack) => (
+                seq,
+                ack.unwrap_or(0),
+                tcp_flags::RST | if ack.is_some() { tcp_flags::ACK } else { 0 },
+                SegOptions::default(),
             ),
             Control::Ack => (
                 seq_of(self.cfg.iss, self.snd_nxt),
@@ -952,6 +971,23 @@ impl TcpSender {
         };
         let e = &self.cfg.ends;
         if seg.ends.src_port != e.dst_port || seg.ends.dst_port != e.src_port {
+            return;
+        }
+        if self.aborted {
+            // RFC 9293 3.10.7.1 (CLOSED): an incoming RST is dropped; anything else gets a RST,
+            // <SEQ=SEG.ACK><CTL=RST> if it carries an ACK, else <SEQ=0><ACK=SEG.SEQ+SEG.LEN>
+            // <CTL=RST,ACK> (Linux tcp_v4_send_reset for a segment no socket takes).
+            if seg.flags & tcp_flags::RST == 0 {
+                let rst = if seg.flags & tcp_flags::ACK != 0 {
+                    Control::Rst(seg.ack, None)
+                } else {
+                    let len = u32::try_from(seg.payload_len).unwrap_or(u32::MAX)
+                        + u32::from(seg.flags & tcp_flags::SYN != 0)
+                        + u32::from(seg.flags & tcp_flags::FIN != 0);
+                    Control::Rst(0, Some(seg.seq.wrapping_add(len)))
+                };
+                self.post_control(now, rst, port);
+            }
             return;
         }
         if seg.flags & tcp_flags::RST != 0 {
@@ -2068,6 +2104,34 @@ mod tests {
         assert!(later(&fq) > 0, "{fq:?}");
         assert!(later(&launches_of_a_burst(CcKind::Cubic, false, 1_000_000)) > 0);
         assert!(later(&launches_of_a_burst(CcKind::Bbr, false, u64::MAX)) > 0);
+    }
+
+    #[test]
+    fn close_in_syn_sent_is_silent_and_a_late_syn_ack_gets_a_reset() {
+        // Linux tcp_close in SYN_SENT: TCP_CLOSE, nothing sent, no SYN retransmission; the
+        // SYN-ACK that arrives later meets no socket: <SEQ=SEG.ACK><CTL=RST> (RFC 9293 3.10.7.1).
+        let mut cfg = SenderConfig::new(ends(), ISS, CcKind::Cubic);
+        cfg.tick_ns = 1_000;
+        let mut s = TcpSender::new(cfg, 1 << 48);
+        let mut p = Port::default();
+        s.connect(0, &mut p);
+        p.depart(&mut s, 0);
+        s.close();
+        assert_eq!(p.posted.len(), 1, "close() sent nothing");
+        s.on_timers(5_000_000_000, &mut p);
+        assert_eq!(p.posted.len(), 1, "no SYN retransmission after close()");
+        let synack = peer_frame(tcp_flags::SYN | tcp_flags::ACK, 0, SegOptions::default());
+        s.on_frame(100_000, &synack, &mut p);
+        assert_eq!(p.posted.len(), 2);
+        let r = frame::parse(&p.posted[1].frame).unwrap();
+        assert_eq!(
+            (r.flags, r.seq, r.payload_len),
+            (tcp_flags::RST, ISS + 1, 0)
+        );
+        // a reset is never answered
+        let rst = peer_frame(tcp_flags::RST, 0, SegOptions::default());
+        s.on_frame(200_000, &rst, &mut p);
+        assert_eq!(p.posted.len(), 2);
     }
 
     #[test]
