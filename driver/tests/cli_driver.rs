@@ -3,17 +3,8 @@
 
 use std::process::Command;
 
-fn tsnic(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tsnic"))
-        .args(args)
-        .output()
-        .expect("run tsnic");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod bin;
+use bin::tsnic;
 
 #[test]
 fn info_and_stats_on_mem() {

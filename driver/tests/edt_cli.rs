@@ -2,19 +2,8 @@
 //!
 //! Run: `cargo test -p tsnic --test edt_cli`
 
-use std::process::Command;
-
-fn tsnic(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tsnic"))
-        .args(args)
-        .output()
-        .expect("run tsnic");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod bin;
+use bin::tsnic;
 
 #[test]
 fn send_exits_zero_when_the_transfer_completes() {

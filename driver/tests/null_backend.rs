@@ -10,7 +10,6 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use proptest::prelude::*;
 use tsnic::contract::{Completion, Status};
@@ -18,17 +17,8 @@ use tsnic::device::Card;
 use tsnic::regs::DescFlags;
 use tsnic::ring::{CplRing, QueueConfig, Rings, TxQueue};
 
-fn tsnic(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tsnic"))
-        .args(args)
-        .output()
-        .expect("run tsnic");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod bin;
+use bin::tsnic;
 
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("tsnic-null-{name}-{}", std::process::id()));
