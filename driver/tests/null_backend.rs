@@ -37,8 +37,13 @@ fn host_line(out: &str) -> (f64, f64) {
     let mpps = rest.strip_suffix(" Mpps").expect(last);
     let (ns, mpps): (f64, f64) = (ns.parse().expect(last), mpps.parse().expect(last));
     assert!(ns > 0.0 && mpps > 0.0, "{last}");
-    // M = 1000 / N, up to the printed rounding
-    assert!((mpps * ns / 1000.0 - 1.0).abs() < 0.06, "{last}");
+    // M = 1000 / N, up to the printed rounding (N to 0.1 ns, M to 0.01 Mpps: at 17 872.6 ns a
+    // frame, 0.06 Mpps is 7 % off 1000 / N and still right)
+    let exact = 1000.0 / ns;
+    assert!(
+        (mpps - exact).abs() <= 0.005 + exact * 0.05 / ns + 1e-9,
+        "{last}: {mpps} Mpps is not 1000 / {ns} ns rounded"
+    );
     (ns, mpps)
 }
 
@@ -275,13 +280,20 @@ fn run_rings(
     };
     let frame = [0x5au8; 128];
     let mut posted = 0usize;
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    // A stall is no completion for STALL: a watchdog on progress, not a time limit on the run (a
+    // debug build beside two cocotb benches on two cores takes seconds for 70 000 descriptors).
+    const STALL: std::time::Duration = std::time::Duration::from_secs(20);
+    let mut progress = (got, std::time::Instant::now());
     while got < n {
+        if got != progress.0 {
+            progress = (got, std::time::Instant::now());
+        }
         prop_assert!(
-            std::time::Instant::now() < deadline,
-            "stalled: {} of {} completed",
+            progress.1.elapsed() < STALL,
+            "stalled: {} of {} completed, none for {:?}",
             got,
-            n
+            n,
+            STALL
         );
         if posted < n {
             let q = (rand() % queues as u64) as usize;
