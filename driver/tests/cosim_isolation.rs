@@ -9,6 +9,7 @@
 //! - a frame of queue 1 due 1 ms later leaves 49 ms late (SENT_LATE), when queue 0's first frame
 //!   departs and frees a node;
 //! - disabling queue 0 flushes it only then too (its flush waits for the stalled insert).
+//!
 //! On the shipped card the horizon is 10 s, so either wait can last seconds.
 
 use tsnic::contract::{reg, Completion, Status};
