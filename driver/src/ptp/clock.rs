@@ -657,6 +657,12 @@ impl OrdinaryClock {
             Role::Auto => bmca::decide(&d0, ebest.as_ref(), false),
         };
         match decision {
+            // a listening port with no qualified foreign master waits for its announce receipt
+            // timeout before it takes the master role (9.2.6.11; ptp4l's bmc_state_decision)
+            Decision::Master
+                if ebest.is_none()
+                    && self.state == PortState::Listening
+                    && why != "ANNOUNCE_RECEIPT_TIMEOUT_EXPIRES" => {}
             Decision::Master => self.become_master(now, why),
             Decision::Passive => {
                 self.t_announce = None;

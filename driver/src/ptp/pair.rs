@@ -51,8 +51,12 @@ pub struct PairConfig {
     /// |offset| under which the slave counts as locked (the lock time is the first second from
     /// which every later second stays under it), ns.
     pub lock_ns: f64,
+    /// Seconds after the lock left out of the statistics (the servo's transient after its step).
+    pub settle_s: u64,
     /// The simulated cores' size (the small core resets faster; PTP uses neither's tables).
     pub small: bool,
+    /// Keep every frame on the wires ([`PairResult::wire`]).
+    pub record: bool,
 }
 
 impl Default for PairConfig {
@@ -69,7 +73,9 @@ impl Default for PairConfig {
             log_sync: 0,
             slave_role: Role::Slave,
             lock_ns: 100.0,
+            settle_s: 10,
             small: true,
+            record: false,
         }
     }
 }
@@ -87,7 +93,7 @@ pub struct PairResult {
     pub p99_ns: f64,
     /// Max.
     pub max_ns: f64,
-    /// Mean true offset after lock (the asymmetry's share shows here), ns.
+    /// Mean true offset over the same seconds (the asymmetry's share shows here), ns.
     pub mean_ns: f64,
     /// Frames that reached the other card's line after their arrival time had passed there.
     pub late_injections: u64,
@@ -101,6 +107,9 @@ pub struct PairResult {
     pub servo_offsets_ns: Vec<i64>,
     /// Core cycles simulated on each card.
     pub cycles: [u64; 2],
+    /// With [`PairConfig::record`]: every frame on either wire, (master PHC ns of its start, bytes).
+    #[serde(skip)]
+    pub wire: Vec<(u64, Vec<u8>)>,
 }
 
 /// Local simulated time of one card as a function of true time, fs.
@@ -248,6 +257,11 @@ pub fn run(
             + cfg.wander_ppb * (2.0 * std::f64::consts::PI * s / cfg.wander_period_s.max(1.0)).sin()
     };
     sides[1].map.ppb = wander(0);
+    // master PHC minus EPOCH at true time 0 (its set-up took simulated time), ns
+    let t0_phc_skew = {
+        let (ns, _) = sides[0].phc_at(0);
+        ns as i128 - EPOCH_NS as i128
+    };
     // the slave started at its PHC; the master's set-up took simulated time too: the truth at
     // T=0 is whatever the two PHCs say, and the master's PHC is the true time from here on
     let mut res = PairResult::default();
@@ -273,6 +287,11 @@ pub fn run(
                 let at_ps = (at_fs / FS).max(0) as u64;
                 if at_ps < sides[j].b.card().now_ps() {
                     res.late_injections += 1;
+                }
+                if cfg.record {
+                    // the master's PHC is the true time: its value at the frame's start
+                    let ns = EPOCH_NS as i128 + start_true / NS + t0_phc_skew;
+                    res.wire.push((ns.max(0) as u64, f.bytes.clone()));
                 }
                 sides[j].b.card().rx_inject(f.bytes, at_ps, false);
                 sides[j].rx_expect += 1;
@@ -335,7 +354,10 @@ pub fn run(
         .take_while(|&k| offs[k].abs() < cfg.lock_ns)
         .last();
     res.lock_s = lock.map(|k| k as u64 + 1);
-    if let Some(k) = lock {
+    if let Some(k) = lock
+        .map(|k| k + cfg.settle_s as usize)
+        .filter(|&k| k < offs.len())
+    {
         let mut after: Vec<f64> = offs[k..].iter().map(|o| o.abs()).collect();
         res.mean_ns = offs[k..].iter().sum::<f64>() / after.len() as f64;
         after.sort_by(f64::total_cmp);
