@@ -194,3 +194,34 @@ fn asymmetry_moves_the_slave_by_half_of_it_and_ptp_does_not_see_it() {
     assert!(seen <= 8, "the servo's own offsets stay small: {seen}");
     assert_eq!(r.lock_s, None, "200 ns off true time is not locked");
 }
+
+#[test]
+fn one_step_syncs_leave_at_their_origin_timestamp() {
+    let r = pair(PairConfig {
+        seconds: 30,
+        one_step: true,
+        slave_ppb: -100_000.0,
+        record: true,
+        ..PairConfig::default()
+    });
+    assert_eq!(r.slave_state, Some(PortState::Slave));
+    assert!(
+        r.one_step_syncs >= 29,
+        "{} one-step Syncs",
+        r.one_step_syncs
+    );
+    assert_eq!(r.one_step_misses, 0, "departure stamp != originTimestamp");
+    assert!(
+        r.max_ns > 0.0 && r.max_ns <= 8.0,
+        "max |offset| {} ns",
+        r.max_ns
+    );
+    // no Follow_Up on the wire, and no Sync with the twoStepFlag (octet 6, bit 1)
+    assert!(r.wire.iter().all(|(_, f)| f[14] & 0xf != 8));
+    let syncs: Vec<_> = r
+        .wire
+        .iter()
+        .filter(|(_, f)| f[14] & 0xf == 0)
+        .collect();
+    assert!(syncs.len() >= 29 && syncs.iter().all(|(_, f)| f[14 + 6] & 0x02 == 0));
+}

@@ -70,7 +70,8 @@ pub struct CardPort {
     clock: OrdinaryClock,
     rings: Rings,
     rxq: RxQueue,
-    in_flight: HashMap<u32, TxKind>,
+    /// Frames posted: cookie -> (what, launch time).
+    in_flight: HashMap<u32, (TxKind, u64)>,
     counters: CardCounters,
     reports: Vec<Report>,
     cpls: Vec<Completion>,
@@ -80,7 +81,7 @@ pub struct CardPort {
 impl CardPort {
     /// Enable the card, create TX queue 0, the completion ring and RX queue 0 (the default queue),
     /// and start the clock at the PHC's time with the trim in force.
-    pub fn open(b: &mut dyn Backend, cfg: Config) -> Result<CardPort, PtpError> {
+    pub fn open(b: &mut dyn Backend, mut cfg: Config) -> Result<CardPort, PtpError> {
         let caps = Caps::read(b)?;
         bring_up(b, &PushOptions::default())?;
         let cpl = CplRing::create(b, &caps, 8u32.clamp(1, caps.ring_log2_max.max(1)))?;
@@ -110,14 +111,18 @@ impl CardPort {
         )?;
         rx::set_default_queue(b, &rcaps, PTP_QUEUE)?;
         rx::rx_enable(b, true);
+        let mut rings = Rings {
+            queues: vec![q],
+            cpl,
+        };
+        if cfg.one_step {
+            cfg.tx_latency_ns = tx_latency(b, &mut rings, cfg.addr.mac)?;
+        }
         let now = phc::get_ns(b);
         let freq = phc::freq(b);
         Ok(CardPort {
             clock: OrdinaryClock::new(cfg, now, freq),
-            rings: Rings {
-                queues: vec![q],
-                cpl,
-            },
+            rings,
             rxq,
             in_flight: HashMap::new(),
             counters: CardCounters::default(),
@@ -142,6 +147,11 @@ impl CardPort {
         self.in_flight.len()
     }
 
+    /// The earliest launch time of the frames in flight (0: one goes as soon as it can).
+    pub fn next_launch(&self) -> Option<u64> {
+        self.in_flight.values().map(|&(_, l)| l).min()
+    }
+
     /// Take the clock's reports since the last call.
     pub fn take_reports(&mut self) -> Vec<Report> {
         std::mem::take(&mut self.reports)
@@ -161,7 +171,7 @@ impl CardPort {
         let cpls = std::mem::take(&mut self.cpls);
         for c in &cpls {
             busy = true;
-            let kind = self.in_flight.remove(&c.cookie);
+            let kind = self.in_flight.remove(&c.cookie).map(|(k, _)| k);
             match Status::from_code(c.status) {
                 Some(Status::Sent | Status::SentLate) => {
                     self.counters.sent += 1;
@@ -212,12 +222,16 @@ impl CardPort {
     fn apply(&mut self, b: &mut dyn Backend, acts: Vec<Action>) -> Result<(), PtpError> {
         for a in acts {
             match a {
-                Action::Send { frame, kind } => {
+                Action::Send {
+                    frame,
+                    kind,
+                    launch_ns,
+                } => {
                     let q = &mut self.rings.queues[0];
-                    match q.post(b, &frame, 0, DescFlags::empty())? {
+                    match q.post(b, &frame, launch_ns, DescFlags::empty())? {
                         Ok(cookie) => {
                             self.counters.posted += 1;
-                            self.in_flight.insert(cookie, kind);
+                            self.in_flight.insert(cookie, (kind, launch_ns));
                         }
                         Err(full) => {
                             return Err(PtpError::NotSent(format!(
@@ -232,6 +246,39 @@ impl CardPort {
         }
         Ok(())
     }
+}
+
+/// Launch time of the calibration frame after the PHC reading, ns.
+const CAL_LEAD_NS: u64 = 100_000;
+
+/// Departure stamp minus launch time of a frame sent on time (one-step by schedule): one 60-byte
+/// frame of the local experimental EtherType 0x88B5 with a launch time on the PHC's cycle grid.
+fn tx_latency(b: &mut dyn Backend, rings: &mut Rings, mac: [u8; 6]) -> Result<u64, PtpError> {
+    let mut f = vec![0u8; 60];
+    f[..6].copy_from_slice(&[0xff; 6]);
+    f[6..12].copy_from_slice(&mac);
+    f[12..14].copy_from_slice(&[0x88, 0xb5]);
+    let launch = phc::get_ns(b) + CAL_LEAD_NS;
+    if let Err(full) = rings.queues[0].post(b, &f, launch, DescFlags::empty())? {
+        return Err(PtpError::NotSent(format!("calibration frame: {full:?}")));
+    }
+    let mut cpls = Vec::new();
+    for _ in 0..1000 {
+        b.wait_ns(1_000)?;
+        rings.poll(b, &mut cpls, 4)?;
+        if let Some(c) = cpls.first() {
+            return match Status::from_code(c.status) {
+                Some(Status::Sent) if c.depart_ns >= launch => Ok(c.depart_ns - launch),
+                _ => Err(PtpError::NotSent(format!(
+                    "the calibration frame for --one-step completed with status code {} at {} for launch {launch}",
+                    c.status, c.depart_ns
+                ))),
+            };
+        }
+    }
+    Err(PtpError::NotSent(
+        "no completion for the calibration frame within 1 ms".into(),
+    ))
 }
 
 /// Run `port` on `b` for `duration_ns` of PHC time (0: until `each` returns false), polling every

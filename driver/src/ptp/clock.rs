@@ -95,6 +95,15 @@ pub struct Config {
     pub step_threshold_ns: u64,
     /// ptp4l `delay_filter_length` (10) of the moving median of the path delay.
     pub delay_filter_len: usize,
+    /// One-step Sync by schedule (issue 33 item 2): the master posts each Sync with launch time
+    /// `now + one_step_lead_ns` and writes `launch + tx_latency_ns` into its originTimestamp; the
+    /// card sends it at that launch time to the cycle, so no timestamp is inserted on the fly.
+    pub one_step: bool,
+    /// Launch time minus the time the Sync is built, ns (one-step).
+    pub one_step_lead_ns: u64,
+    /// Departure stamp minus launch time of a frame sent on time, ns (one-step; [`super::card`]
+    /// measures it on the card).
+    pub tx_latency_ns: u64,
 }
 
 impl Config {
@@ -116,6 +125,9 @@ impl Config {
             first_step_threshold_ns: 20_000,
             step_threshold_ns: 0,
             delay_filter_len: 10,
+            one_step: false,
+            one_step_lead_ns: 200_000,
+            tx_latency_ns: 0,
         }
     }
 
@@ -143,6 +155,8 @@ pub fn interval_ns(log: i8) -> u64 {
 pub enum TxKind {
     /// A Sync with this sequenceId (its stamp goes into the Follow_Up).
     Sync(u16),
+    /// A one-step Sync with this sequenceId and originTimestamp (ns): its stamp must equal it.
+    OneStepSync(u16, u64),
     /// A Delay_Req with this sequenceId (its stamp is t3).
     DelayReq(u16),
     /// Anything else (no stamp needed).
@@ -152,12 +166,15 @@ pub enum TxKind {
 /// What the clock asks of the card.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
-    /// Send this frame as soon as possible and report its departure stamp if `kind` is an event.
+    /// Send this frame at `launch_ns` (0: as soon as possible) and report its departure stamp if
+    /// `kind` is an event.
     Send {
         /// Ethernet frame (no FCS).
         frame: Vec<u8>,
         /// What it is.
         kind: TxKind,
+        /// Launch time, local PHC ns (0: now).
+        launch_ns: u64,
     },
     /// Step the PHC by this many ns (adjtime).
     Step(i64),
@@ -214,6 +231,10 @@ pub struct Counters {
     pub bad: u64,
     /// Clock steps.
     pub steps: u64,
+    /// One-step Syncs whose departure stamp was checked.
+    pub one_step_syncs: u64,
+    /// One-step Syncs whose departure stamp differed from the originTimestamp they carried.
+    pub one_step_misses: u64,
 }
 
 fn type_index(t: u8) -> usize {
@@ -428,10 +449,15 @@ impl OrdinaryClock {
     }
 
     fn send(&mut self, out: &mut Vec<Action>, m: Message, kind: TxKind) {
+        self.send_at(out, m, kind, 0);
+    }
+
+    fn send_at(&mut self, out: &mut Vec<Action>, m: Message, kind: TxKind, launch_ns: u64) {
         self.counters.tx[type_index(m.body.msg_type())] += 1;
         out.push(Action::Send {
             frame: msg::frame(self.cfg.transport, &self.cfg.addr, &m),
             kind,
+            launch_ns,
         });
     }
 
@@ -477,11 +503,21 @@ impl OrdinaryClock {
                 self.t_sync = Some(next_after(t, ival, now));
                 let seq = self.seq_sync;
                 self.seq_sync = seq.wrapping_add(1);
-                let m = Message {
-                    header: self.header(seq, self.cfg.log_sync, true),
-                    body: Body::Sync(Timestamp::from_ns(now)),
-                };
-                self.send(&mut out, m, TxKind::Sync(seq));
+                if self.cfg.one_step {
+                    let launch = now + self.cfg.one_step_lead_ns;
+                    let origin = launch + self.cfg.tx_latency_ns;
+                    let m = Message {
+                        header: self.header(seq, self.cfg.log_sync, false),
+                        body: Body::Sync(Timestamp::from_ns(origin)),
+                    };
+                    self.send_at(&mut out, m, TxKind::OneStepSync(seq, origin), launch);
+                } else {
+                    let m = Message {
+                        header: self.header(seq, self.cfg.log_sync, true),
+                        body: Body::Sync(Timestamp::from_ns(now)),
+                    };
+                    self.send(&mut out, m, TxKind::Sync(seq));
+                }
             }
         }
         out
@@ -497,6 +533,12 @@ impl OrdinaryClock {
                     body: Body::FollowUp(Timestamp::from_ns(depart_ns)),
                 };
                 self.send(&mut out, m, TxKind::General);
+            }
+            TxKind::OneStepSync(_, origin) => {
+                self.counters.one_step_syncs += 1;
+                if depart_ns != origin {
+                    self.counters.one_step_misses += 1;
+                }
             }
             TxKind::DelayReq(seq) => {
                 if let Some((s, t3)) = self.delay_req.as_mut() {
@@ -830,5 +872,85 @@ pub fn state_line(r: &Report) -> Option<String> {
             None => format!("port 1: {} to {} on {}", from.name(), to.name(), why),
         }),
         Report::Sample(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn master(one_step: bool) -> OrdinaryClock {
+        let mut c = Config::new(
+            Role::Master,
+            Transport::L2,
+            Addr {
+                mac: [2, 0, 0, 0, 0, 1],
+                ip: [10, 0, 0, 1],
+            },
+        );
+        c.one_step = one_step;
+        c.tx_latency_ns = 37;
+        OrdinaryClock::new(c, 1_000_000_000, 0)
+    }
+
+    #[test]
+    fn one_step_sync_is_scheduled_and_checked() {
+        let mut m = master(true);
+        let acts = m.on_timer(1_000_000_000);
+        let sync = acts
+            .iter()
+            .find_map(|a| match a {
+                Action::Send {
+                    frame,
+                    kind: TxKind::OneStepSync(seq, origin),
+                    launch_ns,
+                } => Some((frame.clone(), *seq, *origin, *launch_ns)),
+                _ => None,
+            })
+            .expect("a one-step Sync");
+        let (frame, seq, origin, launch) = sync;
+        assert_eq!(launch, 1_000_000_000 + 200_000);
+        assert_eq!(origin, launch + 37);
+        let (p, _) = msg::unframe(Transport::L2, &frame).unwrap();
+        let d = Message::decode(p).unwrap();
+        assert_eq!(d.header.flags & flags::TWO_STEP, 0);
+        assert_eq!(d.body, Body::Sync(Timestamp::from_ns(origin)));
+        assert!(m
+            .on_tx_stamp(TxKind::OneStepSync(seq, origin), origin)
+            .is_empty());
+        assert_eq!(
+            (m.counters().one_step_syncs, m.counters().one_step_misses),
+            (1, 0)
+        );
+        m.on_tx_stamp(TxKind::OneStepSync(seq, origin), origin + 4);
+        assert_eq!(
+            (m.counters().one_step_syncs, m.counters().one_step_misses),
+            (2, 1)
+        );
+    }
+
+    #[test]
+    fn two_step_sync_gets_a_follow_up_with_its_departure() {
+        let mut m = master(false);
+        let acts = m.on_timer(1_000_000_000);
+        let seq = acts
+            .iter()
+            .find_map(|a| match a {
+                Action::Send {
+                    kind: TxKind::Sync(seq),
+                    launch_ns: 0,
+                    ..
+                } => Some(*seq),
+                _ => None,
+            })
+            .expect("a two-step Sync sent at once");
+        let fu = m.on_tx_stamp(TxKind::Sync(seq), 1_000_000_123);
+        let Action::Send { frame, .. } = &fu[0] else {
+            panic!("{fu:?}")
+        };
+        let (p, _) = msg::unframe(Transport::L2, frame).unwrap();
+        let d = Message::decode(p).unwrap();
+        assert_eq!(d.header.seq, seq);
+        assert_eq!(d.body, Body::FollowUp(Timestamp::from_ns(1_000_000_123)));
     }
 }

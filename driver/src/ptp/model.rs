@@ -105,6 +105,7 @@ impl Ord for TxKind {
     fn cmp(&self, o: &Self) -> std::cmp::Ordering {
         let k = |t: &TxKind| match *t {
             TxKind::Sync(s) => (0, s),
+            TxKind::OneStepSync(s, _) => (3, s),
             TxKind::DelayReq(s) => (1, s),
             TxKind::General => (2, 0),
         };
@@ -209,8 +210,16 @@ pub fn run(cfg: &ModelConfig, seconds: u64) -> ModelRun {
         for (i, a) in acts {
             for act in a {
                 match act {
-                    Action::Send { frame, kind } => {
-                        let dep = t + TX_LATENCY_NS;
+                    Action::Send {
+                        frame,
+                        kind,
+                        launch_ns,
+                    } => {
+                        let dep = if launch_ns > 0 {
+                            nodes[i].true_at(launch_ns as f64)
+                        } else {
+                            t + TX_LATENCY_NS
+                        };
                         let delay = if i == 0 {
                             cfg.delay_ms_ns
                         } else {

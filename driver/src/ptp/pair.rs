@@ -57,6 +57,8 @@ pub struct PairConfig {
     pub small: bool,
     /// Keep every frame on the wires ([`PairResult::wire`]).
     pub record: bool,
+    /// The master sends one-step Syncs by schedule (issue 33 item 2).
+    pub one_step: bool,
 }
 
 impl Default for PairConfig {
@@ -76,6 +78,7 @@ impl Default for PairConfig {
             settle_s: 10,
             small: true,
             record: false,
+            one_step: false,
         }
     }
 }
@@ -107,6 +110,10 @@ pub struct PairResult {
     pub servo_offsets_ns: Vec<i64>,
     /// Core cycles simulated on each card.
     pub cycles: [u64; 2],
+    /// One-step Syncs the master sent and checked against their departure stamps.
+    pub one_step_syncs: u64,
+    /// Those whose departure stamp differed from their originTimestamp.
+    pub one_step_misses: u64,
     /// With [`PairConfig::record`]: every frame on either wire, (master PHC ns of its start, bytes).
     #[serde(skip)]
     pub wire: Vec<(u64, Vec<u8>)>,
@@ -145,6 +152,8 @@ struct Side {
     rx_expect: u64,
     /// True time until which to keep stepping finely (a frame was in flight), fs.
     busy_until: i128,
+    /// True time shortly before the launch of a frame scheduled for later, fs.
+    launch_at: Option<i128>,
 }
 
 const FS: i128 = 1_000;
@@ -175,8 +184,11 @@ impl Side {
         c.log_sync = cfg.log_sync;
         if role == Role::Master {
             c.priority1 = 127;
+            c.one_step = cfg.one_step;
         }
         let port = CardPort::open(&mut b, c)?;
+        // frames of the set-up (the one-step calibration frame) are not carried
+        tap.take();
         Ok(Side {
             b,
             tap,
@@ -188,6 +200,7 @@ impl Side {
             },
             rx_expect: 0,
             busy_until: 0,
+            launch_at: None,
         })
     }
 
@@ -313,7 +326,19 @@ pub fn run(
                 }
             }
             if s.port.outstanding() > 0 {
-                s.busy_until = s.busy_until.max(t + 3000 * NS);
+                // a frame scheduled for later: fine steps only from shortly before its launch
+                let now = phc::get_ns(&mut s.b);
+                match s.port.next_launch() {
+                    Some(l) if l > now + 5_000 => {
+                        s.launch_at = Some(t + i128::from(l - now - 5_000) * NS);
+                    }
+                    _ => {
+                        s.launch_at = None;
+                        s.busy_until = s.busy_until.max(t + 3000 * NS);
+                    }
+                }
+            } else {
+                s.launch_at = None;
             }
         }
         // the next event
@@ -322,6 +347,9 @@ pub fn run(
             let rx_due = s.rx_expect > s.port.counters().received + s.port.counters().rx_errors;
             if s.busy_until > t || rx_due {
                 next = next.min(t + FINE);
+            }
+            if let Some(l) = s.launch_at {
+                next = next.min(l);
             }
             if let Some(d) = s.port.next_deadline() {
                 let now = phc::get_ns(&mut s.b);
@@ -368,5 +396,8 @@ pub fn run(
     res.slave_state = Some(sides[1].port.clock().state());
     res.slave_steps = sides[1].port.clock().counters().steps;
     res.cycles = [sides[0].tap.cycles(), sides[1].tap.cycles()];
+    let mc = sides[0].port.clock().counters();
+    res.one_step_syncs = mc.one_step_syncs;
+    res.one_step_misses = mc.one_step_misses;
     Ok(res)
 }
