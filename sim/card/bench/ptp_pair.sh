@@ -18,8 +18,9 @@ mkdir -p target/bench
 T=./target/release/tsnic
 run() {
     echo "== $*"
-    /usr/bin/time -f "wall %e s, max RSS %M KiB" $T ptp --sim-pair --role slave --duration "${S}s" --quiet "$@" \
-        | tee -a target/bench/ptp_pair.txt
+    /usr/bin/time -o target/bench/ptp_pair.wall -f "wall %e s, max RSS %M KiB" \
+        $T ptp --sim-pair --role slave --duration "${S}s" --quiet "$@" | tee -a target/bench/ptp_pair.txt
+    cat target/bench/ptp_pair.wall
 }
 : > target/bench/ptp_pair.txt
 run --transport l2 --slave-ppb 100000 --one-step --pcap target/bench/ptp_pair.pcapng
