@@ -218,10 +218,6 @@ fn one_step_syncs_leave_at_their_origin_timestamp() {
     );
     // no Follow_Up on the wire, and no Sync with the twoStepFlag (octet 6, bit 1)
     assert!(r.wire.iter().all(|(_, f)| f[14] & 0xf != 8));
-    let syncs: Vec<_> = r
-        .wire
-        .iter()
-        .filter(|(_, f)| f[14] & 0xf == 0)
-        .collect();
+    let syncs: Vec<_> = r.wire.iter().filter(|(_, f)| f[14] & 0xf == 0).collect();
     assert!(syncs.len() >= 29 && syncs.iter().all(|(_, f)| f[14 + 6] & 0x02 == 0));
 }
