@@ -56,6 +56,12 @@ pub struct PtpArgs {
     /// slave, and report its offset to true time (issue 33 item 3). --backend is not used.
     #[arg(long)]
     pub sim_pair: bool,
+    /// Simulation only: run this command's clock (--role master or slave) on a simulated card paced
+    /// to wall time against linuxptp's ptp4l (the other role; as slave `free_running 1`, never
+    /// steering this machine's clock) in a network namespace behind a TAP device, with software
+    /// time stamps on the Linux side. Needs root and ptp4l (apt-get install linuxptp).
+    #[arg(long, value_parser = ["linux"])]
+    pub peer: Option<String>,
     /// --sim-pair: the slave's oscillator error, ppb (the slave card's clock period is scaled).
     #[arg(long, default_value_t = 100_000.0, allow_hyphen_values = true)]
     pub slave_ppb: f64,
@@ -136,6 +142,9 @@ pub fn run(a: PtpArgs) -> Result<()> {
     if a.sim_pair {
         return run_pair(&a);
     }
+    if a.peer.is_some() {
+        return run_linux(&a);
+    }
     if a.pcap.is_some() {
         bail!("--pcap records the wire of --sim-pair; a real port's frames are seen with a capture on the peer");
     }
@@ -188,6 +197,89 @@ pub fn run(a: PtpArgs) -> Result<()> {
         }
     }
     close_card(card)
+}
+
+#[cfg(not(feature = "sim"))]
+fn run_linux(_a: &PtpArgs) -> Result<()> {
+    bail!("--peer linux runs the simulated card: this tsnic was built without the simulator (build with the default `sim` feature)")
+}
+
+#[cfg(feature = "sim")]
+fn run_linux(a: &PtpArgs) -> Result<()> {
+    use tsnic::ptp::linux::{self, LinuxConfig};
+    if a.role == Role::Auto {
+        bail!("--peer linux: give --role master or --role slave (ptp4l takes the other)");
+    }
+    let seconds = (a.duration as u64).div_ceil(1_000_000_000);
+    let cfg = LinuxConfig {
+        our_role: a.role,
+        transport: a.transport,
+        seconds,
+        log_sync: a.log_sync_interval,
+        log_announce: if a.log_sync_interval < 0 { -1 } else { 1 },
+    };
+    let stop = super::common::stop_on_signals()?;
+    let r = linux::run(&cfg, stop, |x| match x {
+        Ok(rep) => {
+            let t = match rep {
+                Report::Sample(s) => s.t2_ns as f64 / 1e9,
+                _ => 0.0,
+            };
+            print_report(a, "tsnic", t, rep)
+        }
+        Err(line) => {
+            if !a.quiet && !a.json {
+                outln!("{line}");
+            }
+        }
+    })
+    .context("PTP against ptp4l stopped")?;
+    if let Some(p) = &a.pcap {
+        let mut w = tsnic::capture::PcapNgOut::create(p)?;
+        for (ts, f) in &r.wire {
+            w.write(*ts, f)?;
+        }
+        w.finish()?;
+    }
+    let stats = |v: &[i64]| -> String {
+        // after the first half (the lock), |offset|: p50 / max
+        let tail: Vec<u64> = v[v.len() / 2..].iter().map(|o| o.unsigned_abs()).collect();
+        let mut s = tail.clone();
+        s.sort_unstable();
+        match s.last() {
+            Some(m) => format!(
+                "{} samples, second half |offset| p50 {} ns, max {} ns",
+                v.len(),
+                s[s.len() / 2],
+                m
+            ),
+            None => "no samples".into(),
+        }
+    };
+    if a.json {
+        outln!("{}", serde_json::json!({"event": "summary", "linux": r}));
+    } else {
+        outln!(
+            "ptp linux: {} s, our clock {} ({}), frames card->Linux {}, Linux->card {}; card time behind wall time when frames crossed: p50 {} us, p99 {} us, max {} us",
+            seconds,
+            r.our_state.map(|s| s.name()).unwrap_or("?"),
+            if a.role == Role::Slave { "slave of ptp4l" } else { "master of ptp4l -s, free_running" },
+            r.frames[0],
+            r.frames[1],
+            r.lag_ns[0] / 1000,
+            r.lag_ns[1] / 1000,
+            r.lag_ns[2] / 1000
+        );
+        if a.role == Role::Slave {
+            outln!(
+                "ptp linux: our offsets (software stamps on the Linux side): {}",
+                stats(&r.our_offsets_ns)
+            );
+        } else {
+            outln!("ptp linux: ptp4l's offsets (free running, so they drift at the two clocks' rate difference): {}", stats(&r.ptp4l_offsets_ns));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(not(feature = "sim"))]
