@@ -56,7 +56,7 @@ pub struct CardCounters {
     pub posted: u64,
     /// Completions SENT or SENT_LATE.
     pub sent: u64,
-    /// Completions with any other status.
+    /// Completions with any other status (the frame did not go out: its exchange is lost).
     pub not_sent: u64,
     /// Frames received (good).
     pub received: u64,
@@ -180,13 +180,9 @@ impl CardPort {
                         self.apply(b, acts)?;
                     }
                 }
-                _ => {
-                    self.counters.not_sent += 1;
-                    return Err(PtpError::NotSent(format!(
-                        "completion status code {} (reason {})",
-                        c.status, c.reason
-                    )));
-                }
+                // counted, not fatal: the exchange it belonged to is simply lost (a Sync without
+                // its Follow_Up, a Delay_Req without its t3), as a frame lost on the line would be
+                _ => self.counters.not_sent += 1,
             }
         }
         self.cpls = cpls;

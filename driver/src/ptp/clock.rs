@@ -752,19 +752,8 @@ impl OrdinaryClock {
         };
         let corr = c1.saturating_add(c2);
         self.last_sync = Some((t1, t2, corr));
-        // a Delay_Req after this Sync, once logMinDelayReqInterval has passed
-        if self.delay_req.is_none() || now >= self.next_delay_req {
-            let seq = self.seq_delay_req;
-            self.seq_delay_req = seq.wrapping_add(1);
-            self.delay_req = Some((seq, None));
-            self.next_delay_req = now + interval_ns(self.cfg.log_min_delay_req);
-            let m = Message {
-                header: self.header(seq, 0x7f, false),
-                body: Body::DelayReq(Timestamp::default()),
-            };
-            self.send(out, m, TxKind::DelayReq(seq));
-        }
         let Some(delay) = self.path_delay else {
+            self.send_delay_req(out, now);
             return;
         };
         let offset = (t2 as i128 - t1 as i128 - (i128::from(corr) >> 16) - i128::from(delay))
@@ -802,6 +791,26 @@ impl OrdinaryClock {
         };
         self.last_sample = Some(s);
         self.reports.push(Report::Sample(s));
+        // after a step the exchange starts over with the next Sync (a Delay_Req sent now would
+        // carry a launch time or a t3 of the clock before the step)
+        if st != ServoState::Jump {
+            self.send_delay_req(out, now);
+        }
+    }
+
+    /// A Delay_Req after a Sync, once logMinDelayReqInterval has passed.
+    fn send_delay_req(&mut self, out: &mut Vec<Action>, now: u64) {
+        if self.delay_req.is_none() || now >= self.next_delay_req {
+            let seq = self.seq_delay_req;
+            self.seq_delay_req = seq.wrapping_add(1);
+            self.delay_req = Some((seq, None));
+            self.next_delay_req = now + interval_ns(self.cfg.log_min_delay_req);
+            let m = Message {
+                header: self.header(seq, 0x7f, false),
+                body: Body::DelayReq(Timestamp::default()),
+            };
+            self.send(out, m, TxKind::DelayReq(seq));
+        }
     }
 
     /// The PHC was stepped by `delta`: timers are local times, so they move with it.

@@ -1,11 +1,16 @@
 //! The clock on the simulated card against linuxptp (issue 33 item 4): ptp4l runs in a network
 //! namespace on the kernel side of a TAP device (the Linux peer harness, [`crate::peer::netns`])
 //! with software time stamping; this process holds the TAP's file descriptor and the Verilated
-//! card. The card's simulated time is **paced to wall time** (CLOCK_MONOTONIC): each round runs the
-//! card up to the wall time elapsed, writes the frames the card sent to the TAP, and puts the
-//! frames Linux sent on the card's RX line at the card's current time. How far the card's time was
-//! behind wall time when a frame crossed (the lag) is reported: it adds to the error, as Linux's
-//! software stamps do (their scheduling and interrupt latency, tens of microseconds here).
+//! card. The card's simulated time is **paced to wall time** (CLOCK_MONOTONIC) and runs
+//! `LEAD_NS` (20 ms) ahead of it: a frame the card sends departs at card time s and is handed to
+//! Linux when wall time reaches s (spinning the last 150 us), so the card, which simulates a busy
+//! stretch far slower than real time (about 1 us per wall ms), has it ready in time; a frame Linux
+//! sends, read at wall time w, enters the card's RX line at card time w + LEAD_NS, and the card's
+//! RX latency compensation (RX_LAT_COMP_NS, the register for a fixed ingress latency) takes
+//! LEAD_NS off its arrival stamp. How late frames crossed (handed to Linux after their departure,
+//! or put on the card's line after the card had passed their arrival) is reported: it adds to the
+//! error, as Linux's software stamps do (scheduling and interrupt latency). On a loaded machine the
+//! process is descheduled for whole scheduler ticks (4 ms here), which shows as late frames.
 //!
 //! Our clock is the slave and ptp4l the master, or our clock the master and ptp4l a slave with
 //! `free_running 1` (it never steers this machine's clock; it only reports the offsets it sees).
@@ -72,7 +77,8 @@ pub struct LinuxResult {
     pub our_steps: u64,
     /// Frames the card sent to Linux / Linux sent to the card.
     pub frames: [u64; 2],
-    /// Card time behind wall time when frames crossed, ns: p50, p99, max.
+    /// How late frames crossed, ns: p50, p99, max (card to Linux: wall time at the hand-over
+    /// minus the departure; Linux to card: how far the card had run past the frame's arrival).
     pub lag_ns: [u64; 3],
     /// ptp4l's output lines.
     #[serde(skip)]
@@ -90,6 +96,10 @@ const LINUX_END: Station = Station {
     mac: [0x02, 0x74, 0x73, 0x6e, 0x69, 0xaa],
     ip: [192, 168, 33, 2],
 };
+/// A frame due this close is handed over by spinning to its time (a sleep overshoots), ns.
+const SPIN_NS: u64 = 150_000;
+/// How far the card's time runs ahead of wall time (see [`run`]).
+const LEAD_NS: u64 = 20_000_000;
 /// currentUtcOffset our master announces (TAI - UTC since 2017).
 const UTC_OFFSET_S: u64 = 37;
 
@@ -124,8 +134,8 @@ fn start_ptp4l(ns: &Netns, dev: &str, cfg: &LinuxConfig) -> Result<Ptp4l, PtpErr
     let mut text = format!(
         "[global]\ntime_stamping software\nnetwork_transport {transport}\nlogSyncInterval {}\n\
          logAnnounceInterval {}\nlogMinDelayReqInterval {}\nannounceReceiptTimeout 3\n\
-         tx_timestamp_timeout 50\nuse_syslog 0\nverbose 1\nsummary_interval 0\n",
-        cfg.log_sync, cfg.log_announce, cfg.log_sync
+         tx_timestamp_timeout 50\nuse_syslog 0\nverbose 1\nsummary_interval {}\n",
+        cfg.log_sync, cfg.log_announce, cfg.log_sync, cfg.log_sync
     );
     match cfg.our_role {
         // ptp4l the master: a better priority1, never a slave
@@ -184,6 +194,36 @@ pub fn parse_ptp4l_offset(line: &str) -> Option<(i64, i64)> {
     Some((off, d))
 }
 
+/// Put every frame Linux has sent on the card's RX line at card time (wall time now + LEAD_NS);
+/// returns the latest such time (ps; 0 if none).
+#[allow(clippy::too_many_arguments)]
+fn rx_take(
+    tap: &sys::Tap,
+    b: &mut SimBackend,
+    buf: &mut [u8],
+    s0: u64,
+    w0: Instant,
+    res: &mut LinuxResult,
+    lags: &mut Vec<u64>,
+    phc0: u64,
+) -> Result<u64, PtpError> {
+    let mut last_at = 0;
+    while let Some(n) = tap.recv(buf).map_err(peer_err)? {
+        let f = buf[..n].to_vec();
+        let w = w0.elapsed().as_nanos() as u64;
+        let want = (s0 + w + LEAD_NS) * 1000;
+        let now_ps = b.card().now_ps();
+        // the card ran further ahead than LEAD_NS: the frame arrives late by that much
+        lags.push(now_ps.saturating_sub(want) / 1000);
+        let at = want.max(now_ps + 1_000);
+        b.card().rx_inject(f.clone(), at, false);
+        last_at = at;
+        res.frames[1] += 1;
+        res.wire.push((phc0 + w - UTC_OFFSET_S * 1_000_000_000, f));
+    }
+    Ok(last_at)
+}
+
 fn percentiles(mut v: Vec<u64>) -> [u64; 3] {
     if v.is_empty() {
         return [0; 3];
@@ -233,69 +273,97 @@ pub fn run(
     wire.take();
     let mut p4l = start_ptp4l(&ns, &tap_name, cfg)?;
 
+    // The card runs LEAD_NS ahead of wall time: a frame it sends departs at card time s and is
+    // handed to Linux when wall time reaches s (the card had LEAD_NS of real time to get it out,
+    // though simulating a busy card is slower than real time); a frame Linux sends at wall time
+    // w reaches the card's line at card time w + LEAD_NS, and RX_LAT_COMP_NS takes LEAD_NS off
+    // its arrival stamp.
+    let comp = b.read32(crate::contract::reg::RX_LAT_COMP_NS) as i32;
+    crate::rx::set_rx_lat_comp_ns(&mut b, comp - LEAD_NS as i32);
     let mut res = LinuxResult::default();
     let mut lags = Vec::new();
+    // the PHC to TAI now, at the start of the pacing (the set-up took wall time, little card time)
+    let real = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_err(|e| peer_err(format!("the host clock is before 1970: {e}")))?;
     let w0 = Instant::now();
+    let phc0 = real.as_nanos() as u64 + UTC_OFFSET_S * 1_000_000_000;
+    phc::set(&mut b, phc0);
     let s0 = b.sim_ns();
     let end = Duration::from_secs(cfg.seconds);
     let mut buf = vec![0u8; 2048];
+    let wall_ns = |w0: Instant| w0.elapsed().as_nanos() as u64;
+    // frames the card sent, waiting for wall time to reach their departure: (due wall ns, bytes)
+    let mut pending: std::collections::VecDeque<(u64, Vec<u8>)> = Default::default();
+    // hand over every frame due within SPIN_NS (spinning up to its time), returns the next due
+    let hand_over = |pending: &mut std::collections::VecDeque<(u64, Vec<u8>)>,
+                     res: &mut LinuxResult,
+                     lags: &mut Vec<u64>|
+     -> Result<Option<u64>, PtpError> {
+        while let Some(&(due, _)) = pending.front() {
+            if due > wall_ns(w0) + SPIN_NS {
+                return Ok(Some(due));
+            }
+            while wall_ns(w0) < due {
+                std::hint::spin_loop();
+            }
+            let (due, f) = pending.pop_front().expect("peeked");
+            let w = wall_ns(w0);
+            lags.push(w - due);
+            res.frames[0] += 1;
+            res.wire
+                .push((phc0 + w - UTC_OFFSET_S * 1_000_000_000, f.clone()));
+            tap.send(&f).map_err(peer_err)?;
+        }
+        Ok(None)
+    };
     loop {
         if stop.load(Ordering::Relaxed) {
             return Err(PtpError::Invalid("interrupted (SIGINT/SIGTERM)".into()));
         }
-        let el = w0.elapsed();
-        if el >= end {
+        if w0.elapsed() >= end {
             break;
         }
-        // the card up to wall time
-        let target = s0 + el.as_nanos() as u64;
-        let now = b.sim_ns();
-        if target > now {
-            b.wait_ns(target - now)?;
+        hand_over(&mut pending, &mut res, &mut lags)?;
+        // Linux -> card
+        let mut last_at = rx_take(&tap, &mut b, &mut buf, s0, w0, &mut res, &mut lags, phc0)?;
+        hand_over(&mut pending, &mut res, &mut lags)?;
+        // the card up to wall time + LEAD_NS (and past the frames just put on its line)
+        let mut target = (s0 + wall_ns(w0) + LEAD_NS).max(last_at / 1000 + 3_000);
+        // in steps while a frame waits to be handed over (simulating a busy card is slower than
+        // real time: do not miss its moment)
+        loop {
+            let now = b.sim_ns();
+            if now >= target {
+                break;
+            }
+            // a busy card simulates about 1 us per wall ms: 100 ns steps when a frame is due
+            // within 5 ms
+            target = target.max(last_at / 1000 + 3_000);
+            let step = match pending.front() {
+                None => target - now,
+                Some(&(due, _)) if due < wall_ns(w0) + 5_000_000 => (target - now).min(100),
+                Some(_) => (target - now).min(2_000),
+            };
+            b.wait_ns(step)?;
+            hand_over(&mut pending, &mut res, &mut lags)?;
+            // (read Linux's frames between steps too: its stamp was taken when it sent them)
+            last_at = last_at.max(rx_take(
+                &tap, &mut b, &mut buf, s0, w0, &mut res, &mut lags, phc0,
+            )?);
         }
-        // Linux -> card, at the card's time now
-        let mut got = false;
-        while let Some(n) = tap.recv(&mut buf).map_err(peer_err)? {
-            got = true;
-            let f = buf[..n].to_vec();
-            let behind = (w0.elapsed().as_nanos() as u64).saturating_sub(b.sim_ns() - s0);
-            lags.push(behind.saturating_sub(0));
-            res.frames[1] += 1;
-            res.wire.push((
-                phc0 + (w0.elapsed().as_nanos() as u64) - UTC_OFFSET_S * 1_000_000_000,
-                f.clone(),
-            ));
-            // at the card time of the wall time it was read (ahead of the card when the card is
-            // behind wall time), never in the card's past
-            let wall_at = (s0 + w0.elapsed().as_nanos() as u64) * 1000;
-            let at = wall_at.max(b.card().now_ps() + 1_000_000);
-            b.card().rx_inject(f, at, false);
-        }
-        if got {
-            let due = (s0 + w0.elapsed().as_nanos() as u64).saturating_sub(b.sim_ns());
-            b.wait_ns(due + 3_000)?;
-        }
-        // card -> Linux: run the card until what it posted has left (its time then runs a few
-        // microseconds ahead of wall time, and the next round waits for the wall to catch up)
+        // the clock; run the card until what it posted has left
         port.poll(&mut b)?;
-        for _ in 0..100 {
+        for _ in 0..200 {
             if port.outstanding() == 0 {
                 break;
             }
-            b.wait_ns(2_000)?;
+            b.wait_ns(1_000)?;
             port.poll(&mut b)?;
+            hand_over(&mut pending, &mut res, &mut lags)?;
         }
         for f in wire.take() {
-            let start_ns = f.start_ps / 1000;
-            let behind =
-                (w0.elapsed().as_nanos() as u64).saturating_sub(start_ns.saturating_sub(s0));
-            lags.push(behind);
-            res.frames[0] += 1;
-            res.wire.push((
-                phc0 + (w0.elapsed().as_nanos() as u64) - UTC_OFFSET_S * 1_000_000_000,
-                f.bytes.clone(),
-            ));
-            tap.send(&f.bytes).map_err(peer_err)?;
+            pending.push_back(((f.start_ps / 1000).saturating_sub(s0), f.bytes));
         }
         for r in port.take_reports() {
             if let Report::Sample(s) = &r {
@@ -323,13 +391,15 @@ pub fn run(
                     .join(" | ")
             )));
         }
-        // sleep until Linux sends something, a frame is in flight, or 1 ms
-        let wait = if port.outstanding() > 0 {
-            20_000
-        } else {
-            1_000_000
-        };
-        sys::wait_readable(&[tap.raw_fd()], wait).map_err(peer_err)?;
+        // sleep until Linux sends something, the next frame to hand over, or 200 us
+        let next = hand_over(&mut pending, &mut res, &mut lags)?;
+        let mut sleep = 200_000;
+        if let Some(d) = next {
+            sleep = sleep.min(d.saturating_sub(wall_ns(w0) + SPIN_NS));
+        }
+        if sleep > 0 {
+            sys::wait_readable(&[tap.raw_fd()], sleep).map_err(peer_err)?;
+        }
     }
     res.our_state = Some(port.clock().state());
     res.our_steps = port.clock().counters().steps;
