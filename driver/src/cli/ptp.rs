@@ -33,8 +33,9 @@ pub struct PtpArgs {
     /// priority2.
     #[arg(long, default_value_t = 128)]
     pub priority2: u8,
-    /// logSyncInterval (0: 1 s; -3: 125 ms).
-    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    /// logSyncInterval, -7..=4 (0: 1 s; -3: 125 ms).
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true,
+          value_parser = clap::value_parser!(i8).range(-7..=4))]
     pub log_sync_interval: i8,
     /// This port's MAC (its clockIdentity is the EUI-64 of it).
     #[arg(long, default_value = "02:74:73:6e:69:01", value_parser = parse_mac)]
@@ -218,6 +219,10 @@ fn run_linux(a: &PtpArgs) -> Result<()> {
         log_sync: a.log_sync_interval,
         log_announce: if a.log_sync_interval < 0 { -1 } else { 1 },
     };
+    let mut pcap = match &a.pcap {
+        Some(p) => Some(tsnic::capture::PcapNgOut::create(p)?),
+        None => None,
+    };
     let stop = super::common::stop_on_signals()?;
     let r = linux::run(&cfg, stop, |x| match x {
         Ok(rep) => {
@@ -234,8 +239,7 @@ fn run_linux(a: &PtpArgs) -> Result<()> {
         }
     })
     .context("PTP against ptp4l stopped")?;
-    if let Some(p) = &a.pcap {
-        let mut w = tsnic::capture::PcapNgOut::create(p)?;
+    if let Some(mut w) = pcap.take() {
         for (ts, f) in &r.wire {
             w.write(*ts, f)?;
         }
@@ -327,6 +331,16 @@ fn run_pair(a: &PtpArgs) -> Result<()> {
             cfg.slave_ppb
         );
     }
+    if !(0.0..=1e6).contains(&cfg.wander_ppb)
+        || !(cfg.wander_period_s >= 1.0 && cfg.wander_period_s.is_finite())
+    {
+        bail!("--wander-ppb must be 0..1000000 and --wander-period at least 1 (s)");
+    }
+    // the capture file first: a path that cannot be written fails before the run, not after it
+    let mut pcap = match &a.pcap {
+        Some(p) => Some(tsnic::capture::PcapNgOut::create(p)?),
+        None => None,
+    };
     let wall = std::time::Instant::now();
     let r = pair::run(&cfg, |i, rep| {
         let who = if i == 0 { "master" } else { "slave" };
@@ -338,8 +352,7 @@ fn run_pair(a: &PtpArgs) -> Result<()> {
         true
     })
     .context("the simulated pair stopped")?;
-    if let Some(p) = &a.pcap {
-        let mut w = tsnic::capture::PcapNgOut::create(p)?;
+    if let Some(mut w) = pcap.take() {
         for (ts, f) in &r.wire {
             w.write(*ts, f)?;
         }
