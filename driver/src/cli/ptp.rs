@@ -331,9 +331,7 @@ fn run_pair(a: &PtpArgs) -> Result<()> {
             cfg.slave_ppb
         );
     }
-    if !(0.0..=1e6).contains(&cfg.wander_ppb)
-        || !(cfg.wander_period_s >= 1.0 && cfg.wander_period_s.is_finite())
-    {
+    if !(0.0..=1e6).contains(&cfg.wander_ppb) || !(1.0..=1e9).contains(&cfg.wander_period_s) {
         bail!("--wander-ppb must be 0..1000000 and --wander-period at least 1 (s)");
     }
     // the capture file first: a path that cannot be written fails before the run, not after it
