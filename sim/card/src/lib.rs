@@ -751,6 +751,14 @@ impl SimCard {
         self.irq_edges
     }
 
+    /// The PHC as the core shows it now, without an MMIO read (which would take simulated time):
+    /// its whole ns (`sim_ff_phc_ns`, the value held since the last clock edge) and the increment
+    /// per cycle in 16.48 ns (`sim_ff_inc`). For observers of the simulation, e.g. the true offset
+    /// between two simulated cards (`tsnic::ptp::pair`).
+    pub fn phc_port(&self) -> (u64, u64) {
+        (self.out.sim_ff_phc_ns, self.out.sim_ff_inc)
+    }
+
     /// The PPS output as sampled in the last cycle.
     pub fn pps(&self) -> bool {
         self.out.pps == 1
