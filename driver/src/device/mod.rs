@@ -1000,7 +1000,22 @@ mod tests {
             "sim:shipped".parse::<BackendSpec>().unwrap(),
             BackendSpec::Sim(SimOptions::default())
         );
-        for s in ["sim:fast", "sim:state=", "sim:", "sim:tiny"] {
+        let b: BackendSpec = "sim:board".parse().unwrap();
+        assert!(matches!(&b, BackendSpec::Sim(o) if o.board && !o.small && !o.wide));
+        assert_eq!(b.to_string(), "sim:board");
+        assert!(matches!(
+            "sim:board,state=none".parse::<BackendSpec>(),
+            Ok(BackendSpec::Sim(SimOptions { board: true, .. }))
+        ));
+        for s in [
+            "sim:fast",
+            "sim:state=",
+            "sim:",
+            "sim:tiny",
+            "sim:board,small",
+            "sim:wide,board",
+            "sim:board,state=/tmp/b.state",
+        ] {
             assert!(
                 matches!(
                     s.parse::<BackendSpec>(),
