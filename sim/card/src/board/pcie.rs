@@ -964,6 +964,207 @@ mod tests {
         assert_eq!(l.stats.payload_bytes, 256);
     }
 
+    /// RQ TLP beats from the card (`dwords`: descriptor and payload) followed by `cycles` idle
+    /// PCIe clock cycles; returns the RC completions the model presented meanwhile (each taken at
+    /// once, as tsnic_pcie_us_rd does), as dwords.
+    fn rq(
+        m: &mut PcieModel,
+        mem: &mut HostMemory,
+        t: &mut u64,
+        dwords: &[u32],
+        fbe: u64,
+        lbe: u64,
+        cycles: u64,
+    ) -> Vec<Vec<u32>> {
+        let mut tlps = Vec::new();
+        let mut cur: Vec<u32> = Vec::new();
+        let chunks: Vec<&[u32]> = dwords.chunks(LANES).collect();
+        for i in 0..chunks.len() as u64 + cycles {
+            let mut inp = BoardIn::default();
+            m.drive(&mut inp, *t);
+            let mut out = BoardOut {
+                rc_tready: 1,
+                cq_tready: 1,
+                ..BoardOut::default()
+            };
+            if let Some(c) = chunks.get(i as usize) {
+                for (k, d) in c.iter().enumerate() {
+                    out.rq_tdata[k / 2] |= u64::from(*d) << (32 * (k % 2));
+                }
+                out.rq_tkeep = (1 << c.len()) - 1;
+                out.rq_tvalid = 1;
+                out.rq_tlast = u64::from(i as usize + 1 == chunks.len());
+                out.rq_tuser[0] = fbe | lbe << 4;
+            }
+            if inp.rc_tvalid == 1 {
+                for k in 0..LANES {
+                    if inp.rc_tkeep >> k & 1 == 1 {
+                        cur.push(dword(&inp.rc_tdata, k));
+                    }
+                }
+                if inp.rc_tlast == 1 {
+                    tlps.push(std::mem::take(&mut cur));
+                }
+            }
+            m.clock(&inp, &out, *t, mem);
+            *t += 4000;
+        }
+        tlps
+    }
+
+    fn read_desc(addr: u64, dwords: u32, tag: u8) -> Vec<u32> {
+        vec![addr as u32, (addr >> 32) as u32, dwords, u32::from(tag)]
+    }
+
+    #[test]
+    fn reads_are_split_answered_with_data_and_tags_come_back_out_of_order() {
+        let mut m = model();
+        m.bus_master = true;
+        let mut mem = HostMemory::new(32, 1, 0);
+        let (id, iova) = mem.alloc(8192);
+        for (i, b) in mem.region_mut(id).iter_mut().enumerate() {
+            *b = (i * 7) as u8;
+        }
+        let mut t = 0;
+        // 8 reads of 512 bytes from an offset of 0x20, tags 0..7, one per cycle
+        let mut all = Vec::new();
+        for tag in 0..8u8 {
+            let d = read_desc(iova + 0x20 + 512 * u64::from(tag), 128, tag);
+            all.extend(rq(&mut m, &mut mem, &mut t, &d, 0xF, 0xF, 0));
+        }
+        all.extend(rq(&mut m, &mut mem, &mut t, &[], 0, 0, 2000));
+        assert!(!m.busy());
+        // three completions each (224, 256, 32 bytes), 24 in all
+        assert_eq!(all.len(), 24);
+        let mut first_seen: Vec<u8> = Vec::new();
+        for c in &all {
+            if !first_seen.contains(&(c[2] as u8)) {
+                first_seen.push(c[2] as u8);
+            }
+        }
+        assert_ne!(
+            first_seen,
+            (0..8).collect::<Vec<u8>>(),
+            "tags came back in request order"
+        );
+        for tag in 0..8u8 {
+            let cpls: Vec<&Vec<u32>> = all.iter().filter(|c| c[2] as u8 == tag).collect();
+            let base = iova + 0x20 + 512 * u64::from(tag);
+            let mut addr = base;
+            let mut data = Vec::new();
+            for (k, c) in cpls.iter().enumerate() {
+                let lower = u64::from(c[0] & 0xFFF);
+                let byte_count = u64::from((c[0] >> 16) & 0x1FFF);
+                let done = c[0] >> 30 & 1 == 1;
+                let ndw = c[1] & 0x7FF;
+                assert_eq!(
+                    lower,
+                    addr & 0xFFF,
+                    "tag {tag} completion {k}: lower address"
+                );
+                assert_eq!(
+                    byte_count,
+                    base + 512 - addr,
+                    "tag {tag} completion {k}: byte count"
+                );
+                assert_eq!((c[1] >> 11) & 7, 0, "status SC");
+                assert_eq!(done, k + 1 == cpls.len());
+                assert_eq!(c.len() as u32, 3 + ndw);
+                for d in &c[3..] {
+                    data.extend_from_slice(&d.to_le_bytes());
+                }
+                addr += u64::from(ndw) * 4;
+                if k + 1 < cpls.len() {
+                    assert_eq!(addr % 64, 0, "tag {tag} completion {k} ends off the RCB");
+                }
+            }
+            let off = (base - iova) as usize;
+            assert_eq!(
+                data,
+                mem.region(id)[off..off + 512].to_vec(),
+                "tag {tag} data"
+            );
+        }
+        let s = m.stats();
+        assert_eq!((s.dma_reads, s.completions, s.ur_completions), (8, 24, 0));
+        assert_eq!((s.buf_overruns, s.outstanding_overruns), (0, 0));
+        assert!(s.max_tags >= 2);
+        assert_eq!((s.up.tlps, s.down.tlps), (8, 24));
+        assert_eq!(s.down.payload_bytes, 8 * 512);
+    }
+
+    #[test]
+    fn unmapped_reads_get_ur_and_unmapped_writes_are_faults() {
+        let mut m = model();
+        m.bus_master = true;
+        let mut mem = HostMemory::new(32, 1, 0);
+        let (_, iova) = mem.alloc(4096);
+        let mut t = 0;
+        // a read running past the end of the region (into the guard page)
+        let d = read_desc(iova + 4096 - 64, 32, 5);
+        let mut c = rq(&mut m, &mut mem, &mut t, &d, 0xF, 0xF, 600);
+        assert_eq!(c.len(), 1);
+        let c = c.remove(0);
+        assert_eq!((c[1] >> 11) & 7, 1, "status UR");
+        assert_eq!(c[0] >> 30 & 1, 1, "the UR completion ends the request");
+        assert_eq!((c[1] & 0x7FF, c[2] as u8), (0, 5));
+        // a write of two dwords into the guard page: dropped and counted
+        let g = iova + 4096;
+        let w = vec![g as u32, (g >> 32) as u32, 2 | 1 << 11, 0, 1, 2];
+        rq(&mut m, &mut mem, &mut t, &w, 0xF, 0xF, 200);
+        // and one inside: lands, byte enables kept (the first dword's low byte only)
+        let w = vec![
+            iova as u32,
+            (iova >> 32) as u32,
+            2 | 1 << 11,
+            0,
+            0x1122_3344,
+            0x5566_7788,
+        ];
+        rq(&mut m, &mut mem, &mut t, &w, 0x1, 0xF, 200);
+        let s = m.stats();
+        assert_eq!((s.ur_completions, s.iommu_faults, s.dma_writes), (1, 1, 2));
+        let mut b = [0u8; 8];
+        assert!(mem.read_at(iova, &mut b));
+        assert_eq!(b, [0x44, 0, 0, 0, 0x88, 0x77, 0x66, 0x55]);
+    }
+
+    #[test]
+    fn msix_messages_become_interrupts_only_when_enabled() {
+        let mut m = model();
+        let mut mem = HostMemory::new(32, 1, 0);
+        let mut t = 0;
+        let cfg = *m.config();
+        let mut send = |m: &mut PcieModel, t: &mut u64, data: u64| -> (u64, u64) {
+            let (mut sent, mut fail) = (0, 0);
+            for i in 0..200 {
+                let mut inp = BoardIn::default();
+                m.drive(&mut inp, *t);
+                sent += inp.cfg_msix_sent;
+                fail += inp.cfg_msix_fail;
+                let out = BoardOut {
+                    msix_int: u64::from(i == 0),
+                    msix_address: cfg.msi_addr,
+                    msix_data: data,
+                    ..BoardOut::default()
+                };
+                m.clock(&inp, &out, *t, &mut mem);
+                *t += 4000;
+            }
+            (sent, fail)
+        };
+        // MSI-X off: the hard block refuses it
+        assert_eq!(send(&mut m, &mut t, u64::from(cfg.msi_data)), (0, 1));
+        assert_eq!(m.stats().interrupts, 0);
+        m.msix_enable = true;
+        assert_eq!(send(&mut m, &mut t, u64::from(cfg.msi_data)), (1, 0));
+        // another message data is not the host's interrupt
+        assert_eq!(send(&mut m, &mut t, 0x99), (1, 0));
+        let s = m.stats();
+        assert_eq!((s.interrupts, s.stray_msi, s.msix_fails), (1, 1, 1));
+        assert_eq!(s.up.tlps, 2);
+    }
+
     #[test]
     fn jitter_is_deterministic_and_spread() {
         let v: Vec<u64> = (0..64).map(|s| jitter_ns(s, 120)).collect();
