@@ -134,8 +134,13 @@ fn errors(run: &Run) -> Vec<(u64, i64)> {
 
 /// The board against the core build for one trace: bytes, order, departures, early frames.
 fn compare(text: &str, lead_ns: u64) -> (usize, PcieStats, Vec<i64>) {
+    let t = std::time::Instant::now();
     let core = core_run(text, lead_ns);
+    let core_s = t.elapsed().as_secs_f64();
+    let t = std::time::Instant::now();
     let (board, stats) = board_run(text, lead_ns);
+    let board_s = t.elapsed().as_secs_f64();
+    eprintln!("wall: core build {core_s:.2} s, board {board_s:.2} s (open, push, checks)");
     assert_eq!(board.results.len(), core.results.len());
     assert_eq!(
         board.wire.len(),
@@ -150,6 +155,14 @@ fn compare(text: &str, lead_ns: u64) -> (usize, PcieStats, Vec<i64>) {
         assert!(!b.errored, "wire frame {i} errored on the board");
     }
     let (eb, ec) = (errors(&board), errors(&core));
+    let span = board.results.iter().map(|r| r.depart_ns).max().unwrap_or(0)
+        - board.frames.iter().map(|f| f.launch_ns).min().unwrap_or(0);
+    eprintln!(
+        "board link busy over the push's {} ns: down {:.1} %, up {:.1} %",
+        span,
+        stats.down.busy_ps as f64 / 10.0 / span.max(1) as f64,
+        stats.up.busy_ps as f64 / 10.0 / span.max(1) as f64
+    );
     if std::env::var_os("TSNIC_BOARD_DEBUG").is_some() {
         let off_b = board_offset(&board);
         let off_c = board_offset(&core);
@@ -287,4 +300,26 @@ fn random_10g_push_on_the_board_matches_the_core_build() {
         s.interrupts >= 1,
         "no MSI-X interrupt reached the driver: {s:?}"
     );
+}
+
+/// The 10G figure (docs/BENCHMARKS.md): sim/card/bench/push_10g.sh's trace, 5,000 frames of
+/// 60/128/512/1514 bytes, each launched 200 ns after the previous one's wire time, on both builds.
+/// Manual (`--ignored`): about 40 s of CPU in a release build.
+#[test]
+#[ignore]
+fn push_10g_5000_on_the_board_matches_the_core_build() {
+    if !core_ready() {
+        return;
+    }
+    let mut text = String::from("launch_ns,queue,len\n");
+    let mut t = 0u64;
+    for i in 0..5000u64 {
+        let n = [60u64, 128, 512, 1514][(i % 4) as usize];
+        text += &format!("{t},{},{n}\n", i % 4);
+        t += (8 + n + 4 + 12) * 8 / 10 + 200;
+    }
+    let (n, s, diffs) = compare(&text, 40_000);
+    summary("push_10g 5000", n, &s, &diffs);
+    assert_eq!(n, 5000);
+    assert!(s.interrupts >= 1);
 }
