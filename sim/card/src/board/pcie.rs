@@ -145,13 +145,16 @@ impl PcieConfig {
         if self.rcb != 64 && self.rcb != 128 {
             return Err("the RCB is 64 or 128 bytes".into());
         }
-        if self.cpl_max < self.rcb || self.cpl_max > self.mps || self.cpl_max % self.rcb != 0 {
+        if self.cpl_max < self.rcb
+            || self.cpl_max > self.mps
+            || !self.cpl_max.is_multiple_of(self.rcb)
+        {
             return Err("cpl_max must be a multiple of the RCB no larger than the MPS".into());
         }
         if !matches!(self.lanes, 1 | 2 | 4 | 8 | 16) || self.lane_byte_fs == 0 {
             return Err("lanes must be 1, 2, 4, 8 or 16".into());
         }
-        if self.bar0 % (1 << 20) != 0 || self.skp_interval == 0 {
+        if !self.bar0.is_multiple_of(1 << 20) || self.skp_interval == 0 {
             return Err("BAR0 must be 1 MiB aligned and skp_interval above 0".into());
         }
         Ok(())
