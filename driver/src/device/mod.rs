@@ -723,6 +723,12 @@ fn open_sim(opts: &SimOptions) -> Result<Box<dyn Backend>, DeviceError> {
 /// [`open_sim`]'s card as its own type (for what only a simulated card has, e.g. its flash pins).
 #[cfg(feature = "sim")]
 pub fn open_sim_backend(opts: &SimOptions) -> Result<sim::SimBackend, DeviceError> {
+    if opts.board {
+        return Err(DeviceError::BadSimOptions {
+            spec: "sim:board".into(),
+            why: "this command needs what only the core build has yet (its flash pins, a saved card): use `sim` (the board build runs `info`, `stats`, `push`, `replay` and register commands)".into(),
+        });
+    }
     let cfg = match (opts.wide, opts.small) {
         (true, _) => sim::SimConfig::wide_100g(),
         (false, true) => sim::SimConfig::small(),
