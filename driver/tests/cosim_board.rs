@@ -316,3 +316,73 @@ fn push_10g_5000_on_the_board_matches_the_core_build() {
     assert_eq!(n, 5000);
     assert!(s.interrupts >= 1);
 }
+
+/// `tsnic info`, `stats` and `push` with `--backend sim:board` (the binary, as a user runs it).
+#[test]
+fn cli_info_stats_and_push_run_on_the_board() {
+    if !core_ready() {
+        return;
+    }
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_tsnic"))
+            .args(args)
+            .env("TSNIC_SIM_STATE", "none")
+            .current_dir(repo())
+            .output()
+            .expect("run tsnic");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(o.status.success(), "tsnic {args:?} failed: {text}");
+        text
+    };
+    let info = run(&["info", "--backend", "sim:board"]);
+    for want in [
+        "Verilated tsnic_board_core",
+        "TX data width     256 bit",
+        "PCIe Gen3 x8",
+        "10GBASE-R block lock",
+    ] {
+        assert!(info.contains(want), "no `{want}` in: {info}");
+    }
+    run(&["stats", "--backend", "sim:board"]);
+    let dir = std::env::temp_dir().join(format!("tsnic-cosim-board-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("t.csv");
+    let mut text = String::from("launch_ns,queue,len\n");
+    for i in 0..24u64 {
+        text += &format!(
+            "{},{},{}\n",
+            i * 1500,
+            i % 4,
+            [60, 300, 1514][(i % 3) as usize]
+        );
+    }
+    std::fs::write(&trace, text).unwrap();
+    let report = dir.join("r.json");
+    run(&[
+        "push",
+        "--backend",
+        "sim:board",
+        "--strict",
+        "--report",
+        report.to_str().unwrap(),
+        trace.to_str().unwrap(),
+    ]);
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert!(
+        r["backend"].as_str().unwrap().starts_with("sim:board"),
+        "{}",
+        r["backend"]
+    );
+    assert_eq!(r["packets"], 24);
+    assert_eq!(
+        r["sent"].as_u64().unwrap() + r["sent_late"].as_u64().unwrap(),
+        24
+    );
+    assert_eq!(r["early"], 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
