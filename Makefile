@@ -98,11 +98,13 @@ rust = $(if $(RUST_TAG),$(1) 2>&1 | sed -u 's/^/$(RUST_TAG)/',$(1))
 test-rust: apt-deps
 	$(call rust,cargo fmt --all -- --check)
 # With `wide`: the 512-bit (100G) simulated card too, for the line-rate regression (cosim_line_rate).
-	$(call rust,cargo clippy --workspace --all-targets --locked --features tsnic/wide -- -D warnings)
+# With `board`: tsnic_board_core behind the PCIe hard-block model (`sim:board`, cosim_board) and the
+# 256-bit core it is compared with (about 66 CPU s of C++ for the two models, cached after).
+	$(call rust,cargo clippy --workspace --all-targets --locked --features tsnic/wide,tsnic/board -- -D warnings)
 # The driver for a real card: built without the `sim` feature (no sim/card, no Verilator).
 	$(call rust,cargo clippy -p tsnic --no-default-features --all-targets --locked -- -D warnings)
 	$(call rust,cargo test -p tsnic --no-default-features --locked --test cli_driver)
-	$(call rust,cargo test --workspace --locked --features tsnic/wide)
+	$(call rust,cargo test --workspace --locked --features tsnic/wide,tsnic/board)
 
 # Two benches at a time (COCOTB_JOBS=1: one after another, output live).
 COCOTB_JOBS ?= 2

@@ -10,7 +10,11 @@
 //!   64-bit AXI and AXI-Stream (10G), always;
 //! - `w64_small`: the core's own defaults (8 queues, 1024 entries, 100 ms horizon), 64-bit, always,
 //!   for tests that want a small card (`Config::size = CoreSize::Small`);
-//! - `w512`: the board size with 512-bit AXI and AXI-Stream (100G), with the `wide` feature.
+//! - `w512`: the board size with 512-bit AXI and AXI-Stream (100G), with the `wide` feature;
+//! - `w256_small`: the small size with 256-bit AXI and AXI-Stream, with the `board` feature (the
+//!   core inside `board256`, for comparing the two);
+//! - `board256` (not a core configuration): `tsnic_board_core` as the SUME has it, with the `board`
+//!   feature and its own shim (`build_board`).
 //!
 //! Profile-guided optimisation (opt-in, `sim/card/bench/pgo.sh`): the model is bound by instruction
 //! fetch, and g++'s profile feedback (hot/cold splitting, block and function order) makes it about a
@@ -59,6 +63,7 @@ const SMALL: &[(&str, &str)] = &[];
 
 const W64: &[(&str, &str)] = &[("AXI_DATA_W", "64"), ("AXIS_DATA_W", "64")];
 const W512: &[(&str, &str)] = &[("AXI_DATA_W", "512"), ("AXIS_DATA_W", "512")];
+const W256: &[(&str, &str)] = &[("AXI_DATA_W", "256"), ("AXIS_DATA_W", "256")];
 
 /// Every configuration: the idle fast-forward's ports (docs/ARCHITECTURE.md, "Idle fast-forward"), and
 /// departures at the frame's start on the line, which the wire model reports (`TX_MAC_LAG`).
@@ -87,10 +92,19 @@ const CONFIGS: &[Config] = &[
         width: W512,
         size: SHIPPED,
     },
+    // the board core's own core (tsnic_board_core at DATA_W 256 keeps the core's default size):
+    // what `sim:board` is compared with
+    Config {
+        name: "w256_small",
+        feature: Some("board"),
+        width: W256,
+        size: SMALL,
+    },
 ];
 
 fn main() {
     println!("cargo:rustc-check-cfg=cfg(tsnic_sim_no_core)");
+    println!("cargo:rustc-check-cfg=cfg(tsnic_sim_board)");
     for cfg in CONFIGS {
         println!("cargo:rustc-check-cfg=cfg(tsnic_sim_{})", cfg.name);
     }
@@ -98,6 +112,8 @@ fn main() {
     println!("cargo:rerun-if-changed=csrc/shim.cpp");
     println!("cargo:rerun-if-changed=csrc/ports.h");
     println!("cargo:rerun-if-changed=csrc/save.cpp");
+    println!("cargo:rerun-if-changed=csrc/board_shim.cpp");
+    println!("cargo:rerun-if-changed=csrc/board_ports.h");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_VERILATOR");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_RTL_DIR");
     println!("cargo:rerun-if-env-changed=TSNIC_SIM_CXX_OPT");
@@ -181,7 +197,7 @@ fn main() {
             .chain(SIM.iter())
             .copied()
             .collect();
-        if let Err(msg) = verilate(&verilator, &rtl, &core, &mdir, &prefix, &params) {
+        if let Err(msg) = verilate(&verilator, &rtl, &core, &mdir, &prefix, &params, true) {
             no_core(&msg);
             return;
         }
@@ -244,6 +260,15 @@ fn main() {
         built.push(cfg.name);
     }
 
+    if env::var_os("CARGO_FEATURE_BOARD").is_some() {
+        match build_board(&verilator, &rtl, &include, &out, &manifest) {
+            Ok(()) => println!("cargo:rustc-cfg=tsnic_sim_board"),
+            Err(msg) => println!(
+                "cargo:warning=tsnic-sim: building without the board configuration (sim:board): {msg}"
+            ),
+        }
+    }
+
     let mut rt = cc_base(&include);
     rt.file(include.join("verilated.cpp"))
         .file(include.join("verilated_threads.cpp"))
@@ -267,6 +292,72 @@ fn main() {
     }
     println!("cargo:rustc-env=TSNIC_SIM_UNAVAILABLE=");
     println!("cargo:rustc-env=TSNIC_SIM_RTL_DIR={}", rtl.display());
+}
+
+/// The board configuration (`board` feature; docs/ARCHITECTURE.md, "Board co-simulation"):
+/// `tsnic_board_core` as board/netfpga_sume/rtl/fpga.v instantiates it (256-bit PCIe user interfaces
+/// with the pcie3_7x tuser widths of PG023, the Gen3 block's completion buffer, MAC_DOMAIN = 1 with
+/// the MAC clock at 156.25 MHz, the MAC's line-start reports, RX at 64 bits with the MAC's start of
+/// frame, configuration flash out of reach), with csrc/board_shim.cpp. Not `--savable`: a board card
+/// is not kept between commands yet.
+const BOARD_SUME: &[(&str, &str)] = &[
+    ("DATA_W", "256"),
+    ("CQ_USER_W", "85"),
+    ("CC_USER_W", "33"),
+    ("RQ_USER_W", "60"),
+    ("RC_USER_W", "75"),
+    ("CPLH_LIMIT", "64"),
+    ("CPLD_LIMIT", "960"),
+    ("BOARD_ID", "4"),
+    ("FLASH_WRITABLE", "0"),
+    ("MAC_DOMAIN", "1"),
+    ("TX_MAC_LAG", "1"),
+    ("TX_PERIOD_FX", "64'd27487790694"),
+    ("RX_PERIOD_FX", "64'd27487790694"),
+    ("RX_DATA_W", "64"),
+    ("RX_SOF_IN", "1"),
+    ("PCIE_STATUS_ENC", "1"),
+    ("MAC_KIND", "2"),
+];
+
+fn build_board(
+    verilator: &str,
+    rtl: &Path,
+    include: &Path,
+    out: &Path,
+    manifest: &Path,
+) -> Result<(), String> {
+    let top = rtl.join("tsnic_board_core.v");
+    if !top.exists() {
+        return Err(format!("{} does not exist", top.display()));
+    }
+    let name = "board256";
+    let mdir = out.join(format!("vl_{name}"));
+    let prefix = format!("Vtsnic_board_{name}");
+    verilate(verilator, rtl, &top, &mdir, &prefix, BOARD_SUME, false)?;
+    let fp = fingerprint(verilator, rtl, &mdir)?;
+    let mut b = cc_base(include);
+    b.include(&mdir)
+        .define("TSNIC_BTOP", prefix.as_str())
+        .define("TSNIC_BTOP_HDR", format!("\"{prefix}.h\"").as_str())
+        .define("TSNIC_BFN(x)", format!("tsnic_simb_{name}_##x").as_str())
+        .file(manifest.join("csrc/board_shim.cpp"));
+    let mut cpps: Vec<PathBuf> = fs::read_dir(&mdir)
+        .map_err(|e| format!("cannot read {}: {e}", mdir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("cpp"))
+        .collect();
+    cpps.sort();
+    b.files(&cpps);
+    let lib = format!("tsnic_simb_{name}");
+    let key = cache_key(&[
+        fp.as_bytes(),
+        lib.as_bytes(),
+        &read_or_empty(&manifest.join("csrc/board_shim.cpp")),
+        &read_or_empty(&manifest.join("csrc/board_ports.h")),
+    ]);
+    compile_cached(&b, &lib, &key, out);
+    Ok(())
 }
 
 /// How csrc/shim.cpp may clock the model without a second input-region pass (`TSNIC_EDGE`): from the
@@ -521,12 +612,17 @@ fn verilate(
     mdir: &Path,
     prefix: &str,
     params: &[(&str, &str)],
+    savable: bool,
 ) -> Result<(), String> {
+    let top = core
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
     let _ = fs::remove_dir_all(mdir);
     fs::create_dir_all(mdir).map_err(|e| format!("cannot create {}: {e}", mdir.display()))?;
     let mut cmd = Command::new(verilator);
     cmd.arg("--cc")
-        .args(["--top-module", "tsnic_core", "--prefix", prefix])
+        .args(["--top-module", top.as_str(), "--prefix", prefix])
         .arg("-Mdir")
         .arg(mdir)
         .arg("-y")
@@ -540,10 +636,12 @@ fn verilate(
             "fast",
             "--noassert",
             "--no-timing",
-            // VerilatedSerialize/VerilatedDeserialize of the whole model: the persistent simulated card.
-            "--savable",
-        ])
-        .args(["-Wno-fatal", "-Wno-lint", "-Wno-style"]);
+        ]);
+    if savable {
+        // VerilatedSerialize/VerilatedDeserialize of the whole model: the persistent simulated card.
+        cmd.arg("--savable");
+    }
+    cmd.args(["-Wno-fatal", "-Wno-lint", "-Wno-style"]);
     for (k, v) in params {
         cmd.arg(format!("-G{k}={v}"));
     }
@@ -566,7 +664,7 @@ fn verilate(
             .take(5)
             .collect();
         return Err(format!(
-            "verilator failed on hdl/rtl/tsnic_core.v ({}): {} (full log: {})",
+            "verilator failed on hdl/rtl/{top}.v ({}): {} (full log: {})",
             prefix,
             head.join(" | "),
             log.display()

@@ -184,6 +184,24 @@ fn open_sim(args: &RunArgs, opts: &SimOptions) -> Result<Opened> {
     }
     let line_rate = LineRate::parse(&args.line_rate)
         .ok_or_else(|| anyhow!("--line-rate {} is not one of 10, 25, 100", args.line_rate))?;
+    if opts.board {
+        // the SUME build: 10G, its own width; the PCIe model's read latency from the command line
+        if args.wide || line_rate != LineRate::G10 {
+            bail!("`--backend sim:board` is the SUME build (10 Gb/s, 256-bit): drop --wide and --line-rate");
+        }
+        let mut cfg = tsnic_sim::board::BoardConfig::default();
+        cfg.pcie.read_latency_ns = args.read_latency_ns;
+        let mut b = tsnic::device::sim_board::BoardBackend::new(cfg)
+            .context("cannot start the simulated board")?;
+        b.card().wire_mut().set_recording(!args.no_wire_record);
+        let tap = b.tap();
+        let card = Card::from_backend(Box::new(b), args.backend.clone())
+            .context("the simulated board did not identify itself")?;
+        return Ok(Opened {
+            card,
+            tap: Some(tap),
+        });
+    }
     let cfg = SimConfig {
         width: if args.wide || opts.wide {
             Width::W512

@@ -31,6 +31,7 @@ pub enum SimCmd {
 
 fn sim_options(spec: &str) -> Result<SimOptions> {
     match spec.parse::<BackendSpec>()? {
+        BackendSpec::Sim(o) if o.board => bail!("the board build (`sim:board`) is not kept between commands: there is nothing to reset"),
         BackendSpec::Sim(o) => Ok(o),
         other => bail!("`tsnic sim` is about the simulated card; `--backend {other}` is not one (use `sim`, `sim:wide` or `sim:state=PATH`)"),
     }

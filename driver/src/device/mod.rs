@@ -38,6 +38,8 @@ pub mod null;
 pub mod phc_model;
 #[cfg(feature = "sim")]
 pub mod sim;
+#[cfg(feature = "sim")]
+pub mod sim_board;
 pub mod sim_state;
 pub mod vfio;
 pub mod vfio_pci;
@@ -47,7 +49,7 @@ pub mod vfio_pci;
 pub enum DeviceError {
     /// The backend spec string did not parse.
     #[error(
-        "unknown backend `{0}`: use `sim` (or `sim:small`, `sim:wide`, `sim:state=PATH|none`), `null`, `mem` or `vfio:DDDD:BB:DD.F` (e.g. `vfio:0000:01:00.0`; `vfio:0000:01:00.0,poll` polls instead of waiting on the interrupt)"
+        "unknown backend `{0}`: use `sim` (or `sim:small`, `sim:wide`, `sim:board`, `sim:state=PATH|none`), `null`, `mem` or `vfio:DDDD:BB:DD.F` (e.g. `vfio:0000:01:00.0`; `vfio:0000:01:00.0,poll` polls instead of waiting on the interrupt)"
     )]
     BadBackendSpec(String),
     /// A PCI address did not parse.
@@ -557,6 +559,8 @@ pub struct SimOptions {
     pub small: bool,
     /// Which saved card to use (see [`sim_state`]).
     pub state: sim_state::StateChoice,
+    /// The board build (`tsnic_board_core` behind the PCIe hard-block model; `sim:board`).
+    pub board: bool,
 }
 
 impl SimOptions {
@@ -576,7 +580,7 @@ impl SimOptions {
                 // A path may hold commas, so `state=` must come last: an option after it would
                 // silently become part of the file name.
                 if let Some((_, last)) = p.rsplit_once(',') {
-                    if matches!(last, "small" | "shipped" | "wide") {
+                    if matches!(last, "small" | "shipped" | "wide" | "board") {
                         return Err(bad(format!(
                             "`,{last}` after `state=` would be part of the file name (`state=` takes the rest of the spec, commas included): put the options first, `sim:{last},state=PATH`"
                         )));
@@ -590,13 +594,24 @@ impl SimOptions {
                 "wide" => o.wide = true,
                 "small" => o.small = true,
                 "shipped" => o.small = false,
+                "board" => o.board = true,
                 other => {
                     return Err(bad(format!(
-                        "unknown sim option `{other}` (the options are `small`, `shipped`, `wide`, `state=PATH|none`)"
+                        "unknown sim option `{other}` (the options are `small`, `shipped`, `wide`, `board`, `state=PATH|none`)"
                     )))
                 }
             }
             rest = tail;
+        }
+        if o.board && (o.wide || o.small) {
+            return Err(bad(
+                "`board` is the SUME build of the board core (256 bits, its own size): it takes no `small` or `wide`".into(),
+            ));
+        }
+        if o.board && matches!(o.state, sim_state::StateChoice::Path(_)) {
+            return Err(bad(
+                "a board card is not kept between commands yet: drop `state=` (or use `state=none`)".into(),
+            ));
         }
         Ok(o)
     }
@@ -655,6 +670,10 @@ impl fmt::Display for BackendSpec {
                     write!(f, "{sep}wide")?;
                     sep = ',';
                 }
+                if o.board {
+                    write!(f, "{sep}board")?;
+                    sep = ',';
+                }
                 match &o.state {
                     sim_state::StateChoice::Default => Ok(()),
                     sim_state::StateChoice::None => write!(f, "{sep}state=none"),
@@ -692,12 +711,24 @@ pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError>
 /// tests), or 512-bit at 100 Gb/s with `wide`, on the saved card the options name.
 #[cfg(feature = "sim")]
 fn open_sim(opts: &SimOptions) -> Result<Box<dyn Backend>, DeviceError> {
+    if opts.board {
+        // a fresh board card for each command (TSNIC_SIM_STATE does not apply to it yet)
+        return Ok(Box::new(sim_board::BoardBackend::new(
+            tsnic_sim::board::BoardConfig::default(),
+        )?));
+    }
     Ok(Box::new(open_sim_backend(opts)?))
 }
 
 /// [`open_sim`]'s card as its own type (for what only a simulated card has, e.g. its flash pins).
 #[cfg(feature = "sim")]
 pub fn open_sim_backend(opts: &SimOptions) -> Result<sim::SimBackend, DeviceError> {
+    if opts.board {
+        return Err(DeviceError::BadSimOptions {
+            spec: "sim:board".into(),
+            why: "this command needs what only the core build has yet (its flash pins, a saved card): use `sim` (the board build runs `info`, `stats`, `push`, `replay` and register commands)".into(),
+        });
+    }
     let cfg = match (opts.wide, opts.small) {
         (true, _) => sim::SimConfig::wide_100g(),
         (false, true) => sim::SimConfig::small(),
@@ -961,7 +992,12 @@ mod tests {
             let spec: BackendSpec = s.parse().unwrap();
             assert_eq!(
                 spec,
-                BackendSpec::Sim(SimOptions { wide, small, state }),
+                BackendSpec::Sim(SimOptions {
+                    wide,
+                    small,
+                    state,
+                    board: false
+                }),
                 "{s}"
             );
             assert_eq!(spec.to_string(), s);
@@ -970,7 +1006,22 @@ mod tests {
             "sim:shipped".parse::<BackendSpec>().unwrap(),
             BackendSpec::Sim(SimOptions::default())
         );
-        for s in ["sim:fast", "sim:state=", "sim:", "sim:tiny"] {
+        let b: BackendSpec = "sim:board".parse().unwrap();
+        assert!(matches!(&b, BackendSpec::Sim(o) if o.board && !o.small && !o.wide));
+        assert_eq!(b.to_string(), "sim:board");
+        assert!(matches!(
+            "sim:board,state=none".parse::<BackendSpec>(),
+            Ok(BackendSpec::Sim(SimOptions { board: true, .. }))
+        ));
+        for s in [
+            "sim:fast",
+            "sim:state=",
+            "sim:",
+            "sim:tiny",
+            "sim:board,small",
+            "sim:wide,board",
+            "sim:board,state=/tmp/b.state",
+        ] {
             assert!(
                 matches!(
                     s.parse::<BackendSpec>(),

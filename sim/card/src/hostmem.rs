@@ -191,6 +191,36 @@ impl HostMemory {
         self.first_error.as_deref()
     }
 
+    /// Copy `buf.len()` bytes at device address `addr` out of memory (the PCIe host model's reads):
+    /// false, and `buf` untouched, unless the whole range is inside one mapped region.
+    pub fn read_at(&self, addr: u64, buf: &mut [u8]) -> bool {
+        let Some((r, off)) = self.locate(addr) else {
+            return false;
+        };
+        match self.regions[r].data.as_deref() {
+            Some(d) if off + buf.len() <= d.len() => {
+                buf.copy_from_slice(&d[off..off + buf.len()]);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Write `data` at device address `addr` (the PCIe host model's writes): false, and nothing
+    /// written, unless the whole range is inside one mapped region.
+    pub fn write_at(&mut self, addr: u64, data: &[u8]) -> bool {
+        let Some((r, off)) = self.locate(addr) else {
+            return false;
+        };
+        match self.regions[r].data.as_deref_mut() {
+            Some(d) if off + data.len() <= d.len() => {
+                d[off..off + data.len()].copy_from_slice(data);
+                true
+            }
+            _ => false,
+        }
+    }
+
     fn locate(&self, addr: u64) -> Option<(usize, usize)> {
         // Regions are allocated at increasing addresses and never moved: binary search on iova.
         let idx = self

@@ -27,6 +27,7 @@
 //! [`SimError::CoreUnavailable`].
 
 pub mod axil;
+pub mod board;
 pub mod ffi;
 pub mod hostmem;
 pub mod rx;
@@ -67,10 +68,10 @@ pub enum SimError {
     #[error("the Verilated tsnic_core is not built into this binary: {0}")]
     CoreUnavailable(String),
     /// The configuration asks for a width that was not built.
-    #[error("the {0:?} configuration of tsnic_core is not built in: build with `--features wide` (tsnic-sim/wide)")]
+    #[error("the {0:?} configuration of tsnic_core is not built in: build with `--features wide` (tsnic-sim/wide; W256: `--features board`)")]
     WidthNotBuilt(Width),
     /// The small core exists only with 64-bit buses.
-    #[error("the small core is built only with 64-bit buses (10G): drop the small size or the 512-bit configuration")]
+    #[error("the small core is built only with 64-bit buses (10G; and 256-bit for comparing `sim:board`): drop the small size or the 512-bit configuration")]
     SmallNotWide,
     /// A configuration value is out of range.
     #[error("bad simulator configuration: {0}")]
@@ -159,8 +160,13 @@ impl Config {
     }
 
     fn check(&self) -> Result<(), SimError> {
-        if self.size == CoreSize::Small && self.width != Width::W64 {
+        if self.size == CoreSize::Small && self.width == Width::W512 {
             return Err(SimError::SmallNotWide);
+        }
+        if self.size == CoreSize::Shipped && self.width == Width::W256 {
+            return Err(SimError::BadConfig(
+                "the 256-bit core is built at the small size only (the board core's)".into(),
+            ));
         }
         if self.clk_period_ps == 0 {
             return Err(SimError::BadConfig("clk_period_ps must be above 0".into()));

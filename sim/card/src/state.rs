@@ -201,6 +201,7 @@ fn width_code(w: Width) -> u8 {
     match w {
         Width::W64 => 0,
         Width::W512 => 1,
+        Width::W256 => 2,
     }
 }
 
@@ -208,6 +209,7 @@ fn width_from(code: u8) -> Result<Width, StateError> {
     match code {
         0 => Ok(Width::W64),
         1 => Ok(Width::W512),
+        2 => Ok(Width::W256),
         c => Err(StateError::Corrupt(format!("unknown bus width code {c}"))),
     }
 }

@@ -1,0 +1,294 @@
+//! `sim:board`: the card as a user flashes it, `tsnic_board_core` Verilated (crate `tsnic-sim`, its
+//! `board` feature: the SUME configuration), behind the model of the PCIe hard block, the link and
+//! the host (`tsnic_sim::board`).
+//!
+//! The backend plays the part the kernel and VFIO play for the vfio backend: at open it sets the
+//! function's configuration space (bus master enable; MPS and MRRS are the model's settings, fed to
+//! the hard block's `cfg_*` inputs), programs MSI-X table entry 0 with the host's message address
+//! and data and unmasks it through BAR0 (as the kernel does for `VFIO_DEVICE_SET_IRQS`), and turns
+//! MSI-X on. [`Backend::wait_irq`] then waits for an MSI-X message to arrive at the host.
+//!
+//! - BAR0 reads are CQ requests answered on CC (simulated time advances by the round trip); writes
+//!   are posted. A read that gets no completion returns `0xffff_ffff`, remembered in
+//!   [`BoardBackend::last_error`].
+//! - DMA regions live in the host-memory model; the card reaches them with RQ requests through the
+//!   link. `dma_write`/`dma_read` are the CPU's view, at once.
+//! - A fresh card for every open: a board card is not saved between commands yet.
+
+use tsnic_sim::board::{BoardCard, BoardConfig, PcieStats};
+use tsnic_sim::{SimError, WireFrame};
+
+use super::sim::{WireTap, SIM_HOST_EPOCH_NS};
+use super::{Backend, DeviceError, DmaRegion, HostClockModel, DMA_ALIGN};
+use crate::contract::reg;
+
+/// The MSI-X table in BAR0 (tsnic_pcie_us: the endpoint serves it at 0x20000, 16 bytes per entry:
+/// address low, address high, data, vector control).
+pub const MSIX_TABLE: u32 = 0x20000;
+
+/// The board backend.
+pub struct BoardBackend {
+    card: BoardCard,
+    clock: HostClockModel,
+    tap: Option<WireTap>,
+    stats_tap: Option<std::rc::Rc<std::cell::Cell<PcieStats>>>,
+    last_error: Option<String>,
+    mmio_ops: u64,
+}
+
+impl std::fmt::Debug for BoardBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BoardBackend")
+            .field("card", &self.card)
+            .finish()
+    }
+}
+
+fn board_err(e: SimError) -> DeviceError {
+    match e {
+        SimError::CoreUnavailable(why) => DeviceError::SimUnavailable(why),
+        other => DeviceError::Sim(other.to_string()),
+    }
+}
+
+impl BoardBackend {
+    /// A fresh board: reset, configuration space and MSI-X set up as the host's kernel would, the
+    /// core's RAMs cleared.
+    pub fn new(cfg: BoardConfig) -> Result<BoardBackend, DeviceError> {
+        let card = BoardCard::new(cfg).map_err(board_err)?;
+        let mut b = BoardBackend {
+            card,
+            clock: HostClockModel::new(0, SIM_HOST_EPOCH_NS),
+            tap: None,
+            stats_tap: None,
+            last_error: None,
+            mmio_ops: 0,
+        };
+        b.card.pcie_mut().bus_master = true;
+        let p = *b.card.pcie().config();
+        let e = MSIX_TABLE;
+        b.card.mmio_write(e, p.msi_addr as u32);
+        b.card.mmio_write(e + 4, (p.msi_addr >> 32) as u32);
+        b.card.mmio_write(e + 8, p.msi_data);
+        b.card.mmio_write(e + 12, 0); // vector control: unmasked
+        b.card.pcie_mut().msix_enable = true;
+        b.await_reset_done()?;
+        // the table as the card holds it (a read after the writes: they have landed)
+        let lo = b.card.mmio_read(e).map_err(board_err)?;
+        let data = b.card.mmio_read(e + 8).map_err(board_err)?;
+        if u64::from(lo) != p.msi_addr & 0xffff_ffff || data != p.msi_data {
+            return Err(DeviceError::Sim(format!(
+                "the board's MSI-X table entry 0 reads back address {lo:#x} data {data:#x}, not what the host wrote"
+            )));
+        }
+        Ok(b)
+    }
+
+    /// Run until CTRL_STATUS.RESET_BUSY falls (the core clears its RAMs after reset).
+    fn await_reset_done(&mut self) -> Result<(), DeviceError> {
+        const LIMIT_NS: u64 = 20_000_000;
+        let start = self.card.now_ps();
+        loop {
+            let st = self
+                .card
+                .mmio_read(reg::CTRL_STATUS as u32)
+                .map_err(board_err)?;
+            if st & reg::CTRL_STATUS_RESET_BUSY == 0 {
+                return Ok(());
+            }
+            let waited = (self.card.now_ps() - start) / 1000;
+            if waited > LIMIT_NS {
+                return Err(DeviceError::Timeout {
+                    what: format!(
+                        "the simulated board to clear its RAMs after reset (CTRL_STATUS = {st:#x})"
+                    ),
+                    ns: waited,
+                });
+            }
+            let t = self.card.now_ps() + 1_000_000;
+            self.card.run_until_ps(t);
+        }
+    }
+
+    /// Start collecting the wire's frames into the returned tap (from now on).
+    pub fn tap(&mut self) -> WireTap {
+        self.card.wire_mut().take_frames();
+        let t = WireTap::default();
+        self.tap = Some(t.clone());
+        t
+    }
+
+    /// The hard block and host model's counters, kept current from now on at every call that
+    /// runs the card (for a caller whose backend went into a [`super::Card`]).
+    pub fn stats_tap(&mut self) -> std::rc::Rc<std::cell::Cell<PcieStats>> {
+        let t = std::rc::Rc::new(std::cell::Cell::new(self.card.pcie().stats()));
+        self.stats_tap = Some(t.clone());
+        t
+    }
+
+    fn drain_wire(&mut self) {
+        if let Some(s) = &self.stats_tap {
+            s.set(self.card.pcie().stats());
+        }
+        let frames: Vec<WireFrame> = self.card.wire_mut().take_frames();
+        if let Some(t) = &self.tap {
+            t.push_frames(frames, self.card.cycle(), self.card.wire().stats());
+        }
+    }
+
+    /// The simulated board (models, counters).
+    pub fn card(&mut self) -> &mut BoardCard {
+        &mut self.card
+    }
+
+    /// The hard block and host model's counters (link bytes and TLPs per direction, interrupts,
+    /// completion buffer).
+    pub fn pcie_stats(&self) -> PcieStats {
+        self.card.pcie().stats()
+    }
+
+    /// Simulated time in ns.
+    pub fn sim_ns(&self) -> u64 {
+        self.card.now_ps() / 1000
+    }
+
+    /// The last MMIO failure, if any (reads then returned all ones).
+    pub fn last_error(&self) -> Option<&str> {
+        self.last_error.as_deref()
+    }
+
+    /// BAR0 accesses so far.
+    pub fn mmio_ops(&self) -> u64 {
+        self.mmio_ops
+    }
+
+    fn check_offset(offset: usize) -> u32 {
+        assert!(
+            offset < crate::contract::BAR0_SIZE && offset & 3 == 0,
+            "BAR0 offset {offset:#x} outside the map or unaligned: a driver bug"
+        );
+        offset as u32
+    }
+}
+
+impl Drop for BoardBackend {
+    fn drop(&mut self) {
+        // TSNIC_SIM_STATS=1: what the link carried.
+        if std::env::var_os("TSNIC_SIM_STATS").is_some() {
+            let s = self.card.pcie().stats();
+            eprintln!(
+                "sim:board: {} ns, {} BAR0 accesses; link down {} TLPs {} bytes, up {} TLPs {} bytes; {} MSI-X interrupts; completion buffer at most {} headers {} data credits",
+                self.sim_ns(),
+                self.mmio_ops,
+                s.down.tlps,
+                s.down.tlp_bytes,
+                s.up.tlps,
+                s.up.tlp_bytes,
+                s.interrupts,
+                s.buf_max_h,
+                s.buf_max_d
+            );
+        }
+    }
+}
+
+impl Backend for BoardBackend {
+    fn describe(&self) -> String {
+        let c = self.card.config();
+        let p = c.pcie;
+        format!(
+            "sim:board (Verilated tsnic_board_core, SUME build: 256-bit PCIe user interfaces at {} MHz, MAC clock {} MHz, {} Gb/s wire; PCIe Gen3 x{} model, MPS {} MRRS {} RCB {}, {} ns read latency; fresh card, not kept)",
+            1_000_000 / c.clk_period_ps,
+            1_000_000 / c.mac_period_ps,
+            c.line_rate.bits_per_s() / 1_000_000_000,
+            p.lanes,
+            p.mps,
+            p.mrrs,
+            p.rcb,
+            p.read_latency_ns
+        )
+    }
+
+    fn read32(&mut self, offset: usize) -> u32 {
+        let off = Self::check_offset(offset);
+        self.mmio_ops += 1;
+        let r = self.card.mmio_read(off);
+        self.drain_wire();
+        r.unwrap_or_else(|e| {
+            self.last_error = Some(e.to_string());
+            u32::MAX
+        })
+    }
+
+    fn write32(&mut self, offset: usize, value: u32) {
+        let off = Self::check_offset(offset);
+        self.mmio_ops += 1;
+        self.card.mmio_write(off, value);
+    }
+
+    fn dma_alloc(&mut self, len: usize) -> Result<DmaRegion, DeviceError> {
+        if len == 0 {
+            return Err(DeviceError::DmaAlloc {
+                len,
+                why: "zero-length region".into(),
+            });
+        }
+        let rounded = len.div_ceil(DMA_ALIGN) * DMA_ALIGN;
+        let (id, iova) = self.card.mem_mut().alloc(rounded);
+        Ok(DmaRegion::new(id, iova, rounded))
+    }
+
+    fn dma_free(&mut self, region: DmaRegion) -> Result<(), DeviceError> {
+        if self.card.mem_mut().free(region.id()) {
+            Ok(())
+        } else {
+            Err(DeviceError::DmaAlloc {
+                len: region.len(),
+                why: "region already freed".into(),
+            })
+        }
+    }
+
+    fn dma_write(&mut self, region: &DmaRegion, offset: usize, data: &[u8]) {
+        self.card.mem_mut().region_mut(region.id())[offset..offset + data.len()]
+            .copy_from_slice(data);
+    }
+
+    fn dma_read(&mut self, region: &DmaRegion, offset: usize, buf: &mut [u8]) {
+        let len = buf.len();
+        buf.copy_from_slice(&self.card.mem().region(region.id())[offset..offset + len]);
+    }
+
+    fn now_ns(&mut self) -> u64 {
+        self.clock.host_ns(self.sim_ns())
+    }
+
+    fn wait_ns(&mut self, ns: u64) -> Result<(), DeviceError> {
+        let target = self.card.now_ps().saturating_add(ns.saturating_mul(1000));
+        self.card.run_until_ps(target);
+        self.drain_wire();
+        Ok(())
+    }
+
+    fn wait_irq(&mut self, timeout_ns: u64) -> Result<bool, DeviceError> {
+        let target = self
+            .card
+            .now_ps()
+            .saturating_add(timeout_ns.saturating_mul(1000));
+        let came = self.card.run_until_irq_or_ps(target);
+        self.drain_wire();
+        Ok(came)
+    }
+
+    fn has_irq(&self) -> bool {
+        true
+    }
+
+    fn host_clock_model(&mut self) -> Option<&mut HostClockModel> {
+        Some(&mut self.clock)
+    }
+
+    fn sim_time_ns(&mut self) -> Option<u64> {
+        Some(self.sim_ns())
+    }
+}

@@ -1,0 +1,293 @@
+//! The card as a user flashes it: `tsnic_board_core` Verilated (the `board` feature), behind a model
+//! of the PCIe hard block, the link and the host ([`pcie`]), with the MAC and wire model on its own
+//! clock (docs/ARCHITECTURE.md, "Board co-simulation").
+//!
+//! Two clocks: the PCIe user clock (`clk`, 250 MHz, the core's) and the MAC clock (`tx_clk` =
+//! `rx_clk`, 156.25 MHz on the SUME: the 10GBASE-R PCS's `coreclk_out`), unrelated: their edges
+//! are offset by [`BoardConfig::mac_phase_ps`] and the MAC's period is
+//! [`BoardConfig::mac_period_ps`], so the two meet only where their periods say. Each instant at
+//! which one or both clocks rise is one call into the model; the models of a clock's domain drive
+//! their inputs and see its handshakes only at its own edges.
+//!
+//! What this slice does not have yet (issue 31): the MAC as the SUME has it (tsnic_axis_downsize and
+//! tsnic_xgmii_tx/_rx: the [`Wire`] model takes the 256-bit stream on the MAC clock instead), the RX
+//! side (idle), the flash pins (pulled up), the idle fast-forward and gated clocks (every edge is
+//! evaluated), saving the card between commands, link flow-control credits, poisoned completions
+//! and completion timeouts.
+
+pub mod ffi;
+pub mod pcie;
+
+use crate::ffi::{PortsIn, PortsOut};
+use crate::hostmem::HostMemory;
+use crate::wire::{LineRate, Wire};
+use crate::SimError;
+use ffi::{BoardIn, BoardOut, BoardRtl, EDGE_CLK, EDGE_MAC};
+pub use pcie::{LinkStats, PcieConfig, PcieModel, PcieStats};
+
+/// How the simulated board is set up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardConfig {
+    /// PCIe user clock period, ps: 4000 (250 MHz, the board core's `CLK_FREQ_HZ`).
+    pub clk_period_ps: u64,
+    /// MAC clock period, ps: 6400 (156.25 MHz, the SUME's XGMII clock; `TX_PERIOD_FX` of the build).
+    pub mac_period_ps: u64,
+    /// The MAC clock's first edge, ps after the PCIe clock's: 1700 (any value; unrelated clocks).
+    pub mac_phase_ps: u64,
+    /// Line rate: 10 Gb/s (the SUME's SFP+ ports).
+    pub line_rate: LineRate,
+    /// PCIe user clock cycles both resets are held at start.
+    pub reset_cycles: u64,
+    /// Longest a BAR0 read may take, ns, before [`SimError::MmioTimeout`].
+    pub mmio_timeout_ns: u64,
+    /// The link, the hard block and the host.
+    pub pcie: PcieConfig,
+}
+
+impl Default for BoardConfig {
+    fn default() -> Self {
+        BoardConfig {
+            clk_period_ps: 4000,
+            mac_period_ps: 6400,
+            mac_phase_ps: 1700,
+            line_rate: LineRate::G10,
+            reset_cycles: 16,
+            mmio_timeout_ns: 400_000,
+            pcie: PcieConfig::default(),
+        }
+    }
+}
+
+/// Whether the board configuration is built into this binary (the `board` feature).
+pub fn board_built() -> bool {
+    cfg!(tsnic_sim_board)
+}
+
+/// The simulated board and its surroundings.
+pub struct BoardCard {
+    cfg: BoardConfig,
+    rtl: Box<dyn BoardRtl>,
+    inp: BoardIn,
+    out: BoardOut,
+    now_ps: u64,
+    next_clk_ps: u64,
+    next_mac_ps: u64,
+    clk_cycles: u64,
+    mac_cycles: u64,
+    pcie: PcieModel,
+    mem: HostMemory,
+    wire: Wire,
+    wire_in: PortsIn,
+    wire_out: PortsOut,
+}
+
+impl std::fmt::Debug for BoardCard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BoardCard")
+            .field("cfg", &self.cfg)
+            .field("now_ps", &self.now_ps)
+            .finish()
+    }
+}
+
+impl BoardCard {
+    /// The Verilated board core with the models around it, reset and released; the host has not
+    /// enabled bus mastering or MSI-X yet ([`BoardCard::pcie_mut`]).
+    pub fn new(cfg: BoardConfig) -> Result<BoardCard, SimError> {
+        #[cfg(tsnic_sim_board)]
+        {
+            let rtl = ffi::VerilatedBoard::new()
+                .ok_or_else(|| SimError::BadConfig("cannot allocate the board model".into()))?;
+            BoardCard::with_rtl(cfg, Box::new(rtl))
+        }
+        #[cfg(not(tsnic_sim_board))]
+        {
+            let _ = cfg;
+            Err(SimError::CoreUnavailable(
+                "the board configuration (tsnic_board_core) is not built in: build with the `board` feature (`cargo build --features tsnic/board`)".into(),
+            ))
+        }
+    }
+
+    /// Around any [`BoardRtl`].
+    pub fn with_rtl(cfg: BoardConfig, rtl: Box<dyn BoardRtl>) -> Result<BoardCard, SimError> {
+        cfg.pcie.check().map_err(SimError::BadConfig)?;
+        if cfg.clk_period_ps == 0 || cfg.mac_period_ps == 0 {
+            return Err(SimError::BadConfig("clock periods must be above 0".into()));
+        }
+        let mut c = BoardCard {
+            cfg,
+            rtl,
+            inp: BoardIn {
+                pcie_lnk_up: 1,
+                // pcie3_7x codes (PCIE_STATUS_ENC = 1, PG023): L0, width one-hot, speed one-hot
+                pcie_ltssm: 0x10,
+                pcie_width: cfg.pcie.lanes.min(8),
+                pcie_speed: 0b100,
+                mac_rx_up: 1,
+                ..BoardIn::default()
+            },
+            out: BoardOut::default(),
+            now_ps: 0,
+            next_clk_ps: 0,
+            next_mac_ps: cfg.mac_phase_ps,
+            clk_cycles: 0,
+            mac_cycles: 0,
+            pcie: PcieModel::new(cfg.pcie),
+            mem: HostMemory::new(32, 1, 0),
+            wire: Wire::new(cfg.line_rate, 32),
+            wire_in: PortsIn::default(),
+            wire_out: PortsOut::default(),
+        };
+        c.inp.rst = 1;
+        c.inp.tx_rst = 1;
+        let end = cfg.reset_cycles.max(1) * cfg.clk_period_ps;
+        c.run_until_ps(end);
+        c.inp.rst = 0;
+        c.inp.tx_rst = 0;
+        Ok(c)
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &BoardConfig {
+        &self.cfg
+    }
+
+    /// One instant: the next edge of either clock (both if they coincide).
+    pub fn step(&mut self) {
+        let t = self.next_clk_ps.min(self.next_mac_ps);
+        let mut edges = 0;
+        if self.next_clk_ps == t {
+            edges |= EDGE_CLK;
+        }
+        if self.next_mac_ps == t {
+            edges |= EDGE_MAC;
+        }
+        self.now_ps = t;
+        if edges & EDGE_CLK != 0 {
+            self.pcie.drive(&mut self.inp, t);
+        }
+        if edges & EDGE_MAC != 0 {
+            self.wire.drive(&mut self.wire_in, t);
+            self.inp.tx_tready = self.wire_in.m_axis_tx_tready;
+            self.inp.mac_lag_valid = self.wire_in.s_mac_tx_lag_valid;
+            self.inp.mac_lag_ns = self.wire_in.s_mac_tx_lag_ns;
+        }
+        self.rtl.step(&self.inp, &mut self.out, edges);
+        if edges & EDGE_CLK != 0 {
+            self.pcie.clock(&self.inp, &self.out, t, &mut self.mem);
+            self.clk_cycles += 1;
+            self.next_clk_ps += self.cfg.clk_period_ps;
+        }
+        if edges & EDGE_MAC != 0 {
+            let o = &mut self.wire_out;
+            o.m_axis_tx_tdata = self.out.tx_tdata;
+            o.m_axis_tx_tkeep = self.out.tx_tkeep;
+            o.m_axis_tx_tvalid = self.out.tx_tvalid;
+            o.m_axis_tx_tlast = self.out.tx_tlast;
+            o.m_axis_tx_tuser = self.out.tx_tuser;
+            self.wire
+                .clock(&self.wire_in, &self.wire_out, self.mac_cycles, t);
+            self.mac_cycles += 1;
+            self.next_mac_ps += self.cfg.mac_period_ps;
+        }
+    }
+
+    /// Run until simulated time reaches `ps` (every edge before it).
+    pub fn run_until_ps(&mut self, ps: u64) {
+        while self.next_clk_ps.min(self.next_mac_ps) < ps {
+            self.step();
+        }
+        self.now_ps = self.now_ps.max(ps);
+    }
+
+    /// Run until the host takes an MSI-X interrupt or simulated time reaches `ps`; true if one came.
+    pub fn run_until_irq_or_ps(&mut self, ps: u64) -> bool {
+        let before = self.pcie.stats().interrupts;
+        while self.next_clk_ps.min(self.next_mac_ps) < ps {
+            self.step();
+            if self.pcie.stats().interrupts != before {
+                return true;
+            }
+        }
+        self.now_ps = self.now_ps.max(ps);
+        false
+    }
+
+    /// Simulated time, ps: the last instant run (or the time run to).
+    pub fn now_ps(&self) -> u64 {
+        self.now_ps
+    }
+
+    /// PCIe user clock cycles so far.
+    pub fn cycle(&self) -> u64 {
+        self.clk_cycles
+    }
+
+    /// MAC clock cycles so far.
+    pub fn mac_cycles(&self) -> u64 {
+        self.mac_cycles
+    }
+
+    /// Read the 32-bit BAR0 register at `offset`: a CQ memory read, answered on CC; simulated time
+    /// advances until the completion is back at the host.
+    pub fn mmio_read(&mut self, offset: u32) -> Result<u32, SimError> {
+        let tag = self.pcie.bar_read(self.now_ps, offset);
+        let deadline = self.now_ps + self.cfg.mmio_timeout_ns * 1000;
+        loop {
+            if let Some((status, data)) = self.pcie.take_bar_read(tag) {
+                // a completion with an error status reads as all ones, as on a host
+                return Ok(if status == 0 { data } else { u32::MAX });
+            }
+            if self.now_ps > deadline {
+                return Err(SimError::MmioTimeout {
+                    what: "read",
+                    offset,
+                    cycles: self.cfg.mmio_timeout_ns * 1000 / self.cfg.clk_period_ps,
+                });
+            }
+            self.step();
+        }
+    }
+
+    /// Write the 32-bit BAR0 register at `offset`: a posted CQ memory write, on its way when this
+    /// returns (it reaches the card before anything the host sends after it).
+    pub fn mmio_write(&mut self, offset: u32, value: u32) {
+        self.pcie.bar_write(self.now_ps, offset, value);
+    }
+
+    /// Host memory (the driver's DMA regions).
+    pub fn mem(&self) -> &HostMemory {
+        &self.mem
+    }
+
+    /// Host memory, writable.
+    pub fn mem_mut(&mut self) -> &mut HostMemory {
+        &mut self.mem
+    }
+
+    /// The hard block and host model (configuration space, counters).
+    pub fn pcie(&self) -> &PcieModel {
+        &self.pcie
+    }
+
+    /// The hard block and host model, to set configuration space.
+    pub fn pcie_mut(&mut self) -> &mut PcieModel {
+        &mut self.pcie
+    }
+
+    /// The wire.
+    pub fn wire(&self) -> &Wire {
+        &self.wire
+    }
+
+    /// The wire, to take its frames.
+    pub fn wire_mut(&mut self) -> &mut Wire {
+        &mut self.wire
+    }
+
+    /// The PPS output at the last PCIe clock edge.
+    pub fn pps(&self) -> bool {
+        self.out.pps == 1
+    }
+}
