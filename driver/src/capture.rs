@@ -50,7 +50,7 @@ pub enum CaptureError {
 
 /// Writes a pcapng file: one Ethernet interface with `if_tsresol` = 9 (ns), one EPB per packet.
 pub struct PcapNgOut {
-    w: PcapNgWriter<BufWriter<File>>,
+    w: PcapNgWriter<BufWriter<Box<dyn Write>>>,
     path: String,
 }
 
@@ -63,11 +63,17 @@ impl PcapNgOut {
             source: e,
         };
         let f = File::create(path).map_err(io)?;
+        Self::to_writer(Box::new(f), p)
+    }
+
+    /// Write the capture to `w` (e.g. standard output), named `name` in messages.
+    pub fn to_writer(w: Box<dyn Write>, name: String) -> Result<PcapNgOut, CaptureError> {
+        let p = name;
         let fmt = |e: pcap_file::PcapError| CaptureError::Format {
             path: p.clone(),
             why: e.to_string(),
         };
-        let mut w = PcapNgWriter::new(BufWriter::new(f)).map_err(fmt)?;
+        let mut w = PcapNgWriter::new(BufWriter::with_capacity(1 << 16, w)).map_err(fmt)?;
         let idb = InterfaceDescriptionBlock {
             linktype: DataLink::ETHERNET,
             snaplen: 0,
