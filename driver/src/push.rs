@@ -1029,7 +1029,9 @@ impl Report {
         with_frames: bool,
     ) -> std::io::Result<()> {
         if !with_frames {
-            return self.write_json_head(out).and_then(|_| out.write_all(b"\n}\n"));
+            return self
+                .write_json_head(out)
+                .and_then(|_| out.write_all(b"\n}\n"));
         }
         self.write_json_frames(out, &mut |out| {
             for (i, f) in self.frames.iter().enumerate() {

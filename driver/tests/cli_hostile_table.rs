@@ -597,7 +597,7 @@ const REPLAY: &[Case] = &[
     Case { name: "replay-folder", args: &["replay", SMALL, S, "adir"], exit: Fail, want: &["adir", "Is a directory"], ..C },
     Case { name: "replay-empty-file", args: &["replay", SMALL, S, "empty.pcap"], exit: Fail, want: &["too short to be a capture"], ..C },
     Case { name: "replay-dev-null", args: &["replay", SMALL, S, "/dev/null"], exit: Fail, want: &["too short to be a capture"], ..C },
-    Case { name: "replay-stdin", args: &["replay", SMALL, S, "-"], stdin: Some(b"x"), exit: Fail, want: &["not stdin", "save the capture to a file first"], why: "was: `-: No such file or directory`", ..C },
+    Case { name: "replay-stdin", args: &["replay", SMALL, S, "-"], stdin: Some(b"x"), exit: Fail, want: &["the capture on stdin", "too short to be a capture"], why: "`-` reads the capture from stdin, as push reads a trace (was: refused, `save the capture to a file first`)", ..C },
     Case { name: "replay-a-trace", args: &["replay", SMALL, S, "t.csv"], exit: Fail, want: &["neither pcap nor pcapng", "tcpdump"], ..C },
     Case { name: "replay-no-packets", args: &["replay", SMALL, S, "zero.pcap"], exit: Fail, want: &["holds no packets"], ..C },
     Case { name: "replay-short-frame", args: &["replay", SMALL, S, "tiny.pcap"], want: &["padded with zeros to 60 bytes", "sent               1"], ..C },

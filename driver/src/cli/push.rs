@@ -19,8 +19,8 @@ use tsnic::device::DeviceError;
 use tsnic::device::{BackendSpec, Card, SimOptions};
 use tsnic::pipeline::{
     self,
-    histogram::Histogram,
     capture::{self as pcapin, ReplayLimits},
+    histogram::Histogram,
     post::QueuePlan,
     report::ReportBuilder,
     schedule::{Config as ScheduleConfig, Schedule, ScheduleError},
@@ -134,7 +134,7 @@ pub struct PushArgs {
     pub absolute: bool,
     /// Rows the trace may be out of launch-time order by: the rows held in memory to put them in
     /// order (~100 bytes each). A row further out of order is refused, naming it: sort the trace.
-    #[arg(long, value_name = "ROWS", default_value_t = 65536, allow_hyphen_values = true, value_parser = super::common::usize_arg)]
+    #[arg(long, value_name = "ROWS", default_value_t = 16384, allow_hyphen_values = true, value_parser = super::common::usize_arg)]
     pub hold_window: usize,
     #[command(flatten)]
     pub run: RunArgs,
@@ -371,7 +371,11 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
     check_run_outputs(
         args,
         what,
-        if from_stdin { Path::new("/dev/stdin") } else { path },
+        if from_stdin {
+            Path::new("/dev/stdin")
+        } else {
+            path
+        },
     )?;
     let is_trace = matches!(input, Input::Trace { .. });
     // Why a bad input is refused, with what a user does about it.
@@ -404,9 +408,16 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
     let (mut capture, mut reader) = match input {
         Input::Capture { queue } => (
             Some(
-                pcapin::open_capture(reader, name, ReplayLimits { queue, max_len: 9000 })
-                    .map_err(|e| anyhow!(e))
-                    .context("cannot replay it")?,
+                pcapin::open_capture(
+                    reader,
+                    name,
+                    ReplayLimits {
+                        queue,
+                        max_len: 9000,
+                    },
+                )
+                .map_err(|e| anyhow!(e))
+                .context("cannot replay it")?,
             ),
             None,
         ),
@@ -555,8 +566,12 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
         Some(t) => (
             (!args.no_wire_record).then(|| {
                 let t = t.clone();
-                Box::new(move || t.take().into_iter().map(|f| (f.start_ps, f.bytes)).collect())
-                    as WireTake
+                Box::new(move || {
+                    t.take()
+                        .into_iter()
+                        .map(|f| (f.start_ps, f.bytes))
+                        .collect()
+                }) as WireTake
             }),
             LineRate::parse(&args.line_rate).map(|r| r.bits_per_s()),
         ),
@@ -618,7 +633,15 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
     let gen = TraceFrames;
     let (end, failure, posted) = match refused {
         Some(e) => (None, Some(e), false),
-        None => match pipeline::run(&mut card, &mut sched, &gen, &plan, &opts, &mut sinks, &mut progress) {
+        None => match pipeline::run(
+            &mut card,
+            &mut sched,
+            &gen,
+            &plan,
+            &opts,
+            &mut sinks,
+            &mut progress,
+        ) {
             Ok(ran) => (Some(ran.end), ran.error, true),
             Err(e) => (None, Some(e), false),
         },
@@ -630,7 +653,9 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
             let mut n = 0;
             for h in sched.drain_held() {
                 n += 1;
-                sinks.unfinished(h.raw.seq, &h.job).map_err(|e| anyhow!(e))?;
+                sinks
+                    .unfinished(h.raw.seq, &h.job)
+                    .map_err(|e| anyhow!(e))?;
             }
             RunEnd {
                 frames: n,

@@ -485,7 +485,12 @@ fn pcapng_next(
                     )
                 })?;
                 if !iface.ethernet {
-                    return Err(fmt_err(&c.name, format!("packet {n} is not Ethernet (only Ethernet captures can be replayed)")));
+                    return Err(fmt_err(
+                        &c.name,
+                        format!(
+                            "packet {n} is not Ethernet (only Ethernet captures can be replayed)"
+                        ),
+                    ));
                 }
                 let raw = (u64::from(w32(b, 12)) << 32) | u64::from(w32(b, 16));
                 let caplen = w32(b, 20) as usize;
@@ -610,14 +615,21 @@ mod tests {
         let whole = f.len();
         f.extend(epb(0, 2, &[1; 60]));
         let e = all(f[..whole + 20].to_vec()).unwrap_err().to_string();
-        assert!(e.contains("the file ends inside the block at byte") && e.contains("the 1 packets before it are complete"), "{e}");
+        assert!(
+            e.contains("the file ends inside the block at byte")
+                && e.contains("the 1 packets before it are complete"),
+            "{e}"
+        );
         let e = all(f[..whole + 5].to_vec()).unwrap_err().to_string();
         assert!(e.contains("cut short"), "{e}");
         let mut bad = f.clone();
         let l = bad.len();
         bad[l - 4] ^= 4;
         let e = all(bad).unwrap_err().to_string();
-        assert!(e.contains("ends with another length than it starts with"), "{e}");
+        assert!(
+            e.contains("ends with another length than it starts with"),
+            "{e}"
+        );
         let mut f2 = shb();
         f2.extend(epb(3, 1, &[1; 60]));
         let e = all(f2).unwrap_err().to_string();
@@ -643,7 +655,13 @@ mod tests {
         assert_eq!((got[0].0, got[0].1.len()), (5, 60));
         assert_eq!(&got[0].1[42..], &[0; 18]);
         let e = all(f[..f.len() - 3].to_vec()).unwrap_err().to_string();
-        assert!(e.contains("ends inside packet 1") && e.contains("cut short"), "{e}");
-        assert!(all(vec![1, 2]).unwrap_err().to_string().contains("too short to be a capture"));
+        assert!(
+            e.contains("ends inside packet 1") && e.contains("cut short"),
+            "{e}"
+        );
+        assert!(all(vec![1, 2])
+            .unwrap_err()
+            .to_string()
+            .contains("too short to be a capture"));
     }
 }

@@ -239,12 +239,18 @@ pub fn run(
         // outside, until each posted frame has one (or CUT_DRAIN_LIMIT_NS of card time passed); after
         // a card, driver or input failure, once after FAILED_JOB_GRACE_NS.
         for &q in &queues {
-            b.write32(caps.q_reg(q, crate::contract::reg::Q_CTRL), crate::contract::reg::Q_CTRL_FLUSH);
+            b.write32(
+                caps.q_reg(q, crate::contract::reg::Q_CTRL),
+                crate::contract::reg::Q_CTRL_FLUSH,
+            );
         }
         let (step, limit) = if matches!(e, PushError::Stopped) {
             (100_000, crate::push::CUT_DRAIN_LIMIT_NS)
         } else {
-            (crate::push::FAILED_JOB_GRACE_NS, crate::push::FAILED_JOB_GRACE_NS)
+            (
+                crate::push::FAILED_JOB_GRACE_NS,
+                crate::push::FAILED_JOB_GRACE_NS,
+            )
         };
         let mut waited = 0u64;
         loop {

@@ -15,8 +15,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 
 use crate::contract::Status;
 use crate::push::{
-    frame_wire_ps, sub_ns, ClockMap, FrameReport, FrameResult, JobFrame, Report,
-    ReportContext,
+    frame_wire_ps, sub_ns, ClockMap, FrameReport, FrameResult, JobFrame, Report, ReportContext,
 };
 
 use super::histogram::Histogram;
@@ -35,10 +34,8 @@ impl Spool {
     fn new() -> std::io::Result<Spool> {
         static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!(
-            "tsnic-report-{}-{n}.frames",
-            std::process::id()
-        ));
+        let path =
+            std::env::temp_dir().join(format!("tsnic-report-{}-{n}.frames", std::process::id()));
         let f = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -93,7 +90,9 @@ impl Spool {
         self.f.seek(SeekFrom::Start(0))?;
         let mut r = std::io::BufReader::with_capacity(1 << 16, &self.f);
         let mut b = [0u8; REC];
-        let u64_at = |b: &[u8; REC], o: usize| u64::from_le_bytes(b[o..o + 8].try_into().unwrap_or_default());
+        let u64_at = |b: &[u8; REC], o: usize| {
+            u64::from_le_bytes(b[o..o + 8].try_into().unwrap_or_default())
+        };
         for _ in 0..self.end {
             r.read_exact(&mut b)?;
             if b[0] != 1 {
@@ -293,13 +292,14 @@ impl ReportBuilder {
                     fr.waited_for = Some("card");
                 }
             }
-            self.line_free_ps = u128::from(f.depart_ns) * 1000 + u128::from(frame_wire_ps(f.len, rate));
+            self.line_free_ps =
+                u128::from(f.depart_ns) * 1000 + u128::from(frame_wire_ps(f.len, rate));
         } else if f.error_ns() > self.tol {
             self.r.late += 1;
         }
         if let (Some(start_ps), Some(sa)) = (wire_start_ps, self.clock.sim_before_ns) {
-            let launch_sim_ps =
-                1000 * (i128::from(sa) + i128::from(f.launch_ns) - i128::from(self.clock.sample_phc_ns));
+            let launch_sim_ps = 1000
+                * (i128::from(sa) + i128::from(f.launch_ns) - i128::from(self.clock.sample_phc_ns));
             let e = (i128::from(start_ps) - launch_sim_ps).div_euclid(1000);
             let e = e.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
             fr.sim_error_ns = Some(e);
@@ -406,7 +406,9 @@ impl ReportBuilder {
         } else {
             r.no_rate = Some(match self.wire {
                 0 => "no rate: no frame went on the wire".to_string(),
-                _ => "no rate: one frame went on the wire (a rate needs two departures)".to_string(),
+                _ => {
+                    "no rate: one frame went on the wire (a rate needs two departures)".to_string()
+                }
             });
         }
         r.clone()

@@ -2,7 +2,8 @@
 //! time on the card's PHC.
 //!
 //! **Hold window.** The input may be out of order by at most `window` frames: the schedule keeps up
-//! to `window` frames read ahead in a min-heap on (launch time, input order) and gives out the
+//! to `window` frames read ahead, ordered on (launch time, input order) ([`NearlySorted`]: a FIFO while
+//! the input is in order, a heap for the frames that are not), and gives out the
 //! smallest. The order given out is exactly the input sorted by (launch time, input order) (what
 //! `tsnic push` always posted) as long as no frame arrives after a later one was given out; one that
 //! does is beyond the window and refused, with the row or packet it is and the fix (`sort`). Memory:
@@ -133,6 +134,70 @@ impl Ord for Entry {
     }
 }
 
+/// A min-queue for input that is mostly in order: items in order go to a FIFO (O(1)), the few out
+/// of order to a heap; the smallest of both comes out first. The same order as one heap, at the cost
+/// of a FIFO for sorted input.
+#[derive(Debug)]
+pub struct NearlySorted<T: Ord> {
+    fifo: std::collections::VecDeque<T>,
+    heap: BinaryHeap<Reverse<T>>,
+}
+
+impl<T: Ord> Default for NearlySorted<T> {
+    fn default() -> Self {
+        NearlySorted {
+            fifo: Default::default(),
+            heap: BinaryHeap::new(),
+        }
+    }
+}
+
+impl<T: Ord> NearlySorted<T> {
+    /// Add an item.
+    pub fn push(&mut self, x: T) {
+        match self.fifo.back() {
+            Some(b) if x < *b => self.heap.push(Reverse(x)),
+            _ => self.fifo.push_back(x),
+        }
+    }
+    /// Take the smallest item.
+    pub fn pop(&mut self) -> Option<T> {
+        let from_heap = match (self.fifo.front(), self.heap.peek()) {
+            (Some(f), Some(Reverse(h))) => h < f,
+            (None, Some(_)) => true,
+            _ => false,
+        };
+        if from_heap {
+            self.heap.pop().map(|r| r.0)
+        } else {
+            self.fifo.pop_front()
+        }
+    }
+    /// Items held.
+    pub fn len(&self) -> usize {
+        self.fifo.len() + self.heap.len()
+    }
+    /// True when nothing is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Every item, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = &T> {
+        self.fifo.iter().chain(self.heap.iter().map(|r| &r.0))
+    }
+    /// Take every item, in no particular order.
+    pub fn take_all(&mut self) -> Vec<T> {
+        let mut v: Vec<T> = self.fifo.drain(..).collect();
+        v.extend(
+            std::mem::take(&mut self.heap)
+                .into_vec()
+                .into_iter()
+                .map(|r| r.0),
+        );
+        v
+    }
+}
+
 /// Timestamps that went backwards: how many, and the first (packet, ns before the one before it).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Backwards {
@@ -146,10 +211,10 @@ pub struct Backwards {
 pub struct Schedule<'a> {
     src: Box<dyn Source + 'a>,
     cfg: Config,
-    heap: BinaryHeap<Reverse<Entry>>,
+    heap: NearlySorted<Entry>,
     eof: bool,
-    /// (key, what) of the last frame given out.
-    last_out: Option<(u64, u64, String)>,
+    /// Key and frame of the last frame given out.
+    last_out: Option<(u64, Raw)>,
     /// Time of the first frame (relative `from_first`).
     first_time: Option<u64>,
     /// Previous frame's raw time and clamped key (clamp_backwards).
@@ -167,7 +232,7 @@ impl<'a> Schedule<'a> {
         Schedule {
             src,
             cfg,
-            heap: BinaryHeap::new(),
+            heap: NearlySorted::default(),
             eof: false,
             last_out: None,
             first_time: None,
@@ -206,7 +271,7 @@ impl<'a> Schedule<'a> {
 
     /// Frames read ahead and not given out yet.
     pub fn held(&self) -> impl Iterator<Item = &Held> {
-        self.heap.iter().map(|e| &e.0.held)
+        self.heap.iter().map(|e| &e.held)
     }
 
     /// Give a frame's buffer back for the next read.
@@ -229,18 +294,17 @@ impl<'a> Schedule<'a> {
     /// every frame read so far against them.
     pub fn set_time_zero(&mut self, t0: u64, phc_ns: u64) -> Result<(), ScheduleError> {
         self.zero = Some((t0, phc_ns));
-        let entries = std::mem::take(&mut self.heap).into_vec();
-        let mut heap = BinaryHeap::with_capacity(entries.len());
+        let mut entries = self.heap.take_all();
+        entries.sort();
         let mut err = None;
-        for Reverse(mut e) in entries {
+        for mut e in entries {
             if err.is_none() {
                 if let Err(x) = self.place(&mut e) {
                     err = Some(x);
                 }
             }
-            heap.push(Reverse(e));
+            self.heap.push(e);
         }
-        self.heap = heap;
         match err {
             Some(e) => Err(e),
             None => Ok(()),
@@ -252,22 +316,17 @@ impl<'a> Schedule<'a> {
         while !self.eof && self.heap.len() <= self.cfg.window {
             self.read_one()?;
         }
-        let Some(Reverse(e)) = self.heap.pop() else {
+        let Some(e) = self.heap.pop() else {
             return Ok(None);
         };
-        self.last_out = Some((e.key, e.held.raw.seq, e.held.raw.what()));
+        self.last_out = Some((e.key, e.held.raw));
         Ok(Some(e.held))
     }
 
     /// Every frame held (read and not given out), in launch order, emptying the window: the frames a
     /// job cut short never posted.
     pub fn drain_held(&mut self) -> Vec<Held> {
-        let mut v: Vec<Held> = std::mem::take(&mut self.heap)
-            .into_sorted_vec()
-            .into_iter()
-            .rev()
-            .map(|e| e.0.held)
-            .collect();
+        let mut v: Vec<Held> = self.heap.take_all().into_iter().map(|e| e.held).collect();
         v.sort_by_key(|h| h.raw.seq);
         v
     }
@@ -301,14 +360,14 @@ impl<'a> Schedule<'a> {
             }
             self.prev = Some((raw.time_ns, key));
         }
-        if let Some((k, seq, what)) = &self.last_out {
-            if (key, raw.seq) < (*k, *seq) {
+        if let Some((k, prev)) = &self.last_out {
+            if (key, raw.seq) < (*k, prev.seq) {
                 return Err(ScheduleError::OutOfOrder {
                     name: self.src.name().to_string(),
                     what: raw.what(),
                     time: raw.time_ns,
-                    prev_what: what.clone(),
-                    prev_time: *k,
+                    prev_what: prev.what(),
+                    prev_time: prev.time_ns,
                     window: self.cfg.window,
                 });
             }
@@ -329,7 +388,7 @@ impl<'a> Schedule<'a> {
         if self.zero.is_some() {
             self.place(&mut e)?;
         }
-        self.heap.push(Reverse(e));
+        self.heap.push(e);
         Ok(())
     }
 
@@ -405,14 +464,20 @@ mod tests {
     fn within_the_window_the_order_is_the_sorted_one() {
         let t = "launch_ns,queue,len\n30,0,60\n10,1,60\n20,0,60\n10,0,60\n40,0,60\n";
         let got = drain(&mut sched(t, 3)).unwrap();
-        assert_eq!(got, vec![(1010, 1), (1010, 3), (1020, 2), (1030, 0), (1040, 4)]);
+        assert_eq!(
+            got,
+            vec![(1010, 1), (1010, 3), (1020, 2), (1030, 0), (1040, 4)]
+        );
     }
 
     #[test]
     fn beyond_the_window_it_is_refused_naming_the_row_and_sort() {
         let t = "launch_ns,queue,len\n30,0,60\n40,0,60\n50,0,60\n10,0,60\n";
         let e = drain(&mut sched(t, 1)).unwrap_err().to_string();
-        assert!(e.contains("t.csv: line 5 launches at 10 ns") && e.contains("sort"), "{e}");
+        assert!(
+            e.contains("t.csv: line 5 launches at 10 ns") && e.contains("sort"),
+            "{e}"
+        );
         assert!(drain(&mut sched(t, 3)).is_ok());
     }
 
@@ -430,7 +495,16 @@ mod tests {
                 hold_limit_ns: u64::MAX,
             },
         );
-        assert_eq!(drain(&mut s).unwrap(), vec![(1000, 0), (1000, 1), (1020, 2)]);
-        assert_eq!(s.backwards(), Backwards { count: 1, first: Some((1, 10)) });
+        assert_eq!(
+            drain(&mut s).unwrap(),
+            vec![(1000, 0), (1000, 1), (1020, 2)]
+        );
+        assert_eq!(
+            s.backwards(),
+            Backwards {
+                count: 1,
+                first: Some((1, 10))
+            }
+        );
     }
 }

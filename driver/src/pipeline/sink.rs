@@ -5,17 +5,18 @@
 //!
 //! The capture and the report's line figures need the frames on the wire in departure order;
 //! completions come in the order the card writes them, which is that order on one wire, but
-//! [`Outputs`] does not rely on it: it keeps the last [`DEPART_WINDOW`] frames on the wire in a heap
-//! on (departure, job order) and lets the earliest go. On the simulated card each frame is matched
+//! [`Outputs`] does not rely on it: it keeps the last [`DEPART_WINDOW`] frames on the wire ordered on
+//! (departure, job order) and lets the earliest go. On the simulated card each frame is matched
 //! with the one the recorded wire carried in that place (its bytes and its start on the line).
 
-use std::cmp::{Ordering, Reverse};
-use std::collections::{BinaryHeap, VecDeque};
+use std::cmp::Ordering;
+use std::collections::VecDeque;
 
 use crate::capture::PcapNgOut;
 use crate::push::{ClockMap, FrameResult, JobFrame, Report};
 
 use super::report::ReportBuilder;
+use super::schedule::NearlySorted;
 
 /// Stage 5: what a completed (or unfinished) frame is handed to.
 pub trait Sink {
@@ -91,7 +92,7 @@ pub struct Outputs {
     pcap: Option<PcapNgOut>,
     wire: Option<WireTake>,
     check_tags: bool,
-    heap: BinaryHeap<Reverse<Departed>>,
+    heap: NearlySorted<Departed>,
     /// Let go in departure order, waiting for their frame on the recorded wire.
     waiting: VecDeque<Departed>,
     wire_q: VecDeque<(u64, Vec<u8>)>,
@@ -114,7 +115,7 @@ impl Outputs {
             pcap,
             wire,
             check_tags,
-            heap: BinaryHeap::new(),
+            heap: NearlySorted::default(),
             waiting: VecDeque::new(),
             wire_q: VecDeque::new(),
             wire_frames: 0,
@@ -178,7 +179,8 @@ impl Outputs {
                     }
                 }
             }
-            w.write(d.r.depart_ns, &d.bytes).map_err(|e| e.to_string())?;
+            w.write(d.r.depart_ns, &d.bytes)
+                .map_err(|e| e.to_string())?;
         }
         let mut b = d.bytes;
         if b.capacity() > 0 && self.pool.len() < DEPART_WINDOW {
@@ -193,7 +195,7 @@ impl Outputs {
     /// frame, are then expected and only warned about). Returns the report and warnings.
     pub fn finish(&mut self, end: &ClockMap, cut: bool) -> Result<(Report, Vec<String>), String> {
         let mut warnings = Vec::new();
-        while let Some(Reverse(d)) = self.heap.pop() {
+        while let Some(d) = self.heap.pop() {
             self.release(d)?;
         }
         if let Some(take) = &mut self.wire {
@@ -207,13 +209,14 @@ impl Outputs {
             wire_frames = Some(self.wire_frames);
             let (w, c) = (self.wire_frames, self.departed + self.waiting.len() as u64);
             if w != c {
-                let msg = format!(
-                    "the wire carried {w} frames but the card completed {c} as sent"
-                );
+                let msg = format!("the wire carried {w} frames but the card completed {c} as sent");
                 if !cut {
                     return Err(format!("the wire does not match the completions: {msg}"));
                 }
-                warnings.push(format!("--pcap of the partial run: {msg}; the capture holds the {} matched in order", self.departed));
+                warnings.push(format!(
+                    "--pcap of the partial run: {msg}; the capture holds the {} matched in order",
+                    self.departed
+                ));
             }
             // Completions whose wire frame never showed (a cut run): counted in the report all the same.
             while let Some(d) = self.waiting.pop_front() {
@@ -243,9 +246,13 @@ impl Sink for Outputs {
         if r.on_wire() {
             let mut b = self.pool.pop().unwrap_or_default();
             b.extend_from_slice(bytes);
-            self.heap.push(Reverse(Departed { seq, r: *r, bytes: b }));
+            self.heap.push(Departed {
+                seq,
+                r: *r,
+                bytes: b,
+            });
             if self.heap.len() > DEPART_WINDOW {
-                if let Some(Reverse(d)) = self.heap.pop() {
+                if let Some(d) = self.heap.pop() {
                     self.release(d)?;
                 }
             }

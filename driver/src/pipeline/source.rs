@@ -140,9 +140,7 @@ impl<R: BufRead> Source for CsvSource<R> {
                 })?;
             if n == 0 {
                 self.done = true;
-                self.parser
-                    .finish()
-                    .map_err(|e| trace_err(&self.name, e))?;
+                self.parser.finish().map_err(|e| trace_err(&self.name, e))?;
                 return Ok(None);
             }
             self.line += 1;
@@ -283,7 +281,10 @@ mod tests {
         let got = rows(t.as_bytes()).unwrap();
         assert_eq!(got.len(), whole.rows.len());
         for (g, w) in got.iter().zip(&whole.rows) {
-            assert_eq!((g.index, g.line, g.time_ns, g.len), (w.index, w.line, w.launch_ns, w.len));
+            assert_eq!(
+                (g.index, g.line, g.time_ns, g.len),
+                (w.index, w.line, w.launch_ns, w.len)
+            );
         }
     }
 
@@ -295,7 +296,10 @@ mod tests {
         assert!(e.to_string().contains("byte 26 is not UTF-8"), "{e}");
         let e = rows(b"\xff\xfel\x00").unwrap_err();
         assert!(e.to_string().contains("UTF-16"), "{e}");
-        assert!(rows(b"launch_ns,queue,len\n").unwrap_err().to_string().contains("no rows"));
+        assert!(rows(b"launch_ns,queue,len\n")
+            .unwrap_err()
+            .to_string()
+            .contains("no rows"));
         let long = vec![b'1'; MAX_LINE + 10];
         assert!(rows(&long).unwrap_err().to_string().contains("longer than"));
     }
