@@ -64,6 +64,7 @@ fn write_trace(path: &Path, n: usize) {
 
 /// Run `tsnic ARGS` (outputs discarded) and return (exited 0, peak resident set in KiB) from the
 /// kernel's accounting of that one child (wait4).
+#[allow(clippy::zombie_processes)] // reaped by wait4 below, which also gives its rusage
 fn peak_rss_kib(args: &[&str]) -> (bool, i64) {
     let child = Command::new(env!("CARGO_BIN_EXE_tsnic"))
         .args(args)

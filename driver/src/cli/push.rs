@@ -472,11 +472,9 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
         }
     };
     sched.prime(prime).map_err(|e| bad_input(e, replay))?;
-    if sched.at_end() && sched.read() == 0 {
-        if replay {
-            bail!("{} holds no packets: nothing to replay", path.display());
-        }
-        // (an empty trace is refused by the parser)
+    // (an empty trace is refused by the parser)
+    if sched.at_end() && sched.read() == 0 && replay {
+        bail!("{} holds no packets: nothing to replay", path.display());
     }
     // The longest frame and the queues: of the whole input when it was read whole, else the card's
     // longest frame (a frame further on may be that long) and the queues seen so far.
@@ -530,7 +528,11 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
         if let Some(e) = refused {
             return Err(anyhow!(e)).context("nothing was sent");
         }
-        while sched.next().map_err(|e| bad_input(e, replay))?.is_some() {}
+        while sched
+            .next_frame()
+            .map_err(|e| bad_input(e, replay))?
+            .is_some()
+        {}
         push::check_options(card.caps(), &opts)?;
         bail!("`--backend mem` is a register file with no card behind it: it cannot send frames; use `sim` (the simulated card, e.g. `sim:small`) or `vfio:DDDD:BB:DD.F` (a real card); nothing was sent");
     }

@@ -542,7 +542,7 @@ mod tests {
         let mut o = code.to_le_bytes().to_vec();
         o.extend((v.len() as u16).to_le_bytes());
         o.extend(v);
-        while o.len() % 4 != 0 {
+        while !o.len().is_multiple_of(4) {
             o.push(0);
         }
         o
@@ -576,7 +576,7 @@ mod tests {
         body.extend((data.len() as u32).to_le_bytes());
         body.extend((data.len() as u32).to_le_bytes());
         body.extend(data);
-        while body.len() % 4 != 0 {
+        while !body.len().is_multiple_of(4) {
             body.push(0);
         }
         block(6, &body)

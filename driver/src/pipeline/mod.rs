@@ -150,7 +150,9 @@ pub fn run(
             let mut ring_full = false;
             loop {
                 if pending.is_none() && !input_done {
-                    pending = sched.next().map_err(|e| PushError::Input(Box::new(e)))?;
+                    pending = sched
+                        .next_frame()
+                        .map_err(|e| PushError::Input(Box::new(e)))?;
                     input_done = pending.is_none();
                 }
                 let Some(h) = &pending else { break };

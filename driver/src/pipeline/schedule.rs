@@ -312,7 +312,7 @@ impl<'a> Schedule<'a> {
     }
 
     /// The next frame in launch-time order, or `None` when the input is done.
-    pub fn next(&mut self) -> Result<Option<Held>, ScheduleError> {
+    pub fn next_frame(&mut self) -> Result<Option<Held>, ScheduleError> {
         while !self.eof && self.heap.len() <= self.cfg.window {
             self.read_one()?;
         }
@@ -454,7 +454,7 @@ mod tests {
     fn drain(s: &mut Schedule<'_>) -> Result<Vec<(u64, u64)>, ScheduleError> {
         s.set_time_zero(1000, 0)?;
         let mut v = Vec::new();
-        while let Some(h) = s.next()? {
+        while let Some(h) = s.next_frame()? {
             v.push((h.job.launch_ns, h.job.index));
         }
         Ok(v)
