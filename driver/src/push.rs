@@ -223,9 +223,10 @@ pub struct Outcome {
     pub end_phc_ns: u64,
     /// Doorbells written.
     pub doorbells: u64,
-    /// Wall-clock (host `CLOCK_MONOTONIC`) ns of the post+reap loop: from just before the first
-    /// frame is posted to the last completion taken (posting, doorbells, completion reaping, buffer
-    /// recycling, waits); not reading the input, opening the card, setting up rings or the report.
+    /// Wall-clock (host `CLOCK_MONOTONIC`) ns of the pipeline's loop: from just before the first
+    /// frame is posted to the last completion taken (taking frames from the schedule and the source,
+    /// posting, doorbells, completion reaping, buffer recycling, the sinks, waits); not opening the
+    /// card or setting up rings.
     pub loop_wall_ns: u64,
     /// What relates the PHC to simulated time during the run.
     pub clock: ClockMap,

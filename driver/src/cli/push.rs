@@ -59,16 +59,19 @@ pub struct RunArgs {
     /// tests; `sim:state=PATH|none` chooses the saved card, see `tsnic sim`), `vfio:DDDD:BB:DD.F`
     /// (a real card) or `null` (no card: a host thread completes every descriptor SENT at its
     /// launch time, at once, so the host path alone is measured; the summary ends with `host: N ns
-    /// per frame, M Mpps`, N = wall time of the post+reap loop (posting, doorbells, completion
-    /// reaping, buffer recycling; not reading the input, opening the card or writing outputs)
-    /// divided by the frames completed, M = 1000 / N).
+    /// per frame, M Mpps`, N = wall time of the pipeline's loop (reading the input as it goes,
+    /// posting, doorbells, completion reaping, buffer recycling, feeding the report and --pcap; not
+    /// opening the card or the first ring-full read ahead) divided by the frames completed,
+    /// M = 1000 / N).
     #[arg(long, default_value = "sim")]
     pub backend: String,
-    /// Write the wire as pcapng (name it .pcapng), nanosecond timestamps = actual departure (TAI ns).
+    /// Write the wire as pcapng (name it .pcapng), nanosecond timestamps = actual departure (TAI ns);
+    /// `-`: to stdout (the summary table then goes to stderr).
     #[arg(long, value_name = "FILE")]
     pub pcap: Option<PathBuf>,
     /// Write a JSON report (counts, departure error percentiles, duration, rates, every frame); `-`:
-    /// to stdout, in place of the summary table. A job cut short (an error, Ctrl-C) still writes
+    /// to stdout, in place of the summary table. The frame list is kept in a temporary file (about
+    /// 72 bytes a frame) until the end, not in memory. A job cut short (an error, Ctrl-C) still writes
     /// it, marked `partial`.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
@@ -309,7 +312,11 @@ pub fn parse_duration_ns(s: &str) -> std::result::Result<u64, String> {
 /// plot's font, before anything runs.
 pub fn check_run_outputs(args: &RunArgs, input_what: &str, input: &Path) -> Result<()> {
     let mut outs = Vec::new();
-    if let Some(p) = &args.pcap {
+    let dash = |p: &Option<PathBuf>| p.as_deref() == Some(Path::new("-"));
+    if dash(&args.pcap) && dash(&args.report) {
+        bail!("--pcap - and --report - both ask for stdout: one output can go there, give the other a file");
+    }
+    if let Some(p) = args.pcap.as_ref().filter(|p| p.as_os_str() != "-") {
         outs.push(OutPath {
             flag: "--pcap",
             path: p,
@@ -494,8 +501,10 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
     };
     let phc0 = push::phc_now(opened.card.backend());
     // A launch time beyond the hold limit or the PHC's range refuses the job as before, with a report.
-    let mut refused: Option<PushError> = None;
-    if let Err(e) = sched.set_time_zero(t0, phc0) {
+    let mut refused: Option<PushError> = push::check_time_range(&[], phc0).err();
+    if refused.is_some() {
+        // (the PHC itself is past the range: that is the error, whatever the frames)
+    } else if let Err(e) = sched.set_time_zero(t0, phc0) {
         match e {
             ScheduleError::HoldTooLong { .. } | ScheduleError::TimeRange { .. } => {
                 refused = Some(PushError::Input(Box::new(e)))
@@ -550,16 +559,24 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
         tap.as_ref().map(|t| t.wire_stats()).unwrap_or_default(),
     );
     #[cfg(feature = "sim")]
-    if tap.is_some() && sched.at_end() {
+    if tap.is_some() {
         let now = push::phc_now(card.backend());
         if let Some(last) = sched.held().map(|h| h.job.launch_ns).max() {
             let span = last.saturating_sub(now);
             if span >= LONG_RUN_NS {
-                eprintln!(
-                    "push: {} frame(s), the last launch {} after the card's PHC now: that much simulated time to run (the simulator runs slower than real time)",
-                    sched.read(),
-                    super::common::fmt_ns(span)
-                );
+                if sched.at_end() {
+                    eprintln!(
+                        "push: {} frame(s), the last launch {} after the card's PHC now: that much simulated time to run (the simulator runs slower than real time)",
+                        sched.read(),
+                        super::common::fmt_ns(span)
+                    );
+                } else {
+                    eprintln!(
+                        "push: the first {} frame(s) read launch up to {} after the card's PHC now, and the input goes on: at least that much simulated time to run (the simulator runs slower than real time)",
+                        sched.read(),
+                        super::common::fmt_ns(span)
+                    );
+                }
             }
         }
     }
