@@ -142,6 +142,9 @@ impl Post {
                 });
                 self.fifo.push_back((self.posts, f.launch_ns, qp, cookie));
                 self.posts += 1;
+                // Drop completed frames from the front, so the FIFO holds no more than what is in
+                // flight behind the oldest outstanding frame, however long the job.
+                self.oldest_due();
                 Ok(true)
             }
             Err(_full) => Ok(false),
