@@ -506,6 +506,7 @@ pub fn run(
             from_first: false,
             clamp_backwards: false,
             hold_limit_ns: u64::MAX,
+            retime: schedule::Retime::Capture,
         },
     );
     sched

@@ -23,9 +23,9 @@ use tsnic::pipeline::{
     histogram::Histogram,
     post::QueuePlan,
     report::ReportBuilder,
-    schedule::{Config as ScheduleConfig, Schedule, ScheduleError},
+    schedule::{Config as ScheduleConfig, Retime, Schedule, ScheduleError},
     sink::{Outputs, Sink, WireTake},
-    source::{open_input, CsvSource, InputError, Source},
+    source::{open_input, CsvSource, InputError, Looped, Reopen, Source},
     RunEnd,
 };
 use tsnic::push::{self, FrameSource, JobFrame, PushError, PushOptions, Report, ReportContext};
@@ -352,6 +352,12 @@ pub enum Input {
     Capture {
         /// TX queue.
         queue: u16,
+        /// Re-timing (`--speed`, `--pps`, `--mbps`).
+        retime: Retime,
+        /// Passes over the capture (`--loop`).
+        passes: u32,
+        /// Frames at most, over all passes (`--limit`).
+        limit: u64,
     },
 }
 
@@ -385,6 +391,18 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
         },
     )?;
     let is_trace = matches!(input, Input::Trace { .. });
+    let retime = match input {
+        Input::Capture { retime, .. } => retime,
+        Input::Trace { .. } => Retime::Capture,
+    };
+    if let Input::Capture { passes, .. } = input {
+        if passes > 1 && from_stdin {
+            bail!("--loop {passes} reads the capture {passes} times: give a file, stdin (`-`) can be read once");
+        }
+        if absolute && (passes > 1 || retime != Retime::Capture) {
+            bail!("--absolute sends at the capture's own TAI times: it cannot be combined with --loop, --speed, --pps or --mbps (drop --absolute to re-time from time 0)");
+        }
+    }
     // Why a bad input is refused, with what a user does about it.
     let refusal = move |e: &ScheduleError| -> &'static str {
         match e {
@@ -413,7 +431,7 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
     // A capture's header is read before the card is opened (a file that is no capture is refused
     // without starting the card).
     let (mut capture, mut reader) = match input {
-        Input::Capture { queue } => (
+        Input::Capture { queue, .. } => (
             Some(
                 pcapin::open_capture(
                     reader,
@@ -439,18 +457,43 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
     };
     let (source, window, replay): (Box<dyn Source>, usize, bool) =
         match (&input, capture.take(), reader.take()) {
-            (Input::Capture { queue }, Some(mut c), _) => {
+            (
+                Input::Capture {
+                    queue,
+                    passes,
+                    limit,
+                    ..
+                },
+                Some(mut c),
+                _,
+            ) => {
                 if u32::from(*queue) >= caps.num_queues {
                     bail!(
                         "--queue {queue} does not exist: the card has {} queue(s)",
                         caps.num_queues
                     );
                 }
-                c.set_limits(ReplayLimits {
+                let limits = ReplayLimits {
                     queue: *queue,
                     max_len: max_frame,
+                };
+                c.set_limits(limits);
+                // Each further pass opens the file again (stdin was refused with --loop).
+                let file = path.to_path_buf();
+                let reopen: Reopen<'static> = Box::new(move || {
+                    let (r, name) = open_input(&file, "the capture").map_err(|e| {
+                        InputError::Capture(tsnic::capture::CaptureError::Io {
+                            path: file.display().to_string(),
+                            source: e,
+                        })
+                    })?;
+                    Ok(Box::new(pcapin::open_capture(r, name, limits)?) as Box<dyn Source>)
                 });
-                (Box::new(c), 0, true)
+                (
+                    Box::new(Looped::new(Box::new(c), reopen, *passes, *limit)),
+                    0,
+                    true,
+                )
             }
             (Input::Trace { window }, _, Some((r, name))) => {
                 let limits = Limits::for_card(caps.num_queues, caps.max_frame_len);
@@ -466,6 +509,7 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
             from_first: replay,
             clamp_backwards: replay,
             hold_limit_ns: args.hold_limit,
+            retime,
         },
     );
     let prime = prime_count(args, &input);

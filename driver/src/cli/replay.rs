@@ -16,6 +16,8 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
+use tsnic::pipeline::schedule::Retime;
+
 use super::push::{run_job, Input, RunArgs};
 
 /// Arguments of `tsnic replay`.
@@ -29,8 +31,66 @@ pub struct ReplayArgs {
     /// Use the capture's timestamps as absolute TAI launch times instead of relative to the first.
     #[arg(long)]
     pub absolute: bool,
+    /// Play the capture this many times faster (0.5: half speed): frame i leaves at time 0 +
+    /// round((t_i - t_0) / X). A decimal number, e.g. 2, 0.25, 1.5.
+    #[arg(long, value_name = "X", value_parser = parse_speed, conflicts_with_all = ["pps", "mbps"])]
+    pub speed: Option<(u64, u64)>,
+    /// Re-time the capture to N packets per second: frame i leaves at time 0 + round(i * 10^9 / N).
+    #[arg(long, value_name = "N", value_parser = positive, conflicts_with = "mbps")]
+    pub pps: Option<u64>,
+    /// Re-time the capture to N Mb/s of frame bits (frame + FCS): frame i leaves at time 0 +
+    /// round(B_i * 1000 / N), B_i the bits of the frames before it.
+    #[arg(long, value_name = "N", value_parser = positive)]
+    pub mbps: Option<u64>,
+    /// Send the capture N times over: pass k sends frame i at time 0 + k * P + r_i (r_i its time in
+    /// the pass as above, P the first pass's last r plus one gap: the capture's mean gap, or one
+    /// --pps / --mbps interval), computed, never accumulated, so passes do not drift. Needs a file.
+    #[arg(long = "loop", value_name = "N", default_value_t = 1, value_parser = positive32)]
+    pub passes: u32,
+    /// Send at most N frames (over all passes).
+    #[arg(long, value_name = "N", value_parser = positive)]
+    pub limit: Option<u64>,
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+/// A positive whole number.
+fn positive(s: &str) -> Result<u64, String> {
+    match super::common::u64_arg(s)? {
+        0 => Err(format!("`{s}` must be at least 1")),
+        v => Ok(v),
+    }
+}
+
+fn positive32(s: &str) -> Result<u32, String> {
+    let v = positive(s)?;
+    u32::try_from(v).map_err(|_| format!("`{s}` is more than {}", u32::MAX))
+}
+
+/// A positive decimal speed factor as num/den (`1.25` -> 125/100): exact, no float rounding.
+fn parse_speed(s: &str) -> Result<(u64, u64), String> {
+    let t = s.trim();
+    let (int, frac) = t.split_once('.').unwrap_or((t, ""));
+    let bad =
+        || format!("`{s}` is not a speed factor: a positive decimal number such as 2, 0.5 or 1.25");
+    if int.is_empty() && frac.is_empty()
+        || !int.bytes().all(|b| b.is_ascii_digit())
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+        || frac.len() > 9
+    {
+        return Err(bad());
+    }
+    let den = 10u64.pow(frac.len() as u32);
+    let num = format!("{int}{frac}").parse::<u64>().map_err(|_| bad())?;
+    if num == 0 {
+        return Err(format!("`{s}`: the speed must be above 0"));
+    }
+    if num > u64::MAX / 1_000_000_000 {
+        return Err(format!(
+            "`{s}`: at most 18446744073 (a factor beyond that sends every frame at once)"
+        ));
+    }
+    Ok((num, den))
 }
 
 /// Run `tsnic replay`.
@@ -39,7 +99,17 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         &args.run,
         &args.capture,
         args.absolute,
-        Input::Capture { queue: args.queue },
+        Input::Capture {
+            queue: args.queue,
+            retime: match (args.speed, args.pps, args.mbps) {
+                (Some((num, den)), _, _) => Retime::Speed { num, den },
+                (_, Some(n), _) => Retime::Pps(n),
+                (_, _, Some(n)) => Retime::Mbps(n),
+                _ => Retime::Capture,
+            },
+            passes: args.passes,
+            limit: args.limit.unwrap_or(u64::MAX),
+        },
     )?;
     Ok(())
 }

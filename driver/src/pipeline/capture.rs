@@ -215,6 +215,8 @@ impl Common {
             queue: self.limits.queue,
             len: data.len() as u32,
             has_bytes: true,
+            pass: 0,
+            pos: i,
         }))
     }
 }

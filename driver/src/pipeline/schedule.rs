@@ -39,6 +39,90 @@ pub struct Config {
     pub clamp_backwards: bool,
     /// Refuse a launch time more than this after the PHC at the start.
     pub hold_limit_ns: u64,
+    /// How a relative capture schedule is re-timed (`replay --speed/--pps/--mbps`).
+    pub retime: Retime,
+}
+
+/// A replay's timing: the capture's own, or re-timed. Each frame's time is computed from its own
+/// input time (or position) and its pass, never accumulated from the frame before: pass `k` sends
+/// frame `i` at `k * P + r_i` after time 0, with `r_i` below and the pass period `P = r_last + gap`
+/// (`r_last` the last frame's time in the first pass), so a long or looped schedule does not drift.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Retime {
+    /// `r_i = t_i - t_0`; gap: the pass's mean gap, `round(r_last / (n - 1))` (1 us for one frame).
+    #[default]
+    Capture,
+    /// `--speed num/den`: `r_i = round((t_i - t_0) * den / num)`; gap as for the capture's timing.
+    Speed {
+        /// Numerator of the speed factor.
+        num: u64,
+        /// Denominator.
+        den: u64,
+    },
+    /// `--pps N`: `r_i = round(i * 10^9 / N)`; gap `round(10^9 / N)`.
+    Pps(u64),
+    /// `--mbps N`: `r_i = round(B_i * 1000 / N)`, `B_i` the frame bits (frame + FCS) before frame
+    /// `i` in its pass; gap: the last frame's bits at N Mb/s.
+    Mbps(u64),
+}
+
+/// Where the passes of a looped replay start.
+#[derive(Debug, Clone, Copy, Default)]
+struct Passes {
+    number: u32,
+    /// Start of the current pass, relative to time 0.
+    base: u64,
+    /// The first pass's period, once it is over.
+    period: Option<u64>,
+    /// The current pass's frames, last re-timed time, bits so far, last frame's bits.
+    frames: u64,
+    last_r: u64,
+    bits: u128,
+    last_bits: u128,
+}
+
+fn div_round(a: u128, b: u128) -> u64 {
+    ((a + b / 2) / b.max(1)).min(u64::MAX as u128) as u64
+}
+
+impl Passes {
+    /// The re-timed time of a frame at input time `rel` (since the pass's first), position `pos`,
+    /// length `len`, from time 0.
+    fn place(&mut self, rt: Retime, rel: u64, pos: u64, len: u32) -> u64 {
+        let r = match rt {
+            Retime::Capture => rel,
+            Retime::Speed { num, den } => {
+                div_round(u128::from(rel) * u128::from(den), u128::from(num))
+            }
+            Retime::Pps(n) => div_round(u128::from(pos) * 1_000_000_000, u128::from(n)),
+            Retime::Mbps(n) => div_round(self.bits * 1000, u128::from(n)),
+        };
+        let bits = (u128::from(len) + 4) * 8;
+        self.bits += bits;
+        self.last_bits = bits;
+        self.frames += 1;
+        self.last_r = r;
+        self.base.saturating_add(r)
+    }
+
+    /// The next pass starts one period after this one (the period is the first pass's).
+    fn start_next(&mut self, rt: Retime) {
+        let period = *self.period.get_or_insert_with(|| {
+            let gap = match rt {
+                Retime::Pps(n) => div_round(1_000_000_000, u128::from(n)),
+                Retime::Mbps(n) => div_round(self.last_bits * 1000, u128::from(n)),
+                _ if self.frames > 1 => {
+                    div_round(u128::from(self.last_r), u128::from(self.frames - 1))
+                }
+                _ => 1000,
+            };
+            self.last_r.saturating_add(gap.max(1))
+        });
+        self.base = self.base.saturating_add(period);
+        self.frames = 0;
+        self.bits = 0;
+        self.last_r = 0;
+    }
 }
 
 /// A frame the schedule gives out.
@@ -222,6 +306,8 @@ pub struct Schedule<'a> {
     backwards: Backwards,
     /// Time 0 and the PHC at the start, once set.
     zero: Option<(u64, u64)>,
+    /// The passes of a looped replay.
+    pass: Passes,
     pool: Vec<Vec<u8>>,
     read: u64,
 }
@@ -239,6 +325,7 @@ impl<'a> Schedule<'a> {
             prev: None,
             backwards: Backwards::default(),
             zero: None,
+            pass: Passes::default(),
             pool: Vec::new(),
             read: 0,
         }
@@ -342,6 +429,13 @@ impl<'a> Schedule<'a> {
             self.recycle(data);
             data = Vec::new();
         }
+        if raw.pass != self.pass.number {
+            // A new pass over the input: it starts one pass period after the one before.
+            self.pass.start_next(self.cfg.retime);
+            self.pass.number = raw.pass;
+            self.first_time = None;
+            self.prev = None;
+        }
         let first = *self.first_time.get_or_insert(raw.time_ns);
         let mut key = if self.cfg.from_first && !self.cfg.absolute {
             raw.time_ns.saturating_sub(first)
@@ -350,7 +444,8 @@ impl<'a> Schedule<'a> {
         };
         if self.cfg.clamp_backwards {
             if let Some((prev_time, prev_key)) = self.prev {
-                if raw.time_ns < prev_time {
+                // (counted in the first pass: the others repeat it)
+                if raw.time_ns < prev_time && raw.pass == 0 {
                     self.backwards.count += 1;
                     self.backwards
                         .first
@@ -359,6 +454,9 @@ impl<'a> Schedule<'a> {
                 key = key.max(prev_key);
             }
             self.prev = Some((raw.time_ns, key));
+        }
+        if self.cfg.from_first && !self.cfg.absolute {
+            key = self.pass.place(self.cfg.retime, key, raw.pos, raw.len);
         }
         if let Some((k, prev)) = &self.last_out {
             if (key, raw.seq) < (*k, prev.seq) {
@@ -447,6 +545,7 @@ mod tests {
                 from_first: false,
                 clamp_backwards: false,
                 hold_limit_ns: u64::MAX,
+                retime: Retime::Capture,
             },
         )
     }
@@ -481,6 +580,94 @@ mod tests {
         assert!(drain(&mut sched(t, 3)).is_ok());
     }
 
+    fn looped(text: &'static str, passes: u32, limit: u64, retime: Retime) -> Schedule<'static> {
+        use crate::pipeline::source::{Looped, Source};
+        let open = move || -> Box<dyn Source> {
+            Box::new(CsvSource::new(
+                text.as_bytes(),
+                "c".into(),
+                Limits::default(),
+            ))
+        };
+        let src = Looped::new(open(), Box::new(move || Ok(open())), passes, limit);
+        Schedule::new(
+            Box::new(src),
+            Config {
+                window: 0,
+                absolute: false,
+                from_first: true,
+                clamp_backwards: true,
+                hold_limit_ns: u64::MAX,
+                retime,
+            },
+        )
+    }
+
+    /// Pass k sends frame i at T0 + k * P + round(r_i), computed, never accumulated: a one-hour
+    /// looped schedule (3000 passes of 1.2 s, at speed 1.25 and 0.8) is exact to the nanosecond at
+    /// its last frame, with irregular gaps whose division by the speed does not come out even.
+    #[test]
+    fn looped_and_retimed_schedules_do_not_drift() {
+        let t = "launch_ns,queue,len\n1000,0,60\n1333,0,61\n500000001,0,70\n1200000000,0,1500\n";
+        let times = [1000u64, 1333, 500_000_001, 1_200_000_000];
+        for (num, den) in [(125u64, 100u64), (4, 5), (1, 1)] {
+            let mut s = looped(t, 3000, u64::MAX, Retime::Speed { num, den });
+            s.set_time_zero(7, 0).unwrap();
+            // the test's own arithmetic: exact rationals
+            let r = |i: usize| {
+                ((times[i] - times[0]) as u128 * den as u128 * 2 + num as u128) / (2 * num as u128)
+            };
+            let gap = (r(3) * 2 + 3) / 6; // round(r_last / (n - 1))
+            let p = r(3) + gap;
+            let mut n = 0u64;
+            while let Some(h) = s.next_frame().unwrap() {
+                let (k, i) = ((n / 4) as u128, (n % 4) as usize);
+                assert_eq!(
+                    u128::from(h.job.launch_ns),
+                    7 + k * p + r(i),
+                    "pass {k} frame {i}"
+                );
+                n += 1;
+            }
+            assert_eq!(n, 12_000);
+            assert!(2999 * p + r(3) >= 3_600_000_000_000, "at least an hour");
+        }
+        // --pps and --mbps: position and bits, the pass period one interval more; --limit counts all
+        let mut s = looped(t, 3, 10, Retime::Pps(3));
+        s.set_time_zero(0, 0).unwrap();
+        let mut got = Vec::new();
+        while let Some(h) = s.next_frame().unwrap() {
+            got.push(h.job.launch_ns);
+        }
+        let third = |i: u64| (i * 1_000_000_000 * 2 + 3) / 6;
+        let want: Vec<u64> = (0..10)
+            .map(|n| (n / 4) * (third(3) + third(1)) + third(n % 4))
+            .collect();
+        assert_eq!(got, want);
+        let mut s = looped(t, 2, u64::MAX, Retime::Mbps(10));
+        s.set_time_zero(0, 0).unwrap();
+        let mut got = Vec::new();
+        while let Some(h) = s.next_frame().unwrap() {
+            got.push(h.job.launch_ns);
+        }
+        // bits before each frame: 0, 512, 1032, 1624; the last frame 1504 * 8 = 12032 bits
+        let r = [0u64, 51_200, 103_200, 162_400];
+        let p = 162_400 + 1_203_200;
+        assert_eq!(
+            got,
+            vec![
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                p + r[0],
+                p + r[1],
+                p + r[2],
+                p + r[3]
+            ]
+        );
+    }
+
     #[test]
     fn backwards_capture_times_are_clamped_and_counted() {
         let t = "launch_ns,queue,len\n100,0,60\n90,0,60\n120,0,60\n";
@@ -493,6 +680,7 @@ mod tests {
                 from_first: true,
                 clamp_backwards: true,
                 hold_limit_ns: u64::MAX,
+                retime: Retime::Capture,
             },
         );
         assert_eq!(

@@ -30,6 +30,10 @@ pub struct Raw {
     pub len: u32,
     /// The bytes were written to the caller's buffer (else they are generated from the row).
     pub has_bytes: bool,
+    /// Pass over the input (`replay --loop`: 0, 1, ...; 0 otherwise).
+    pub pass: u32,
+    /// Position within its pass, from 0.
+    pub pos: u64,
 }
 
 impl Raw {
@@ -189,6 +193,8 @@ impl<R: BufRead> Source for CsvSource<R> {
                     queue: row.queue as u16,
                     len: row.len,
                     has_bytes: false,
+                    pass: 0,
+                    pos: row.index,
                 }));
             }
         }
@@ -234,11 +240,71 @@ impl Source for SliceSource<'_> {
             queue: f.queue,
             len: f.len,
             has_bytes: true,
+            pass: 0,
+            pos: seq,
         }))
     }
 
     fn name(&self) -> &str {
         "the job"
+    }
+}
+
+/// Opens the input again for the next pass.
+pub type Reopen<'a> = Box<dyn FnMut() -> Result<Box<dyn Source + 'a>, InputError> + 'a>;
+
+/// The input read `passes` times over (`replay --loop`), at most `limit` frames in all (`--limit`):
+/// frame indices and input positions count on across passes; [`Raw::pass`] and [`Raw::pos`] say
+/// which pass and where in it.
+pub struct Looped<'a> {
+    cur: Box<dyn Source + 'a>,
+    reopen: Reopen<'a>,
+    pass: u32,
+    passes: u32,
+    limit: u64,
+    seq: u64,
+}
+
+impl<'a> Looped<'a> {
+    /// `first` for pass 0, `reopen` for each further pass.
+    pub fn new(first: Box<dyn Source + 'a>, reopen: Reopen<'a>, passes: u32, limit: u64) -> Self {
+        Looped {
+            cur: first,
+            reopen,
+            pass: 0,
+            passes: passes.max(1),
+            limit,
+            seq: 0,
+        }
+    }
+}
+
+impl Source for Looped<'_> {
+    fn next(&mut self, data: &mut Vec<u8>) -> Result<Option<Raw>, InputError> {
+        if self.seq >= self.limit {
+            return Ok(None);
+        }
+        loop {
+            if let Some(mut r) = self.cur.next(data)? {
+                r.pos = r.seq;
+                r.pass = self.pass;
+                r.seq = self.seq;
+                r.index = self.seq;
+                self.seq += 1;
+                return Ok(Some(r));
+            }
+            if self.pass + 1 >= self.passes || self.seq == 0 {
+                return Ok(None);
+            }
+            self.pass += 1;
+            self.cur = (self.reopen)()?;
+        }
+    }
+    fn name(&self) -> &str {
+        self.cur.name()
+    }
+    fn notes(&self) -> Vec<String> {
+        self.cur.notes()
     }
 }
 
