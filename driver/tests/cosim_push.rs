@@ -771,3 +771,69 @@ fn replay_retimed_looped_and_limited() {
         }
     }
 }
+
+/// `replay --queues 4` on the simulated card: each UDP flow keeps one queue, the flows use more than
+/// one, and the wire carries the capture in its order, each frame SENT within a cycle of its time.
+#[test]
+fn replay_spreads_flows_over_queues() {
+    if !core_ready() {
+        return;
+    }
+    let input = tmp("flows.pcapng");
+    let mut w = capture::PcapNgOut::create(&input).unwrap();
+    let base = 1_600_000_000_000_000_000u64;
+    let mut frames = Vec::new();
+    for i in 0..32u64 {
+        let port = 4000 + (i % 8) as u16; // 8 flows
+        let mut f = vec![2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 0x08, 0x00];
+        f.extend([
+            0x45, 0, 0, 46, 0, 0, 0, 0, 64, 17, 0, 0, 192, 168, 0, 1, 192, 168, 0, 2,
+        ]);
+        f.extend(port.to_be_bytes());
+        f.extend([0x13, 0x88, 0, 26, 0, 0]);
+        f.extend((0..18).map(|k| (k + i) as u8));
+        w.write(base + i * 2000, &f).unwrap();
+        frames.push((port, f));
+    }
+    w.finish().unwrap();
+    let (output, report) = (tmp("flows-out.pcapng"), tmp("flows.json"));
+    let out = tsnic(&[
+        "replay",
+        input.to_str().unwrap(),
+        "--queues",
+        "4",
+        "--pcap",
+        output.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rep: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let t0 = rep["t0_ns"].as_u64().unwrap();
+    let fr = rep["frames"].as_array().unwrap();
+    let mut flow_queue: BTreeMap<u16, u64> = BTreeMap::new();
+    for (i, f) in fr.iter().enumerate() {
+        let q = f["queue"].as_u64().unwrap();
+        assert!(q < 4, "{f}");
+        let prev = *flow_queue.entry(frames[i].0).or_insert(q);
+        assert_eq!(prev, q, "flow {} changed queue at frame {i}", frames[i].0);
+        assert_eq!(f["launch_ns"].as_u64(), Some(t0 + i as u64 * 2000));
+        assert_eq!(f["status"], "SENT");
+        assert!(
+            (0..=CYCLE_NS).contains(&f["error_ns"].as_i64().unwrap()),
+            "{f}"
+        );
+    }
+    let used: std::collections::BTreeSet<u64> = flow_queue.values().copied().collect();
+    assert!(used.len() > 1, "8 flows on one queue: {flow_queue:?}");
+    let got = capture::read(&output).unwrap();
+    assert_eq!(got.len(), 32);
+    for (g, (_, f)) in got.iter().zip(&frames) {
+        assert_eq!(&g.data, f, "capture order and bytes");
+    }
+}

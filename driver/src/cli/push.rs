@@ -358,6 +358,8 @@ pub enum Input {
         passes: u32,
         /// Frames at most, over all passes (`--limit`).
         limit: u64,
+        /// Queues to spread the flows over (`--queues`), from `queue`.
+        spread: u16,
     },
 }
 
@@ -439,6 +441,7 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
                     ReplayLimits {
                         queue,
                         max_len: 9000,
+                        spread: 1,
                     },
                 )
                 .map_err(|e| anyhow!(e))
@@ -455,52 +458,64 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
     } else {
         caps.max_frame_len
     };
-    let (source, window, replay): (Box<dyn Source>, usize, bool) =
-        match (&input, capture.take(), reader.take()) {
-            (
-                Input::Capture {
-                    queue,
-                    passes,
-                    limit,
-                    ..
-                },
-                Some(mut c),
-                _,
-            ) => {
-                if u32::from(*queue) >= caps.num_queues {
-                    bail!(
-                        "--queue {queue} does not exist: the card has {} queue(s)",
+    let (source, window, replay): (Box<dyn Source>, usize, bool) = match (
+        &input,
+        capture.take(),
+        reader.take(),
+    ) {
+        (
+            Input::Capture {
+                queue,
+                passes,
+                limit,
+                spread,
+                ..
+            },
+            Some(mut c),
+            _,
+        ) => {
+            if u32::from(*queue) >= caps.num_queues {
+                bail!(
+                    "--queue {queue} does not exist: the card has {} queue(s)",
+                    caps.num_queues
+                );
+            }
+            if u32::from(*queue) + u32::from(*spread) > caps.num_queues {
+                bail!(
+                        "--queues {spread} from queue {queue} needs queues {queue}..={}, but the card has {} queue(s)",
+                        u32::from(*queue) + u32::from(*spread) - 1,
                         caps.num_queues
                     );
-                }
-                let limits = ReplayLimits {
-                    queue: *queue,
-                    max_len: max_frame,
-                };
-                c.set_limits(limits);
-                // Each further pass opens the file again (stdin was refused with --loop).
-                let file = path.to_path_buf();
-                let reopen: Reopen<'static> = Box::new(move || {
-                    let (r, name) = open_input(&file, "the capture").map_err(|e| {
-                        InputError::Capture(tsnic::capture::CaptureError::Io {
-                            path: file.display().to_string(),
-                            source: e,
-                        })
-                    })?;
-                    Ok(Box::new(pcapin::open_capture(r, name, limits)?) as Box<dyn Source>)
-                });
-                (
-                    Box::new(Looped::new(Box::new(c), reopen, *passes, *limit)),
-                    0,
-                    true,
-                )
             }
-            (Input::Trace { window }, _, Some((r, name))) => {
-                let limits = Limits::for_card(caps.num_queues, caps.max_frame_len);
-                (Box::new(CsvSource::new(r, name, limits)), *window, false)
-            }
-            _ => bail!("the input was not opened: a driver bug"),
-        };
+            let limits = ReplayLimits {
+                queue: *queue,
+                max_len: max_frame,
+                spread: *spread,
+            };
+            c.set_limits(limits);
+            // Each further pass opens the file again (stdin was refused with --loop).
+            let file = path.to_path_buf();
+            let reopen: Reopen<'static> = Box::new(move || {
+                let (r, name) = open_input(&file, "the capture").map_err(|e| {
+                    InputError::Capture(tsnic::capture::CaptureError::Io {
+                        path: file.display().to_string(),
+                        source: e,
+                    })
+                })?;
+                Ok(Box::new(pcapin::open_capture(r, name, limits)?) as Box<dyn Source>)
+            });
+            (
+                Box::new(Looped::new(Box::new(c), reopen, *passes, *limit)),
+                0,
+                true,
+            )
+        }
+        (Input::Trace { window }, _, Some((r, name))) => {
+            let limits = Limits::for_card(caps.num_queues, caps.max_frame_len);
+            (Box::new(CsvSource::new(r, name, limits)), *window, false)
+        }
+        _ => bail!("the input was not opened: a driver bug"),
+    };
     let mut sched = Schedule::new(
         source,
         ScheduleConfig {

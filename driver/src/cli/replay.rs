@@ -47,6 +47,10 @@ pub struct ReplayArgs {
     /// --pps / --mbps interval), computed, never accumulated, so passes do not drift. Needs a file.
     #[arg(long = "loop", value_name = "N", default_value_t = 1, value_parser = positive32)]
     pub passes: u32,
+    /// Spread the packets over N queues (--queue and the N - 1 after it) by flow: IP addresses,
+    /// protocol and ports (or MACs and EtherType), hashed; a flow keeps its queue and its order.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = positive16)]
+    pub queues: u16,
     /// Send at most N frames (over all passes).
     #[arg(long, value_name = "N", value_parser = positive)]
     pub limit: Option<u64>,
@@ -60,6 +64,11 @@ fn positive(s: &str) -> Result<u64, String> {
         0 => Err(format!("`{s}` must be at least 1")),
         v => Ok(v),
     }
+}
+
+fn positive16(s: &str) -> Result<u16, String> {
+    let v = positive(s)?;
+    u16::try_from(v).map_err(|_| format!("`{s}` is more than {}", u16::MAX))
 }
 
 fn positive32(s: &str) -> Result<u32, String> {
@@ -109,6 +118,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
             },
             passes: args.passes,
             limit: args.limit.unwrap_or(u64::MAX),
+            spread: args.queues,
         },
     )?;
     Ok(())

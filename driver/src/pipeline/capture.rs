@@ -21,10 +21,59 @@ const MAX_BLOCK: usize = 1 << 24;
 /// What a replay does with each packet: its queue and the card's longest frame.
 #[derive(Debug, Clone, Copy)]
 pub struct ReplayLimits {
-    /// TX queue every packet goes to.
+    /// TX queue every packet goes to (the first of `spread`).
     pub queue: u16,
     /// Longest frame the card sends, bytes without FCS.
     pub max_len: u32,
+    /// Queues to spread the packets over by flow ([`flow_hash`]): queue + hash % spread (1: none).
+    pub spread: u16,
+}
+
+/// A hash of a frame's flow: the IPv4 or IPv6 addresses, protocol and (TCP, UDP, SCTP) ports, behind
+/// up to two VLAN tags; for other frames the MAC addresses and EtherType. Frames of one flow hash
+/// alike, so spread over queues they keep their order.
+pub fn flow_hash(f: &[u8]) -> u32 {
+    let mut h: u32 = 0x811c_9dc5; // FNV-1a
+    let mut eat = |b: &[u8]| {
+        for &x in b {
+            h ^= u32::from(x);
+            h = h.wrapping_mul(0x0100_0193);
+        }
+    };
+    let get = |a: usize, b: usize| f.get(a..b);
+    let mut o = 12;
+    let mut et = get(o, o + 2).map(|b| u16::from_be_bytes([b[0], b[1]]));
+    for _ in 0..2 {
+        if matches!(et, Some(0x8100 | 0x88a8)) {
+            o += 4;
+            et = get(o, o + 2).map(|b| u16::from_be_bytes([b[0], b[1]]));
+        }
+    }
+    let l3 = o + 2;
+    let (addrs, proto, l4) = match et {
+        Some(0x0800) => match (get(l3, l3 + 20), f.get(l3).map(|v| usize::from(v & 15) * 4)) {
+            (Some(ip), Some(ihl)) => (Some(&ip[12..20]), ip[9], l3 + ihl),
+            _ => (None, 0, 0),
+        },
+        Some(0x86dd) => match get(l3, l3 + 40) {
+            Some(ip) => (Some(&ip[8..40]), ip[6], l3 + 40),
+            None => (None, 0, 0),
+        },
+        _ => (None, 0, 0),
+    };
+    match addrs {
+        Some(a) => {
+            eat(a);
+            eat(&[proto]);
+            if matches!(proto, 6 | 17 | 132) {
+                if let Some(p) = get(l4, l4 + 4) {
+                    eat(p);
+                }
+            }
+        }
+        None => eat(f.get(..14).unwrap_or(f)),
+    }
+    h
 }
 
 /// Frames padded to [`MIN_FRAME`]: how many, and the first (packet index, length as captured).
@@ -207,12 +256,17 @@ impl Common {
             data.resize(MIN_FRAME, 0);
         }
         self.packets += 1;
+        let queue = if self.limits.spread > 1 {
+            self.limits.queue + (flow_hash(data) % u32::from(self.limits.spread)) as u16
+        } else {
+            self.limits.queue
+        };
         Ok(Some(Raw {
             seq: i,
             index: i,
             line: 0,
             time_ns: ts_ns,
-            queue: self.limits.queue,
+            queue,
             len: data.len() as u32,
             has_bytes: true,
             pass: 0,
@@ -527,6 +581,7 @@ mod tests {
         ReplayLimits {
             queue: 0,
             max_len: 9600,
+            spread: 1,
         }
     }
 
@@ -607,6 +662,32 @@ mod tests {
         assert_eq!(got[1].0, 5_000_007_000);
         assert_eq!(got[2].0, 2_000_000_000);
         assert_eq!(got[2].1, vec![3; 60]);
+    }
+
+    #[test]
+    fn flows_hash_by_addresses_and_ports() {
+        let udp = |sport: u16, vlan: bool| {
+            let mut f = vec![0u8; 12];
+            if vlan {
+                f.extend([0x81, 0x00, 0, 5]);
+            }
+            f.extend([
+                0x08, 0x00, 0x45, 0, 0, 28, 0, 0, 0, 0, 64, 17, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2,
+            ]);
+            f.extend(sport.to_be_bytes());
+            f.extend([0, 53, 0, 8, 0, 0]);
+            f.resize(60, 0xee);
+            f
+        };
+        assert_eq!(flow_hash(&udp(1000, false)), flow_hash(&udp(1000, true)));
+        let mut a = udp(1000, false);
+        a[50] ^= 0xff; // payload: same flow
+        assert_eq!(flow_hash(&a), flow_hash(&udp(1000, false)));
+        assert_ne!(flow_hash(&udp(1000, false)), flow_hash(&udp(1001, false)));
+        let qs: std::collections::BTreeSet<u32> =
+            (0..64).map(|p| flow_hash(&udp(p, false)) % 4).collect();
+        assert_eq!(qs.len(), 4, "64 flows reach every one of 4 queues");
+        let _ = flow_hash(&[1, 2, 3]); // short frames hash too
     }
 
     #[test]
