@@ -20,8 +20,9 @@ VENV := $(ROOT)/.venv
 PYTHON ?= python3
 # tshark reads the co-simulation's pcapng captures back in the tests; qemu-system-x86 and busybox-static
 # run the VM of `make test-vm`. tcl (tclsh) runs the board's Vivado scripts with Vivado stubbed (tests/board);
-# iproute2 (ip, ss) sets up the network namespace of `tsnic send --peer linux` (driver/tests/linux_peer.rs).
-APT_PACKAGES := verilator iverilog yosys tshark qemu-system-x86 busybox-static tcl iproute2
+# iproute2 (ip, ss) sets up the network namespace of `tsnic send --peer linux` (driver/tests/linux_peer.rs);
+# linuxptp (ptp4l) is the peer of `tsnic ptp --peer linux` (driver/tests/linux_ptp.rs).
+APT_PACKAGES := verilator iverilog yosys tshark qemu-system-x86 busybox-static tcl iproute2 linuxptp
 # Root installs directly; a user with sudo gets sudo; otherwise the message says what to install.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PATH := $(VENV)/bin:$(PATH)

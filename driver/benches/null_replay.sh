@@ -4,7 +4,8 @@
 # minimum frames), replayed RUNS times. Prints each run's `host: N ns per frame, M Mpps` (the
 # wall time of the pipeline's loop over the frames: reading the capture as it goes, posting,
 # doorbells, completion reaping, buffer recycling, the report's counts; not opening the card or the
-# first ring-full read ahead), then the machine and the rerun command.
+# first ring-full read ahead), then DPDK's figure on the same machine (driver/benches/dpdk_anchor.sh)
+# and the ratio, then the machine and the rerun command.
 # Usage: driver/benches/null_replay.sh [N] [RUNS] [extra tsnic replay flags...]   (default 1000000 3)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -28,7 +29,23 @@ with open(path, "wb") as f:
 PY
 fi
 cargo build --release --locked -q -p tsnic
+HOST=target/bench/null_replay.host
+: > "$HOST"
 for _ in $(seq "$RUNS"); do
-    ./target/release/tsnic replay --backend null --quiet "$@" "$PCAP"
+    ./target/release/tsnic replay --backend null --quiet "$@" "$PCAP" | tee -a "$HOST"
 done
+# The anchor in the same run (driver/benches/dpdk_anchor.sh; NO_ANCHOR=1 leaves it out): DPDK's
+# testpmd, one core, 60-byte packets into its null device, and the ratio of the medians.
+if [ "${NO_ANCHOR:-0}" != 1 ]; then
+    driver/benches/dpdk_anchor.sh 8 | grep -v '^--' | tee target/bench/null_replay.anchor
+    python3 - "$HOST" target/bench/null_replay.anchor <<'PY'
+import re, statistics, sys
+host = [float(m.group(1)) for m in re.finditer(r"^host: ([0-9.]+) ns per frame", open(sys.argv[1]).read(), re.M)]
+dpdk = re.search(r"^dpdk: ([0-9.]+) ns per packet", open(sys.argv[2]).read(), re.M)
+if not host or not dpdk:
+    sys.exit("null_replay.sh: a run printed no figure")
+h, d = statistics.median(host), float(dpdk.group(1))
+print(f"ratio: tsnic {h:.1f} ns per frame / dpdk {d:.1f} ns per packet = {h / d:.2f}")
+PY
+fi
 bench_footer "driver/benches/null_replay.sh $N $RUNS${*:+ $*}"

@@ -18,6 +18,7 @@ pub mod pdrill;
 pub mod peer;
 pub mod phc;
 pub mod pipeline;
+pub mod ptp;
 pub mod push;
 pub mod regs;
 pub mod ring;

@@ -30,6 +30,10 @@ enum Command {
     Stats(cli::stats::StatsArgs),
     /// The card's PTP hardware clock: get, set, adj, freq, sync (lock to the host CLOCK_TAI).
     Phc(cli::phc::PhcArgs),
+    /// An IEEE 1588 ordinary clock on the card's port: slave or master, L2 or UDP/IPv4, status lines
+    /// as ptp4l's (offset, frequency, path delay, state). `--sim-pair` runs two simulated cards on
+    /// one wire and reports the slave's offset to true time. docs/PTP.md.
+    Ptp(cli::ptp::PtpArgs),
     /// Push a pacing trace (CSV format v1: launch_ns,queue,len) through the card, each frame on time.
     ///
     /// Rows are held in host memory and posted when the card can take them, so a trace of any length
@@ -76,6 +80,7 @@ fn main() -> ExitCode {
         Command::Info(args) => cli::info::run(args),
         Command::Stats(args) => cli::stats::run(args),
         Command::Phc(args) => cli::phc::run(args),
+        Command::Ptp(args) => cli::ptp::run(args),
         Command::Push(args) => cli::push::run(args),
         Command::Replay(args) => cli::replay::run(args),
         Command::Sim(args) => cli::sim::run(args),

@@ -668,41 +668,23 @@ fn bad_peer_values_are_refused() {
         !out.status.success() && err.contains("linux:NETNS"),
         "{err}"
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_tsnic"))
-        .args([
-            "send",
-            "--card",
-            "model",
-            "--drop-burst",
-            "10@5",
-            "--bytes",
-            "1KB",
-        ])
-        .output()
-        .expect("run tsnic");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success() && err.contains("need --peer linux"),
-        "{err}"
-    );
-    // The evidence comes from the Linux receiver: without one there is none to write.
-    let out = Command::new(env!("CARGO_BIN_EXE_tsnic"))
-        .args([
-            "send",
-            "--card",
-            "model",
-            "--peer-evidence",
-            "never-written.json",
-            "--bytes",
-            "1KB",
-        ])
-        .output()
-        .expect("run tsnic");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success() && err.contains("need --peer linux"),
-        "{err}"
-    );
+    // Path options without a Linux peer, and the evidence (it comes from the Linux receiver:
+    // without one there is none to write).
+    for extra in [
+        &["--drop-burst", "10@5"][..],
+        &["--peer-evidence", "never-written.json"][..],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tsnic"))
+            .args(["send", "--card", "model", "--bytes", "1KB"])
+            .args(extra)
+            .output()
+            .expect("run tsnic");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains("need --peer linux"),
+            "{extra:?}: {err}"
+        );
+    }
     assert!(!Path::new("never-written.json").exists());
 }
 

@@ -8,6 +8,7 @@ pub mod pdrill;
 #[cfg(feature = "sim")]
 pub mod peer;
 pub mod phc;
+pub mod ptp;
 pub mod push;
 pub mod replay;
 #[cfg(feature = "sim")]

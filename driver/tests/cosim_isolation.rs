@@ -1,0 +1,123 @@
+//! One queue must not hold up another, nor its own disable, by filling its calendar quota with
+//! far-future frames.
+//!
+//! Both tests FAIL on today's core and are ignored until it is fixed (`cargo test -p tsnic --test
+//! cosim_isolation -- --ignored`). What they found (small card, 2026-12-07): queue 0 posts 2,000
+//! frames due 50 ms ahead (inside the horizon); the descriptor fetcher fetches past the queue's quota
+//! and its insert waits for calendar room, and inserts leave in FIFO order across queues
+//! (docs/DATAPATH.md, "tsnic_desc_fetch": head-of-line). So
+//! - a frame of queue 1 due 1 ms later leaves 49 ms late (SENT_LATE), when queue 0's first frame
+//!   departs and frees a node;
+//! - disabling queue 0 flushes it only then too (its flush waits for the stalled insert).
+//!
+//! On the shipped card the horizon is 10 s, so either wait can last seconds.
+
+use tsnic::contract::{reg, Completion, Status};
+use tsnic::device::Card;
+use tsnic::push;
+use tsnic::regs::DescFlags;
+use tsnic::ring::{CplRing, QueueConfig, TxQueue};
+
+const FAR_NS: u64 = 50_000_000;
+
+/// The small card with queue 0 holding 2,000 frames due `FAR_NS` ahead, 1 us apart, and its
+/// completion ring; returns what was posted.
+fn card_with_a_full_queue() -> (Card, CplRing, TxQueue, u32) {
+    let mut card = Card::open("sim:small").expect("the small simulated card");
+    let (caps, b) = card.parts();
+    let caps = caps.clone();
+    b.write32(reg::CTRL_CONTROL, reg::CTRL_CONTROL_ENABLE);
+    let cpl = CplRing::create(b, &caps, 12).unwrap();
+    let cfg = QueueConfig {
+        ring_log2: 11,
+        buffers: 0,
+        buf_size: 128,
+        batch: 8,
+        ..QueueConfig::default()
+    };
+    let mut tq = TxQueue::create(b, &caps, 0, &cfg).unwrap();
+    let now = push::phc_now(b);
+    let frame = [0x5au8; 60];
+    let mut posted = 0u32;
+    while posted < 2000 {
+        let launch = now + FAR_NS + u64::from(posted) * 1000;
+        match tq.post(b, &frame, launch, DescFlags::empty()).unwrap() {
+            Ok(_) => posted += 1,
+            Err(_) => break,
+        }
+    }
+    tq.doorbell(b);
+    b.wait_ns(200_000).unwrap();
+    (card, cpl, tq, posted)
+}
+
+#[test]
+#[ignore = "fails on today's core: a queue at its quota blocks every queue's inserts (see the file's doc)"]
+fn a_full_queue_does_not_delay_another() {
+    std::env::set_var("TSNIC_SIM_STATE", "none");
+    let (mut card, mut cpl, _tq, _) = card_with_a_full_queue();
+    let (caps, b) = card.parts();
+    let caps = caps.clone();
+    let cfg = QueueConfig {
+        ring_log2: 4,
+        buffers: 0,
+        buf_size: 128,
+        ..QueueConfig::default()
+    };
+    let mut tq1 = TxQueue::create(b, &caps, 1, &cfg).unwrap();
+    let launch = push::phc_now(b) + 1_000_000;
+    tq1.post(b, &[0xa5u8; 60], launch, DescFlags::empty())
+        .unwrap()
+        .unwrap();
+    tq1.doorbell(b);
+    let mut got: Vec<Completion> = Vec::new();
+    // until 2 ms after its launch time (bench clock: the card's PHC read by the host)
+    while push::phc_now(b) < launch + 2_000_000 && !got.iter().any(|c| c.queue == 1) {
+        cpl.poll(b, &mut got, 4096);
+        b.wait_ns(5_000).unwrap();
+    }
+    let c = got
+        .iter()
+        .find(|c| c.queue == 1)
+        .expect("queue 1's frame completed within 2 ms of its launch time");
+    assert_eq!(c.status, Status::Sent as u8, "{c:?}");
+    assert!(
+        c.depart_ns.abs_diff(launch) < 100,
+        "{c:?} for launch {launch}"
+    );
+}
+
+#[test]
+#[ignore = "fails on today's core: a queue's flush waits for its insert stalled at the quota (see the file's doc)"]
+fn disabling_a_full_queue_flushes_it_at_once() {
+    std::env::set_var("TSNIC_SIM_STATE", "none");
+    let (mut card, mut cpl, mut tq, posted) = card_with_a_full_queue();
+    let (caps, b) = card.parts();
+    let caps = caps.clone();
+    let t0 = push::phc_now(b);
+    tq.disable(b, &caps);
+    let fetched = b.read32(caps.q_reg(0, reg::Q_CONS));
+    assert!(fetched > 0 && fetched <= posted);
+    let mut got: Vec<Completion> = Vec::new();
+    // 1 ms of simulated time is thousands of times what a flush of this many nodes needs
+    while push::phc_now(b) < t0 + 1_000_000 && (got.len() as u32) < fetched {
+        cpl.poll(b, &mut got, 4096);
+        b.wait_ns(5_000).unwrap();
+    }
+    let flushed = got
+        .iter()
+        .filter(|c| c.status == Status::Flushed as u8)
+        .count();
+    assert_eq!(
+        flushed,
+        got.len(),
+        "every completion after the disable is FLUSHED (none due for {FAR_NS} ns)"
+    );
+    // every descriptor the card fetched before the disable (CONS, read after it) comes back FLUSHED
+    let cons = b.read32(caps.q_reg(0, reg::Q_CONS));
+    assert_eq!(
+        got.len() as u32,
+        cons,
+        "completions within 1 ms of the disable"
+    );
+}
