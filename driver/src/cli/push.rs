@@ -772,7 +772,15 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
         .map_err(|e| anyhow!(e))?;
     let done = end.completed;
     if let Some(e) = &failure {
-        report.mark_partial(e.to_string());
+        let rest = if sched.at_end() {
+            String::new()
+        } else {
+            format!(
+                " (the input was read up to frame {} and not past it)",
+                sched.read()
+            )
+        };
+        report.mark_partial(format!("{e}{rest}"));
     }
     let report_to_stdout = args.report.as_deref() == Some(Path::new("-"));
     if let Some(path) = args.report.as_ref().filter(|_| !report_to_stdout) {
