@@ -775,10 +775,7 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
         let rest = if sched.at_end() {
             String::new()
         } else {
-            format!(
-                " (the input was read up to frame {} and not past it)",
-                sched.read()
-            )
+            " (the input was not read past the frame the error names, or the stop)".to_string()
         };
         report.mark_partial(format!("{e}{rest}"));
     }
@@ -867,10 +864,7 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
         let rest = if sched.at_end() {
             String::new()
         } else {
-            format!(
-                "; the input was read up to frame {} and not past it",
-                sched.read()
-            )
+            "; the input was not read past the frame the error names, or the stop".to_string()
         };
         return Err(anyhow!(e).context(format!(
             "the push did not run to its end ({done} of {} frame(s) completed{kept}{rest})",

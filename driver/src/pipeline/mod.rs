@@ -134,6 +134,8 @@ pub fn run(
     // The next frame to post, taken from the schedule and not posted yet.
     let mut pending: Option<Held> = None;
     let mut input_done = false;
+    // The input was refused part way: the job ends with this once what was read before is sent.
+    let mut input_error: Option<PushError> = None;
 
     let loop_start = std::time::Instant::now();
     let streamed = (|| -> Result<(), PushError> {
@@ -150,10 +152,19 @@ pub fn run(
             let mut ring_full = false;
             loop {
                 if pending.is_none() && !input_done {
-                    pending = sched
-                        .next_frame()
-                        .map_err(|e| PushError::Input(Box::new(e)))?;
-                    input_done = pending.is_none();
+                    match sched.next_frame() {
+                        Ok(p) => {
+                            pending = p;
+                            input_done = pending.is_none();
+                        }
+                        Err(e) => {
+                            // A bad row or packet: read no further, but send what was read before
+                            // it (the frames held in the window too), then end with the error.
+                            input_error.get_or_insert(PushError::Input(Box::new(e)));
+                            sched.end_input();
+                            continue;
+                        }
+                    }
                 }
                 let Some(h) = &pending else { break };
                 let launch = h.job.launch_ns;
@@ -235,11 +246,11 @@ pub fn run(
         i.restore(b);
     }
     let queues = post.queues();
-    let mut error = None;
-    if let Err(e) = streamed {
+    let mut error = if let Err(e) = streamed {
         // Cut short: the card flushes what it holds; take every completion it gives back. Stopped from
         // outside, until each posted frame has one (or CUT_DRAIN_LIMIT_NS of card time passed); after
-        // a card, driver or input failure, once after FAILED_JOB_GRACE_NS.
+        // a card, driver or output failure, once after FAILED_JOB_GRACE_NS. (A bad input is no cut:
+        // what was read before it is sent, then the job ends with its error.)
         for &q in &queues {
             b.write32(
                 caps.q_reg(q, crate::contract::reg::Q_CTRL),
@@ -270,12 +281,13 @@ pub fn run(
             }
             waited += step;
         }
-        error = Some(e);
+        Some(e)
     } else {
         for q in &mut post.rings.queues {
             q.disable(b, &caps);
         }
-    }
+        input_error
+    };
     // Frames without a completion: in flight still, the one taken from the schedule, those held.
     let mut unfinished = 0u64;
     let mut report_unfinished = |seq: u64, f: &crate::push::JobFrame| -> Result<(), PushError> {

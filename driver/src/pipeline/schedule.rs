@@ -297,6 +297,8 @@ pub struct Schedule<'a> {
     cfg: Config,
     heap: NearlySorted<Entry>,
     eof: bool,
+    /// The input was refused part way ([`Schedule::end_input`]).
+    cut: bool,
     /// Key and frame of the last frame given out.
     last_out: Option<(u64, Raw)>,
     /// Time of the first frame (relative `from_first`).
@@ -320,6 +322,7 @@ impl<'a> Schedule<'a> {
             cfg,
             heap: NearlySorted::default(),
             eof: false,
+            cut: false,
             last_out: None,
             first_time: None,
             prev: None,
@@ -348,7 +351,13 @@ impl<'a> Schedule<'a> {
 
     /// True once the whole input was read.
     pub fn at_end(&self) -> bool {
-        self.eof
+        self.eof && !self.cut
+    }
+
+    /// Read no more input (it was refused): the frames held are still given out, in order.
+    pub fn end_input(&mut self) {
+        self.eof = true;
+        self.cut = true;
     }
 
     /// Timestamps that went backwards so far.
