@@ -2,9 +2,10 @@
 # Host cost of `tsnic replay` alone, on the `null` backend (no card, no simulation: a host thread
 # completes every descriptor): a pcap of N 60-byte frames, 67.2 ns apart (10 Gb/s line rate of
 # minimum frames), replayed RUNS times. Prints each run's `host: N ns per frame, M Mpps` (the
-# wall time of the post+reap loop over the frames: posting, doorbells, completion reaping, buffer
-# recycling; not reading the capture or writing outputs), then DPDK's figure on the same machine
-# (driver/benches/dpdk_anchor.sh) and the ratio, then the machine and the rerun command.
+# wall time of the pipeline's loop over the frames: reading the capture as it goes, posting,
+# doorbells, completion reaping, buffer recycling, the report's counts; not opening the card or the
+# first ring-full read ahead), then DPDK's figure on the same machine (driver/benches/dpdk_anchor.sh)
+# and the ratio, then the machine and the rerun command.
 # Usage: driver/benches/null_replay.sh [N] [RUNS] [extra tsnic replay flags...]   (default 1000000 3)
 set -euo pipefail
 cd "$(dirname "$0")/../.."

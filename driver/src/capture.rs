@@ -15,6 +15,8 @@ use pcap_file::pcapng::{Block, PcapNgReader, PcapNgWriter};
 use pcap_file::DataLink;
 use thiserror::Error;
 
+pub use crate::pipeline::capture::tsresol_to_ns;
+
 /// One packet of a capture.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Packet {
@@ -50,7 +52,7 @@ pub enum CaptureError {
 
 /// Writes a pcapng file: one Ethernet interface with `if_tsresol` = 9 (ns), one EPB per packet.
 pub struct PcapNgOut {
-    w: PcapNgWriter<BufWriter<File>>,
+    w: PcapNgWriter<BufWriter<Box<dyn Write>>>,
     path: String,
 }
 
@@ -63,11 +65,17 @@ impl PcapNgOut {
             source: e,
         };
         let f = File::create(path).map_err(io)?;
+        Self::to_writer(Box::new(f), p)
+    }
+
+    /// Write the capture to `w` (e.g. standard output), named `name` in messages.
+    pub fn to_writer(w: Box<dyn Write>, name: String) -> Result<PcapNgOut, CaptureError> {
+        let p = name;
         let fmt = |e: pcap_file::PcapError| CaptureError::Format {
             path: p.clone(),
             why: e.to_string(),
         };
-        let mut w = PcapNgWriter::new(BufWriter::new(f)).map_err(fmt)?;
+        let mut w = PcapNgWriter::new(BufWriter::with_capacity(1 << 16, w)).map_err(fmt)?;
         let idb = InterfaceDescriptionBlock {
             linktype: DataLink::ETHERNET,
             snaplen: 0,
@@ -105,21 +113,6 @@ impl PcapNgOut {
             .into_inner()
             .flush()
             .map_err(|e| CaptureError::Io { path, source: e })
-    }
-}
-
-/// Timestamp units per second of a pcapng `if_tsresol` value (default 6: microseconds).
-fn tsresol_to_ns(raw: u64, resol: u8) -> u64 {
-    if resol & 0x80 == 0 {
-        let exp = resol as i32;
-        if exp <= 9 {
-            raw.saturating_mul(10u64.pow((9 - exp) as u32))
-        } else {
-            raw / 10u64.pow((exp - 9).min(19) as u32)
-        }
-    } else {
-        let shift = (resol & 0x7f) as u32;
-        ((raw as u128 * 1_000_000_000u128) >> shift.min(127)) as u64
     }
 }
 
@@ -238,6 +231,7 @@ pub fn read(path: &Path) -> Result<Vec<Packet>, CaptureError> {
             let mut r = PcapNgReader::new(f)
                 .map_err(|e| fmt(format!("not a readable pcapng file: {e}")))?;
             let mut resol: Vec<u8> = Vec::new();
+            let mut offset_s: Vec<i64> = Vec::new();
             let mut link_ok: Vec<bool> = Vec::new();
             while let Some(block) = r.next_block() {
                 let block = block.map_err(|e| {
@@ -250,6 +244,7 @@ pub fn read(path: &Path) -> Result<Vec<Packet>, CaptureError> {
                 match block {
                     Block::SectionHeader(_) => {
                         resol.clear();
+                        offset_s.clear();
                         link_ok.clear();
                     }
                     Block::InterfaceDescription(idb) => {
@@ -262,6 +257,16 @@ pub fn read(path: &Path) -> Result<Vec<Packet>, CaptureError> {
                             })
                             .unwrap_or(6);
                         resol.push(r);
+                        // if_tsoffset: seconds added to every timestamp of the interface (signed)
+                        offset_s.push(
+                            idb.options
+                                .iter()
+                                .find_map(|o| match o {
+                                    InterfaceDescriptionOption::IfTsOffset(v) => Some(*v as i64),
+                                    _ => None,
+                                })
+                                .unwrap_or(0),
+                        );
                         link_ok.push(idb.linktype == DataLink::ETHERNET);
                     }
                     Block::EnhancedPacket(epb) => {
@@ -276,8 +281,10 @@ pub fn read(path: &Path) -> Result<Vec<Packet>, CaptureError> {
                             return Err(fmt(format!("packet {} is not Ethernet (only Ethernet captures can be replayed)", out.len())));
                         }
                         let raw = epb.timestamp.as_nanos() as u64; // the crate stores raw units as ns
+                        let ts = i128::from(tsresol_to_ns(raw, res))
+                            + i128::from(offset_s[i]) * 1_000_000_000;
                         out.push(Packet {
-                            ts_ns: tsresol_to_ns(raw, res),
+                            ts_ns: ts.clamp(0, u64::MAX as i128) as u64,
                             data: epb.data.into_owned(),
                             orig_len: epb.original_len,
                         });

@@ -17,6 +17,7 @@ pub mod pdrill;
 #[cfg(feature = "sim")]
 pub mod peer;
 pub mod phc;
+pub mod pipeline;
 pub mod ptp;
 pub mod push;
 pub mod regs;

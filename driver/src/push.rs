@@ -11,16 +11,16 @@
 //! the tool does not hold frames back for the horizon (so a trace can exercise that policy).
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::contract::{reg, Completion, HorizonPolicy, LatePolicy, Status};
+use crate::contract::{reg, HorizonPolicy, LatePolicy, Status};
 use crate::device::{Backend, Caps, Card, DeviceError};
-use crate::regs::{Control, CtrlStatus, DescFlags, IrqCtrl};
-use crate::ring::{CplRing, QueueConfig, RingError, Rings, TxQueue};
+use crate::regs::{Control, CtrlStatus, IrqCtrl};
+use crate::ring::RingError;
 
 /// One frame to send.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -184,6 +184,12 @@ pub enum PushError {
         /// What was done.
         partial: Box<Outcome>,
     },
+    /// The input was refused part way (a bad row or packet, out of order beyond the hold window).
+    #[error(transparent)]
+    Input(Box<crate::pipeline::schedule::ScheduleError>),
+    /// An output (the report, the capture) could not take a frame.
+    #[error("{0}")]
+    Output(String),
     /// A completion came back twice or for nothing posted.
     #[error("completion for queue {queue} cookie {cookie} does not match a frame in flight: a card or driver bug")]
     Unmatched {
@@ -217,9 +223,10 @@ pub struct Outcome {
     pub end_phc_ns: u64,
     /// Doorbells written.
     pub doorbells: u64,
-    /// Wall-clock (host `CLOCK_MONOTONIC`) ns of the post+reap loop: from just before the first
-    /// frame is posted to the last completion taken (posting, doorbells, completion reaping, buffer
-    /// recycling, waits); not reading the input, opening the card, setting up rings or the report.
+    /// Wall-clock (host `CLOCK_MONOTONIC`) ns of the pipeline's loop: from just before the first
+    /// frame is posted to the last completion taken (taking frames from the schedule and the source,
+    /// posting, doorbells, completion reaping, buffer recycling, the sinks, waits); not opening the
+    /// card or setting up rings.
     pub loop_wall_ns: u64,
     /// What relates the PHC to simulated time during the run.
     pub clock: ClockMap,
@@ -261,7 +268,7 @@ pub struct ClockMap {
 }
 
 /// Read the PHC bracketed by simulated time: (PHC ns, sim before, sim after).
-fn phc_sample(b: &mut dyn Backend) -> (u64, Option<u64>, Option<u64>) {
+pub(crate) fn phc_sample(b: &mut dyn Backend) -> (u64, Option<u64>, Option<u64>) {
     let before = b.sim_time_ns();
     let lo = b.read32(reg::PHC_TIME_LO) as u64;
     let after = b.sim_time_ns();
@@ -270,7 +277,7 @@ fn phc_sample(b: &mut dyn Backend) -> (u64, Option<u64>, Option<u64>) {
 }
 
 /// True when the PHC runs at one ns per ns of the core clock: period = clock period, no trim.
-fn phc_rate_nominal(b: &mut dyn Backend, caps: &Caps) -> bool {
+pub(crate) fn phc_rate_nominal(b: &mut dyn Backend, caps: &Caps) -> bool {
     let period = crate::phc::period(b);
     let trim = crate::phc::freq(b);
     caps.clk_freq_hz != 0
@@ -421,14 +428,14 @@ pub fn check_hold(frames: &[JobFrame], phc_ns: u64, limit_ns: u64) -> Result<(),
 pub const DEFAULT_CPL_LOG2: u32 = 12;
 
 /// Save the interrupt registers, program them for the push, and give them back at the end.
-struct IrqSetup {
+pub(crate) struct IrqSetup {
     saved: [u32; 3],
 }
 
 impl IrqSetup {
     /// Enable the interrupt with moderation: after `count` completions, or `time_ns` after the first
     /// unsignalled one. Clears a pending interrupt.
-    fn arm(b: &mut dyn Backend, count: u32, time_ns: u32) -> IrqSetup {
+    pub(crate) fn arm(b: &mut dyn Backend, count: u32, time_ns: u32) -> IrqSetup {
         let saved = [
             b.read32(reg::CTRL_IRQ_CTRL),
             b.read32(reg::CTRL_IRQ_MOD_COUNT),
@@ -440,7 +447,7 @@ impl IrqSetup {
         b.write32(reg::CTRL_IRQ_STATUS, 1);
         IrqSetup { saved }
     }
-    fn restore(self, b: &mut dyn Backend) {
+    pub(crate) fn restore(self, b: &mut dyn Backend) {
         b.write32(reg::CTRL_IRQ_CTRL, self.saved[0]);
         b.write32(reg::CTRL_IRQ_MOD_COUNT, self.saved[1]);
         b.write32(reg::CTRL_IRQ_MOD_TIME_NS, self.saved[2]);
@@ -470,15 +477,81 @@ pub fn run(
     opts: &PushOptions,
     progress: Progress<'_>,
 ) -> Result<Outcome, PushError> {
-    let r = run_job(card, frames, src, opts, progress);
+    use crate::pipeline::{schedule, sink::Collect, source::SliceSource};
     let (caps, b) = card.parts();
-    let mut queues: Vec<u16> = frames.iter().map(|f| f.queue).collect();
-    queues.sort_unstable();
-    queues.dedup();
-    // A job cut short has flushed its queues and waited for them already.
-    let failed = r.is_err() && !matches!(r, Err(PushError::Cut { .. }));
-    leave_quiet(b, caps, &queues, failed);
-    r
+    let caps = caps.clone();
+    let checked = (|| {
+        check_job(&caps, frames)?;
+        check_options(&caps, opts)?;
+        check_hold(frames, phc_now(b), opts.hold_limit_ns)?;
+        check_time_range(frames, phc_now(b))
+    })();
+    let mut longest: BTreeMap<u16, usize> = BTreeMap::new();
+    for f in frames {
+        let l = longest.entry(f.queue).or_insert(64);
+        *l = (*l).max(f.len as usize);
+    }
+    if let Err(e) = checked {
+        let queues: Vec<u16> = longest.keys().copied().collect();
+        leave_quiet(b, &caps, &queues, true);
+        return Err(e);
+    }
+    // The whole job is in memory already: the hold window takes all of it, so the posting order is
+    // the job sorted by launch time, ties in job order.
+    let mut sched = schedule::Schedule::new(
+        Box::new(SliceSource::new(frames, src)),
+        schedule::Config {
+            window: usize::MAX,
+            absolute: true,
+            from_first: false,
+            clamp_backwards: false,
+            hold_limit_ns: u64::MAX,
+            retime: schedule::Retime::Capture,
+        },
+    );
+    sched
+        .set_time_zero(0, 0)
+        .map_err(|e| PushError::Input(Box::new(e)))?;
+    // Buffers as large as each queue's largest frame (rounded to 64 bytes), not the card's maximum.
+    let plan: Vec<(u16, usize)> = longest.into_iter().collect();
+    let mut sink = Collect::default();
+    let ran = crate::pipeline::run(card, &mut sched, src, &plan, opts, &mut sink, progress)?;
+    let mut unfinished = sink.unfinished;
+    unfinished.sort_by_key(|u| u.0);
+    let e = ran.end;
+    let mut out = Outcome {
+        results: Vec::with_capacity(frames.len()),
+        start_phc_ns: e.start_phc_ns,
+        end_phc_ns: e.end_phc_ns,
+        doorbells: e.doorbells,
+        loop_wall_ns: e.loop_wall_ns,
+        clock: e.clock,
+        unfinished: unfinished.into_iter().map(|u| u.1).collect(),
+    };
+    if let Some(error) = ran.error {
+        out.results = sink.results.into_iter().flatten().collect();
+        return Err(PushError::Cut {
+            error: Box::new(error),
+            partial: Box::new(out),
+        });
+    }
+    for (i, r) in sink.results.iter().enumerate() {
+        if r.is_none() {
+            return Err(PushError::Job(format!(
+                "frame {} has no completion: a driver bug",
+                frames[i].index
+            )));
+        }
+    }
+    if sink.results.len() != frames.len() || !out.unfinished.is_empty() {
+        return Err(PushError::Job(format!(
+            "{} of {} frame(s) have no completion: a driver bug",
+            frames.len() - sink.results.len() + out.unfinished.len(),
+            frames.len()
+        )));
+    }
+    out.results = sink.results.into_iter().flatten().collect();
+    Ok(out)
 }
 
 /// Most card time a job cut short ([`PushError::Cut`]) waits for the completions of the frames it
@@ -506,311 +579,6 @@ pub fn leave_quiet(b: &mut dyn Backend, caps: &Caps, queues: &[u16], failed: boo
     b.write32(reg::CPL_CTRL, 0);
 }
 
-fn run_job(
-    card: &mut Card,
-    frames: &[JobFrame],
-    src: &dyn FrameSource,
-    opts: &PushOptions,
-    progress: Progress<'_>,
-) -> Result<Outcome, PushError> {
-    let (caps, b) = card.parts();
-    let caps = caps.clone();
-    check_job(&caps, frames)?;
-    let (ring_log2, cpl_log2) = check_options(&caps, opts)?;
-    check_hold(frames, phc_now(b), opts.hold_limit_ns)?;
-    check_time_range(frames, phc_now(b))?;
-    bring_up(b, opts)?;
-
-    let reach = posting_reach_ns(&caps, opts);
-    // Sleep in wait_irq where the backend delivers the card's interrupt (the simulator, vfio with its
-    // interrupt routed); poll elsewhere (vfio `,poll`, the mem backend).
-    let irq_wired = b.has_irq();
-    let cpl = CplRing::create(b, &caps, cpl_log2)?;
-    let used: BTreeMap<u16, ()> = frames.iter().map(|f| (f.queue, ())).collect();
-    let mut queues = Vec::new();
-    // queue number -> position in `queues`
-    let mut qpos = vec![usize::MAX; caps.num_queues as usize];
-    let qcfg = QueueConfig {
-        ring_log2,
-        buffers: 0,
-        buf_size: 0,
-        batch: opts.batch,
-        late: opts.late,
-        horizon: opts.horizon,
-        quota: 0,
-    };
-    for &q in used.keys() {
-        qpos[q as usize] = queues.len();
-        // Buffers as large as this queue's largest frame (rounded to 64 bytes), not the card's maximum.
-        let longest = frames
-            .iter()
-            .filter(|f| f.queue == q)
-            .map(|f| f.len as usize)
-            .max()
-            .unwrap_or(64);
-        let cfg = QueueConfig {
-            buf_size: longest.div_ceil(64) * 64,
-            ..qcfg.clone()
-        };
-        queues.push(TxQueue::create(b, &caps, q, &cfg)?);
-    }
-    let mut rings = Rings { queues, cpl };
-    // (queue position, cookie) -> job position
-    let mut in_flight: Vec<Vec<usize>> = rings
-        .queues
-        .iter()
-        .map(|q| vec![usize::MAX; q.size() as usize * 2])
-        .collect();
-
-    // Posting order: launch time, then job order.
-    let mut order: Vec<usize> = (0..frames.len()).collect();
-    order.sort_by_key(|&i| (frames[i].launch_ns, i));
-
-    let total = frames.len() as u64;
-    let mut results: Vec<Option<FrameResult>> = vec![None; frames.len()];
-    let mut done = 0u64;
-    let mut next = 0usize;
-    let mut buf = Vec::with_capacity(9600);
-    let mut cpls: Vec<Completion> = Vec::with_capacity(1024);
-    let phc_steps0 = crate::phc::step_count(b);
-    let nominal0 = phc_rate_nominal(b, &caps);
-    let (start_phc_ns, sim_before_ns, sim_after_ns) = phc_sample(b);
-    // Interrupt after a doorbell batch's worth of completions (a quarter ring at most), or 2 us after
-    // the first one: wakes the loop for ring refills without one wake per frame.
-    let mod_count = opts.batch.min((1u32 << ring_log2) / 4).max(1);
-    let irq = irq_wired.then(|| IrqSetup::arm(b, mod_count, 2000));
-    // The last PHC reading (never ahead of the card's PHC) and the PHC when the last completion came.
-    let mut phc = start_phc_ns;
-    let mut last_progress_phc = start_phc_ns;
-    let mut progressed = false;
-    // Position in `order` of the earliest posted frame still without completion.
-    let mut oldest = 0usize;
-
-    // The loop in a closure, so that the interrupt registers are given back on every way out.
-    let loop_start = std::time::Instant::now();
-    let streamed = (|| -> Result<(), PushError> {
-        while done < total {
-            if opts
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed))
-            {
-                return Err(PushError::Stopped);
-            }
-            // Post what the card can take now, in order: stop at the first row beyond reach or whose ring
-            // is full (rows behind it wait, so the posting order stays the launch order).
-            let mut ring_full = false;
-            while next < order.len() {
-                let f = &frames[order[next]];
-                if f.launch_ns > phc.saturating_add(reach) {
-                    phc = phc_now(b);
-                    if f.launch_ns > phc.saturating_add(reach) {
-                        break;
-                    }
-                }
-                let qp = qpos[f.queue as usize];
-                let q = &mut rings.queues[qp];
-                src.frame(f, &mut buf);
-                debug_assert_eq!(buf.len(), f.len as usize);
-                match q.post(b, &buf, f.launch_ns, DescFlags::empty())? {
-                    Ok(cookie) => {
-                        let slot = &mut in_flight[qp];
-                        if cookie as usize >= slot.len() {
-                            slot.resize(cookie as usize + 1, usize::MAX);
-                        }
-                        slot[cookie as usize] = order[next];
-                        next += 1;
-                    }
-                    Err(_full) => {
-                        ring_full = true;
-                        break;
-                    }
-                }
-            }
-            rings.doorbell_all(b);
-            // Completions.
-            let mut n = take_completions(
-                b,
-                &mut rings,
-                &mut cpls,
-                &qpos,
-                &mut in_flight,
-                frames,
-                &mut results,
-            )?;
-            if n == 0 && irq_wired {
-                // Acknowledge, then look once more: a completion written after the acknowledgement
-                // raises the interrupt again, so the wait below cannot miss it.
-                b.write32(reg::CTRL_IRQ_STATUS, 1);
-                n = take_completions(
-                    b,
-                    &mut rings,
-                    &mut cpls,
-                    &qpos,
-                    &mut in_flight,
-                    frames,
-                    &mut results,
-                )?;
-            }
-            if n > 0 {
-                done += n;
-                progress(done, total);
-                progressed = true;
-                continue;
-            }
-            // Nothing to post, nothing came back: find when something is next due, and watch for a stall.
-            let now = phc_now(b);
-            phc = now;
-            if progressed {
-                progressed = false;
-                last_progress_phc = now;
-            }
-            while oldest < next && results[order[oldest]].is_some() {
-                oldest += 1;
-            }
-            let mut wake = u64::MAX;
-            if oldest < next {
-                let due = frames[order[oldest]].launch_ns;
-                let since = last_progress_phc.max(due);
-                let idle_for = now.saturating_sub(since);
-                if due <= now && idle_for > opts.stall_timeout_ns {
-                    return Err(PushError::Stalled {
-                        outstanding: total - done,
-                        total,
-                        stalled_ns: idle_for,
-                        phc_ns: now,
-                    });
-                }
-                wake = since
-                    .saturating_add(opts.stall_timeout_ns)
-                    .saturating_add(1);
-                if !irq_wired {
-                    // Polling: look again soon once the frame is due, else when it becomes due.
-                    wake = wake.min(due.max(now.saturating_add(opts.idle_wait_ns)));
-                }
-            } else {
-                // Nothing outstanding: the stall clock starts with the next post.
-                last_progress_phc = now;
-            }
-            if next < order.len() && !ring_full {
-                let f = &frames[order[next]];
-                wake = wake.min(f.launch_ns.saturating_sub(reach));
-            }
-            if wake == u64::MAX {
-                // Nothing outstanding and nothing to post cannot happen while frames lack a completion.
-                return Err(PushError::Job(format!(
-                    "{} frame(s) neither posted nor outstanding: a driver bug",
-                    total - done
-                )));
-            }
-            let timeout = wake.saturating_sub(now).max(opts.idle_wait_ns.max(1));
-            b.wait_irq(timeout)?;
-        }
-        Ok(())
-    })();
-    let loop_wall_ns = loop_start.elapsed().as_nanos() as u64;
-    if let Some(i) = irq {
-        i.restore(b);
-    }
-    if let Err(error) = streamed {
-        // Cut short: the card flushes what it holds (a queue's flush waits for a descriptor fetch in
-        // flight, which waits for room in the calendar); take every completion it gives back, SENT
-        // or FLUSHED. Stopped from outside, until each posted frame has one (or CUT_DRAIN_LIMIT_NS
-        // of card time passed), so the partial outcome says what became of each posted frame and
-        // matches the wire; after a card or driver failure (a stall, an unknown completion), once
-        // after FAILED_JOB_GRACE_NS.
-        for &q in used.keys() {
-            b.write32(caps.q_reg(q, reg::Q_CTRL), reg::Q_CTRL_FLUSH);
-        }
-        let (step, limit) = if matches!(error, PushError::Stopped) {
-            (100_000, CUT_DRAIN_LIMIT_NS)
-        } else {
-            (FAILED_JOB_GRACE_NS, FAILED_JOB_GRACE_NS)
-        };
-        let mut waited = 0u64;
-        loop {
-            while let Ok(n) = take_completions(
-                b,
-                &mut rings,
-                &mut cpls,
-                &qpos,
-                &mut in_flight,
-                frames,
-                &mut results,
-            ) {
-                if n == 0 {
-                    break;
-                }
-            }
-            let outstanding = order[..next].iter().any(|&i| results[i].is_none());
-            if !outstanding || waited >= limit {
-                break;
-            }
-            if b.wait_ns(step).is_err() {
-                break;
-            }
-            waited += step;
-        }
-        let (mut got, mut unfinished) = (Vec::new(), Vec::new());
-        for (i, r) in results.into_iter().enumerate() {
-            match r {
-                Some(r) => got.push(r),
-                None => unfinished.push(frames[i]),
-            }
-        }
-        let partial = Outcome {
-            results: got,
-            start_phc_ns,
-            end_phc_ns: phc_now(b),
-            doorbells: rings.queues.iter().map(|q| q.doorbells()).sum(),
-            loop_wall_ns,
-            clock: ClockMap {
-                sample_phc_ns: start_phc_ns,
-                sim_before_ns,
-                sim_after_ns,
-                phc_steps: crate::phc::step_count(b).wrapping_sub(phc_steps0),
-                rate_nominal: nominal0 && phc_rate_nominal(b, &caps),
-            },
-            unfinished,
-        };
-        return Err(PushError::Cut {
-            error: Box::new(error),
-            partial: Box::new(partial),
-        });
-    }
-    let end_phc_ns = phc_now(b);
-    let phc_steps = crate::phc::step_count(b).wrapping_sub(phc_steps0);
-    let rate_nominal = nominal0 && phc_rate_nominal(b, &caps);
-    let doorbells = rings.queues.iter().map(|q| q.doorbells()).sum();
-    for q in &mut rings.queues {
-        q.disable(b, &caps);
-    }
-    let mut out = Vec::with_capacity(results.len());
-    for (i, r) in results.into_iter().enumerate() {
-        out.push(r.ok_or_else(|| {
-            PushError::Job(format!(
-                "frame {} has no completion: a driver bug",
-                frames[i].index
-            ))
-        })?);
-    }
-    Ok(Outcome {
-        results: out,
-        start_phc_ns,
-        end_phc_ns,
-        doorbells,
-        loop_wall_ns,
-        clock: ClockMap {
-            sample_phc_ns: start_phc_ns,
-            sim_before_ns,
-            sim_after_ns,
-            phc_steps,
-            rate_nominal,
-        },
-        unfinished: Vec::new(),
-    })
-}
-
 /// Refuse a job on a PHC, or with a launch time, past [`crate::phc::PHC_MAX_NS`] (2^63 - 1 ns): the
 /// driver's time arithmetic (and the card's 64-bit counter, which wraps at 2^64) is exact below it.
 pub fn check_time_range(frames: &[JobFrame], phc_ns: u64) -> Result<(), PushError> {
@@ -827,53 +595,6 @@ pub fn check_time_range(frames: &[JobFrame], phc_ns: u64) -> Result<(), PushErro
         )));
     }
     Ok(())
-}
-
-/// Take every completion there is and record it. Returns how many.
-#[allow(clippy::too_many_arguments)]
-fn take_completions(
-    b: &mut dyn Backend,
-    rings: &mut Rings,
-    cpls: &mut Vec<Completion>,
-    qpos: &[usize],
-    in_flight: &mut [Vec<usize>],
-    frames: &[JobFrame],
-    results: &mut [Option<FrameResult>],
-) -> Result<u64, PushError> {
-    cpls.clear();
-    rings.poll(b, cpls, 1024)?;
-    for c in cpls.iter() {
-        let qp = qpos.get(c.queue as usize).copied().unwrap_or(usize::MAX);
-        let pos = in_flight
-            .get_mut(qp)
-            .and_then(|s| s.get_mut(c.cookie as usize))
-            .map(|p| std::mem::replace(p, usize::MAX))
-            .unwrap_or(usize::MAX);
-        if pos == usize::MAX || results[pos].is_some() {
-            return Err(PushError::Unmatched {
-                queue: c.queue,
-                cookie: c.cookie,
-            });
-        }
-        let f = &frames[pos];
-        let status = Status::from_code(c.status).ok_or_else(|| {
-            PushError::Job(format!(
-                "completion with unknown status code {} for frame {}",
-                c.status, f.index
-            ))
-        })?;
-        results[pos] = Some(FrameResult {
-            index: f.index,
-            queue: f.queue,
-            len: f.len,
-            launch_ns: f.launch_ns,
-            status,
-            depart_ns: c.depart_ns,
-            reason: c.reason,
-            capped: c.flags & crate::contract::CPL_FLAG_CAPPED != 0,
-        });
-    }
-    Ok(cpls.len() as u64)
 }
 
 /// `a - b` in ns as a signed count, saturated to the i64 range (never wraps).
@@ -1309,21 +1030,41 @@ impl Report {
         out: &mut dyn std::io::Write,
         with_frames: bool,
     ) -> std::io::Result<()> {
+        if !with_frames {
+            return self
+                .write_json_head(out)
+                .and_then(|_| out.write_all(b"\n}\n"));
+        }
+        self.write_json_frames(out, &mut |out| {
+            for (i, f) in self.frames.iter().enumerate() {
+                out.write_all(if i == 0 { b"\n    " } else { b",\n    " })?;
+                serde_json::to_writer(&mut *out, f).map_err(std::io::Error::other)?;
+            }
+            Ok(())
+        })
+    }
+
+    fn write_json_head(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let head = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
         let body = head
             .trim_end()
             .strip_suffix('}')
             .unwrap_or(&head)
             .trim_end();
-        out.write_all(body.as_bytes())?;
-        if with_frames {
-            out.write_all(b",\n  \"frames\": [")?;
-            for (i, f) in self.frames.iter().enumerate() {
-                out.write_all(if i == 0 { b"\n    " } else { b",\n    " })?;
-                serde_json::to_writer(&mut *out, f).map_err(std::io::Error::other)?;
-            }
-            out.write_all(b"\n  ]")?;
-        }
+        out.write_all(body.as_bytes())
+    }
+
+    /// Write the report as JSON with the `"frames"` list written by `frames` (each line preceded by
+    /// `\n    ` for the first, `,\n    ` for the others), as [`Report::write_json`] does.
+    pub fn write_json_frames(
+        &self,
+        out: &mut dyn std::io::Write,
+        frames: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        self.write_json_head(out)?;
+        out.write_all(b",\n  \"frames\": [")?;
+        frames(out)?;
+        out.write_all(b"\n  ]")?;
         out.write_all(b"\n}\n")
     }
 

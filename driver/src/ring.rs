@@ -233,6 +233,14 @@ impl TxQueue {
         self.bufs.iova() + i as u64 * self.buf_size as u64
     }
 
+    /// Read back the first `len` bytes of buffer `cookie` (a completed frame's, before anything else is
+    /// posted into it): the bytes a capture of the posted frames records.
+    pub fn read_buffer(&self, b: &mut dyn Backend, cookie: u32, out: &mut Vec<u8>, len: usize) {
+        let len = len.min(self.buf_size);
+        out.resize(len, 0);
+        b.dma_read(&self.bufs, cookie as usize * self.buf_size, out);
+    }
+
     /// Post one frame with launch time `launch_ns`. Returns the cookie (the buffer index) the completion
     /// will carry, or `Ok(Err(Full))` when no descriptor slot or buffer is free (poll completions, retry).
     #[inline]

@@ -208,20 +208,38 @@ fn parse_u64(line: usize, field: &'static str, text: &str) -> Result<u64, TraceE
         .map_err(|_| bad("does not fit in 64 bits"))
 }
 
-/// Parse a whole trace. Stops at the first bad line; on error nothing of the trace may be used.
-///
-/// A UTF-8 byte order mark at the start (spreadsheet exports write one) is skipped.
-pub fn parse(text: &str, limits: &Limits) -> Result<Trace, TraceError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut rows = Vec::new();
-    let mut header_seen = false;
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
+/// The row parser of format v1, one line at a time (the streaming source of `tsnic push` feeds it
+/// as it reads; [`parse`] feeds it a whole text). Rows are numbered from 0 in file order.
+#[derive(Debug, Clone)]
+pub struct RowParser {
+    limits: Limits,
+    header_seen: bool,
+    rows: u64,
+}
+
+impl RowParser {
+    /// A parser checking rows against `limits`.
+    pub fn new(limits: Limits) -> RowParser {
+        RowParser {
+            limits,
+            header_seen: false,
+            rows: 0,
+        }
+    }
+
+    /// Rows parsed so far.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// Parse line `line` (1-based; its text without the line end, a trailing `\r` is trimmed): the
+    /// row it holds, or `None` for the header, a comment or a blank line.
+    pub fn line(&mut self, line: usize, raw: &str) -> Result<Option<TraceRow>, TraceError> {
         let body = content(raw);
         if body.is_empty() {
-            continue;
+            return Ok(None);
         }
-        if !header_seen {
+        if !self.header_seen {
             let normalized: Vec<&str> = body.split(',').map(str::trim).collect();
             if normalized != FIELDS {
                 return Err(TraceError::BadHeader {
@@ -229,23 +247,25 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Trace, TraceError> {
                     found: body.to_string(),
                 });
             }
-            header_seen = true;
-            continue;
+            self.header_seen = true;
+            return Ok(None);
         }
-        let fields: Vec<&str> = body.split(',').map(str::trim).collect();
-        if fields.len() != 3 {
+        let limits = &self.limits;
+        let mut it = body.split(',').map(str::trim);
+        let (Some(f0), Some(f1), Some(f2), None) = (it.next(), it.next(), it.next(), it.next())
+        else {
             return Err(TraceError::FieldCount {
                 line,
-                found: fields.len(),
+                found: body.split(',').count(),
             });
-        }
-        let launch_ns = parse_u64(line, "launch_ns", fields[0])?;
-        let queue = parse_u64(line, "queue", fields[1])?;
+        };
+        let launch_ns = parse_u64(line, "launch_ns", f0)?;
+        let queue = parse_u64(line, "queue", f1)?;
         if queue >= u64::from(limits.num_queues) {
             return Err(TraceError::BadField {
                 line,
                 field: "queue",
-                value: fields[1].to_string(),
+                value: f1.to_string(),
                 reason: format!(
                     "is not a queue of this card: it has {} queue(s), 0..={}",
                     limits.num_queues,
@@ -253,32 +273,54 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Trace, TraceError> {
                 ),
             });
         }
-        let len = parse_u64(line, "len", fields[2])?;
+        let len = parse_u64(line, "len", f2)?;
         if len < u64::from(limits.min_len) || len > u64::from(limits.max_len) {
             return Err(TraceError::BadField {
                 line,
                 field: "len",
-                value: fields[2].to_string(),
+                value: f2.to_string(),
                 reason: format!(
                     "is outside {}..={} (Ethernet frame length in bytes without FCS)",
                     limits.min_len, limits.max_len
                 ),
             });
         }
-        rows.push(TraceRow {
-            index: rows.len() as u64,
+        let row = TraceRow {
+            index: self.rows,
             line,
             launch_ns,
             queue: queue as u32,
             len: len as u32,
-        });
+        };
+        self.rows += 1;
+        Ok(Some(row))
     }
-    if !header_seen {
-        return Err(TraceError::MissingHeader);
+
+    /// At the end of the text: a trace without a header or without rows is refused.
+    pub fn finish(&self) -> Result<(), TraceError> {
+        if !self.header_seen {
+            return Err(TraceError::MissingHeader);
+        }
+        if self.rows == 0 {
+            return Err(TraceError::Empty);
+        }
+        Ok(())
     }
-    if rows.is_empty() {
-        return Err(TraceError::Empty);
+}
+
+/// Parse a whole trace. Stops at the first bad line; on error nothing of the trace may be used.
+///
+/// A UTF-8 byte order mark at the start (spreadsheet exports write one) is skipped.
+pub fn parse(text: &str, limits: &Limits) -> Result<Trace, TraceError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut p = RowParser::new(*limits);
+    let mut rows = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        if let Some(r) = p.line(i + 1, raw)? {
+            rows.push(r);
+        }
     }
+    p.finish()?;
     Ok(Trace { rows })
 }
 

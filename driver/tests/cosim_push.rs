@@ -683,3 +683,157 @@ fn replay_pads_runts_and_warns_about_backward_timestamps() {
     // The backward packet leaves with the one before it (same launch time), after it.
     assert!(got[2].ts_ns >= got[1].ts_ns);
 }
+
+/// Issue 35 item 4 on the simulated card: `--speed`, `--pps`, `--mbps`, `--loop` and `--limit`.
+/// Every frame's launch time is the formula's (pass k, frame i: time 0 + k * P + r_i), computed here
+/// independently; every frame leaves SENT within a core cycle of it, byte for byte the capture's.
+#[test]
+fn replay_retimed_looped_and_limited() {
+    if !core_ready() {
+        return;
+    }
+    let input = tmp("retime.pcapng");
+    let mut w = capture::PcapNgOut::create(&input).unwrap();
+    let base = 1_600_000_000_000_000_000u64;
+    // irregular gaps, all longer than the line needs
+    let offs = [0u64, 3_001, 5_500, 12_345, 14_000, 20_007];
+    let frames: Vec<Vec<u8>> = (0..6)
+        .map(|i| (0..60 + i * 37).map(|k| (k * 13 + i * 5) as u8).collect())
+        .collect();
+    for (o, d) in offs.iter().zip(&frames) {
+        w.write(base + o, d).unwrap();
+    }
+    w.finish().unwrap();
+    let round = |a: u128, b: u128| ((a * 2 + b) / (2 * b)) as u64;
+    let bits: Vec<u64> = frames.iter().map(|f| (f.len() as u64 + 4) * 8).collect();
+    let before: Vec<u64> = (0..6).map(|i| bits[..i].iter().sum()).collect();
+    // (flags, frames expected, r_i, gap)
+    type R = Box<dyn Fn(usize) -> u64>;
+    let cases: Vec<(Vec<&str>, usize, R, u64)> = vec![
+        (
+            vec!["--speed", "2", "--loop", "3", "--limit", "16"],
+            16,
+            Box::new(move |i| round(u128::from(offs[i]), 2)),
+            round(u128::from(round(u128::from(offs[5]), 2)), 5),
+        ),
+        (
+            vec!["--speed", "0.75"],
+            6,
+            Box::new(move |i| round(u128::from(offs[i]) * 100, 75)),
+            0,
+        ),
+        (
+            vec!["--pps", "300000", "--loop", "2"],
+            12,
+            Box::new(move |i| round(i as u128 * 1_000_000_000, 300_000)),
+            round(1_000_000_000, 300_000),
+        ),
+        (
+            vec!["--mbps", "800", "--loop", "2"],
+            12,
+            Box::new(move |i| round(u128::from(before[i]) * 1000, 800)),
+            round(u128::from(bits[5]) * 1000, 800),
+        ),
+    ];
+    for (flags, n, r, gap) in cases {
+        let (output, report) = (tmp("retime-out.pcapng"), tmp("retime.json"));
+        let mut args = vec![
+            "replay",
+            input.to_str().unwrap(),
+            "--pcap",
+            output.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ];
+        args.extend(&flags);
+        let out = tsnic(&args);
+        assert!(
+            out.status.success(),
+            "{flags:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let rep: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+        let t0 = rep["t0_ns"].as_u64().unwrap();
+        let fr = rep["frames"].as_array().unwrap();
+        assert_eq!(fr.len(), n, "{flags:?}");
+        let period = r(5) + gap;
+        let got = capture::read(&output).unwrap();
+        assert_eq!(got.len(), n, "{flags:?}");
+        for (j, f) in fr.iter().enumerate() {
+            let (k, i) = ((j / 6) as u64, j % 6);
+            let want = t0 + k * period + r(i);
+            assert_eq!(f["launch_ns"].as_u64(), Some(want), "{flags:?} frame {j}");
+            assert_eq!(f["status"], "SENT", "{flags:?} {f}");
+            let e = f["error_ns"].as_i64().unwrap();
+            assert!((0..=CYCLE_NS).contains(&e), "{flags:?} frame {j}: {e} ns");
+            assert_eq!(got[j].data, frames[i], "{flags:?} frame {j} bytes");
+        }
+    }
+}
+
+/// `replay --queues 4` on the simulated card: each UDP flow keeps one queue, the flows use more than
+/// one, and the wire carries the capture in its order, each frame SENT within a cycle of its time.
+#[test]
+fn replay_spreads_flows_over_queues() {
+    if !core_ready() {
+        return;
+    }
+    let input = tmp("flows.pcapng");
+    let mut w = capture::PcapNgOut::create(&input).unwrap();
+    let base = 1_600_000_000_000_000_000u64;
+    let mut frames = Vec::new();
+    for i in 0..32u64 {
+        let port = 4000 + (i % 8) as u16; // 8 flows
+        let mut f = vec![2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 0x08, 0x00];
+        f.extend([
+            0x45, 0, 0, 46, 0, 0, 0, 0, 64, 17, 0, 0, 192, 168, 0, 1, 192, 168, 0, 2,
+        ]);
+        f.extend(port.to_be_bytes());
+        f.extend([0x13, 0x88, 0, 26, 0, 0]);
+        f.extend((0..18).map(|k| (k + i) as u8));
+        w.write(base + i * 2000, &f).unwrap();
+        frames.push((port, f));
+    }
+    w.finish().unwrap();
+    let (output, report) = (tmp("flows-out.pcapng"), tmp("flows.json"));
+    let out = tsnic(&[
+        "replay",
+        input.to_str().unwrap(),
+        "--queues",
+        "4",
+        "--pcap",
+        output.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rep: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let t0 = rep["t0_ns"].as_u64().unwrap();
+    let fr = rep["frames"].as_array().unwrap();
+    let mut flow_queue: BTreeMap<u16, u64> = BTreeMap::new();
+    for (i, f) in fr.iter().enumerate() {
+        let q = f["queue"].as_u64().unwrap();
+        assert!(q < 4, "{f}");
+        let prev = *flow_queue.entry(frames[i].0).or_insert(q);
+        assert_eq!(prev, q, "flow {} changed queue at frame {i}", frames[i].0);
+        assert_eq!(f["launch_ns"].as_u64(), Some(t0 + i as u64 * 2000));
+        assert_eq!(f["status"], "SENT");
+        assert!(
+            (0..=CYCLE_NS).contains(&f["error_ns"].as_i64().unwrap()),
+            "{f}"
+        );
+    }
+    let used: std::collections::BTreeSet<u64> = flow_queue.values().copied().collect();
+    assert!(used.len() > 1, "8 flows on one queue: {flow_queue:?}");
+    let got = capture::read(&output).unwrap();
+    assert_eq!(got.len(), 32);
+    for (g, (_, f)) in got.iter().zip(&frames) {
+        assert_eq!(&g.data, f, "capture order and bytes");
+    }
+}

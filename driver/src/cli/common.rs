@@ -210,7 +210,6 @@ pub fn u16_arg(s: &str) -> std::result::Result<u16, String> {
 }
 
 /// `value_parser` for a usize flag (see [`whole`]).
-#[cfg_attr(not(feature = "sim"), allow(dead_code))] // send's, built with the simulator
 pub fn usize_arg(s: &str) -> std::result::Result<usize, String> {
     whole(s, usize::MAX as u64).map(|v| v as usize)
 }

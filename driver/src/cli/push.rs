@@ -17,9 +17,18 @@ use tsnic::device::sim::{CoreSize, LineRate, SimBackend, SimConfig, Width, WireT
 #[cfg(feature = "sim")]
 use tsnic::device::DeviceError;
 use tsnic::device::{BackendSpec, Card, SimOptions};
-use tsnic::push::{
-    self, FrameSource, JobFrame, Outcome, PushError, PushOptions, Report, ReportContext,
+use tsnic::pipeline::{
+    self,
+    capture::{self as pcapin, ReplayLimits},
+    histogram::Histogram,
+    post::QueuePlan,
+    report::ReportBuilder,
+    schedule::{Config as ScheduleConfig, Retime, Schedule, ScheduleError},
+    sink::{Outputs, Sink, WireTake},
+    source::{open_input, CsvSource, InputError, Looped, Reopen, Source},
+    RunEnd,
 };
+use tsnic::push::{self, FrameSource, JobFrame, PushError, PushOptions, Report, ReportContext};
 use tsnic::trace::{self, Limits};
 
 use super::common::{check_outputs, OutPath};
@@ -50,16 +59,19 @@ pub struct RunArgs {
     /// tests; `sim:state=PATH|none` chooses the saved card, see `tsnic sim`), `vfio:DDDD:BB:DD.F`
     /// (a real card) or `null` (no card: a host thread completes every descriptor SENT at its
     /// launch time, at once, so the host path alone is measured; the summary ends with `host: N ns
-    /// per frame, M Mpps`, N = wall time of the post+reap loop (posting, doorbells, completion
-    /// reaping, buffer recycling; not reading the input, opening the card or writing outputs)
-    /// divided by the frames completed, M = 1000 / N).
+    /// per frame, M Mpps`, N = wall time of the pipeline's loop (reading the input as it goes,
+    /// posting, doorbells, completion reaping, buffer recycling, feeding the report and --pcap; not
+    /// opening the card or the first ring-full read ahead) divided by the frames completed,
+    /// M = 1000 / N).
     #[arg(long, default_value = "sim")]
     pub backend: String,
-    /// Write the wire as pcapng (name it .pcapng), nanosecond timestamps = actual departure (TAI ns).
+    /// Write the wire as pcapng (name it .pcapng), nanosecond timestamps = actual departure (TAI ns);
+    /// `-`: to stdout (the summary table then goes to stderr).
     #[arg(long, value_name = "FILE")]
     pub pcap: Option<PathBuf>,
     /// Write a JSON report (counts, departure error percentiles, duration, rates, every frame); `-`:
-    /// to stdout, in place of the summary table. A job cut short (an error, Ctrl-C) still writes
+    /// to stdout, in place of the summary table. The frame list is kept in a temporary file (about
+    /// 72 bytes a frame) until the end, not in memory. A job cut short (an error, Ctrl-C) still writes
     /// it, marked `partial`.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
@@ -123,6 +135,10 @@ pub struct PushArgs {
     /// Launch times are absolute TAI ns of the card's PHC, not relative to the start.
     #[arg(long)]
     pub absolute: bool,
+    /// Rows the trace may be out of launch-time order by: the rows held in memory to put them in
+    /// order (~100 bytes each). A row further out of order is refused, naming it: sort the trace.
+    #[arg(long, value_name = "ROWS", default_value_t = 16384, allow_hyphen_values = true, value_parser = super::common::usize_arg)]
+    pub hold_window: usize,
     #[command(flatten)]
     pub run: RunArgs,
 }
@@ -314,7 +330,11 @@ pub fn parse_duration_ns(s: &str) -> std::result::Result<u64, String> {
 /// plot's font, before anything runs.
 pub fn check_run_outputs(args: &RunArgs, input_what: &str, input: &Path) -> Result<()> {
     let mut outs = Vec::new();
-    if let Some(p) = &args.pcap {
+    let dash = |p: &Option<PathBuf>| p.as_deref() == Some(Path::new("-"));
+    if dash(&args.pcap) && dash(&args.report) {
+        bail!("--pcap - and --report - both ask for stdout: one output can go there, give the other a file");
+    }
+    if let Some(p) = args.pcap.as_ref().filter(|p| p.as_os_str() != "-") {
         outs.push(OutPath {
             flag: "--pcap",
             path: p,
@@ -339,28 +359,355 @@ pub fn check_run_outputs(args: &RunArgs, input_what: &str, input: &Path) -> Resu
     check_outputs(&[(input_what, input)], &outs)
 }
 
-/// Run the job with a progress bar on a terminal, then write the outputs.
-pub fn run_and_report(
-    opened: Opened,
-    args: &RunArgs,
-    frames: &[JobFrame],
-    src: &dyn FrameSource,
-    t0: u64,
-    lead: u64,
-    check_tags: bool,
-) -> Result<Report> {
+/// What the job reads: a trace (push) or a capture (replay).
+pub enum Input {
+    /// A pacing trace; rows out of order by at most `window` rows.
+    Trace {
+        /// Hold window, rows.
+        window: usize,
+    },
+    /// A capture, every packet on `queue`.
+    Capture {
+        /// TX queue.
+        queue: u16,
+        /// Re-timing (`--speed`, `--pps`, `--mbps`).
+        retime: Retime,
+        /// Passes over the capture (`--loop`).
+        passes: u32,
+        /// Frames at most, over all passes (`--limit`).
+        limit: u64,
+        /// Queues to spread the flows over (`--queues`), from `queue`.
+        spread: u16,
+    },
+}
+
+/// Frames read ahead before the first post of a replay: the first ring-full (bytes held: at most a
+/// ring of the longest frames).
+fn prime_count(args: &RunArgs, input: &Input) -> usize {
+    match input {
+        Input::Trace { window } => (*window).min(1 << 20),
+        Input::Capture { .. } => 1usize << args.ring_log2.min(15),
+    }
+}
+
+/// Run `tsnic push` or `tsnic replay`: the input streamed through the pipeline (source, schedule,
+/// post, reap, sinks; see `tsnic::pipeline`), then the summary. `path` is the input (`-`: stdin).
+pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Result<Report> {
+    // From the start: a signal while the input is read or the card opened is caught too (the job
+    // then stops before posting anything, and the card is still saved).
+    let stop = super::common::stop_on_signals()?;
+    let from_stdin = path.as_os_str() == "-";
+    let (what, stdin_name) = match input {
+        Input::Trace { .. } => ("the trace", "the trace on stdin"),
+        Input::Capture { .. } => ("the capture", "the capture on stdin"),
+    };
+    check_run_outputs(
+        args,
+        what,
+        if from_stdin {
+            Path::new("/dev/stdin")
+        } else {
+            path
+        },
+    )?;
+    let is_trace = matches!(input, Input::Trace { .. });
+    let retime = match input {
+        Input::Capture { retime, .. } => retime,
+        Input::Trace { .. } => Retime::Capture,
+    };
+    if let Input::Capture { passes, .. } = input {
+        if passes > 1 && from_stdin {
+            bail!("--loop {passes} reads the capture {passes} times: give a file, stdin (`-`) can be read once");
+        }
+        if absolute && (passes > 1 || retime != Retime::Capture) {
+            bail!("--absolute sends at the capture's own TAI times: it cannot be combined with --loop, --speed, --pps or --mbps (drop --absolute to re-time from time 0)");
+        }
+    }
+    // Why a bad input is refused, with what a user does about it.
+    let refusal = move |e: &ScheduleError| -> &'static str {
+        match e {
+            ScheduleError::Input(InputError::Trace { .. }) => {
+                "; nothing was sent (fix the trace, see docs/TRACE_FORMAT.md)"
+            }
+            ScheduleError::Input(InputError::Text { .. }) => {
+                "; nothing was sent (docs/TRACE_FORMAT.md)"
+            }
+            _ => "; nothing was sent",
+        }
+    };
+    let (reader, name) = match open_input(path, stdin_name) {
+        Ok(x) => x,
+        Err(e) if is_trace => {
+            return Err(anyhow!(e)).context(format!("cannot read the trace {}", path.display()))
+        }
+        Err(e) => {
+            let e = tsnic::capture::CaptureError::Io {
+                path: path.display().to_string(),
+                source: e,
+            };
+            return Err(anyhow!(e)).context("cannot replay it");
+        }
+    };
+    // A capture's header is read before the card is opened (a file that is no capture is refused
+    // without starting the card).
+    let (mut capture, mut reader) = match input {
+        Input::Capture { queue, .. } => (
+            Some(
+                pcapin::open_capture(
+                    reader,
+                    name,
+                    ReplayLimits {
+                        queue,
+                        max_len: 9000,
+                        spread: 1,
+                    },
+                )
+                .map_err(|e| anyhow!(e))
+                .context("cannot replay it")?,
+            ),
+            None,
+        ),
+        Input::Trace { .. } => (None, Some((reader, name))),
+    };
+    let mut opened = open(args)?;
+    let caps = opened.card.caps().clone();
+    let max_frame = if caps.max_frame_len == 0 {
+        9000
+    } else {
+        caps.max_frame_len
+    };
+    let (source, window, replay): (Box<dyn Source>, usize, bool) = match (
+        &input,
+        capture.take(),
+        reader.take(),
+    ) {
+        (
+            Input::Capture {
+                queue,
+                passes,
+                limit,
+                spread,
+                ..
+            },
+            Some(mut c),
+            _,
+        ) => {
+            if u32::from(*queue) >= caps.num_queues {
+                bail!(
+                    "--queue {queue} does not exist: the card has {} queue(s)",
+                    caps.num_queues
+                );
+            }
+            if u32::from(*queue) + u32::from(*spread) > caps.num_queues {
+                bail!(
+                        "--queues {spread} from queue {queue} needs queues {queue}..={}, but the card has {} queue(s)",
+                        u32::from(*queue) + u32::from(*spread) - 1,
+                        caps.num_queues
+                    );
+            }
+            let limits = ReplayLimits {
+                queue: *queue,
+                max_len: max_frame,
+                spread: *spread,
+            };
+            c.set_limits(limits);
+            // Each further pass opens the file again (stdin was refused with --loop).
+            let file = path.to_path_buf();
+            let reopen: Reopen<'static> = Box::new(move || {
+                let (r, name) = open_input(&file, "the capture").map_err(|e| {
+                    InputError::Capture(tsnic::capture::CaptureError::Io {
+                        path: file.display().to_string(),
+                        source: e,
+                    })
+                })?;
+                Ok(Box::new(pcapin::open_capture(r, name, limits)?) as Box<dyn Source>)
+            });
+            (
+                Box::new(Looped::new(Box::new(c), reopen, *passes, *limit)),
+                0,
+                true,
+            )
+        }
+        (Input::Trace { window }, _, Some((r, name))) => {
+            let limits = Limits::for_card(caps.num_queues, caps.max_frame_len);
+            (Box::new(CsvSource::new(r, name, limits)), *window, false)
+        }
+        _ => bail!("the input was not opened: a driver bug"),
+    };
+    let mut sched = Schedule::new(
+        source,
+        ScheduleConfig {
+            window,
+            absolute,
+            from_first: replay,
+            clamp_backwards: replay,
+            hold_limit_ns: args.hold_limit,
+            retime,
+        },
+    );
+    let prime = prime_count(args, &input);
+    let bad_input = |e: ScheduleError, replay: bool| -> anyhow::Error {
+        let tail = refusal(&e);
+        let e = anyhow!("{e}{tail}");
+        if replay {
+            e.context("cannot replay it")
+        } else {
+            e
+        }
+    };
+    sched.prime(prime).map_err(|e| bad_input(e, replay))?;
+    // (an empty trace is refused by the parser)
+    if sched.at_end() && sched.read() == 0 && replay {
+        bail!("{} holds no packets: nothing to replay", path.display());
+    }
+    // The longest frame and the queues: of the whole input when it was read whole, else the card's
+    // longest frame (a frame further on may be that long) and the queues seen so far.
+    let held_max = sched.held().map(|h| h.job.len).max().unwrap_or(60);
+    let max_len = if sched.at_end() { held_max } else { max_frame };
+    tune_lookahead(&mut opened.card, args, max_len);
+    let queues: std::collections::BTreeSet<u16> = sched.held().map(|h| h.job.queue).collect();
+    let (t0, lead) = if absolute {
+        (0, 0)
+    } else {
+        let frames = if sched.at_end() {
+            sched.read() as usize
+        } else {
+            usize::MAX
+        };
+        time_zero(&mut opened.card, args, frames, queues.len())?
+    };
+    let phc0 = push::phc_now(opened.card.backend());
+    // A launch time beyond the hold limit or the PHC's range refuses the job as before, with a report.
+    let mut refused: Option<PushError> = push::check_time_range(&[], phc0).err();
+    if refused.is_some() {
+        // (the PHC itself is past the range: that is the error, whatever the frames)
+    } else if let Err(e) = sched.set_time_zero(t0, phc0) {
+        match e {
+            ScheduleError::HoldTooLong { .. } | ScheduleError::TimeRange { .. } => {
+                refused = Some(PushError::Input(Box::new(e)))
+            }
+            e => return Err(bad_input(e, replay)),
+        }
+    }
+    let plan: QueuePlan = if sched.at_end() {
+        let mut longest: std::collections::BTreeMap<u16, usize> = Default::default();
+        for h in sched.held() {
+            let l = longest.entry(h.job.queue).or_insert(64);
+            *l = (*l).max(h.job.len as usize);
+        }
+        longest.into_iter().collect()
+    } else {
+        Vec::new()
+    };
+
     let mut opts = options(args);
     if args.backend == "null" {
         // The null card is an ordinary thread: on a loaded machine the OS may not run it for many
         // ms, which is no stall of a card. A card thread that died is still caught, after 2 s.
         opts.stall_timeout_ns = NULL_STALL_TIMEOUT_NS;
     }
-    // Ctrl-C / SIGTERM stop the job: the card flushes what it holds, is saved with what it sent, and
-    // the outputs are written from what was done, marked partial (a second signal exits at once).
-    let stop = super::common::stop_on_signals()?;
     opts.stop = Some(stop.clone());
+    let mut card = opened.card;
+    if args.backend == "mem" {
+        // The mem backend is registers without a card: the job is checked as on a card (so every
+        // refusal reads the same), then refused, instead of waiting for a card that never runs.
+        if let Some(e) = refused {
+            return Err(anyhow!(e)).context("nothing was sent");
+        }
+        while sched
+            .next_frame()
+            .map_err(|e| bad_input(e, replay))?
+            .is_some()
+        {}
+        push::check_options(card.caps(), &opts)?;
+        bail!("`--backend mem` is a register file with no card behind it: it cannot send frames; use `sim` (the simulated card, e.g. `sim:small`) or `vfio:DDDD:BB:DD.F` (a real card); nothing was sent");
+    }
+    #[cfg(feature = "sim")]
+    let tap = opened.tap;
+    let describe = format!(
+        "{}; payload lookahead {} ns",
+        card.backend().describe(),
+        card.backend().read32(reg::CTRL_LOOKAHEAD_NS)
+    );
+    #[cfg(feature = "sim")]
+    let (wall, cycles0, wire0) = (
+        std::time::Instant::now(),
+        tap.as_ref().map_or(0, |t| t.cycles()),
+        tap.as_ref().map(|t| t.wire_stats()).unwrap_or_default(),
+    );
+    #[cfg(feature = "sim")]
+    if tap.is_some() {
+        let now = push::phc_now(card.backend());
+        if let Some(last) = sched.held().map(|h| h.job.launch_ns).max() {
+            let span = last.saturating_sub(now);
+            if span >= LONG_RUN_NS {
+                if sched.at_end() {
+                    eprintln!(
+                        "push: {} frame(s), the last launch {} after the card's PHC now: that much simulated time to run (the simulator runs slower than real time)",
+                        sched.read(),
+                        super::common::fmt_ns(span)
+                    );
+                } else {
+                    eprintln!(
+                        "push: the first {} frame(s) read launch up to {} after the card's PHC now, and the input goes on: at least that much simulated time to run (the simulator runs slower than real time)",
+                        sched.read(),
+                        super::common::fmt_ns(span)
+                    );
+                }
+            }
+        }
+    }
+    #[cfg(feature = "sim")]
+    let (wire_take, line_rate_bps): (Option<WireTake>, Option<u64>) = match &tap {
+        Some(t) => (
+            (!args.no_wire_record).then(|| {
+                let t = t.clone();
+                Box::new(move || {
+                    t.take()
+                        .into_iter()
+                        .map(|f| (f.start_ps, f.bytes))
+                        .collect()
+                }) as WireTake
+            }),
+            LineRate::parse(&args.line_rate).map(|r| r.bits_per_s()),
+        ),
+        None => (None, None),
+    };
+    #[cfg(not(feature = "sim"))]
+    let (wire_take, line_rate_bps): (Option<WireTake>, Option<u64>) = (None, None);
+    let clk_freq_hz = card.caps().clk_freq_hz;
+    let ctx = ReportContext {
+        t0_ns: t0,
+        lead_ns: lead,
+        backend: describe,
+        line_rate_bps,
+        clk_period_ps: if clk_freq_hz == 0 {
+            0
+        } else {
+            1_000_000_000_000 / u64::from(clk_freq_hz)
+        },
+        wire_start_ps: wire_take.as_ref().map(|_| Vec::new()),
+    };
+    let with_frames = args.report.is_some() && !args.report_no_frames;
+    let builder = ReportBuilder::new(&ctx, with_frames)
+        .context("cannot make a temporary file for the report's frame list")?;
+    let pcap = match &args.pcap {
+        Some(p) if p.as_os_str() == "-" => Some(
+            PcapNgOut::to_writer(Box::new(std::io::stdout()), "--pcap on stdout".into())
+                .context("cannot write --pcap to stdout")?,
+        ),
+        Some(p) => Some(
+            PcapNgOut::create(p).with_context(|| format!("cannot write --pcap {}", p.display()))?,
+        ),
+        None => None,
+    };
+    let mut sinks = Outputs::new(builder, pcap, wire_take, is_trace);
     let bar = if std::io::stderr().is_terminal() {
-        let pb = ProgressBar::new(frames.len() as u64);
+        let pb = if sched.at_end() {
+            ProgressBar::new(sched.read())
+        } else {
+            ProgressBar::new_spinner()
+        };
         pb.set_style(
             ProgressStyle::with_template(
                 "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} frames completed ({per_sec})",
@@ -371,66 +718,48 @@ pub fn run_and_report(
     } else {
         None
     };
-    let mut progress = |done: u64, _total: u64| {
+    let mut progress = |done: u64, _read: u64| {
         if let Some(b) = &bar {
             b.set_position(done);
         }
     };
-    let mut card = opened.card;
-    if args.backend == "mem" {
-        // The mem backend is registers without a card: the job is checked as on a card (so every
-        // refusal reads the same), then refused, instead of waiting for a card that never runs.
-        let (caps, b) = card.parts();
-        push::check_job(caps, frames)?;
-        push::check_options(caps, &opts)?;
-        push::check_hold(frames, push::phc_now(b), opts.hold_limit_ns)?;
-        push::check_time_range(frames, push::phc_now(b))?;
-        bail!("`--backend mem` is a register file with no card behind it: it cannot send frames; use `sim` (the simulated card, e.g. `sim:small`) or `vfio:DDDD:BB:DD.F` (a real card); nothing was sent");
-    }
-    #[cfg(feature = "sim")]
-    let tap = opened.tap;
-    // What is in effect for this job: the backend (on sim: this command's simulator options, never a
-    // kept card's earlier ones) and the payload lookahead programmed for it.
-    let describe = format!(
-        "{}; payload lookahead {} ns",
-        card.backend().describe(),
-        card.backend().read32(reg::CTRL_LOOKAHEAD_NS)
-    );
-    #[cfg(feature = "sim")]
-    let (wall, cycles0, wire0) = (
-        std::time::Instant::now(),
-        tap.as_ref().map_or(0, |t| t.cycles()),
-        // The wire (the card's MAC) keeps its counters across commands on a persistent card: this
-        // job's share is the difference.
-        tap.as_ref().map(|t| t.wire_stats()).unwrap_or_default(),
-    );
-    // A long simulated run says up front how much simulated time it is (it prints nothing until the
-    // end without a terminal for the progress bar).
-    #[cfg(feature = "sim")]
-    if tap.is_some() {
-        let now = push::phc_now(card.backend());
-        if let Some(last) = frames.iter().map(|f| f.launch_ns).max() {
-            let span = last.saturating_sub(now);
-            if span >= LONG_RUN_NS {
-                eprintln!(
-                    "push: {} frame(s), the last launch {} after the card's PHC now: that much simulated time to run (the simulator runs slower than real time)",
-                    frames.len(),
-                    super::common::fmt_ns(span)
-                );
+    // A job that did not run to its end still has outputs: what the card did until then, marked
+    // partial; the error comes after them. `posted`: false when the job was refused before anything
+    // was posted (no table then: the error says it all; a --report still records it).
+    let gen = TraceFrames;
+    let (end, failure, posted) = match refused {
+        Some(e) => (None, Some(e), false),
+        None => match pipeline::run(
+            &mut card,
+            &mut sched,
+            &gen,
+            &plan,
+            &opts,
+            &mut sinks,
+            &mut progress,
+        ) {
+            Ok(ran) => (Some(ran.end), ran.error, true),
+            Err(e) => (None, Some(e), false),
+        },
+    };
+    let end = match end {
+        Some(e) => e,
+        None => {
+            // Refused: every frame read is unfinished.
+            let mut n = 0;
+            for h in sched.drain_held() {
+                n += 1;
+                sinks
+                    .unfinished(h.raw.seq, &h.job)
+                    .map_err(|e| anyhow!(e))?;
+            }
+            RunEnd {
+                frames: n,
+                unfinished: n,
+                ..RunEnd::default()
             }
         }
-    }
-    // A job that did not run to its end still has outputs: what the card did until then, marked
-    // partial; the error comes after them.
-    // `posted`: false when the job was refused before anything was posted (no table then: the
-    // error says it all; a --report still records it).
-    let (outcome, failure, posted): (Outcome, Option<PushError>, bool) =
-        match push::run(&mut card, frames, src, &opts, &mut progress) {
-            Ok(o) => (o, None, true),
-            Err(PushError::Cut { error, partial }) => (*partial, Some(*error), true),
-            Err(e) => (Outcome::nothing_done(frames), Some(e), false),
-        };
-    let clk_freq_hz = card.caps().clk_freq_hz;
+    };
     // The card's part is over: a persistent simulated card is saved now, whatever the outputs do.
     super::common::close_card(card)?;
     if let Some(b) = &bar {
@@ -456,112 +785,67 @@ pub fn run_and_report(
             bail!("the simulated wire or host memory saw protocol errors (see the line above): an RTL bug");
         }
     }
-    // The simulated wire, once: for the report's simulated-time figures and for --pcap.
-    #[cfg(feature = "sim")]
-    let (wire_start_ps, wire_bytes, line_rate_bps) = {
-        let (beats, bytes): (Option<Vec<u64>>, Option<Vec<Vec<u8>>>) = match &tap {
-            Some(t) if !args.no_wire_record => {
-                let w = t.take();
-                (
-                    Some(w.iter().map(|f| f.start_ps).collect()),
-                    Some(w.into_iter().map(|f| f.bytes).collect()),
-                )
-            }
-            _ => (None, None),
-        };
-        let rate = if tap.is_some() {
-            LineRate::parse(&args.line_rate).map(|r| r.bits_per_s())
-        } else {
-            None
-        };
-        (beats, bytes, rate)
-    };
-    #[cfg(not(feature = "sim"))]
-    let (wire_start_ps, wire_bytes, line_rate_bps) = (None, None::<Vec<Vec<u8>>>, None);
-    let ctx = ReportContext {
-        t0_ns: t0,
-        lead_ns: lead,
-        backend: describe,
-        line_rate_bps,
-        clk_period_ps: if clk_freq_hz == 0 {
-            0
-        } else {
-            1_000_000_000_000 / u64::from(clk_freq_hz)
-        },
-        wire_start_ps,
-    };
-    let mut report = Report::new(&outcome, &ctx);
-    let done = outcome.results.len();
+    let (mut report, sink_warnings) = sinks
+        .finish(&end.clock, failure.is_some())
+        .map_err(|e| anyhow!(e))?;
+    let done = end.completed;
     if let Some(e) = &failure {
-        report.mark_partial(e.to_string());
-    }
-
-    if let Some(path) = &args.pcap {
-        let packets = match push::wire_packets(&outcome.results, frames, src, wire_bytes) {
-            Ok(p) => p,
-            // A job cut short may leave frames on the wire whose completion never came back: the
-            // partial capture then holds the bytes that were posted for the completed frames.
-            Err(e) if failure.is_some() => {
-                eprintln!("warning: --pcap of the partial run: {e}; writing the posted bytes of the frames the card completed as sent");
-                push::wire_packets(&outcome.results, frames, src, None).map_err(|e| anyhow!(e))?
-            }
-            Err(e) => bail!("the wire does not match the completions: {e}"),
+        let rest = if sched.at_end() {
+            String::new()
+        } else {
+            " (the input was not read past the frame the error names, or the stop)".to_string()
         };
-        if check_tags {
-            for p in &packets {
-                match trace::parse_frame(&p.data) {
-                    Some(tag) if tag.index == p.index => {}
-                    _ => bail!("the wire frame at {} ns is not trace row {}: the card reordered or corrupted it", p.ts_ns, p.index),
-                }
-            }
-        }
-        let mut w = PcapNgOut::create(path)
-            .with_context(|| format!("cannot write --pcap {}", path.display()))?;
-        for p in &packets {
-            w.write(p.ts_ns, &p.data)?;
-        }
-        w.finish()?;
+        report.mark_partial(format!("{e}{rest}"));
     }
     let report_to_stdout = args.report.as_deref() == Some(Path::new("-"));
     if let Some(path) = args.report.as_ref().filter(|_| !report_to_stdout) {
-        let write = || -> std::io::Result<()> {
+        let mut write = || -> std::io::Result<()> {
             let mut w = std::io::BufWriter::new(std::fs::File::create(path)?);
-            report.write_json(&mut w, !args.report_no_frames)?;
+            sinks.report.write_json(&report, &mut w, with_frames)?;
             std::io::Write::flush(&mut w)
         };
         write().with_context(|| format!("cannot write --report {}", path.display()))?;
     }
     if let Some(path) = &args.plot {
-        let mut errs: Vec<i64> = outcome
-            .results
-            .iter()
-            .filter(|r| r.on_wire())
-            .map(|r| r.error_ns())
-            .collect();
-        errs.sort_unstable();
-        plot_histogram(path, &errs)
+        plot_histogram(path, sinks.report.errors())
             .with_context(|| format!("cannot draw --plot {}", path.display()))?;
     }
+    let pcap_to_stdout = args.pcap.as_deref() == Some(Path::new("-"));
     if report_to_stdout {
         // `--report -`: the JSON on stdout, in place of the table.
         let mut json = Vec::new();
-        report.write_json(&mut json, !args.report_no_frames)?;
+        sinks.report.write_json(&report, &mut json, with_frames)?;
         out!("{}", String::from_utf8_lossy(&json));
     } else if !args.quiet && posted {
-        out!("{}", report.table());
+        if pcap_to_stdout {
+            eprint!("{}", report.table());
+        } else {
+            out!("{}", report.table());
+        }
     }
-    if args.backend == "null" && posted && !outcome.results.is_empty() {
+    if args.backend == "null" && posted && done > 0 {
         // The null backend's figure: the host path alone (see --backend). On stderr when stdout
-        // carries the JSON report; printed with --quiet too.
-        let line = host_line(outcome.loop_wall_ns, outcome.results.len() as u64);
-        if report_to_stdout {
+        // carries the JSON report or the capture; printed with --quiet too.
+        let line = host_line(end.loop_wall_ns, done);
+        if report_to_stdout || pcap_to_stdout {
             eprintln!("{line}");
         } else {
             outln!("{line}");
         }
     }
+    for note in sched.notes() {
+        eprintln!("warning: {note}");
+    }
+    let back = sched.backwards();
+    if let Some((i, by)) = back.first {
+        eprintln!(
+            "warning: {} packet timestamp(s) go backwards (the first: packet {i}, {by} ns before packet {}); each is sent with the packet before it, in capture order",
+            back.count,
+            i - 1
+        );
+    }
     if posted {
-        for w in report.warnings() {
+        for w in sink_warnings.iter().chain(&report.warnings()) {
             eprintln!("warning: {w}");
         }
     }
@@ -595,9 +879,14 @@ pub fn run_and_report(
             };
             return Err(anyhow!(e).context(format!("nothing was sent{kept}")));
         }
+        let rest = if sched.at_end() {
+            String::new()
+        } else {
+            "; the input was not read past the frame the error names, or the stop".to_string()
+        };
         return Err(anyhow!(e).context(format!(
-            "the push did not run to its end ({done} of {} frame(s) completed{kept})",
-            frames.len()
+            "the push did not run to its end ({done} of {} frame(s) completed{kept}{rest})",
+            end.frames
         )));
     }
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
@@ -636,85 +925,18 @@ impl FrameSource for TraceFrames {
 
 /// Run `tsnic push`.
 pub fn run(args: PushArgs) -> Result<()> {
-    // From the start: a signal while the trace is read or the card opened is caught too (the job
-    // then stops before posting anything, and the card is still saved).
-    super::common::stop_on_signals()?;
-    // `-`: the trace on stdin (as `--report -` is stdout)
-    let from_stdin = args.trace.as_os_str() == "-";
-    if !from_stdin {
-        check_run_outputs(&args.run, "the trace", &args.trace)?;
-    } else {
-        check_run_outputs(&args.run, "the trace", Path::new("/dev/stdin"))?;
+    if args.hold_window == 0 {
+        bail!("--hold-window 0: the window must hold at least 1 row");
     }
-    let shown = if from_stdin {
-        "the trace on stdin".to_string()
-    } else {
-        args.trace.display().to_string()
-    };
-    let bytes = if from_stdin {
-        use std::io::Read;
-        let mut b = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut b)
-            .context("cannot read the trace from stdin")?;
-        b
-    } else {
-        std::fs::read(&args.trace).with_context(|| format!("cannot read the trace {shown}"))?
-    };
-    let text = trace_text(bytes)
-        .map_err(|e| anyhow!("{}: {e}; nothing was sent (docs/TRACE_FORMAT.md)", shown))?;
-    let mut opened = open(&args.run)?;
-    let caps = opened.card.caps().clone();
-    let limits = Limits::for_card(caps.num_queues, caps.max_frame_len);
-    let tr = trace::parse(&text, &limits).map_err(|e| {
-        anyhow!(
-            "{}: {e}; nothing was sent (fix the trace, see docs/TRACE_FORMAT.md)",
-            shown
-        )
-    })?;
-    let max_len = tr.rows.iter().map(|r| r.len).max().unwrap_or(60);
-    tune_lookahead(&mut opened.card, &args.run, max_len);
-    let (t0, lead) = if args.absolute {
-        (0, 0)
-    } else {
-        let queues: std::collections::BTreeSet<u32> = tr.rows.iter().map(|r| r.queue).collect();
-        time_zero(&mut opened.card, &args.run, tr.rows.len(), queues.len())?
-    };
-    let mut frames = Vec::with_capacity(tr.rows.len());
-    for r in &tr.rows {
-        let launch_ns = t0.checked_add(r.launch_ns).ok_or_else(|| {
-            anyhow!(
-                "{}: line {}, field `launch_ns`: time 0 ({t0} ns) plus {} overflows 64 bits; nothing was sent",
-                shown,
-                r.line,
-                r.launch_ns
-            )
-        })?;
-        frames.push(JobFrame {
-            index: r.index,
-            queue: r.queue as u16,
-            len: r.len,
-            launch_ns,
-        });
-    }
-    run_and_report(opened, &args.run, &frames, &TraceFrames, t0, lead, true)?;
+    run_job(
+        &args.run,
+        &args.trace,
+        args.absolute,
+        Input::Trace {
+            window: args.hold_window,
+        },
+    )?;
     Ok(())
-}
-
-/// The trace file as text: UTF-8 (a BOM at the start is skipped by the parser); UTF-16 is named.
-pub fn trace_text(bytes: Vec<u8>) -> std::result::Result<String, String> {
-    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
-        return Err(
-            "the file is UTF-16 (it starts with a UTF-16 byte order mark): save it as UTF-8".into(),
-        );
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "byte {} is not UTF-8: a trace is UTF-8 text",
-            e.utf8_error().valid_up_to()
-        )
-    })
 }
 
 /// The DejaVu Sans font the plot's labels need (read once).
@@ -736,24 +958,21 @@ pub fn plot_font() -> Result<&'static [u8]> {
     })
 }
 
-/// Draw a histogram of departure errors (ns) as PNG or SVG.
-pub fn plot_histogram(path: &Path, sorted_errs: &[i64]) -> Result<()> {
+/// Draw a histogram of departure errors (ns, counted exactly in `errs`) as PNG or SVG.
+pub fn plot_histogram(path: &Path, errs: &Histogram) -> Result<()> {
     use plotters::prelude::*;
     let font = plot_font()?;
     plotters::style::register_font("sans-serif", FontStyle::Normal, font)
         .map_err(|_| anyhow!("the DejaVu Sans font file does not load"))?;
-    let (lo, hi) = match (sorted_errs.first(), sorted_errs.last()) {
-        (Some(&a), Some(&b)) => (a, b),
-        _ => (0, 0),
-    };
+    let (lo, hi) = errs.range().unwrap_or((0, 0));
     let bins = 50i64;
     // i128: the errors may span the whole i64 range (a capped launch time near 2^64).
     let width =
         ((hi as i128 - lo as i128) / bins as i128 + 1).clamp(1, i64::MAX as i128 / 64) as i64;
     let mut counts = vec![0u64; bins as usize + 1];
-    for &e in sorted_errs {
+    for (e, c) in errs.iter() {
         let bin = ((e as i128 - lo as i128) / width as i128).min(bins as i128) as usize;
-        counts[bin] += 1;
+        counts[bin] += c;
     }
     let x_end = lo.saturating_add(width.saturating_mul(bins + 1));
     let ymax = counts.iter().copied().max().unwrap_or(1).max(1);
@@ -764,7 +983,7 @@ pub fn plot_histogram(path: &Path, sorted_errs: &[i64]) -> Result<()> {
         .to_ascii_lowercase();
     let title = format!(
         "departure error (departure - requested), {} frames",
-        sorted_errs.len()
+        errs.len()
     );
     macro_rules! draw {
         ($root:expr) => {{
@@ -800,11 +1019,18 @@ pub fn plot_histogram(path: &Path, sorted_errs: &[i64]) -> Result<()> {
 mod tests {
     use super::*;
 
+    fn hist(v: &[i64]) -> Histogram {
+        let mut h = Histogram::default();
+        for &x in v {
+            h.add(x);
+        }
+        h
+    }
+
     #[test]
     fn histogram_png_and_svg() {
         let errs: Vec<i64> = (0..1000).map(|i| (i * i) % 97).collect::<Vec<_>>();
-        let mut sorted = errs.clone();
-        sorted.sort_unstable();
+        let sorted = hist(&errs);
         for ext in ["png", "svg"] {
             let p = std::env::temp_dir().join(format!("tsnic-hist-{}.{ext}", std::process::id()));
             plot_histogram(&p, &sorted).unwrap();
@@ -817,11 +1043,11 @@ mod tests {
         assert!(plot_histogram(&bad, &sorted).is_err());
         // errors spanning the whole i64 range (a capped launch time near 2^64) do not overflow
         let p = std::env::temp_dir().join(format!("tsnic-hist-wide-{}.svg", std::process::id()));
-        plot_histogram(&p, &[i64::MIN, -5, 0, 7, i64::MAX]).unwrap();
+        plot_histogram(&p, &hist(&[i64::MIN, -5, 0, 7, i64::MAX])).unwrap();
         std::fs::remove_file(&p).ok();
         // empty input still draws
         let p = std::env::temp_dir().join(format!("tsnic-hist-empty-{}.svg", std::process::id()));
-        plot_histogram(&p, &[]).unwrap();
+        plot_histogram(&p, &hist(&[])).unwrap();
         std::fs::remove_file(&p).ok();
     }
 }

@@ -2,6 +2,8 @@
 //!
 //! Packet i leaves at time 0 + (ts_i - ts_0): time 0 is the PHC at start plus a lead, as for
 //! `tsnic push` (or, with `--absolute`, the capture's own timestamps are TAI ns of the card's PHC).
+//! The capture is read as it is sent (`-`: from stdin, e.g. `zcat x.pcap.gz | tsnic replay -`), in
+//! constant memory: see `tsnic::pipeline`.
 //!
 //! Two things a capture may hold are changed, each with one warning on stderr (a count and the first
 //! example): a timestamp that goes backwards (a merged capture) is sent with the packet before it,
@@ -11,20 +13,17 @@
 
 use std::path::PathBuf;
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::Result;
 use clap::Args;
-use tsnic::capture;
-use tsnic::push::{FrameSource, JobFrame};
 
-use super::push::{check_run_outputs, open, run_and_report, time_zero, tune_lookahead, RunArgs};
+use tsnic::pipeline::schedule::Retime;
 
-/// The shortest Ethernet frame without FCS: shorter frames are padded to it.
-const MIN_FRAME: usize = 60;
+use super::push::{run_job, Input, RunArgs};
 
 /// Arguments of `tsnic replay`.
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// The capture (pcap or pcapng, Ethernet).
+    /// The capture (pcap or pcapng, Ethernet); `-`: read it from stdin.
     pub capture: PathBuf,
     /// TX queue to send on.
     #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = super::common::u16_arg)]
@@ -32,119 +31,95 @@ pub struct ReplayArgs {
     /// Use the capture's timestamps as absolute TAI launch times instead of relative to the first.
     #[arg(long)]
     pub absolute: bool,
+    /// Play the capture this many times faster (0.5: half speed): frame i leaves at time 0 +
+    /// round((t_i - t_0) / X). A decimal number, e.g. 2, 0.25, 1.5.
+    #[arg(long, value_name = "X", value_parser = parse_speed, conflicts_with_all = ["pps", "mbps"])]
+    pub speed: Option<(u64, u64)>,
+    /// Re-time the capture to N packets per second: frame i leaves at time 0 + round(i * 10^9 / N).
+    #[arg(long, value_name = "N", value_parser = positive, conflicts_with = "mbps")]
+    pub pps: Option<u64>,
+    /// Re-time the capture to N Mb/s of frame bits (frame + FCS): frame i leaves at time 0 +
+    /// round(B_i * 1000 / N), B_i the bits of the frames before it.
+    #[arg(long, value_name = "N", value_parser = positive)]
+    pub mbps: Option<u64>,
+    /// Send the capture N times over: pass k sends frame i at time 0 + k * P + r_i (r_i its time in
+    /// the pass as above, P the first pass's last r plus one gap: the capture's mean gap, or one
+    /// --pps / --mbps interval), computed, never accumulated, so passes do not drift. Needs a file.
+    #[arg(long = "loop", value_name = "N", default_value_t = 1, value_parser = positive32)]
+    pub passes: u32,
+    /// Spread the packets over N queues (--queue and the N - 1 after it) by flow: IP addresses,
+    /// protocol and ports (or MACs and EtherType), hashed; a flow keeps its queue and its order.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = positive16)]
+    pub queues: u16,
+    /// Send at most N frames (over all passes).
+    #[arg(long, value_name = "N", value_parser = positive)]
+    pub limit: Option<u64>,
     #[command(flatten)]
     pub run: RunArgs,
 }
 
-/// Frames straight from the capture.
-struct CaptureFrames(Vec<Vec<u8>>);
-
-impl FrameSource for CaptureFrames {
-    fn frame(&self, f: &JobFrame, out: &mut Vec<u8>) {
-        out.clear();
-        out.extend_from_slice(&self.0[f.index as usize]);
+/// A positive whole number.
+fn positive(s: &str) -> Result<u64, String> {
+    match super::common::u64_arg(s)? {
+        0 => Err(format!("`{s}` must be at least 1")),
+        v => Ok(v),
     }
+}
+
+fn positive16(s: &str) -> Result<u16, String> {
+    let v = positive(s)?;
+    u16::try_from(v).map_err(|_| format!("`{s}` is more than {}", u16::MAX))
+}
+
+fn positive32(s: &str) -> Result<u32, String> {
+    let v = positive(s)?;
+    u32::try_from(v).map_err(|_| format!("`{s}` is more than {}", u32::MAX))
+}
+
+/// A positive decimal speed factor as num/den (`1.25` -> 125/100): exact, no float rounding.
+fn parse_speed(s: &str) -> Result<(u64, u64), String> {
+    let t = s.trim();
+    let (int, frac) = t.split_once('.').unwrap_or((t, ""));
+    let bad =
+        || format!("`{s}` is not a speed factor: a positive decimal number such as 2, 0.5 or 1.25");
+    if int.is_empty() && frac.is_empty()
+        || !int.bytes().all(|b| b.is_ascii_digit())
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+        || frac.len() > 9
+    {
+        return Err(bad());
+    }
+    let den = 10u64.pow(frac.len() as u32);
+    let num = format!("{int}{frac}").parse::<u64>().map_err(|_| bad())?;
+    if num == 0 {
+        return Err(format!("`{s}`: the speed must be above 0"));
+    }
+    if num > u64::MAX / 1_000_000_000 {
+        return Err(format!(
+            "`{s}`: at most 18446744073 (a factor beyond that sends every frame at once)"
+        ));
+    }
+    Ok((num, den))
 }
 
 /// Run `tsnic replay`.
 pub fn run(args: ReplayArgs) -> Result<()> {
-    super::common::stop_on_signals()?;
-    if args.capture.as_os_str() == "-" && !args.capture.exists() {
-        bail!("replay reads a capture file, not stdin (`-`): save the capture to a file first (e.g. `tcpdump -w x.pcap`, or `cat > x.pcap`), then `tsnic replay x.pcap`");
-    }
-    check_run_outputs(&args.run, "the capture", &args.capture)?;
-    let mut pkts = capture::read(&args.capture).context("cannot replay it")?;
-    if pkts.is_empty() {
-        bail!(
-            "{} holds no packets: nothing to replay",
-            args.capture.display()
-        );
-    }
-    for (i, p) in pkts.iter().enumerate() {
-        if (p.orig_len as usize) > p.data.len() {
-            bail!(
-                "{}: packet {i} was captured truncated ({} of {} bytes): it cannot be replayed byte for byte; recapture with a larger snap length; nothing was sent",
-                args.capture.display(),
-                p.data.len(),
-                p.orig_len
-            );
-        }
-    }
-    let mut opened = open(&args.run)?;
-    let caps = opened.card.caps().clone();
-    if u32::from(args.queue) >= caps.num_queues {
-        bail!(
-            "--queue {} does not exist: the card has {} queue(s)",
-            args.queue,
-            caps.num_queues
-        );
-    }
-    for (i, p) in pkts.iter().enumerate() {
-        if p.data.is_empty() || p.data.len() > caps.max_frame_len as usize {
-            bail!(
-                "{}: packet {i} is {} bytes; the card sends 1..={} bytes (without FCS); nothing was sent",
-                args.capture.display(),
-                p.data.len(),
-                caps.max_frame_len
-            );
-        }
-    }
-    let runts: Vec<usize> = (0..pkts.len())
-        .filter(|&i| pkts[i].data.len() < MIN_FRAME)
-        .collect();
-    if let Some(&first) = runts.first() {
-        eprintln!(
-            "warning: {} packet(s) under {MIN_FRAME} bytes (the first: packet {first}, {} bytes) are padded with zeros to {MIN_FRAME} bytes, as a MAC pads them",
-            runts.len(),
-            pkts[first].data.len()
-        );
-        for &i in &runts {
-            pkts[i].data.resize(MIN_FRAME, 0);
-        }
-    }
-    let ts0 = pkts[0].ts_ns;
-    let max_len = pkts.iter().map(|p| p.data.len() as u32).max().unwrap_or(60);
-    tune_lookahead(&mut opened.card, &args.run, max_len);
-    let (t0, lead) = if args.absolute {
-        (0, 0)
-    } else {
-        time_zero(&mut opened.card, &args.run, pkts.len(), 1)?
-    };
-    let mut frames = Vec::with_capacity(pkts.len());
-    let mut prev = 0u64;
-    let mut backwards = 0u64;
-    let mut first_back: Option<(usize, u64)> = None;
-    for (i, p) in pkts.iter().enumerate() {
-        let t = if args.absolute {
-            p.ts_ns
-        } else {
-            let rel = p.ts_ns.saturating_sub(ts0);
-            t0.checked_add(rel).ok_or_else(|| {
-                anyhow!("packet {i}: time 0 ({t0} ns) plus {rel} ns overflows 64 bits; nothing was sent")
-            })?
-        };
-        // A timestamp that goes backwards (a merged capture) is due with the packet before it, so the
-        // capture's order is kept (ties leave in posting order within a queue).
-        if i > 0 && p.ts_ns < pkts[i - 1].ts_ns {
-            backwards += 1;
-            first_back.get_or_insert((i, pkts[i - 1].ts_ns - p.ts_ns));
-        }
-        let launch_ns = t.max(prev);
-        prev = launch_ns;
-        frames.push(JobFrame {
-            index: i as u64,
+    run_job(
+        &args.run,
+        &args.capture,
+        args.absolute,
+        Input::Capture {
             queue: args.queue,
-            len: p.data.len() as u32,
-            launch_ns,
-        });
-    }
-    if let Some((i, back)) = first_back {
-        eprintln!(
-            "warning: {backwards} packet timestamp(s) go backwards (the first: packet {i}, {back} ns before packet {}); each is sent with the packet before it, in capture order",
-            i - 1
-        );
-    }
-    let src = CaptureFrames(pkts.into_iter().map(|p| p.data).collect());
-    run_and_report(opened, &args.run, &frames, &src, t0, lead, false)?;
+            retime: match (args.speed, args.pps, args.mbps) {
+                (Some((num, den)), _, _) => Retime::Speed { num, den },
+                (_, Some(n), _) => Retime::Pps(n),
+                (_, _, Some(n)) => Retime::Mbps(n),
+                _ => Retime::Capture,
+            },
+            passes: args.passes,
+            limit: args.limit.unwrap_or(u64::MAX),
+            spread: args.queues,
+        },
+    )?;
     Ok(())
 }

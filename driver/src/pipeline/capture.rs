@@ -1,0 +1,750 @@
+//! Stage 1 for `tsnic replay`: pcap and pcapng captures read one packet at a time.
+//!
+//! Classic pcap (either byte order, micro- or nanosecond timestamps) and pcapng (several sections,
+//! several interfaces, each with its own `if_tsresol` and `if_tsoffset`, either byte order). Each
+//! packet is checked as it is read: Ethernet only, captured whole (not cut by a snap length), a
+//! length the card sends; a frame under 60 bytes is padded with zeros to 60 as a MAC pads it (counted
+//! in [`Padding`]). A file cut short or damaged is an error that names the packet it stopped at.
+
+use std::io::{BufRead, Read};
+
+use super::source::{InputError, Raw, Source};
+use crate::capture::CaptureError;
+
+/// The shortest Ethernet frame without FCS: shorter frames are padded to it.
+pub const MIN_FRAME: usize = 60;
+
+/// Largest pcapng block this reader takes (a jumbo frame's block is under 10 kB; this is a damaged
+/// length, not a packet).
+const MAX_BLOCK: usize = 1 << 24;
+
+/// What a replay does with each packet: its queue and the card's longest frame.
+#[derive(Debug, Clone, Copy)]
+pub struct ReplayLimits {
+    /// TX queue every packet goes to (the first of `spread`).
+    pub queue: u16,
+    /// Longest frame the card sends, bytes without FCS.
+    pub max_len: u32,
+    /// Queues to spread the packets over by flow ([`flow_hash`]): queue + hash % spread (1: none).
+    pub spread: u16,
+}
+
+/// A hash of a frame's flow: the IPv4 or IPv6 addresses, protocol and (TCP, UDP, SCTP) ports, behind
+/// up to two VLAN tags; for other frames the MAC addresses and EtherType. Frames of one flow hash
+/// alike, so spread over queues they keep their order.
+pub fn flow_hash(f: &[u8]) -> u32 {
+    let mut h: u32 = 0x811c_9dc5; // FNV-1a
+    let mut eat = |b: &[u8]| {
+        for &x in b {
+            h ^= u32::from(x);
+            h = h.wrapping_mul(0x0100_0193);
+        }
+    };
+    let get = |a: usize, b: usize| f.get(a..b);
+    let mut o = 12;
+    let mut et = get(o, o + 2).map(|b| u16::from_be_bytes([b[0], b[1]]));
+    for _ in 0..2 {
+        if matches!(et, Some(0x8100 | 0x88a8)) {
+            o += 4;
+            et = get(o, o + 2).map(|b| u16::from_be_bytes([b[0], b[1]]));
+        }
+    }
+    let l3 = o + 2;
+    let (addrs, proto, l4) = match et {
+        Some(0x0800) => match (get(l3, l3 + 20), f.get(l3).map(|v| usize::from(v & 15) * 4)) {
+            (Some(ip), Some(ihl)) => (Some(&ip[12..20]), ip[9], l3 + ihl),
+            _ => (None, 0, 0),
+        },
+        Some(0x86dd) => match get(l3, l3 + 40) {
+            Some(ip) => (Some(&ip[8..40]), ip[6], l3 + 40),
+            None => (None, 0, 0),
+        },
+        _ => (None, 0, 0),
+    };
+    match addrs {
+        Some(a) => {
+            eat(a);
+            eat(&[proto]);
+            if matches!(proto, 6 | 17 | 132) {
+                if let Some(p) = get(l4, l4 + 4) {
+                    eat(p);
+                }
+            }
+        }
+        None => eat(f.get(..14).unwrap_or(f)),
+    }
+    h
+}
+
+/// Frames padded to [`MIN_FRAME`]: how many, and the first (packet index, length as captured).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Padding {
+    /// Packets padded.
+    pub count: u64,
+    /// The first one: (packet index, captured length).
+    pub first: Option<(u64, usize)>,
+}
+
+/// Read into `buf` until it is full or the input ends; returns the bytes read.
+fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match r.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
+}
+
+fn io_err(name: &str, e: std::io::Error) -> InputError {
+    match e.kind() {
+        std::io::ErrorKind::IsADirectory => InputError::Capture(CaptureError::Format {
+            path: name.to_string(),
+            why: format!("too short to be a capture ({e})"),
+        }),
+        _ => InputError::Capture(CaptureError::Io {
+            path: name.to_string(),
+            source: e,
+        }),
+    }
+}
+
+fn fmt_err(name: &str, why: String) -> InputError {
+    InputError::Capture(CaptureError::Format {
+        path: name.to_string(),
+        why,
+    })
+}
+
+/// Nanoseconds of a pcapng timestamp in units of `if_tsresol` `resol` (default 6: microseconds).
+pub fn tsresol_to_ns(raw: u64, resol: u8) -> u64 {
+    if resol & 0x80 == 0 {
+        let exp = resol as i32;
+        if exp <= 9 {
+            raw.saturating_mul(10u64.pow((9 - exp) as u32))
+        } else {
+            raw / 10u64.pow((exp - 9).min(19) as u32)
+        }
+    } else {
+        let shift = (resol & 0x7f) as u32;
+        ((raw as u128 * 1_000_000_000u128) >> shift.min(127)) as u64
+    }
+}
+
+/// Open a capture, pcap or pcapng by its first bytes.
+pub fn open_capture(
+    mut r: Box<dyn BufRead>,
+    name: String,
+    limits: ReplayLimits,
+) -> Result<CaptureSource, InputError> {
+    let mut head = [0u8; 24];
+    let n = read_full(&mut r, &mut head[..4]).map_err(|e| io_err(&name, e))?;
+    if n < 4 {
+        return Err(fmt_err(
+            &name,
+            format!("too short to be a capture ({n} bytes; an empty file, or not a capture)"),
+        ));
+    }
+    let common = Common {
+        name,
+        limits,
+        packets: 0,
+        padding: Padding::default(),
+    };
+    if head[..4] == [0x0a, 0x0d, 0x0d, 0x0a] {
+        return Ok(CaptureSource {
+            c: common,
+            kind: Kind::PcapNg(PcapNg {
+                r,
+                le: true,
+                ifaces: Vec::new(),
+                at: 0,
+                pending_shb: Some(head[..4].try_into().unwrap_or_default()),
+                block: Vec::with_capacity(2048),
+            }),
+        });
+    }
+    let m = read_full(&mut r, &mut head[4..]).map_err(|e| io_err(&common.name, e))?;
+    let b = &head;
+    if 4 + m < 24 {
+        return Err(fmt_err(
+            &common.name,
+            format!(
+                "neither pcap nor pcapng: {} bytes, shorter than a pcap file header (24 bytes)",
+                4 + m
+            ),
+        ));
+    }
+    let magic = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    let (le, nanos) = match magic {
+        0xa1b2_c3d4 => (true, false),
+        0xa1b2_3c4d => (true, true),
+        0xd4c3_b2a1 => (false, false),
+        0x4d3c_b2a1 => (false, true),
+        _ => {
+            return Err(fmt_err(&common.name, format!(
+                "neither pcap nor pcapng (it starts with {:02x} {:02x} {:02x} {:02x}): give a capture written by tcpdump, Wireshark or `tsnic push --pcap`",
+                b[0], b[1], b[2], b[3]
+            )))
+        }
+    };
+    let word = |o: usize| {
+        let w = [b[o], b[o + 1], b[o + 2], b[o + 3]];
+        if le {
+            u32::from_le_bytes(w)
+        } else {
+            u32::from_be_bytes(w)
+        }
+    };
+    let snaplen = word(16);
+    let linktype = word(20) & 0x0fff_ffff;
+    if linktype != 1 {
+        return Err(fmt_err(
+            &common.name,
+            format!("link type {linktype}: only Ethernet captures (link type 1) can be replayed"),
+        ));
+    }
+    Ok(CaptureSource {
+        c: common,
+        kind: Kind::Pcap(Pcap {
+            r,
+            le,
+            nanos,
+            snaplen,
+        }),
+    })
+}
+
+struct Common {
+    name: String,
+    limits: ReplayLimits,
+    packets: u64,
+    padding: Padding,
+}
+
+impl Common {
+    /// Check a packet read whole, pad a runt, and make its item.
+    fn packet(
+        &mut self,
+        ts_ns: u64,
+        orig_len: u32,
+        data: &mut Vec<u8>,
+    ) -> Result<Option<Raw>, InputError> {
+        let i = self.packets;
+        if (orig_len as usize) > data.len() {
+            return Err(fmt_err(&self.name, format!(
+                "packet {i} was captured truncated ({} of {orig_len} bytes): it cannot be replayed byte for byte; recapture with a larger snap length",
+                data.len()
+            )));
+        }
+        if data.is_empty() || data.len() > self.limits.max_len as usize {
+            return Err(fmt_err(
+                &self.name,
+                format!(
+                    "packet {i} is {} bytes; the card sends 1..={} bytes (without FCS)",
+                    data.len(),
+                    self.limits.max_len
+                ),
+            ));
+        }
+        if data.len() < MIN_FRAME {
+            self.padding.count += 1;
+            self.padding.first.get_or_insert((i, data.len()));
+            data.resize(MIN_FRAME, 0);
+        }
+        self.packets += 1;
+        let queue = if self.limits.spread > 1 {
+            self.limits.queue + (flow_hash(data) % u32::from(self.limits.spread)) as u16
+        } else {
+            self.limits.queue
+        };
+        Ok(Some(Raw {
+            seq: i,
+            index: i,
+            line: 0,
+            time_ns: ts_ns,
+            queue,
+            len: data.len() as u32,
+            has_bytes: true,
+            pass: 0,
+            pos: i,
+        }))
+    }
+}
+
+enum Kind {
+    Pcap(Pcap),
+    PcapNg(PcapNg),
+}
+
+struct Pcap {
+    r: Box<dyn BufRead>,
+    le: bool,
+    nanos: bool,
+    snaplen: u32,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Iface {
+    resol: u8,
+    offset_s: i64,
+    ethernet: bool,
+}
+
+struct PcapNg {
+    r: Box<dyn BufRead>,
+    le: bool,
+    ifaces: Vec<Iface>,
+    /// Byte offset of the next block.
+    at: u64,
+    /// The first four bytes of the file, already read.
+    pending_shb: Option<[u8; 4]>,
+    block: Vec<u8>,
+}
+
+/// A capture read packet by packet.
+pub struct CaptureSource {
+    c: Common,
+    kind: Kind,
+}
+
+impl CaptureSource {
+    /// Packets read so far.
+    pub fn packets(&self) -> u64 {
+        self.c.packets
+    }
+    /// The frames padded to 60 bytes so far.
+    pub fn padding(&self) -> Padding {
+        self.c.padding
+    }
+    /// Check the packets against these limits (the card's, once it is open).
+    pub fn set_limits(&mut self, limits: ReplayLimits) {
+        self.c.limits = limits;
+    }
+}
+
+impl Source for CaptureSource {
+    fn next(&mut self, data: &mut Vec<u8>) -> Result<Option<Raw>, InputError> {
+        match &mut self.kind {
+            Kind::Pcap(p) => pcap_next(&mut self.c, p, data),
+            Kind::PcapNg(p) => pcapng_next(&mut self.c, p, data),
+        }
+    }
+    fn name(&self) -> &str {
+        &self.c.name
+    }
+    fn notes(&self) -> Vec<String> {
+        let p = self.c.padding;
+        match p.first {
+            Some((i, len)) => vec![format!(
+                "{} packet(s) under {MIN_FRAME} bytes (the first: packet {i}, {len} bytes) are padded with zeros to {MIN_FRAME} bytes, as a MAC pads them",
+                p.count
+            )],
+            None => Vec::new(),
+        }
+    }
+}
+
+fn cut(n: u64) -> String {
+    format!("it was cut short (a capture still being written, or a partial copy); copy it whole or recapture (the {n} packets before it are complete)")
+}
+
+fn pcap_next(c: &mut Common, p: &mut Pcap, data: &mut Vec<u8>) -> Result<Option<Raw>, InputError> {
+    let n = c.packets;
+    let mut h = [0u8; 16];
+    let got = read_full(&mut p.r, &mut h).map_err(|e| io_err(&c.name, e))?;
+    if got == 0 {
+        return Ok(None);
+    }
+    if got < 16 {
+        return Err(fmt_err(
+            &c.name,
+            format!(
+                "the file ends inside the header of packet {n} ({got} of 16 bytes): {}",
+                cut(n)
+            ),
+        ));
+    }
+    let word = |o: usize| {
+        let w = [h[o], h[o + 1], h[o + 2], h[o + 3]];
+        if p.le {
+            u32::from_le_bytes(w)
+        } else {
+            u32::from_be_bytes(w)
+        }
+    };
+    let (sec, frac, incl, orig) = (word(0), word(4), word(8), word(12));
+    if incl > p.snaplen.max(262_144) {
+        return Err(fmt_err(&c.name, format!(
+            "packet {n} claims {incl} captured bytes, more than the file's snap length ({}): the file is damaged (or not a pcap file); recapture it",
+            p.snaplen
+        )));
+    }
+    data.resize(incl as usize, 0);
+    let got = read_full(&mut p.r, data).map_err(|e| io_err(&c.name, e))?;
+    if got < incl as usize {
+        return Err(fmt_err(
+            &c.name,
+            format!(
+                "the file ends inside packet {n} ({got} of its {incl} captured bytes): {}",
+                cut(n)
+            ),
+        ));
+    }
+    let ns = u64::from(sec) * 1_000_000_000
+        + if p.nanos {
+            u64::from(frac)
+        } else {
+            u64::from(frac) * 1000
+        };
+    c.packet(ns, orig, data)
+}
+
+fn pcapng_next(
+    c: &mut Common,
+    p: &mut PcapNg,
+    data: &mut Vec<u8>,
+) -> Result<Option<Raw>, InputError> {
+    loop {
+        let n = c.packets;
+        let at = p.at;
+        // Block header: type, length, and for a section header its byte-order magic.
+        let mut h = [0u8; 12];
+        let mut got = 0;
+        if let Some(first) = p.pending_shb.take() {
+            h[..4].copy_from_slice(&first);
+            got = 4;
+        }
+        got += read_full(&mut p.r, &mut h[got..]).map_err(|e| io_err(&c.name, e))?;
+        if got == 0 {
+            return Ok(None);
+        }
+        if got < 12 {
+            return Err(fmt_err(&c.name, format!(
+                "the file ends inside the header of the block at byte {at} ({got} of 12 bytes) after packet {n}: {}",
+                cut(n)
+            )));
+        }
+        let is_shb = h[..4] == [0x0a, 0x0d, 0x0d, 0x0a];
+        if is_shb {
+            p.le = match h[8..12] {
+                [0x4d, 0x3c, 0x2b, 0x1a] => true,
+                [0x1a, 0x2b, 0x3c, 0x4d] => false,
+                _ => {
+                    return Err(fmt_err(&c.name, format!(
+                        "the section header at byte {at} has no byte-order magic: the file is damaged (or not pcapng); recapture it"
+                    )))
+                }
+            };
+            p.ifaces.clear();
+        } else if at == 0 {
+            return Err(fmt_err(
+                &c.name,
+                "not a readable pcapng file: it does not start with a section header".into(),
+            ));
+        }
+        let le = p.le;
+        let w32 = |b: &[u8], o: usize| {
+            let w = [b[o], b[o + 1], b[o + 2], b[o + 3]];
+            if le {
+                u32::from_le_bytes(w)
+            } else {
+                u32::from_be_bytes(w)
+            }
+        };
+        let ty = w32(&h, 0);
+        let len = w32(&h, 4) as usize;
+        if len < 12 || !len.is_multiple_of(4) || len > MAX_BLOCK {
+            return Err(fmt_err(&c.name, format!(
+                "the block at byte {at} (after packet {n}) claims {len} bytes, not a pcapng block length: the file is damaged (or not pcapng); recapture it"
+            )));
+        }
+        p.block.clear();
+        p.block.extend_from_slice(&h);
+        p.block.resize(len, 0);
+        let got = 12 + read_full(&mut p.r, &mut p.block[12..]).map_err(|e| io_err(&c.name, e))?;
+        if got < len {
+            return Err(fmt_err(&c.name, format!(
+                "the file ends inside the block at byte {at} ({got} of its {len} bytes) after packet {n}: {}",
+                cut(n)
+            )));
+        }
+        if w32(&p.block, len - 4) as usize != len {
+            return Err(fmt_err(&c.name, format!(
+                "the block at byte {at} (after packet {n}) ends with another length than it starts with: the file is damaged; recapture it"
+            )));
+        }
+        p.at += len as u64;
+        let b = &p.block;
+        match ty {
+            0x0a0d_0d0a => {}
+            1 => {
+                // Interface description: link type, snap length, options.
+                if len < 20 {
+                    return Err(fmt_err(&c.name, format!("the interface block at byte {at} is {len} bytes, too short: the file is damaged; recapture it")));
+                }
+                let linktype = if le {
+                    u16::from_le_bytes([b[8], b[9]])
+                } else {
+                    u16::from_be_bytes([b[8], b[9]])
+                };
+                let mut iface = Iface {
+                    resol: 6,
+                    offset_s: 0,
+                    ethernet: linktype == 1,
+                };
+                let mut o = 16;
+                while o + 4 <= len - 4 {
+                    let (code, olen) = if le {
+                        (
+                            u16::from_le_bytes([b[o], b[o + 1]]),
+                            u16::from_le_bytes([b[o + 2], b[o + 3]]) as usize,
+                        )
+                    } else {
+                        (
+                            u16::from_be_bytes([b[o], b[o + 1]]),
+                            u16::from_be_bytes([b[o + 2], b[o + 3]]) as usize,
+                        )
+                    };
+                    let v = o + 4;
+                    if code == 0 || v + olen > len - 4 {
+                        break;
+                    }
+                    match (code, olen) {
+                        (9, 1) => iface.resol = b[v],
+                        (14, 8) => {
+                            let w: [u8; 8] = b[v..v + 8].try_into().unwrap_or_default();
+                            iface.offset_s = if le {
+                                i64::from_le_bytes(w)
+                            } else {
+                                i64::from_be_bytes(w)
+                            };
+                        }
+                        _ => {}
+                    }
+                    o = v + olen.div_ceil(4) * 4;
+                }
+                p.ifaces.push(iface);
+            }
+            6 => {
+                if len < 32 {
+                    return Err(fmt_err(&c.name, format!("packet {n}: its block at byte {at} is {len} bytes, too short for an enhanced packet block: the file is damaged; recapture it")));
+                }
+                let i = w32(b, 8) as usize;
+                let iface = *p.ifaces.get(i).ok_or_else(|| {
+                    fmt_err(
+                        &c.name,
+                        format!("packet {n} names interface {i}, which is not described"),
+                    )
+                })?;
+                if !iface.ethernet {
+                    return Err(fmt_err(
+                        &c.name,
+                        format!(
+                            "packet {n} is not Ethernet (only Ethernet captures can be replayed)"
+                        ),
+                    ));
+                }
+                let raw = (u64::from(w32(b, 12)) << 32) | u64::from(w32(b, 16));
+                let caplen = w32(b, 20) as usize;
+                let orig = w32(b, 24);
+                if 28 + caplen > len - 4 {
+                    return Err(fmt_err(&c.name, format!("packet {n} claims {caplen} captured bytes, more than its block at byte {at} holds: the file is damaged; recapture it")));
+                }
+                let ts = tsresol_to_ns(raw, iface.resol);
+                // if_tsoffset: seconds to add to every timestamp of the interface.
+                let ts = (i128::from(ts) + i128::from(iface.offset_s) * 1_000_000_000)
+                    .clamp(0, u64::MAX as i128) as u64;
+                data.clear();
+                data.extend_from_slice(&b[28..28 + caplen]);
+                return c.packet(ts, orig, data);
+            }
+            2 | 3 => {
+                return Err(fmt_err(
+                    &c.name,
+                    format!("packet {n} has no timestamp (simple/obsolete packet block)"),
+                ));
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lim() -> ReplayLimits {
+        ReplayLimits {
+            queue: 0,
+            max_len: 9600,
+            spread: 1,
+        }
+    }
+
+    fn all(bytes: Vec<u8>) -> Result<Vec<(u64, Vec<u8>)>, InputError> {
+        let mut s = open_capture(Box::new(std::io::Cursor::new(bytes)), "c".into(), lim())?;
+        let mut out = Vec::new();
+        let mut d = Vec::new();
+        while let Some(r) = s.next(&mut d)? {
+            out.push((r.time_ns, d.clone()));
+        }
+        Ok(out)
+    }
+
+    fn opt(code: u16, v: &[u8]) -> Vec<u8> {
+        let mut o = code.to_le_bytes().to_vec();
+        o.extend((v.len() as u16).to_le_bytes());
+        o.extend(v);
+        while !o.len().is_multiple_of(4) {
+            o.push(0);
+        }
+        o
+    }
+
+    fn block(ty: u32, body: &[u8]) -> Vec<u8> {
+        let len = (12 + body.len()) as u32;
+        let mut b = ty.to_le_bytes().to_vec();
+        b.extend(len.to_le_bytes());
+        b.extend(body);
+        b.extend(len.to_le_bytes());
+        b
+    }
+
+    fn idb(resol: Option<u8>, offset_s: Option<i64>) -> Vec<u8> {
+        let mut body = vec![1, 0, 0, 0, 0, 0, 0, 0];
+        if let Some(r) = resol {
+            body.extend(opt(9, &[r]));
+        }
+        if let Some(s) = offset_s {
+            body.extend(opt(14, &s.to_le_bytes()));
+        }
+        body.extend([0, 0, 0, 0]);
+        block(1, &body)
+    }
+
+    fn epb(iface: u32, ts: u64, data: &[u8]) -> Vec<u8> {
+        let mut body = iface.to_le_bytes().to_vec();
+        body.extend(((ts >> 32) as u32).to_le_bytes());
+        body.extend((ts as u32).to_le_bytes());
+        body.extend((data.len() as u32).to_le_bytes());
+        body.extend((data.len() as u32).to_le_bytes());
+        body.extend(data);
+        while !body.len().is_multiple_of(4) {
+            body.push(0);
+        }
+        block(6, &body)
+    }
+
+    fn shb() -> Vec<u8> {
+        let mut body = vec![0x4d, 0x3c, 0x2b, 0x1a, 1, 0, 0, 0];
+        body.extend((-1i64).to_le_bytes());
+        block(0x0a0d_0d0a, &body)
+    }
+
+    /// Two interfaces with their own resolution and offset: each packet's time is its interface's.
+    /// (Before this reader, `if_tsoffset` was ignored: a packet 5 s later left right after the one
+    /// before it.)
+    #[test]
+    fn pcapng_interfaces_with_tsresol_and_tsoffset() {
+        let mut f = shb();
+        f.extend(idb(Some(9), None)); // ns, no offset
+        f.extend(idb(None, Some(5))); // us (default), +5 s
+        f.extend(idb(Some(0x80 | 10), Some(-1))); // 2^-10 s, -1 s
+        f.extend(epb(0, 1_000, &[1; 60]));
+        f.extend(epb(1, 7, &[2; 60]));
+        f.extend(epb(2, 3 * 1024, &[3; 60]));
+        let got = all(f).unwrap();
+        assert_eq!(got[0].0, 1_000);
+        assert_eq!(got[1].0, 5_000_007_000);
+        assert_eq!(got[2].0, 2_000_000_000);
+        assert_eq!(got[2].1, vec![3; 60]);
+    }
+
+    #[test]
+    fn flows_hash_by_addresses_and_ports() {
+        let udp = |sport: u16, vlan: bool| {
+            let mut f = vec![0u8; 12];
+            if vlan {
+                f.extend([0x81, 0x00, 0, 5]);
+            }
+            f.extend([
+                0x08, 0x00, 0x45, 0, 0, 28, 0, 0, 0, 0, 64, 17, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2,
+            ]);
+            f.extend(sport.to_be_bytes());
+            f.extend([0, 53, 0, 8, 0, 0]);
+            f.resize(60, 0xee);
+            f
+        };
+        assert_eq!(flow_hash(&udp(1000, false)), flow_hash(&udp(1000, true)));
+        let mut a = udp(1000, false);
+        a[50] ^= 0xff; // payload: same flow
+        assert_eq!(flow_hash(&a), flow_hash(&udp(1000, false)));
+        assert_ne!(flow_hash(&udp(1000, false)), flow_hash(&udp(1001, false)));
+        let qs: std::collections::BTreeSet<u32> =
+            (0..64).map(|p| flow_hash(&udp(p, false)) % 4).collect();
+        assert_eq!(qs.len(), 4, "64 flows reach every one of 4 queues");
+        let _ = flow_hash(&[1, 2, 3]); // short frames hash too
+    }
+
+    #[test]
+    fn pcapng_damage_is_named() {
+        let mut f = shb();
+        f.extend(idb(Some(9), None));
+        f.extend(epb(0, 1, &[1; 60]));
+        let whole = f.len();
+        f.extend(epb(0, 2, &[1; 60]));
+        let e = all(f[..whole + 20].to_vec()).unwrap_err().to_string();
+        assert!(
+            e.contains("the file ends inside the block at byte")
+                && e.contains("the 1 packets before it are complete"),
+            "{e}"
+        );
+        let e = all(f[..whole + 5].to_vec()).unwrap_err().to_string();
+        assert!(e.contains("cut short"), "{e}");
+        let mut bad = f.clone();
+        let l = bad.len();
+        bad[l - 4] ^= 4;
+        let e = all(bad).unwrap_err().to_string();
+        assert!(
+            e.contains("ends with another length than it starts with"),
+            "{e}"
+        );
+        let mut f2 = shb();
+        f2.extend(epb(3, 1, &[1; 60]));
+        let e = all(f2).unwrap_err().to_string();
+        assert!(e.contains("packet 0 names interface 3"), "{e}");
+    }
+
+    #[test]
+    fn pcap_runts_are_padded_and_cut_files_named() {
+        let mut f = Vec::new();
+        f.extend(0xa1b2_3c4du32.to_le_bytes());
+        f.extend([2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        f.extend(65535u32.to_le_bytes());
+        f.extend(1u32.to_le_bytes());
+        for (t, n) in [(5u32, 42usize), (9, 60)] {
+            f.extend(0u32.to_le_bytes());
+            f.extend(t.to_le_bytes());
+            f.extend((n as u32).to_le_bytes());
+            f.extend((n as u32).to_le_bytes());
+            f.extend(vec![7u8; n]);
+        }
+        let got = all(f.clone()).unwrap();
+        assert_eq!(got.len(), 2);
+        assert_eq!((got[0].0, got[0].1.len()), (5, 60));
+        assert_eq!(&got[0].1[42..], &[0; 18]);
+        let e = all(f[..f.len() - 3].to_vec()).unwrap_err().to_string();
+        assert!(
+            e.contains("ends inside packet 1") && e.contains("cut short"),
+            "{e}"
+        );
+        assert!(all(vec![1, 2])
+            .unwrap_err()
+            .to_string()
+            .contains("too short to be a capture"));
+    }
+}

@@ -1,0 +1,330 @@
+//! The push/replay pipeline: one way through, in constant memory.
+//!
+//! ```text
+//! source -> schedule -> post -> reap -> sinks
+//! ```
+//!
+//! 1. [`source`] / [`capture`]: frames read one at a time from a trace (CSV) or a capture (pcap,
+//!    pcapng), each checked as it is read; an error names the row or packet.
+//! 2. [`schedule`]: launch-time order within a hold window, absolute launch times on the card's PHC.
+//! 3. [`post`]: the rings; a frame is posted once its launch time is within the card's reach and its
+//!    ring has room.
+//! 4. [`reap`]: completions matched to the frames in flight.
+//! 5. [`sink`]: results to the report ([`report`], [`histogram`]) and the `--pcap` capture as they
+//!    come, or all kept ([`sink::Collect`], for [`crate::push::run`]).
+//!
+//! `tsnic push` and `tsnic replay` differ only in their source. Memory: the rings, the hold window,
+//! the sinks' fixed windows; nothing grows with the input. [`run`] is the loop that moves frames
+//! along; it is [`crate::push::run`]'s engine too.
+
+pub mod capture;
+pub mod histogram;
+pub mod post;
+pub mod reap;
+pub mod report;
+pub mod schedule;
+pub mod sink;
+pub mod source;
+
+use std::sync::atomic::Ordering;
+
+use crate::device::Card;
+use crate::push::{
+    bring_up, check_options, phc_now, posting_reach_ns, ClockMap, FrameSource, PushError,
+    PushOptions,
+};
+use crate::ring::QueueConfig;
+
+use post::{Post, QueuePlan};
+use reap::Reap;
+use schedule::{Held, Schedule};
+use sink::Sink;
+
+/// How a run went, whatever its end.
+#[derive(Debug, Clone, Default)]
+pub struct RunEnd {
+    /// PHC when posting started.
+    pub start_phc_ns: u64,
+    /// PHC when the last completion was taken.
+    pub end_phc_ns: u64,
+    /// Doorbells written.
+    pub doorbells: u64,
+    /// Wall-clock ns of the post+reap loop (see [`crate::push::Outcome::loop_wall_ns`]).
+    pub loop_wall_ns: u64,
+    /// The PHC against simulated time over the run.
+    pub clock: ClockMap,
+    /// Frames posted.
+    pub posted: u64,
+    /// Frames completed.
+    pub completed: u64,
+    /// Frames read (given to the sinks as completed or unfinished).
+    pub frames: u64,
+    /// Frames without completion.
+    pub unfinished: u64,
+    /// Queues the job used.
+    pub queues: Vec<u16>,
+}
+
+/// A run that started posting: its end, and why it stopped early (None: it ran to its end).
+pub struct Ran {
+    /// What was done.
+    pub end: RunEnd,
+    /// Why it stopped before the end; everything read was reported to the sinks either way.
+    pub error: Option<PushError>,
+}
+
+/// Run a job: frames from `sched` posted to `card` as it can take them (bytes from each frame, or
+/// made by `gen`), completions to `sink`. `Err` only when refused before anything was posted (the
+/// card untouched but for its checks); after that, every frame read is reported to `sink`, completed
+/// or unfinished, and the card left quiet.
+pub fn run(
+    card: &mut Card,
+    sched: &mut Schedule<'_>,
+    gen: &dyn FrameSource,
+    plan: &QueuePlan,
+    opts: &PushOptions,
+    sink: &mut dyn Sink,
+    progress: crate::push::Progress<'_>,
+) -> Result<Ran, PushError> {
+    let (caps, b) = card.parts();
+    let caps = caps.clone();
+    let irq_wired = b.has_irq();
+    let reach = posting_reach_ns(&caps, opts);
+    let setup = (|| -> Result<(Post, u32), PushError> {
+        let (ring_log2, cpl_log2) = check_options(&caps, opts)?;
+        bring_up(b, opts)?;
+        let qcfg = QueueConfig {
+            ring_log2,
+            buffers: 0,
+            buf_size: 0,
+            batch: opts.batch,
+            late: opts.late,
+            horizon: opts.horizon,
+            quota: 0,
+        };
+        Ok((Post::new(b, &caps, cpl_log2, qcfg, plan)?, ring_log2))
+    })();
+    let (mut post, ring_log2) = match setup {
+        Ok(p) => p,
+        Err(e) => {
+            // Refused before anything was posted: the card is left as a failed job leaves it.
+            let qs: Vec<u16> = plan.iter().map(|p| p.0).collect();
+            crate::push::leave_quiet(b, &caps, &qs, true);
+            return Err(e);
+        }
+    };
+    let mut reap = Reap::default();
+    let phc_steps0 = crate::phc::step_count(b);
+    let nominal0 = crate::push::phc_rate_nominal(b, &caps);
+    let (start_phc_ns, sim_before_ns, sim_after_ns) = crate::push::phc_sample(b);
+    let mut clock = ClockMap {
+        sample_phc_ns: start_phc_ns,
+        sim_before_ns,
+        sim_after_ns,
+        phc_steps: 0,
+        rate_nominal: nominal0,
+    };
+    sink.started(&clock);
+    let mod_count = opts.batch.min((1u32 << ring_log2) / 4).max(1);
+    let irq = irq_wired.then(|| crate::push::IrqSetup::arm(b, mod_count, 2000));
+    let mut phc = start_phc_ns;
+    let mut last_progress_phc = start_phc_ns;
+    let mut progressed = false;
+    let mut done = 0u64;
+    // The next frame to post, taken from the schedule and not posted yet.
+    let mut pending: Option<Held> = None;
+    let mut input_done = false;
+    // The input was refused part way: the job ends with this once what was read before is sent.
+    let mut input_error: Option<PushError> = None;
+
+    let loop_start = std::time::Instant::now();
+    let streamed = (|| -> Result<(), PushError> {
+        loop {
+            if opts
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                return Err(PushError::Stopped);
+            }
+            // Post what the card can take now, in order: stop at the first frame beyond reach or whose
+            // ring is full (frames behind it wait, so the posting order stays the launch order).
+            let mut ring_full = false;
+            loop {
+                if pending.is_none() && !input_done {
+                    match sched.next_frame() {
+                        Ok(p) => {
+                            pending = p;
+                            input_done = pending.is_none();
+                        }
+                        Err(e) => {
+                            // A bad row or packet: read no further, but send what was read before
+                            // it (the frames held in the window too), then end with the error.
+                            input_error.get_or_insert(PushError::Input(Box::new(e)));
+                            sched.end_input();
+                            continue;
+                        }
+                    }
+                }
+                let Some(h) = &pending else { break };
+                let launch = h.job.launch_ns;
+                if launch > phc.saturating_add(reach) {
+                    phc = phc_now(b);
+                    if launch > phc.saturating_add(reach) {
+                        break;
+                    }
+                }
+                if post.post(b, &caps, h, gen)? {
+                    if let Some(h) = pending.take() {
+                        sched.recycle(h.data);
+                    }
+                } else {
+                    ring_full = true;
+                    break;
+                }
+            }
+            post.doorbell_all(b);
+            if input_done && pending.is_none() && post.outstanding() == 0 {
+                return Ok(());
+            }
+            let mut n = reap.take(b, &mut post, sink)?;
+            if n == 0 && irq_wired {
+                // Acknowledge, then look once more: a completion written after the acknowledgement
+                // raises the interrupt again, so the wait below cannot miss it.
+                b.write32(crate::contract::reg::CTRL_IRQ_STATUS, 1);
+                n = reap.take(b, &mut post, sink)?;
+            }
+            if n > 0 {
+                done += n;
+                progress(done, sched.read());
+                progressed = true;
+                continue;
+            }
+            // Nothing to post, nothing came back: find when something is next due, watch for a stall.
+            let now = phc_now(b);
+            phc = now;
+            if progressed {
+                progressed = false;
+                last_progress_phc = now;
+            }
+            let mut wake = u64::MAX;
+            if let Some(due) = post.oldest_due() {
+                let since = last_progress_phc.max(due);
+                let idle_for = now.saturating_sub(since);
+                if due <= now && idle_for > opts.stall_timeout_ns {
+                    return Err(PushError::Stalled {
+                        outstanding: post.outstanding(),
+                        total: sched.read(),
+                        stalled_ns: idle_for,
+                        phc_ns: now,
+                    });
+                }
+                wake = since
+                    .saturating_add(opts.stall_timeout_ns)
+                    .saturating_add(1);
+                if !irq_wired {
+                    wake = wake.min(due.max(now.saturating_add(opts.idle_wait_ns)));
+                }
+            } else {
+                last_progress_phc = now;
+            }
+            if let Some(h) = pending.as_ref().filter(|_| !ring_full) {
+                wake = wake.min(h.job.launch_ns.saturating_sub(reach));
+            }
+            if wake == u64::MAX {
+                return Err(PushError::Job(format!(
+                    "{} frame(s) neither posted nor outstanding: a driver bug",
+                    post.outstanding()
+                )));
+            }
+            let timeout = wake.saturating_sub(now).max(opts.idle_wait_ns.max(1));
+            b.wait_irq(timeout)?;
+        }
+    })();
+    let loop_wall_ns = loop_start.elapsed().as_nanos() as u64;
+    if let Some(i) = irq {
+        i.restore(b);
+    }
+    let queues = post.queues();
+    let mut error = if let Err(e) = streamed {
+        // Cut short: the card flushes what it holds; take every completion it gives back. Stopped from
+        // outside, until each posted frame has one (or CUT_DRAIN_LIMIT_NS of card time passed); after
+        // a card, driver or output failure, once after FAILED_JOB_GRACE_NS. (A bad input is no cut:
+        // what was read before it is sent, then the job ends with its error.)
+        for &q in &queues {
+            b.write32(
+                caps.q_reg(q, crate::contract::reg::Q_CTRL),
+                crate::contract::reg::Q_CTRL_FLUSH,
+            );
+        }
+        let (step, limit) = if matches!(e, PushError::Stopped) {
+            (100_000, crate::push::CUT_DRAIN_LIMIT_NS)
+        } else {
+            (
+                crate::push::FAILED_JOB_GRACE_NS,
+                crate::push::FAILED_JOB_GRACE_NS,
+            )
+        };
+        let mut waited = 0u64;
+        loop {
+            while let Ok(n) = reap.take(b, &mut post, sink) {
+                if n == 0 {
+                    break;
+                }
+                done += n;
+            }
+            if post.outstanding() == 0 || waited >= limit {
+                break;
+            }
+            if b.wait_ns(step).is_err() {
+                break;
+            }
+            waited += step;
+        }
+        Some(e)
+    } else {
+        for q in &mut post.rings.queues {
+            q.disable(b, &caps);
+        }
+        input_error
+    };
+    // Frames without a completion: in flight still, the one taken from the schedule, those held.
+    let mut unfinished = 0u64;
+    let mut report_unfinished = |seq: u64, f: &crate::push::JobFrame| -> Result<(), PushError> {
+        unfinished += 1;
+        sink.unfinished(seq, f).map_err(PushError::Output)
+    };
+    let mut sink_err = None;
+    for f in post.drain_in_flight() {
+        if let Err(e) = report_unfinished(f.seq, &f.job) {
+            sink_err.get_or_insert(e);
+        }
+    }
+    let mut rest: Vec<Held> = pending.into_iter().collect();
+    rest.extend(sched.drain_held());
+    for h in rest {
+        if let Err(e) = report_unfinished(h.raw.seq, &h.job) {
+            sink_err.get_or_insert(e);
+        }
+    }
+    if error.is_none() {
+        error = sink_err;
+    }
+    clock.phc_steps = crate::phc::step_count(b).wrapping_sub(phc_steps0);
+    clock.rate_nominal = nominal0 && crate::push::phc_rate_nominal(b, &caps);
+    let end = RunEnd {
+        start_phc_ns,
+        end_phc_ns: phc_now(b),
+        doorbells: post.doorbells(),
+        loop_wall_ns,
+        clock,
+        posted: post.posted(),
+        completed: done,
+        frames: done + unfinished,
+        unfinished,
+        queues: queues.clone(),
+    };
+    // A job cut short has flushed its queues and waited for them already.
+    crate::push::leave_quiet(b, &caps, &queues, false);
+    Ok(Ran { end, error })
+}

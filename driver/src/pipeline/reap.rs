@@ -1,0 +1,80 @@
+//! Stage 4, reap: completions taken from the completion ring, matched to the frames in flight
+//! (stage 3's table), their buffers given back to their rings, and each result handed to the sinks
+//! (stage 5) at once: nothing about a completed frame stays in this stage.
+
+use crate::contract::{Completion, Status};
+use crate::device::Backend;
+use crate::push::{FrameResult, PushError};
+
+use super::post::Post;
+use super::sink::Sink;
+
+/// Stage 4: the completion records of one poll.
+pub struct Reap {
+    cpls: Vec<Completion>,
+    bytes: Vec<u8>,
+}
+
+impl Default for Reap {
+    fn default() -> Self {
+        Reap {
+            cpls: Vec::with_capacity(1024),
+            bytes: Vec::with_capacity(9600),
+        }
+    }
+}
+
+impl Reap {
+    /// Take every completion there is and hand each result to `sink`. Returns how many.
+    pub fn take(
+        &mut self,
+        b: &mut dyn Backend,
+        post: &mut Post,
+        sink: &mut dyn Sink,
+    ) -> Result<u64, PushError> {
+        self.cpls.clear();
+        post.rings.poll(b, &mut self.cpls, 1024)?;
+        let want_bytes = sink.wants_bytes();
+        for c in &self.cpls {
+            let qp = post
+                .qpos
+                .get(c.queue as usize)
+                .copied()
+                .unwrap_or(usize::MAX);
+            let f = post
+                .in_flight
+                .get_mut(qp)
+                .and_then(|s| s.get_mut(c.cookie as usize))
+                .and_then(Option::take)
+                .ok_or(PushError::Unmatched {
+                    queue: c.queue,
+                    cookie: c.cookie,
+                })?;
+            let status = Status::from_code(c.status).ok_or_else(|| {
+                PushError::Job(format!(
+                    "completion with unknown status code {} for frame {}",
+                    c.status, f.job.index
+                ))
+            })?;
+            let r = FrameResult {
+                index: f.job.index,
+                queue: f.job.queue,
+                len: f.job.len,
+                launch_ns: f.job.launch_ns,
+                status,
+                depart_ns: c.depart_ns,
+                reason: c.reason,
+                capped: c.flags & crate::contract::CPL_FLAG_CAPPED != 0,
+            };
+            // The buffer went back to its ring in `poll` but nothing was posted since: its bytes are
+            // still the frame's.
+            self.bytes.clear();
+            if want_bytes && r.on_wire() {
+                post.rings.queues[qp].read_buffer(b, c.cookie, &mut self.bytes, r.len as usize);
+            }
+            sink.completed(f.seq, &r, &self.bytes)
+                .map_err(PushError::Output)?;
+        }
+        Ok(self.cpls.len() as u64)
+    }
+}
