@@ -8,11 +8,18 @@
 use tsnic::pdrill::{self, Outcome, RunOpts};
 
 /// Scripts (group/name) that pass.
-const PASSING: [&str; 11] = [
+const PASSING: [&str; 18] = [
     "close/close-local-close-then-remote-fin.pkt",
     "close/close-on-syn-sent.pkt",
     "cubic/cubic-hystart-delay-min-rtt-jumps-downward.pkt",
     "cubic/cubic-hystart-delay-rtt-jumps-upward.pkt",
+    "fast_recovery/prr-ss-10pkt-lost-1.pkt",
+    "fast_recovery/prr-ss-30pkt-lost-1_4-11_16.pkt",
+    "fast_recovery/prr-ss-30pkt-lost1_4.pkt",
+    "fast_recovery/prr-ss-ack-below-snd_una-cubic.pkt",
+    "fast_retransmit/fr-4pkt-fack-last-byte.pkt",
+    "fast_retransmit/fr-4pkt-sack.pkt",
+    "limited_transmit/limited-transmit-sack.pkt",
     "slow_start/slow-start-ack-per-1pkt.pkt",
     "slow_start/slow-start-ack-per-2pkt-send-5pkt.pkt",
     "slow_start/slow-start-ack-per-2pkt-send-6pkt.pkt",

@@ -14,7 +14,7 @@
 //! Sequence numbers are kept internally as 64-bit stream offsets (offset 0 is the first data
 //! byte, `iss + 1` on the wire), so wrap-around needs no special care.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use super::card::{Completion, TxPort, TxRequest, TxStatus};
 use super::cc::{AckInfo, CcKind, CcState, CongestionControl, RateSample};
@@ -239,6 +239,16 @@ pub struct TcpSender {
     pub write_seq: u64,
     /// End of the last segment shorter than the MSS that was sent (Linux snd_sml).
     snd_sml: u64,
+    /// Where Linux's skbs end (stream offsets at or above snd_una) and whether each carries
+    /// PSH (`TCP_SKB_CB(skb)->tcp_flags & TCPHDR_PSH`): the write queue's skbs as
+    /// `tcp_sendmsg_locked` builds them (size_goal each, PSH by `tcp_push` / `forced_push`),
+    /// split where a TSO packet was cut from them (`tso_fragment`, `tcp_fragment`: the first
+    /// part loses PSH, the rest keeps it). The tail skb's end is listed once it is pushed.
+    skb_ends: BTreeMap<u64, bool>,
+    /// Linux `pushed_seq`: write_seq at the last PSH mark.
+    pushed_seq: u64,
+    /// Linux `max_window`: the largest receive window the peer offered, bytes.
+    max_window: u64,
     fin_queued: bool,
     fin_sent: bool,
     peer_fin: bool,
@@ -382,6 +392,9 @@ impl TcpSender {
             snd_nxt: 0,
             write_seq: 0,
             snd_sml: 0,
+            skb_ends: BTreeMap::new(),
+            pushed_seq: 0,
+            max_window: 0,
             fin_queued: false,
             fin_sent: false,
             peer_fin: false,
@@ -474,11 +487,81 @@ impl TcpSender {
 
     /// The application writes `n` more bytes (Linux `tcp_sendmsg`, which first checks
     /// whether the flow was application-limited).
+    ///
+    /// The bytes go into skbs as `tcp_sendmsg_locked` builds them: appended to the unsent
+    /// tail skb while it is shorter than size_goal (which clears its PSH), else into new
+    /// skbs of size_goal; a full skb is pushed with PSH when the unpushed data exceeds half
+    /// the peer's largest window (`forced_push`); at the end `tcp_push` marks the tail skb
+    /// PSH (no MSG_MORE).
     pub fn write(&mut self, n: u64) {
-        if !self.fin_queued {
-            self.check_app_limited();
-            self.write_seq += n;
+        if self.fin_queued {
+            return;
         }
+        self.check_app_limited();
+        let size_goal = self.size_goal();
+        let mut left = n;
+        let mut copied = 0;
+        while left > 0 {
+            let tail_start = self
+                .skb_ends
+                .range(..self.write_seq)
+                .next_back()
+                .map_or(0, |(&k, _)| k)
+                .max(self.snd_nxt);
+            let mut copy = if self.write_seq > self.snd_nxt {
+                size_goal.saturating_sub(self.write_seq - tail_start)
+            } else {
+                0
+            };
+            if copy == 0 {
+                // new_segment: the previous tail ends here (with the flag it has)
+                self.skb_ends.entry(self.write_seq).or_insert(false);
+                copy = size_goal;
+            } else if copied == 0 {
+                // appending to the unsent tail skb: `tcp_flags &= ~TCPHDR_PSH`
+                self.skb_ends.remove(&self.write_seq);
+            }
+            let c = copy.min(left);
+            self.write_seq += c;
+            left -= c;
+            copied += c;
+            if left == 0 {
+                break;
+            }
+            // the skb is full (c == copy): forced_push marks it
+            if self.write_seq > self.pushed_seq + (self.max_window >> 1) {
+                self.mark_push();
+            } else {
+                self.skb_ends.entry(self.write_seq).or_insert(false);
+            }
+        }
+        if copied > 0 {
+            self.mark_push(); // tcp_push without MSG_MORE
+        }
+    }
+
+    /// Linux `tcp_mark_push` on the write queue's tail skb (which ends at write_seq).
+    fn mark_push(&mut self) {
+        self.skb_ends.insert(self.write_seq, true);
+        self.pushed_seq = self.write_seq;
+    }
+
+    /// Linux `tcp_xmit_size_goal`: the payload of one write-queue skb: the device's GSO
+    /// limit (`sk_gso_max_size` = 65536 - (MAX_TCP_HEADER 320 + 1), `sk_dst_gso_max_size`),
+    /// at most half the peer's largest window (`tcp_bound_to_half_wnd`), in whole MSS.
+    pub fn size_goal(&self) -> u64 {
+        const GSO_MAX: u64 = 65_536 - 321;
+        let half = if self.max_window > 536 {
+            self.max_window >> 1
+        } else {
+            self.max_window
+        };
+        let goal = if half > 0 && GSO_MAX > half {
+            half.max(68 - 20 - if self.ts_ok { 12 } else { 0 })
+        } else {
+            GSO_MAX
+        };
+        (goal / self.mss.max(1)).max(1) * self.mss
     }
 
     /// Linux `tcp_rate_check_app_limited`: the flow is application-limited when less than
@@ -752,7 +835,7 @@ impl TcpSender {
         );
     }
 
-    fn build_data_frame(&self, now: u64, seg: &Seg) -> Vec<u8> {
+    fn build_data_frame(&self, now: u64, seg: &Seg, psh: bool) -> Vec<u8> {
         let payload: Vec<u8> = (seg.off..seg.off + u64::from(seg.len))
             .map(super::frame::pattern_byte)
             .collect();
@@ -760,7 +843,7 @@ impl TcpSender {
         if seg.fin {
             fl |= tcp_flags::FIN;
         }
-        if seg.len > 0 {
+        if psh {
             fl |= tcp_flags::PSH;
         }
         let opts = SegOptions {
@@ -836,8 +919,9 @@ impl TcpSender {
                 self.fq.enqueue(now, plen, self.pacing_rate)
             }
         };
-        for &i in idxs {
-            let f = self.build_data_frame(now, &self.rtx[i]);
+        let psh = self.tso_packets_psh(idxs);
+        for (k, &i) in idxs.iter().enumerate() {
+            let f = self.build_data_frame(now, &self.rtx[i], psh[k]);
             let bytes = f.len() as u64;
             let seg = &mut self.rtx[i];
             if seg.tx_count > 0 {
@@ -874,6 +958,36 @@ impl TcpSender {
                 },
             );
         }
+    }
+
+    /// The PSH flag of each frame of a burst (indices into rtx, in order). Linux sends one
+    /// TSO packet per skb (or the part of it cwnd allows), so the burst is cut where an skb
+    /// ends and where the segments are not contiguous; each cut is recorded as an skb end
+    /// (`tso_fragment` / `tcp_fragment` leave PSH on the second part only). A TSO packet's
+    /// last segment carries PSH when the packet has more than one segment
+    /// (`__tcp_transmit_skb` forces PSH on every GSO packet) or its skb was marked PSH
+    /// (`tcp_mark_push`); GSO segmentation clears PSH on every other segment.
+    fn tso_packets_psh(&mut self, idxs: &[usize]) -> Vec<bool> {
+        let mut psh = vec![false; idxs.len()];
+        let mut start = 0;
+        for k in 0..idxs.len() {
+            let s = &self.rtx[idxs[k]];
+            let end = s.off + u64::from(s.len); // a FIN takes no byte of an skb's data
+            let last = k + 1 == idxs.len()
+                || self.rtx[idxs[k + 1]].off != end
+                || self.skb_ends.contains_key(&end);
+            if !last {
+                continue;
+            }
+            let marked = *self.skb_ends.entry(end).or_insert(false);
+            let data_segs = idxs[start..=k]
+                .iter()
+                .filter(|&&i| self.rtx[i].len > 0)
+                .count();
+            psh[k] = self.rtx[idxs[k]].len > 0 && (data_segs > 1 || marked);
+            start = k + 1;
+        }
+        psh
     }
 
     /// Linux `tcp_rate_skb_sent`, at the segment's transmit time.
@@ -1030,6 +1144,8 @@ impl TcpSender {
         } else {
             self.take_peer_syn(seg);
         }
+        // tcp_rcv_synsent_state_process / tcp_create_openreq_child: max_window = snd_wnd
+        self.max_window = self.snd_wnd;
         if let Some(t) = self.syn_tx_ns {
             // Linux takes an RTT sample from the SYN-ACK (tcp_synack_rtt_meas).
             let rtt_us = (self.rx_time(now).saturating_sub(t) / 1000).max(1);
@@ -1080,6 +1196,7 @@ impl TcpSender {
             self.ts_recent = val;
         }
         self.snd_wnd = u64::from(seg.window) << self.snd_wscale;
+        self.max_window = self.max_window.max(self.snd_wnd); // tcp_ack_update_window
         let prior_una = self.snd_una;
         let prior_in_flight = self.in_flight();
         let mut acked_segs = 0u64;
@@ -1157,6 +1274,7 @@ impl TcpSender {
                 }
             }
             self.snd_una = ack;
+            self.skb_ends = self.skb_ends.split_off(&ack);
             self.stats.acked_bytes = self.snd_una.min(self.write_seq);
         }
         let advanced = self.snd_una > prior_una;
@@ -1279,12 +1397,12 @@ impl TcpSender {
             cwnd_limited: self.cwnd_limited(),
             in_recovery: self.ca_state == CaState::Recovery,
             in_loss: self.ca_state == CaState::Loss,
+            may_raise_cwnd: advanced && self.ca_state != CaState::Recovery,
             prior_in_flight,
             wstamp_ns: self.edt.wstamp_ns,
         };
-        if self.ca_state != CaState::Recovery || self.cc.controls_window() {
-            self.cc.on_ack(&mut self.cc_state, &info);
-        }
+        // tcp_clean_rtx_queue -> pkts_acked on every ACK, then tcp_cong_control
+        self.cc.on_ack(&mut self.cc_state, &info);
         if self.cc.wants_app_limited() {
             // bbr_update_min_rtt in PROBE_RTT: tp->app_limited = delivered + in flight.
             self.app_limited_until = (self.delivered + self.in_flight()).max(1);
@@ -1856,6 +1974,58 @@ mod tests {
         s.write(segs * s.mss);
         s.xmit(now, p);
         p.depart(s, now);
+    }
+
+    /// PSH of each data frame posted so far, in order.
+    fn data_psh(p: &Port) -> Vec<bool> {
+        p.posted
+            .iter()
+            .filter_map(|r| frame::parse(&r.frame).ok())
+            .filter(|f| f.payload_len > 0)
+            .map(|f| f.flags & tcp_flags::PSH != 0)
+            .collect()
+    }
+
+    #[test]
+    fn psh_as_linux_sets_it_per_skb_and_tso_packet() {
+        // tcp_push marks the write's tail skb; __tcp_transmit_skb forces PSH on a GSO packet
+        // of more than one segment; GSO leaves it on the last segment only; a one-segment
+        // packet cut from the head of an skb (tso_fragment) carries none.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        send(&mut s, &mut p, 200_000, 3);
+        assert_eq!(
+            data_psh(&p),
+            vec![false, false, true],
+            "one 3-segment TSO packet"
+        );
+        // cwnd 4 with 3 out: one more segment of a 3-segment write goes alone, no PSH (its
+        // skb's PSH stays on the unsent rest); the rest goes as one packet with PSH
+        s.cc_state.cwnd = 4;
+        send(&mut s, &mut p, 300_000, 3);
+        assert_eq!(data_psh(&p)[3..], [false]);
+        s.cc_state.cwnd = 10;
+        s.xmit(300_000, &mut p);
+        p.depart(&mut s, 300_000);
+        assert_eq!(data_psh(&p)[4..], [false, true]);
+        // the last segment of that write, alone: PSH (its skb was pushed)
+        let (mut s, mut p) = established(CcKind::Cubic);
+        s.cc_state.cwnd = 2;
+        send(&mut s, &mut p, 200_000, 3);
+        s.cc_state.cwnd = 3;
+        s.xmit(200_000, &mut p);
+        assert_eq!(data_psh(&p), vec![false, true, true]);
+    }
+
+    #[test]
+    fn a_sack_only_ack_does_not_grow_cwnd() {
+        // tcp_cong_control -> tcp_may_raise_cwnd: cong_avoid needs FLAG_DATA_ACKED.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        send(&mut s, &mut p, 200_000, 10);
+        let mss = s.mss;
+        ack(&mut s, &mut p, 300_000, 0, &[(4 * mss, 5 * mss)]);
+        assert_eq!(s.cc_state.cwnd, 10, "SACK-only ACK");
+        ack(&mut s, &mut p, 301_000, mss, &[(4 * mss, 5 * mss)]);
+        assert_eq!(s.cc_state.cwnd, 11, "cumulative ACK of one segment");
     }
 
     #[test]
