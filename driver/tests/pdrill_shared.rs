@@ -8,7 +8,7 @@
 use tsnic::pdrill::{self, Outcome, RunOpts};
 
 /// Scripts (group/name) that pass.
-const PASSING: [&str; 18] = [
+const PASSING: [&str; 20] = [
     "close/close-local-close-then-remote-fin.pkt",
     "close/close-on-syn-sent.pkt",
     "cubic/cubic-hystart-delay-min-rtt-jumps-downward.pkt",
@@ -19,6 +19,8 @@ const PASSING: [&str; 18] = [
     "fast_recovery/prr-ss-ack-below-snd_una-cubic.pkt",
     "fast_retransmit/fr-4pkt-fack-last-byte.pkt",
     "fast_retransmit/fr-4pkt-sack.pkt",
+    "fast_retransmit/fr-4pkt.pkt",
+    "limited_transmit/limited-transmit-no-sack.pkt",
     "limited_transmit/limited-transmit-sack.pkt",
     "slow_start/slow-start-ack-per-1pkt.pkt",
     "slow_start/slow-start-ack-per-2pkt-send-5pkt.pkt",

@@ -143,6 +143,9 @@ pub const TCP_SYN_RETRIES: u32 = 6;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CaState {
     Open,
+    /// Something is SACKed, duplicate-ACKed or retransmitted but no loss is proven yet
+    /// (Linux TCP_CA_Disorder, `tcp_try_keep_open`).
+    Disorder,
     Recovery,
     Loss,
 }
@@ -287,6 +290,9 @@ pub struct TcpSender {
     prr_out: u64,
     /// RACK and SACK-reordering state (recovery.rs).
     rack: Rack,
+    /// Without SACK: duplicate ACKs counted as delivered segments (Linux `sacked_out` of a
+    /// Reno connection).
+    reno_sacked: u64,
     tlp_high_seq: Option<u64>,
     rto_backoff: u32,
     /// RTO retransmissions since snd_una last advanced (Linux `icsk_retransmits`).
@@ -423,6 +429,7 @@ impl TcpSender {
             prr_delivered: 0,
             prr_out: 0,
             rack: Rack::default(),
+            reno_sacked: 0,
             tlp_high_seq: None,
             rto_backoff: 0,
             rto_retransmits: 0,
@@ -456,8 +463,31 @@ impl TcpSender {
     }
 
     /// Segments in flight (Linux tcp_packets_in_flight: out - sacked - lost + retransmitted).
+    /// Without SACK the duplicate ACKs counted in `reno_sacked` stand for segments that left.
     pub fn in_flight(&self) -> u64 {
-        self.rtx.iter().filter(|s| !s.sacked && !s.lost).count() as u64
+        (self.rtx.iter().filter(|s| !s.sacked && !s.lost).count() as u64)
+            .saturating_sub(self.reno_sacked)
+    }
+
+    /// Linux `tcp_add_reno_sack`: a duplicate ACK without SACK counts one more segment as
+    /// delivered (`sacked_out`, capped by `tcp_limit_reno_sacked`). Returns the segments newly
+    /// counted.
+    fn add_reno_sack(&mut self) -> u64 {
+        let prior = self.reno_sacked;
+        self.reno_sacked += 1;
+        self.limit_reno_sacked();
+        self.reno_sacked.saturating_sub(prior)
+    }
+
+    /// Linux `tcp_limit_reno_sacked`: duplicate ACKs never count more segments than are out,
+    /// less the holes (at least one).
+    fn limit_reno_sacked(&mut self) {
+        let out = self.rtx.len() as u64;
+        let lost = self.rtx.iter().filter(|s| s.lost).count() as u64;
+        let holes = lost.max(1).min(out);
+        if self.reno_sacked + holes > out {
+            self.reno_sacked = out - holes;
+        }
     }
 
     /// Unsent bytes the application has written (Linux notsent bytes).
@@ -723,6 +753,7 @@ impl TcpSender {
     pub fn tcp_info(&self) -> TcpInfo {
         let ca_state = match self.ca_state {
             CaState::Open => 0,
+            CaState::Disorder => 1,
             CaState::Recovery => 3,
             CaState::Loss => 4,
         };
@@ -733,7 +764,7 @@ impl TcpSender {
             // icsk_rto is kept in jiffies (usecs_to_jiffies rounds up): whole ticks
             rto_us: crate::edt::timer::deadline_round_up(0, self.rto_ns(), self.cfg.tick_ns) / 1000,
             unacked: self.rtx.len() as u64,
-            sacked: self.rtx.iter().filter(|s| s.sacked).count() as u64,
+            sacked: self.rtx.iter().filter(|s| s.sacked).count() as u64 + self.reno_sacked,
             lost: self.rtx.iter().filter(|s| s.lost).count() as u64,
             retrans: self
                 .rtx
@@ -1177,7 +1208,7 @@ impl TcpSender {
             self.min_rtt_us,
             self.rtt.srtt(),
             self.rack.reord_seen,
-            self.ca_state != CaState::Open,
+            matches!(self.ca_state, CaState::Recovery | CaState::Loss),
             sacked,
         );
         let (lost, wait) = self.rack.detect_loss(&mut self.rtx, reo_wnd_us, now);
@@ -1195,6 +1226,8 @@ impl TcpSender {
         if let Some((val, _)) = seg.options.timestamps {
             self.ts_recent = val;
         }
+        let prior_wnd = self.snd_wnd;
+        let prior_packets = self.rtx.len();
         self.snd_wnd = u64::from(seg.window) << self.snd_wscale;
         self.max_window = self.max_window.max(self.snd_wnd); // tcp_ack_update_window
         let prior_una = self.snd_una;
@@ -1278,6 +1311,16 @@ impl TcpSender {
             self.stats.acked_bytes = self.snd_una.min(self.write_seq);
         }
         let advanced = self.snd_una > prior_una;
+        let data_sacked = self.sack_ok && acked_segs > 0 && !advanced;
+        // A duplicate ACK (tcp_ack: none of FLAG_NOT_DUP = data, window update, data acked).
+        let dupack = prior_packets > 0
+            && !advanced
+            && seg.payload_len == 0
+            && seg.flags & tcp_flags::FIN == 0
+            && self.snd_wnd == prior_wnd;
+        if !self.sack_ok {
+            acked_segs = self.reno_delivered(acked_segs, advanced, dupack);
+        }
         for (tx, end, re) in rack_updates {
             self.rack.advance(tx, end, re, now, self.min_rtt_us);
         }
@@ -1347,7 +1390,8 @@ impl TcpSender {
         // Linux tcp_rack_mark_lost clears FLAG_SET_XMIT_TIMER when it arms the reordering
         // timer, so the RTO/TLP re-arm below does not overwrite it on the same ACK.
         let mut rack_armed = false;
-        if self.rack.advanced || self.ca_state != CaState::Open {
+        // (tcp_identify_packet_loss: RACK with SACK, tcp_newreno_mark_lost without)
+        if self.sack_ok && (self.rack.advanced || self.ca_state != CaState::Open) {
             self.rack.advanced = false;
             let (lost, wait) = self.rack_detect_loss(now);
             newly_lost = lost;
@@ -1359,17 +1403,36 @@ impl TcpSender {
             }
         }
 
-        // --- Recovery state machine (tcp_fastretrans_alert, simplified: no PRR, no undo).
-        if self.ca_state != CaState::Open && self.snd_una >= self.high_seq {
-            if self.cc.controls_window() {
-                self.cc.on_recovery_end(&mut self.cc_state);
-            } else if self.ca_state == CaState::Recovery {
-                self.cc_state.cwnd = self.cc_state.ssthresh.max(2);
+        // --- Recovery state machine (tcp_fastretrans_alert; no undo).
+        let prior_state = self.ca_state;
+        let mut hold = false;
+        if matches!(self.ca_state, CaState::Recovery | CaState::Loss)
+            && self.snd_una >= self.high_seq
+        {
+            if !self.sack_ok && self.snd_una == self.high_seq {
+                // tcp_is_non_sack_preventing_reopen: without SACK the state holds until
+                // something above high_seq is acknowledged (RFC 6582)
+                hold = true;
+            } else {
+                if self.cc.controls_window() {
+                    self.cc.on_recovery_end(&mut self.cc_state);
+                } else if self.ca_state == CaState::Recovery {
+                    self.cc_state.cwnd = self.cc_state.ssthresh.max(2);
+                }
+                self.ca_state = CaState::Open;
             }
-            self.ca_state = CaState::Open;
         }
-        if newly_lost > 0 && self.ca_state == CaState::Open {
+        if !self.sack_ok && !hold && self.newreno_mark_lost(advanced) {
+            newly_lost += 1;
+            self.stats.rack_marked_lost += 1;
+        }
+        if newly_lost > 0 && matches!(self.ca_state, CaState::Open | CaState::Disorder) {
             self.enter_recovery();
+        } else if !hold
+            && matches!(self.ca_state, CaState::Open | CaState::Disorder)
+            && (dupack || data_sacked || prior_state != CaState::Open)
+        {
+            self.try_keep_open();
         }
         if self.ca_state == CaState::Recovery && !self.cc.controls_window() {
             self.cwnd_reduction(acked_segs, newly_lost, advanced);
@@ -1441,6 +1504,78 @@ impl TcpSender {
         self.xmit(now, port);
     }
 
+    /// Without SACK, this ACK's delivered segments (Linux `tcp_remove_reno_sacks` in
+    /// `tcp_clean_rtx_queue`, then `tcp_reset_reno_sack` / `tcp_add_reno_sack` in
+    /// `tcp_fastretrans_alert`): a cumulative ACK of `acked` segments delivers those the
+    /// duplicate ACKs did not already count (at least one); a duplicate ACK delivers one.
+    fn reno_delivered(&mut self, acked: u64, advanced: bool, dupack: bool) -> u64 {
+        let mut delivered = 0;
+        if advanced {
+            delivered = acked.saturating_sub(self.reno_sacked).max(1);
+            self.reno_sacked = self.reno_sacked.saturating_sub(acked.saturating_sub(1));
+            self.limit_reno_sacked();
+        }
+        let state = self.ca_state;
+        if matches!(state, CaState::Recovery | CaState::Loss) && self.snd_una >= self.high_seq {
+            self.reno_sacked = 0; // recovery ends or holds (tcp_reset_reno_sack)
+            return delivered;
+        }
+        match state {
+            CaState::Recovery => {
+                if !advanced && dupack {
+                    delivered += self.add_reno_sack();
+                }
+            }
+            CaState::Loss => {
+                if advanced {
+                    self.reno_sacked = 0;
+                }
+            }
+            CaState::Open | CaState::Disorder => {
+                if advanced {
+                    self.reno_sacked = 0;
+                }
+                if dupack {
+                    delivered += self.add_reno_sack();
+                }
+            }
+        }
+        delivered
+    }
+
+    /// Linux `tcp_newreno_mark_lost`: without SACK, the head segment is lost once the
+    /// duplicate ACKs reach the reordering degree (3) outside recovery, or on a partial ACK
+    /// in recovery. True if it was newly marked.
+    fn newreno_mark_lost(&mut self, advanced: bool) -> bool {
+        let go = (matches!(self.ca_state, CaState::Open | CaState::Disorder)
+            && self.reno_sacked >= TCP_REORDERING)
+            || (self.ca_state == CaState::Recovery && advanced);
+        match self.rtx.front_mut() {
+            // TCPCB_LOST stays set on a retransmitted skb
+            Some(h) if go && !h.lost && h.tx_count == 1 => {
+                h.lost = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Linux `tcp_try_keep_open`: Disorder while anything is SACKed, counted by duplicate
+    /// ACKs, lost or retransmitted and unacknowledged, else Open; high_seq moves on a change.
+    fn try_keep_open(&mut self) {
+        let left_out = self.reno_sacked > 0 || self.rtx.iter().any(|s| s.sacked || s.lost);
+        let retrans = self.rtx.iter().any(|s| s.tx_count > 1);
+        let state = if left_out || retrans {
+            CaState::Disorder
+        } else {
+            CaState::Open
+        };
+        if self.ca_state != state {
+            self.ca_state = state;
+            self.high_seq = self.snd_nxt;
+        }
+    }
+
     /// Linux `tcp_enter_loss` (RTO): every unSACKed segment is lost (`tcp_timeout_mark_lost`);
     /// ssthresh is cut only if it was not already cut for this window: from Open, after
     /// recovery ended (snd_una reached high_seq), or in Loss before any RTO retransmission;
@@ -1452,7 +1587,8 @@ impl TcpSender {
                 s.lost = true;
             }
         }
-        if self.ca_state == CaState::Open
+        self.reno_sacked = 0; // tcp_timeout_mark_lost: every unSACKed segment is lost
+        if matches!(self.ca_state, CaState::Open | CaState::Disorder)
             || self.snd_una >= self.high_seq
             || (self.ca_state == CaState::Loss && self.rto_retransmits == 0)
         {
@@ -1595,7 +1731,7 @@ impl TcpSender {
         match self.retrans_pending {
             RetransPending::Reo => {
                 let (lost, wait) = self.rack_detect_loss(now);
-                if lost > 0 && self.ca_state == CaState::Open {
+                if lost > 0 && matches!(self.ca_state, CaState::Open | CaState::Disorder) {
                     self.enter_recovery();
                     if !self.cc.controls_window() {
                         // Force the fast retransmit (PRR's "at least one on entry").
@@ -2014,6 +2150,74 @@ mod tests {
         s.cc_state.cwnd = 3;
         s.xmit(200_000, &mut p);
         assert_eq!(data_psh(&p), vec![false, true, true]);
+    }
+
+    #[test]
+    fn without_sack_three_duplicate_acks_retransmit_the_head() {
+        // tcp_add_reno_sack counts each duplicate ACK as a delivered segment (Disorder,
+        // tcp_try_keep_open); the third marks the head lost (tcp_newreno_mark_lost) and
+        // starts recovery; PRR lets the one retransmission out (in flight 4 - 3 - 1 = 0).
+        let mut cfg = SenderConfig::new(ends(), ISS, CcKind::Cubic);
+        cfg.tick_ns = 1_000;
+        let mut s = TcpSender::new(cfg, 1 << 48);
+        let mut p = Port::default();
+        s.connect(0, &mut p);
+        p.depart(&mut s, 0);
+        let opts = SegOptions {
+            mss: Some(1460),
+            wscale: Some(7),
+            ..Default::default()
+        };
+        s.on_frame(
+            100_000,
+            &peer_frame(tcp_flags::SYN | tcp_flags::ACK, 0, opts),
+            &mut p,
+        );
+        p.depart(&mut s, 100_000);
+        ack(&mut s, &mut p, 150_000, 0, &[]); // the scaled window: an update, no data out
+        send(&mut s, &mut p, 200_000, 4);
+        let before = p.data_offsets().len();
+        ack(&mut s, &mut p, 300_000, 0, &[]);
+        assert_eq!(s.ca_state(), CaState::Disorder);
+        assert_eq!((s.tcp_info().ca_state, s.tcp_info().sacked), (1, 1));
+        ack(&mut s, &mut p, 301_000, 0, &[]);
+        assert_eq!(p.data_offsets().len(), before, "nothing new to send");
+        ack(&mut s, &mut p, 302_000, 0, &[]);
+        assert_eq!(s.ca_state(), CaState::Recovery);
+        assert_eq!(s.cc_state.ssthresh, 7);
+        assert_eq!(
+            p.data_offsets()[before..],
+            [0],
+            "fast retransmit of the head"
+        );
+        // a window update is not a duplicate ACK
+        let (mut s, mut p) = established(CcKind::Cubic);
+        s.sack_ok = false;
+        send(&mut s, &mut p, 200_000, 4);
+        let e = ends();
+        let back = Endpoints {
+            src_mac: e.dst_mac,
+            dst_mac: e.src_mac,
+            src_ip: e.dst_ip,
+            dst_ip: e.src_ip,
+            src_port: e.dst_port,
+            dst_port: e.src_port,
+        };
+        let f = |w| {
+            frame::build(
+                &back,
+                PEER_ISS + 1,
+                seq_of(ISS, 0),
+                tcp_flags::ACK,
+                w,
+                &SegOptions::default(),
+                &[],
+            )
+        };
+        for w in [60000, 61000, 62000] {
+            s.on_frame(300_000, &f(w), &mut p);
+        }
+        assert_eq!(s.ca_state(), CaState::Open);
     }
 
     #[test]
