@@ -8,7 +8,7 @@
 use tsnic::pdrill::{self, Outcome, RunOpts};
 
 /// Scripts (group/name) that pass.
-const PASSING: [&str; 20] = [
+const PASSING: [&str; 22] = [
     "close/close-local-close-then-remote-fin.pkt",
     "close/close-on-syn-sent.pkt",
     "cubic/cubic-hystart-delay-min-rtt-jumps-downward.pkt",
@@ -27,6 +27,8 @@ const PASSING: [&str; 20] = [
     "slow_start/slow-start-ack-per-2pkt-send-6pkt.pkt",
     "slow_start/slow-start-ack-per-2pkt.pkt",
     "slow_start/slow-start-ack-per-4pkt.pkt",
+    "slow_start/slow-start-after-idle.pkt",
+    "slow_start/slow-start-after-win-update.pkt",
     "slow_start/slow-start-app-limited-9-packets-out.pkt",
     "slow_start/slow-start-app-limited.pkt",
 ];

@@ -578,7 +578,7 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
                 if a.rr_outstanding.is_none() && !a.closed {
                     if a.rr_left > 0 {
                         let r = cfg.rr.unwrap_or(1);
-                        s.write(r);
+                        s.write_at(now, r);
                         a.rr_left -= 1;
                         a.rr_outstanding = Some((s.write_seq, now));
                     } else {
@@ -605,7 +605,7 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
                     && s.notsent_bytes() < lowat
                 {
                     let n = a.remaining.min(APP_CHUNK);
-                    s.write(n);
+                    s.write_at(now, n);
                     a.remaining -= n;
                 }
                 if a.remaining > 0 {

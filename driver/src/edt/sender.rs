@@ -98,6 +98,11 @@ pub struct SenderConfig {
     /// the segment was queued).
     pub stamp: SampleStamp,
     pub seed: u64,
+    /// net.ipv4.tcp_slow_start_after_idle (Linux default 1): cwnd restarts after an idle
+    /// period longer than the RTO (`tcp_cwnd_restart`).
+    pub slow_start_after_idle: bool,
+    /// net.ipv4.tcp_min_tso_segs (Linux default 2): the fewest segments per TSO burst.
+    pub min_tso_segs: u64,
 }
 
 impl SenderConfig {
@@ -117,6 +122,8 @@ impl SenderConfig {
             rto_min_us: super::rtt::RTO_MIN_US,
             stamp: SampleStamp::Scheduled,
             seed: 1,
+            slow_start_after_idle: true,
+            min_tso_segs: pacing::MIN_TSO_SEGS,
         }
     }
 }
@@ -163,6 +170,8 @@ enum Posted {
 enum Control {
     Syn,
     Ack,
+    /// A zero-window probe.
+    Probe,
     /// A reset from a closed socket (RFC 9293 3.10.7.1): (seq, Some(ack) with ACK set).
     Rst(u32, Option<u32>),
 }
@@ -172,6 +181,8 @@ enum RetransPending {
     Rto,
     Tlp,
     Reo,
+    /// Zero-window probe (Linux ICSK_TIME_PROBE0).
+    Probe0,
 }
 
 /// Counters and samples a report is made from.
@@ -293,6 +304,12 @@ pub struct TcpSender {
     /// Without SACK: duplicate ACKs counted as delivered segments (Linux `sacked_out` of a
     /// Reno connection).
     reno_sacked: u64,
+    /// Linux `lsndtime`: when data was last sent.
+    lsnd_ns: u64,
+    /// The latest time the sender was called with (writes carry none; `write_at` sets it).
+    now_ns: u64,
+    /// Zero-window probes sent without an answer (Linux `icsk_backoff` of the probe timer).
+    probe_backoff: u32,
     tlp_high_seq: Option<u64>,
     rto_backoff: u32,
     /// RTO retransmissions since snd_una last advanced (Linux `icsk_retransmits`).
@@ -430,6 +447,9 @@ impl TcpSender {
             prr_out: 0,
             rack: Rack::default(),
             reno_sacked: 0,
+            lsnd_ns: 0,
+            now_ns: 0,
+            probe_backoff: 0,
             tlp_high_seq: None,
             rto_backoff: 0,
             rto_retransmits: 0,
@@ -547,6 +567,7 @@ impl TcpSender {
                 // new_segment: the previous tail ends here (with the flag it has)
                 self.skb_ends.entry(self.write_seq).or_insert(false);
                 copy = size_goal;
+                self.slow_start_after_idle_check(); // tcp_skb_entail
             } else if copied == 0 {
                 // appending to the unsent tail skb: `tcp_flags &= ~TCPHDR_PSH`
                 self.skb_ends.remove(&self.write_seq);
@@ -568,6 +589,43 @@ impl TcpSender {
         if copied > 0 {
             self.mark_push(); // tcp_push without MSG_MORE
         }
+    }
+
+    /// Linux `tcp_slow_start_after_idle_check`: with nothing in flight and no data sent for
+    /// longer than the RTO, cwnd restarts (`tcp_cwnd_restart`): ssthresh keeps at least 3/4
+    /// of cwnd, cwnd halves per RTO idle down to the initial window (never below it, nor
+    /// above cwnd). Not for a module that runs the window itself (BBR: `cong_control`).
+    fn slow_start_after_idle_check(&mut self) {
+        if !self.cfg.slow_start_after_idle || !self.rtx.is_empty() || self.cc.controls_window() {
+            return;
+        }
+        let now = self.now_ns;
+        let rto = crate::edt::timer::deadline_round_up(0, self.rto_ns(), self.cfg.tick_ns);
+        let mut delta = now.saturating_sub(self.lsnd_ns) as i128;
+        if delta <= i128::from(rto) {
+            return;
+        }
+        let cwnd0 = self.cc_state.cwnd;
+        if self.ca_state != CaState::Recovery {
+            // tcp_current_ssthresh
+            self.cc_state.ssthresh = self.cc_state.ssthresh.max((cwnd0 >> 1) + (cwnd0 >> 2));
+        }
+        let restart = super::cc::INIT_CWND.min(cwnd0);
+        let mut cwnd = cwnd0;
+        loop {
+            delta -= i128::from(rto);
+            if delta <= 0 || cwnd <= restart {
+                break;
+            }
+            cwnd >>= 1;
+        }
+        self.cc_state.cwnd = cwnd.max(restart);
+    }
+
+    /// [`Self::write`] at time `now` (the idle check of `tcp_skb_entail` reads the clock).
+    pub fn write_at(&mut self, now: u64, n: u64) {
+        self.now_ns = self.now_ns.max(now);
+        self.write(n);
     }
 
     /// Linux `tcp_mark_push` on the write queue's tail skb (which ends at write_seq).
@@ -831,6 +889,18 @@ impl TcpSender {
                 tcp_flags::RST | if ack.is_some() { tcp_flags::ACK } else { 0 },
                 SegOptions::default(),
             ),
+            // tcp_xmit_probe_skb: an ACK whose sequence the peer has seen (snd_una - 1)
+            Control::Probe => (
+                seq_of(self.cfg.iss, self.snd_una).wrapping_sub(1),
+                self.peer_irs
+                    .wrapping_add(1)
+                    .wrapping_add(u32::from(self.peer_fin)),
+                tcp_flags::ACK,
+                SegOptions {
+                    timestamps: self.ts_ok.then_some((Self::ts_val(now), self.ts_recent)),
+                    ..Default::default()
+                },
+            ),
             Control::Ack => (
                 seq_of(self.cfg.iss, self.snd_nxt),
                 self.peer_irs
@@ -921,6 +991,9 @@ impl TcpSender {
             self.prr_out += idxs.len() as u64;
         }
         let data_segs = idxs.len() as u64;
+        if idxs.iter().any(|&i| self.rtx[i].len > 0) {
+            self.lsnd_ns = now; // tcp_event_data_sent
+        }
         let launch = match self.cfg.pacing_model {
             PacingModel::Edt => {
                 let before = self.edt.wstamp_ns;
@@ -1107,6 +1180,7 @@ impl TcpSender {
 
     /// Handle a frame that arrived from the network at `now`.
     pub fn on_frame(&mut self, now: u64, bytes: &[u8], port: &mut dyn TxPort) {
+        self.now_ns = self.now_ns.max(now);
         let seg = match frame::parse(bytes) {
             Ok(s) => s,
             Err(_) => {
@@ -1230,6 +1304,9 @@ impl TcpSender {
         let prior_packets = self.rtx.len();
         self.snd_wnd = u64::from(seg.window) << self.snd_wscale;
         self.max_window = self.max_window.max(self.snd_wnd); // tcp_ack_update_window
+        if self.snd_wnd != prior_wnd && self.write_seq > self.snd_nxt {
+            self.slow_start_after_idle_check();
+        }
         let prior_una = self.snd_una;
         let prior_in_flight = self.in_flight();
         let mut acked_segs = 0u64;
@@ -1483,7 +1560,17 @@ impl TcpSender {
             self.rto_retransmits = 0;
         }
         if self.rtx.is_empty() {
-            self.retrans_timer.cancel();
+            if self.retrans_pending == RetransPending::Probe0
+                && self.retrans_timer.deadline().is_some()
+                && self.zero_window()
+            {
+                // tcp_ack_probe: the window is still closed: probe again after the backoff
+                let t = self.probe0_when();
+                self.retrans_timer.arm(now, t, self.cfg.tick_ns);
+            } else {
+                self.retrans_timer.cancel();
+                self.probe_backoff = 0;
+            }
         } else if !rack_armed && (advanced || self.retrans_timer.deadline().is_none()) {
             self.rearm_rto(now);
             self.schedule_loss_probe(now, true);
@@ -1651,6 +1738,18 @@ impl TcpSender {
         (base << self.rto_backoff.min(16)).min(super::rtt::RTO_MAX_US * 1000)
     }
 
+    /// Unsent data waits on a receive window with no room (the send head is beyond it).
+    fn zero_window(&self) -> bool {
+        self.write_seq > self.snd_nxt && self.snd_nxt >= self.snd_una + self.snd_wnd
+    }
+
+    /// Linux `tcp_probe0_when`: the probe timer, `tcp_probe0_base` (the RTO, at least
+    /// TCP_RTO_MIN) doubled per unanswered probe, at most TCP_RTO_MAX (120 s).
+    fn probe0_when(&self) -> u64 {
+        let base = self.rto_ns().max(super::rtt::RTO_MIN_US * 1000);
+        (base << self.probe_backoff.min(10)).min(super::rtt::RTO_MAX_US * 1000)
+    }
+
     /// Linux `tcp_rearm_rto`.
     fn rearm_rto(&mut self, now: u64) {
         if self.rtx.is_empty() {
@@ -1704,6 +1803,7 @@ impl TcpSender {
 
     /// Run the timers that are due at `now`.
     pub fn on_timers(&mut self, now: u64, port: &mut dyn TxPort) {
+        self.now_ns = self.now_ns.max(now);
         if self.pacing_timer.fire_due(now) {
             self.stats.pacing_timer_wakeups += 1;
             self.xmit(now, port);
@@ -1724,6 +1824,19 @@ impl TcpSender {
             }
             ConnState::Established | ConnState::FinWait => {}
             _ => return,
+        }
+        if self.retrans_pending == RetransPending::Probe0 {
+            // tcp_probe_timer -> tcp_send_probe0
+            if !self.rtx.is_empty() || !self.zero_window() {
+                self.probe_backoff = 0;
+                self.xmit(now, port);
+                return;
+            }
+            self.post_control(now, Control::Probe, port);
+            self.probe_backoff = (self.probe_backoff + 1).min(15); // tcp_retries2
+            let t = self.probe0_when();
+            self.retrans_timer.arm(now, t, self.cfg.tick_ns);
+            return;
         }
         if self.rtx.is_empty() {
             return;
@@ -1769,6 +1882,7 @@ impl TcpSender {
                 }
                 self.rearm_rto(now);
             }
+            RetransPending::Probe0 => {}
             RetransPending::Rto => {
                 self.stats.rto_fires += 1;
                 self.enter_loss();
@@ -1831,6 +1945,7 @@ impl TcpSender {
     /// Linux `tcp_write_xmit` (+ retransmissions first): send what cwnd, the receive window,
     /// the small-queue limit and pacing allow.
     pub fn xmit(&mut self, now: u64, port: &mut dyn TxPort) {
+        self.now_ns = self.now_ns.max(now);
         if !matches!(self.state, ConnState::Established | ConnState::FinWait) {
             return;
         }
@@ -1839,7 +1954,8 @@ impl TcpSender {
         }
         let mut cwnd_stop = false;
         loop {
-            let burst_segs = pacing::tso_autosize_segs(self.pacing_rate, self.mss);
+            let burst_segs =
+                pacing::tso_autosize_segs_min(self.pacing_rate, self.mss, self.cfg.min_tso_segs);
             let tsq = pacing::tsq_limit_bytes(self.pacing_rate, burst_segs * self.mss);
             // TSQ: the first burst may always go (Linux lets a lone skb through).
             if self.bytes_on_card > 0 && self.bytes_on_card >= tsq {
@@ -1884,6 +2000,9 @@ impl TcpSender {
             } else {
                 let mut v = Vec::new();
                 let mut left = avail.min(rwnd_end.saturating_sub(self.snd_nxt));
+                // tcp_cwnd_test: at most half of cwnd per TSO packet, so that at least two
+                // are in flight ("for better scheduling")
+                let quota = quota.min((cwnd / 2).max(1) as usize);
                 while v.len() < quota && left > 0 {
                     let len = left.min(self.mss);
                     let tail = self.snd_nxt + len == self.write_seq;
@@ -1912,6 +2031,15 @@ impl TcpSender {
                 self.stats.window_violations += 1;
             }
             self.schedule_tlp_after_send(now);
+        }
+        // tcp_check_probe_timer: unsent data, nothing out, no timer pending
+        if self.rtx.is_empty()
+            && self.write_seq > self.snd_nxt
+            && self.retrans_timer.deadline().is_none()
+        {
+            let t = self.rto_ns().max(super::rtt::RTO_MIN_US * 1000); // tcp_probe0_base
+            self.retrans_timer.arm(now, t, self.cfg.tick_ns);
+            self.retrans_pending = RetransPending::Probe0;
         }
         // tcp_cwnd_validate
         let packets_out = self.rtx.len() as u64;
@@ -2143,13 +2271,14 @@ mod tests {
         s.xmit(300_000, &mut p);
         p.depart(&mut s, 300_000);
         assert_eq!(data_psh(&p)[4..], [false, true]);
-        // the last segment of that write, alone: PSH (its skb was pushed)
+        // cwnd 2: one segment per packet (tcp_cwnd_test: half of cwnd), none at the end of
+        // the skb; then the write's last segment alone: PSH (its skb was pushed)
         let (mut s, mut p) = established(CcKind::Cubic);
         s.cc_state.cwnd = 2;
         send(&mut s, &mut p, 200_000, 3);
         s.cc_state.cwnd = 3;
         s.xmit(200_000, &mut p);
-        assert_eq!(data_psh(&p), vec![false, true, true]);
+        assert_eq!(data_psh(&p), vec![false, false, true]);
     }
 
     #[test]
@@ -2218,6 +2347,80 @@ mod tests {
             s.on_frame(300_000, &f(w), &mut p);
         }
         assert_eq!(s.ca_state(), CaState::Open);
+    }
+
+    #[test]
+    fn cwnd_restarts_after_an_idle_rto() {
+        // tcp_slow_start_after_idle_check at tcp_skb_entail: nothing out, idle > RTO:
+        // tcp_cwnd_restart halves cwnd per RTO idle, never below the initial window.
+        for (idle_rtos, setting, cc, want) in [
+            (1.5, true, CcKind::Cubic, 18),
+            (2.5, true, CcKind::Cubic, 10),
+            (0.9, true, CcKind::Cubic, 36),
+            (2.5, false, CcKind::Cubic, 36),
+            (2.5, true, CcKind::Bbr, 36),
+        ] {
+            let (mut s, mut p) = established(cc);
+            s.cfg.slow_start_after_idle = setting;
+            send(&mut s, &mut p, 200_000, 2);
+            let mss = s.mss;
+            ack(&mut s, &mut p, 300_000, 2 * mss, &[]);
+            s.cc_state.cwnd = 36;
+            let rto = s.rto_ns();
+            s.write_at(200_000 + (rto as f64 * idle_rtos) as u64, 100);
+            assert_eq!(
+                s.cc_state.cwnd, want,
+                "{idle_rtos} RTOs idle, {setting} {cc:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_zero_window_is_probed_with_backoff() {
+        // tcp_check_probe_timer / tcp_send_probe0: with data waiting on a zero window and
+        // nothing out, an ACK with sequence snd_una - 1 after the RTO, then at doubled
+        // intervals (tcp_probe0_when); a window update stops it and the data goes.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        // window 0
+        let e = ends();
+        let back = Endpoints {
+            src_mac: e.dst_mac,
+            dst_mac: e.src_mac,
+            src_ip: e.dst_ip,
+            dst_ip: e.src_ip,
+            src_port: e.dst_port,
+            dst_port: e.src_port,
+        };
+        let f = frame::build(
+            &back,
+            PEER_ISS + 1,
+            seq_of(ISS, 0),
+            tcp_flags::ACK,
+            0,
+            &SegOptions::default(),
+            &[],
+        );
+        s.on_frame(150_000, &f, &mut p);
+        let n = p.posted.len();
+        s.write_at(200_000, 1000);
+        s.xmit(200_000, &mut p);
+        assert_eq!(p.posted.len(), n, "nothing fits a zero window");
+        let base = s.rto_ns().max(super::super::rtt::RTO_MIN_US * 1000);
+        let mut at = 200_000;
+        for k in 0..3u32 {
+            let d = s.next_timer_ns().expect("the probe timer");
+            assert_eq!(d, at + (base << k), "probe {k}");
+            s.on_timers(d, &mut p);
+            let probe = frame::parse(&p.posted.last().unwrap().frame).unwrap();
+            assert_eq!(
+                (probe.seq, probe.payload_len, probe.flags),
+                (ISS, 0, tcp_flags::ACK)
+            );
+            at = d;
+        }
+        assert_eq!(p.data_offsets().len(), 0);
+        ack(&mut s, &mut p, at + 1_000, 0, &[]);
+        assert_eq!(p.data_offsets(), vec![0], "the window opened");
     }
 
     #[test]

@@ -169,6 +169,10 @@ fn unsupported(script: &Script) -> Option<String> {
 struct Settings {
     /// net.ipv4.tcp_notsent_lowat (defaults.sh: 4294967295, i.e. off).
     notsent_lowat: u64,
+    /// net.ipv4.tcp_slow_start_after_idle (defaults.sh: 0).
+    slow_start_after_idle: bool,
+    /// net.ipv4.tcp_min_tso_segs (Linux default 2).
+    min_tso_segs: u64,
 }
 
 /// Read the init command's settings: defaults.sh is the sender's configuration (docs/EDT.md);
@@ -176,6 +180,8 @@ struct Settings {
 fn init_settings(init: &str) -> (Settings, Vec<String>) {
     let mut st = Settings {
         notsent_lowat: u64::from(u32::MAX),
+        slow_start_after_idle: false,
+        min_tso_segs: crate::edt::pacing::MIN_TSO_SEGS,
     };
     let mut unmodeled = vec![];
     let cmd = init.replace("\\\n", " ");
@@ -192,6 +198,13 @@ fn init_settings(init: &str) -> (Settings, Vec<String>) {
                 ("net.ipv4.tcp_notsent_lowat", v) => match v.parse() {
                     Ok(n) => st.notsent_lowat = n,
                     Err(_) => unmodeled.push(w.to_string()),
+                },
+                ("net.ipv4.tcp_slow_start_after_idle", "0" | "1") => {
+                    st.slow_start_after_idle = v == "1"
+                }
+                ("net.ipv4.tcp_min_tso_segs", v) => match v.parse::<u64>() {
+                    Ok(n) if (1..=255).contains(&n) => st.min_tso_segs = n,
+                    _ => unmodeled.push(format!("{k}={v}")),
                 },
                 // The sender never defers a send to build a bigger TSO packet
                 // (tcp_tso_should_defer), which is what a divisor of 100 nearly turns off.
@@ -302,6 +315,8 @@ impl<'a> Runner<'a> {
         cfg.fq = false;
         // Linux picks the receive window scale from tcp_rmem[2] (15 MB in defaults.sh): 8.
         cfg.wscale = 8;
+        cfg.slow_start_after_idle = settings.slow_start_after_idle;
+        cfg.min_tso_segs = settings.min_tso_segs;
         let tol = script
             .tolerance_usecs()
             .and_then(|t| i64::try_from(t).ok())
@@ -774,7 +789,7 @@ impl<'a> Runner<'a> {
                 } else {
                     n
                 };
-                self.sender.write(accepted);
+                self.sender.write_at(self.now, accepted);
                 self.step();
                 expect(accepted as i64)
             }
@@ -1240,11 +1255,15 @@ mod tests {
             "../common/defaults.sh\nsysctl -q net.ipv4.tcp_notsent_lowat=4000\n../common/set_sysctls.py /proc/sys/net/ipv4/tcp_slow_start_after_idle=1 \\\n /proc/sys/net/ipv4/tcp_min_tso_segs=10",
         );
         assert_eq!(st.notsent_lowat, 4000);
+        assert!(st.slow_start_after_idle);
+        assert_eq!(st.min_tso_segs, 10);
+        assert!(un.is_empty(), "{un:?}");
+        let (_, un) = init_settings("sysctl -q net.ipv4.tcp_min_tso_segs=0 net.ipv4.tcp_ecn=1");
         assert_eq!(
             un,
             vec![
-                "net.ipv4.tcp_slow_start_after_idle=1".to_string(),
-                "net.ipv4.tcp_min_tso_segs=10".to_string()
+                "net.ipv4.tcp_min_tso_segs=0".to_string(),
+                "net.ipv4.tcp_ecn=1".to_string()
             ]
         );
     }
