@@ -544,8 +544,37 @@ impl TcpSender {
     /// the peer's largest window (`forced_push`); at the end `tcp_push` marks the tail skb
     /// PSH (no MSG_MORE).
     pub fn write(&mut self, n: u64) {
+        self.sendmsg(n, None, None);
+    }
+
+    /// A non-blocking `send` at `now` (Linux `tcp_sendmsg_locked` with MSG_DONTWAIT): bytes
+    /// are copied while a new skb may be started (`sk_stream_memory_free`: the send queue
+    /// under sk_sndbuf and unsent bytes under `notsent_lowat`); full skbs are sent as they
+    /// fill (`tcp_push_one`, or all that cwnd allows on a forced push), and appending to the
+    /// unsent rest of a partly sent skb needs no check. Returns the bytes accepted. The
+    /// completions `port` reports meanwhile are consumed here, so the port must serve this
+    /// sender alone (the packetdrill runner's does).
+    pub fn send_nonblocking(
+        &mut self,
+        now: u64,
+        n: u64,
+        notsent_lowat: u64,
+        port: &mut dyn TxPort,
+    ) -> u64 {
+        self.now_ns = self.now_ns.max(now);
+        self.sendmsg(n, Some(notsent_lowat), Some((now, port)))
+    }
+
+    /// `tcp_sendmsg_locked`. `lowat`: stop (non-blocking) where a new skb is refused;
+    /// `io`: send while writing as Linux does (else everything goes at the next `xmit`).
+    fn sendmsg(
+        &mut self,
+        n: u64,
+        lowat: Option<u64>,
+        mut io: Option<(u64, &mut dyn TxPort)>,
+    ) -> u64 {
         if self.fin_queued {
-            return;
+            return 0;
         }
         self.check_app_limited();
         let size_goal = self.size_goal();
@@ -563,32 +592,50 @@ impl TcpSender {
             } else {
                 0
             };
+            // the tail skb's PSH goes with its end as it grows, except that the first copy
+            // of a write clears it (`if (!copied) tcp_flags &= ~TCPHDR_PSH`)
+            let mut psh = false;
             if copy == 0 {
-                // new_segment: the previous tail ends here (with the flag it has)
+                // new_segment
+                if let Some(lowat) = lowat {
+                    if self.wmem_queued() >= self.sndbuf || self.notsent_bytes() >= lowat {
+                        break; // wait_for_space: a non-blocking call returns
+                    }
+                }
                 self.skb_ends.entry(self.write_seq).or_insert(false);
                 copy = size_goal;
                 self.slow_start_after_idle_check(); // tcp_skb_entail
-            } else if copied == 0 {
-                // appending to the unsent tail skb: `tcp_flags &= ~TCPHDR_PSH`
-                self.skb_ends.remove(&self.write_seq);
+            } else {
+                psh = self.skb_ends.remove(&self.write_seq).unwrap_or(false) && copied > 0;
             }
             let c = copy.min(left);
             self.write_seq += c;
             left -= c;
             copied += c;
+            if psh {
+                self.skb_ends.insert(self.write_seq, true);
+            }
             if left == 0 {
                 break;
             }
-            // the skb is full (c == copy): forced_push marks it
-            if self.write_seq > self.pushed_seq + (self.max_window >> 1) {
+            // the skb is full: forced_push marks it and pushes all; else tcp_push_one
+            let forced = self.write_seq > self.pushed_seq + (self.max_window >> 1);
+            if forced {
                 self.mark_push();
-            } else {
-                self.skb_ends.entry(self.write_seq).or_insert(false);
+            }
+            if let Some((now, port)) = io.as_mut() {
+                self.xmit_inner(*now, &mut **port, !forced);
+                // what left by now has left (a tun device frees its skbs at once: TSQ sees
+                // none queued); the port is this sender's alone
+                for c in port.poll(*now) {
+                    self.on_completion(&c);
+                }
             }
         }
         if copied > 0 {
             self.mark_push(); // tcp_push without MSG_MORE
         }
+        copied
     }
 
     /// Linux `tcp_slow_start_after_idle_check`: with nothing in flight and no data sent for
@@ -1945,6 +1992,11 @@ impl TcpSender {
     /// Linux `tcp_write_xmit` (+ retransmissions first): send what cwnd, the receive window,
     /// the small-queue limit and pacing allow.
     pub fn xmit(&mut self, now: u64, port: &mut dyn TxPort) {
+        self.xmit_inner(now, port, false);
+    }
+
+    /// `tcp_write_xmit`; `push_one`: stop after one TSO packet of new data (`tcp_push_one`).
+    fn xmit_inner(&mut self, now: u64, port: &mut dyn TxPort, push_one: bool) {
         self.now_ns = self.now_ns.max(now);
         if !matches!(self.state, ConnState::Established | ConnState::FinWait) {
             return;
@@ -1969,7 +2021,7 @@ impl TcpSender {
             }
             let quota = (cwnd - in_flight).min(burst_segs) as usize;
             let lost: Vec<usize> = (0..self.rtx.len())
-                .filter(|&i| self.rtx[i].lost && !self.rtx[i].on_card)
+                .filter(|&i| !push_one && self.rtx[i].lost && !self.rtx[i].on_card)
                 .take(quota)
                 .collect();
             let rwnd_end = self.snd_una + self.snd_wnd;
@@ -2004,6 +2056,9 @@ impl TcpSender {
                 // are in flight ("for better scheduling")
                 let quota = quota.min((cwnd / 2).max(1) as usize);
                 while v.len() < quota && left > 0 {
+                    if push_one && !v.is_empty() && self.skb_ends.contains_key(&self.snd_nxt) {
+                        break; // tcp_push_one sends the send head skb only
+                    }
                     let len = left.min(self.mss);
                     let tail = self.snd_nxt + len == self.write_seq;
                     let fin = fin_pending && left == len && tail;
@@ -2031,6 +2086,9 @@ impl TcpSender {
                 self.stats.window_violations += 1;
             }
             self.schedule_tlp_after_send(now);
+            if push_one {
+                break;
+            }
         }
         // tcp_check_probe_timer: unsent data, nothing out, no timer pending
         if self.rtx.is_empty()
