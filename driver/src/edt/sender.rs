@@ -304,6 +304,12 @@ pub struct TcpSender {
     /// Without SACK: duplicate ACKs counted as delivered segments (Linux `sacked_out` of a
     /// Reno connection).
     reno_sacked: u64,
+    /// Linux `tp->reordering`: the reordering degree in segments (sysctl 3, grown by
+    /// `tcp_check_sack_reordering`), and `tp->reord_seen`: reordering events.
+    reordering: u64,
+    reord_seen: u64,
+    /// In-order data bytes received from the peer (the sender keeps none of it).
+    rcv_bytes: u32,
     /// Linux `lsndtime`: when data was last sent.
     lsnd_ns: u64,
     /// The latest time the sender was called with (writes carry none; `write_at` sets it).
@@ -359,6 +365,8 @@ pub struct TcpInfo {
     pub snd_mss: u64,
     pub notsent_bytes: u64,
     pub delivered: u64,
+    pub reordering: u64,
+    pub reord_seen: u64,
 }
 
 /// The rate-sample candidate of one ACK (Linux `struct rate_sample` while it is filled).
@@ -447,6 +455,9 @@ impl TcpSender {
             prr_out: 0,
             rack: Rack::default(),
             reno_sacked: 0,
+            reordering: TCP_REORDERING,
+            reord_seen: 0,
+            rcv_bytes: 0,
             lsnd_ns: 0,
             now_ns: 0,
             probe_backoff: 0,
@@ -487,6 +498,40 @@ impl TcpSender {
     pub fn in_flight(&self) -> u64 {
         (self.rtx.iter().filter(|s| !s.sacked && !s.lost).count() as u64)
             .saturating_sub(self.reno_sacked)
+    }
+
+    /// The next sequence number expected from the peer (Linux `rcv_nxt`).
+    fn rcv_nxt(&self) -> u32 {
+        self.peer_irs
+            .wrapping_add(1)
+            .wrapping_add(self.rcv_bytes)
+            .wrapping_add(u32::from(self.peer_fin))
+    }
+
+    /// Linux `tcp_highest_sack_seq`: the start of the highest SACKed segment, snd_una if none.
+    fn highest_sack_seq(&self) -> u64 {
+        self.rtx
+            .iter()
+            .rev()
+            .find(|s| s.sacked)
+            .map_or(self.snd_una, |s| s.off)
+    }
+
+    /// Linux `tcp_check_sack_reordering`: a delivery at `low` below the highest SACKed segment
+    /// is reordering; the degree grows to the distance in segments (at most
+    /// tcp_max_reordering 300).
+    fn check_sack_reordering(&mut self, low: u64) {
+        let fack = self.highest_sack_seq();
+        if low >= fack {
+            return;
+        }
+        let metric = fack - low;
+        let mss = self.mss.max(1);
+        if metric > self.reordering * mss {
+            self.reordering = metric.div_ceil(mss).min(300);
+        }
+        self.reord_seen += 1;
+        self.rack.reord_seen = true;
     }
 
     /// Linux `tcp_add_reno_sack`: a duplicate ACK without SACK counts one more segment as
@@ -883,6 +928,8 @@ impl TcpSender {
             snd_mss: self.mss,
             notsent_bytes: self.notsent_bytes(),
             delivered: self.delivered,
+            reordering: self.reordering,
+            reord_seen: self.reord_seen,
         }
     }
 
@@ -939,9 +986,7 @@ impl TcpSender {
             // tcp_xmit_probe_skb: an ACK whose sequence the peer has seen (snd_una - 1)
             Control::Probe => (
                 seq_of(self.cfg.iss, self.snd_una).wrapping_sub(1),
-                self.peer_irs
-                    .wrapping_add(1)
-                    .wrapping_add(u32::from(self.peer_fin)),
+                self.rcv_nxt(),
                 tcp_flags::ACK,
                 SegOptions {
                     timestamps: self.ts_ok.then_some((Self::ts_val(now), self.ts_recent)),
@@ -950,9 +995,7 @@ impl TcpSender {
             ),
             Control::Ack => (
                 seq_of(self.cfg.iss, self.snd_nxt),
-                self.peer_irs
-                    .wrapping_add(1)
-                    .wrapping_add(u32::from(self.peer_fin)),
+                self.rcv_nxt(),
                 tcp_flags::ACK,
                 SegOptions {
                     timestamps: self.ts_ok.then_some((Self::ts_val(now), self.ts_recent)),
@@ -960,6 +1003,9 @@ impl TcpSender {
                 },
             ),
         };
+        if !port.accepts() {
+            return; // the local queue drops it (tcp_transmit_skb fails)
+        }
         let f = frame::build(
             &self.cfg.ends,
             seq,
@@ -1001,9 +1047,7 @@ impl TcpSender {
         frame::build(
             &self.cfg.ends,
             seq_of(self.cfg.iss, seg.off),
-            self.peer_irs
-                .wrapping_add(1)
-                .wrapping_add(u32::from(self.peer_fin)),
+            self.rcv_nxt(),
             fl,
             self.adv_window(),
             &opts,
@@ -1347,6 +1391,15 @@ impl TcpSender {
         if let Some((val, _)) = seg.options.timestamps {
             self.ts_recent = val;
         }
+        // Data from the peer: in-order bytes advance rcv_nxt; each data segment is ACKed at
+        // once below (quick ACK: `tcp_event_data_recv` in its first segments; out of order:
+        // a duplicate ACK). The bytes are not kept.
+        let data_in = seg.payload_len > 0;
+        if data_in && seg.seq == self.rcv_nxt() {
+            self.rcv_bytes = self
+                .rcv_bytes
+                .wrapping_add(u32::try_from(seg.payload_len).unwrap_or(0));
+        }
         let prior_wnd = self.snd_wnd;
         let prior_packets = self.rtx.len();
         self.snd_wnd = u64::from(seg.window) << self.snd_wscale;
@@ -1367,6 +1420,8 @@ impl TcpSender {
         let mut last_sackt: Option<u64> = None;
         let mut rack_updates: Vec<(u64, u64, bool)> = Vec::new();
 
+        let prior_fack = self.highest_sack_seq();
+        let mut data_sacked = false;
         // --- SACK blocks (tcp_sacktag_write_queue), as stream offsets.
         if self.sack_ok {
             let una_seq = seq_of(self.cfg.iss, self.snd_una);
@@ -1390,6 +1445,12 @@ impl TcpSender {
                 &mut self.rack,
             );
             acked_segs += tag.newly_sacked;
+            data_sacked = tag.newly_sacked > 0;
+            if let Some(r) = tag.reord {
+                if self.ca_state != CaState::Loss {
+                    self.check_sack_reordering(r);
+                }
+            }
             first_sackt = tag.first_sackt;
             last_sackt = tag.last_sackt;
             for d in tag.delivered {
@@ -1404,6 +1465,9 @@ impl TcpSender {
         // Linux FLAG_RETRANS_DATA_ACKED: the cumulative ACK covered retransmitted data, whose
         // timing is ambiguous (Karn): no RTT sample from the cumulative ACK then.
         let mut retrans_data_acked = false;
+        // lowest never-retransmitted segment the cumulative ACK covers (Linux `reord` of
+        // tcp_clean_rtx_queue)
+        let mut cum_reord: Option<u64> = None;
         if ack > self.snd_una as i128 {
             let ack = ack as u64;
             while let Some(s) = self.rtx.front() {
@@ -1421,9 +1485,7 @@ impl TcpSender {
                         if s.tx_count == 1 {
                             first_ackt.get_or_insert(tx);
                             last_ackt = Some(tx);
-                            if s.end() < self.rack.highest_sacked_end {
-                                self.rack.reord_seen = true;
-                            }
+                            cum_reord.get_or_insert(s.off);
                         }
                         rate_skb_delivered(&mut rs, &mut first_tx, s.rate, tx, s.end());
                         rack_updates.push((tx, s.end(), s.tx_count > 1));
@@ -1435,7 +1497,11 @@ impl TcpSender {
             self.stats.acked_bytes = self.snd_una.min(self.write_seq);
         }
         let advanced = self.snd_una > prior_una;
-        let data_sacked = self.sack_ok && acked_segs > 0 && !advanced;
+        if let Some(r) = cum_reord {
+            if r < prior_fack {
+                self.check_sack_reordering(r);
+            }
+        }
         // A duplicate ACK (tcp_ack: none of FLAG_NOT_DUP = data, window update, data acked).
         let dupack = prior_packets > 0
             && !advanced
@@ -1584,7 +1650,13 @@ impl TcpSender {
             cwnd_limited: self.cwnd_limited(),
             in_recovery: self.ca_state == CaState::Recovery,
             in_loss: self.ca_state == CaState::Loss,
-            may_raise_cwnd: advanced && self.ca_state != CaState::Recovery,
+            // tcp_may_raise_cwnd: beyond the default reordering, any forward progress
+            may_raise_cwnd: self.ca_state != CaState::Recovery
+                && if self.reordering > TCP_REORDERING {
+                    advanced || data_sacked
+                } else {
+                    advanced
+                },
             prior_in_flight,
             wstamp_ns: self.edt.wstamp_ns,
         };
@@ -1621,6 +1693,10 @@ impl TcpSender {
         } else if !rack_armed && (advanced || self.retrans_timer.deadline().is_none()) {
             self.rearm_rto(now);
             self.schedule_loss_probe(now, true);
+        }
+
+        if data_in {
+            self.post_pure_ack(now, port);
         }
 
         // --- FIN handling.
@@ -1756,8 +1832,8 @@ impl TcpSender {
     /// back toward ssthresh by at most what was delivered (+1 when snd_una advanced and
     /// nothing new was lost). At least one segment on entry (the fast retransmit).
     fn cwnd_reduction(&mut self, newly_acked_sacked: u64, newly_lost: u64, una_advanced: bool) {
-        if newly_acked_sacked == 0 && self.prr_out > 0 {
-            return;
+        if newly_acked_sacked == 0 {
+            return; // tcp_cwnd_reduction: `if (newly_acked_sacked <= 0) return`
         }
         self.prr_delivered += newly_acked_sacked;
         let inflight = self.in_flight();
@@ -1894,8 +1970,9 @@ impl TcpSender {
                 if lost > 0 && matches!(self.ca_state, CaState::Open | CaState::Disorder) {
                     self.enter_recovery();
                     if !self.cc.controls_window() {
-                        // Force the fast retransmit (PRR's "at least one on entry").
-                        self.cc_state.cwnd = self.in_flight() + 1;
+                        // tcp_rack_reo_timeout: tcp_cwnd_reduction(sk, 1, lost, 0), PRR's
+                        // "at least one on entry" (the fast retransmit)
+                        self.cwnd_reduction(1, lost, false);
                     }
                 }
                 if let Some(w) = wait {
@@ -1917,7 +1994,7 @@ impl TcpSender {
                     // Linux skb_still_in_host_queue: never retransmit a segment the card has
                     // not sent yet.
                     if let Some(i) = (0..self.rtx.len()).rev().find(|&i| !self.rtx[i].sacked) {
-                        if !self.rtx[i].on_card {
+                        if !self.rtx[i].on_card && port.accepts() {
                             self.post_burst(now, &[i], port);
                             sent = true;
                         }
@@ -1947,7 +2024,7 @@ impl TcpSender {
     fn xmit_new_one(&mut self, now: u64, port: &mut dyn TxPort) {
         let rwnd_end = self.snd_una + self.snd_wnd;
         let avail = self.write_seq - self.snd_nxt.min(self.write_seq);
-        if avail == 0 || self.snd_nxt >= rwnd_end {
+        if avail == 0 || self.snd_nxt >= rwnd_end || !port.accepts() {
             return;
         }
         let len = avail.min(self.mss).min(rwnd_end - self.snd_nxt);
@@ -2045,6 +2122,11 @@ impl TcpSender {
                     let at = self.edt.wstamp_ns + self.next_wakeup_jitter_ns;
                     self.pacing_timer.arm_at(at);
                 }
+                break;
+            }
+            if !port.accepts() {
+                // tcp_transmit_skb fails: nothing is sent, the segments stay as they were
+                // (a retransmission is not counted, new data stays unsent)
                 break;
             }
             let idxs: Vec<usize> = if !lost.is_empty() {
@@ -2479,6 +2561,28 @@ mod tests {
         assert_eq!(p.data_offsets().len(), 0);
         ack(&mut s, &mut p, at + 1_000, 0, &[]);
         assert_eq!(p.data_offsets(), vec![0], "the window opened");
+    }
+
+    #[test]
+    fn reordering_degree_grows_and_lets_sacks_raise_cwnd() {
+        // tcp_check_sack_reordering: a segment delivered below the highest SACKed one sets
+        // the degree to the distance (from that segment's start, tcp_highest_sack_seq);
+        // beyond the default 3, tcp_may_raise_cwnd lets a SACK grow cwnd.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        send(&mut s, &mut p, 200_000, 10);
+        let m = s.mss;
+        ack(&mut s, &mut p, 300_000, 0, &[(9 * m, 10 * m)]);
+        assert_eq!((s.reordering, s.reord_seen, s.cc_state.cwnd), (3, 0, 10));
+        ack(
+            &mut s,
+            &mut p,
+            300_000,
+            0,
+            &[(3 * m, 4 * m), (9 * m, 10 * m)],
+        );
+        assert_eq!((s.reordering, s.reord_seen, s.cc_state.cwnd), (6, 1, 11));
+        ack(&mut s, &mut p, 300_000, 10 * m, &[]);
+        assert_eq!((s.reordering, s.reord_seen, s.cc_state.cwnd), (10, 2, 19));
     }
 
     #[test]

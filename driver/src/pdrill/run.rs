@@ -146,6 +146,7 @@ fn unsupported(script: &Script) -> Option<String> {
                     ));
                 }
             }
+            Action::Shell(cmd) if qdisc_command(cmd).is_some() => {}
             Action::Shell(cmd) => {
                 return Some(format!(
                     "command `{}` (line {}): the sender has no local qdisc or host to run it on",
@@ -153,16 +154,23 @@ fn unsupported(script: &Script) -> Option<String> {
                     e.line
                 ))
             }
-            Action::Packet(p) if p.dir == Dir::In && p.len > 0 => {
-                return Some(format!(
-                    "inbound data (line {}): the sender does not receive data",
-                    e.line
-                ))
-            }
             _ => {}
         }
     }
     None
+}
+
+/// The local queue commands the runner models: `tc qdisc replace dev tun0 root pfifo
+/// [limit N]`; Some(true) when the queue takes no packet (limit 0: every transmit fails).
+fn qdisc_command(cmd: &str) -> Option<bool> {
+    let w: Vec<&str> = cmd.split_whitespace().collect();
+    match w.as_slice() {
+        ["tc", "qdisc", "replace" | "add", "dev", "tun0", "root", "pfifo"] => Some(false),
+        ["tc", "qdisc", "replace" | "add", "dev", "tun0", "root", "pfifo", "limit", n] => {
+            n.parse::<u64>().ok().map(|n| n == 0)
+        }
+        _ => None,
+    }
 }
 
 /// Settings from the init command.
@@ -226,6 +234,8 @@ struct ScriptPort {
     pending: Vec<(u64, TxRequest)>,
     /// Frames sent, with their departure time, not yet compared.
     wire: VecDeque<(u64, Vec<u8>)>,
+    /// The local queue takes nothing (`pfifo limit 0`).
+    refuse: bool,
 }
 
 impl TxPort for ScriptPort {
@@ -265,6 +275,9 @@ impl TxPort for ScriptPort {
     }
     fn describe(&self) -> String {
         "packetdrill wire (sends at launch time)".into()
+    }
+    fn accepts(&self) -> bool {
+        !self.refuse
     }
 }
 
@@ -588,7 +601,14 @@ impl<'a> Runner<'a> {
                 self.code(code)?;
                 Ok(t)
             }
-            Action::Shell(_) => Err((line, "commands between events are not run".into())),
+            Action::Shell(cmd) => match qdisc_command(cmd) {
+                Some(refuse) => {
+                    self.advance_to(t as u64, line)?;
+                    self.port.refuse = refuse;
+                    Ok(t)
+                }
+                None => Err((line, "commands between events are not run".into())),
+            },
         }
     }
 
@@ -607,6 +627,12 @@ impl<'a> Runner<'a> {
                 format!("window {} does not fit 16 bits", p.win.unwrap_or(0)),
             )
         })?;
+        if p.len > 65_000 {
+            return Err((
+                line,
+                format!("inbound payload of {} bytes does not fit a packet", p.len),
+            ));
+        }
         let mut o = SegOptions::default();
         if let PktOptions::List(list) = &p.options {
             for opt in list {
@@ -642,7 +668,7 @@ impl<'a> Runner<'a> {
             p.flags,
             win,
             &o,
-            &[],
+            &vec![0u8; p.len as usize],
         );
         if self.opts.trace {
             let d = describe_expected(p);
@@ -1141,6 +1167,8 @@ fn tcpi(name: &str, i: &TcpInfo) -> Option<u64> {
         "tcpi_snd_mss" => i.snd_mss,
         "tcpi_notsent_bytes" => i.notsent_bytes,
         "tcpi_delivered" => i.delivered,
+        "tcpi_reordering" => i.reordering,
+        "tcpi_reord_seen" => i.reord_seen,
         _ => return None,
     })
 }
@@ -1347,7 +1375,7 @@ mod tests {
             "tcpi_ca_state = 0",
         );
         fails_at(
-            &m("tcpi_unacked == 0", "tcpi_reordering == 3"),
+            &m("tcpi_unacked == 0", "tcpi_snd_wnd == 3"),
             12,
             "not modeled",
         );
