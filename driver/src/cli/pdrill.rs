@@ -13,9 +13,8 @@ pub struct PdrillArgs {
     /// Scripts (`*.pkt`) or directories to search for them, e.g. the shared set's `tcp/`.
     #[arg(required = true)]
     pub scripts: Vec<PathBuf>,
-    /// Diagnostic: do not compare the PSH flag (the sender sets PSH on every segment, where
-    /// Linux sets it on the last of a write). Shows what differs after it; a script passing
-    /// only with this flag does not pass.
+    /// Diagnostic: do not compare the PSH flag. Shows what differs after a PSH difference; a
+    /// script passing only with this flag does not pass.
     #[arg(long)]
     pub no_psh: bool,
     /// Print, per script that did not pass, the packets in and out up to the failure.

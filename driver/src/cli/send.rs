@@ -180,6 +180,11 @@ pub struct SendArgs {
     /// leave as cwnd allows. Default: every flow paced, as behind fq (the card is the EDT qdisc).
     #[arg(long)]
     pub no_fq: bool,
+    /// As Linux with net.ipv4.tcp_slow_start_after_idle=0: cwnd is kept across idle periods.
+    /// Default (Linux's): after more than an RTO without sending, cwnd restarts
+    /// (`tcp_cwnd_restart`: halved per idle RTO, down to the initial window).
+    #[arg(long)]
+    pub no_slow_start_after_idle: bool,
     /// With --pacing-model edt: where RTT and delivery-rate samples start.
     #[arg(long, value_enum, default_value = "scheduled")]
     pub stamp: StampArg,
@@ -311,6 +316,7 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
         tick_ns: a.tick,
         max_rate_bps: a.max_rate,
         fq: !a.no_fq,
+        slow_start_after_idle: !a.no_slow_start_after_idle,
         rcvbuf: small(a.peer_rcvbuf, "--peer-rcvbuf")?,
         read_rate: a.peer_read_rate,
         capture: a.pcap.is_some(),
@@ -469,6 +475,7 @@ pub fn run(a: SendArgs) -> Result<()> {
             PacingModelArg::Queue => PacingModel::Queue,
         },
         fq: !a.no_fq,
+        slow_start_after_idle: !a.no_slow_start_after_idle,
         stamp: match a.stamp {
             StampArg::Scheduled => SampleStamp::Scheduled,
             StampArg::Departure => SampleStamp::Departure,

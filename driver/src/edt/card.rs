@@ -64,6 +64,11 @@ pub trait TxPort {
     fn line_rate_bps(&self) -> u64;
     /// A short honest name of what this port is (shown in reports).
     fn describe(&self) -> String;
+    /// Whether a frame posted now would be queued. false: the local queue refuses it (Linux:
+    /// the qdisc drops it and `tcp_transmit_skb` fails; the segment counts as not sent).
+    fn accepts(&self) -> bool {
+        true
+    }
 }
 
 /// Simulation-only: the frames that went out on the wire since the last call, and, for a card with a

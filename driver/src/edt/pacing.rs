@@ -55,9 +55,14 @@ pub fn tcp_pacing_rate(
 /// Segments per burst (Linux `tcp_tso_autosize`): about 1 ms of data at the pacing rate
 /// (`pacing_rate >> 10` bytes), at least `MIN_TSO_SEGS`, at most a 64 KB GSO packet.
 pub fn tso_autosize_segs(pacing_rate: u64, mss: u64) -> u64 {
+    tso_autosize_segs_min(pacing_rate, mss, MIN_TSO_SEGS)
+}
+
+/// [`tso_autosize_segs`] with another `tcp_min_tso_segs`.
+pub fn tso_autosize_segs_min(pacing_rate: u64, mss: u64, min_tso_segs: u64) -> u64 {
     let bytes = (pacing_rate >> PACING_SHIFT).min(GSO_MAX_SIZE);
-    let segs = (bytes / mss.max(1)).max(MIN_TSO_SEGS);
-    segs.min((GSO_MAX_SIZE / mss.max(1)).max(MIN_TSO_SEGS))
+    let segs = (bytes / mss.max(1)).max(min_tso_segs);
+    segs.min((GSO_MAX_SIZE / mss.max(1)).max(min_tso_segs))
 }
 
 /// TCP Small Queues limit (Linux `tcp_small_queue_check`): bytes one flow may have posted to

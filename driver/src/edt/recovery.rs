@@ -123,11 +123,16 @@ pub(crate) struct SackTag {
     pub last_sackt: Option<u64>,
     /// Newly SACKed segments with a transmit time (for the rate sample and RACK).
     pub delivered: Vec<Delivered>,
+    /// Lowest start of a newly SACKed never-retransmitted segment below the highest SACKed
+    /// one (Linux `state->reord`, for `tcp_check_sack_reordering`).
+    pub reord: Option<u64>,
 }
 
 /// Linux `tcp_sacktag_write_queue`: mark the segments wholly inside SACK blocks (stream
 /// offsets) as SACKed. Blocks below snd_una (D-SACK), empty or beyond snd_nxt are ignored.
-/// A never-retransmitted segment SACKed below the highest SACKed end means reordering.
+/// Blocks are tagged in sequence order (Linux sorts them), so the order a receiver lists
+/// them in does not matter. A never-retransmitted segment newly SACKed below the start of the
+/// highest SACKed segment (`tcp_highest_sack_seq`) is reordering (`tag.reord`).
 pub(crate) fn sacktag(
     rtx: &mut VecDeque<Seg>,
     blocks: &[(i128, i128)],
@@ -136,7 +141,11 @@ pub(crate) fn sacktag(
     rack: &mut Rack,
 ) -> SackTag {
     let mut tag = SackTag::default();
-    for &(lo, hi) in blocks {
+    let mut blocks = blocks.to_vec();
+    blocks.sort_unstable();
+    // start of the highest SACKed segment (none: snd_una)
+    let mut highest = rtx.iter().filter(|s| s.sacked).map(|s| s.off).max();
+    for &(lo, hi) in &blocks {
         if lo < i128::from(snd_una) || hi <= lo || hi > i128::from(snd_nxt) {
             continue;
         }
@@ -160,9 +169,10 @@ pub(crate) fn sacktag(
                     retrans: s.tx_count > 1,
                 });
             }
-            if s.tx_count == 1 && s.end() < rack.highest_sacked_end {
-                rack.reord_seen = true;
+            if s.tx_count == 1 && s.off < highest.unwrap_or(snd_una) {
+                tag.reord = Some(tag.reord.map_or(s.off, |r| r.min(s.off)));
             }
+            highest = Some(highest.map_or(s.off, |h| h.max(s.off)));
             rack.highest_sacked_end = rack.highest_sacked_end.max(s.end());
         }
     }
@@ -275,11 +285,17 @@ mod tests {
         assert_eq!(sacked, vec![300, 400]);
         assert_eq!((tag.first_sackt, tag.last_sackt), (Some(4000), Some(5000)));
         assert_eq!(rack.highest_sacked_end, 500);
-        assert!(!rack.reord_seen);
+        assert_eq!(tag.reord, None);
         // A later SACK below the highest: reordering.
         let tag = sacktag(&mut rtx, &[(200, 300)], 100, 1000, &mut rack);
         assert_eq!(tag.newly_sacked, 1);
-        assert!(rack.reord_seen);
+        assert_eq!(tag.reord, Some(200));
+        // Two new blocks in one ACK, the higher listed first (as receivers list the newest
+        // first): tagged in sequence order, no reordering.
+        let mut rtx = board();
+        let mut rack = Rack::default();
+        let tag = sacktag(&mut rtx, &[(800, 900), (300, 400)], 100, 1000, &mut rack);
+        assert_eq!((tag.newly_sacked, tag.reord), (2, None));
     }
 
     #[test]

@@ -50,6 +50,8 @@ pub struct RunConfig {
     pub pacing_model: PacingModel,
     /// Every flow paced as behind sch_fq (the default); false: Linux without fq (`SenderConfig::fq`).
     pub fq: bool,
+    /// Linux `tcp_slow_start_after_idle` (default on): cwnd restarts after an idle RTO.
+    pub slow_start_after_idle: bool,
     /// Where RTT/rate samples start (EDT model): scheduled launch time (Linux) or departure.
     pub stamp: SampleStamp,
     pub pacer: Pacer,
@@ -79,6 +81,7 @@ impl Default for RunConfig {
             rr: None,
             pacing_model: PacingModel::Edt,
             fq: true,
+            slow_start_after_idle: true,
             stamp: SampleStamp::Scheduled,
             pacer: Pacer::Card,
             jitter_ns: 0,
@@ -450,6 +453,7 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
         sc.jitter_credit = cfg.jitter_credit;
         sc.pacing_model = cfg.pacing_model;
         sc.fq = cfg.fq;
+        sc.slow_start_after_idle = cfg.slow_start_after_idle;
         sc.stamp = cfg.stamp;
         sc.pacer = cfg.pacer;
         sc.tick_ns = cfg.tick_ns;
@@ -578,7 +582,7 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
                 if a.rr_outstanding.is_none() && !a.closed {
                     if a.rr_left > 0 {
                         let r = cfg.rr.unwrap_or(1);
-                        s.write(r);
+                        s.write_at(now, r);
                         a.rr_left -= 1;
                         a.rr_outstanding = Some((s.write_seq, now));
                     } else {
@@ -605,7 +609,7 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
                     && s.notsent_bytes() < lowat
                 {
                     let n = a.remaining.min(APP_CHUNK);
-                    s.write(n);
+                    s.write_at(now, n);
                     a.remaining -= n;
                 }
                 if a.remaining > 0 {

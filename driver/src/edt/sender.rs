@@ -14,7 +14,7 @@
 //! Sequence numbers are kept internally as 64-bit stream offsets (offset 0 is the first data
 //! byte, `iss + 1` on the wire), so wrap-around needs no special care.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use super::card::{Completion, TxPort, TxRequest, TxStatus};
 use super::cc::{AckInfo, CcKind, CcState, CongestionControl, RateSample};
@@ -98,6 +98,11 @@ pub struct SenderConfig {
     /// the segment was queued).
     pub stamp: SampleStamp,
     pub seed: u64,
+    /// net.ipv4.tcp_slow_start_after_idle (Linux default 1): cwnd restarts after an idle
+    /// period longer than the RTO (`tcp_cwnd_restart`).
+    pub slow_start_after_idle: bool,
+    /// net.ipv4.tcp_min_tso_segs (Linux default 2): the fewest segments per TSO burst.
+    pub min_tso_segs: u64,
 }
 
 impl SenderConfig {
@@ -117,6 +122,8 @@ impl SenderConfig {
             rto_min_us: super::rtt::RTO_MIN_US,
             stamp: SampleStamp::Scheduled,
             seed: 1,
+            slow_start_after_idle: true,
+            min_tso_segs: pacing::MIN_TSO_SEGS,
         }
     }
 }
@@ -143,6 +150,9 @@ pub const TCP_SYN_RETRIES: u32 = 6;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CaState {
     Open,
+    /// Something is SACKed, duplicate-ACKed or retransmitted but no loss is proven yet
+    /// (Linux TCP_CA_Disorder, `tcp_try_keep_open`).
+    Disorder,
     Recovery,
     Loss,
 }
@@ -160,6 +170,8 @@ enum Posted {
 enum Control {
     Syn,
     Ack,
+    /// A zero-window probe.
+    Probe,
     /// A reset from a closed socket (RFC 9293 3.10.7.1): (seq, Some(ack) with ACK set).
     Rst(u32, Option<u32>),
 }
@@ -169,6 +181,8 @@ enum RetransPending {
     Rto,
     Tlp,
     Reo,
+    /// Zero-window probe (Linux ICSK_TIME_PROBE0).
+    Probe0,
 }
 
 /// Counters and samples a report is made from.
@@ -239,6 +253,16 @@ pub struct TcpSender {
     pub write_seq: u64,
     /// End of the last segment shorter than the MSS that was sent (Linux snd_sml).
     snd_sml: u64,
+    /// Where Linux's skbs end (stream offsets at or above snd_una) and whether each carries
+    /// PSH (`TCP_SKB_CB(skb)->tcp_flags & TCPHDR_PSH`): the write queue's skbs as
+    /// `tcp_sendmsg_locked` builds them (size_goal each, PSH by `tcp_push` / `forced_push`),
+    /// split where a TSO packet was cut from them (`tso_fragment`, `tcp_fragment`: the first
+    /// part loses PSH, the rest keeps it). The tail skb's end is listed once it is pushed.
+    skb_ends: BTreeMap<u64, bool>,
+    /// Linux `pushed_seq`: write_seq at the last PSH mark.
+    pushed_seq: u64,
+    /// Linux `max_window`: the largest receive window the peer offered, bytes.
+    max_window: u64,
     fin_queued: bool,
     fin_sent: bool,
     peer_fin: bool,
@@ -277,6 +301,21 @@ pub struct TcpSender {
     prr_out: u64,
     /// RACK and SACK-reordering state (recovery.rs).
     rack: Rack,
+    /// Without SACK: duplicate ACKs counted as delivered segments (Linux `sacked_out` of a
+    /// Reno connection).
+    reno_sacked: u64,
+    /// Linux `tp->reordering`: the reordering degree in segments (sysctl 3, grown by
+    /// `tcp_check_sack_reordering`), and `tp->reord_seen`: reordering events.
+    reordering: u64,
+    reord_seen: u64,
+    /// In-order data bytes received from the peer (the sender keeps none of it).
+    rcv_bytes: u32,
+    /// Linux `lsndtime`: when data was last sent.
+    lsnd_ns: u64,
+    /// The latest time the sender was called with (writes carry none; `write_at` sets it).
+    now_ns: u64,
+    /// Zero-window probes sent without an answer (Linux `icsk_backoff` of the probe timer).
+    probe_backoff: u32,
     tlp_high_seq: Option<u64>,
     rto_backoff: u32,
     /// RTO retransmissions since snd_una last advanced (Linux `icsk_retransmits`).
@@ -326,6 +365,8 @@ pub struct TcpInfo {
     pub snd_mss: u64,
     pub notsent_bytes: u64,
     pub delivered: u64,
+    pub reordering: u64,
+    pub reord_seen: u64,
 }
 
 /// The rate-sample candidate of one ACK (Linux `struct rate_sample` while it is filled).
@@ -382,6 +423,9 @@ impl TcpSender {
             snd_nxt: 0,
             write_seq: 0,
             snd_sml: 0,
+            skb_ends: BTreeMap::new(),
+            pushed_seq: 0,
+            max_window: 0,
             fin_queued: false,
             fin_sent: false,
             peer_fin: false,
@@ -410,6 +454,13 @@ impl TcpSender {
             prr_delivered: 0,
             prr_out: 0,
             rack: Rack::default(),
+            reno_sacked: 0,
+            reordering: TCP_REORDERING,
+            reord_seen: 0,
+            rcv_bytes: 0,
+            lsnd_ns: 0,
+            now_ns: 0,
+            probe_backoff: 0,
             tlp_high_seq: None,
             rto_backoff: 0,
             rto_retransmits: 0,
@@ -443,8 +494,65 @@ impl TcpSender {
     }
 
     /// Segments in flight (Linux tcp_packets_in_flight: out - sacked - lost + retransmitted).
+    /// Without SACK the duplicate ACKs counted in `reno_sacked` stand for segments that left.
     pub fn in_flight(&self) -> u64 {
-        self.rtx.iter().filter(|s| !s.sacked && !s.lost).count() as u64
+        (self.rtx.iter().filter(|s| !s.sacked && !s.lost).count() as u64)
+            .saturating_sub(self.reno_sacked)
+    }
+
+    /// The next sequence number expected from the peer (Linux `rcv_nxt`).
+    fn rcv_nxt(&self) -> u32 {
+        self.peer_irs
+            .wrapping_add(1)
+            .wrapping_add(self.rcv_bytes)
+            .wrapping_add(u32::from(self.peer_fin))
+    }
+
+    /// Linux `tcp_highest_sack_seq`: the start of the highest SACKed segment, snd_una if none.
+    fn highest_sack_seq(&self) -> u64 {
+        self.rtx
+            .iter()
+            .rev()
+            .find(|s| s.sacked)
+            .map_or(self.snd_una, |s| s.off)
+    }
+
+    /// Linux `tcp_check_sack_reordering`: a delivery at `low` below the highest SACKed segment
+    /// is reordering; the degree grows to the distance in segments (at most
+    /// tcp_max_reordering 300).
+    fn check_sack_reordering(&mut self, low: u64) {
+        let fack = self.highest_sack_seq();
+        if low >= fack {
+            return;
+        }
+        let metric = fack - low;
+        let mss = self.mss.max(1);
+        if metric > self.reordering * mss {
+            self.reordering = metric.div_ceil(mss).min(300);
+        }
+        self.reord_seen += 1;
+        self.rack.reord_seen = true;
+    }
+
+    /// Linux `tcp_add_reno_sack`: a duplicate ACK without SACK counts one more segment as
+    /// delivered (`sacked_out`, capped by `tcp_limit_reno_sacked`). Returns the segments newly
+    /// counted.
+    fn add_reno_sack(&mut self) -> u64 {
+        let prior = self.reno_sacked;
+        self.reno_sacked += 1;
+        self.limit_reno_sacked();
+        self.reno_sacked.saturating_sub(prior)
+    }
+
+    /// Linux `tcp_limit_reno_sacked`: duplicate ACKs never count more segments than are out,
+    /// less the holes (at least one).
+    fn limit_reno_sacked(&mut self) {
+        let out = self.rtx.len() as u64;
+        let lost = self.rtx.iter().filter(|s| s.lost).count() as u64;
+        let holes = lost.max(1).min(out);
+        if self.reno_sacked + holes > out {
+            self.reno_sacked = out - holes;
+        }
     }
 
     /// Unsent bytes the application has written (Linux notsent bytes).
@@ -474,11 +582,166 @@ impl TcpSender {
 
     /// The application writes `n` more bytes (Linux `tcp_sendmsg`, which first checks
     /// whether the flow was application-limited).
+    ///
+    /// The bytes go into skbs as `tcp_sendmsg_locked` builds them: appended to the unsent
+    /// tail skb while it is shorter than size_goal (which clears its PSH), else into new
+    /// skbs of size_goal; a full skb is pushed with PSH when the unpushed data exceeds half
+    /// the peer's largest window (`forced_push`); at the end `tcp_push` marks the tail skb
+    /// PSH (no MSG_MORE).
     pub fn write(&mut self, n: u64) {
-        if !self.fin_queued {
-            self.check_app_limited();
-            self.write_seq += n;
+        self.sendmsg(n, None, None);
+    }
+
+    /// A non-blocking `send` at `now` (Linux `tcp_sendmsg_locked` with MSG_DONTWAIT): bytes
+    /// are copied while a new skb may be started (`sk_stream_memory_free`: the send queue
+    /// under sk_sndbuf and unsent bytes under `notsent_lowat`); full skbs are sent as they
+    /// fill (`tcp_push_one`, or all that cwnd allows on a forced push), and appending to the
+    /// unsent rest of a partly sent skb needs no check. Returns the bytes accepted. The
+    /// completions `port` reports meanwhile are consumed here, so the port must serve this
+    /// sender alone (the packetdrill runner's does).
+    pub fn send_nonblocking(
+        &mut self,
+        now: u64,
+        n: u64,
+        notsent_lowat: u64,
+        port: &mut dyn TxPort,
+    ) -> u64 {
+        self.now_ns = self.now_ns.max(now);
+        self.sendmsg(n, Some(notsent_lowat), Some((now, port)))
+    }
+
+    /// `tcp_sendmsg_locked`. `lowat`: stop (non-blocking) where a new skb is refused;
+    /// `io`: send while writing as Linux does (else everything goes at the next `xmit`).
+    fn sendmsg(
+        &mut self,
+        n: u64,
+        lowat: Option<u64>,
+        mut io: Option<(u64, &mut dyn TxPort)>,
+    ) -> u64 {
+        if self.fin_queued {
+            return 0;
         }
+        self.check_app_limited();
+        let size_goal = self.size_goal();
+        let mut left = n;
+        let mut copied = 0;
+        while left > 0 {
+            let tail_start = self
+                .skb_ends
+                .range(..self.write_seq)
+                .next_back()
+                .map_or(0, |(&k, _)| k)
+                .max(self.snd_nxt);
+            let mut copy = if self.write_seq > self.snd_nxt {
+                size_goal.saturating_sub(self.write_seq - tail_start)
+            } else {
+                0
+            };
+            // the tail skb's PSH goes with its end as it grows, except that the first copy
+            // of a write clears it (`if (!copied) tcp_flags &= ~TCPHDR_PSH`)
+            let mut psh = false;
+            if copy == 0 {
+                // new_segment
+                if let Some(lowat) = lowat {
+                    if self.wmem_queued() >= self.sndbuf || self.notsent_bytes() >= lowat {
+                        break; // wait_for_space: a non-blocking call returns
+                    }
+                }
+                self.skb_ends.entry(self.write_seq).or_insert(false);
+                copy = size_goal;
+                self.slow_start_after_idle_check(); // tcp_skb_entail
+            } else {
+                psh = self.skb_ends.remove(&self.write_seq).unwrap_or(false) && copied > 0;
+            }
+            let c = copy.min(left);
+            self.write_seq += c;
+            left -= c;
+            copied += c;
+            if psh {
+                self.skb_ends.insert(self.write_seq, true);
+            }
+            if left == 0 {
+                break;
+            }
+            // the skb is full: forced_push marks it and pushes all; else tcp_push_one
+            let forced = self.write_seq > self.pushed_seq + (self.max_window >> 1);
+            if forced {
+                self.mark_push();
+            }
+            if let Some((now, port)) = io.as_mut() {
+                self.xmit_inner(*now, &mut **port, !forced);
+                // what left by now has left (a tun device frees its skbs at once: TSQ sees
+                // none queued); the port is this sender's alone
+                for c in port.poll(*now) {
+                    self.on_completion(&c);
+                }
+            }
+        }
+        if copied > 0 {
+            self.mark_push(); // tcp_push without MSG_MORE
+        }
+        copied
+    }
+
+    /// Linux `tcp_slow_start_after_idle_check`: with nothing in flight and no data sent for
+    /// longer than the RTO, cwnd restarts (`tcp_cwnd_restart`): ssthresh keeps at least 3/4
+    /// of cwnd, cwnd halves per RTO idle down to the initial window (never below it, nor
+    /// above cwnd). Not for a module that runs the window itself (BBR: `cong_control`).
+    fn slow_start_after_idle_check(&mut self) {
+        if !self.cfg.slow_start_after_idle || !self.rtx.is_empty() || self.cc.controls_window() {
+            return;
+        }
+        let now = self.now_ns;
+        let rto = crate::edt::timer::deadline_round_up(0, self.rto_ns(), self.cfg.tick_ns);
+        let mut delta = now.saturating_sub(self.lsnd_ns) as i128;
+        if delta <= i128::from(rto) {
+            return;
+        }
+        let cwnd0 = self.cc_state.cwnd;
+        if self.ca_state != CaState::Recovery {
+            // tcp_current_ssthresh
+            self.cc_state.ssthresh = self.cc_state.ssthresh.max((cwnd0 >> 1) + (cwnd0 >> 2));
+        }
+        let restart = super::cc::INIT_CWND.min(cwnd0);
+        let mut cwnd = cwnd0;
+        loop {
+            delta -= i128::from(rto);
+            if delta <= 0 || cwnd <= restart {
+                break;
+            }
+            cwnd >>= 1;
+        }
+        self.cc_state.cwnd = cwnd.max(restart);
+    }
+
+    /// [`Self::write`] at time `now` (the idle check of `tcp_skb_entail` reads the clock).
+    pub fn write_at(&mut self, now: u64, n: u64) {
+        self.now_ns = self.now_ns.max(now);
+        self.write(n);
+    }
+
+    /// Linux `tcp_mark_push` on the write queue's tail skb (which ends at write_seq).
+    fn mark_push(&mut self) {
+        self.skb_ends.insert(self.write_seq, true);
+        self.pushed_seq = self.write_seq;
+    }
+
+    /// Linux `tcp_xmit_size_goal`: the payload of one write-queue skb: the device's GSO
+    /// limit (`sk_gso_max_size` = 65536 - (MAX_TCP_HEADER 320 + 1), `sk_dst_gso_max_size`),
+    /// at most half the peer's largest window (`tcp_bound_to_half_wnd`), in whole MSS.
+    pub fn size_goal(&self) -> u64 {
+        const GSO_MAX: u64 = 65_536 - 321;
+        let half = if self.max_window > 536 {
+            self.max_window >> 1
+        } else {
+            self.max_window
+        };
+        let goal = if half > 0 && GSO_MAX > half {
+            half.max(68 - 20 - if self.ts_ok { 12 } else { 0 })
+        } else {
+            GSO_MAX
+        };
+        (goal / self.mss.max(1)).max(1) * self.mss
     }
 
     /// Linux `tcp_rate_check_app_limited`: the flow is application-limited when less than
@@ -640,6 +903,7 @@ impl TcpSender {
     pub fn tcp_info(&self) -> TcpInfo {
         let ca_state = match self.ca_state {
             CaState::Open => 0,
+            CaState::Disorder => 1,
             CaState::Recovery => 3,
             CaState::Loss => 4,
         };
@@ -650,7 +914,7 @@ impl TcpSender {
             // icsk_rto is kept in jiffies (usecs_to_jiffies rounds up): whole ticks
             rto_us: crate::edt::timer::deadline_round_up(0, self.rto_ns(), self.cfg.tick_ns) / 1000,
             unacked: self.rtx.len() as u64,
-            sacked: self.rtx.iter().filter(|s| s.sacked).count() as u64,
+            sacked: self.rtx.iter().filter(|s| s.sacked).count() as u64 + self.reno_sacked,
             lost: self.rtx.iter().filter(|s| s.lost).count() as u64,
             retrans: self
                 .rtx
@@ -664,6 +928,8 @@ impl TcpSender {
             snd_mss: self.mss,
             notsent_bytes: self.notsent_bytes(),
             delivered: self.delivered,
+            reordering: self.reordering,
+            reord_seen: self.reord_seen,
         }
     }
 
@@ -717,11 +983,19 @@ impl TcpSender {
                 tcp_flags::RST | if ack.is_some() { tcp_flags::ACK } else { 0 },
                 SegOptions::default(),
             ),
+            // tcp_xmit_probe_skb: an ACK whose sequence the peer has seen (snd_una - 1)
+            Control::Probe => (
+                seq_of(self.cfg.iss, self.snd_una).wrapping_sub(1),
+                self.rcv_nxt(),
+                tcp_flags::ACK,
+                SegOptions {
+                    timestamps: self.ts_ok.then_some((Self::ts_val(now), self.ts_recent)),
+                    ..Default::default()
+                },
+            ),
             Control::Ack => (
                 seq_of(self.cfg.iss, self.snd_nxt),
-                self.peer_irs
-                    .wrapping_add(1)
-                    .wrapping_add(u32::from(self.peer_fin)),
+                self.rcv_nxt(),
                 tcp_flags::ACK,
                 SegOptions {
                     timestamps: self.ts_ok.then_some((Self::ts_val(now), self.ts_recent)),
@@ -729,6 +1003,9 @@ impl TcpSender {
                 },
             ),
         };
+        if !port.accepts() {
+            return; // the local queue drops it (tcp_transmit_skb fails)
+        }
         let f = frame::build(
             &self.cfg.ends,
             seq,
@@ -752,7 +1029,7 @@ impl TcpSender {
         );
     }
 
-    fn build_data_frame(&self, now: u64, seg: &Seg) -> Vec<u8> {
+    fn build_data_frame(&self, now: u64, seg: &Seg, psh: bool) -> Vec<u8> {
         let payload: Vec<u8> = (seg.off..seg.off + u64::from(seg.len))
             .map(super::frame::pattern_byte)
             .collect();
@@ -760,7 +1037,7 @@ impl TcpSender {
         if seg.fin {
             fl |= tcp_flags::FIN;
         }
-        if seg.len > 0 {
+        if psh {
             fl |= tcp_flags::PSH;
         }
         let opts = SegOptions {
@@ -770,9 +1047,7 @@ impl TcpSender {
         frame::build(
             &self.cfg.ends,
             seq_of(self.cfg.iss, seg.off),
-            self.peer_irs
-                .wrapping_add(1)
-                .wrapping_add(u32::from(self.peer_fin)),
+            self.rcv_nxt(),
             fl,
             self.adv_window(),
             &opts,
@@ -807,6 +1082,9 @@ impl TcpSender {
             self.prr_out += idxs.len() as u64;
         }
         let data_segs = idxs.len() as u64;
+        if idxs.iter().any(|&i| self.rtx[i].len > 0) {
+            self.lsnd_ns = now; // tcp_event_data_sent
+        }
         let launch = match self.cfg.pacing_model {
             PacingModel::Edt => {
                 let before = self.edt.wstamp_ns;
@@ -836,8 +1114,9 @@ impl TcpSender {
                 self.fq.enqueue(now, plen, self.pacing_rate)
             }
         };
-        for &i in idxs {
-            let f = self.build_data_frame(now, &self.rtx[i]);
+        let psh = self.tso_packets_psh(idxs);
+        for (k, &i) in idxs.iter().enumerate() {
+            let f = self.build_data_frame(now, &self.rtx[i], psh[k]);
             let bytes = f.len() as u64;
             let seg = &mut self.rtx[i];
             if seg.tx_count > 0 {
@@ -874,6 +1153,36 @@ impl TcpSender {
                 },
             );
         }
+    }
+
+    /// The PSH flag of each frame of a burst (indices into rtx, in order). Linux sends one
+    /// TSO packet per skb (or the part of it cwnd allows), so the burst is cut where an skb
+    /// ends and where the segments are not contiguous; each cut is recorded as an skb end
+    /// (`tso_fragment` / `tcp_fragment` leave PSH on the second part only). A TSO packet's
+    /// last segment carries PSH when the packet has more than one segment
+    /// (`__tcp_transmit_skb` forces PSH on every GSO packet) or its skb was marked PSH
+    /// (`tcp_mark_push`); GSO segmentation clears PSH on every other segment.
+    fn tso_packets_psh(&mut self, idxs: &[usize]) -> Vec<bool> {
+        let mut psh = vec![false; idxs.len()];
+        let mut start = 0;
+        for k in 0..idxs.len() {
+            let s = &self.rtx[idxs[k]];
+            let end = s.off + u64::from(s.len); // a FIN takes no byte of an skb's data
+            let last = k + 1 == idxs.len()
+                || self.rtx[idxs[k + 1]].off != end
+                || self.skb_ends.contains_key(&end);
+            if !last {
+                continue;
+            }
+            let marked = *self.skb_ends.entry(end).or_insert(false);
+            let data_segs = idxs[start..=k]
+                .iter()
+                .filter(|&&i| self.rtx[i].len > 0)
+                .count();
+            psh[k] = self.rtx[idxs[k]].len > 0 && (data_segs > 1 || marked);
+            start = k + 1;
+        }
+        psh
     }
 
     /// Linux `tcp_rate_skb_sent`, at the segment's transmit time.
@@ -962,6 +1271,7 @@ impl TcpSender {
 
     /// Handle a frame that arrived from the network at `now`.
     pub fn on_frame(&mut self, now: u64, bytes: &[u8], port: &mut dyn TxPort) {
+        self.now_ns = self.now_ns.max(now);
         let seg = match frame::parse(bytes) {
             Ok(s) => s,
             Err(_) => {
@@ -1030,6 +1340,8 @@ impl TcpSender {
         } else {
             self.take_peer_syn(seg);
         }
+        // tcp_rcv_synsent_state_process / tcp_create_openreq_child: max_window = snd_wnd
+        self.max_window = self.snd_wnd;
         if let Some(t) = self.syn_tx_ns {
             // Linux takes an RTT sample from the SYN-ACK (tcp_synack_rtt_meas).
             let rtt_us = (self.rx_time(now).saturating_sub(t) / 1000).max(1);
@@ -1061,7 +1373,7 @@ impl TcpSender {
             self.min_rtt_us,
             self.rtt.srtt(),
             self.rack.reord_seen,
-            self.ca_state != CaState::Open,
+            matches!(self.ca_state, CaState::Recovery | CaState::Loss),
             sacked,
         );
         let (lost, wait) = self.rack.detect_loss(&mut self.rtx, reo_wnd_us, now);
@@ -1079,7 +1391,22 @@ impl TcpSender {
         if let Some((val, _)) = seg.options.timestamps {
             self.ts_recent = val;
         }
+        // Data from the peer: in-order bytes advance rcv_nxt; each data segment is ACKed at
+        // once below (quick ACK: `tcp_event_data_recv` in its first segments; out of order:
+        // a duplicate ACK). The bytes are not kept.
+        let data_in = seg.payload_len > 0;
+        if data_in && seg.seq == self.rcv_nxt() {
+            self.rcv_bytes = self
+                .rcv_bytes
+                .wrapping_add(u32::try_from(seg.payload_len).unwrap_or(0));
+        }
+        let prior_wnd = self.snd_wnd;
+        let prior_packets = self.rtx.len();
         self.snd_wnd = u64::from(seg.window) << self.snd_wscale;
+        self.max_window = self.max_window.max(self.snd_wnd); // tcp_ack_update_window
+        if self.snd_wnd != prior_wnd && self.write_seq > self.snd_nxt {
+            self.slow_start_after_idle_check();
+        }
         let prior_una = self.snd_una;
         let prior_in_flight = self.in_flight();
         let mut acked_segs = 0u64;
@@ -1093,6 +1420,8 @@ impl TcpSender {
         let mut last_sackt: Option<u64> = None;
         let mut rack_updates: Vec<(u64, u64, bool)> = Vec::new();
 
+        let prior_fack = self.highest_sack_seq();
+        let mut data_sacked = false;
         // --- SACK blocks (tcp_sacktag_write_queue), as stream offsets.
         if self.sack_ok {
             let una_seq = seq_of(self.cfg.iss, self.snd_una);
@@ -1116,6 +1445,12 @@ impl TcpSender {
                 &mut self.rack,
             );
             acked_segs += tag.newly_sacked;
+            data_sacked = tag.newly_sacked > 0;
+            if let Some(r) = tag.reord {
+                if self.ca_state != CaState::Loss {
+                    self.check_sack_reordering(r);
+                }
+            }
             first_sackt = tag.first_sackt;
             last_sackt = tag.last_sackt;
             for d in tag.delivered {
@@ -1130,6 +1465,9 @@ impl TcpSender {
         // Linux FLAG_RETRANS_DATA_ACKED: the cumulative ACK covered retransmitted data, whose
         // timing is ambiguous (Karn): no RTT sample from the cumulative ACK then.
         let mut retrans_data_acked = false;
+        // lowest never-retransmitted segment the cumulative ACK covers (Linux `reord` of
+        // tcp_clean_rtx_queue)
+        let mut cum_reord: Option<u64> = None;
         if ack > self.snd_una as i128 {
             let ack = ack as u64;
             while let Some(s) = self.rtx.front() {
@@ -1147,9 +1485,7 @@ impl TcpSender {
                         if s.tx_count == 1 {
                             first_ackt.get_or_insert(tx);
                             last_ackt = Some(tx);
-                            if s.end() < self.rack.highest_sacked_end {
-                                self.rack.reord_seen = true;
-                            }
+                            cum_reord.get_or_insert(s.off);
                         }
                         rate_skb_delivered(&mut rs, &mut first_tx, s.rate, tx, s.end());
                         rack_updates.push((tx, s.end(), s.tx_count > 1));
@@ -1157,9 +1493,24 @@ impl TcpSender {
                 }
             }
             self.snd_una = ack;
+            self.skb_ends = self.skb_ends.split_off(&ack);
             self.stats.acked_bytes = self.snd_una.min(self.write_seq);
         }
         let advanced = self.snd_una > prior_una;
+        if let Some(r) = cum_reord {
+            if r < prior_fack {
+                self.check_sack_reordering(r);
+            }
+        }
+        // A duplicate ACK (tcp_ack: none of FLAG_NOT_DUP = data, window update, data acked).
+        let dupack = prior_packets > 0
+            && !advanced
+            && seg.payload_len == 0
+            && seg.flags & tcp_flags::FIN == 0
+            && self.snd_wnd == prior_wnd;
+        if !self.sack_ok {
+            acked_segs = self.reno_delivered(acked_segs, advanced, dupack);
+        }
         for (tx, end, re) in rack_updates {
             self.rack.advance(tx, end, re, now, self.min_rtt_us);
         }
@@ -1229,7 +1580,8 @@ impl TcpSender {
         // Linux tcp_rack_mark_lost clears FLAG_SET_XMIT_TIMER when it arms the reordering
         // timer, so the RTO/TLP re-arm below does not overwrite it on the same ACK.
         let mut rack_armed = false;
-        if self.rack.advanced || self.ca_state != CaState::Open {
+        // (tcp_identify_packet_loss: RACK with SACK, tcp_newreno_mark_lost without)
+        if self.sack_ok && (self.rack.advanced || self.ca_state != CaState::Open) {
             self.rack.advanced = false;
             let (lost, wait) = self.rack_detect_loss(now);
             newly_lost = lost;
@@ -1241,17 +1593,36 @@ impl TcpSender {
             }
         }
 
-        // --- Recovery state machine (tcp_fastretrans_alert, simplified: no PRR, no undo).
-        if self.ca_state != CaState::Open && self.snd_una >= self.high_seq {
-            if self.cc.controls_window() {
-                self.cc.on_recovery_end(&mut self.cc_state);
-            } else if self.ca_state == CaState::Recovery {
-                self.cc_state.cwnd = self.cc_state.ssthresh.max(2);
+        // --- Recovery state machine (tcp_fastretrans_alert; no undo).
+        let prior_state = self.ca_state;
+        let mut hold = false;
+        if matches!(self.ca_state, CaState::Recovery | CaState::Loss)
+            && self.snd_una >= self.high_seq
+        {
+            if !self.sack_ok && self.snd_una == self.high_seq {
+                // tcp_is_non_sack_preventing_reopen: without SACK the state holds until
+                // something above high_seq is acknowledged (RFC 6582)
+                hold = true;
+            } else {
+                if self.cc.controls_window() {
+                    self.cc.on_recovery_end(&mut self.cc_state);
+                } else if self.ca_state == CaState::Recovery {
+                    self.cc_state.cwnd = self.cc_state.ssthresh.max(2);
+                }
+                self.ca_state = CaState::Open;
             }
-            self.ca_state = CaState::Open;
         }
-        if newly_lost > 0 && self.ca_state == CaState::Open {
+        if !self.sack_ok && !hold && self.newreno_mark_lost(advanced) {
+            newly_lost += 1;
+            self.stats.rack_marked_lost += 1;
+        }
+        if newly_lost > 0 && matches!(self.ca_state, CaState::Open | CaState::Disorder) {
             self.enter_recovery();
+        } else if !hold
+            && matches!(self.ca_state, CaState::Open | CaState::Disorder)
+            && (dupack || data_sacked || prior_state != CaState::Open)
+        {
+            self.try_keep_open();
         }
         if self.ca_state == CaState::Recovery && !self.cc.controls_window() {
             self.cwnd_reduction(acked_segs, newly_lost, advanced);
@@ -1279,12 +1650,18 @@ impl TcpSender {
             cwnd_limited: self.cwnd_limited(),
             in_recovery: self.ca_state == CaState::Recovery,
             in_loss: self.ca_state == CaState::Loss,
+            // tcp_may_raise_cwnd: beyond the default reordering, any forward progress
+            may_raise_cwnd: self.ca_state != CaState::Recovery
+                && if self.reordering > TCP_REORDERING {
+                    advanced || data_sacked
+                } else {
+                    advanced
+                },
             prior_in_flight,
             wstamp_ns: self.edt.wstamp_ns,
         };
-        if self.ca_state != CaState::Recovery || self.cc.controls_window() {
-            self.cc.on_ack(&mut self.cc_state, &info);
-        }
+        // tcp_clean_rtx_queue -> pkts_acked on every ACK, then tcp_cong_control
+        self.cc.on_ack(&mut self.cc_state, &info);
         if self.cc.wants_app_limited() {
             // bbr_update_min_rtt in PROBE_RTT: tp->app_limited = delivered + in flight.
             self.app_limited_until = (self.delivered + self.in_flight()).max(1);
@@ -1302,10 +1679,24 @@ impl TcpSender {
             self.rto_retransmits = 0;
         }
         if self.rtx.is_empty() {
-            self.retrans_timer.cancel();
+            if self.retrans_pending == RetransPending::Probe0
+                && self.retrans_timer.deadline().is_some()
+                && self.zero_window()
+            {
+                // tcp_ack_probe: the window is still closed: probe again after the backoff
+                let t = self.probe0_when();
+                self.retrans_timer.arm(now, t, self.cfg.tick_ns);
+            } else {
+                self.retrans_timer.cancel();
+                self.probe_backoff = 0;
+            }
         } else if !rack_armed && (advanced || self.retrans_timer.deadline().is_none()) {
             self.rearm_rto(now);
             self.schedule_loss_probe(now, true);
+        }
+
+        if data_in {
+            self.post_pure_ack(now, port);
         }
 
         // --- FIN handling.
@@ -1323,6 +1714,78 @@ impl TcpSender {
         self.xmit(now, port);
     }
 
+    /// Without SACK, this ACK's delivered segments (Linux `tcp_remove_reno_sacks` in
+    /// `tcp_clean_rtx_queue`, then `tcp_reset_reno_sack` / `tcp_add_reno_sack` in
+    /// `tcp_fastretrans_alert`): a cumulative ACK of `acked` segments delivers those the
+    /// duplicate ACKs did not already count (at least one); a duplicate ACK delivers one.
+    fn reno_delivered(&mut self, acked: u64, advanced: bool, dupack: bool) -> u64 {
+        let mut delivered = 0;
+        if advanced {
+            delivered = acked.saturating_sub(self.reno_sacked).max(1);
+            self.reno_sacked = self.reno_sacked.saturating_sub(acked.saturating_sub(1));
+            self.limit_reno_sacked();
+        }
+        let state = self.ca_state;
+        if matches!(state, CaState::Recovery | CaState::Loss) && self.snd_una >= self.high_seq {
+            self.reno_sacked = 0; // recovery ends or holds (tcp_reset_reno_sack)
+            return delivered;
+        }
+        match state {
+            CaState::Recovery => {
+                if !advanced && dupack {
+                    delivered += self.add_reno_sack();
+                }
+            }
+            CaState::Loss => {
+                if advanced {
+                    self.reno_sacked = 0;
+                }
+            }
+            CaState::Open | CaState::Disorder => {
+                if advanced {
+                    self.reno_sacked = 0;
+                }
+                if dupack {
+                    delivered += self.add_reno_sack();
+                }
+            }
+        }
+        delivered
+    }
+
+    /// Linux `tcp_newreno_mark_lost`: without SACK, the head segment is lost once the
+    /// duplicate ACKs reach the reordering degree (3) outside recovery, or on a partial ACK
+    /// in recovery. True if it was newly marked.
+    fn newreno_mark_lost(&mut self, advanced: bool) -> bool {
+        let go = (matches!(self.ca_state, CaState::Open | CaState::Disorder)
+            && self.reno_sacked >= TCP_REORDERING)
+            || (self.ca_state == CaState::Recovery && advanced);
+        match self.rtx.front_mut() {
+            // TCPCB_LOST stays set on a retransmitted skb
+            Some(h) if go && !h.lost && h.tx_count == 1 => {
+                h.lost = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Linux `tcp_try_keep_open`: Disorder while anything is SACKed, counted by duplicate
+    /// ACKs, lost or retransmitted and unacknowledged, else Open; high_seq moves on a change.
+    fn try_keep_open(&mut self) {
+        let left_out = self.reno_sacked > 0 || self.rtx.iter().any(|s| s.sacked || s.lost);
+        let retrans = self.rtx.iter().any(|s| s.tx_count > 1);
+        let state = if left_out || retrans {
+            CaState::Disorder
+        } else {
+            CaState::Open
+        };
+        if self.ca_state != state {
+            self.ca_state = state;
+            self.high_seq = self.snd_nxt;
+        }
+    }
+
     /// Linux `tcp_enter_loss` (RTO): every unSACKed segment is lost (`tcp_timeout_mark_lost`);
     /// ssthresh is cut only if it was not already cut for this window: from Open, after
     /// recovery ended (snd_una reached high_seq), or in Loss before any RTO retransmission;
@@ -1334,7 +1797,8 @@ impl TcpSender {
                 s.lost = true;
             }
         }
-        if self.ca_state == CaState::Open
+        self.reno_sacked = 0; // tcp_timeout_mark_lost: every unSACKed segment is lost
+        if matches!(self.ca_state, CaState::Open | CaState::Disorder)
             || self.snd_una >= self.high_seq
             || (self.ca_state == CaState::Loss && self.rto_retransmits == 0)
         {
@@ -1368,8 +1832,8 @@ impl TcpSender {
     /// back toward ssthresh by at most what was delivered (+1 when snd_una advanced and
     /// nothing new was lost). At least one segment on entry (the fast retransmit).
     fn cwnd_reduction(&mut self, newly_acked_sacked: u64, newly_lost: u64, una_advanced: bool) {
-        if newly_acked_sacked == 0 && self.prr_out > 0 {
-            return;
+        if newly_acked_sacked == 0 {
+            return; // tcp_cwnd_reduction: `if (newly_acked_sacked <= 0) return`
         }
         self.prr_delivered += newly_acked_sacked;
         let inflight = self.in_flight();
@@ -1395,6 +1859,18 @@ impl TcpSender {
     fn rto_ns(&self) -> u64 {
         let base = self.rtt.rto_us() * 1000;
         (base << self.rto_backoff.min(16)).min(super::rtt::RTO_MAX_US * 1000)
+    }
+
+    /// Unsent data waits on a receive window with no room (the send head is beyond it).
+    fn zero_window(&self) -> bool {
+        self.write_seq > self.snd_nxt && self.snd_nxt >= self.snd_una + self.snd_wnd
+    }
+
+    /// Linux `tcp_probe0_when`: the probe timer, `tcp_probe0_base` (the RTO, at least
+    /// TCP_RTO_MIN) doubled per unanswered probe, at most TCP_RTO_MAX (120 s).
+    fn probe0_when(&self) -> u64 {
+        let base = self.rto_ns().max(super::rtt::RTO_MIN_US * 1000);
+        (base << self.probe_backoff.min(10)).min(super::rtt::RTO_MAX_US * 1000)
     }
 
     /// Linux `tcp_rearm_rto`.
@@ -1450,6 +1926,7 @@ impl TcpSender {
 
     /// Run the timers that are due at `now`.
     pub fn on_timers(&mut self, now: u64, port: &mut dyn TxPort) {
+        self.now_ns = self.now_ns.max(now);
         if self.pacing_timer.fire_due(now) {
             self.stats.pacing_timer_wakeups += 1;
             self.xmit(now, port);
@@ -1471,17 +1948,31 @@ impl TcpSender {
             ConnState::Established | ConnState::FinWait => {}
             _ => return,
         }
+        if self.retrans_pending == RetransPending::Probe0 {
+            // tcp_probe_timer -> tcp_send_probe0
+            if !self.rtx.is_empty() || !self.zero_window() {
+                self.probe_backoff = 0;
+                self.xmit(now, port);
+                return;
+            }
+            self.post_control(now, Control::Probe, port);
+            self.probe_backoff = (self.probe_backoff + 1).min(15); // tcp_retries2
+            let t = self.probe0_when();
+            self.retrans_timer.arm(now, t, self.cfg.tick_ns);
+            return;
+        }
         if self.rtx.is_empty() {
             return;
         }
         match self.retrans_pending {
             RetransPending::Reo => {
                 let (lost, wait) = self.rack_detect_loss(now);
-                if lost > 0 && self.ca_state == CaState::Open {
+                if lost > 0 && matches!(self.ca_state, CaState::Open | CaState::Disorder) {
                     self.enter_recovery();
                     if !self.cc.controls_window() {
-                        // Force the fast retransmit (PRR's "at least one on entry").
-                        self.cc_state.cwnd = self.in_flight() + 1;
+                        // tcp_rack_reo_timeout: tcp_cwnd_reduction(sk, 1, lost, 0), PRR's
+                        // "at least one on entry" (the fast retransmit)
+                        self.cwnd_reduction(1, lost, false);
                     }
                 }
                 if let Some(w) = wait {
@@ -1503,7 +1994,7 @@ impl TcpSender {
                     // Linux skb_still_in_host_queue: never retransmit a segment the card has
                     // not sent yet.
                     if let Some(i) = (0..self.rtx.len()).rev().find(|&i| !self.rtx[i].sacked) {
-                        if !self.rtx[i].on_card {
+                        if !self.rtx[i].on_card && port.accepts() {
                             self.post_burst(now, &[i], port);
                             sent = true;
                         }
@@ -1515,6 +2006,7 @@ impl TcpSender {
                 }
                 self.rearm_rto(now);
             }
+            RetransPending::Probe0 => {}
             RetransPending::Rto => {
                 self.stats.rto_fires += 1;
                 self.enter_loss();
@@ -1532,7 +2024,7 @@ impl TcpSender {
     fn xmit_new_one(&mut self, now: u64, port: &mut dyn TxPort) {
         let rwnd_end = self.snd_una + self.snd_wnd;
         let avail = self.write_seq - self.snd_nxt.min(self.write_seq);
-        if avail == 0 || self.snd_nxt >= rwnd_end {
+        if avail == 0 || self.snd_nxt >= rwnd_end || !port.accepts() {
             return;
         }
         let len = avail.min(self.mss).min(rwnd_end - self.snd_nxt);
@@ -1577,6 +2069,12 @@ impl TcpSender {
     /// Linux `tcp_write_xmit` (+ retransmissions first): send what cwnd, the receive window,
     /// the small-queue limit and pacing allow.
     pub fn xmit(&mut self, now: u64, port: &mut dyn TxPort) {
+        self.xmit_inner(now, port, false);
+    }
+
+    /// `tcp_write_xmit`; `push_one`: stop after one TSO packet of new data (`tcp_push_one`).
+    fn xmit_inner(&mut self, now: u64, port: &mut dyn TxPort, push_one: bool) {
+        self.now_ns = self.now_ns.max(now);
         if !matches!(self.state, ConnState::Established | ConnState::FinWait) {
             return;
         }
@@ -1585,7 +2083,8 @@ impl TcpSender {
         }
         let mut cwnd_stop = false;
         loop {
-            let burst_segs = pacing::tso_autosize_segs(self.pacing_rate, self.mss);
+            let burst_segs =
+                pacing::tso_autosize_segs_min(self.pacing_rate, self.mss, self.cfg.min_tso_segs);
             let tsq = pacing::tsq_limit_bytes(self.pacing_rate, burst_segs * self.mss);
             // TSQ: the first burst may always go (Linux lets a lone skb through).
             if self.bytes_on_card > 0 && self.bytes_on_card >= tsq {
@@ -1599,7 +2098,7 @@ impl TcpSender {
             }
             let quota = (cwnd - in_flight).min(burst_segs) as usize;
             let lost: Vec<usize> = (0..self.rtx.len())
-                .filter(|&i| self.rtx[i].lost && !self.rtx[i].on_card)
+                .filter(|&i| !push_one && self.rtx[i].lost && !self.rtx[i].on_card)
                 .take(quota)
                 .collect();
             let rwnd_end = self.snd_una + self.snd_wnd;
@@ -1625,12 +2124,23 @@ impl TcpSender {
                 }
                 break;
             }
+            if !port.accepts() {
+                // tcp_transmit_skb fails: nothing is sent, the segments stay as they were
+                // (a retransmission is not counted, new data stays unsent)
+                break;
+            }
             let idxs: Vec<usize> = if !lost.is_empty() {
                 lost
             } else {
                 let mut v = Vec::new();
                 let mut left = avail.min(rwnd_end.saturating_sub(self.snd_nxt));
+                // tcp_cwnd_test: at most half of cwnd per TSO packet, so that at least two
+                // are in flight ("for better scheduling")
+                let quota = quota.min((cwnd / 2).max(1) as usize);
                 while v.len() < quota && left > 0 {
+                    if push_one && !v.is_empty() && self.skb_ends.contains_key(&self.snd_nxt) {
+                        break; // tcp_push_one sends the send head skb only
+                    }
                     let len = left.min(self.mss);
                     let tail = self.snd_nxt + len == self.write_seq;
                     let fin = fin_pending && left == len && tail;
@@ -1658,6 +2168,18 @@ impl TcpSender {
                 self.stats.window_violations += 1;
             }
             self.schedule_tlp_after_send(now);
+            if push_one {
+                break;
+            }
+        }
+        // tcp_check_probe_timer: unsent data, nothing out, no timer pending
+        if self.rtx.is_empty()
+            && self.write_seq > self.snd_nxt
+            && self.retrans_timer.deadline().is_none()
+        {
+            let t = self.rto_ns().max(super::rtt::RTO_MIN_US * 1000); // tcp_probe0_base
+            self.retrans_timer.arm(now, t, self.cfg.tick_ns);
+            self.retrans_pending = RetransPending::Probe0;
         }
         // tcp_cwnd_validate
         let packets_out = self.rtx.len() as u64;
@@ -1856,6 +2378,223 @@ mod tests {
         s.write(segs * s.mss);
         s.xmit(now, p);
         p.depart(s, now);
+    }
+
+    /// PSH of each data frame posted so far, in order.
+    fn data_psh(p: &Port) -> Vec<bool> {
+        p.posted
+            .iter()
+            .filter_map(|r| frame::parse(&r.frame).ok())
+            .filter(|f| f.payload_len > 0)
+            .map(|f| f.flags & tcp_flags::PSH != 0)
+            .collect()
+    }
+
+    #[test]
+    fn psh_as_linux_sets_it_per_skb_and_tso_packet() {
+        // tcp_push marks the write's tail skb; __tcp_transmit_skb forces PSH on a GSO packet
+        // of more than one segment; GSO leaves it on the last segment only; a one-segment
+        // packet cut from the head of an skb (tso_fragment) carries none.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        send(&mut s, &mut p, 200_000, 3);
+        assert_eq!(
+            data_psh(&p),
+            vec![false, false, true],
+            "one 3-segment TSO packet"
+        );
+        // cwnd 4 with 3 out: one more segment of a 3-segment write goes alone, no PSH (its
+        // skb's PSH stays on the unsent rest); the rest goes as one packet with PSH
+        s.cc_state.cwnd = 4;
+        send(&mut s, &mut p, 300_000, 3);
+        assert_eq!(data_psh(&p)[3..], [false]);
+        s.cc_state.cwnd = 10;
+        s.xmit(300_000, &mut p);
+        p.depart(&mut s, 300_000);
+        assert_eq!(data_psh(&p)[4..], [false, true]);
+        // cwnd 2: one segment per packet (tcp_cwnd_test: half of cwnd), none at the end of
+        // the skb; then the write's last segment alone: PSH (its skb was pushed)
+        let (mut s, mut p) = established(CcKind::Cubic);
+        s.cc_state.cwnd = 2;
+        send(&mut s, &mut p, 200_000, 3);
+        s.cc_state.cwnd = 3;
+        s.xmit(200_000, &mut p);
+        assert_eq!(data_psh(&p), vec![false, false, true]);
+    }
+
+    #[test]
+    fn without_sack_three_duplicate_acks_retransmit_the_head() {
+        // tcp_add_reno_sack counts each duplicate ACK as a delivered segment (Disorder,
+        // tcp_try_keep_open); the third marks the head lost (tcp_newreno_mark_lost) and
+        // starts recovery; PRR lets the one retransmission out (in flight 4 - 3 - 1 = 0).
+        let mut cfg = SenderConfig::new(ends(), ISS, CcKind::Cubic);
+        cfg.tick_ns = 1_000;
+        let mut s = TcpSender::new(cfg, 1 << 48);
+        let mut p = Port::default();
+        s.connect(0, &mut p);
+        p.depart(&mut s, 0);
+        let opts = SegOptions {
+            mss: Some(1460),
+            wscale: Some(7),
+            ..Default::default()
+        };
+        s.on_frame(
+            100_000,
+            &peer_frame(tcp_flags::SYN | tcp_flags::ACK, 0, opts),
+            &mut p,
+        );
+        p.depart(&mut s, 100_000);
+        ack(&mut s, &mut p, 150_000, 0, &[]); // the scaled window: an update, no data out
+        send(&mut s, &mut p, 200_000, 4);
+        let before = p.data_offsets().len();
+        ack(&mut s, &mut p, 300_000, 0, &[]);
+        assert_eq!(s.ca_state(), CaState::Disorder);
+        assert_eq!((s.tcp_info().ca_state, s.tcp_info().sacked), (1, 1));
+        ack(&mut s, &mut p, 301_000, 0, &[]);
+        assert_eq!(p.data_offsets().len(), before, "nothing new to send");
+        ack(&mut s, &mut p, 302_000, 0, &[]);
+        assert_eq!(s.ca_state(), CaState::Recovery);
+        assert_eq!(s.cc_state.ssthresh, 7);
+        assert_eq!(
+            p.data_offsets()[before..],
+            [0],
+            "fast retransmit of the head"
+        );
+        // a window update is not a duplicate ACK
+        let (mut s, mut p) = established(CcKind::Cubic);
+        s.sack_ok = false;
+        send(&mut s, &mut p, 200_000, 4);
+        let e = ends();
+        let back = Endpoints {
+            src_mac: e.dst_mac,
+            dst_mac: e.src_mac,
+            src_ip: e.dst_ip,
+            dst_ip: e.src_ip,
+            src_port: e.dst_port,
+            dst_port: e.src_port,
+        };
+        let f = |w| {
+            frame::build(
+                &back,
+                PEER_ISS + 1,
+                seq_of(ISS, 0),
+                tcp_flags::ACK,
+                w,
+                &SegOptions::default(),
+                &[],
+            )
+        };
+        for w in [60000, 61000, 62000] {
+            s.on_frame(300_000, &f(w), &mut p);
+        }
+        assert_eq!(s.ca_state(), CaState::Open);
+    }
+
+    #[test]
+    fn cwnd_restarts_after_an_idle_rto() {
+        // tcp_slow_start_after_idle_check at tcp_skb_entail: nothing out, idle > RTO:
+        // tcp_cwnd_restart halves cwnd per RTO idle, never below the initial window.
+        for (idle_rtos, setting, cc, want) in [
+            (1.5, true, CcKind::Cubic, 18),
+            (2.5, true, CcKind::Cubic, 10),
+            (0.9, true, CcKind::Cubic, 36),
+            (2.5, false, CcKind::Cubic, 36),
+            (2.5, true, CcKind::Bbr, 36),
+        ] {
+            let (mut s, mut p) = established(cc);
+            s.cfg.slow_start_after_idle = setting;
+            send(&mut s, &mut p, 200_000, 2);
+            let mss = s.mss;
+            ack(&mut s, &mut p, 300_000, 2 * mss, &[]);
+            s.cc_state.cwnd = 36;
+            let rto = s.rto_ns();
+            s.write_at(200_000 + (rto as f64 * idle_rtos) as u64, 100);
+            assert_eq!(
+                s.cc_state.cwnd, want,
+                "{idle_rtos} RTOs idle, {setting} {cc:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_zero_window_is_probed_with_backoff() {
+        // tcp_check_probe_timer / tcp_send_probe0: with data waiting on a zero window and
+        // nothing out, an ACK with sequence snd_una - 1 after the RTO, then at doubled
+        // intervals (tcp_probe0_when); a window update stops it and the data goes.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        // window 0
+        let e = ends();
+        let back = Endpoints {
+            src_mac: e.dst_mac,
+            dst_mac: e.src_mac,
+            src_ip: e.dst_ip,
+            dst_ip: e.src_ip,
+            src_port: e.dst_port,
+            dst_port: e.src_port,
+        };
+        let f = frame::build(
+            &back,
+            PEER_ISS + 1,
+            seq_of(ISS, 0),
+            tcp_flags::ACK,
+            0,
+            &SegOptions::default(),
+            &[],
+        );
+        s.on_frame(150_000, &f, &mut p);
+        let n = p.posted.len();
+        s.write_at(200_000, 1000);
+        s.xmit(200_000, &mut p);
+        assert_eq!(p.posted.len(), n, "nothing fits a zero window");
+        let base = s.rto_ns().max(super::super::rtt::RTO_MIN_US * 1000);
+        let mut at = 200_000;
+        for k in 0..3u32 {
+            let d = s.next_timer_ns().expect("the probe timer");
+            assert_eq!(d, at + (base << k), "probe {k}");
+            s.on_timers(d, &mut p);
+            let probe = frame::parse(&p.posted.last().unwrap().frame).unwrap();
+            assert_eq!(
+                (probe.seq, probe.payload_len, probe.flags),
+                (ISS, 0, tcp_flags::ACK)
+            );
+            at = d;
+        }
+        assert_eq!(p.data_offsets().len(), 0);
+        ack(&mut s, &mut p, at + 1_000, 0, &[]);
+        assert_eq!(p.data_offsets(), vec![0], "the window opened");
+    }
+
+    #[test]
+    fn reordering_degree_grows_and_lets_sacks_raise_cwnd() {
+        // tcp_check_sack_reordering: a segment delivered below the highest SACKed one sets
+        // the degree to the distance (from that segment's start, tcp_highest_sack_seq);
+        // beyond the default 3, tcp_may_raise_cwnd lets a SACK grow cwnd.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        send(&mut s, &mut p, 200_000, 10);
+        let m = s.mss;
+        ack(&mut s, &mut p, 300_000, 0, &[(9 * m, 10 * m)]);
+        assert_eq!((s.reordering, s.reord_seen, s.cc_state.cwnd), (3, 0, 10));
+        ack(
+            &mut s,
+            &mut p,
+            300_000,
+            0,
+            &[(3 * m, 4 * m), (9 * m, 10 * m)],
+        );
+        assert_eq!((s.reordering, s.reord_seen, s.cc_state.cwnd), (6, 1, 11));
+        ack(&mut s, &mut p, 300_000, 10 * m, &[]);
+        assert_eq!((s.reordering, s.reord_seen, s.cc_state.cwnd), (10, 2, 19));
+    }
+
+    #[test]
+    fn a_sack_only_ack_does_not_grow_cwnd() {
+        // tcp_cong_control -> tcp_may_raise_cwnd: cong_avoid needs FLAG_DATA_ACKED.
+        let (mut s, mut p) = established(CcKind::Cubic);
+        send(&mut s, &mut p, 200_000, 10);
+        let mss = s.mss;
+        ack(&mut s, &mut p, 300_000, 0, &[(4 * mss, 5 * mss)]);
+        assert_eq!(s.cc_state.cwnd, 10, "SACK-only ACK");
+        ack(&mut s, &mut p, 301_000, mss, &[(4 * mss, 5 * mss)]);
+        assert_eq!(s.cc_state.cwnd, 11, "cumulative ACK of one segment");
     }
 
     #[test]

@@ -61,8 +61,7 @@ pub enum Outcome {
 /// Runner settings.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RunOpts {
-    /// Diagnostic only: do not compare the PSH flag (the sender sets it on every segment,
-    /// issue 36); never used for the pass list.
+    /// Diagnostic only: do not compare the PSH flag; never used for the pass list.
     pub ignore_psh: bool,
     /// Keep a trace of every frame the sender sent and every inbound packet.
     pub trace: bool,
@@ -114,7 +113,8 @@ pub fn run_script(script: &Script, opts: RunOpts) -> ScriptResult {
 }
 
 /// Socket calls the runner maps to the sender.
-const CALLS: [&str; 10] = [
+const CALLS: [&str; 11] = [
+    "poll",
     "socket",
     "bind",
     "listen",
@@ -146,16 +146,11 @@ fn unsupported(script: &Script) -> Option<String> {
                     ));
                 }
             }
+            Action::Shell(cmd) if qdisc_command(cmd).is_some() => {}
             Action::Shell(cmd) => {
                 return Some(format!(
                     "command `{}` (line {}): the sender has no local qdisc or host to run it on",
                     cmd.trim(),
-                    e.line
-                ))
-            }
-            Action::Packet(p) if p.dir == Dir::In && p.len > 0 => {
-                return Some(format!(
-                    "inbound data (line {}): the sender does not receive data",
                     e.line
                 ))
             }
@@ -165,11 +160,28 @@ fn unsupported(script: &Script) -> Option<String> {
     None
 }
 
+/// The local queue commands the runner models: `tc qdisc replace dev tun0 root pfifo
+/// [limit N]`; Some(true) when the queue takes no packet (limit 0: every transmit fails).
+fn qdisc_command(cmd: &str) -> Option<bool> {
+    let w: Vec<&str> = cmd.split_whitespace().collect();
+    match w.as_slice() {
+        ["tc", "qdisc", "replace" | "add", "dev", "tun0", "root", "pfifo"] => Some(false),
+        ["tc", "qdisc", "replace" | "add", "dev", "tun0", "root", "pfifo", "limit", n] => {
+            n.parse::<u64>().ok().map(|n| n == 0)
+        }
+        _ => None,
+    }
+}
+
 /// Settings from the init command.
 #[derive(Debug, Clone, Copy)]
 struct Settings {
     /// net.ipv4.tcp_notsent_lowat (defaults.sh: 4294967295, i.e. off).
     notsent_lowat: u64,
+    /// net.ipv4.tcp_slow_start_after_idle (defaults.sh: 0).
+    slow_start_after_idle: bool,
+    /// net.ipv4.tcp_min_tso_segs (Linux default 2).
+    min_tso_segs: u64,
 }
 
 /// Read the init command's settings: defaults.sh is the sender's configuration (docs/EDT.md);
@@ -177,6 +189,8 @@ struct Settings {
 fn init_settings(init: &str) -> (Settings, Vec<String>) {
     let mut st = Settings {
         notsent_lowat: u64::from(u32::MAX),
+        slow_start_after_idle: false,
+        min_tso_segs: crate::edt::pacing::MIN_TSO_SEGS,
     };
     let mut unmodeled = vec![];
     let cmd = init.replace("\\\n", " ");
@@ -193,6 +207,13 @@ fn init_settings(init: &str) -> (Settings, Vec<String>) {
                 ("net.ipv4.tcp_notsent_lowat", v) => match v.parse() {
                     Ok(n) => st.notsent_lowat = n,
                     Err(_) => unmodeled.push(w.to_string()),
+                },
+                ("net.ipv4.tcp_slow_start_after_idle", "0" | "1") => {
+                    st.slow_start_after_idle = v == "1"
+                }
+                ("net.ipv4.tcp_min_tso_segs", v) => match v.parse::<u64>() {
+                    Ok(n) if (1..=255).contains(&n) => st.min_tso_segs = n,
+                    _ => unmodeled.push(format!("{k}={v}")),
                 },
                 // The sender never defers a send to build a bigger TSO packet
                 // (tcp_tso_should_defer), which is what a divisor of 100 nearly turns off.
@@ -213,6 +234,8 @@ struct ScriptPort {
     pending: Vec<(u64, TxRequest)>,
     /// Frames sent, with their departure time, not yet compared.
     wire: VecDeque<(u64, Vec<u8>)>,
+    /// The local queue takes nothing (`pfifo limit 0`).
+    refuse: bool,
 }
 
 impl TxPort for ScriptPort {
@@ -253,9 +276,26 @@ impl TxPort for ScriptPort {
     fn describe(&self) -> String {
         "packetdrill wire (sends at launch time)".into()
     }
+    fn accepts(&self) -> bool {
+        !self.refuse
+    }
 }
 
 type Fail = (usize, String);
+
+/// A `poll` for POLLOUT that blocks: the script's later events go on meanwhile (upstream
+/// runs blocking calls in a thread), and the call returns when the socket becomes writable.
+#[derive(Debug, Clone, Copy)]
+struct PendingPoll {
+    line: usize,
+    /// When the script expects it to return (the `...` end), ns.
+    end: i64,
+    /// Start + its timeout: it returns 0 then.
+    deadline: u64,
+    want_ret: i64,
+    /// When POLLOUT became true.
+    ready_at: Option<u64>,
+}
 
 struct Runner<'a> {
     script: &'a Script,
@@ -272,6 +312,7 @@ struct Runner<'a> {
     settings: Settings,
     vars: HashMap<String, i64>,
     trace: Vec<String>,
+    poll: Option<PendingPoll>,
 }
 
 fn us_to_ns(us: i64) -> i64 {
@@ -303,6 +344,8 @@ impl<'a> Runner<'a> {
         cfg.fq = false;
         // Linux picks the receive window scale from tcp_rmem[2] (15 MB in defaults.sh): 8.
         cfg.wscale = 8;
+        cfg.slow_start_after_idle = settings.slow_start_after_idle;
+        cfg.min_tso_segs = settings.min_tso_segs;
         let tol = script
             .tolerance_usecs()
             .and_then(|t| i64::try_from(t).ok())
@@ -322,6 +365,7 @@ impl<'a> Runner<'a> {
             settings,
             vars: HashMap::new(),
             trace: vec![],
+            poll: None,
         }
     }
 
@@ -380,13 +424,112 @@ impl<'a> Runner<'a> {
                 self.sender.on_completion(&c);
             }
         }
+        let ready = self.poll.is_some() && self.pollout();
+        if let Some(p) = self.poll.as_mut() {
+            if ready && p.ready_at.is_none() && now <= p.deadline {
+                p.ready_at = Some(now);
+            }
+        }
+    }
+
+    /// A pending poll that has returned by `t` (became writable, or timed out): check its
+    /// return value and time against the script.
+    fn settle_poll(&mut self, t: u64, at_end: bool) -> Result<(), Fail> {
+        let Some(p) = self.poll else { return Ok(()) };
+        let (ret, when) = match p.ready_at {
+            Some(r) => (1, r),
+            None if t >= p.deadline || at_end => (0, p.deadline),
+            None => return Ok(()),
+        };
+        if !at_end && when > t {
+            return Ok(());
+        }
+        self.poll = None;
+        if ret != p.want_ret {
+            return Err((
+                p.line,
+                format!(
+                    "poll() returned {ret} at {}, the script expects {}",
+                    ms(when as i64),
+                    p.want_ret
+                ),
+            ));
+        }
+        let w = when as i64;
+        if w < p.end - self.tol_ns || w > p.end + self.tol_ns {
+            return Err((
+                p.line,
+                format!(
+                    "poll() returned at {}, the script expects {} (tolerance {} us)",
+                    ms(w),
+                    ms(p.end),
+                    self.tol_ns / 1000
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `poll([{fd=F, events=POLLOUT, revents=R}], 1, TIMEOUT_MS) = N` on the connection.
+    fn start_poll(&mut self, s: &Syscall, end: i64, line: usize) -> Result<(), Fail> {
+        let spec = s.args.first().map(String::as_str).unwrap_or("");
+        let field = |k: &str| -> Option<String> {
+            spec.split([',', '{', '}', '[', ']'])
+                .map(str::trim)
+                .find_map(|f| f.strip_prefix(k).map(|v| v.trim().to_string()))
+        };
+        let fd = field("fd=").and_then(|v| v.parse::<i64>().ok());
+        let events = field("events=").unwrap_or_default();
+        let revents = field("revents=").unwrap_or_default();
+        let nfds = s.args.get(1).map(|a| a.trim());
+        let timeout = s.args.get(2).and_then(|a| a.trim().parse::<i64>().ok());
+        if fd.is_none() || fd != self.conn_fd || events != "POLLOUT" || nfds != Some("1") {
+            return Err((
+                line,
+                "poll: only POLLOUT on the connected socket is modeled".into(),
+            ));
+        }
+        let want_ret = match (revents.as_str(), s.ret) {
+            ("POLLOUT", 1) => 1,
+            ("0", 0) => 0,
+            _ => return Err((line, "poll: revents and the return value disagree".into())),
+        };
+        let Some(timeout) = timeout.filter(|&t| t >= 0) else {
+            return Err((line, "poll: a timeout of 0 ms or more is modeled".into()));
+        };
+        let now = self.now;
+        self.poll = Some(PendingPoll {
+            line,
+            end,
+            deadline: now.saturating_add(
+                u64::try_from(timeout)
+                    .unwrap_or(0)
+                    .saturating_mul(1_000_000),
+            ),
+            want_ret,
+            ready_at: None,
+        });
+        self.step(); // writable now: returns at once
+        self.settle_poll(now, timeout == 0)
     }
 
     fn run(&mut self) -> Result<(), Fail> {
         let mut base: i64 = 0;
         for ev in &self.script.events {
             let t = self.resolve(ev.time, base, ev.line)?;
+            if let Some(p) = self.poll {
+                // the blocked poll returns before this event if it is due by then
+                let by = (t.max(0) as u64).min(p.deadline);
+                self.advance_to(by.max(self.now), ev.line)?;
+                self.settle_poll(t.max(0) as u64, false)?;
+            }
             base = self.event(ev, t)?;
+            self.settle_poll(self.now, false)?;
+        }
+        if self.poll.is_some() {
+            let d = self.poll.map_or(0, |p| p.deadline);
+            self.advance_to(d.max(self.now), 0)?;
+            self.settle_poll(self.now, true)?;
         }
         Ok(())
     }
@@ -425,6 +568,22 @@ impl<'a> Runner<'a> {
                 };
                 self.outbound(p, t, hi, line)
             }
+            Action::Syscall(s) if s.name == "poll" => {
+                self.advance_to(t as u64, line)?;
+                if self.poll.is_some() {
+                    return Err((line, "a second poll while one blocks".into()));
+                }
+                // upstream: a relative start moves a blocking call's end time with it
+                let end = match ev.range {
+                    TimeRange::Ellipsis(Time::Abs(us)) if matches!(ev.time, Time::Rel(_)) => {
+                        self.base_of(ev, t).saturating_add(us_to_ns(us))
+                    }
+                    TimeRange::Ellipsis(e) => self.resolve(e, t, line)?,
+                    _ => t,
+                };
+                self.start_poll(s, end, line)?;
+                Ok(t)
+            }
             Action::Syscall(s) => {
                 self.advance_to(t as u64, line)?;
                 self.syscall(s, line)?;
@@ -442,7 +601,14 @@ impl<'a> Runner<'a> {
                 self.code(code)?;
                 Ok(t)
             }
-            Action::Shell(_) => Err((line, "commands between events are not run".into())),
+            Action::Shell(cmd) => match qdisc_command(cmd) {
+                Some(refuse) => {
+                    self.advance_to(t as u64, line)?;
+                    self.port.refuse = refuse;
+                    Ok(t)
+                }
+                None => Err((line, "commands between events are not run".into())),
+            },
         }
     }
 
@@ -461,6 +627,12 @@ impl<'a> Runner<'a> {
                 format!("window {} does not fit 16 bits", p.win.unwrap_or(0)),
             )
         })?;
+        if p.len > 65_000 {
+            return Err((
+                line,
+                format!("inbound payload of {} bytes does not fit a packet", p.len),
+            ));
+        }
         let mut o = SegOptions::default();
         if let PktOptions::List(list) = &p.options {
             for opt in list {
@@ -496,7 +668,7 @@ impl<'a> Runner<'a> {
             p.flags,
             win,
             &o,
-            &[],
+            &vec![0u8; p.len as usize],
         );
         if self.opts.trace {
             let d = describe_expected(p);
@@ -756,26 +928,15 @@ impl<'a> Runner<'a> {
                 let n =
                     u64::try_from(n).map_err(|_| (line, "write: negative count".to_string()))?;
                 let accepted = if self.nonblocking {
-                    // tcp_sendmsg without blocking: copy while the send buffer has room and
-                    // unsent bytes are under NOTSENT_LOWAT (socket option, else sysctl).
-                    let lowat = if self.notsent_lowat_opt > 0 {
-                        self.notsent_lowat_opt
-                    } else {
-                        self.settings.notsent_lowat
-                    };
-                    let room = self
-                        .sender
-                        .sndbuf_bytes()
-                        .saturating_sub(self.sender.wmem_queued());
-                    if self.sender.notsent_bytes() >= lowat {
-                        0
-                    } else {
-                        n.min(room)
-                    }
+                    // tcp_sendmsg without blocking: skbs are started while the send buffer
+                    // has room and unsent bytes are under NOTSENT_LOWAT (socket option, else
+                    // sysctl), and sent as they fill
+                    let lowat = self.lowat();
+                    self.sender.send_nonblocking(now, n, lowat, &mut self.port)
                 } else {
+                    self.sender.write_at(now, n);
                     n
                 };
-                self.sender.write(accepted);
                 self.step();
                 expect(accepted as i64)
             }
@@ -788,6 +949,24 @@ impl<'a> Runner<'a> {
             }
             other => Err((line, format!("socket call `{other}` is not modeled"))),
         }
+    }
+
+    /// The socket's NOTSENT_LOWAT: the option if set, else the sysctl (`tcp_notsent_lowat`).
+    fn lowat(&self) -> u64 {
+        if self.notsent_lowat_opt > 0 {
+            self.notsent_lowat_opt
+        } else {
+            self.settings.notsent_lowat
+        }
+    }
+
+    /// `tcp_poll`'s POLLOUT: `__sk_stream_is_writeable(sk, 1)`: free send buffer at least
+    /// half the queued memory (`sk_stream_min_wspace`) and twice the unsent bytes under
+    /// NOTSENT_LOWAT (`tcp_stream_memory_free` with wake = 1).
+    fn pollout(&self) -> bool {
+        let q = self.sender.wmem_queued();
+        self.sender.sndbuf_bytes().saturating_sub(q) >= q / 2
+            && self.sender.notsent_bytes().saturating_mul(2) < self.lowat()
     }
 
     fn code(&mut self, code: &[CodeLine]) -> Result<(), Fail> {
@@ -988,6 +1167,8 @@ fn tcpi(name: &str, i: &TcpInfo) -> Option<u64> {
         "tcpi_snd_mss" => i.snd_mss,
         "tcpi_notsent_bytes" => i.notsent_bytes,
         "tcpi_delivered" => i.delivered,
+        "tcpi_reordering" => i.reordering,
+        "tcpi_reord_seen" => i.reord_seen,
         _ => return None,
     })
 }
@@ -1122,7 +1303,7 @@ mod tests {
         fails_at(
             &m("> P. 1:3001(3000)", "> P. 1:4001(4000)"),
             9,
-            "the sender sent `P. 1:1001(1000) ack 1` at 50.000 ms + `P. 1001:2001(1000) ack 1` at 50.000 ms + `P. 2001:3001(1000) ack 1` at 50.000 ms by 54.000 ms",
+            "the sender sent `. 1:1001(1000) ack 1` at 50.000 ms + `P. 1001:2001(1000) ack 1` at 50.000 ms + `P. 2001:3001(1000) ack 1` at 50.000 ms by 54.000 ms",
         );
         fails_at(
             &m(
@@ -1194,7 +1375,7 @@ mod tests {
             "tcpi_ca_state = 0",
         );
         fails_at(
-            &m("tcpi_unacked == 0", "tcpi_reordering == 3"),
+            &m("tcpi_unacked == 0", "tcpi_snd_wnd == 3"),
             12,
             "not modeled",
         );
@@ -1225,14 +1406,64 @@ mod tests {
             8,
             "returned 3000, the script expects 2000",
         );
-        let t = BASE.replace("+0 accept(", "+0 poll([{fd=4}], 1, 0) = 1\n+0 accept(");
+        let t = BASE.replace("+0 accept(", "+0 shutdown(4, SHUT_WR) = 0\n+0 accept(");
         match run(&t) {
-            Outcome::Skip { reason } => assert!(reason.contains("`poll` (line 7)"), "{reason}"),
+            Outcome::Skip { reason } => {
+                assert!(reason.contains("`shutdown` (line 7)"), "{reason}")
+            }
             o => panic!("{o:?}"),
         }
         // accept before the handshake completes
         let t = BASE.replace("+.05 < . 1:1(0) ack 1 win 500\n+0 accept", "+0 accept");
         fails_at(&t, 6, "no connection is established");
+    }
+
+    /// A non-blocking write under NOTSENT_LOWAT, then a poll for POLLOUT that blocks while
+    /// the script's ACK arrives (upstream runs it in a thread) and returns when twice the
+    /// unsent bytes fall under the mark (`tcp_poll`).
+    const POLL: &str = "\
+0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
++0 bind(3, ..., ...) = 0
++0 listen(3, 1) = 0
++0 < S 0:0(0) win 65535 <mss 1000,sackOK,nop,wscale 7>
++0 > S. 0:0(0) ack 1 <mss 1460,sackOK,nop,wscale 8>
++.05 < . 1:1(0) ack 1 win 500
++0 accept(3, ..., ...) = 4
++0 setsockopt(4, SOL_TCP, TCP_NOTSENT_LOWAT, [2000], 4) = 0
++0 fcntl(4, F_SETFL, O_RDWR|O_NONBLOCK) = 0
++0 write(4, ..., 12000) = 12000
++0 > P. 1:10001(10000) ack 1
++0...0.05 poll([{fd=4, events=POLLOUT, revents=POLLOUT}], 1, 1000) = 1
++.05 < . 1:1(0) ack 2001 win 500
++0 > P. 10001:12001(2000) ack 1
+";
+
+    #[test]
+    fn poll_blocks_while_the_script_goes_on() {
+        assert_eq!(run(POLL), Outcome::Pass);
+        fails_at(
+            &POLL.replace("+0...0.05 poll", "+0...0.08 poll"),
+            12,
+            "poll() returned at 100.000 ms, the script expects 130.000 ms",
+        );
+        let t = POLL.replace(
+            "+.05 < . 1:1(0) ack 2001 win 500\n+0 > P. 10001:12001(2000) ack 1\n",
+            "",
+        );
+        fails_at(
+            &t,
+            12,
+            "poll() returned 0 at 1050.000 ms, the script expects 1",
+        );
+        // a second write appends to the unsent tail skb, which has room: no memory check
+        // (only a new skb needs `sk_stream_memory_free`), so all of it is taken
+        let t = POLL
+            .replace(
+                "+0 > P. 1:10001(10000) ack 1\n",
+                "+0 > P. 1:10001(10000) ack 1\n+0 write(4, ..., 1000) = 1000\n",
+            )
+            .replace("10001:12001(2000)", "10001:13001(3000)");
+        assert_eq!(run(&t), Outcome::Pass);
     }
 
     #[test]
@@ -1241,11 +1472,15 @@ mod tests {
             "../common/defaults.sh\nsysctl -q net.ipv4.tcp_notsent_lowat=4000\n../common/set_sysctls.py /proc/sys/net/ipv4/tcp_slow_start_after_idle=1 \\\n /proc/sys/net/ipv4/tcp_min_tso_segs=10",
         );
         assert_eq!(st.notsent_lowat, 4000);
+        assert!(st.slow_start_after_idle);
+        assert_eq!(st.min_tso_segs, 10);
+        assert!(un.is_empty(), "{un:?}");
+        let (_, un) = init_settings("sysctl -q net.ipv4.tcp_min_tso_segs=0 net.ipv4.tcp_ecn=1");
         assert_eq!(
             un,
             vec![
-                "net.ipv4.tcp_slow_start_after_idle=1".to_string(),
-                "net.ipv4.tcp_min_tso_segs=10".to_string()
+                "net.ipv4.tcp_min_tso_segs=0".to_string(),
+                "net.ipv4.tcp_ecn=1".to_string()
             ]
         );
     }

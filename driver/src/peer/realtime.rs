@@ -77,6 +77,8 @@ pub struct LinuxRunConfig {
     /// Every flow paced as behind sch_fq (the default); false: as Linux without fq
     /// (`SenderConfig::fq`), like for like with `--sender kernel` on this machine's kernel.
     pub fq: bool,
+    /// Linux `tcp_slow_start_after_idle` (default on).
+    pub slow_start_after_idle: bool,
     /// SO_RCVBUF of the Linux receiver (None: autotuning).
     pub rcvbuf: Option<u32>,
     /// The Linux receiver reads at most this many bytes/s (None: as fast as it can).
@@ -101,6 +103,7 @@ impl Default for LinuxRunConfig {
             tick_ns: crate::edt::timer::DEFAULT_TICK_NS,
             max_rate_bps: None,
             fq: true,
+            slow_start_after_idle: true,
             rcvbuf: None,
             read_rate: None,
             capture: false,
@@ -632,6 +635,7 @@ fn our_sender(cfg: &LinuxRunConfig) -> TcpSender {
     let mut sc = SenderConfig::new(ends, rng.next_u64() as u32, cfg.cc);
     sc.max_pacing_rate = cfg.max_rate_bps.map_or(u64::MAX, |r| r / 8);
     sc.fq = cfg.fq;
+    sc.slow_start_after_idle = cfg.slow_start_after_idle;
     sc.tick_ns = cfg.tick_ns;
     sc.seed = cfg.seed;
     TcpSender::new(sc, 1 << 48)

@@ -237,7 +237,7 @@ impl CongestionControl for Cubic {
     fn on_ack(&mut self, st: &mut CcState, ack: &AckInfo) {
         let now_us = ack.now_ns / 1000;
         self.acked(st, ack, now_us);
-        if !ack.cwnd_limited || ack.acked == 0 {
+        if !ack.may_raise_cwnd || !ack.cwnd_limited || ack.acked == 0 {
             return; // Linux: no growth unless cwnd is what limits sending
         }
         let mut acked = ack.acked;

@@ -80,6 +80,11 @@ pub struct AckInfo {
     pub cwnd_limited: bool,
     /// In fast recovery (Linux TCP_CA_Recovery; cwnd reduction is the sender's job then).
     pub in_recovery: bool,
+    /// A window module (CUBIC) may grow cwnd on this ACK: not in a cwnd reduction and the
+    /// ACK cumulatively acknowledged data (Linux `tcp_cong_control`: `!tcp_in_cwnd_reduction`
+    /// and `tcp_may_raise_cwnd`, FLAG_DATA_ACKED at the default reordering). A SACK-only
+    /// ACK runs `pkts_acked` (HyStart, min delay) but no `cong_avoid`.
+    pub may_raise_cwnd: bool,
     /// In loss recovery after an RTO (Linux TCP_CA_Loss).
     pub in_loss: bool,
     /// Segments in flight before this ACK was processed (Linux `rs->prior_in_flight`).
