@@ -52,7 +52,7 @@ fn card_with_a_full_queue() -> (Card, CplRing, TxQueue, u32) {
 }
 
 #[test]
-#[ignore = "fails on today's core: a queue at its quota blocks every queue's inserts (see the file's doc)"]
+
 fn a_full_queue_does_not_delay_another() {
     std::env::set_var("TSNIC_SIM_STATE", "none");
     let (mut card, mut cpl, _tq, _) = card_with_a_full_queue();
@@ -88,7 +88,7 @@ fn a_full_queue_does_not_delay_another() {
 }
 
 #[test]
-#[ignore = "fails on today's core: a queue's flush waits for its insert stalled at the quota (see the file's doc)"]
+
 fn disabling_a_full_queue_flushes_it_at_once() {
     std::env::set_var("TSNIC_SIM_STATE", "none");
     let (mut card, mut cpl, mut tq, posted) = card_with_a_full_queue();
