@@ -644,27 +644,54 @@ end
 // the active FIFO in a cycle the engine pushes nothing there. The count SCHED read (pick, 2 cycles
 // before SCHED2) misses writes of that cycle and the next two: a SCHED2 that finds no room and sees
 // one of those writes for its queue (cc_h1, cc_h2 and this cycle's) puts the queue back at once.
+// The completion's look at wq takes two cycles (the 64-bit word of wq, then its bit), so a long
+// multiplexer never feeds wq's own update; a kick of the same queue in the cycle before has cleared the
+// bit this word was read with, so it does not count twice.
 // Each queue is in at most one of: active FIFO, engine, wq, release FIFO (so neither FIFO fills).
-reg  [NUM_QUEUES-1:0] wq;
+localparam WQ_N   = 1 << QUEUE_W;
+localparam WQ_L2  = (QUEUE_W < 6) ? QUEUE_W : 6;
+localparam WQ_W   = 1 << WQ_L2;
+reg  [WQ_N-1:0]       wq;
 reg                   cc_h1_v, cc_h2_v;
 reg  [QUEUE_W-1:0]    cc_h1_q, cc_h2_q;
+reg                   ka_v, kp_v;             // a count write looked at wq last cycle; a kick last cycle
+reg  [QUEUE_W-1:0]    ka_q, kp_q;
+reg  [WQ_W-1:0]       ka_w;                   // the word of wq holding ka_q's bit, as it was then
+wire [WQ_W-1:0]       wq_word;
+generate
+    if (QUEUE_W > 6) begin : g_wq_words
+        wire [QUEUE_W-7:0] wsel = cc_upd_q[QUEUE_W-1:6];
+        assign wq_word = wq[wsel*WQ_W +: WQ_W];
+    end else begin : g_wq_one
+        assign wq_word = wq;
+    end
+endgenerate
+wire [WQ_L2-1:0]   ka_bit = ka_q[WQ_L2-1:0];
 wire               rel_valid;
 wire [QUEUE_W-1:0] rel_q;
 wire sched_wait_now = (cc_upd && cc_upd_q == b_q) || (cc_h1_v && cc_h1_q == b_q) || (cc_h2_v && cc_h2_q == b_q);
 wire wq_set  = sched_wait && !sched_wait_now;
-wire wq_kick = cc_upd && wq[cc_upd_q];
+wire wq_kick = ka_v && ka_w[ka_bit] && !(kp_v && kp_q == ka_q);
 wire act_in  = act_push || (sched_wait && sched_wait_now);   // from the engine (b_q)
 wire rel_pop = rel_valid && !act_in;
 
 always @(posedge clk) begin
     if (rst) begin
-        wq <= {NUM_QUEUES{1'b0}};
+        wq <= {WQ_N{1'b0}};
         cc_h1_v <= 1'b0; cc_h2_v <= 1'b0; cc_h1_q <= {QUEUE_W{1'b0}}; cc_h2_q <= {QUEUE_W{1'b0}};
+        ka_v <= 1'b0; kp_v <= 1'b0; ka_q <= {QUEUE_W{1'b0}}; kp_q <= {QUEUE_W{1'b0}}; ka_w <= {WQ_W{1'b0}};
     end else begin
         cc_h1_v <= cc_upd; cc_h2_v <= cc_h1_v;
         if (cc_upd)  cc_h1_q <= cc_upd_q;
         if (cc_h1_v) cc_h2_q <= cc_h1_q;
-        if (wq_kick) wq[cc_upd_q] <= 1'b0;
+        ka_v <= cc_upd;
+        if (cc_upd) begin
+            ka_q <= cc_upd_q;
+            ka_w <= wq_word;
+        end
+        kp_v <= wq_kick;
+        if (wq_kick) kp_q <= ka_q;
+        if (wq_kick) wq[ka_q] <= 1'b0;
         if (wq_set)  wq[b_q] <= 1'b1;
     end
 end
@@ -672,7 +699,7 @@ end
 /* verilator lint_off PINCONNECTEMPTY */
 tsnic_fifo #(.WIDTH(QUEUE_W), .ADDR_W(QUEUE_W)) rel_fifo_inst (
     .clk(clk), .rst(rst),
-    .s_valid(wq_kick), .s_ready(), .s_data(cc_upd_q),
+    .s_valid(wq_kick), .s_ready(), .s_data(ka_q),
     .m_valid(rel_valid), .m_ready(rel_pop), .m_data(rel_q), .count());
 /* verilator lint_on PINCONNECTEMPTY */
 
@@ -1083,7 +1110,7 @@ assign idle = !init_busy && (ctx_cnt == 0) && (credits == DESC_FIFO) && !u_valid
 // fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward"): nothing fetched, no queue waiting to be
 // fetched or flushed, no register access
 assign ff_quiet = idle && !act_valid && !flq_valid && !fd_req && !p_valid && !fl_busy && !wr_busy && !wr_ack_r &&
-                  !rd_busy && !rd_ack_r && cc_quiet && !rel_valid && !cc_h1_v && !cc_h2_v;
+                  !rd_busy && !rd_ack_r && cc_quiet && !rel_valid && !cc_h1_v && !cc_h2_v && !ka_v && !kp_v;
 
 // unused inputs
 /* verilator lint_off UNUSEDSIGNAL */
