@@ -511,6 +511,10 @@ endgenerate
 wire sched_want = b_valid && b_cmd == C_SCHED2 && st[`ST_EN] && !st[`ST_FP] && (s_issue != s_prod);
 wire sched_go   = sched_want && sc_room_r;
 wire sched_wait = sched_want && !sc_room_r;   // no room: the queue waits (wait bit), ST_INF stays set
+// count writes of the last two cycles and this one (the SCHED pass's read missed them; see wq below)
+reg               cc_h1_v, cc_h2_v;
+reg [QUEUE_W-1:0] cc_h1_q, cc_h2_q;
+wire sched_wait_now = (cc_upd && cc_upd_q == b_q) || (cc_h1_v && cc_h1_q == b_q) || (cc_h2_v && cc_h2_q == b_q);
 
 reg        act_push, fl_push;
 // work left after a PROD / CTRL / FDONE command (these never move the issued index)
@@ -551,7 +555,9 @@ always @* begin
                 st_new[`ST_ISSUE] = s_issue + {8'd0, sc_n};
                 if (!sc_all_r) act_push = 1'b1;
                 else st_new[`ST_INF] = 1'b0;
-            end else if (!sched_wait) begin
+            end else if (sched_wait) begin
+                act_push = sched_wait_now;     // a count write it may have missed: back at once
+            end else begin
                 st_new[`ST_INF] = 1'b0;
             end
         end
@@ -652,8 +658,6 @@ localparam WQ_N   = 1 << QUEUE_W;
 localparam WQ_L2  = (QUEUE_W < 6) ? QUEUE_W : 6;
 localparam WQ_W   = 1 << WQ_L2;
 reg  [WQ_N-1:0]       wq;
-reg                   cc_h1_v, cc_h2_v;
-reg  [QUEUE_W-1:0]    cc_h1_q, cc_h2_q;
 reg                   ka_v, kp_v;             // a count write looked at wq last cycle; a kick last cycle
 reg  [QUEUE_W-1:0]    ka_q, kp_q;
 reg  [WQ_W-1:0]       ka_w;                   // the word of wq holding ka_q's bit, as it was then
@@ -669,11 +673,12 @@ endgenerate
 wire [WQ_L2-1:0]   ka_bit = ka_q[WQ_L2-1:0];
 wire               rel_valid;
 wire [QUEUE_W-1:0] rel_q;
-wire sched_wait_now = (cc_upd && cc_upd_q == b_q) || (cc_h1_v && cc_h1_q == b_q) || (cc_h2_v && cc_h2_q == b_q);
 wire wq_set  = sched_wait && !sched_wait_now;
 wire wq_kick = ka_v && ka_w[ka_bit] && !(kp_v && kp_q == ka_q);
-wire act_in  = act_push || (sched_wait && sched_wait_now);   // from the engine (b_q)
-wire rel_pop = rel_valid && !act_in;
+// the release FIFO gives a queue to the active FIFO in a cycle whose engine command cannot push one
+// (decided from registers only, so the engine's long push decision does not reach the FIFO's pop)
+wire b_may_push = b_valid && (b_cmd == C_SCHED2 || b_cmd == C_PROD2 || b_cmd == C_CTRL || b_cmd == C_FDONE);
+wire rel_pop = rel_valid && !b_may_push;
 
 always @(posedge clk) begin
     if (rst) begin
@@ -707,7 +712,7 @@ tsnic_fifo #(.WIDTH(QUEUE_W), .ADDR_W(QUEUE_W)) rel_fifo_inst (
 /* verilator lint_off PINCONNECTEMPTY */
 tsnic_fifo #(.WIDTH(QUEUE_W), .ADDR_W(QUEUE_W)) act_fifo_inst (
     .clk(clk), .rst(rst),
-    .s_valid(act_in || rel_pop), .s_ready(), .s_data(act_in ? b_q : rel_q),
+    .s_valid(act_push || rel_pop), .s_ready(), .s_data(rel_pop ? rel_q : b_q),
     .m_valid(act_valid), .m_ready(act_pop), .m_data(act_q), .count());
 
 // the insert output's skid register (see ins_free below)
