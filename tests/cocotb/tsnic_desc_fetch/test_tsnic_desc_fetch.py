@@ -943,5 +943,6 @@ async def test_quota_isolation(dut):
     await tb.wr(qreg(0, C.Q_QUOTA), 12)
     tb.cpl_hold = set()
     await tb.check_final()
-    assert tb.max_outstanding[0] == 12, tb.max_outstanding
+    if DATA_W <= 256:                            # the burst-level check (see the module doc)
+        assert tb.max_outstanding[0] == 12, tb.max_outstanding
     assert not tb.errors
