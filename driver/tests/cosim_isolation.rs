@@ -1,16 +1,17 @@
 //! One queue must not hold up another, nor its own disable, by filling its calendar quota with
 //! far-future frames.
 //!
-//! Both tests FAIL on today's core and are ignored until it is fixed (`cargo test -p tsnic --test
-//! cosim_isolation -- --ignored`). What they found (small card, 2026-12-07): queue 0 posts 2,000
-//! frames due 50 ms ahead (inside the horizon); the descriptor fetcher fetches past the queue's quota
-//! and its insert waits for calendar room, and inserts leave in FIFO order across queues
-//! (docs/DATAPATH.md, "tsnic_desc_fetch": head-of-line). So
-//! - a frame of queue 1 due 1 ms later leaves 49 ms late (SENT_LATE), when queue 0's first frame
-//!   departs and frees a node;
-//! - disabling queue 0 flushes it only then too (its flush waits for the stalled insert).
+//! What they found (small card, 2026-12-07, before the fix): queue 0 posts 2,000 frames due 50 ms
+//! ahead (inside the horizon); the descriptor fetcher fetched past the queue's quota and its insert
+//! waited for calendar room, and inserts leave in FIFO order across queues (docs/DATAPATH.md,
+//! "tsnic_desc_fetch": head-of-line). So
+//! - a frame of queue 1 due 1 ms later left 49 ms late (SENT_LATE), when queue 0's first frame
+//!   departed and freed a node;
+//! - disabling queue 0 flushed it only then too (its flush waited for the stalled insert).
 //!
-//! On the shipped card the horizon is 10 s, so either wait can last seconds.
+//! On the shipped card the horizon is 10 s, so either wait could last seconds. The fix: the fetcher's
+//! quota rule (fetched and not completed + burst <= quota), so queue 0 stops at its quota and its
+//! inserts never wait at the calendar.
 
 use tsnic::contract::{reg, Completion, Status};
 use tsnic::device::Card;
@@ -52,7 +53,7 @@ fn card_with_a_full_queue() -> (Card, CplRing, TxQueue, u32) {
 }
 
 #[test]
-#[ignore = "fails on today's core: a queue at its quota blocks every queue's inserts (see the file's doc)"]
+
 fn a_full_queue_does_not_delay_another() {
     std::env::set_var("TSNIC_SIM_STATE", "none");
     let (mut card, mut cpl, _tq, _) = card_with_a_full_queue();
@@ -88,7 +89,7 @@ fn a_full_queue_does_not_delay_another() {
 }
 
 #[test]
-#[ignore = "fails on today's core: a queue's flush waits for its insert stalled at the quota (see the file's doc)"]
+
 fn disabling_a_full_queue_flushes_it_at_once() {
     std::env::set_var("TSNIC_SIM_STATE", "none");
     let (mut card, mut cpl, mut tq, posted) = card_with_a_full_queue();

@@ -354,6 +354,7 @@ wire [31:0] lookahead_ns;
 wire [31:0] tx_lat_comp_ns;
 wire        evt_posted;
 wire        evt_cpl_valid;
+wire [QUEUE_W-1:0] evt_cpl_queue;
 wire [7:0]  evt_cpl_status;
 wire [15:0] evt_cpl_len;
 wire        regs_ff_quiet;
@@ -529,6 +530,7 @@ tsnic_desc_fetch #(
     .m_cpl_req_status(cr_status[0*8 +: 8]), .m_cpl_req_reason(cr_reason[0*8 +: 8]),
     .m_cpl_req_capped(cr_capped[0]), .m_cpl_req_handle(cr_handle[0*NODE_W +: NODE_W]),
     .m_cpl_req_handle_valid(cr_hvalid[0]),
+    .evt_cpl_valid(evt_cpl_valid), .evt_cpl_queue(evt_cpl_queue),
     .evt_posted(evt_posted)
 );
 
@@ -546,7 +548,6 @@ wire [NODE_W-1:0]  free_handle;
 // verilator lint_off UNUSEDSIGNAL
 wire               dt_rd_valid;
 wire [NODE_W:0]    cal_occupancy;
-wire [QUEUE_W-1:0] evt_cpl_queue;
 // verilator lint_on UNUSEDSIGNAL
 
 tsnic_desc_table #(

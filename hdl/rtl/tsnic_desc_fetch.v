@@ -8,6 +8,13 @@
 // scheduler pops one, issues one AXI4 read burst of up to 2^MAX_BURST_LOG2 descriptors for it and puts
 // it back at the tail if it still has work (round robin, one burst per turn).
 //
+// Quota rule: a burst of n descriptors is issued for queue q only while
+// (issued(q) - completed(q)) + n <= quota(q) (QUOTA 0: DEFAULT_QUOTA; capped at min(2^NODE_W, 2^15)),
+// issued = the ring's issue index, completed = tsnic_cpl_count's count of q's completions. So a queue
+// never has more descriptors fetched than its quota lets the calendar hold, and its inserts never
+// wait at the calendar's quota (which would hold every queue's inserts behind them). A queue without
+// room waits off the active FIFO (its wait bit) until a completion of q (or a QUOTA write) re-arms it.
+//
 // Reads use one AXI ID, so responses come back in issue order; a burst is issued only when the
 // descriptor FIFO has room reserved for all its descriptors, so rready never waits on the calendar or
 // the table (the R channel, shared with the payload prefetch, is never blocked by a full calendar).
@@ -33,7 +40,8 @@ module tsnic_desc_fetch #(
     parameter MAX_OUT_LOG2    = 4,        // read bursts outstanding
     parameter DESC_FIFO_LOG2  = 7,        // descriptor buffer (>= MAX_BURST_LOG2)
     parameter RING_LOG2_MAX   = 16,
-    parameter MAX_FRAME_LEN   = 9600
+    parameter MAX_FRAME_LEN   = 9600,
+    parameter DEFAULT_QUOTA   = (1 << NODE_W) / 4   // the calendar's: the quota of a queue whose QUOTA is 0
 ) (
     input  wire                   clk,
     input  wire                   rst,
@@ -118,6 +126,10 @@ module tsnic_desc_fetch #(
     output wire [NODE_W-1:0]      m_cpl_req_handle,
     output wire                   m_cpl_req_handle_valid,
 
+    // completions written (tsnic_cpl_write's events, every status): the quota rule's count
+    input  wire                   evt_cpl_valid,
+    input  wire [QUEUE_W-1:0]     evt_cpl_queue,
+
     // events
     output reg                    evt_posted       // one pulse per descriptor fetched
 );
@@ -142,6 +154,11 @@ localparam [31:0] BPD_LAST_32 = BPD - 1;
 localparam [31:0] LANES_M1_32 = LANES - 1;
 localparam [31:0] NQ32 = NUM_QUEUES;
 localparam [31:0] QUOTA_MAX = 32'd1 << NODE_W;     // more than the node pool means nothing
+// the quota rule's own limit: its outstanding count is a 16-bit modular difference, exact while the
+// limit is at most 2^15 (a larger quota, possible when NODE_W >= 16, fetches at most 2^15)
+localparam [31:0] QCAP32    = (NODE_W >= 15) ? 32'd32768 : (32'd1 << NODE_W);
+localparam [31:0] QDEF32    = (DEFAULT_QUOTA > QCAP32) ? QCAP32 : DEFAULT_QUOTA;
+localparam [15:0] QDEF      = QDEF32[15:0];
 localparam BPD_SH = (BPD > 1) ? $clog2(BPD) : 0;
 localparam SL            = `TSNIC_Q_STRIDE_LOG2;
 localparam [4:0] RL2MAX  = RING_LOG2_MAX;
@@ -285,6 +302,11 @@ wire [31:0] cfg_d     = init_busy ? 32'd0 : wr_d;
 wire [4:0]  size_wr   = (wr_d[7:0] > {3'd0, RL2MAX}) ? RL2MAX : wr_d[4:0];
 wire [4:0]  cfg_size_d = init_busy ? 5'd0 : size_wr;
 wire [1:0]  cfg_pol_d  = init_busy ? 2'd0 : {wr_d[`TSNIC_Q_CTRL_HORIZON_POLICY_BIT], wr_d[`TSNIC_Q_CTRL_LATE_POLICY_BIT]};
+// the quota rule's limit, from the value the calendar gets (cfg_quota_value: the whole word, 0 = the
+// default), stored XOR the default so that the cleared RAM holds the default (as the calendar does)
+wire        we_qlim   = init_busy || (cfg_wr && wr_o_al == `TSNIC_Q_QUOTA);
+wire [15:0] qlim_wr   = (wr_d > QCAP32) ? QCAP32[15:0] : wr_d[15:0];
+wire [15:0] cfg_qlim_d = (init_busy || wr_d == 32'd0) ? 16'd0 : (qlim_wr ^ QDEF);
 
 // ------------------------------------------------------------------------------------------------
 // engine: pick
@@ -386,6 +408,24 @@ tsnic_ram_sdp #(.WIDTH(5), .ADDR_W(QUEUE_W), .BE_W(1)) ram_size_inst (
 tsnic_ram_sdp #(.WIDTH(2), .ADDR_W(QUEUE_W), .BE_W(1)) ram_pol_inst (
     .clk(clk), .wr_en(we_pol), .wr_addr(cfg_addr), .wr_data(cfg_pol_d),
     .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_pol));
+wire [15:0] c_qlim_x;
+tsnic_ram_sdp #(.WIDTH(16), .ADDR_W(QUEUE_W), .BE_W(1)) ram_qlim_inst (
+    .clk(clk), .wr_en(we_qlim), .wr_addr(cfg_addr), .wr_data(cfg_qlim_d),
+    .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_qlim_x));
+wire [15:0] c_qlim = c_qlim_x ^ QDEF;        // 1 .. QCAP
+
+// completions of each queue (the quota rule), read in the pick stage like the RAMs above
+wire [15:0]        c_done;
+wire               cc_upd;
+wire [QUEUE_W-1:0] cc_upd_q;
+wire               cc_quiet;
+/* verilator lint_off PINCONNECTEMPTY */
+tsnic_cpl_count #(.NUM_QUEUES(NUM_QUEUES), .QUEUE_W(QUEUE_W)) cpl_count_inst (
+    .clk(clk), .rst(rst),
+    .evt_valid(evt_cpl_valid), .evt_queue(evt_cpl_queue),
+    .rd_en(p_valid), .rd_addr(p_q), .rd_data(c_done),
+    .upd_valid(cc_upd), .upd_queue(cc_upd_q), .busy(), .ff_quiet(cc_quiet));
+/* verilator lint_on PINCONNECTEMPTY */
 
 // ------------------------------------------------------------------------------------------------
 // engine: compute (stage B)
@@ -431,10 +471,21 @@ wire [6:0]  sc_lim_m1  = sc_w_lt_b ? (sc_p_lt_w ? sc_4k_m1 : sc_wrap_m1[6:0])
 // the burst is issued at all; avail - 1 = prod + ~issue needs no carry-in)
 wire [15:0] sc_avail_m1 = s_prod + ~s_issue;
 wire        sc_all  = (sc_avail_m1 <= {9'd0, sc_lim_m1});
-wire [7:0]  sc_n1   = sc_all ? sc_avail : ({1'b0, sc_lim_m1} + 8'd1);
+wire [7:0]  sc_n0   = sc_all ? sc_avail : ({1'b0, sc_lim_m1} + 8'd1);
+// the quota rule: room - 1 = quota - (issue - completed) - 1 = quota + completed + ~issue, exact as a
+// 16-bit signed number (quota <= 2^15 and issue - completed <= the largest quota: -2^15 .. 2^15 - 2);
+// negative: no room. The room caps the burst when it is below both other limits (compares made in
+// parallel with sc_all's, one more 2:1 pick after it).
+wire [15:0] sc_rm_m1  = c_qlim + c_done + ~s_issue;
+wire        sc_room   = !sc_rm_m1[15];
+wire        sc_r_lt_l = (sc_rm_m1 < {9'd0, sc_lim_m1});
+wire        sc_r_lt_a = (sc_rm_m1 < sc_avail_m1);
+wire [7:0]  sc_n1     = (sc_r_lt_l && sc_r_lt_a) ? (sc_rm_m1[7:0] + 8'd1) : sc_n0;
+wire        sc_all1   = sc_all && !(sc_r_lt_l && sc_r_lt_a);
 // pass 1 result, used by pass 2 (the issue index has not moved in between)
 reg  [7:0]  sc_n;
 reg         sc_all_r;
+reg         sc_room_r;
 
 wire [LANES_LOG2-1:0] sc_lane0;
 wire [7:0]            sc_arlen;
@@ -457,7 +508,13 @@ generate
     end
 endgenerate
 
-wire sched_go = b_valid && b_cmd == C_SCHED2 && st[`ST_EN] && !st[`ST_FP] && (s_issue != s_prod);
+wire sched_want = b_valid && b_cmd == C_SCHED2 && st[`ST_EN] && !st[`ST_FP] && (s_issue != s_prod);
+wire sched_go   = sched_want && sc_room_r;
+wire sched_wait = sched_want && !sc_room_r;   // no room: the queue waits (wait bit), ST_INF stays set
+// count writes of the last two cycles and this one (the SCHED pass's read missed them; see wq below)
+reg               cc_h1_v, cc_h2_v;
+reg [QUEUE_W-1:0] cc_h1_q, cc_h2_q;
+wire sched_wait_now = (cc_upd && cc_upd_q == b_q) || (cc_h1_v && cc_h1_q == b_q) || (cc_h2_v && cc_h2_q == b_q);
 
 reg        act_push, fl_push;
 // work left after a PROD / CTRL / FDONE command (these never move the issued index)
@@ -498,6 +555,8 @@ always @* begin
                 st_new[`ST_ISSUE] = s_issue + {8'd0, sc_n};
                 if (!sc_all_r) act_push = 1'b1;
                 else st_new[`ST_INF] = 1'b0;
+            end else if (sched_wait) begin
+                act_push = sched_wait_now;     // a count write it may have missed: back at once
             end else begin
                 st_new[`ST_INF] = 1'b0;
             end
@@ -546,7 +605,7 @@ always @(posedge clk) begin
         b_off <= 7'd0; b_new_cons <= 16'd0; b_n <= 8'd0;
         fwd <= 1'b0; fwd_data <= {ST_W{1'b0}};
         pd_raw <= 16'd0; pd_over <= 1'b0; pd_lt_dist <= 1'b0; pd_lt_size <= 1'b0;
-        sc_n <= 8'd0; sc_all_r <= 1'b0;
+        sc_n <= 8'd0; sc_all_r <= 1'b0; sc_room_r <= 1'b0;
         rd_busy <= 1'b0; rd_ack_r <= 1'b0; rd_cmd_req <= 1'b0; rd_q <= {QUEUE_W{1'b0}}; rd_o <= 7'd0;
         rd_data_r <= 32'd0;
     end else begin
@@ -565,7 +624,8 @@ always @(posedge clk) begin
         pd_lt_dist <= (db_dist < db_infl);
         pd_lt_size <= (size < {1'b0, db_infl});
         sc_n       <= sc_n1;
-        sc_all_r   <= sc_all;
+        sc_all_r   <= sc_all1;
+        sc_room_r  <= sc_room;
 
         // register read side
         rd_ack_r <= 1'b0;
@@ -584,11 +644,75 @@ always @(posedge clk) begin
     end
 end
 
+// Queues waiting for quota room: a SCHED2 found none, so the queue leaves the scheduler (ST_INF stays
+// set: no doorbell pushes it) with its bit in wq set. A completion of a waiting queue (tsnic_cpl_count
+// writing its count) clears the bit and puts the queue in the release FIFO, from which it goes back to
+// the active FIFO in a cycle the engine pushes nothing there. The count SCHED read (pick, 2 cycles
+// before SCHED2) misses writes of that cycle and the next two: a SCHED2 that finds no room and sees
+// one of those writes for its queue (cc_h1, cc_h2 and this cycle's) puts the queue back at once.
+// The completion's look at wq takes two cycles (the 64-bit word of wq, then its bit), so a long
+// multiplexer never feeds wq's own update; a kick of the same queue in the cycle before has cleared the
+// bit this word was read with, so it does not count twice.
+// Each queue is in at most one of: active FIFO, engine, wq, release FIFO (so neither FIFO fills).
+localparam WQ_N   = 1 << QUEUE_W;
+localparam WQ_L2  = (QUEUE_W < 6) ? QUEUE_W : 6;
+localparam WQ_W   = 1 << WQ_L2;
+reg  [WQ_N-1:0]       wq;
+reg                   ka_v, kp_v;             // a count write looked at wq last cycle; a kick last cycle
+reg  [QUEUE_W-1:0]    ka_q, kp_q;
+reg  [WQ_W-1:0]       ka_w;                   // the word of wq holding ka_q's bit, as it was then
+wire [WQ_W-1:0]       wq_word;
+generate
+    if (QUEUE_W > 6) begin : g_wq_words
+        wire [QUEUE_W-7:0] wsel = cc_upd_q[QUEUE_W-1:6];
+        assign wq_word = wq[wsel*WQ_W +: WQ_W];
+    end else begin : g_wq_one
+        assign wq_word = wq;
+    end
+endgenerate
+wire [WQ_L2-1:0]   ka_bit = ka_q[WQ_L2-1:0];
+wire               rel_valid;
+wire [QUEUE_W-1:0] rel_q;
+wire wq_set  = sched_wait && !sched_wait_now;
+wire wq_kick = ka_v && ka_w[ka_bit] && !(kp_v && kp_q == ka_q);
+// the release FIFO gives a queue to the active FIFO in a cycle whose engine command cannot push one
+// (decided from registers only, so the engine's long push decision does not reach the FIFO's pop)
+wire b_may_push = b_valid && (b_cmd == C_SCHED2 || b_cmd == C_PROD2 || b_cmd == C_CTRL || b_cmd == C_FDONE);
+wire rel_pop = rel_valid && !b_may_push;
+
+always @(posedge clk) begin
+    if (rst) begin
+        wq <= {WQ_N{1'b0}};
+        cc_h1_v <= 1'b0; cc_h2_v <= 1'b0; cc_h1_q <= {QUEUE_W{1'b0}}; cc_h2_q <= {QUEUE_W{1'b0}};
+        ka_v <= 1'b0; kp_v <= 1'b0; ka_q <= {QUEUE_W{1'b0}}; kp_q <= {QUEUE_W{1'b0}}; ka_w <= {WQ_W{1'b0}};
+    end else begin
+        cc_h1_v <= cc_upd; cc_h2_v <= cc_h1_v;
+        if (cc_upd)  cc_h1_q <= cc_upd_q;
+        if (cc_h1_v) cc_h2_q <= cc_h1_q;
+        ka_v <= cc_upd;
+        if (cc_upd) begin
+            ka_q <= cc_upd_q;
+            ka_w <= wq_word;
+        end
+        kp_v <= wq_kick;
+        if (wq_kick) kp_q <= ka_q;
+        if (wq_kick) wq[ka_q] <= 1'b0;
+        if (wq_set)  wq[b_q] <= 1'b1;
+    end
+end
+
+/* verilator lint_off PINCONNECTEMPTY */
+tsnic_fifo #(.WIDTH(QUEUE_W), .ADDR_W(QUEUE_W)) rel_fifo_inst (
+    .clk(clk), .rst(rst),
+    .s_valid(wq_kick), .s_ready(), .s_data(ka_q),
+    .m_valid(rel_valid), .m_ready(rel_pop), .m_data(rel_q), .count());
+/* verilator lint_on PINCONNECTEMPTY */
+
 // active-queue FIFO and flush FIFO (each queue at most once in each: never full)
 /* verilator lint_off PINCONNECTEMPTY */
 tsnic_fifo #(.WIDTH(QUEUE_W), .ADDR_W(QUEUE_W)) act_fifo_inst (
     .clk(clk), .rst(rst),
-    .s_valid(act_push), .s_ready(), .s_data(b_q),
+    .s_valid(act_push || rel_pop), .s_ready(), .s_data(rel_pop ? rel_q : b_q),
     .m_valid(act_valid), .m_ready(act_pop), .m_data(act_q), .count());
 
 // the insert output's skid register (see ins_free below)
@@ -991,7 +1115,7 @@ assign idle = !init_busy && (ctx_cnt == 0) && (credits == DESC_FIFO) && !u_valid
 // fast-forward (docs/ARCHITECTURE.md, "Idle fast-forward"): nothing fetched, no queue waiting to be
 // fetched or flushed, no register access
 assign ff_quiet = idle && !act_valid && !flq_valid && !fd_req && !p_valid && !fl_busy && !wr_busy && !wr_ack_r &&
-                  !rd_busy && !rd_ack_r;
+                  !rd_busy && !rd_ack_r && cc_quiet && !rel_valid && !cc_h1_v && !cc_h2_v && !ka_v && !kp_v;
 
 // unused inputs
 /* verilator lint_off UNUSEDSIGNAL */

@@ -57,6 +57,7 @@ else
     [ -e "$f" ] && runs+=("--rtl board/common/rtl $m")
   done
   runs+=("tsnic_desc_fetch $board_q QUEUE_W=12" "tsnic_desc_table NODE_W=16 QUEUE_W=12" "tsnic_cpl_write NUM_QUEUES=4096"
+         "tsnic_cpl_count NUM_QUEUES=4096 QUEUE_W=12"
          "tsnic_calendar QUEUE_W=12 NODE_W=16 SLOT_W=13 CSLOT_W=16" "tsnic_flash_ctrl GOLDEN=1")
   [ "${TIMING_CORE:-0}" = 1 ] && runs+=("tsnic_core $board_q SLOTS=8192 CSLOT_W=16 HORIZON_NS=64'd10000000000")
 fi

@@ -68,6 +68,7 @@ COST_HINT = {
     "tsnic_pcie_us[w256]": 18,
     "tsnic_axi_rd_arb": 6,
     "tsnic_cpl_write": 5,
+    "tsnic_cpl_count": 6,
     "tsnic_axil_reg_if": 4,
     "tsnic_axis_downsize": 3,
     "tsnic_si5324_init": 21,

@@ -23,7 +23,7 @@ BLOCKS = [
     (0, "tsnic_core__DOT__calendar_inst__DOT__",
      ["tsnic_calendar.v", "tsnic_calendar_sorter.v", "tsnic_ram_sdp.v", "tsnic_fifo.v"]),
     (1, "tsnic_core__DOT__desc_fetch_inst__DOT__",
-     ["tsnic_desc_fetch.v", "tsnic_ram_sdp.v", "tsnic_fifo.v"]),
+     ["tsnic_desc_fetch.v", "tsnic_cpl_count.v", "tsnic_ram_sdp.v", "tsnic_fifo.v"]),
     (2, "tsnic_core__DOT__cpl_write_inst__DOT__",
      ["tsnic_cpl_write.v", "tsnic_ram_sdp.v", "tsnic_fifo.v"]),
     (3, "tsnic_core__DOT__flash_ctrl_inst__DOT__",

@@ -4,7 +4,10 @@ phase bit written by AXI4 into a host ring (cocotbext-axi AxiRamWrite), backpres
 
 Scoreboard: every accepted request (sampled at its valid/ready handshake) must appear, in acceptance
 order, as exactly one record that the Python host consumer reads by phase bit; the frees, the event
-strobes and the per-queue counter registers must agree with the accepted requests.
+strobes and the per-queue counter registers must agree with the accepted requests. The events are
+compared one for one, in order, for every status the core completes with (SENT .. DMA_ERROR): the
+descriptor fetch's quota rule counts each queue's completions from them (tsnic_cpl_count), so a
+missed or doubled event would leave a queue's count wrong for good.
 """
 
 import os
@@ -24,10 +27,11 @@ NUM_QUEUES = 8
 NODE_W = 10
 AXI_DATA_W = int(os.environ.get("AXI_DATA_W", "64"))
 STATUSES = [C.STATUS_SENT, C.STATUS_SENT_LATE, C.STATUS_DROPPED_LATE, C.STATUS_DROPPED_HORIZON,
-            C.STATUS_FLUSHED, C.STATUS_REJECTED]
+            C.STATUS_FLUSHED, C.STATUS_REJECTED, C.STATUS_DMA_ERROR]
 CNT_OFF = {C.STATUS_SENT: C.Q_CNT_SENT, C.STATUS_SENT_LATE: C.Q_CNT_SENT_LATE,
            C.STATUS_DROPPED_LATE: C.Q_CNT_DROPPED_LATE, C.STATUS_DROPPED_HORIZON: C.Q_CNT_DROPPED_HORIZON,
-           C.STATUS_FLUSHED: C.Q_CNT_FLUSHED, C.STATUS_REJECTED: C.Q_CNT_REJECTED}
+           C.STATUS_FLUSHED: C.Q_CNT_FLUSHED, C.STATUS_REJECTED: C.Q_CNT_REJECTED,
+           C.STATUS_DMA_ERROR: C.Q_CNT_DMA_ERROR}
 FIELDS = [("queue", 3), ("ring_index", 16), ("cookie", 32), ("launch_ns", 64), ("depart_ns", 64),
           ("len", 16), ("status", 8), ("reason", 8), ("capped", 1), ("handle", NODE_W), ("handle_valid", 1)]
 CPL_BASE = 0x1_0000_2000   # above 4 GiB: BASE_HI is used

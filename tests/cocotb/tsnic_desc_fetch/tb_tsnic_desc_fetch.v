@@ -1,5 +1,6 @@
 // Bench wrapper: tsnic_desc_fetch + tsnic_desc_table, a free-running PHC (4 ns per cycle) and
-// the table's read/free ports brought out so the bench can play tsnic_tx_prefetch/tsnic_cpl_write.
+// the table's read/free ports brought out so the bench can play tsnic_tx_prefetch/tsnic_cpl_write
+// (and its per-completion events, evt_cpl_*).
 // The 4 ns clock is generated here rather than by a cocotb Clock (two Python wake-ups per cycle).
 `resetall
 `timescale 1ns / 1ps
@@ -81,6 +82,8 @@ module tb_tsnic_desc_fetch #(
     output wire [NODE_W-1:0]     m_cpl_req_handle,
     output wire                  m_cpl_req_handle_valid,
     output wire                  evt_posted,
+    input  wire                  evt_cpl_valid,
+    input  wire [QUEUE_W-1:0]    evt_cpl_queue,
 
     input  wire                  tbl_rd_en,
     input  wire [NODE_W-1:0]     tbl_rd_handle,
@@ -147,6 +150,7 @@ tsnic_desc_fetch #(
     .m_cpl_req_len(m_cpl_req_len), .m_cpl_req_status(m_cpl_req_status), .m_cpl_req_reason(m_cpl_req_reason),
     .m_cpl_req_capped(m_cpl_req_capped), .m_cpl_req_handle(m_cpl_req_handle),
     .m_cpl_req_handle_valid(m_cpl_req_handle_valid),
+    .evt_cpl_valid(evt_cpl_valid), .evt_cpl_queue(evt_cpl_queue),
     .evt_posted(evt_posted)
 );
 

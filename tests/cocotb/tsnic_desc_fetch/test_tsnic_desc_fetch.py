@@ -2,11 +2,13 @@
 
 The bench plays everything around the fetch: the host (rings in an AxiRamRead with ~800 ns pipelined
 read latency, doorbells through the register interface), the calendar (a sink that records inserts,
-with programmable backpressure, and answers flushes with flush_done), and tsnic_cpl_write (a sink for
-REJECTED completion requests that also reads each inserted entry back from the table by handle and
-frees it). A Python model of every posted descriptor is the scoreboard: each must come out exactly once,
-inserted (with the right table entry and policies) or rejected (with the right reason), in ring order
-per queue.
+with programmable backpressure, optionally its quota hold, and answers flushes with flush_done), and
+tsnic_cpl_write (a sink for REJECTED completion requests that also reads each inserted entry back from
+the table by handle and frees it, and gives one evt_cpl event per completion of either kind). A Python
+model of every posted descriptor is the scoreboard: each must come out exactly once, inserted (with the
+right table entry and policies) or rejected (with the right reason), in ring order per queue. The quota
+rule is checked at every read burst (64- to 256-bit buses): the queue's descriptors read so far minus
+its completion events given so far, plus the burst, never exceed its quota.
 """
 
 import collections
@@ -28,6 +30,7 @@ CLK_NS = 4
 MAX_FRAME_LEN = 9600
 NUM_QUEUES = 8
 NODES = 32                      # NODE_W = 5 in the wrapper
+DEFAULT_QUOTA = NODES // 4      # the quota of a queue whose QUOTA is 0 (the calendar's default)
 MAX_BURST = 8
 DESC_FIFO = 1 << int(os.environ.get("DESC_FIFO_LOG2", "4"))
 MAX_OUT = 1 << int(os.environ.get("MAX_OUT_LOG2", "2"))
@@ -134,6 +137,15 @@ class TB:
         self.pending_tbl = collections.deque()
         self.last_ins_idx = {}
         self.last_rej_idx = {}
+        # completion events (the quota rule's input) and the rule's scoreboard
+        self.evt_fifo = collections.deque()
+        self.evt_given = collections.Counter()     # q -> events driven so far
+        self.issued = collections.Counter()        # q -> descriptors read so far (AR)
+        self.max_quota = {}                        # q -> largest effective quota set so far
+        self.max_outstanding = collections.Counter()
+        self.cal_quota = False                     # the calendar stand-in holds an insert over quota
+        self.cal_count = collections.Counter()     # q -> inserted and not yet freed
+        self.cpl_hold = set()                      # queues whose inserted entries are not completed
         dut.enable.value = 1
         dut.m_ins_ready.value = 0
         dut.m_cpl_req_ready.value = 0
@@ -143,6 +155,8 @@ class TB:
         dut.tbl_rd_handle.value = 0
         dut.tbl_free_valid.value = 0
         dut.tbl_free_handle.value = 0
+        dut.evt_cpl_valid.value = 0
+        dut.evt_cpl_queue.value = 0
 
     async def reset(self):
         self.dut.rst.value = 1
@@ -152,7 +166,7 @@ class TB:
         for _ in range(NUM_QUEUES + 5):
             await RisingEdge(self.dut.clk)
         for coro in (self._ins_sink(), self._cpl_sink(), self._flush_sink(), self._quota_mon(),
-                     self._ar_mon(), self._completer()):
+                     self._ar_mon(), self._completer(), self._evt_driver()):
             cocotb.start_soon(coro)
 
     def err(self, msg):
@@ -160,20 +174,29 @@ class TB:
         self.errors.append(msg)
 
     # ---------------------------------------------------------------- sinks (calendar, cpl_write)
+    def quota_of(self, q):
+        return self.max_quota.get(q, DEFAULT_QUOTA)
+
     async def _ins_sink(self):
         dut = self.dut
         while True:
-            dut.m_ins_ready.value = 0 if self.ins_hold else int(random.random() < self.ins_ready_prob)
             await FallingEdge(dut.clk)          # valid/ready as they stand for the next rising edge
+            rdy = 0 if self.ins_hold else int(random.random() < self.ins_ready_prob)
+            if self.cal_quota and dut.m_ins_valid.value:
+                q = int(dut.m_ins_queue.value)
+                if self.cal_count[q] >= self.quota_of(q):
+                    rdy = 0                     # the calendar's quota: the insert waits, port not ready
+            dut.m_ins_ready.value = rdy
             if dut.m_axi_rvalid.value and not dut.m_axi_rready.value:
                 self.r_stall_seen = True
-            if dut.m_ins_valid.value and dut.m_ins_ready.value:
+            if dut.m_ins_valid.value and rdy:
                 rec = dict(t=get_sim_time("ns"), q=int(dut.m_ins_queue.value),
                            handle=int(dut.m_ins_handle.value), launch=int(dut.m_ins_launch_ns.value),
                            late=int(dut.m_ins_late_policy.value), horiz=int(dut.m_ins_horizon_policy.value),
                            phc=int(dut.phc_ns.value))
                 self.ins_log.append(rec)
                 self.pending_tbl.append(rec)
+                self.cal_count[rec["q"]] += 1
             await RisingEdge(dut.clk)
 
     async def _cpl_sink(self):
@@ -190,6 +213,7 @@ class TB:
                            phc=int(dut.phc_ns.value))
                 self.rej_log.append(rec)
                 self._score_rej(rec)
+                self.evt_fifo.append(rec["q"])
             await RisingEdge(dut.clk)
 
     async def _flush_sink(self):
@@ -217,35 +241,60 @@ class TB:
             await RisingEdge(dut.clk)
             await ReadOnly()
             if dut.cfg_quota_wr.value:
-                self.quota_log.append((int(dut.cfg_quota_queue.value), int(dut.cfg_quota_value.value)))
+                q, v = int(dut.cfg_quota_queue.value), int(dut.cfg_quota_value.value)
+                self.quota_log.append((q, v))
+                eff = DEFAULT_QUOTA if v == 0 else min(v, NODES)
+                self.max_quota[q] = max(self.max_quota.get(q, DEFAULT_QUOTA), eff)
 
     async def _ar_mon(self):
         dut = self.dut
         while True:
             await FallingEdge(dut.clk)
             if dut.m_axi_arvalid.value and dut.m_axi_arready.value:
-                self.ar_log.append((get_sim_time("ns"), int(dut.m_axi_araddr.value), int(dut.m_axi_arlen.value)))
+                addr, ln = int(dut.m_axi_araddr.value), int(dut.m_axi_arlen.value)
+                self.ar_log.append((get_sim_time("ns"), addr, ln))
+                if DATA_W <= 256:
+                    self._check_quota_rule(addr, (ln + 1) * DATA_W // 256)
+
+    def _check_quota_rule(self, addr, n):
+        """The rule, from the bench's side: the events counted here were driven no later than the
+        DUT saw them, so the DUT's own count is never ahead of this one."""
+        qs = [q for q, qq in self.queues.items() if qq.base <= addr < qq.base + qq.size * C.DESC_SIZE]
+        if len(qs) != 1:
+            self.err(f"read burst at 0x{addr:x} matches queues {qs}")
+            return
+        q = qs[0]
+        self.issued[q] += n
+        out = self.issued[q] - self.evt_given[q]
+        self.max_outstanding[q] = max(self.max_outstanding[q], out)
+        if out > self.quota_of(q):
+            self.err(f"q{q}: burst of {n} makes {out} descriptors fetched and not completed, quota "
+                     f"{self.quota_of(q)}")
 
     async def _completer(self):
         """tsnic_cpl_write stand-in: reads each inserted entry back by handle (after a random delay),
         scores it and frees it the next cycle; one entry per cycle at best."""
         dut = self.dut
         to_free = None
+        free_q = None
         while True:
             await FallingEdge(dut.clk)
             rec = None
-            if self.pending_tbl:
-                head = self.pending_tbl[0]
+            head = next((r for r in self.pending_tbl if r["q"] not in self.cpl_hold), None)
+            if head is not None:
                 if "due" not in head:
                     head["due"] = get_sim_time("ns") + CLK_NS * random.randint(*self.free_delay)
                 if get_sim_time("ns") >= head["due"]:
-                    rec = self.pending_tbl.popleft()
+                    self.pending_tbl.remove(head)
+                    rec = head
             dut.tbl_rd_en.value = int(rec is not None)
             dut.tbl_rd_handle.value = rec["handle"] if rec else 0
             dut.tbl_free_valid.value = int(to_free is not None)
             dut.tbl_free_handle.value = to_free if to_free is not None else 0
             if to_free is not None:
                 assert dut.tbl_free_ready.value == 1
+                self.evt_fifo.append(free_q)
+                self.cal_count[free_q] -= 1
             to_free = None
             await RisingEdge(dut.clk)
             if rec is not None:
@@ -256,6 +305,22 @@ class TB:
                            idx=int(dut.tbl_rd_ring_index.value), q=int(dut.tbl_rd_queue.value))
                 self._score_ins(rec, ent)
                 to_free = rec["handle"]
+                free_q = rec["q"]
+
+    async def _evt_driver(self):
+        """tsnic_cpl_write's per-completion event: one per completion (insert freed or reject
+        accepted), at most one per cycle, sometimes a few cycles late."""
+        dut = self.dut
+        while True:
+            await FallingEdge(dut.clk)
+            if self.evt_fifo and random.random() < 0.7:
+                q = self.evt_fifo.popleft()
+                dut.evt_cpl_valid.value = 1
+                dut.evt_cpl_queue.value = q
+                self.evt_given[q] += 1
+            else:
+                dut.evt_cpl_valid.value = 0
+            await RisingEdge(dut.clk)
 
     # ---------------------------------------------------------------- scoreboard
     def _take(self, key, kind, info):
@@ -420,7 +485,7 @@ class TB:
 
     async def wait_all_out(self, timeout_us=200):
         t_end = get_sim_time("ns") + timeout_us * 1000
-        while not self.all_out() or self.pending_tbl or int(self.dut.tbl_used_count.value):
+        while not self.all_out() or self.pending_tbl or int(self.dut.tbl_used_count.value) or self.evt_fifo:
             await Timer(200, "ns")
             if get_sim_time("ns") > t_end:
                 missing = [k for k in self.expected if k not in self.outcome]
@@ -718,6 +783,8 @@ async def test_backpressure(dut):
     tb = await make_tb(dut)
     for q in range(4):
         await tb.setup_queue(q, 7)
+        # the whole pool each: the quotas (4 x pool/4 by default) would keep the table from filling
+        await tb.wr(qreg(q, C.Q_QUOTA), NODES)
     tb.ins_hold = True
     for q in range(4):
         await tb.post(q, [tb.good_desc(q) for _ in range(60)])
@@ -801,6 +868,7 @@ async def test_throughput(dut):
     tb = await make_tb(dut)
     tb.free_delay = (0, 0)
     await tb.setup_queue(0, int(os.environ.get("TP_RING_LOG2", "10")))
+    await tb.wr(qreg(0, C.Q_QUOTA), NODES)       # the whole pool: the quota is not the limit here
     total = int(os.environ.get("TP_DESCS", "800"))
     posted = 0
     t0 = None
@@ -845,3 +913,36 @@ async def test_cons_tracks_descriptors(dut):
     assert await tb.rd(qreg(0, C.Q_PROD)) == 11
     tb.ins_hold = False
     await tb.check_final()
+
+
+@cocotb.test()
+async def test_quota_isolation(dut):
+    """A queue at its quota (its completions withheld, far-future frames) holds no other queue: with
+    the calendar stand-in holding an over-quota insert (as tsnic_calendar does, port not ready),
+    queue 0 is fetched exactly up to its quota and queue 1's descriptors, rung later, are all
+    inserted at once. Completions of queue 0 then let the rest through; a raised QUOTA is used."""
+    tb = await make_tb(dut)
+    tb.cal_quota = True
+    tb.cpl_hold = {0}
+    await tb.setup_queue(0, 6)
+    await tb.setup_queue(1, 4)
+    await tb.post(0, [tb.good_desc(0) for _ in range(40)])
+    await Timer(4000, "ns")
+    ins0 = sum(1 for r in tb.ins_log if r["q"] == 0)
+    assert ins0 == DEFAULT_QUOTA, f"queue 0 inserted {ins0}, quota {DEFAULT_QUOTA}"
+    assert await tb.rd(qreg(0, C.Q_CONS)) == DEFAULT_QUOTA, "queue 0 fetched past its quota"
+    t1 = get_sim_time("ns")
+    await tb.post(1, [tb.good_desc(1) for _ in range(10)])
+    await Timer(4000, "ns")
+    ins1 = [r for r in tb.ins_log if r["q"] == 1]
+    assert len(ins1) == 10, f"queue 1: {len(ins1)} of 10 inserted within 4 us behind a queue at its quota"
+    tb.log.info("queue 1's 10 descriptors inserted %.0f ns after the doorbell; queue 0 held at %d",
+                max(r["t"] for r in ins1) - t1, ins0)
+    assert sum(1 for r in tb.ins_log if r["q"] == 0) == DEFAULT_QUOTA
+    # a raised quota: queue 0 fetches up to it once a completion re-arms it
+    await tb.wr(qreg(0, C.Q_QUOTA), 12)
+    tb.cpl_hold = set()
+    await tb.check_final()
+    if DATA_W <= 256:                            # the burst-level check (see the module doc)
+        assert tb.max_outstanding[0] == 12, tb.max_outstanding
+    assert not tb.errors
