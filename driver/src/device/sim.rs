@@ -23,7 +23,7 @@ use std::rc::Rc;
 use tsnic_sim::{Config, FastForwardStats, MemStats, SimCard, SimError, WireFrame, WireStats};
 
 use super::sim_state::{self, StateChoice, StateLock};
-use super::{Backend, DeviceError, DmaRegion, HostClockModel, DMA_ALIGN};
+use super::{Backend, DeviceError, DmaRegion, HostClockModel};
 use crate::contract::reg;
 
 pub use tsnic_sim::{Config as SimConfig, CoreSize, LineRate, Width};
@@ -512,36 +512,19 @@ impl Backend for SimBackend {
     }
 
     fn dma_alloc(&mut self, len: usize) -> Result<DmaRegion, DeviceError> {
-        if len == 0 {
-            return Err(DeviceError::DmaAlloc {
-                len,
-                why: "zero-length region".into(),
-            });
-        }
-        let rounded = len.div_ceil(DMA_ALIGN) * DMA_ALIGN;
-        let (id, iova) = self.card.mem_mut().alloc(rounded);
-        Ok(DmaRegion::new(id, iova, rounded))
+        host_dma::alloc(self.card.mem_mut(), len)
     }
 
     fn dma_free(&mut self, region: DmaRegion) -> Result<(), DeviceError> {
-        if self.card.mem_mut().free(region.id()) {
-            Ok(())
-        } else {
-            Err(DeviceError::DmaAlloc {
-                len: region.len(),
-                why: "region already freed".into(),
-            })
-        }
+        host_dma::free(self.card.mem_mut(), region)
     }
 
     fn dma_write(&mut self, region: &DmaRegion, offset: usize, data: &[u8]) {
-        self.card.mem_mut().region_mut(region.id())[offset..offset + data.len()]
-            .copy_from_slice(data);
+        host_dma::write(self.card.mem_mut(), region, offset, data);
     }
 
     fn dma_read(&mut self, region: &DmaRegion, offset: usize, buf: &mut [u8]) {
-        let len = buf.len();
-        buf.copy_from_slice(&self.card.mem().region(region.id())[offset..offset + len]);
+        host_dma::read(self.card.mem(), region, offset, buf);
     }
 
     fn dma_read_u32(&mut self, region: &DmaRegion, offset: usize) -> u32 {
@@ -588,6 +571,7 @@ impl Backend for SimBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::device::DMA_ALIGN;
 
     #[test]
     fn host_clock_round_trips_through_the_state() {
@@ -628,5 +612,43 @@ mod tests {
                 assert_eq!(b.dma_read_u32(&r, 8), 0x0403_0201);
             }
         }
+    }
+}
+
+/// DMA regions in the co-simulation's host memory, for both simulated backends (core and board).
+pub(super) mod host_dma {
+    use super::super::{DeviceError, DmaRegion, DMA_ALIGN};
+    use tsnic_sim::hostmem::HostMemory;
+
+    pub fn alloc(mem: &mut HostMemory, len: usize) -> Result<DmaRegion, DeviceError> {
+        if len == 0 {
+            return Err(DeviceError::DmaAlloc {
+                len,
+                why: "zero-length region".into(),
+            });
+        }
+        let rounded = len.div_ceil(DMA_ALIGN) * DMA_ALIGN;
+        let (id, iova) = mem.alloc(rounded);
+        Ok(DmaRegion::new(id, iova, rounded))
+    }
+
+    pub fn free(mem: &mut HostMemory, region: DmaRegion) -> Result<(), DeviceError> {
+        if mem.free(region.id()) {
+            Ok(())
+        } else {
+            Err(DeviceError::DmaAlloc {
+                len: region.len(),
+                why: "region already freed".into(),
+            })
+        }
+    }
+
+    pub fn write(mem: &mut HostMemory, region: &DmaRegion, offset: usize, data: &[u8]) {
+        mem.region_mut(region.id())[offset..offset + data.len()].copy_from_slice(data);
+    }
+
+    pub fn read(mem: &HostMemory, region: &DmaRegion, offset: usize, buf: &mut [u8]) {
+        let len = buf.len();
+        buf.copy_from_slice(&mem.region(region.id())[offset..offset + len]);
     }
 }

@@ -18,8 +18,8 @@
 use tsnic_sim::board::{BoardCard, BoardConfig, PcieStats};
 use tsnic_sim::{SimError, WireFrame};
 
-use super::sim::{WireTap, SIM_HOST_EPOCH_NS};
-use super::{Backend, DeviceError, DmaRegion, HostClockModel, DMA_ALIGN};
+use super::sim::{host_dma, WireTap, SIM_HOST_EPOCH_NS};
+use super::{Backend, DeviceError, DmaRegion, HostClockModel};
 use crate::contract::reg;
 
 /// The MSI-X table in BAR0 (tsnic_pcie_us: the endpoint serves it at 0x20000, 16 bytes per entry:
@@ -227,36 +227,19 @@ impl Backend for BoardBackend {
     }
 
     fn dma_alloc(&mut self, len: usize) -> Result<DmaRegion, DeviceError> {
-        if len == 0 {
-            return Err(DeviceError::DmaAlloc {
-                len,
-                why: "zero-length region".into(),
-            });
-        }
-        let rounded = len.div_ceil(DMA_ALIGN) * DMA_ALIGN;
-        let (id, iova) = self.card.mem_mut().alloc(rounded);
-        Ok(DmaRegion::new(id, iova, rounded))
+        host_dma::alloc(self.card.mem_mut(), len)
     }
 
     fn dma_free(&mut self, region: DmaRegion) -> Result<(), DeviceError> {
-        if self.card.mem_mut().free(region.id()) {
-            Ok(())
-        } else {
-            Err(DeviceError::DmaAlloc {
-                len: region.len(),
-                why: "region already freed".into(),
-            })
-        }
+        host_dma::free(self.card.mem_mut(), region)
     }
 
     fn dma_write(&mut self, region: &DmaRegion, offset: usize, data: &[u8]) {
-        self.card.mem_mut().region_mut(region.id())[offset..offset + data.len()]
-            .copy_from_slice(data);
+        host_dma::write(self.card.mem_mut(), region, offset, data);
     }
 
     fn dma_read(&mut self, region: &DmaRegion, offset: usize, buf: &mut [u8]) {
-        let len = buf.len();
-        buf.copy_from_slice(&self.card.mem().region(region.id())[offset..offset + len]);
+        host_dma::read(self.card.mem(), region, offset, buf);
     }
 
     fn now_ns(&mut self) -> u64 {
