@@ -793,11 +793,11 @@ pub fn frame_wire_ps(len: u32, rate_bps: u64) -> u64 {
 }
 
 impl Report {
-    /// Summarise an outcome.
-    pub fn new(out: &Outcome, ctx: &ReportContext) -> Report {
-        let mut r = Report {
-            packets: (out.results.len() + out.unfinished.len()) as u64,
-            unfinished: out.unfinished.len() as u64,
+    /// A report of nothing yet for a job run in `ctx`: every count 0, no figures.
+    pub fn empty(ctx: &ReportContext) -> Report {
+        Report {
+            packets: 0,
+            unfinished: 0,
             partial: None,
             sent: 0,
             sent_late: 0,
@@ -825,7 +825,17 @@ impl Report {
             early: 0,
             queues: BTreeMap::new(),
             backend: ctx.backend.clone(),
+            frames: Vec::new(),
+        }
+    }
+
+    /// Summarise an outcome.
+    pub fn new(out: &Outcome, ctx: &ReportContext) -> Report {
+        let mut r = Report {
+            packets: (out.results.len() + out.unfinished.len()) as u64,
+            unfinished: out.unfinished.len() as u64,
             frames: Vec::with_capacity(out.results.len()),
+            ..Report::empty(ctx)
         };
         let tol = ctx.clk_period_ps.div_ceil(1000).max(1) as i64;
         let mut errs = Vec::new();

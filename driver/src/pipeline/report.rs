@@ -9,7 +9,6 @@
 //! completion order) and turned into JSON, in job order, when the report is written. So the report
 //! keeps its shape (summary, then `frames`), and its memory does not grow with the job.
 
-use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 
@@ -153,38 +152,7 @@ impl ReportBuilder {
     /// per-frame list (in a temporary file).
     pub fn new(ctx: &ReportContext, frames: bool) -> std::io::Result<ReportBuilder> {
         Ok(ReportBuilder {
-            r: Report {
-                packets: 0,
-                sent: 0,
-                sent_late: 0,
-                dropped_late: 0,
-                dropped_horizon: 0,
-                rejected: 0,
-                flushed: 0,
-                dma_error: 0,
-                capped: 0,
-                unfinished: 0,
-                partial: None,
-                error_ns: None,
-                error_sent_ns: None,
-                sim_error_ns: None,
-                sim_error_sent_ns: None,
-                sim_clock: String::new(),
-                delay_ns: None,
-                late: 0,
-                late_busy_line: 0,
-                late_card: 0,
-                duration_ns: 0,
-                achieved_gbps: None,
-                achieved_mpps: None,
-                no_rate: None,
-                t0_ns: ctx.t0_ns,
-                lead_ns: ctx.lead_ns,
-                early: 0,
-                queues: BTreeMap::new(),
-                backend: ctx.backend.clone(),
-                frames: Vec::new(),
-            },
+            r: Report::empty(ctx),
             line_rate_bps: ctx.line_rate_bps,
             wire_recorded: ctx.wire_start_ps.is_some(),
             tol: ctx.clk_period_ps.div_ceil(1000).max(1) as i64,
