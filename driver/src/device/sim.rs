@@ -340,14 +340,6 @@ impl SimBackend {
     pub fn mmio_ops(&self) -> u64 {
         self.mmio_ops
     }
-
-    fn check_offset(offset: usize) -> u32 {
-        assert!(
-            offset < crate::contract::BAR0_SIZE && offset & 3 == 0,
-            "BAR0 offset {offset:#x} outside the map or unaligned: a driver bug"
-        );
-        offset as u32
-    }
 }
 
 /// What a configuration of the simulated card is, in words.
@@ -489,7 +481,7 @@ impl Backend for SimBackend {
     }
 
     fn read32(&mut self, offset: usize) -> u32 {
-        let off = Self::check_offset(offset);
+        let off = host_dma::bar0_offset(offset);
         self.feed_rx();
         self.mmio_ops += 1;
         let r = self.card.mmio_read(off);
@@ -501,7 +493,7 @@ impl Backend for SimBackend {
     }
 
     fn write32(&mut self, offset: usize, value: u32) {
-        let off = Self::check_offset(offset);
+        let off = host_dma::bar0_offset(offset);
         self.feed_rx();
         self.mmio_ops += 1;
         // Host-memory writes are already in place (dma_write copies at once): release order holds.
@@ -615,7 +607,8 @@ mod tests {
     }
 }
 
-/// DMA regions in the co-simulation's host memory, for both simulated backends (core and board).
+/// DMA regions in the co-simulation's host memory and BAR0 offsets, for both simulated backends
+/// (core and board).
 pub(super) mod host_dma {
     use super::super::{DeviceError, DmaRegion, DMA_ALIGN};
     use tsnic_sim::hostmem::HostMemory;
@@ -645,6 +638,15 @@ pub(super) mod host_dma {
 
     pub fn write(mem: &mut HostMemory, region: &DmaRegion, offset: usize, data: &[u8]) {
         mem.region_mut(region.id())[offset..offset + data.len()].copy_from_slice(data);
+    }
+
+    /// A BAR0 offset as the model takes it; outside the map or unaligned is a driver bug.
+    pub fn bar0_offset(offset: usize) -> u32 {
+        assert!(
+            offset < crate::contract::BAR0_SIZE && offset & 3 == 0,
+            "BAR0 offset {offset:#x} outside the map or unaligned: a driver bug"
+        );
+        offset as u32
     }
 
     pub fn read(mem: &HostMemory, region: &DmaRegion, offset: usize, buf: &mut [u8]) {
