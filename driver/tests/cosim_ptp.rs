@@ -10,10 +10,25 @@ use tsnic::capture::PcapNgOut;
 use tsnic::ptp::pair::{run, PairConfig, PairResult};
 use tsnic::ptp::{PortState, Role, Transport};
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tsnic-cosim-ptp-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
+/// A scratch file in a directory of this process's own; both are removed when it goes out of
+/// scope, also when an assertion fails.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let d = std::env::temp_dir().join(format!("tsnic-cosim-ptp-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        Scratch(d.join(name))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+        if let Some(d) = self.0.parent() {
+            let _ = std::fs::remove_dir(d); // fails while another test's file is in it
+        }
+    }
 }
 
 fn pair(cfg: PairConfig) -> PairResult {
@@ -113,7 +128,8 @@ fn slave_card_locks_to_master_card_and_tshark_reads_every_message() {
             r.true_offset_ns[0]
         );
 
-        let p = tmp(&format!("pair-{transport:?}.pcapng"));
+        let scratch = Scratch::new(&format!("pair-{transport:?}.pcapng"));
+        let p = scratch.0.clone();
         let mut w = PcapNgOut::create(&p).unwrap();
         for (ts, f) in &r.wire {
             w.write(*ts, f).unwrap();

@@ -64,6 +64,14 @@ fn tshark(r: &LinuxResult, name: &str) -> (usize, Vec<u8>) {
         "tsnic-linux-ptp-{}-{name}.pcapng",
         std::process::id()
     ));
+    // removed also when an assertion below fails
+    struct Remove<'a>(&'a Path);
+    impl Drop for Remove<'_> {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(self.0);
+        }
+    }
+    let _remove = Remove(&p);
     let mut w = PcapNgOut::create(&p).unwrap();
     for (ts, f) in &r.wire {
         w.write(*ts, f).unwrap();
@@ -94,7 +102,6 @@ fn tshark(r: &LinuxResult, name: &str) -> (usize, Vec<u8>) {
         .collect();
     t.sort_unstable();
     t.dedup();
-    let _ = std::fs::remove_file(Path::new(&p));
     (bad.lines().filter(|l| !l.trim().is_empty()).count(), t)
 }
 
