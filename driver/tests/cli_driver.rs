@@ -113,10 +113,28 @@ fn without_the_sim_feature_the_simulator_is_named_not_missing() {
     std::fs::remove_file(&trace).ok();
 }
 
+/// This test's scratch directory (the test harness names each test's thread after the test).
+fn scratch_dir() -> std::path::PathBuf {
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("main")
+        .replace("::", "-");
+    std::env::temp_dir().join(format!("tsnic-cli-{}-{test}", std::process::id()))
+}
+
 fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("tsnic-cli-{}", std::process::id()));
+    let d = scratch_dir();
     std::fs::create_dir_all(&d).unwrap();
     d.join(name)
+}
+
+/// Removes this test's scratch directory when the test ends, also when it fails.
+struct Scratch;
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(scratch_dir());
+    }
 }
 
 fn trace_file(name: &str, body: &str) -> std::path::PathBuf {
@@ -129,6 +147,7 @@ fn trace_file(name: &str, body: &str) -> std::path::PathBuf {
 /// below comes from the check): extension, folder, same file as the input or another output.
 #[test]
 fn push_checks_outputs_before_running() {
+    let _scratch = Scratch;
     let t = trace_file("out.csv", "launch_ns,queue,len\n0,0,60\n");
     let ts = t.to_str().unwrap();
     let pcap = tmp("x.pcap");
@@ -213,6 +232,7 @@ fn push_checks_outputs_before_running() {
 /// No arithmetic wraps: a lead that overflows the PHC is an error, not time 271 ns.
 #[test]
 fn push_refuses_wrapping_times_and_too_long_holds() {
+    let _scratch = Scratch;
     let t = trace_file("wrap.csv", "launch_ns,queue,len\n0,0,60\n");
     let (ok, _, err) = tsnic(&[
         "push",
@@ -259,6 +279,7 @@ fn push_refuses_wrapping_times_and_too_long_holds() {
 /// --ring-log2 above what the card takes is an error that says the largest, not a silent clamp.
 #[test]
 fn push_refuses_ring_sizes_above_the_card() {
+    let _scratch = Scratch;
     let t = trace_file("ring.csv", "launch_ns,queue,len\n0,0,60\n");
     let (ok, _, err) = tsnic(&[
         "push",
@@ -286,6 +307,7 @@ fn push_refuses_ring_sizes_above_the_card() {
 /// A UTF-8 BOM is accepted (the error below is about line 3, not the header); UTF-16 is named.
 #[test]
 fn trace_encodings() {
+    let _scratch = Scratch;
     let t = trace_file("bom.csv", "\u{feff}launch_ns,queue,len\n0,0,60\n0,99,60\n");
     let (ok, _, err) = tsnic(&["push", "--backend", "mem", t.to_str().unwrap()]);
     assert!(!ok && err.contains("line 3, field `queue`"), "{err}");
