@@ -5,6 +5,8 @@ use std::process::Command;
 
 mod bin;
 use bin::tsnic;
+mod scratch;
+use scratch::{tmp, Scratch};
 
 #[test]
 fn info_and_stats_on_mem() {
@@ -111,30 +113,6 @@ fn without_the_sim_feature_the_simulator_is_named_not_missing() {
         );
     }
     std::fs::remove_file(&trace).ok();
-}
-
-/// This test's scratch directory (the test harness names each test's thread after the test).
-fn scratch_dir() -> std::path::PathBuf {
-    let test = std::thread::current()
-        .name()
-        .unwrap_or("main")
-        .replace("::", "-");
-    std::env::temp_dir().join(format!("tsnic-cli-{}-{test}", std::process::id()))
-}
-
-fn tmp(name: &str) -> std::path::PathBuf {
-    let d = scratch_dir();
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
-
-/// Removes this test's scratch directory when the test ends, also when it fails.
-struct Scratch;
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(scratch_dir());
-    }
 }
 
 fn trace_file(name: &str, body: &str) -> std::path::PathBuf {

@@ -6,9 +6,11 @@
 //! simulator could not be built, they fail with the reason.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
+mod scratch;
+use scratch::{tmp, Scratch};
 use tsnic::capture;
 use tsnic::contract::Status;
 use tsnic::device::sim::{SimBackend, SimConfig, WireTap};
@@ -22,12 +24,6 @@ use common::{core_ready, repo};
 
 /// Core clock period of the default configuration, ns.
 const CYCLE_NS: i64 = 4;
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tsnic-cosim-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
 
 fn tsnic(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_tsnic"))
@@ -185,6 +181,7 @@ fn check_run(run: &Run, rate: LineRate) -> BTreeMap<&'static str, usize> {
 
 #[test]
 fn push_demo_trace_through_the_cli_and_check_every_row() {
+    let _scratch = Scratch;
     if !core_ready() {
         return;
     }
@@ -389,6 +386,7 @@ fn late_rows_follow_the_late_policy() {
 
 #[test]
 fn bad_trace_names_line_and_field_and_sends_nothing() {
+    let _scratch = Scratch;
     // Needs no core: the mem backend identifies as a card; nothing may be written.
     let bad = tmp("bad.csv");
     std::fs::write(&bad, "# x\nlaunch_ns,queue,len\n0,0,60\n1000,0,59\n").unwrap();
@@ -412,6 +410,7 @@ fn bad_trace_names_line_and_field_and_sends_nothing() {
 
 #[test]
 fn replay_keeps_bytes_order_and_timing() {
+    let _scratch = Scratch;
     if !core_ready() {
         return;
     }
@@ -500,6 +499,7 @@ fn tshark_check(path: &Path) -> Option<(usize, usize)> {
 
 #[test]
 fn pcapng_of_trace_frames_reads_clean_in_tshark() {
+    let _scratch = Scratch;
     // The writer alone (no core): tsnic frames with ns timestamps.
     let p = tmp("tshark.pcapng");
     let mut w = capture::PcapNgOut::create(&p).unwrap();
@@ -591,6 +591,7 @@ fn a_sparse_trace_beyond_the_horizon_goes_out_whole() {
 
 #[test]
 fn strict_exits_non_zero_when_a_frame_was_not_sent() {
+    let _scratch = Scratch;
     if !core_ready() {
         return;
     }
@@ -639,6 +640,7 @@ fn strict_exits_non_zero_when_a_frame_was_not_sent() {
 
 #[test]
 fn replay_pads_runts_and_warns_about_backward_timestamps() {
+    let _scratch = Scratch;
     if !core_ready() {
         return;
     }
@@ -689,6 +691,7 @@ fn replay_pads_runts_and_warns_about_backward_timestamps() {
 /// independently; every frame leaves SENT within a core cycle of it, byte for byte the capture's.
 #[test]
 fn replay_retimed_looped_and_limited() {
+    let _scratch = Scratch;
     if !core_ready() {
         return;
     }
@@ -776,6 +779,7 @@ fn replay_retimed_looped_and_limited() {
 /// one, and the wire carries the capture in its order, each frame SENT within a cycle of its time.
 #[test]
 fn replay_spreads_flows_over_queues() {
+    let _scratch = Scratch;
     if !core_ready() {
         return;
     }
