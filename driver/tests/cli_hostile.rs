@@ -11,7 +11,7 @@ mod common;
 use common::core_ready;
 
 /// A fresh directory for one test.
-fn dir(name: &str) -> PathBuf {
+fn dir(name: &str) -> common::ScratchDir {
     common::scratch_dir("hostile", name)
 }
 

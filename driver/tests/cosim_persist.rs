@@ -5,7 +5,7 @@
 //!
 //! Each test keeps its card in its own temporary directory (TSNIC_SIM_STATE or `sim:state=PATH`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
@@ -18,7 +18,7 @@ mod common;
 use common::{core_ready, repo};
 
 /// A fresh directory for one test's card.
-fn card_dir(name: &str) -> PathBuf {
+fn card_dir(name: &str) -> common::ScratchDir {
     common::scratch_dir("persist", name)
 }
 
@@ -123,7 +123,6 @@ fn phc_set_is_there_at_the_next_get_advanced_by_simulated_time_only() {
     assert!(good, "{e}");
     assert!(field(&out, "phc", "(TAI") < 1_000_000, "{out}");
     assert_eq!(cycles(&st), c1);
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]
@@ -211,7 +210,6 @@ fn push_then_stats_shows_the_frames_and_a_second_push_adds_to_them() {
         "completion ring left enabled"
     );
     card.close().unwrap();
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// After a failed job, too, the driver disables the job's queues and the completion ring.
@@ -275,7 +273,6 @@ fn states_from_another_build_or_damaged_are_refused_and_reset_power_cycles() {
     let phc = field(&ok(&st, &["phc", "get"]), "phc", "(TAI");
     assert!(phc < 1_000_000, "after reset the PHC starts again: {phc}");
     assert!(ok(&d.join("none.state"), &["sim", "reset"]).contains("no state at"));
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]
@@ -335,5 +332,4 @@ fn a_busy_card_refuses_a_second_command_and_a_killed_command_saves_nothing() {
         0,
         "the sync's trims were not kept: {out}"
     );
-    let _ = std::fs::remove_dir_all(&d);
 }

@@ -20,13 +20,36 @@ pub fn core_ready() -> bool {
     }
 }
 
-/// A fresh, empty directory under the temp dir for one test: `tsnic-<suite>-<name>-<pid>`.
+/// A fresh, empty directory under the temp dir for one test: `tsnic-<suite>-<name>-<pid>`, removed
+/// when the returned guard is dropped (also when the test fails); it derefs to the path.
 #[allow(dead_code)]
-pub fn scratch_dir(suite: &str, name: &str) -> PathBuf {
+pub fn scratch_dir(suite: &str, name: &str) -> ScratchDir {
     let d = std::env::temp_dir().join(format!("tsnic-{suite}-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    ScratchDir(d)
+}
+
+/// See [`scratch_dir`].
+pub struct ScratchDir(pub PathBuf);
+
+impl std::ops::Deref for ScratchDir {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for ScratchDir {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// splitmix64: a small, fixed random source so a failing seed can be rerun (suites that draw random

@@ -1,5 +1,8 @@
 //! Scratch files for a test: a directory per test (the test harness names each test's thread after
 //! the test), removed when the test's [`Scratch`] guard goes out of scope, also when it fails.
+//! For suites that call `tmp(name)` from many places; co-simulation suites that name their
+//! directory use `common::scratch_dir` (tests/common needs the simulator, and cli_driver also runs
+//! without it).
 
 use std::path::PathBuf;
 
