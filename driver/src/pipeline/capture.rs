@@ -355,6 +355,25 @@ fn cut(n: u64) -> String {
 fn pcap_next(c: &mut Common, p: &mut Pcap, data: &mut Vec<u8>) -> Result<Option<Raw>, InputError> {
     let n = c.packets;
     let mut h = [0u8; 16];
+    // The common case: the record header and the packet are both in the reader's buffer. Copied from
+    // there once, into `data` (the slow path below reads the same bytes in two reads).
+    if let Ok(b) = p.r.fill_buf() {
+        if b.len() >= 16 {
+            h.copy_from_slice(&b[..16]);
+            let w = [h[8], h[9], h[10], h[11]];
+            let incl = if p.le {
+                u32::from_le_bytes(w)
+            } else {
+                u32::from_be_bytes(w)
+            } as usize;
+            if incl <= p.snaplen.max(262_144) as usize && b.len() >= 16 + incl {
+                data.clear();
+                data.extend_from_slice(&b[16..16 + incl]);
+                p.r.consume(16 + incl);
+                return pcap_packet(c, p, &h, data);
+            }
+        }
+    }
     let got = read_full(&mut p.r, &mut h).map_err(|e| io_err(&c.name, e))?;
     if got == 0 {
         return Ok(None);
@@ -376,7 +395,7 @@ fn pcap_next(c: &mut Common, p: &mut Pcap, data: &mut Vec<u8>) -> Result<Option<
             u32::from_be_bytes(w)
         }
     };
-    let (sec, frac, incl, orig) = (word(0), word(4), word(8), word(12));
+    let incl = word(8);
     if incl > p.snaplen.max(262_144) {
         return Err(fmt_err(&c.name, format!(
             "packet {n} claims {incl} captured bytes, more than the file's snap length ({}): the file is damaged (or not a pcap file); recapture it",
@@ -394,6 +413,26 @@ fn pcap_next(c: &mut Common, p: &mut Pcap, data: &mut Vec<u8>) -> Result<Option<
             ),
         ));
     }
+    pcap_packet(c, p, &h, data)
+}
+
+/// A pcap packet whose record header `h` and captured bytes `data` were read whole.
+#[inline]
+fn pcap_packet(
+    c: &mut Common,
+    p: &Pcap,
+    h: &[u8; 16],
+    data: &mut Vec<u8>,
+) -> Result<Option<Raw>, InputError> {
+    let word = |o: usize| {
+        let w = [h[o], h[o + 1], h[o + 2], h[o + 3]];
+        if p.le {
+            u32::from_le_bytes(w)
+        } else {
+            u32::from_be_bytes(w)
+        }
+    };
+    let (sec, frac, orig) = (word(0), word(4), word(12));
     let ns = u64::from(sec) * 1_000_000_000
         + if p.nanos {
             u64::from(frac)

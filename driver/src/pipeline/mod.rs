@@ -40,6 +40,9 @@ use reap::Reap;
 use schedule::{Held, Schedule};
 use sink::Sink;
 
+/// Frames posted in one burst before the completions are taken (see [`run`]).
+pub const BURST: u32 = 64;
+
 /// How a run went, whatever its end.
 #[derive(Debug, Clone, Default)]
 pub struct RunEnd {
@@ -150,7 +153,16 @@ pub fn run(
             // Post what the card can take now, in order: stop at the first frame beyond reach or whose
             // ring is full (frames behind it wait, so the posting order stays the launch order).
             let mut ring_full = false;
+            // A burst: at most BURST frames posted before the completions are looked at, so the
+            // frames in flight on a fast card (the null one) stay few and their buffers, descriptors
+            // and completion records stay in cache.
+            let mut burst = 0u32;
+            let mut burst_cut = false;
             loop {
+                if burst >= BURST {
+                    burst_cut = true;
+                    break;
+                }
                 if pending.is_none() && !input_done {
                     match sched.next_frame() {
                         Ok(p) => {
@@ -175,6 +187,7 @@ pub fn run(
                     }
                 }
                 if post.post(b, &caps, h, gen)? {
+                    burst += 1;
                     if let Some(h) = pending.take() {
                         sched.recycle(h.data);
                     }
@@ -198,6 +211,10 @@ pub fn run(
                 done += n;
                 progress(done, sched.read());
                 progressed = true;
+                continue;
+            }
+            if burst_cut {
+                // More to post now: no wait.
                 continue;
             }
             // Nothing to post, nothing came back: find when something is next due, watch for a stall.

@@ -13,6 +13,10 @@ use crate::ring::{CplRing, QueueConfig, Rings, TxQueue};
 
 use super::schedule::Held;
 
+/// Bytes of a queue's small buffers (see [`TxQueue::create_with_small`]): frames up to this long go
+/// to a pool of their own, the rest to buffers as large as the longest frame.
+pub const SMALL_BUF: usize = 256;
+
 /// Queues to create before the first post, each with its buffer size in bytes (a job known whole:
 /// buffers as large as its longest frame on that queue).
 pub type QueuePlan = Vec<(u16, usize)>;
@@ -82,9 +86,9 @@ impl Post {
             buf_size: buf_size.max(64).div_ceil(64) * 64,
             ..self.qcfg.clone()
         };
-        let tq = TxQueue::create(b, caps, q, &cfg)?;
+        let tq = TxQueue::create_with_small(b, caps, q, &cfg, SMALL_BUF)?;
         let pos = self.rings.queues.len();
-        self.in_flight.push(vec![None; tq.size() as usize]);
+        self.in_flight.push(vec![None; 2 * tq.size() as usize]);
         self.rings.queues.push(tq);
         self.qpos[q as usize] = pos;
         Ok(pos)
