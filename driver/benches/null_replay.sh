@@ -4,8 +4,10 @@
 # minimum frames), replayed RUNS times. Prints each run's `host: N ns per frame, M Mpps` (the
 # wall time of the pipeline's loop over the frames: reading the capture as it goes, posting,
 # doorbells, completion reaping, buffer recycling, the report's counts; not opening the card or the
-# first ring-full read ahead), then DPDK's figure on the same machine (driver/benches/dpdk_anchor.sh)
-# and the ratio, then the machine and the rerun command.
+# first ring-full read ahead) and the line before it, `loop thread: X ns on a CPU per frame` (the
+# CPU time of the loop's thread: on a shared machine the wall figure is mostly waiting for a CPU),
+# then DPDK's figure on the same machine (driver/benches/dpdk_anchor.sh) and the ratios, then the
+# machine and the rerun command.
 # Usage: driver/benches/null_replay.sh [N] [RUNS] [extra tsnic replay flags...]   (default 1000000 3)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -46,6 +48,10 @@ if not host or not dpdk:
     sys.exit("null_replay.sh: a run printed no figure")
 h, d = statistics.median(host), float(dpdk.group(1))
 print(f"ratio: tsnic {h:.1f} ns per frame / dpdk {d:.1f} ns per packet = {h / d:.2f}")
+cpu = [float(m.group(1)) for m in re.finditer(r"^loop thread: ([0-9.]+) ns on a CPU", open(sys.argv[1]).read(), re.M)]
+if cpu:
+    c = statistics.median(cpu)
+    print(f"ratio on a CPU: tsnic's loop thread {c:.1f} ns per frame / dpdk {d:.1f} = {c / d:.2f}")
 PY
 fi
 bench_footer "driver/benches/null_replay.sh $N $RUNS${*:+ $*}"

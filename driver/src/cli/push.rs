@@ -826,7 +826,15 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
     if args.backend == "null" && posted && done > 0 {
         // The null backend's figure: the host path alone (see --backend). On stderr when stdout
         // carries the JSON report or the capture; printed with --quiet too.
-        let line = host_line(end.loop_wall_ns, done);
+        let mut line = host_line(end.loop_wall_ns, done);
+        if let Some(cpu) = end.loop_cpu_ns {
+            // What the loop's thread itself used, whatever else the machine runs (the wall figure
+            // on a shared machine is mostly waiting for a CPU).
+            line = format!(
+                "loop thread: {:.1} ns on a CPU per frame\n{line}",
+                cpu as f64 / done as f64
+            );
+        }
         if report_to_stdout || pcap_to_stdout {
             eprintln!("{line}");
         } else {

@@ -54,6 +54,9 @@ pub struct RunEnd {
     pub doorbells: u64,
     /// Wall-clock ns of the post+reap loop (see [`crate::push::Outcome::loop_wall_ns`]).
     pub loop_wall_ns: u64,
+    /// CPU time of the loop's thread over the loop, ns (None: the OS does not say: no
+    /// `/proc/thread-self/schedstat`).
+    pub loop_cpu_ns: Option<u64>,
     /// The PHC against simulated time over the run.
     pub clock: ClockMap,
     /// Frames posted.
@@ -141,6 +144,7 @@ pub fn run(
     let mut input_error: Option<PushError> = None;
 
     let loop_start = std::time::Instant::now();
+    let cpu_start = thread_cpu_ns();
     let streamed = (|| -> Result<(), PushError> {
         loop {
             if opts
@@ -259,6 +263,9 @@ pub fn run(
         }
     })();
     let loop_wall_ns = loop_start.elapsed().as_nanos() as u64;
+    let loop_cpu_ns = cpu_start
+        .zip(thread_cpu_ns())
+        .map(|(a, b)| b.saturating_sub(a));
     if let Some(i) = irq {
         i.restore(b);
     }
@@ -334,6 +341,7 @@ pub fn run(
         end_phc_ns: phc_now(b),
         doorbells: post.doorbells(),
         loop_wall_ns,
+        loop_cpu_ns,
         clock,
         posted: post.posted(),
         completed: done,
@@ -344,4 +352,14 @@ pub fn run(
     // A job cut short has flushed its queues and waited for them already.
     crate::push::leave_quiet(b, &caps, &queues, false);
     Ok(Ran { end, error })
+}
+
+/// ns this thread has run on a CPU (Linux: `/proc/thread-self/schedstat`, first field).
+fn thread_cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
