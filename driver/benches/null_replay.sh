@@ -4,7 +4,7 @@
 # minimum frames), replayed RUNS times. Prints each run's `host: N ns per frame, M Mpps` (the
 # wall time of the pipeline's loop over the frames: reading the capture as it goes, posting,
 # doorbells, completion reaping, buffer recycling, the report's counts; not opening the card or the
-# first ring-full read ahead) and the line before it, `loop thread: X ns on a CPU per frame` (the
+# first ring-full read ahead) and the line before it on stderr, `loop thread: X ns on a CPU per frame` (the
 # CPU time of the loop's thread: on a shared machine the wall figure is mostly waiting for a CPU),
 # then DPDK's figure on the same machine (driver/benches/dpdk_anchor.sh) and the ratios, then the
 # machine and the rerun command.
@@ -34,7 +34,7 @@ cargo build --release --locked -q -p tsnic
 HOST=target/bench/null_replay.host
 : > "$HOST"
 for _ in $(seq "$RUNS"); do
-    ./target/release/tsnic replay --backend null --quiet "$@" "$PCAP" | tee -a "$HOST"
+    ./target/release/tsnic replay --backend null --quiet "$@" "$PCAP" 2>&1 | tee -a "$HOST"
 done
 # The anchor in the same run (driver/benches/dpdk_anchor.sh; NO_ANCHOR=1 leaves it out): DPDK's
 # testpmd, one core, 60-byte packets into its null device, and the ratio of the medians.

@@ -826,12 +826,13 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
     if args.backend == "null" && posted && done > 0 {
         // The null backend's figure: the host path alone (see --backend). On stderr when stdout
         // carries the JSON report or the capture; printed with --quiet too.
-        let mut line = host_line(end.loop_wall_ns, done);
+        let line = host_line(end.loop_wall_ns, done);
         if let Some(cpu) = end.loop_cpu_ns {
             // What the loop's thread itself used, whatever else the machine runs (the wall figure
-            // on a shared machine is mostly waiting for a CPU).
-            line = format!(
-                "loop thread: {:.1} ns on a CPU per frame\n{line}",
+            // on a shared machine is mostly waiting for a CPU); on stderr, so `host:` stays the
+            // summary's last line and --quiet's only one.
+            eprintln!(
+                "loop thread: {:.1} ns on a CPU per frame",
                 cpu as f64 / done as f64
             );
         }
