@@ -122,9 +122,23 @@ pub struct RunArgs {
     /// sim: only count wire frames, do not keep their bytes (long benchmarks; no wire check).
     #[arg(long)]
     pub no_wire_record: bool,
+    /// Post from N threads, each with its own TX queues (queue q: thread q % N); `replay` spreads
+    /// the flows over N queues unless --queues says otherwise, `push` follows the trace's queue
+    /// column. Each queue still gets its frames in launch order. On a backend that one thread
+    /// drives (the simulated card) the N shares are posted in turns by one thread.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_arg)]
+    pub threads: usize,
     /// Print no summary table.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// `--threads`: 1..=64.
+fn threads_arg(s: &str) -> Result<usize, String> {
+    match super::common::u64_arg(s)? {
+        n @ 1..=64 => Ok(n as usize),
+        _ => Err(format!("`{s}`: give 1 to 64 threads")),
+    }
 }
 
 /// Arguments of `tsnic push`.
@@ -264,6 +278,7 @@ pub fn options(args: &RunArgs) -> PushOptions {
             HorizonArg::Drop => HorizonPolicy::Drop,
             HorizonArg::Cap => HorizonPolicy::Cap,
         },
+        threads: args.threads,
         ..PushOptions::default()
     }
 }

@@ -23,6 +23,7 @@ pub mod post;
 pub mod reap;
 pub mod report;
 pub mod schedule;
+pub mod shards;
 pub mod sink;
 pub mod source;
 
@@ -145,123 +146,148 @@ pub fn run(
 
     let loop_start = std::time::Instant::now();
     let cpu_start = thread_cpu_ns();
-    let streamed = (|| -> Result<(), PushError> {
-        loop {
-            if opts
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed))
-            {
-                return Err(PushError::Stopped);
-            }
-            // Post what the card can take now, in order: stop at the first frame beyond reach or whose
-            // ring is full (frames behind it wait, so the posting order stays the launch order).
-            let mut ring_full = false;
-            // A burst: at most BURST frames posted before the completions are looked at, so the
-            // frames in flight on a fast card (the null one) stay few and their buffers, descriptors
-            // and completion records stay in cache.
-            let mut burst = 0u32;
-            let mut burst_cut = false;
+    // Frames handed to a posting thread (`--threads`) and never posted.
+    let mut left: Vec<Held> = Vec::new();
+    let streamed = if opts.threads > 1 {
+        shards::stream(
+            shards::Ctx {
+                b: &mut *b,
+                caps: &caps,
+                sched: &mut *sched,
+                gen,
+                post: &mut post,
+                sink: &mut *sink,
+                opts,
+                reach,
+                irq_wired,
+                ring_log2,
+                progress: &mut *progress,
+                pending: &mut pending,
+                input_done: &mut input_done,
+                input_error: &mut input_error,
+                done: &mut done,
+            },
+            &mut left,
+        )
+    } else {
+        (|| -> Result<(), PushError> {
             loop {
-                if burst >= BURST {
-                    burst_cut = true;
-                    break;
+                if opts
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
+                {
+                    return Err(PushError::Stopped);
                 }
-                if pending.is_none() && !input_done {
-                    match sched.next_frame() {
-                        Ok(p) => {
-                            pending = p;
-                            input_done = pending.is_none();
-                        }
-                        Err(e) => {
-                            // A bad row or packet: read no further, but send what was read before
-                            // it (the frames held in the window too), then end with the error.
-                            input_error.get_or_insert(PushError::Input(Box::new(e)));
-                            sched.end_input();
-                            continue;
+                // Post what the card can take now, in order: stop at the first frame beyond reach or whose
+                // ring is full (frames behind it wait, so the posting order stays the launch order).
+                let mut ring_full = false;
+                // A burst: at most BURST frames posted before the completions are looked at, so the
+                // frames in flight on a fast card (the null one) stay few and their buffers, descriptors
+                // and completion records stay in cache.
+                let mut burst = 0u32;
+                let mut burst_cut = false;
+                loop {
+                    if burst >= BURST {
+                        burst_cut = true;
+                        break;
+                    }
+                    if pending.is_none() && !input_done {
+                        match sched.next_frame() {
+                            Ok(p) => {
+                                pending = p;
+                                input_done = pending.is_none();
+                            }
+                            Err(e) => {
+                                // A bad row or packet: read no further, but send what was read before
+                                // it (the frames held in the window too), then end with the error.
+                                input_error.get_or_insert(PushError::Input(Box::new(e)));
+                                sched.end_input();
+                                continue;
+                            }
                         }
                     }
-                }
-                let Some(h) = &pending else { break };
-                let launch = h.job.launch_ns;
-                if launch > phc.saturating_add(reach) {
-                    phc = phc_now(b);
+                    let Some(h) = &pending else { break };
+                    let launch = h.job.launch_ns;
                     if launch > phc.saturating_add(reach) {
+                        phc = phc_now(b);
+                        if launch > phc.saturating_add(reach) {
+                            break;
+                        }
+                    }
+                    if post.post(b, &caps, h, gen)? {
+                        burst += 1;
+                        if let Some(h) = pending.take() {
+                            sched.recycle(h.data);
+                        }
+                    } else {
+                        ring_full = true;
                         break;
                     }
                 }
-                if post.post(b, &caps, h, gen)? {
-                    burst += 1;
-                    if let Some(h) = pending.take() {
-                        sched.recycle(h.data);
+                post.doorbell_all(b);
+                if input_done && pending.is_none() && post.outstanding() == 0 {
+                    return Ok(());
+                }
+                let mut n = reap.take(b, &mut post, sink)?;
+                if n == 0 && irq_wired {
+                    // Acknowledge, then look once more: a completion written after the acknowledgement
+                    // raises the interrupt again, so the wait below cannot miss it.
+                    b.write32(crate::contract::reg::CTRL_IRQ_STATUS, 1);
+                    n = reap.take(b, &mut post, sink)?;
+                }
+                if n > 0 {
+                    done += n;
+                    progress(done, sched.read());
+                    progressed = true;
+                    continue;
+                }
+                if burst_cut {
+                    // More to post now: no wait.
+                    continue;
+                }
+                // Nothing to post, nothing came back: find when something is next due, watch for a stall.
+                let now = phc_now(b);
+                phc = now;
+                if progressed {
+                    progressed = false;
+                    last_progress_phc = now;
+                }
+                let mut wake = u64::MAX;
+                if let Some(due) = post.oldest_due() {
+                    let since = last_progress_phc.max(due);
+                    let idle_for = now.saturating_sub(since);
+                    if due <= now && idle_for > opts.stall_timeout_ns {
+                        return Err(PushError::Stalled {
+                            outstanding: post.outstanding(),
+                            total: sched.read(),
+                            stalled_ns: idle_for,
+                            phc_ns: now,
+                        });
+                    }
+                    wake = since
+                        .saturating_add(opts.stall_timeout_ns)
+                        .saturating_add(1);
+                    if !irq_wired {
+                        wake = wake.min(due.max(now.saturating_add(opts.idle_wait_ns)));
                     }
                 } else {
-                    ring_full = true;
-                    break;
+                    last_progress_phc = now;
                 }
-            }
-            post.doorbell_all(b);
-            if input_done && pending.is_none() && post.outstanding() == 0 {
-                return Ok(());
-            }
-            let mut n = reap.take(b, &mut post, sink)?;
-            if n == 0 && irq_wired {
-                // Acknowledge, then look once more: a completion written after the acknowledgement
-                // raises the interrupt again, so the wait below cannot miss it.
-                b.write32(crate::contract::reg::CTRL_IRQ_STATUS, 1);
-                n = reap.take(b, &mut post, sink)?;
-            }
-            if n > 0 {
-                done += n;
-                progress(done, sched.read());
-                progressed = true;
-                continue;
-            }
-            if burst_cut {
-                // More to post now: no wait.
-                continue;
-            }
-            // Nothing to post, nothing came back: find when something is next due, watch for a stall.
-            let now = phc_now(b);
-            phc = now;
-            if progressed {
-                progressed = false;
-                last_progress_phc = now;
-            }
-            let mut wake = u64::MAX;
-            if let Some(due) = post.oldest_due() {
-                let since = last_progress_phc.max(due);
-                let idle_for = now.saturating_sub(since);
-                if due <= now && idle_for > opts.stall_timeout_ns {
-                    return Err(PushError::Stalled {
-                        outstanding: post.outstanding(),
-                        total: sched.read(),
-                        stalled_ns: idle_for,
-                        phc_ns: now,
-                    });
+                if let Some(h) = pending.as_ref().filter(|_| !ring_full) {
+                    wake = wake.min(h.job.launch_ns.saturating_sub(reach));
                 }
-                wake = since
-                    .saturating_add(opts.stall_timeout_ns)
-                    .saturating_add(1);
-                if !irq_wired {
-                    wake = wake.min(due.max(now.saturating_add(opts.idle_wait_ns)));
+                if wake == u64::MAX {
+                    return Err(PushError::Job(format!(
+                        "{} frame(s) neither posted nor outstanding: a driver bug",
+                        post.outstanding()
+                    )));
                 }
-            } else {
-                last_progress_phc = now;
+                let timeout = wake.saturating_sub(now).max(opts.idle_wait_ns.max(1));
+                b.wait_irq(timeout)?;
             }
-            if let Some(h) = pending.as_ref().filter(|_| !ring_full) {
-                wake = wake.min(h.job.launch_ns.saturating_sub(reach));
-            }
-            if wake == u64::MAX {
-                return Err(PushError::Job(format!(
-                    "{} frame(s) neither posted nor outstanding: a driver bug",
-                    post.outstanding()
-                )));
-            }
-            let timeout = wake.saturating_sub(now).max(opts.idle_wait_ns.max(1));
-            b.wait_irq(timeout)?;
-        }
-    })();
+        })()
+    };
     let loop_wall_ns = loop_start.elapsed().as_nanos() as u64;
     let loop_cpu_ns = cpu_start
         .zip(thread_cpu_ns())
@@ -307,7 +333,7 @@ pub fn run(
         }
         Some(e)
     } else {
-        for q in &mut post.rings.queues {
+        for q in &mut post.queues {
             q.disable(b, &caps);
         }
         input_error
@@ -324,7 +350,8 @@ pub fn run(
             sink_err.get_or_insert(e);
         }
     }
-    let mut rest: Vec<Held> = pending.into_iter().collect();
+    let mut rest: Vec<Held> = left;
+    rest.extend(pending);
     rest.extend(sched.drain_held());
     for h in rest {
         if let Err(e) = report_unfinished(h.raw.seq, &h.job) {
