@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Host cost of `tsnic replay` alone, on the `null` backend (no card, no simulation: a host thread
-# completes every descriptor): a pcap of N 60-byte frames, 67.2 ns apart (10 Gb/s line rate of
-# minimum frames, 64 UDP flows), replayed RUNS times (extra flags, e.g. `--threads 2`, go to each run). Prints each run's `host: N ns per frame, M Mpps` (the
-# wall time of the pipeline's loop over the frames: reading the capture as it goes, posting,
-# doorbells, completion reaping, buffer recycling, the report's counts; not opening the card or the
-# first ring-full read ahead) and the line before it on stderr, `loop thread: X ns on a CPU per frame` (the
-# CPU time of the loop's thread: on a shared machine the wall figure is mostly waiting for a CPU),
-# then DPDK's figure on the same machine (driver/benches/dpdk_anchor.sh) and the ratios, then the
-# machine and the rerun command.
+# completes every descriptor): a pcap of N 60-byte frames of 64 UDP flows, 67.2 ns apart (10 Gb/s
+# line rate of minimum frames), replayed RUNS times (extra flags, e.g. `--threads 2`, go to each
+# run). Prints each run's `host: N ns per frame, M Mpps` (the wall time of the pipeline's loop over
+# the frames: reading the capture as it goes, posting, doorbells, completion reaping, buffer
+# recycling, the report's counts; not opening the card or the first ring-full read ahead) and the
+# line before it (stderr), `loop thread: X ns on a CPU per frame` (the CPU time of the loop's
+# thread: on a shared machine the wall figure is mostly waiting for a CPU), then DPDK's figure on
+# the same machine (driver/benches/dpdk_anchor.sh) and the ratios, then the machine and the rerun
+# command.
 # Usage: driver/benches/null_replay.sh [N] [RUNS] [extra tsnic replay flags...]   (default 1000000 3)
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -39,6 +39,8 @@ struct Shard {
     recycled: Vec<Vec<u8>>,
     /// Why the thread stopped.
     error: Option<PushError>,
+    /// The thread waits to be told (a notification costs a system call: only then is one sent).
+    asleep: bool,
 }
 
 /// Frames given to a shard carry their bytes: nothing is generated there.
@@ -93,10 +95,12 @@ fn worker(slot: &Slot, port: &mut dyn Backend, caps: &Caps, quit: &AtomicBool) {
             Ok(0) => {
                 // Nothing to post, or the rings are full: wait to be told (frames came, or
                 // completions made room), or look again after a while.
+                g.asleep = true;
                 g = match slot.wake.wait_timeout(g, Duration::from_micros(200)) {
                     Ok((g, _)) => g,
                     Err(e) => e.into_inner().0,
                 };
+                g.asleep = false;
             }
             Ok(_) => {
                 // Let the loop's thread in (it hands frames over and completes under this lock).
@@ -139,6 +143,7 @@ pub(super) fn stream(cx: Ctx<'_, '_>, left: &mut Vec<Held>) -> Result<(), PushEr
                 inbox: VecDeque::new(),
                 recycled: Vec::new(),
                 error: None,
+                asleep: false,
             }),
             wake: Condvar::new(),
         })
@@ -339,8 +344,11 @@ fn main_loop(
             for d in g.recycled.drain(..) {
                 sched.recycle(d);
             }
+            let tell = g.asleep;
             drop(g);
-            slot.wake.notify_one();
+            if tell {
+                slot.wake.notify_one();
+            }
         }
         // Completions, in the ring's order, each to its shard and its result to the sinks.
         cpls.clear();
@@ -378,6 +386,7 @@ fn main_loop(
                 sink.completed(f.seq, &r, &bytes)
                     .map_err(PushError::Output)?;
             }
+            let mut tell = vec![false; n];
             for (k, g) in gs.iter_mut().enumerate() {
                 if !threaded && !g.inbox.is_empty() {
                     g.post_inbox(b, caps)?;
@@ -386,9 +395,11 @@ fn main_loop(
                 for d in g.recycled.drain(..) {
                     sched.recycle(d);
                 }
+                // Room was made: a thread waiting on full rings may go on.
+                tell[k] = g.asleep && !g.inbox.is_empty();
             }
             drop(gs);
-            for slot in slots {
+            for (slot, _) in slots.iter().zip(&tell).filter(|(_, &t)| t) {
                 slot.wake.notify_one();
             }
             *done += got as u64;
