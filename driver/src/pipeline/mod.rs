@@ -8,7 +8,7 @@
 //!    pcapng), each checked as it is read; an error names the row or packet.
 //! 2. [`schedule`]: launch-time order within a hold window, absolute launch times on the card's PHC.
 //! 3. [`post`]: the rings; a frame is posted once its launch time is within the card's reach and its
-//!    ring has room.
+//!    ring has room. With `--threads N`, [`shards`]: the queues shared out over N posting threads.
 //! 4. [`reap`]: completions matched to the frames in flight.
 //! 5. [`sink`]: results to the report ([`report`], [`histogram`]) and the `--pcap` capture as they
 //!    come, or all kept ([`sink::Collect`], for [`crate::push::run`]).
