@@ -265,6 +265,9 @@ fn main_loop(
     let mut batches: Vec<Vec<Held>> = (0..n).map(|_| Vec::new()).collect();
     let mut cpls = Vec::with_capacity(1024);
     let mut bytes = Vec::new();
+    // Reused each round (no allocation in the loop): every shard's lock, and who to wake.
+    let mut gs: Vec<MutexGuard<'_, Shard>> = Vec::with_capacity(n);
+    let mut tell = vec![false; n];
     let mut phc = phc_now(b);
     let mut last_progress_phc = phc;
     let mut progressed = false;
@@ -364,7 +367,7 @@ fn main_loop(
         }
         if got > 0 {
             let want_bytes = sink.wants_bytes();
-            let mut gs: Vec<MutexGuard<'_, Shard>> = slots.iter().map(lock).collect();
+            gs.extend(slots.iter().map(lock));
             for c in &cpls {
                 let g = &mut gs[c.queue as usize % n];
                 let p =
@@ -386,7 +389,6 @@ fn main_loop(
                 sink.completed(f.seq, &r, &bytes)
                     .map_err(PushError::Output)?;
             }
-            let mut tell = vec![false; n];
             for (k, g) in gs.iter_mut().enumerate() {
                 if !threaded && !g.inbox.is_empty() {
                     g.post_inbox(b, caps)?;
@@ -398,7 +400,7 @@ fn main_loop(
                 // Room was made: a thread waiting on full rings may go on.
                 tell[k] = g.asleep && !g.inbox.is_empty();
             }
-            drop(gs);
+            gs.clear();
             for (slot, _) in slots.iter().zip(&tell).filter(|(_, &t)| t) {
                 slot.wake.notify_one();
             }
