@@ -17,7 +17,7 @@ use tsnic::device::sim_board::BoardBackend;
 use tsnic::device::Card;
 use tsnic::push::{self, JobFrame, PushOptions};
 use tsnic::trace;
-use tsnic_sim::board::{BoardConfig, LinkStats, PcieStats};
+use tsnic_sim::board::{BoardConfig, LinkStats, PcieConfig, PcieStats};
 
 mod common;
 use common::{core_ready, repo};
@@ -243,5 +243,54 @@ fn budget_agrees_with_the_board_link_1500_byte_frames() {
     }
     for b in builds() {
         check(&b, 1500, 96);
+    }
+}
+
+/// The budget's other host settings on the same build: a root complex that sends one completion per
+/// 64-byte RCB, and RCB 128 with MPS 512 (MPS-sized and RCB-sized completions).
+#[test]
+fn budget_agrees_with_the_board_link_at_other_completion_sizes() {
+    if !core_ready() {
+        return;
+    }
+    let base = PcieConfig::default();
+    for (name, pcie) in [
+        (
+            "SUME, 64-byte completions",
+            PcieConfig {
+                cpl_max: 64,
+                ..base
+            },
+        ),
+        (
+            "SUME, RCB 128, MPS 512",
+            PcieConfig {
+                rcb: 128,
+                mps: 512,
+                cpl_max: 512,
+                ..base
+            },
+        ),
+        (
+            "SUME, RCB 128, MPS 512, 128-byte completions",
+            PcieConfig {
+                rcb: 128,
+                mps: 512,
+                cpl_max: 128,
+                ..base
+            },
+        ),
+    ] {
+        let b = Build {
+            name,
+            cfg: BoardConfig {
+                pcie,
+                ..BoardConfig::default()
+            },
+            bus_bits: 256,
+            line_gbps: 10,
+        };
+        check(&b, 60, 128);
+        check(&b, 1500, 48);
     }
 }

@@ -324,6 +324,9 @@ def parser():
     p.add_argument("--line-gbps", type=float, default=100.0, help="Ethernet line rate")
     p.add_argument("--latency", action="store_true",
                    help="print the reads-in-flight table (Mpps against read latency) instead")
+    p.add_argument("--dma-bw", action="store_true",
+                   help="print the link model's effective bandwidth for back-to-back DMA reads and "
+                        "writes of each size instead (the pcie-bench comparison)")
     p.add_argument("--json", action="store_true", help="JSON: one object per frame size")
     return p
 
@@ -424,11 +427,45 @@ def latency_table(cfg, a):
           "rate")
 
 
+def dma_bw_table(cfg, a):
+    """The link model's effective bandwidth for a stream of back-to-back DMA reads or writes of one
+    size (aligned, nothing else on the link), Gb/s: what pcie-bench's BW_RD / BW_WR measure."""
+    cap = link_bytes_per_s(cfg.lanes, cfg.skp_interval)
+    rows = []
+    for n in sizes(a):
+        down, up = Tally(), Tally()
+        dma_read(cfg, down, up, [0], [0], "read", 1 << 32, n)
+        down.add("DLLPs", cfg.dllp_share * up.total_tlps(), 0)
+        up.add("DLLPs", cfg.dllp_share * down.total_tlps(), 0)
+        rd = n * 8 / (max(down.total(), up.total()) / cap) / 1e9
+        w = Tally()
+        addr, left = 1 << 32, n
+        while left:
+            c = min(left, cfg.mps - (addr & (cfg.mps - 1)))
+            w.add("write", tlp(req_hdr_dw(cfg.addr64), c), 1, c)
+            addr += c
+            left -= c
+        wr = n * 8 / (w.total() / cap) / 1e9
+        rows.append({"size": n, "read_gbps": rd, "write_gbps": wr})
+    if a.json:
+        json.dump({"config": cfg.describe(), "rows": rows}, sys.stdout, indent=1)
+        print()
+        return
+    print(f"# effective DMA bandwidth, Gb/s: {cfg.describe()}; link "
+          f"{cap * 8 / 1e9:.2f} Gb/s per direction")
+    print("| size | read | write |")
+    print("|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r['size']} | {r['read_gbps']:.2f} | {r['write_gbps']:.2f} |")
+
+
 def main(argv=None):
     a = parser().parse_args(argv)
     cfg = Cfg(a)
     if a.latency:
         latency_table(cfg, a)
+    elif a.dma_bw:
+        dma_bw_table(cfg, a)
     else:
         budget_table(cfg, a)
 
