@@ -324,6 +324,9 @@ def parser():
     p.add_argument("--line-gbps", type=float, default=100.0, help="Ethernet line rate")
     p.add_argument("--latency", action="store_true",
                    help="print the reads-in-flight table (Mpps against read latency) instead")
+    p.add_argument("--summary", action="store_true",
+                   help="print one line per size for the budget's host settings (64-byte "
+                        "completions, RCB 128 / MPS 512, offset 2) instead")
     p.add_argument("--dma-bw", action="store_true",
                    help="print the link model's effective bandwidth for back-to-back DMA reads and "
                         "writes of each size instead (the pcie-bench comparison)")
@@ -459,8 +462,45 @@ def dma_bw_table(cfg, a):
         print(f"| {r['size']} | {r['read_gbps']:.2f} | {r['write_gbps']:.2f} |")
 
 
-def main(argv=None):
+# the host settings the summary compares (added to the command line's own)
+VARIANTS = (
+    ("as given", []),
+    ("64-B completions", ["--cpl-max", "64"]),
+    ("RCB 128, MPS 512", ["--rcb", "128", "--mps", "512", "--cpl-max", "512"]),
+    ("RCB 128, MPS 512, 128-B completions", ["--rcb", "128", "--mps", "512", "--cpl-max", "128"]),
+    ("offset 2", ["--offset", "2"]),
+)
+
+
+def summary_table(argv):
+    """Down / up bytes per frame, the link's bound with headroom and the overall bound for each of
+    VARIANTS on top of the command line's settings."""
+    argv = [x for x in argv if x != "--summary"]
+    res = []
+    for name, extra in VARIANTS:
+        a = parser().parse_args(argv + extra)
+        c = Cfg(a)
+        res.append((name, c, {n: frame_budget(c, n, a.offset) for n in sizes(a)}))
     a = parser().parse_args(argv)
+    print(f"# {res[0][1].describe()}; cells: down / up bytes per frame: link bound with "
+          f"{a.headroom:.0%} headroom, **bound** (link, user interface, line), Mpps")
+    print("| len | line | " + " | ".join(n for n, _, _ in res) + " |")
+    print("|---:|---:|" + "---|" * len(res))
+    for n in sizes(a):
+        cells = []
+        for _, _, r in res:
+            f = r[n]
+            cells.append(f"{f['down']['bytes']:.0f} / {f['up']['bytes']:.0f}: "
+                         f"{f['link_mpps_headroom']:.1f}, **{f['bound_mpps']:.1f}**")
+        print(f"| {n} | {res[0][2][n]['line_mpps']:.2f} | " + " | ".join(cells) + " |")
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    a = parser().parse_args(argv)
+    if a.summary:
+        summary_table(argv)
+        return
     cfg = Cfg(a)
     if a.latency:
         latency_table(cfg, a)
