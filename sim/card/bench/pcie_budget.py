@@ -336,9 +336,13 @@ def parser():
 
 def sizes(a):
     try:
-        return [int(s) for s in a.sizes.split(",") if s.strip()]
+        v = [int(s) for s in a.sizes.split(",") if s.strip()]
     except ValueError:
         raise SystemExit(f"--sizes: comma-separated integers, not {a.sizes!r}")
+    if not v or any(not 1 <= n <= 9600 for n in v) or not 0 <= a.offset < 4096:
+        raise SystemExit("--sizes are frame lengths of 1..9600 bytes (MAX_FRAME_LEN); --offset "
+                         "0..4095")
+    return v
 
 
 def budget_table(cfg, a):
