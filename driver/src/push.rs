@@ -650,7 +650,9 @@ pub struct ReportContext {
     pub backend: String,
     /// Line rate in bits/s, when known (the simulated wire's; a real card does not report it).
     pub line_rate_bps: Option<u64>,
-    /// Core clock period in ps (for the tolerance of one cycle, and the PHC-to-simulation map).
+    /// The launch gate's clock period in ps, and on a board the lag of its PHC copy
+    /// ([`crate::link::LinkStatus::gate_tolerance_ps`]): a frame that leaves more than this (rounded
+    /// up to whole ns) after its launch time, or after the line was free, is late.
     pub clk_period_ps: u64,
     /// When each frame on the simulated wire started on the line (its preamble, ps of simulated time),
     /// in departure order (one per SENT/SENT_LATE completion), when the wire was recorded.
@@ -1133,7 +1135,7 @@ impl Report {
         }
         if self.late_card > 0 {
             w.push(format!(
-                "{} frame(s) left more than a core cycle after the line allowed (not because of a busy line): the card, or the driver feeding it, was late; `waited_for` in the report names them",
+                "{} frame(s) left more than a launch-gate cycle after the line allowed (not because of a busy line): the card, or the driver feeding it, was late; `waited_for` in the report names them",
                 self.late_card
             ));
         }
@@ -1488,10 +1490,9 @@ mod tests {
             r.table()
         );
         assert!(
-            r.warnings()
-                .iter()
-                .any(|w| w
-                    .starts_with("1 frame(s) left more than a core cycle after the line allowed")),
+            r.warnings().iter().any(|w| w.starts_with(
+                "1 frame(s) left more than a launch-gate cycle after the line allowed"
+            )),
             "{:?}",
             r.warnings()
         );

@@ -675,17 +675,15 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
     };
     #[cfg(not(feature = "sim"))]
     let (wire_take, line_rate_bps): (Option<WireTake>, Option<u64>) = (None, None);
+    // on time within one launch-gate clock: the core clock, or a board's MAC clock (and its lag)
     let clk_freq_hz = card.caps().clk_freq_hz;
+    let link = tsnic::link::LinkStatus::from_raw(card.backend().read32(reg::MAC_LINK_STATUS));
     let ctx = ReportContext {
         t0_ns: t0,
         lead_ns: lead,
         backend: describe,
         line_rate_bps,
-        clk_period_ps: if clk_freq_hz == 0 {
-            0
-        } else {
-            1_000_000_000_000 / u64::from(clk_freq_hz)
-        },
+        clk_period_ps: link.gate_tolerance_ps(clk_freq_hz),
         wire_start_ps: wire_take.as_ref().map(|_| Vec::new()),
     };
     let with_frames = args.report.is_some() && !args.report_no_frames;
