@@ -968,3 +968,67 @@ fn replay_spreads(on: On) {
         assert_eq!(&g.data, f, "capture order and bytes");
     }
 }
+
+/// Jumbo frames on an idle line, with the payload lookahead the CLI chooses for the job
+/// (`tune_lookahead`): every one SENT within a launch-gate cycle of its time. On the board the
+/// fetch of a 9000-byte payload is paced by the completion buffer (tsnic_pcie_us_rd reserves 9
+/// headers per 512-byte read of the 64 the SUME's block has: 7 reads in flight), which the
+/// lookahead must cover.
+#[test]
+fn jumbo_frames_leave_on_time_with_the_chosen_lookahead() {
+    jumbo_on_time(On::Core);
+}
+
+#[cfg(feature = "board")]
+#[test]
+fn board_jumbo_frames_leave_on_time_with_the_chosen_lookahead() {
+    jumbo_on_time(On::Board);
+}
+
+fn jumbo_on_time(on: On) {
+    let _scratch = Scratch;
+    if !core_ready() {
+        return;
+    }
+    let t = tmp("jumbo.csv");
+    let mut text = String::from("launch_ns,queue,len\n");
+    for i in 0..8u64 {
+        // 20 us apart (a 9000-byte frame takes 7.2 us at 10G): the line is idle at each launch
+        text += &format!(
+            "{},{},{}\n",
+            i * 20_000,
+            i % 2,
+            [9000, 8999, 1514, 9000][(i % 4) as usize]
+        );
+    }
+    std::fs::write(&t, text).unwrap();
+    let report = tmp("jumbo.json");
+    let out = tsnic(&[
+        "push",
+        t.to_str().unwrap(),
+        "--backend",
+        on.spec(),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let rep: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert!(
+        rep["backend"].as_str().unwrap().starts_with(on.spec()),
+        "{}",
+        rep["backend"]
+    );
+    assert_eq!(rep["sent"], 8, "{rep}");
+    for f in rep["frames"].as_array().unwrap() {
+        let e = f["error_ns"].as_i64().unwrap();
+        assert!(
+            (0..=on.gate_ns()).contains(&e),
+            "frame {} ({} bytes) left {e} ns after its launch time ({})",
+            f["index"],
+            f["len"],
+            rep["backend"]
+        );
+    }
+}

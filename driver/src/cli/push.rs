@@ -277,7 +277,8 @@ pub const RESET_LOOKAHEAD_NS: u32 = 4000;
 
 /// Program the payload lookahead this job runs with: `--lookahead-ns`, or what the job's longest frame
 /// needs (see [`push::lookahead_for`]; the host read latency is the simulator's, or 2 us on a real
-/// card), never below the card's reset value. It is set, not only raised: a value an earlier command
+/// card; on a board (MAC_LINK_STATUS) the reads are paced by its completion buffer,
+/// [`push::BOARD_READ_WINDOW`]), never below the card's reset value. It is set, not only raised: a value an earlier command
 /// left on a kept card (e.g. one run with a long `--read-latency-ns`) does not carry over. Returns
 /// the value in effect.
 pub fn tune_lookahead(card: &mut Card, args: &RunArgs, max_len: u32) -> u32 {
@@ -287,7 +288,14 @@ pub fn tune_lookahead(card: &mut Card, args: &RunArgs, max_len: u32) -> u32 {
     } else {
         2000
     };
-    let need = push::lookahead_for(max_len, caps.tx_data_width, caps.clk_period_ns(), latency);
+    let board = tsnic::link::LinkStatus::from_raw(b.read32(reg::MAC_LINK_STATUS)).board;
+    let need = push::lookahead_for(
+        max_len,
+        caps.tx_data_width,
+        caps.clk_period_ns(),
+        latency,
+        board.then_some(push::BOARD_READ_WINDOW),
+    );
     let want = args
         .lookahead_ns
         .unwrap_or_else(|| need.max(RESET_LOOKAHEAD_NS));
