@@ -256,9 +256,11 @@ impl Outcome {
 pub struct ClockMap {
     /// The PHC reading (ns) taken at the start.
     pub sample_phc_ns: u64,
-    /// Simulated time just before that reading's TIME_LO access, ns (None: not a simulated backend).
+    /// Simulated time just before that reading's TIME_LO access, ns (None: not a simulated backend);
+    /// on a backend that knows when the card served the read ([`Backend::last_read_served_ns`]:
+    /// sim:board), the start of that window instead of the PCIe round trip's.
     pub sim_before_ns: Option<u64>,
-    /// Simulated time just after it, ns: the PHC was latched in between.
+    /// Simulated time just after it (or the window's end), ns: the PHC was latched in between.
     pub sim_after_ns: Option<u64>,
     /// PHC steps (SET/ADJ) during the run.
     pub phc_steps: u32,
@@ -272,6 +274,12 @@ pub(crate) fn phc_sample(b: &mut dyn Backend) -> (u64, Option<u64>, Option<u64>)
     let before = b.sim_time_ns();
     let lo = b.read32(reg::PHC_TIME_LO) as u64;
     let after = b.sim_time_ns();
+    // where the card served the read, when the backend knows it better (sim:board: not the PCIe
+    // round trip around it)
+    let (before, after) = match (before, after, b.last_read_served_ns()) {
+        (Some(s0), Some(s1), Some((a, z))) if s0 <= a && a <= z && z <= s1 => (Some(a), Some(z)),
+        _ => (before, after),
+    };
     let hi = b.read32(reg::PHC_TIME_HI) as u64;
     (lo | (hi << 32), before, after)
 }

@@ -551,6 +551,29 @@ fn replay_keeps(on: On) {
         "{}",
         rep["backend"]
     );
+    // departure error in simulated time (the wire's line start against launch mapped through the
+    // PHC sample): at most the sample's bracket above the card's own figure, never below it
+    let clock = rep["sim_clock"].as_str().unwrap();
+    let bracket: i64 = clock
+        .split("at most ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no bracket in sim_clock: {clock}"));
+    assert!(
+        bracket <= 40,
+        "PHC sample bracketed by {bracket} ns: {clock}"
+    );
+    for f in rep["frames"].as_array().unwrap() {
+        let (pe, se) = (
+            f["error_ns"].as_i64().unwrap(),
+            f["sim_error_ns"].as_i64().unwrap(),
+        );
+        assert!(
+            se - bracket <= pe && pe <= se,
+            "frame {f}: PHC error {pe}, simulated {se} (bracket {bracket})"
+        );
+    }
     let t0 = rep["t0_ns"].as_u64().unwrap();
     let got = capture::read(&output).unwrap();
     assert_eq!(got.len(), sent.len());
