@@ -2,9 +2,10 @@
 bench at 256 bits (cocotbext-pcie's root complex and UltraScalePcieDevice in front of
 tsnic_board_core), as the fixture sim/card/tests/data/pcie_beats_w256.txt that the Rust test
 sim/card/tests/pcie_cocotb_beats.rs holds the board co-simulation's hard-block model against
-(issue 31, item 6). Not part of make test; regenerate with (about 1 CPU minute, Icarus):
+(issue 31, item 6). Not part of make test; regenerate from the repository root with (Icarus; 334 s
+wall when recorded, on the shared 2-core machine at load ~10; `make deps` made .venv):
 
-    make -C tests/cocotb/tsnic_board_core DATA_W=256 MODULE=record_pcie_beats \
+    PATH=$PWD/.venv/bin:$PATH make -C tests/cocotb/tsnic_board_core DATA_W=256 MODULE=record_pcie_beats \
         SIM_BUILD=sim_build_rec COCOTB_RESULTS_FILE=results_rec.xml \
         PCIE_BEATS_OUT=$PWD/sim/card/tests/data/pcie_beats_w256.txt
 
