@@ -96,13 +96,13 @@ impl LinkStatus {
     /// How late after its launch time a frame may leave an idle line and still be on time, ps: one
     /// clock of the launch gate, plus on a board the lag of the MAC domain's PHC copy. A core alone
     /// (not a board, or a MAC_KIND without a known clock) gates on its own clock (`clk_freq_hz`,
-    /// CAP_CLK_FREQ_HZ; 0: 4 ns). A board gates on its MAC TX clock (docs/ARCHITECTURE.md, "Clock
+    /// CAP_CLK_FREQ_HZ; 0 when the card gives none). A board gates on its MAC TX clock (docs/ARCHITECTURE.md, "Clock
     /// domains and time distribution"): 156.25 MHz (6.4 ns) at 10GBASE-R, tsnic's XGMII MAC (SUME,
     /// Alveo `MAC=10g`); 322.265625 MHz (3.103 ns) for the 100G CMAC's TX AXI-Stream (PG203); the
     /// copy there lags the PHC by up to [`TD_LAG_PS`].
     pub fn gate_tolerance_ps(&self, clk_freq_hz: u32) -> u64 {
         let core = if clk_freq_hz == 0 {
-            4000
+            0
         } else {
             1_000_000_000_000 / u64::from(clk_freq_hz)
         };
@@ -265,7 +265,7 @@ mod tests {
     fn on_time_within_one_clock_of_the_gate() {
         // a core alone (the simulated card reads 0): its own clock
         assert_eq!(LinkStatus::from_raw(0).gate_tolerance_ps(250_000_000), 4000);
-        assert_eq!(LinkStatus::from_raw(0).gate_tolerance_ps(0), 4000);
+        assert_eq!(LinkStatus::from_raw(0).gate_tolerance_ps(0), 0);
         // a 10G board: the XGMII clock (6.4 ns) and the MAC domain's lag; the 100G CMAC's 3.103 ns
         let ten_g = LinkStatus::from_raw(pack(1, 1, 1, 2, 0x10, 3, 8));
         assert_eq!(ten_g.gate_tolerance_ps(250_000_000), 6810);
