@@ -11,6 +11,7 @@
 //!   its registers;
 //! - [`beside`]: the clock turned by a push or replay that holds the card (`--ptp`);
 //! - [`pair`] (sim): two Verilated cards in one process joined by a wire model;
+//! - [`pair_job`] (sim): the pair with the slave card held by a command (push with `--ptp`);
 //! - [`linux`] (sim): the clock on a simulated card paced to wall time against linuxptp's ptp4l in
 //!   a network namespace behind a TAP device.
 //!
@@ -26,6 +27,8 @@ pub mod model;
 pub mod msg;
 #[cfg(feature = "sim")]
 pub mod pair;
+#[cfg(feature = "sim")]
+pub mod pair_job;
 
 pub use clock::{Action, Config, OrdinaryClock, PortState, Report, Role, Sample, TxKind};
 pub use msg::{Addr, Transport};
