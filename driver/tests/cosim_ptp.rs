@@ -255,8 +255,8 @@ impl FrameSource for Tagged {
 /// Seconds of the warm-up (`tsnic ptp` alone locks the slave) and of the push after it.
 const WARM_S: u64 = 12;
 const PUSH_S: u64 = 10;
-/// The slave's wander: its steepest (2 pi A / P = 0.63 ppb/s) half way through the push, so that a
-/// clock left on its last trim drifts past 8 ns within PUSH_S.
+/// The slave's wander (2 pi A / P = 0.63 ppb/s at its steepest), so that a clock left on its last
+/// trim drifts past 8 ns within PUSH_S.
 const WANDER_PPB: f64 = 5.0;
 const WANDER_S: f64 = 50.0;
 
@@ -268,7 +268,7 @@ struct JobRun {
 }
 
 /// The slave card follows the master card for WARM_S with `tsnic ptp`'s loop; then a push of
-/// frames every 5 ms for PUSH_S holds the card, with the clock beside it (`with_ptp`) or without.
+/// frames every 20 ms for PUSH_S holds the card, with the clock beside it (`with_ptp`) or without.
 fn push_on_slave(with_ptp: bool) -> (JobRun, WorldHandle) {
     let wc = WorldConfig {
         // a wander fast enough that a clock left on its last trim drifts out within PUSH_S
