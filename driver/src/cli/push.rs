@@ -132,7 +132,8 @@ pub struct RunArgs {
     /// (longest gap between its polls, default 1000), mac=XX:XX:XX:XX:XX:XX, ip=A.B.C.D. Its state,
     /// counters and offsets end the summary and go in --report as `ptp`; state changes go to
     /// stderr. Start from a clock `tsnic ptp` has locked: its first step would move the job's
-    /// launch times.
+    /// launch times. With one-step the default --lead-ns grows by 200 us (the clock measures its TX
+    /// latency with one frame first).
     #[arg(long, value_name = "ROLE[,OPT...]", value_parser = parse_ptp)]
     pub ptp: Option<tsnic::ptp::beside::BesideSpec>,
 }
@@ -324,9 +325,14 @@ pub fn time_zero(
     let queues = (queues as u64).clamp(1, caps.num_queues.max(1) as u64);
     let window = (frames as u64).min(queues * (1u64 << args.ring_log2.min(15)));
     let lookahead = b.read32(reg::CTRL_LOOKAHEAD_NS) as u64;
+    // a one-step clock beside the job measures its TX latency with one frame before the job's first
+    let clock_start = match &args.ptp {
+        Some(p) if p.cfg.one_step => tsnic::ptp::card::ONE_STEP_START_NS,
+        _ => 0,
+    };
     let lead = args
         .lead_ns
-        .unwrap_or_else(|| push::default_lead_ns(window, lookahead));
+        .unwrap_or_else(|| push::default_lead_ns(window, lookahead) + clock_start);
     let now = push::phc_now(b);
     let t0 = now.checked_add(lead).ok_or_else(|| {
         anyhow!("--lead-ns {lead}: the card's PHC ({now} ns) plus the lead overflows 64 bits; nothing was sent")

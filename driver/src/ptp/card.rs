@@ -333,6 +333,10 @@ impl CardPort {
 /// Launch time of the calibration frame after the PHC reading, ns.
 const CAL_LEAD_NS: u64 = 100_000;
 
+/// Card time a one-step master takes to start (its calibration frame's lead and completion),
+/// with room: a job that starts the clock beside it leaves this much before its first launch.
+pub const ONE_STEP_START_NS: u64 = 2 * CAL_LEAD_NS;
+
 /// Departure stamp minus launch time of a frame sent on time (one-step by schedule): one 60-byte
 /// frame of the local experimental EtherType 0x88B5 with a launch time on the PHC's cycle grid.
 fn tx_latency(
