@@ -284,12 +284,14 @@ impl BesideClock {
         } else {
             self.spec.poll_ns
         };
-        self.next_poll_host = host.saturating_add(gap);
         let now = phc::get_ns(b);
         let mut wake = now.saturating_add(gap);
         if let Some(d) = port.next_deadline() {
             wake = wake.min(d);
         }
+        // the next poll is due when the loop wakes for it (host and PHC ns pass at about the same
+        // rate): a timer due before `gap` is not held back by it
+        self.next_poll_host = host.saturating_add(wake.saturating_sub(now).min(gap));
         self.wake_phc = wake;
         Ok(wake)
     }
