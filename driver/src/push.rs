@@ -504,6 +504,18 @@ pub fn run(
     opts: &PushOptions,
     progress: Progress<'_>,
 ) -> Result<Outcome, PushError> {
+    run_beside(card, frames, src, opts, progress, None)
+}
+
+/// [`run`] with something (a PTP clock) turned beside the job ([`crate::pipeline::Beside`]).
+pub fn run_beside(
+    card: &mut Card,
+    frames: &[JobFrame],
+    src: &dyn FrameSource,
+    opts: &PushOptions,
+    progress: Progress<'_>,
+    beside: Option<&mut dyn crate::pipeline::Beside>,
+) -> Result<Outcome, PushError> {
     use crate::pipeline::{schedule, sink::Collect, source::SliceSource};
     let (caps, b) = card.parts();
     let caps = caps.clone();
@@ -542,7 +554,9 @@ pub fn run(
     // Buffers as large as each queue's largest frame (rounded to 64 bytes), not the card's maximum.
     let plan: Vec<(u16, usize)> = longest.into_iter().collect();
     let mut sink = Collect::default();
-    let ran = crate::pipeline::run(card, &mut sched, src, &plan, opts, &mut sink, progress)?;
+    let ran = crate::pipeline::run_beside(
+        card, &mut sched, src, &plan, opts, &mut sink, progress, beside,
+    )?;
     let mut unfinished = sink.unfinished;
     unfinished.sort_by_key(|u| u.0);
     let e = ran.end;
@@ -796,6 +810,9 @@ pub struct Report {
     pub queues: BTreeMap<u16, QueueReport>,
     /// Backend description.
     pub backend: String,
+    /// The PTP clock that ran beside the job (`--ptp`): its state, counters and offsets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ptp: Option<crate::ptp::beside::BesideSummary>,
     /// Every frame, in job order (written by [`Report::write_json`], one compact line each).
     #[serde(skip)]
     pub frames: Vec<FrameReport>,
@@ -854,6 +871,7 @@ impl Report {
             early: 0,
             queues: BTreeMap::new(),
             backend: ctx.backend.clone(),
+            ptp: None,
             frames: Vec::new(),
         }
     }

@@ -125,6 +125,21 @@ pub struct RunArgs {
     /// Print no summary table.
     #[arg(long)]
     pub quiet: bool,
+    /// Run a PTP ordinary clock on the card's port while the job runs (docs/PTP.md, "Who owns
+    /// the card"): ROLE[,OPT...], ROLE slave|master|auto; OPT l2 (default) or udp4, one-step
+    /// (master), log-sync=N, domain=N, priority1=N, queue=N (its TX queue, default the card's
+    /// last; the job may not use it), rx-queue=N (default 0, made the default RX queue), poll=US
+    /// (longest gap between its polls, default 1000), mac=XX:XX:XX:XX:XX:XX, ip=A.B.C.D. Its state,
+    /// counters and offsets end the summary and go in --report as `ptp`; state changes go to
+    /// stderr. Start from a clock `tsnic ptp` has locked: its first step would move the job's
+    /// launch times. With one-step the default --lead-ns grows by 200 us (the clock measures its TX
+    /// latency with one frame first).
+    #[arg(long, value_name = "ROLE[,OPT...]", value_parser = parse_ptp)]
+    pub ptp: Option<tsnic::ptp::beside::BesideSpec>,
+}
+
+fn parse_ptp(s: &str) -> std::result::Result<tsnic::ptp::beside::BesideSpec, String> {
+    tsnic::ptp::beside::BesideSpec::parse(s)
 }
 
 /// Arguments of `tsnic push`.
@@ -318,9 +333,14 @@ pub fn time_zero(
     let queues = (queues as u64).clamp(1, caps.num_queues.max(1) as u64);
     let window = (frames as u64).min(queues * (1u64 << args.ring_log2.min(15)));
     let lookahead = b.read32(reg::CTRL_LOOKAHEAD_NS) as u64;
+    // a one-step clock beside the job measures its TX latency with one frame before the job's first
+    let clock_start = match &args.ptp {
+        Some(p) if p.cfg.one_step => tsnic::ptp::card::ONE_STEP_START_NS,
+        _ => 0,
+    };
     let lead = args
         .lead_ns
-        .unwrap_or_else(|| push::default_lead_ns(window, lookahead));
+        .unwrap_or_else(|| push::default_lead_ns(window, lookahead) + clock_start);
     let now = push::phc_now(b);
     let t0 = now.checked_add(lead).ok_or_else(|| {
         anyhow!("--lead-ns {lead}: the card's PHC ({now} ns) plus the lead overflows 64 bits; nothing was sent")
@@ -670,9 +690,15 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
         Some(t) => (
             (!args.no_wire_record).then(|| {
                 let t = t.clone();
+                // the clock beside the job (--ptp) sends on the same wire: its frames are not the job's
+                let clock_mac = args.ptp.as_ref().map(|p| p.cfg.addr.mac);
                 Box::new(move || {
                     t.take()
                         .into_iter()
+                        .filter(|f| {
+                            !clock_mac
+                                .is_some_and(|m| tsnic::ptp::beside::is_clock_frame(m, &f.bytes))
+                        })
                         .map(|f| (f.start_ps, f.bytes))
                         .collect()
                 }) as WireTake
@@ -733,9 +759,19 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
     // partial; the error comes after them. `posted`: false when the job was refused before anything
     // was posted (no table then: the error says it all; a --report still records it).
     let gen = TraceFrames;
+    let mut ptp = args.ptp.clone().map(|spec| {
+        tsnic::ptp::beside::BesideClock::new(
+            spec,
+            Box::new(|r: &tsnic::ptp::Report| {
+                if let Some(l) = tsnic::ptp::clock::state_line(r) {
+                    eprintln!("ptp: {l}");
+                }
+            }),
+        )
+    });
     let (end, failure, posted) = match refused {
         Some(e) => (None, Some(e), false),
-        None => match pipeline::run(
+        None => match pipeline::run_beside(
             &mut card,
             &mut sched,
             &gen,
@@ -743,6 +779,7 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
             &opts,
             &mut sinks,
             &mut progress,
+            ptp.as_mut().map(|c| c as &mut dyn pipeline::Beside),
         ) {
             Ok(ran) => (Some(ran.end), ran.error, true),
             Err(e) => (None, Some(e), false),
@@ -765,6 +802,13 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
                 ..RunEnd::default()
             }
         }
+    };
+    let ptp_summary = match ptp.as_mut() {
+        Some(c) => Some(
+            c.close(card.backend())
+                .context("cannot stop the PTP clock that ran beside the job")?,
+        ),
+        None => None,
     };
     // The card's part is over: a persistent simulated card is saved now, whatever the outputs do.
     super::common::close_card(card)?;
@@ -794,6 +838,7 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
     let (mut report, sink_warnings) = sinks
         .finish(&end.clock, failure.is_some())
         .map_err(|e| anyhow!(e))?;
+    report.ptp = ptp_summary.clone();
     let done = end.completed;
     if let Some(e) = &failure {
         let rest = if sched.at_end() {
@@ -823,10 +868,14 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
         sinks.report.write_json(&report, &mut json, with_frames)?;
         out!("{}", String::from_utf8_lossy(&json));
     } else if !args.quiet && posted {
+        let mut table = report.table();
+        if let Some(p) = &ptp_summary {
+            table.push_str(&ptp_row(p));
+        }
         if pcap_to_stdout {
-            eprint!("{}", report.table());
+            eprint!("{table}");
         } else {
-            out!("{}", report.table());
+            out!("{table}");
         }
     }
     if args.backend == "null" && posted && done > 0 {
@@ -1019,6 +1068,29 @@ pub fn plot_histogram(path: &Path, errs: &Histogram) -> Result<()> {
         _ => bail!("--plot {} must end in .png or .svg", path.display()),
     }
     Ok(())
+}
+
+/// The summary's `ptp` row: the clock's state, its locked samples and their largest |offset|, its
+/// last sample as ptp4l prints it.
+fn ptp_row(p: &tsnic::ptp::beside::BesideSummary) -> String {
+    let state = p.state.map(|s| s.name()).unwrap_or("never started");
+    let max = p
+        .max_abs_offset_ns
+        .map(|m| format!(", max |offset| {m} ns"))
+        .unwrap_or_default();
+    let last = p
+        .last
+        .as_ref()
+        .map(|s| format!("; last: {}", tsnic::ptp::clock::status_line(s).trim()))
+        .unwrap_or_default();
+    format!(
+        "  {:<18} {state} on TX queue {}, {} samples ({} locked{max}), {} steps{last}\n",
+        "ptp",
+        p.tx_queue.map(|q| q.to_string()).unwrap_or("-".into()),
+        p.samples,
+        p.locked_samples,
+        p.counters.steps,
+    )
 }
 
 #[cfg(test)]
