@@ -421,6 +421,9 @@ pub struct CplRing {
     cons: u32,
     phase: bool,
     cons_reg: usize,
+    /// A queue whose completions [`CplRing::poll`] sets aside instead of returning (a clock running
+    /// beside a job on the same card: [`CplRing::set_aside`]), and the records set aside.
+    aside: Option<(u16, Vec<Completion>)>,
 }
 
 impl CplRing {
@@ -445,7 +448,27 @@ impl CplRing {
             cons: 0,
             phase: true,
             cons_reg: reg::CPL_CONS,
+            aside: None,
         })
+    }
+
+    /// From now on, keep the completions of queue `q` apart from what [`CplRing::poll`] returns, for
+    /// [`CplRing::take_aside`] (the card has one completion ring for all queues: this is how a job
+    /// and a clock beside it share it without either seeing the other's records).
+    pub fn set_aside(&mut self, q: u16) {
+        self.aside = Some((q, Vec::new()));
+    }
+
+    /// Move the records set aside so far to `out`. Returns how many.
+    pub fn take_aside(&mut self, out: &mut Vec<Completion>) -> usize {
+        match &mut self.aside {
+            Some((_, v)) => {
+                let n = v.len();
+                out.append(v);
+                n
+            }
+            None => 0,
+        }
     }
 
     /// Records in the ring.
@@ -463,9 +486,11 @@ impl CplRing {
         self.phase
     }
 
-    /// Take up to `max` valid records into `out`; writes CPL_CONS once if any were taken. Returns how many.
+    /// Take up to `max` valid records into `out` (those of a queue set aside go aside instead, and
+    /// count towards `max`); writes CPL_CONS once if any were taken. Returns how many went to `out`.
     pub fn poll(&mut self, b: &mut dyn Backend, out: &mut Vec<Completion>, max: usize) -> usize {
         let mut n = 0;
+        let mut to_out = 0;
         while n < max {
             let off = (self.cons & self.mask) as usize * CPL_SIZE;
             let flags = b.dma_read_u32(&self.region, off + CPL_SIZE - 4);
@@ -476,7 +501,14 @@ impl CplRing {
             fence(Ordering::Acquire);
             let mut rec = [0u8; CPL_SIZE];
             b.dma_read(&self.region, off, &mut rec);
-            out.push(Completion::from_bytes(&rec));
+            let c = Completion::from_bytes(&rec);
+            match &mut self.aside {
+                Some((q, v)) if *q == c.queue => v.push(c),
+                _ => {
+                    out.push(c);
+                    to_out += 1;
+                }
+            }
             self.cons = self.cons.wrapping_add(1);
             if self.cons & self.mask == 0 {
                 self.phase = !self.phase;
@@ -486,7 +518,7 @@ impl CplRing {
         if n > 0 {
             b.write32(self.cons_reg, self.cons);
         }
-        n
+        to_out
     }
 
     /// The region (tests play the card through it).
@@ -760,6 +792,42 @@ mod tests {
         assert_eq!(m.reg(prod), 5);
         q.doorbell(&mut m); // nothing pending: no write
         assert_eq!(q.doorbells(), 2);
+    }
+
+    #[test]
+    fn completions_of_a_queue_set_aside_stay_apart() {
+        // Queue 1 is a clock's beside a job on queue 0: one completion ring, two readers.
+        let (mut m, caps, mut rings) = setup(3, 0, 1, 4);
+        let mut q1 = rings.queues.pop().unwrap();
+        rings.cpl.set_aside(1);
+        let mut card = FakeCard::new(2);
+        for i in 0..2 {
+            rings.queues[0]
+                .post(&mut m, &frame(i, 64), 5, DescFlags::empty())
+                .unwrap()
+                .unwrap();
+            q1.post(&mut m, &frame(10 + i, 64), 6, DescFlags::empty())
+                .unwrap()
+                .unwrap();
+        }
+        for q in [1u16, 0] {
+            for (idx, d) in card.fetch(&mut m, &caps, q, 8) {
+                assert!(card.complete(&mut m, FakeCard::sent(q, idx, &d, 7)));
+            }
+        }
+        let mut out = Vec::new();
+        // the job's poll sees queue 0's records only, in order, and errs on none of queue 1's
+        assert_eq!(rings.poll(&mut m, &mut out, 16).unwrap(), 2);
+        assert!(out.iter().all(|c| c.queue == 0));
+        assert_eq!(m.reg(reg::CPL_CONS), 4, "every record consumed");
+        let mut aside = Vec::new();
+        assert_eq!(rings.cpl.take_aside(&mut aside), 2);
+        assert!(aside.iter().all(|c| c.queue == 1));
+        for c in &aside {
+            q1.complete(c).unwrap();
+        }
+        assert_eq!(q1.outstanding(), 0);
+        assert_eq!(rings.cpl.take_aside(&mut aside), 0);
     }
 
     #[test]

@@ -587,6 +587,10 @@ const PUSH: &[Case] = &[
     Case { name: "push-stdout-full", args: &["push", SMALL, S, "t.csv"], stdout: Stdout::Full, exit: Fail, want: &["writing the output to stdout failed"], ..C },
     Case { name: "push-stdout-closed", args: &["push", SMALL, S, "t.csv"], stdout: Stdout::Closed, exit: Fail, want: &["stdout was closed"], ..C },
     Case { name: "push-card-of-other-size", args: &["push", "t.csv"], before: &[&["info", SMALL, S]], exit: Fail, want: &["--backend sim:small"], why: "a kept small card opened as the board-size one", ..C },
+    Case { name: "push-ptp-beside", args: &["push", SMALL, S, "--ptp", "slave", "t.csv"], want: &["sent               2", "ptp                LISTENING on TX queue 7"], why: "the clock runs beside the push (no master on the wire: it listens)", ..C },
+    Case { name: "push-ptp-bad-role", args: &["push", SMALL, S, "--ptp", "boss", "t.csv"], exit: Usage, want: &["the role `boss` is not slave, master or auto"], ..C },
+    Case { name: "push-ptp-bad-option", args: &["push", SMALL, S, "--ptp", "slave,fast", "t.csv"], exit: Usage, want: &["unknown option `fast`", "queue=N"], ..C },
+    Case { name: "push-ptp-queue-of-the-job", args: &["push", SMALL, S, "--ptp", "slave,queue=0", "t.csv"], exit: Fail, want: &["the job uses TX queue 0, which --ptp would use", "queue=N"], ..C },
 ];
 
 #[rustfmt::skip]

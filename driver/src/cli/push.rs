@@ -131,6 +131,21 @@ pub struct RunArgs {
     /// Print no summary table.
     #[arg(long)]
     pub quiet: bool,
+    /// Run a PTP ordinary clock on the card's port while the job runs (docs/PTP.md, "Who owns
+    /// the card"): ROLE[,OPT...], ROLE slave|master|auto; OPT l2 (default) or udp4, one-step
+    /// (master), log-sync=N, domain=N, priority1=N, queue=N (its TX queue, default the card's
+    /// last; the job may not use it), rx-queue=N (default 0, made the default RX queue), poll=US
+    /// (longest gap between its polls, default 1000), mac=XX:XX:XX:XX:XX:XX, ip=A.B.C.D. Its state,
+    /// counters and offsets end the summary and go in --report as `ptp`; state changes go to
+    /// stderr. Start from a clock `tsnic ptp` has locked: its first step would move the job's
+    /// launch times. With one-step the default --lead-ns grows by 200 us (the clock measures its TX
+    /// latency with one frame first).
+    #[arg(long, value_name = "ROLE[,OPT...]", value_parser = parse_ptp)]
+    pub ptp: Option<tsnic::ptp::beside::BesideSpec>,
+}
+
+fn parse_ptp(s: &str) -> std::result::Result<tsnic::ptp::beside::BesideSpec, String> {
+    tsnic::ptp::beside::BesideSpec::parse(s)
 }
 
 /// `--threads`: 1..=64.
@@ -292,7 +307,8 @@ pub const RESET_LOOKAHEAD_NS: u32 = 4000;
 
 /// Program the payload lookahead this job runs with: `--lookahead-ns`, or what the job's longest frame
 /// needs (see [`push::lookahead_for`]; the host read latency is the simulator's, or 2 us on a real
-/// card), never below the card's reset value. It is set, not only raised: a value an earlier command
+/// card; on a board (MAC_LINK_STATUS) the reads are paced by its completion buffer,
+/// [`push::BOARD_READ_WINDOW`]), never below the card's reset value. It is set, not only raised: a value an earlier command
 /// left on a kept card (e.g. one run with a long `--read-latency-ns`) does not carry over. Returns
 /// the value in effect.
 pub fn tune_lookahead(card: &mut Card, args: &RunArgs, max_len: u32) -> u32 {
@@ -302,7 +318,14 @@ pub fn tune_lookahead(card: &mut Card, args: &RunArgs, max_len: u32) -> u32 {
     } else {
         2000
     };
-    let need = push::lookahead_for(max_len, caps.tx_data_width, caps.clk_period_ns(), latency);
+    let board = tsnic::link::LinkStatus::from_raw(b.read32(reg::MAC_LINK_STATUS)).board;
+    let need = push::lookahead_for(
+        max_len,
+        caps.tx_data_width,
+        caps.clk_period_ns(),
+        latency,
+        board.then_some(push::BOARD_READ_WINDOW),
+    );
     let want = args
         .lookahead_ns
         .unwrap_or_else(|| need.max(RESET_LOOKAHEAD_NS));
@@ -325,9 +348,14 @@ pub fn time_zero(
     let queues = (queues as u64).clamp(1, caps.num_queues.max(1) as u64);
     let window = (frames as u64).min(queues * (1u64 << args.ring_log2.min(15)));
     let lookahead = b.read32(reg::CTRL_LOOKAHEAD_NS) as u64;
+    // a one-step clock beside the job measures its TX latency with one frame before the job's first
+    let clock_start = match &args.ptp {
+        Some(p) if p.cfg.one_step => tsnic::ptp::card::ONE_STEP_START_NS,
+        _ => 0,
+    };
     let lead = args
         .lead_ns
-        .unwrap_or_else(|| push::default_lead_ns(window, lookahead));
+        .unwrap_or_else(|| push::default_lead_ns(window, lookahead) + clock_start);
     let now = push::phc_now(b);
     let t0 = now.checked_add(lead).ok_or_else(|| {
         anyhow!("--lead-ns {lead}: the card's PHC ({now} ns) plus the lead overflows 64 bits; nothing was sent")
@@ -677,9 +705,15 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
         Some(t) => (
             (!args.no_wire_record).then(|| {
                 let t = t.clone();
+                // the clock beside the job (--ptp) sends on the same wire: its frames are not the job's
+                let clock_mac = args.ptp.as_ref().map(|p| p.cfg.addr.mac);
                 Box::new(move || {
                     t.take()
                         .into_iter()
+                        .filter(|f| {
+                            !clock_mac
+                                .is_some_and(|m| tsnic::ptp::beside::is_clock_frame(m, &f.bytes))
+                        })
                         .map(|f| (f.start_ps, f.bytes))
                         .collect()
                 }) as WireTake
@@ -690,17 +724,15 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
     };
     #[cfg(not(feature = "sim"))]
     let (wire_take, line_rate_bps): (Option<WireTake>, Option<u64>) = (None, None);
+    // on time within one launch-gate clock: the core clock, or a board's MAC clock (and its lag)
     let clk_freq_hz = card.caps().clk_freq_hz;
+    let link = tsnic::link::LinkStatus::from_raw(card.backend().read32(reg::MAC_LINK_STATUS));
     let ctx = ReportContext {
         t0_ns: t0,
         lead_ns: lead,
         backend: describe,
         line_rate_bps,
-        clk_period_ps: if clk_freq_hz == 0 {
-            0
-        } else {
-            1_000_000_000_000 / u64::from(clk_freq_hz)
-        },
+        clk_period_ps: link.gate_tolerance_ps(clk_freq_hz),
         wire_start_ps: wire_take.as_ref().map(|_| Vec::new()),
     };
     let with_frames = args.report.is_some() && !args.report_no_frames;
@@ -742,9 +774,19 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
     // partial; the error comes after them. `posted`: false when the job was refused before anything
     // was posted (no table then: the error says it all; a --report still records it).
     let gen = TraceFrames;
+    let mut ptp = args.ptp.clone().map(|spec| {
+        tsnic::ptp::beside::BesideClock::new(
+            spec,
+            Box::new(|r: &tsnic::ptp::Report| {
+                if let Some(l) = tsnic::ptp::clock::state_line(r) {
+                    eprintln!("ptp: {l}");
+                }
+            }),
+        )
+    });
     let (end, failure, posted) = match refused {
         Some(e) => (None, Some(e), false),
-        None => match pipeline::run(
+        None => match pipeline::run_beside(
             &mut card,
             &mut sched,
             &gen,
@@ -752,6 +794,7 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
             &opts,
             &mut sinks,
             &mut progress,
+            ptp.as_mut().map(|c| c as &mut dyn pipeline::Beside),
         ) {
             Ok(ran) => (Some(ran.end), ran.error, true),
             Err(e) => (None, Some(e), false),
@@ -774,6 +817,13 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
                 ..RunEnd::default()
             }
         }
+    };
+    let ptp_summary = match ptp.as_mut() {
+        Some(c) => Some(
+            c.close(card.backend())
+                .context("cannot stop the PTP clock that ran beside the job")?,
+        ),
+        None => None,
     };
     // The card's part is over: a persistent simulated card is saved now, whatever the outputs do.
     super::common::close_card(card)?;
@@ -803,6 +853,7 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
     let (mut report, sink_warnings) = sinks
         .finish(&end.clock, failure.is_some())
         .map_err(|e| anyhow!(e))?;
+    report.ptp = ptp_summary.clone();
     let done = end.completed;
     if let Some(e) = &failure {
         let rest = if sched.at_end() {
@@ -832,10 +883,14 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
         sinks.report.write_json(&report, &mut json, with_frames)?;
         out!("{}", String::from_utf8_lossy(&json));
     } else if !args.quiet && posted {
+        let mut table = report.table();
+        if let Some(p) = &ptp_summary {
+            table.push_str(&ptp_row(p));
+        }
         if pcap_to_stdout {
-            eprint!("{}", report.table());
+            eprint!("{table}");
         } else {
-            out!("{}", report.table());
+            out!("{table}");
         }
     }
     if args.backend == "null" && posted && done > 0 {
@@ -1037,6 +1092,29 @@ pub fn plot_histogram(path: &Path, errs: &Histogram) -> Result<()> {
         _ => bail!("--plot {} must end in .png or .svg", path.display()),
     }
     Ok(())
+}
+
+/// The summary's `ptp` row: the clock's state, its locked samples and their largest |offset|, its
+/// last sample as ptp4l prints it.
+fn ptp_row(p: &tsnic::ptp::beside::BesideSummary) -> String {
+    let state = p.state.map(|s| s.name()).unwrap_or("never started");
+    let max = p
+        .max_abs_offset_ns
+        .map(|m| format!(", max |offset| {m} ns"))
+        .unwrap_or_default();
+    let last = p
+        .last
+        .as_ref()
+        .map(|s| format!("; last: {}", tsnic::ptp::clock::status_line(s).trim()))
+        .unwrap_or_default();
+    format!(
+        "  {:<18} {state} on TX queue {}, {} samples ({} locked{max}), {} steps{last}\n",
+        "ptp",
+        p.tx_queue.map(|q| q.to_string()).unwrap_or("-".into()),
+        p.samples,
+        p.locked_samples,
+        p.counters.steps,
+    )
 }
 
 #[cfg(test)]

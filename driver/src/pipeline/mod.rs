@@ -29,7 +29,7 @@ pub mod source;
 
 use std::sync::atomic::Ordering;
 
-use crate::device::Card;
+use crate::device::{Backend, Caps, Card};
 use crate::push::{
     bring_up, check_options, phc_now, posting_reach_ns, ClockMap, FrameSource, PushError,
     PushOptions,
@@ -93,6 +93,38 @@ pub fn run(
     sink: &mut dyn Sink,
     progress: crate::push::Progress<'_>,
 ) -> Result<Ran, PushError> {
+    run_beside(card, sched, gen, plan, opts, sink, progress, None)
+}
+
+/// Something that runs beside a job on the same card (PTP: `ptp::card::BesideClock`, docs/PTP.md
+/// "Who owns the card"), given one turn per turn of the job's loop.
+pub trait Beside {
+    /// One round; never blocks. `post`: the job's rings (the card has one completion ring: set
+    /// your queue's records aside with [`crate::ring::CplRing::set_aside`], and reserve the queue,
+    /// [`Post::reserved`]). Returns the PHC time by which it wants its next turn (the loop does not
+    /// sleep past it).
+    fn turn(&mut self, b: &mut dyn Backend, caps: &Caps, post: &mut Post)
+        -> Result<u64, PushError>;
+}
+
+/// [`run`] with `beside` turned once per turn of the loop while the job runs.
+#[allow(clippy::too_many_arguments)]
+pub fn run_beside(
+    card: &mut Card,
+    sched: &mut Schedule<'_>,
+    gen: &dyn FrameSource,
+    plan: &QueuePlan,
+    opts: &PushOptions,
+    sink: &mut dyn Sink,
+    progress: crate::push::Progress<'_>,
+    mut beside: Option<&mut dyn Beside>,
+) -> Result<Ran, PushError> {
+    if opts.threads > 1 && beside.is_some() {
+        // The shards take the job's queues and completion ring off the loop's `Post`.
+        return Err(PushError::Job(
+            "--ptp and --threads cannot run together yet: drop one of them".into(),
+        ));
+    }
     let (caps, b) = card.parts();
     let caps = caps.clone();
     let irq_wired = b.has_irq();
@@ -171,7 +203,11 @@ pub fn run(
         )
     } else {
         (|| -> Result<(), PushError> {
+            let mut beside_wake = u64::MAX;
             loop {
+                if let Some(s) = beside.as_deref_mut() {
+                    beside_wake = s.turn(b, &caps, &mut post)?;
+                }
                 if opts
                     .stop
                     .as_ref()
@@ -283,6 +319,7 @@ pub fn run(
                         post.outstanding()
                     )));
                 }
+                let wake = wake.min(beside_wake);
                 let timeout = wake.saturating_sub(now).max(opts.idle_wait_ns.max(1));
                 b.wait_irq(timeout)?;
             }

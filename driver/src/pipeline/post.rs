@@ -62,6 +62,8 @@ pub struct Post {
     posts: u64,
     qcfg: QueueConfig,
     buf: Vec<u8>,
+    /// A queue something beside the job uses (PTP, [`super::Beside`]): a frame for it is refused.
+    pub reserved: Option<u16>,
 }
 
 impl Post {
@@ -83,6 +85,7 @@ impl Post {
             posts: 0,
             qcfg,
             buf: Vec::with_capacity(9600),
+            reserved: None,
         };
         for &(q, size) in plan {
             p.create(b, caps, q, size)?;
@@ -140,6 +143,7 @@ impl Post {
             posts: 0,
             qcfg: self.qcfg.clone(),
             buf: Vec::new(),
+            reserved: self.reserved,
         }
     }
 
@@ -245,6 +249,13 @@ impl Post {
         gen: &dyn FrameSource,
     ) -> Result<bool, PushError> {
         let f = &h.job;
+        if self.reserved == Some(f.queue) {
+            return Err(PushError::Job(format!(
+                "frame {} is for queue {}, which the clock beside the job (--ptp) uses: put the \
+                 frame on another queue or give the clock another one (--ptp ...,queue=N)",
+                f.index, f.queue
+            )));
+        }
         let qp = match self.qpos.get(f.queue as usize) {
             Some(&p) if p != usize::MAX => p,
             Some(_) => self.create(b, caps, f.queue, longest(caps))?,

@@ -4,6 +4,10 @@
 //! on RX queue 0 (the default queue: every frame) with the card's arrival stamp; steps and trims go
 //! to the PHC registers (`adjtime`, `adjfine`). The port owns these queues while it runs: the card
 //! is not shared with another command (docs/PTP.md, "Who owns the card").
+//!
+//! Beside a job ([`BesideClock`], `tsnic push|replay --ptp`): the same port on a TX queue the job
+//! does not use, sharing the job's completion ring (the card has one: the port's records are set
+//! aside for it, [`CplRing::set_aside`]), turned once per turn of the job's loop.
 
 use std::collections::HashMap;
 
@@ -15,7 +19,7 @@ use crate::device::{Backend, Caps, DeviceError};
 use crate::phc::{self, PhcError};
 use crate::push::{bring_up, PushError, PushOptions};
 use crate::regs::DescFlags;
-use crate::ring::{CplRing, QueueConfig, RingError, Rings, TxQueue};
+use crate::ring::{CplRing, QueueConfig, RingError, TxQueue};
 use crate::rx::{self, RxCaps, RxError, RxPacket, RxQueue, RxQueueConfig};
 
 /// Errors of PTP on a card.
@@ -68,7 +72,9 @@ pub struct CardCounters {
 #[derive(Debug)]
 pub struct CardPort {
     clock: OrdinaryClock,
-    rings: Rings,
+    txq: TxQueue,
+    /// Its own completion ring (alone on the card); None beside a job, whose ring it shares.
+    cpl: Option<CplRing>,
     rxq: RxQueue,
     /// Frames posted: cookie -> (what, launch time).
     in_flight: HashMap<u32, (TxKind, u64)>,
@@ -78,51 +84,94 @@ pub struct CardPort {
     pkts: Vec<RxPacket>,
 }
 
+fn ptp_txq(b: &mut dyn Backend, caps: &Caps, q: u16) -> Result<TxQueue, PtpError> {
+    Ok(TxQueue::create(
+        b,
+        caps,
+        q,
+        &QueueConfig {
+            ring_log2: 6u32.clamp(1, caps.ring_log2_max.max(1)),
+            buffers: 0,
+            buf_size: BUF_SIZE,
+            batch: 1,
+            late: LatePolicy::Send,
+            horizon: HorizonPolicy::Drop,
+            quota: 0,
+        },
+    )?)
+}
+
+fn ptp_rxq(b: &mut dyn Backend, q: u16) -> Result<RxQueue, PtpError> {
+    let rcaps = RxCaps::read(b)?;
+    let rxq = RxQueue::create(
+        b,
+        &rcaps,
+        q,
+        &RxQueueConfig {
+            ring_log2: 6,
+            buf_size: 2048,
+        },
+    )?;
+    rx::set_default_queue(b, &rcaps, q)?;
+    rx::rx_enable(b, true);
+    Ok(rxq)
+}
+
 impl CardPort {
     /// Enable the card, create TX queue 0, the completion ring and RX queue 0 (the default queue),
     /// and start the clock at the PHC's time with the trim in force.
-    pub fn open(b: &mut dyn Backend, mut cfg: Config) -> Result<CardPort, PtpError> {
+    pub fn open(b: &mut dyn Backend, cfg: Config) -> Result<CardPort, PtpError> {
         let caps = Caps::read(b)?;
         bring_up(b, &PushOptions::default())?;
-        let cpl = CplRing::create(b, &caps, 8u32.clamp(1, caps.ring_log2_max.max(1)))?;
-        let q = TxQueue::create(
-            b,
-            &caps,
-            PTP_QUEUE,
-            &QueueConfig {
-                ring_log2: 6u32.clamp(1, caps.ring_log2_max.max(1)),
-                buffers: 0,
-                buf_size: BUF_SIZE,
-                batch: 1,
-                late: LatePolicy::Send,
-                horizon: HorizonPolicy::Drop,
-                quota: 0,
-            },
-        )?;
-        let rcaps = RxCaps::read(b)?;
-        let rxq = RxQueue::create(
-            b,
-            &rcaps,
-            PTP_QUEUE,
-            &RxQueueConfig {
-                ring_log2: 6,
-                buf_size: 2048,
-            },
-        )?;
-        rx::set_default_queue(b, &rcaps, PTP_QUEUE)?;
-        rx::rx_enable(b, true);
-        let mut rings = Rings {
-            queues: vec![q],
-            cpl,
-        };
+        let mut cpl = CplRing::create(b, &caps, 8u32.clamp(1, caps.ring_log2_max.max(1)))?;
+        cpl.set_aside(PTP_QUEUE);
+        let txq = ptp_txq(b, &caps, PTP_QUEUE)?;
+        let rxq = ptp_rxq(b, PTP_QUEUE)?;
+        let mut port = Self::start(b, cfg, txq, rxq, &mut cpl)?;
+        port.cpl = Some(cpl);
+        Ok(port)
+    }
+
+    /// Beside a job that holds the card and its completion ring `cpl` (created, nothing posted yet):
+    /// create TX queue `txq` and RX queue `rxq` (made the default queue), set `txq`'s completions
+    /// aside on `cpl`, and start the clock. Turn it with [`CardPort::poll_beside`].
+    pub fn attach(
+        b: &mut dyn Backend,
+        caps: &Caps,
+        cpl: &mut CplRing,
+        cfg: Config,
+        txq: u16,
+        rxq: u16,
+    ) -> Result<CardPort, PtpError> {
+        if u32::from(txq) >= caps.num_queues {
+            return Err(PtpError::Invalid(format!(
+                "PTP TX queue {txq}: the card has {} queue(s) (0..={})",
+                caps.num_queues,
+                caps.num_queues.saturating_sub(1)
+            )));
+        }
+        cpl.set_aside(txq);
+        let tq = ptp_txq(b, caps, txq)?;
+        let rq = ptp_rxq(b, rxq)?;
+        Self::start(b, cfg, tq, rq, cpl)
+    }
+
+    fn start(
+        b: &mut dyn Backend,
+        mut cfg: Config,
+        mut txq: TxQueue,
+        rxq: RxQueue,
+        cpl: &mut CplRing,
+    ) -> Result<CardPort, PtpError> {
         if cfg.one_step {
-            cfg.tx_latency_ns = tx_latency(b, &mut rings, cfg.addr.mac)?;
+            cfg.tx_latency_ns = tx_latency(b, &mut txq, cpl, cfg.addr.mac)?;
         }
         let now = phc::get_ns(b);
         let freq = phc::freq(b);
         Ok(CardPort {
             clock: OrdinaryClock::new(cfg, now, freq),
-            rings,
+            txq,
+            cpl: None,
             rxq,
             in_flight: HashMap::new(),
             counters: CardCounters::default(),
@@ -130,6 +179,19 @@ impl CardPort {
             cpls: Vec::new(),
             pkts: Vec::new(),
         })
+    }
+
+    /// The TX queue the port uses.
+    pub fn tx_queue(&self) -> u16 {
+        self.txq.queue()
+    }
+
+    /// Leave the card: disable the port's TX queue (its frames in flight are flushed) and RX queue.
+    pub fn close(mut self, b: &mut dyn Backend) -> Result<(), PtpError> {
+        let caps = Caps::read(b)?;
+        self.txq.disable(b, &caps);
+        self.rxq.disable(b, 1_000_000)?;
+        Ok(())
     }
 
     /// The clock.
@@ -165,12 +227,38 @@ impl CardPort {
     /// Take completions and received frames, run the timers due at the PHC's time, and carry out
     /// what the clock asks. Returns true if anything came in or went out.
     pub fn poll(&mut self, b: &mut dyn Backend) -> Result<bool, PtpError> {
+        let mut cpl = self.cpl.take().ok_or_else(|| {
+            PtpError::Invalid("a port beside a job turns with poll_beside".into())
+        })?;
+        // alone on the card: this port's queue is the only one that completes on its ring
+        let mut others = Vec::new();
+        cpl.poll(b, &mut others, 64);
+        let r = match others.first() {
+            Some(c) => Err(PtpError::Ring(RingError::BadCompletion {
+                queue: c.queue,
+                cookie: c.cookie,
+                record: *c,
+            })),
+            None => self.poll_beside(b, &mut cpl),
+        };
+        self.cpl = Some(cpl);
+        r
+    }
+
+    /// [`CardPort::poll`] beside a job: the port's completions are those the job's own poll of the
+    /// shared ring `cpl` set aside (this does not read the ring: the job's records are the job's).
+    pub fn poll_beside(
+        &mut self,
+        b: &mut dyn Backend,
+        cpl: &mut CplRing,
+    ) -> Result<bool, PtpError> {
         let mut busy = false;
         self.cpls.clear();
-        self.rings.poll(b, &mut self.cpls, 64)?;
+        cpl.take_aside(&mut self.cpls);
         let cpls = std::mem::take(&mut self.cpls);
         for c in &cpls {
             busy = true;
+            self.txq.complete(c)?;
             let kind = self.in_flight.remove(&c.cookie).map(|(k, _)| k);
             match Status::from_code(c.status) {
                 Some(Status::Sent | Status::SentLate) => {
@@ -222,20 +310,18 @@ impl CardPort {
                     frame,
                     kind,
                     launch_ns,
-                } => {
-                    let q = &mut self.rings.queues[0];
-                    match q.post(b, &frame, launch_ns, DescFlags::empty())? {
-                        Ok(cookie) => {
-                            self.counters.posted += 1;
-                            self.in_flight.insert(cookie, (kind, launch_ns));
-                        }
-                        Err(full) => {
-                            return Err(PtpError::NotSent(format!(
-                                "TX queue {PTP_QUEUE} full ({full:?}): the card is not sending"
-                            )))
-                        }
+                } => match self.txq.post(b, &frame, launch_ns, DescFlags::empty())? {
+                    Ok(cookie) => {
+                        self.counters.posted += 1;
+                        self.in_flight.insert(cookie, (kind, launch_ns));
                     }
-                }
+                    Err(full) => {
+                        return Err(PtpError::NotSent(format!(
+                            "TX queue {} full ({full:?}): the card is not sending",
+                            self.txq.queue()
+                        )))
+                    }
+                },
                 Action::Step(d) => phc::adjtime(b, d),
                 Action::Freq(f) => phc::adjfine(b, f)?,
             }
@@ -247,22 +333,41 @@ impl CardPort {
 /// Launch time of the calibration frame after the PHC reading, ns.
 const CAL_LEAD_NS: u64 = 100_000;
 
+/// Card time a one-step master takes to start (its calibration frame's lead and completion),
+/// with room: a job that starts the clock beside it leaves this much before its first launch.
+pub const ONE_STEP_START_NS: u64 = 2 * CAL_LEAD_NS;
+
 /// Departure stamp minus launch time of a frame sent on time (one-step by schedule): one 60-byte
 /// frame of the local experimental EtherType 0x88B5 with a launch time on the PHC's cycle grid.
-fn tx_latency(b: &mut dyn Backend, rings: &mut Rings, mac: [u8; 6]) -> Result<u64, PtpError> {
+fn tx_latency(
+    b: &mut dyn Backend,
+    q: &mut TxQueue,
+    cpl: &mut CplRing,
+    mac: [u8; 6],
+) -> Result<u64, PtpError> {
     let mut f = vec![0u8; 60];
     f[..6].copy_from_slice(&[0xff; 6]);
     f[6..12].copy_from_slice(&mac);
     f[12..14].copy_from_slice(&[0x88, 0xb5]);
     let launch = phc::get_ns(b) + CAL_LEAD_NS;
-    if let Err(full) = rings.queues[0].post(b, &f, launch, DescFlags::empty())? {
+    if let Err(full) = q.post(b, &f, launch, DescFlags::empty())? {
         return Err(PtpError::NotSent(format!("calibration frame: {full:?}")));
     }
     let mut cpls = Vec::new();
+    let mut others = Vec::new();
     for _ in 0..1000 {
         b.wait_ns(1_000)?;
-        rings.poll(b, &mut cpls, 4)?;
+        // the ring is shared only with a job that has posted nothing yet: nothing else completes
+        cpl.poll(b, &mut others, 4);
+        if let Some(c) = others.first() {
+            return Err(PtpError::Invalid(format!(
+                "a completion of queue {} on the ring while --one-step calibrates (nothing else may run yet)",
+                c.queue
+            )));
+        }
+        cpl.take_aside(&mut cpls);
         if let Some(c) = cpls.first() {
+            q.complete(c)?;
             return match Status::from_code(c.status) {
                 Some(Status::Sent) if c.depart_ns >= launch => Ok(c.depart_ns - launch),
                 _ => Err(PtpError::NotSent(format!(

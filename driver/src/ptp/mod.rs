@@ -9,12 +9,15 @@
 //! - [`card`]: the clock run on a card: frames through the TX and RX rings, departure stamps from
 //!   the completions, arrival stamps from the RX completions, the PHC stepped and trimmed through
 //!   its registers;
+//! - [`beside`]: the clock turned by a push or replay that holds the card (`--ptp`);
 //! - [`pair`] (sim): two Verilated cards in one process joined by a wire model;
+//! - [`pair_job`] (sim): the pair with the slave card held by a command (push with `--ptp`);
 //! - [`linux`] (sim): the clock on a simulated card paced to wall time against linuxptp's ptp4l in
 //!   a network namespace behind a TAP device.
 //!
 //! docs/PTP.md says how it fits together and what is left.
 
+pub mod beside;
 pub mod bmca;
 pub mod card;
 pub mod clock;
@@ -24,6 +27,8 @@ pub mod model;
 pub mod msg;
 #[cfg(feature = "sim")]
 pub mod pair;
+#[cfg(feature = "sim")]
+pub mod pair_job;
 
 pub use clock::{Action, Config, OrdinaryClock, PortState, Report, Role, Sample, TxKind};
 pub use msg::{Addr, Transport};

@@ -121,22 +121,22 @@ pub struct PairResult {
 
 /// Local simulated time of one card as a function of true time, fs.
 #[derive(Debug, Clone, Copy)]
-struct TimeMap {
-    t0: i128,
-    l0: i128,
-    ppb: f64,
+pub(super) struct TimeMap {
+    pub(super) t0: i128,
+    pub(super) l0: i128,
+    pub(super) ppb: f64,
 }
 
 impl TimeMap {
-    fn local(&self, t: i128) -> i128 {
+    pub(super) fn local(&self, t: i128) -> i128 {
         let d = t - self.t0;
         self.l0 + d + (d as f64 * self.ppb * 1e-9).round() as i128
     }
-    fn true_of(&self, l: i128) -> i128 {
+    pub(super) fn true_of(&self, l: i128) -> i128 {
         let d = l - self.l0;
         self.t0 + (d as f64 / (1.0 + self.ppb * 1e-9)).round() as i128
     }
-    fn rebase(&mut self, t: i128, ppb: f64) {
+    pub(super) fn rebase(&mut self, t: i128, ppb: f64) {
         self.l0 = self.local(t);
         self.t0 = t;
         self.ppb = ppb;
@@ -156,14 +156,14 @@ struct Side {
     launch_at: Option<i128>,
 }
 
-const FS: i128 = 1_000;
-const NS: i128 = 1_000_000;
+pub(super) const FS: i128 = 1_000;
+pub(super) const NS: i128 = 1_000_000;
 /// Fine step while a frame is in flight, fs.
-const FINE: i128 = 400 * NS;
+pub(super) const FINE: i128 = 400 * NS;
 /// Master's PHC at the start: TAI 2023-11-14 (any time works).
-const EPOCH_NS: u64 = 1_700_000_000_000_000_000;
+pub(super) const EPOCH_NS: u64 = 1_700_000_000_000_000_000;
 
-fn addr(i: u8) -> Addr {
+pub(super) fn addr(i: u8) -> Addr {
     Addr {
         mac: [0x02, 0x74, 0x73, 0x6e, 0x69, i],
         ip: [192, 168, 33, i],
@@ -229,7 +229,7 @@ impl Side {
     }
 }
 
-fn percentile(sorted: &[f64], p: f64) -> f64 {
+pub(super) fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }
