@@ -72,6 +72,9 @@ pub struct PushOptions {
     /// Set by someone else (a Ctrl-C or SIGTERM handler) to stop the job early: posting stops, the
     /// card flushes what it holds, and [`run`] returns [`PushError::Cut`] with what was completed.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Threads that post to the TX queues (`--threads`), each its own queues (queue % threads);
+    /// 1: the loop's own thread posts. See [`crate::pipeline::shards`].
+    pub threads: usize,
 }
 
 /// Default of [`PushOptions::hold_limit_ns`]: one day.
@@ -91,6 +94,7 @@ impl Default for PushOptions {
             hold_margin_ns: None,
             hold_limit_ns: DEFAULT_HOLD_LIMIT_NS,
             stop: None,
+            threads: 1,
         }
     }
 }

@@ -115,6 +115,12 @@ pub struct TxQueue {
     cons: u32,
     batch: u32,
     free: Vec<u32>,
+    /// Small buffers (cookies `nbufs..nbufs + small_free capacity`), `small_size` bytes each, after
+    /// the large ones in the window: a short frame goes to one of these, so the short frames in flight
+    /// stay on a few pages (0: none).
+    small_size: usize,
+    nbufs: u32,
+    small_free: Vec<u32>,
     in_flight: Vec<bool>,
     outstanding: u32,
     prod_reg: usize,
@@ -129,6 +135,20 @@ impl TxQueue {
         caps: &Caps,
         q: u16,
         cfg: &QueueConfig,
+    ) -> Result<TxQueue, RingError> {
+        Self::create_with_small(b, caps, q, cfg, 0)
+    }
+
+    /// [`TxQueue::create`] with, when `small_size` > 0, a second pool of as many buffers of
+    /// `small_size` bytes (a multiple of 64) for frames that fit one: a queue sized for the longest
+    /// frame then keeps its short frames close together (one page holds 16 of 256 bytes, not one of
+    /// 9 kB), which keeps a stream of short frames in the caches and the TLB.
+    pub fn create_with_small(
+        b: &mut dyn Backend,
+        caps: &Caps,
+        q: u16,
+        cfg: &QueueConfig,
+        small_size: usize,
     ) -> Result<TxQueue, RingError> {
         if q as u32 >= caps.num_queues {
             return Err(RingError::Config(format!(
@@ -156,8 +176,14 @@ impl TxQueue {
             cfg.buf_size
         };
         let max_len = buf_size.min(caps.max_frame_len as usize);
+        let small_size = if small_size > 0 && small_size < buf_size {
+            small_size.div_ceil(64) * 64
+        } else {
+            0
+        };
+        let nsmall = if small_size > 0 { nbufs } else { 0 };
         let desc = b.dma_alloc(size as usize * DESC_SIZE)?;
-        let bufs = b.dma_alloc(nbufs as usize * buf_size)?;
+        let bufs = b.dma_alloc(nbufs as usize * buf_size + nsmall as usize * small_size)?;
 
         let r = |x| caps.q_reg(q, x);
         b.write32(r(reg::Q_CTRL), 0);
@@ -192,7 +218,10 @@ impl TxQueue {
             cons,
             batch: cfg.batch.min(size),
             free: (0..nbufs).rev().collect(),
-            in_flight: vec![false; nbufs as usize],
+            small_size,
+            nbufs,
+            small_free: (nbufs..nbufs + nsmall).rev().collect(),
+            in_flight: vec![false; (nbufs + nsmall) as usize],
             outstanding: 0,
             prod_reg: r(reg::Q_PROD),
             cons_reg: r(reg::Q_CONS),
@@ -226,19 +255,35 @@ impl TxQueue {
     }
     /// Free buffers.
     pub fn free_buffers(&self) -> usize {
-        self.free.len()
+        self.free.len() + self.small_free.len()
     }
     /// DMA address of buffer `i` (tests and diagnostics).
     pub fn buffer_iova(&self, i: u32) -> u64 {
-        self.bufs.iova() + i as u64 * self.buf_size as u64
+        self.bufs.iova() + self.buffer_offset(i) as u64
+    }
+    /// Offset of buffer `i` in the window, and its size.
+    #[inline]
+    fn buffer_at(&self, i: u32) -> (usize, usize) {
+        if i < self.nbufs {
+            (i as usize * self.buf_size, self.buf_size)
+        } else {
+            (
+                self.nbufs as usize * self.buf_size + (i - self.nbufs) as usize * self.small_size,
+                self.small_size,
+            )
+        }
+    }
+    #[inline]
+    fn buffer_offset(&self, i: u32) -> usize {
+        self.buffer_at(i).0
     }
 
     /// Read back the first `len` bytes of buffer `cookie` (a completed frame's, before anything else is
     /// posted into it): the bytes a capture of the posted frames records.
     pub fn read_buffer(&self, b: &mut dyn Backend, cookie: u32, out: &mut Vec<u8>, len: usize) {
-        let len = len.min(self.buf_size);
-        out.resize(len, 0);
-        b.dma_read(&self.bufs, cookie as usize * self.buf_size, out);
+        let (off, size) = self.buffer_at(cookie);
+        out.resize(len.min(size), 0);
+        b.dma_read(&self.bufs, off, out);
     }
 
     /// Post one frame with launch time `launch_ns`. Returns the cookie (the buffer index) the completion
@@ -265,13 +310,18 @@ impl TxQueue {
                 return Ok(Err(Full::Ring));
             }
         }
-        let Some(buf) = self.free.pop() else {
+        let small = if frame.len() <= self.small_size {
+            self.small_free.pop()
+        } else {
+            None
+        };
+        let Some(buf) = small.or_else(|| self.free.pop()) else {
             self.doorbell(b);
             return Ok(Err(Full::Buffers));
         };
         self.in_flight[buf as usize] = true;
         self.outstanding += 1;
-        let off = buf as usize * self.buf_size;
+        let off = self.buffer_offset(buf);
         b.dma_write(&self.bufs, off, frame);
         let d = TxDescriptor {
             addr: self.bufs.iova() + off as u64,
@@ -319,7 +369,11 @@ impl TxQueue {
         match self.in_flight.get_mut(i) {
             Some(f) if *f => {
                 *f = false;
-                self.free.push(c.cookie);
+                if c.cookie < self.nbufs {
+                    self.free.push(c.cookie);
+                } else {
+                    self.small_free.push(c.cookie);
+                }
                 self.outstanding -= 1;
                 Ok(())
             }
@@ -815,6 +869,77 @@ mod tests {
             cookie, d.cookie,
             "the only free buffer is the completed one"
         );
+    }
+
+    /// A queue with a small-buffer pool: short frames go to the small buffers (packed after the
+    /// large ones, inside the window), long ones to the large; the card reads each frame's own bytes,
+    /// each buffer comes back to its own pool, and a short frame takes a large buffer when the small
+    /// ones are all in flight.
+    #[test]
+    fn small_buffers_hold_short_frames_and_come_back_to_their_pool() {
+        let mut m = MemBackend::new_identity();
+        let caps = Caps::read(&mut m).unwrap();
+        let cfg = QueueConfig {
+            ring_log2: 3,
+            batch: 1,
+            buf_size: 1024,
+            ..Default::default()
+        };
+        let mut q = TxQueue::create_with_small(&mut m, &caps, 0, &cfg, 100).unwrap();
+        let cpl = CplRing::create(&mut m, &caps, 5).unwrap();
+        let mut rings = Rings {
+            queues: Vec::new(),
+            cpl,
+        };
+        let r64 = |m: &MemBackend, lo| {
+            u64::from(m.reg(caps.q_reg(0, lo))) | u64::from(m.reg(caps.q_reg(0, lo + 4))) << 32
+        };
+        let (win, win_len) = (r64(&m, reg::Q_WIN_BASE_LO), r64(&m, reg::Q_WIN_LEN_LO));
+        assert!(
+            win_len >= 8 * 1024 + 8 * 128,
+            "both pools are in the window"
+        );
+        let lens = [60usize, 128, 129, 1024, 60, 64, 128, 1000];
+        let mut cookies = Vec::new();
+        for (i, &len) in lens.iter().enumerate() {
+            cookies.push(
+                q.post(&mut m, &frame(i as u32, len), 5, DescFlags::empty())
+                    .unwrap()
+                    .unwrap(),
+            );
+        }
+        assert_eq!(q.free_buffers(), 8, "8 of 16 buffers in flight");
+        let mut card = FakeCard::new(8);
+        let fetched = card.fetch(&mut m, &caps, 0, 8);
+        for (i, (idx, d)) in fetched.iter().enumerate() {
+            assert_eq!(d.cookie, cookies[i]);
+            assert_eq!(card.frame(&m, d), frame(i as u32, lens[i]), "frame {i}");
+            let small = lens[i] <= 128;
+            assert_eq!(d.cookie >= 8, small, "frame {i} of {} bytes", lens[i]);
+            assert!(d.addr >= win && d.addr + u64::from(d.len) <= win + win_len);
+            assert!(card.complete(&mut m, FakeCard::sent(0, *idx, d, 7)));
+        }
+        rings.queues.push(q);
+        let mut out = Vec::new();
+        assert_eq!(rings.poll(&mut m, &mut out, 16).unwrap(), 8);
+        let q = &mut rings.queues[0];
+        assert_eq!(q.free_buffers(), 16);
+        // Eight short frames in flight: the small pool is empty, the ninth short frame takes a large
+        // buffer.
+        card.fetch(&mut m, &caps, 0, 8);
+        let mut got = Vec::new();
+        for i in 0..8 {
+            let c = q
+                .post(&mut m, &frame(i, 60), 5, DescFlags::empty())
+                .unwrap();
+            got.push(c.unwrap());
+            card.fetch(&mut m, &caps, 0, 1);
+        }
+        assert!(got.iter().all(|&c| c >= 8), "{got:?}");
+        let c = q
+            .post(&mut m, &frame(9, 60), 5, DescFlags::empty())
+            .unwrap();
+        assert!(c.unwrap() < 8);
     }
 
     #[test]

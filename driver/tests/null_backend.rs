@@ -188,6 +188,107 @@ fn replay_on_null_completes_every_packet_once() {
     std::fs::remove_dir_all(&d).ok();
 }
 
+/// A UDP frame of flow `k` (source address and port count up with it), 60 bytes, its payload
+/// tagged with `i`.
+fn udp_frame(k: u8, i: u32) -> Vec<u8> {
+    let mut f = vec![2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 0x08, 0x00];
+    f.extend([
+        0x45, 0, 0, 46, 0, 0, 0, 0, 64, 17, 0, 0, 10, 0, 0, k, 10, 0, 1, 1,
+    ]);
+    f.extend((4000 + u16::from(k)).to_be_bytes());
+    f.extend([0, 53, 0, 26, 0, 0]);
+    f.extend(i.to_be_bytes());
+    f.resize(60, 0xa5);
+    f
+}
+
+/// `--threads 2` on the null card, which posts from two threads at once: `replay` spreads the flows
+/// over two queues, one a thread, and every packet completes once, SENT at its time, the capture
+/// in the input's order byte for byte, each flow on one queue; `push` of a trace over 4 queues the
+/// same, every row on its own queue.
+#[test]
+fn threads_post_their_queues_and_every_frame_completes_once() {
+    let d = scratch("threads");
+    let cap = d.join("in.pcap");
+    let n = 20_000u32;
+    let frames: Vec<Vec<u8>> = (0..n).map(|i| udp_frame((i % 64) as u8, i)).collect();
+    write_pcap(&cap, &frames);
+    let (pcap, report) = (d.join("o.pcapng"), d.join("r.json"));
+    let (ok, out, err) = tsnic(&[
+        "replay",
+        "--backend",
+        "null",
+        "--threads",
+        "2",
+        cap.to_str().unwrap(),
+        "--pcap",
+        pcap.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}{err}");
+    host_line(&out);
+    check_report(&report, u64::from(n));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let mut flow_queue: HashMap<u8, u64> = HashMap::new();
+    for (i, f) in v["frames"].as_array().unwrap().iter().enumerate() {
+        let q = f["queue"].as_u64().unwrap();
+        assert!(q < 2, "{f}");
+        let prev = *flow_queue.entry((i % 64) as u8).or_insert(q);
+        assert_eq!(prev, q, "flow {} changed queue at frame {i}", i % 64);
+    }
+    for q in ["0", "1"] {
+        assert!(
+            v["queues"][q]["sent"].as_u64().unwrap_or(0) > u64::from(n) / 8,
+            "both queues (both threads) carry frames: {}",
+            v["queues"]
+        );
+    }
+    let wire = tsnic::capture::read(&pcap).expect("pcapng reads back");
+    assert_eq!(wire.len(), n as usize);
+    for (i, p) in wire.iter().enumerate() {
+        assert_eq!(p.data, frames[i], "packet {i}");
+    }
+    // push: the trace's queue column picks the queue, queue q goes to thread q % 2
+    let trace = d.join("t.csv");
+    let rows = 8000u64;
+    let mut csv = String::from("launch_ns,queue,len\n");
+    for i in 0..rows {
+        csv += &format!("{},{},{}\n", i * 500, i % 4, 64 + i % 700);
+    }
+    std::fs::write(&trace, csv).unwrap();
+    let (pcap, report) = (d.join("p.pcapng"), d.join("p.json"));
+    let (ok, out, err) = tsnic(&[
+        "push",
+        "--backend",
+        "null",
+        "--threads",
+        "2",
+        "--ring-log2",
+        "6",
+        trace.to_str().unwrap(),
+        "--pcap",
+        pcap.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}{err}");
+    check_report(&report, rows);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    for (i, f) in v["frames"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(f["queue"].as_u64(), Some(i as u64 % 4), "{f}");
+    }
+    let wire = tsnic::capture::read(&pcap).expect("pcapng reads back");
+    assert_eq!(wire.len() as u64, rows);
+    for (i, p) in wire.iter().enumerate() {
+        let tag = tsnic::trace::parse_frame(&p.data).expect("a trace frame");
+        assert_eq!(tag.index, i as u64);
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
+
 #[test]
 fn what_the_null_card_lacks_is_refused_with_the_fix() {
     let (ok, _, err) = tsnic(&["flash", "--backend", "null", "info"]);

@@ -49,8 +49,9 @@ pub struct ReplayArgs {
     pub passes: u32,
     /// Spread the packets over N queues (--queue and the N - 1 after it) by flow: IP addresses,
     /// protocol and ports (or MACs and EtherType), hashed; a flow keeps its queue and its order.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = positive16)]
-    pub queues: u16,
+    /// Default: 1, or --threads.
+    #[arg(long, value_name = "N", value_parser = positive16)]
+    pub queues: Option<u16>,
     /// Send at most N frames (over all passes).
     #[arg(long, value_name = "N", value_parser = positive)]
     pub limit: Option<u64>,
@@ -118,7 +119,9 @@ pub fn run(args: ReplayArgs) -> Result<()> {
             },
             passes: args.passes,
             limit: args.limit.unwrap_or(u64::MAX),
-            spread: args.queues,
+            spread: args
+                .queues
+                .unwrap_or(u16::try_from(args.run.threads).unwrap_or(u16::MAX)),
         },
     )?;
     Ok(())

@@ -354,6 +354,14 @@ pub trait Backend {
         u32::from_le_bytes(b)
     }
 
+    /// A handle for another thread that posts to this card's TX queues (`--threads`): DMA reads and
+    /// writes into regions this backend allocated, queue doorbells and register reads, in parallel
+    /// with this backend and the other ports. None (the default): the backend is one thread's only
+    /// (the simulated card, a real card so far); the posting is then done in turns on one thread.
+    fn tx_port(&mut self) -> Option<Box<dyn Backend + Send>> {
+        None
+    }
+
     /// Host clock in TAI ns as this backend sees it (`CLOCK_TAI`, or the host-clock model on sim).
     fn now_ns(&mut self) -> u64;
 
@@ -456,6 +464,9 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     #[inline]
     fn dma_read_u32(&mut self, region: &DmaRegion, offset: usize) -> u32 {
         (**self).dma_read_u32(region, offset)
+    }
+    fn tx_port(&mut self) -> Option<Box<dyn Backend + Send>> {
+        (**self).tx_port()
     }
     fn now_ns(&mut self) -> u64 {
         (**self).now_ns()

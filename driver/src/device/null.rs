@@ -71,6 +71,19 @@ struct CardState {
     cpl_prod: u32,
     /// Queues enabled, or disabled with descriptors still to flush.
     active: u64,
+    /// Posting threads' ports ([`NullPort`]) alive: no region is freed while there is one.
+    ports: usize,
+}
+
+impl Drop for CardState {
+    fn drop(&mut self) {
+        for r in self.regions.drain(..) {
+            // SAFETY: allocated in `dma_alloc` with this layout; the state is dropped with the last
+            // `Arc<Shared>`, so the card thread has ended and neither the backend nor any port
+            // (each holds the `Arc`) can reach the region any more.
+            unsafe { alloc::dealloc(r.ptr, Layout::from_size_align_unchecked(r.len, DMA_ALIGN)) };
+        }
+    }
 }
 
 impl CardState {
@@ -175,6 +188,7 @@ impl NullBackend {
                 regions: Vec::new(),
                 cpl_prod: 0,
                 active: 0,
+                ports: 0,
             }),
             stop: AtomicBool::new(false),
             completed: AtomicU64::new(0),
@@ -229,12 +243,8 @@ impl Drop for NullBackend {
         if let Some(h) = self.card.take() {
             let _ = h.join();
         }
-        let mut st = self.shared.lock();
-        for r in st.regions.drain(..) {
-            // SAFETY: allocated in `dma_alloc` with this layout (checked there); the card thread has
-            // ended and the host's handles are gone with `self`.
-            unsafe { alloc::dealloc(r.ptr, Layout::from_size_align_unchecked(r.len, DMA_ALIGN)) };
-        }
+        // The regions are freed with the shared state (`CardState`'s drop), once the last port
+        // is gone too.
     }
 }
 
@@ -367,11 +377,22 @@ impl Backend for NullBackend {
     }
 
     fn dma_free(&mut self, region: DmaRegion) -> Result<(), DeviceError> {
+        let mut st = self.shared.lock();
+        if st.ports > 0 {
+            return Err(DeviceError::Io {
+                context: "cannot free a DMA region of the null card".into(),
+                source: std::io::Error::other(
+                    "posting threads still hold ports to its memory: a driver bug (end them first)",
+                ),
+            });
+        }
         let Some((ptr, size)) = self.host.get_mut(region.id()).and_then(Option::take) else {
             return Ok(());
         };
-        // Unregister under the lock: the card thread never touches it again.
-        self.shared.lock().regions.retain(|r| r.ptr != ptr);
+        // Unregister under the lock: the card thread never touches it again, and no port exists
+        // (checked above, under the same lock) that could have it cached.
+        st.regions.retain(|r| r.ptr != ptr);
+        drop(st);
         // SAFETY: allocated in `dma_alloc` with exactly this size and alignment, and no longer
         // registered with the card thread (it reads regions only under the lock held above).
         unsafe { alloc::dealloc(ptr, Layout::from_size_align_unchecked(size, DMA_ALIGN)) };
@@ -409,6 +430,14 @@ impl Backend for NullBackend {
         // long as the region; the card writes this dword only with an atomic store.
         let a = unsafe { AtomicU32::from_ptr(p as *mut u32) };
         u32::from_le(a.load(Ordering::Acquire))
+    }
+
+    fn tx_port(&mut self) -> Option<Box<dyn Backend + Send>> {
+        self.shared.lock().ports += 1;
+        Some(Box::new(NullPort {
+            shared: Arc::clone(&self.shared),
+            cache: Vec::new(),
+        }))
     }
 
     fn now_ns(&mut self) -> u64 {
@@ -450,6 +479,122 @@ impl Backend for NullBackend {
                 std::thread::sleep(Duration::from_micros(10).min(end - now));
             }
         }
+    }
+}
+
+/// A posting thread's handle on the null card ([`Backend::tx_port`]): DMA reads and writes into the
+/// regions the backend allocated, the queues' doorbells (`Q_PROD`, a release store as on the
+/// backend) and register reads. It allocates and frees nothing, and has no PHC (its reads of the PHC
+/// block read the raw registers). While a port exists the backend frees no region, so the memory a
+/// port resolved stays valid as long as the port.
+pub struct NullPort {
+    shared: Arc<Shared>,
+    /// Regions resolved so far: (IOVA, host pointer, length).
+    cache: Vec<(u64, *mut u8, usize)>,
+}
+
+// SAFETY: the cached pointers are to regions that stay allocated while the port lives (the backend
+// refuses `dma_free` while `ports > 0`, and the memory is freed with the last `Arc<Shared>`, which
+// the port holds); the port's accesses follow the same ordering rules as the backend's.
+unsafe impl Send for NullPort {}
+
+impl Drop for NullPort {
+    fn drop(&mut self) {
+        self.shared.lock().ports -= 1;
+    }
+}
+
+impl NullPort {
+    fn at(&mut self, region: &DmaRegion, offset: usize, len: usize) -> *mut u8 {
+        let iova = region.iova();
+        let (ptr, rlen) = match self.cache.iter().find(|c| c.0 == iova) {
+            Some(&(_, p, l)) => (p, l),
+            None => {
+                let st = self.shared.lock();
+                let r = st
+                    .regions
+                    .iter()
+                    .find(|r| r.iova == iova)
+                    .expect("a region of the null card");
+                let e = (r.iova, r.ptr, r.len);
+                drop(st);
+                self.cache.push(e);
+                (e.1, e.2)
+            }
+        };
+        assert!(
+            offset.checked_add(len).is_some_and(|e| e <= rlen),
+            "DMA access {offset}+{len} outside a region of {rlen} bytes"
+        );
+        // SAFETY: `offset + len <= rlen` (checked above), inside the allocation.
+        unsafe { ptr.add(offset) }
+    }
+}
+
+impl Backend for NullPort {
+    fn describe(&self) -> String {
+        "null (a posting thread's port)".into()
+    }
+
+    fn read32(&mut self, offset: usize) -> u32 {
+        self.shared.reg(offset).load(Ordering::Acquire)
+    }
+
+    fn write32(&mut self, offset: usize, value: u32) {
+        match queue_of(offset) {
+            Some((_, reg::Q_PROD)) => self
+                .shared
+                .reg(offset)
+                .store(value & 0xffff, Ordering::Release),
+            Some((q, reg::Q_CTRL)) => {
+                let mut st = self.shared.lock();
+                self.shared.reg(offset).store(value, Ordering::Release);
+                if value & (reg::Q_CTRL_ENABLE | reg::Q_CTRL_FLUSH) != 0 {
+                    st.active |= 1 << q;
+                }
+            }
+            Some((_, reg::Q_CONS | reg::Q_STATUS)) => {}
+            _ => panic!("a posting thread's port writes only queue registers (offset {offset:#x})"),
+        }
+    }
+
+    fn dma_alloc(&mut self, len: usize) -> Result<DmaRegion, DeviceError> {
+        Err(DeviceError::DmaAlloc {
+            len,
+            why: "a posting thread's port allocates nothing: allocate on the backend".into(),
+        })
+    }
+
+    fn dma_free(&mut self, _region: DmaRegion) -> Result<(), DeviceError> {
+        Err(DeviceError::Io {
+            context: "cannot free a DMA region through a posting thread's port".into(),
+            source: std::io::Error::other("free it on the backend"),
+        })
+    }
+
+    #[inline]
+    fn dma_write(&mut self, region: &DmaRegion, offset: usize, data: &[u8]) {
+        let dst = self.at(region, offset, data.len());
+        // SAFETY: inside the region (checked by `at`), no overlap with `data`; as the backend's
+        // `dma_write`: the card reads a descriptor only after the doorbell that announces it.
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), dst, data.len()) };
+    }
+
+    #[inline]
+    fn dma_read(&mut self, region: &DmaRegion, offset: usize, buf: &mut [u8]) {
+        let src = self.at(region, offset, buf.len());
+        // SAFETY: inside the region (checked by `at`); the caller reads memory the card does not
+        // write at the same time (a buffer it posted, a record it saw the phase of).
+        unsafe { std::ptr::copy_nonoverlapping(src, buf.as_mut_ptr(), buf.len()) };
+    }
+
+    fn now_ns(&mut self) -> u64 {
+        clock_tai_ns()
+    }
+
+    fn wait_ns(&mut self, ns: u64) -> Result<(), DeviceError> {
+        std::thread::sleep(Duration::from_nanos(ns));
+        Ok(())
     }
 }
 

@@ -73,7 +73,14 @@ pub fn flow_hash(f: &[u8]) -> u32 {
         }
         None => eat(f.get(..14).unwrap_or(f)),
     }
-    h
+    // FNV-1a's low bits mix poorly: its lowest bit is the parity of the low bits of every byte
+    // eaten, so flows whose address and port both count up by one all had one parity and went to
+    // one of 2 (or 4, 8...) queues. A final avalanche (MurmurHash3's fmix32) spreads them.
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x85eb_ca6b);
+    h ^= h >> 13;
+    h = h.wrapping_mul(0xc2b2_ae35);
+    h ^ (h >> 16)
 }
 
 /// Frames padded to [`MIN_FRAME`]: how many, and the first (packet index, length as captured).
@@ -355,6 +362,25 @@ fn cut(n: u64) -> String {
 fn pcap_next(c: &mut Common, p: &mut Pcap, data: &mut Vec<u8>) -> Result<Option<Raw>, InputError> {
     let n = c.packets;
     let mut h = [0u8; 16];
+    // The common case: the record header and the packet are both in the reader's buffer. Copied from
+    // there once, into `data` (the slow path below reads the same bytes in two reads).
+    if let Ok(b) = p.r.fill_buf() {
+        if b.len() >= 16 {
+            h.copy_from_slice(&b[..16]);
+            let w = [h[8], h[9], h[10], h[11]];
+            let incl = if p.le {
+                u32::from_le_bytes(w)
+            } else {
+                u32::from_be_bytes(w)
+            } as usize;
+            if incl <= p.snaplen.max(262_144) as usize && b.len() >= 16 + incl {
+                data.clear();
+                data.extend_from_slice(&b[16..16 + incl]);
+                p.r.consume(16 + incl);
+                return pcap_packet(c, p, &h, data);
+            }
+        }
+    }
     let got = read_full(&mut p.r, &mut h).map_err(|e| io_err(&c.name, e))?;
     if got == 0 {
         return Ok(None);
@@ -376,7 +402,7 @@ fn pcap_next(c: &mut Common, p: &mut Pcap, data: &mut Vec<u8>) -> Result<Option<
             u32::from_be_bytes(w)
         }
     };
-    let (sec, frac, incl, orig) = (word(0), word(4), word(8), word(12));
+    let incl = word(8);
     if incl > p.snaplen.max(262_144) {
         return Err(fmt_err(&c.name, format!(
             "packet {n} claims {incl} captured bytes, more than the file's snap length ({}): the file is damaged (or not a pcap file); recapture it",
@@ -394,6 +420,26 @@ fn pcap_next(c: &mut Common, p: &mut Pcap, data: &mut Vec<u8>) -> Result<Option<
             ),
         ));
     }
+    pcap_packet(c, p, &h, data)
+}
+
+/// A pcap packet whose record header `h` and captured bytes `data` were read whole.
+#[inline]
+fn pcap_packet(
+    c: &mut Common,
+    p: &Pcap,
+    h: &[u8; 16],
+    data: &mut Vec<u8>,
+) -> Result<Option<Raw>, InputError> {
+    let word = |o: usize| {
+        let w = [h[o], h[o + 1], h[o + 2], h[o + 3]];
+        if p.le {
+            u32::from_le_bytes(w)
+        } else {
+            u32::from_be_bytes(w)
+        }
+    };
+    let (sec, frac, orig) = (word(0), word(4), word(12));
     let ns = u64::from(sec) * 1_000_000_000
         + if p.nanos {
             u64::from(frac)
@@ -688,6 +734,21 @@ mod tests {
             (0..64).map(|p| flow_hash(&udp(p, false)) % 4).collect();
         assert_eq!(qs.len(), 4, "64 flows reach every one of 4 queues");
         let _ = flow_hash(&[1, 2, 3]); // short frames hash too
+                                       // Flows whose source address and port count up together (each flow's low bits flip twice)
+                                       // reach both of 2 queues, and each of 4 gets a fair share.
+        let flow = |k: u8| {
+            let mut f = udp(4000 + u16::from(k), false);
+            f[29] = k; // last byte of the source address
+            f
+        };
+        let mut per = [0u32; 4];
+        for k in 0..64 {
+            per[(flow_hash(&flow(k)) % 4) as usize] += 1;
+        }
+        assert!(
+            per.iter().all(|&c| c >= 8),
+            "64 flows over 4 queues: {per:?}"
+        );
     }
 
     #[test]

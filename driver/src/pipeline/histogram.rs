@@ -23,6 +23,7 @@ pub struct Histogram {
 
 impl Histogram {
     /// Count one value.
+    #[inline]
     pub fn add(&mut self, v: i64) {
         if self.n == 0 {
             self.min = v;

@@ -8,7 +8,7 @@
 //!    pcapng), each checked as it is read; an error names the row or packet.
 //! 2. [`schedule`]: launch-time order within a hold window, absolute launch times on the card's PHC.
 //! 3. [`post`]: the rings; a frame is posted once its launch time is within the card's reach and its
-//!    ring has room.
+//!    ring has room. With `--threads N`, [`shards`]: the queues shared out over N posting threads.
 //! 4. [`reap`]: completions matched to the frames in flight.
 //! 5. [`sink`]: results to the report ([`report`], [`histogram`]) and the `--pcap` capture as they
 //!    come, or all kept ([`sink::Collect`], for [`crate::push::run`]).
@@ -23,6 +23,7 @@ pub mod post;
 pub mod reap;
 pub mod report;
 pub mod schedule;
+pub mod shards;
 pub mod sink;
 pub mod source;
 
@@ -40,6 +41,9 @@ use reap::Reap;
 use schedule::{Held, Schedule};
 use sink::Sink;
 
+/// Frames posted in one burst before the completions are taken (see [`run`]).
+pub const BURST: u32 = 64;
+
 /// How a run went, whatever its end.
 #[derive(Debug, Clone, Default)]
 pub struct RunEnd {
@@ -51,6 +55,9 @@ pub struct RunEnd {
     pub doorbells: u64,
     /// Wall-clock ns of the post+reap loop (see [`crate::push::Outcome::loop_wall_ns`]).
     pub loop_wall_ns: u64,
+    /// CPU time of the loop's thread over the loop, ns (None: the OS does not say: no
+    /// `/proc/thread-self/schedstat`).
+    pub loop_cpu_ns: Option<u64>,
     /// The PHC against simulated time over the run.
     pub clock: ClockMap,
     /// Frames posted.
@@ -112,6 +119,12 @@ pub fn run_beside(
     progress: crate::push::Progress<'_>,
     mut beside: Option<&mut dyn Beside>,
 ) -> Result<Ran, PushError> {
+    if opts.threads > 1 && beside.is_some() {
+        // The shards take the job's queues and completion ring off the loop's `Post`.
+        return Err(PushError::Job(
+            "--ptp and --threads cannot run together yet: drop one of them".into(),
+        ));
+    }
     let (caps, b) = card.parts();
     let caps = caps.clone();
     let irq_wired = b.has_irq();
@@ -164,115 +177,158 @@ pub fn run_beside(
     let mut input_error: Option<PushError> = None;
 
     let loop_start = std::time::Instant::now();
-    let streamed = (|| -> Result<(), PushError> {
-        let mut beside_wake = u64::MAX;
-        loop {
-            if let Some(s) = beside.as_deref_mut() {
-                beside_wake = s.turn(b, &caps, &mut post)?;
-            }
-            if opts
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed))
-            {
-                return Err(PushError::Stopped);
-            }
-            // Post what the card can take now, in order: stop at the first frame beyond reach or whose
-            // ring is full (frames behind it wait, so the posting order stays the launch order).
-            let mut ring_full = false;
+    let cpu_start = thread_cpu_ns();
+    // Frames handed to a posting thread (`--threads`) and never posted.
+    let mut left: Vec<Held> = Vec::new();
+    let streamed = if opts.threads > 1 {
+        shards::stream(
+            shards::Ctx {
+                b: &mut *b,
+                caps: &caps,
+                sched: &mut *sched,
+                gen,
+                post: &mut post,
+                sink: &mut *sink,
+                opts,
+                reach,
+                irq_wired,
+                ring_log2,
+                progress: &mut *progress,
+                pending: &mut pending,
+                input_done: &mut input_done,
+                input_error: &mut input_error,
+                done: &mut done,
+            },
+            &mut left,
+        )
+    } else {
+        (|| -> Result<(), PushError> {
+            let mut beside_wake = u64::MAX;
             loop {
-                if pending.is_none() && !input_done {
-                    match sched.next_frame() {
-                        Ok(p) => {
-                            pending = p;
-                            input_done = pending.is_none();
-                        }
-                        Err(e) => {
-                            // A bad row or packet: read no further, but send what was read before
-                            // it (the frames held in the window too), then end with the error.
-                            input_error.get_or_insert(PushError::Input(Box::new(e)));
-                            sched.end_input();
-                            continue;
+                if let Some(s) = beside.as_deref_mut() {
+                    beside_wake = s.turn(b, &caps, &mut post)?;
+                }
+                if opts
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
+                {
+                    return Err(PushError::Stopped);
+                }
+                // Post what the card can take now, in order: stop at the first frame beyond reach or whose
+                // ring is full (frames behind it wait, so the posting order stays the launch order).
+                let mut ring_full = false;
+                // A burst: at most BURST frames posted before the completions are looked at, so the
+                // frames in flight on a fast card (the null one) stay few and their buffers, descriptors
+                // and completion records stay in cache.
+                let mut burst = 0u32;
+                let mut burst_cut = false;
+                loop {
+                    if burst >= BURST {
+                        burst_cut = true;
+                        break;
+                    }
+                    if pending.is_none() && !input_done {
+                        match sched.next_frame() {
+                            Ok(p) => {
+                                pending = p;
+                                input_done = pending.is_none();
+                            }
+                            Err(e) => {
+                                // A bad row or packet: read no further, but send what was read before
+                                // it (the frames held in the window too), then end with the error.
+                                input_error.get_or_insert(PushError::Input(Box::new(e)));
+                                sched.end_input();
+                                continue;
+                            }
                         }
                     }
-                }
-                let Some(h) = &pending else { break };
-                let launch = h.job.launch_ns;
-                if launch > phc.saturating_add(reach) {
-                    phc = phc_now(b);
+                    let Some(h) = &pending else { break };
+                    let launch = h.job.launch_ns;
                     if launch > phc.saturating_add(reach) {
+                        phc = phc_now(b);
+                        if launch > phc.saturating_add(reach) {
+                            break;
+                        }
+                    }
+                    if post.post(b, &caps, h, gen)? {
+                        burst += 1;
+                        if let Some(h) = pending.take() {
+                            sched.recycle(h.data);
+                        }
+                    } else {
+                        ring_full = true;
                         break;
                     }
                 }
-                if post.post(b, &caps, h, gen)? {
-                    if let Some(h) = pending.take() {
-                        sched.recycle(h.data);
+                post.doorbell_all(b);
+                if input_done && pending.is_none() && post.outstanding() == 0 {
+                    return Ok(());
+                }
+                let mut n = reap.take(b, &mut post, sink)?;
+                if n == 0 && irq_wired {
+                    // Acknowledge, then look once more: a completion written after the acknowledgement
+                    // raises the interrupt again, so the wait below cannot miss it.
+                    b.write32(crate::contract::reg::CTRL_IRQ_STATUS, 1);
+                    n = reap.take(b, &mut post, sink)?;
+                }
+                if n > 0 {
+                    done += n;
+                    progress(done, sched.read());
+                    progressed = true;
+                    continue;
+                }
+                if burst_cut {
+                    // More to post now: no wait.
+                    continue;
+                }
+                // Nothing to post, nothing came back: find when something is next due, watch for a stall.
+                let now = phc_now(b);
+                phc = now;
+                if progressed {
+                    progressed = false;
+                    last_progress_phc = now;
+                }
+                let mut wake = u64::MAX;
+                if let Some(due) = post.oldest_due() {
+                    let since = last_progress_phc.max(due);
+                    let idle_for = now.saturating_sub(since);
+                    if due <= now && idle_for > opts.stall_timeout_ns {
+                        return Err(PushError::Stalled {
+                            outstanding: post.outstanding(),
+                            total: sched.read(),
+                            stalled_ns: idle_for,
+                            phc_ns: now,
+                        });
+                    }
+                    wake = since
+                        .saturating_add(opts.stall_timeout_ns)
+                        .saturating_add(1);
+                    if !irq_wired {
+                        wake = wake.min(due.max(now.saturating_add(opts.idle_wait_ns)));
                     }
                 } else {
-                    ring_full = true;
-                    break;
+                    last_progress_phc = now;
                 }
-            }
-            post.doorbell_all(b);
-            if input_done && pending.is_none() && post.outstanding() == 0 {
-                return Ok(());
-            }
-            let mut n = reap.take(b, &mut post, sink)?;
-            if n == 0 && irq_wired {
-                // Acknowledge, then look once more: a completion written after the acknowledgement
-                // raises the interrupt again, so the wait below cannot miss it.
-                b.write32(crate::contract::reg::CTRL_IRQ_STATUS, 1);
-                n = reap.take(b, &mut post, sink)?;
-            }
-            if n > 0 {
-                done += n;
-                progress(done, sched.read());
-                progressed = true;
-                continue;
-            }
-            // Nothing to post, nothing came back: find when something is next due, watch for a stall.
-            let now = phc_now(b);
-            phc = now;
-            if progressed {
-                progressed = false;
-                last_progress_phc = now;
-            }
-            let mut wake = u64::MAX;
-            if let Some(due) = post.oldest_due() {
-                let since = last_progress_phc.max(due);
-                let idle_for = now.saturating_sub(since);
-                if due <= now && idle_for > opts.stall_timeout_ns {
-                    return Err(PushError::Stalled {
-                        outstanding: post.outstanding(),
-                        total: sched.read(),
-                        stalled_ns: idle_for,
-                        phc_ns: now,
-                    });
+                if let Some(h) = pending.as_ref().filter(|_| !ring_full) {
+                    wake = wake.min(h.job.launch_ns.saturating_sub(reach));
                 }
-                wake = since
-                    .saturating_add(opts.stall_timeout_ns)
-                    .saturating_add(1);
-                if !irq_wired {
-                    wake = wake.min(due.max(now.saturating_add(opts.idle_wait_ns)));
+                if wake == u64::MAX {
+                    return Err(PushError::Job(format!(
+                        "{} frame(s) neither posted nor outstanding: a driver bug",
+                        post.outstanding()
+                    )));
                 }
-            } else {
-                last_progress_phc = now;
+                let wake = wake.min(beside_wake);
+                let timeout = wake.saturating_sub(now).max(opts.idle_wait_ns.max(1));
+                b.wait_irq(timeout)?;
             }
-            if let Some(h) = pending.as_ref().filter(|_| !ring_full) {
-                wake = wake.min(h.job.launch_ns.saturating_sub(reach));
-            }
-            if wake == u64::MAX {
-                return Err(PushError::Job(format!(
-                    "{} frame(s) neither posted nor outstanding: a driver bug",
-                    post.outstanding()
-                )));
-            }
-            let wake = wake.min(beside_wake);
-            let timeout = wake.saturating_sub(now).max(opts.idle_wait_ns.max(1));
-            b.wait_irq(timeout)?;
-        }
-    })();
+        })()
+    };
     let loop_wall_ns = loop_start.elapsed().as_nanos() as u64;
+    let loop_cpu_ns = cpu_start
+        .zip(thread_cpu_ns())
+        .map(|(a, b)| b.saturating_sub(a));
     if let Some(i) = irq {
         i.restore(b);
     }
@@ -314,7 +370,7 @@ pub fn run_beside(
         }
         Some(e)
     } else {
-        for q in &mut post.rings.queues {
+        for q in &mut post.queues {
             q.disable(b, &caps);
         }
         input_error
@@ -331,7 +387,8 @@ pub fn run_beside(
             sink_err.get_or_insert(e);
         }
     }
-    let mut rest: Vec<Held> = pending.into_iter().collect();
+    let mut rest: Vec<Held> = left;
+    rest.extend(pending);
     rest.extend(sched.drain_held());
     for h in rest {
         if let Err(e) = report_unfinished(h.raw.seq, &h.job) {
@@ -348,6 +405,7 @@ pub fn run_beside(
         end_phc_ns: phc_now(b),
         doorbells: post.doorbells(),
         loop_wall_ns,
+        loop_cpu_ns,
         clock,
         posted: post.posted(),
         completed: done,
@@ -358,4 +416,14 @@ pub fn run_beside(
     // A job cut short has flushed its queues and waited for them already.
     crate::push::leave_quiet(b, &caps, &queues, false);
     Ok(Ran { end, error })
+}
+
+/// ns this thread has run on a CPU (Linux: `/proc/thread-self/schedstat`, first field).
+fn thread_cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }

@@ -6,16 +6,33 @@
 
 use std::collections::VecDeque;
 
+use crate::contract::Completion;
 use crate::device::{Backend, Caps};
 use crate::push::{FrameSource, JobFrame, PushError};
 use crate::regs::DescFlags;
-use crate::ring::{CplRing, QueueConfig, Rings, TxQueue};
+use crate::ring::{CplRing, QueueConfig, RingError, TxQueue};
 
 use super::schedule::Held;
+
+/// Bytes of a queue's small buffers (see [`TxQueue::create_with_small`]): frames up to this long go
+/// to a pool of their own, the rest to buffers as large as the longest frame.
+pub const SMALL_BUF: usize = 256;
 
 /// Queues to create before the first post, each with its buffer size in bytes (a job known whole:
 /// buffers as large as its longest frame on that queue).
 pub type QueuePlan = Vec<(u16, usize)>;
+
+/// The card's longest frame, bytes (9000 when it does not say).
+fn longest(caps: &Caps) -> usize {
+    if caps.max_frame_len == 0 {
+        9000
+    } else {
+        caps.max_frame_len as usize
+    }
+}
+
+/// A TX queue with its table of frames in flight (by cookie), as it passes between `Post`s.
+pub type OwnedQueue = (TxQueue, Vec<Option<InFlight>>);
 
 /// A posted frame waiting for its completion.
 #[derive(Debug, Clone, Copy)]
@@ -28,10 +45,14 @@ pub struct InFlight {
     post_no: u64,
 }
 
-/// Stage 3: the rings and what is in flight on them.
+/// Stage 3: the rings and what is in flight on them. With `--threads` each posting thread has a
+/// `Post` of its own queues and no completion ring ([`Post::shard`]); the loop's thread keeps the
+/// completion ring.
 pub struct Post {
-    /// The rings (TX queues in creation order, and the completion ring).
-    pub rings: Rings,
+    /// TX queues in creation order.
+    pub queues: Vec<TxQueue>,
+    /// The completion ring (None: a posting thread's share, see [`super::shards`]).
+    pub cpl: Option<CplRing>,
     /// Queue number -> position in `rings.queues`.
     pub qpos: Vec<usize>,
     /// Per queue position, per cookie: the frame in flight.
@@ -56,10 +77,8 @@ impl Post {
     ) -> Result<Post, PushError> {
         let cpl = CplRing::create(b, caps, cpl_log2)?;
         let mut p = Post {
-            rings: Rings {
-                queues: Vec::new(),
-                cpl,
-            },
+            queues: Vec::new(),
+            cpl: Some(cpl),
             qpos: vec![usize::MAX; caps.num_queues as usize],
             in_flight: Vec::new(),
             fifo: VecDeque::new(),
@@ -81,21 +100,143 @@ impl Post {
         q: u16,
         buf_size: usize,
     ) -> Result<usize, PushError> {
+        let (tq, table) = self.make_queue(b, caps, q, buf_size)?;
+        Ok(self.adopt(tq, table))
+    }
+
+    /// Make queue `q` (buffers of `buf_size` bytes and a small-buffer pool) and its empty table of
+    /// frames in flight, without taking it over.
+    pub fn make_queue(
+        &self,
+        b: &mut dyn Backend,
+        caps: &Caps,
+        q: u16,
+        buf_size: usize,
+    ) -> Result<OwnedQueue, PushError> {
         let cfg = QueueConfig {
             buf_size: buf_size.max(64).div_ceil(64) * 64,
             ..self.qcfg.clone()
         };
-        let tq = TxQueue::create(b, caps, q, &cfg)?;
-        let pos = self.rings.queues.len();
-        self.in_flight.push(vec![None; tq.size() as usize]);
-        self.rings.queues.push(tq);
-        self.qpos[q as usize] = pos;
-        Ok(pos)
+        let tq = TxQueue::create_with_small(b, caps, q, &cfg, SMALL_BUF)?;
+        let n = tq.size() as usize;
+        Ok((tq, vec![None; 2 * n]))
+    }
+
+    /// Take over queue `tq` with its table of frames in flight (by cookie). Returns its position.
+    pub fn adopt(&mut self, tq: TxQueue, table: Vec<Option<InFlight>>) -> usize {
+        let pos = self.queues.len();
+        self.qpos[tq.queue() as usize] = pos;
+        self.queues.push(tq);
+        self.in_flight.push(table);
+        pos
+    }
+
+    /// A `Post` with no queue and no completion ring, for a posting thread (`--threads`): it gets
+    /// its queues with [`Post::adopt`].
+    pub fn shard(&self) -> Post {
+        Post {
+            queues: Vec::new(),
+            cpl: None,
+            qpos: vec![usize::MAX; self.qpos.len()],
+            in_flight: Vec::new(),
+            fifo: VecDeque::new(),
+            posts: 0,
+            qcfg: self.qcfg.clone(),
+            buf: Vec::new(),
+            reserved: self.reserved,
+        }
+    }
+
+    /// Give up every queue with its table of frames in flight (to a posting thread, or back to
+    /// the loop's `Post` at the end); frames posted counted here so far go with `posts`.
+    pub fn release(&mut self) -> (Vec<OwnedQueue>, u64) {
+        for q in &self.queues {
+            self.qpos[q.queue() as usize] = usize::MAX;
+        }
+        self.fifo.clear();
+        let v = self
+            .queues
+            .drain(..)
+            .zip(self.in_flight.drain(..))
+            .collect();
+        (v, std::mem::take(&mut self.posts))
+    }
+
+    /// Count `n` frames posted elsewhere (a posting thread's, its queues given back).
+    pub fn add_posted(&mut self, n: u64) {
+        self.posts += n;
+    }
+
+    /// Make queue `q` for frames up to the card's longest (a queue first seen mid-job), not taken
+    /// over (see [`Post::make_queue`]).
+    pub fn make_longest(
+        &self,
+        b: &mut dyn Backend,
+        caps: &Caps,
+        q: u16,
+    ) -> Result<OwnedQueue, PushError> {
+        self.make_queue(b, caps, q, longest(caps))
+    }
+
+    /// Position of queue `q`, if this `Post` has it.
+    pub fn position(&self, q: u16) -> Option<usize> {
+        self.qpos
+            .get(q as usize)
+            .copied()
+            .filter(|&p| p != usize::MAX)
+    }
+
+    /// Take the completion ring's records (at most `max`) into `out`; each buffer goes back to its
+    /// queue. The queues must be this `Post`'s (one thread: all of them).
+    pub fn poll(
+        &mut self,
+        b: &mut dyn Backend,
+        out: &mut Vec<Completion>,
+        max: usize,
+    ) -> Result<usize, PushError> {
+        let Some(cpl) = &mut self.cpl else {
+            return Ok(0);
+        };
+        let start = out.len();
+        let n = cpl.poll(b, out, max);
+        for c in &out[start..] {
+            match self.qpos.get(c.queue as usize) {
+                Some(&p) if p != usize::MAX => self.queues[p].complete(c)?,
+                _ => {
+                    return Err(PushError::Ring(RingError::BadCompletion {
+                        queue: c.queue,
+                        cookie: c.cookie,
+                        record: *c,
+                    }))
+                }
+            }
+        }
+        Ok(n)
+    }
+
+    /// The frame a completion is for, taken from the table (its buffer was given back already).
+    #[inline]
+    pub fn take_in_flight(&mut self, c: &Completion) -> Result<(usize, InFlight), PushError> {
+        let qp = self
+            .qpos
+            .get(c.queue as usize)
+            .copied()
+            .unwrap_or(usize::MAX);
+        let f = self
+            .in_flight
+            .get_mut(qp)
+            .and_then(|s| s.get_mut(c.cookie as usize))
+            .and_then(Option::take)
+            .ok_or(PushError::Unmatched {
+                queue: c.queue,
+                cookie: c.cookie,
+            })?;
+        Ok((qp, f))
     }
 
     /// Queue numbers in use.
     pub fn queues(&self) -> Vec<u16> {
-        self.rings.queues.iter().map(|q| q.queue()).collect()
+        self.queues.iter().map(|q| q.queue()).collect()
     }
 
     /// Post `h` (bytes from `h.data`, or generated by `gen`). Returns false when its ring (or its
@@ -117,14 +258,7 @@ impl Post {
         }
         let qp = match self.qpos.get(f.queue as usize) {
             Some(&p) if p != usize::MAX => p,
-            Some(_) => {
-                let max = if caps.max_frame_len == 0 {
-                    9000
-                } else {
-                    caps.max_frame_len as usize
-                };
-                self.create(b, caps, f.queue, max)?
-            }
+            Some(_) => self.create(b, caps, f.queue, longest(caps))?,
             None => {
                 return Err(PushError::Job(format!(
                     "frame {} is for queue {}, but the card has {} queue(s)",
@@ -139,7 +273,7 @@ impl Post {
             &self.buf
         };
         debug_assert_eq!(bytes.len(), f.len as usize);
-        match self.rings.queues[qp].post(b, bytes, f.launch_ns, DescFlags::empty())? {
+        match self.queues[qp].post(b, bytes, f.launch_ns, DescFlags::empty())? {
             Ok(cookie) => {
                 let slot = &mut self.in_flight[qp];
                 if cookie as usize >= slot.len() {
@@ -163,7 +297,9 @@ impl Post {
 
     /// Ring every queue's doorbell.
     pub fn doorbell_all(&mut self, b: &mut dyn Backend) {
-        self.rings.doorbell_all(b);
+        for q in &mut self.queues {
+            q.doorbell(b);
+        }
     }
 
     /// Launch time of the earliest posted frame still without completion.
@@ -181,7 +317,7 @@ impl Post {
 
     /// Frames posted whose completion has not come back.
     pub fn outstanding(&self) -> u64 {
-        self.rings.outstanding()
+        self.queues.iter().map(|q| u64::from(q.outstanding())).sum()
     }
 
     /// Frames posted so far.
@@ -191,7 +327,7 @@ impl Post {
 
     /// Doorbells written so far.
     pub fn doorbells(&self) -> u64 {
-        self.rings.queues.iter().map(|q| q.doorbells()).sum()
+        self.queues.iter().map(|q| q.doorbells()).sum()
     }
 
     /// Every frame still in flight, emptying the table (a job cut short: they have no completion).

@@ -24,6 +24,27 @@ impl Default for Reap {
     }
 }
 
+/// The result of frame `f` as completion `c` says.
+#[inline]
+pub fn result(c: &Completion, f: &super::post::InFlight) -> Result<FrameResult, PushError> {
+    let status = Status::from_code(c.status).ok_or_else(|| {
+        PushError::Job(format!(
+            "completion with unknown status code {} for frame {}",
+            c.status, f.job.index
+        ))
+    })?;
+    Ok(FrameResult {
+        index: f.job.index,
+        queue: f.job.queue,
+        len: f.job.len,
+        launch_ns: f.job.launch_ns,
+        status,
+        depart_ns: c.depart_ns,
+        reason: c.reason,
+        capped: c.flags & crate::contract::CPL_FLAG_CAPPED != 0,
+    })
+}
+
 impl Reap {
     /// Take every completion there is and hand each result to `sink`. Returns how many.
     pub fn take(
@@ -33,44 +54,16 @@ impl Reap {
         sink: &mut dyn Sink,
     ) -> Result<u64, PushError> {
         self.cpls.clear();
-        post.rings.poll(b, &mut self.cpls, 1024)?;
+        post.poll(b, &mut self.cpls, 1024)?;
         let want_bytes = sink.wants_bytes();
         for c in &self.cpls {
-            let qp = post
-                .qpos
-                .get(c.queue as usize)
-                .copied()
-                .unwrap_or(usize::MAX);
-            let f = post
-                .in_flight
-                .get_mut(qp)
-                .and_then(|s| s.get_mut(c.cookie as usize))
-                .and_then(Option::take)
-                .ok_or(PushError::Unmatched {
-                    queue: c.queue,
-                    cookie: c.cookie,
-                })?;
-            let status = Status::from_code(c.status).ok_or_else(|| {
-                PushError::Job(format!(
-                    "completion with unknown status code {} for frame {}",
-                    c.status, f.job.index
-                ))
-            })?;
-            let r = FrameResult {
-                index: f.job.index,
-                queue: f.job.queue,
-                len: f.job.len,
-                launch_ns: f.job.launch_ns,
-                status,
-                depart_ns: c.depart_ns,
-                reason: c.reason,
-                capped: c.flags & crate::contract::CPL_FLAG_CAPPED != 0,
-            };
+            let (qp, f) = post.take_in_flight(c)?;
+            let r = result(c, &f)?;
             // The buffer went back to its ring in `poll` but nothing was posted since: its bytes are
             // still the frame's.
             self.bytes.clear();
             if want_bytes && r.on_wire() {
-                post.rings.queues[qp].read_buffer(b, c.cookie, &mut self.bytes, r.len as usize);
+                post.queues[qp].read_buffer(b, c.cookie, &mut self.bytes, r.len as usize);
             }
             sink.completed(f.seq, &r, &self.bytes)
                 .map_err(PushError::Output)?;

@@ -14,7 +14,8 @@ use std::io::{Read, Seek, SeekFrom, Write};
 
 use crate::contract::Status;
 use crate::push::{
-    frame_wire_ps, sub_ns, ClockMap, FrameReport, FrameResult, JobFrame, Report, ReportContext,
+    frame_wire_ps, sub_ns, ClockMap, FrameReport, FrameResult, JobFrame, QueueReport, Report,
+    ReportContext,
 };
 
 use super::histogram::Histogram;
@@ -140,9 +141,13 @@ pub struct ReportBuilder {
     line_free_ps: u128,
     wire: u64,
     first_depart: u64,
-    last_depart: u64,
-    bits_but_last: f64,
-    last_bits: f64,
+    /// The last frame on the wire in departure order: (departure, job position, its bits).
+    last: (u64, u64, u64),
+    /// Bits (frame + FCS) of every frame on the wire.
+    bits: u64,
+    /// Per-queue counts indexed by queue number (merged into the report's map at the end: no map
+    /// look-up per frame).
+    queues: Vec<QueueReport>,
     spool: Option<Spool>,
 }
 
@@ -164,10 +169,10 @@ impl ReportBuilder {
             clock: ClockMap::default(),
             line_free_ps: 0,
             wire: 0,
-            first_depart: 0,
-            last_depart: 0,
-            bits_but_last: 0.0,
-            last_bits: 0.0,
+            first_depart: u64::MAX,
+            last: (0, 0, 0),
+            bits: 0,
+            queues: Vec::new(),
             spool: if frames { Some(Spool::new()?) } else { None },
         })
     }
@@ -175,6 +180,22 @@ impl ReportBuilder {
     /// Departure errors of the frames on the wire so far (for `--plot`).
     pub fn errors(&self) -> &Histogram {
         &self.err
+    }
+
+    /// The counts of queue `q`.
+    #[inline]
+    fn queue(v: &mut Vec<QueueReport>, q: u16) -> &mut QueueReport {
+        let i = usize::from(q);
+        if i >= v.len() {
+            v.resize(i + 1, QueueReport::default());
+        }
+        &mut v[i]
+    }
+
+    /// True when [`ReportBuilder::departed`] must get the frames in departure order: only the line
+    /// figures (earliest departure, delay, what a late frame waited for) depend on it.
+    pub fn needs_departure_order(&self) -> bool {
+        self.line_rate_bps.is_some()
     }
 
     /// The PHC-to-simulation map taken when posting started.
@@ -214,7 +235,7 @@ impl ReportBuilder {
             Status::DmaError => r.dma_error += 1,
         }
         r.capped += f.capped as u64;
-        let q = r.queues.entry(f.queue).or_default();
+        let q = Self::queue(&mut self.queues, f.queue);
         q.packets += 1;
         if f.on_wire() {
             q.sent += 1;
@@ -276,13 +297,15 @@ impl ReportBuilder {
                 self.sim_sent.add(e);
             }
         }
-        if self.wire == 0 {
-            self.first_depart = f.depart_ns;
+        // Order-free: the first and last departures and the bits but the last frame's are the same
+        // whatever order the frames come in (only the line figures above need departure order).
+        self.first_depart = self.first_depart.min(f.depart_ns);
+        let bits = (u64::from(f.len) + 4) * 8;
+        if self.wire == 0 || (f.depart_ns, seq) >= (self.last.0, self.last.1) {
+            self.last = (f.depart_ns, seq, bits);
         }
         self.wire += 1;
-        self.last_depart = f.depart_ns;
-        self.bits_but_last += self.last_bits;
-        self.last_bits = (f.len as f64 + 4.0) * 8.0;
+        self.bits += bits;
         if let Some(s) = &mut self.spool {
             s.put(seq, &fr)?;
         }
@@ -293,7 +316,7 @@ impl ReportBuilder {
     pub fn unfinished(&mut self, seq: u64, f: &JobFrame) -> std::io::Result<()> {
         self.r.packets += 1;
         self.r.unfinished += 1;
-        let q = self.r.queues.entry(f.queue).or_default();
+        let q = Self::queue(&mut self.queues, f.queue);
         q.packets += 1;
         q.not_sent += 1;
         if let Some(s) = &mut self.spool {
@@ -322,6 +345,11 @@ impl ReportBuilder {
     /// rate), `wire_frames` the frames the recorded wire carried (None: not recorded).
     pub fn finish(&mut self, end: &ClockMap, wire_frames: Option<u64>) -> Report {
         let r = &mut self.r;
+        for (q, c) in self.queues.iter().enumerate() {
+            if c.packets > 0 {
+                r.queues.insert(q as u16, c.clone());
+            }
+        }
         r.error_ns = self.err.stats();
         r.error_sent_ns = self.err_sent.stats();
         if self.line_rate_bps.is_some() && self.wire > 0 {
@@ -359,12 +387,12 @@ impl ReportBuilder {
         r.achieved_mpps = None;
         r.no_rate = None;
         if self.wire >= 2 {
-            let span = self.last_depart - self.first_depart;
+            let span = self.last.0 - self.first_depart;
             r.duration_ns = span;
             if span > 0 {
                 let n = (self.wire - 1) as f64;
                 r.achieved_mpps = Some(n / span as f64 * 1e3);
-                r.achieved_gbps = Some(self.bits_but_last / span as f64);
+                r.achieved_gbps = Some((self.bits - self.last.2) as f64 / span as f64);
             } else {
                 r.no_rate = Some(format!(
                     "no rate: all {} frames on the wire have one departure time",
@@ -431,6 +459,7 @@ mod tests {
             unfinished in 0usize..5,
             line_rate in any::<bool>(),
             wire in any::<bool>(),
+            scrambled in any::<bool>(),
         ) {
             let results: Vec<FrameResult> = rows.iter().enumerate().map(|(i, &(s, l, d, len, capped))| FrameResult {
                 index: i as u64,
@@ -462,8 +491,15 @@ mod tests {
             let mut comp: Vec<usize> = (0..n).collect();
             comp.sort_by_key(|&i| (i * 7919) % n);
             for &i in &comp { b.completed(i as u64, &results[i]).unwrap(); }
-            for (k, &i) in order.iter().enumerate() {
-                b.departed(i as u64, &results[i], wire.then(|| starts[k])).unwrap();
+            // Without a line rate nothing needs departure order: the frames may come in completion
+            // order (as the command line's sinks give them when there is no --pcap and no wire).
+            let mut dep: Vec<(usize, u64)> = order.iter().copied().zip(starts.iter().copied()).collect();
+            if scrambled && !line_rate {
+                prop_assert!(!b.needs_departure_order());
+                dep.sort_by_key(|&(i, _)| (i * 7919) % n);
+            }
+            for &(i, start) in &dep {
+                b.departed(i as u64, &results[i], wire.then_some(start)).unwrap();
             }
             for (k, f) in unf.iter().enumerate() { b.unfinished((n + k) as u64, f).unwrap(); }
             let new = b.finish(&clock, wire.then_some(order.len() as u64));

@@ -381,7 +381,9 @@ impl<'a> Schedule<'a> {
     /// Read ahead until `n` frames are held or the input ends.
     pub fn prime(&mut self, n: usize) -> Result<(), ScheduleError> {
         while !self.eof && self.heap.len() < n {
-            self.read_one()?;
+            if let Some(e) = self.read_one()? {
+                self.heap.push(e);
+            }
         }
         Ok(())
     }
@@ -409,8 +411,18 @@ impl<'a> Schedule<'a> {
 
     /// The next frame in launch-time order, or `None` when the input is done.
     pub fn next_frame(&mut self) -> Result<Option<Held>, ScheduleError> {
+        if self.cfg.window == 0 && self.heap.is_empty() && !self.eof {
+            // The fast lane of an input taken in order (a replay, a window of 0): nothing is held, so
+            // the frame just read is the next one; it does not go through the window at all.
+            if let Some(e) = self.read_one()? {
+                self.last_out = Some((e.key, e.held.raw));
+                return Ok(Some(e.held));
+            }
+        }
         while !self.eof && self.heap.len() <= self.cfg.window {
-            self.read_one()?;
+            if let Some(e) = self.read_one()? {
+                self.heap.push(e);
+            }
         }
         let Some(e) = self.heap.pop() else {
             return Ok(None);
@@ -427,11 +439,15 @@ impl<'a> Schedule<'a> {
         v
     }
 
-    fn read_one(&mut self) -> Result<(), ScheduleError> {
+    /// Read the next frame of the input and place it (None at the end of the input); the caller holds
+    /// it or gives it out.
+    #[inline]
+    fn read_one(&mut self) -> Result<Option<Entry>, ScheduleError> {
         let mut data = self.pool.pop().unwrap_or_default();
         let Some(raw) = self.src.next(&mut data)? else {
+            self.recycle(data);
             self.eof = true;
-            return Ok(());
+            return Ok(None);
         };
         self.read += 1;
         if !raw.has_bytes {
@@ -495,8 +511,7 @@ impl<'a> Schedule<'a> {
         if self.zero.is_some() {
             self.place(&mut e)?;
         }
-        self.heap.push(e);
-        Ok(())
+        Ok(Some(e))
     }
 
     /// Compute the frame's absolute launch time from time 0 and check it.

@@ -237,14 +237,10 @@ impl BesideClock {
             )));
         }
         post.reserved = Some(q);
-        let port = CardPort::attach(
-            b,
-            caps,
-            &mut post.rings.cpl,
-            self.spec.cfg,
-            q,
-            self.spec.rxq,
-        )?;
+        let cpl = post.cpl.as_mut().ok_or_else(|| {
+            PtpError::Invalid("the job has no completion ring: a driver bug".into())
+        })?;
+        let port = CardPort::attach(b, caps, cpl, self.spec.cfg, q, self.spec.rxq)?;
         self.port = Some(port);
         Ok(())
     }
@@ -265,7 +261,10 @@ impl BesideClock {
         let Some(port) = self.port.as_mut() else {
             return Ok(u64::MAX);
         };
-        port.poll_beside(b, &mut post.rings.cpl)?;
+        let cpl = post.cpl.as_mut().ok_or_else(|| {
+            PtpError::Invalid("the job has no completion ring: a driver bug".into())
+        })?;
+        port.poll_beside(b, cpl)?;
         for r in port.take_reports() {
             if let Report::Sample(x) = &r {
                 self.summary.samples += 1;
