@@ -130,6 +130,8 @@ pub struct BoardCard {
     wire_in: PortsIn,
     wire_out: PortsOut,
     cmac: Option<Cmac>,
+    /// MSI-X interrupts the host has taken ([`BoardCard::run_until_irq_or_ps`]).
+    irqs_taken: u64,
 }
 
 impl std::fmt::Debug for BoardCard {
@@ -206,6 +208,7 @@ impl BoardCard {
             wire_in: PortsIn::default(),
             wire_out: PortsOut::default(),
             cmac: cfg.cmac.map(Cmac::new),
+            irqs_taken: 0,
         };
         c.inp.rst = 1;
         c.inp.tx_rst = 1;
@@ -289,13 +292,19 @@ impl BoardCard {
     }
 
     /// Run until the host takes an MSI-X interrupt or simulated time reaches `ps`; true if one came.
+    /// An interrupt that arrived since the last call (while the host was doing something else, e.g.
+    /// a BAR0 read) returns at once: the host latches it, as VFIO's eventfd counts it until read.
     pub fn run_until_irq_or_ps(&mut self, ps: u64) -> bool {
-        let before = self.pcie.stats().interrupts;
-        while self.next_clk_ps.min(self.next_mac_ps) < ps {
-            self.step();
-            if self.pcie.stats().interrupts != before {
+        loop {
+            let n = self.pcie.interrupts();
+            if n != self.irqs_taken {
+                self.irqs_taken = n;
                 return true;
             }
+            if self.next_clk_ps.min(self.next_mac_ps) >= ps {
+                break;
+            }
+            self.step();
         }
         self.now_ps = self.now_ps.max(ps);
         false

@@ -464,6 +464,11 @@ impl PcieModel {
         s
     }
 
+    /// MSI-X messages the host took as its interrupt so far.
+    pub fn interrupts(&self) -> u64 {
+        self.stats.interrupts
+    }
+
     /// True while anything is on its way or being served.
     pub fn busy(&self) -> bool {
         !self.cq.is_empty()
@@ -1087,6 +1092,106 @@ mod tests {
 
     fn read_desc(addr: u64, dwords: u32, tag: u8) -> Vec<u32> {
         vec![addr as u32, (addr >> 32) as u32, dwords, u32::from(tag)]
+    }
+
+    /// The 512-bit layouts (PG213): a BAR0 write's CQ beat and a read's RC completions, and an RQ
+    /// write's last BE taken from tuser bits 11:8.
+    #[test]
+    fn at_512_bits_the_tuser_layouts_are_pg213s() {
+        let mut m = PcieModel::new(PcieConfig::alveo());
+        m.bus_master = true;
+        let mut mem = HostMemory::new(32, 1, 0);
+        let (id, iova) = mem.alloc(4096);
+        for (i, b) in mem.region_mut(id).iter_mut().enumerate() {
+            *b = i as u8;
+        }
+        // CQ: a one-dword write, 5 dwords in one beat
+        m.bar_write(0, 0x10, 0xDEAD_BEEF);
+        let (mut t, mut cq) = (0u64, None);
+        // (dwords, first beat's tuser, last beat's tuser)
+        let mut cpls: Vec<(Vec<u32>, [u64; 2], [u64; 2])> = Vec::new();
+        let mut cur: Vec<u32> = Vec::new();
+        let mut first_user = [0u64; 2];
+        let mut sent_read = false;
+        while t < 4_000_000 {
+            let mut inp = BoardIn::default();
+            m.drive(&mut inp, t);
+            let mut out = BoardOut {
+                cq_tready: 1,
+                rc_tready: 1,
+                ..BoardOut::default()
+            };
+            if inp.cq_tvalid == 1 && cq.is_none() {
+                cq = Some((inp.cq_tuser, inp.cq_tkeep, dword(&inp.cq_tdata, 4)));
+            }
+            if inp.rc_tvalid == 1 {
+                if cur.is_empty() {
+                    first_user = [inp.rc_tuser[0], inp.rc_tuser[1]];
+                }
+                for k in 0..16 {
+                    if inp.rc_tkeep >> k & 1 == 1 {
+                        cur.push(dword(&inp.rc_tdata, k));
+                    }
+                }
+                if inp.rc_tlast == 1 {
+                    cpls.push((
+                        std::mem::take(&mut cur),
+                        first_user,
+                        [inp.rc_tuser[0], inp.rc_tuser[1]],
+                    ));
+                }
+            }
+            if !sent_read {
+                // RQ: a read of 100 bytes from iova + 2 (first BE 0xC, last BE 0x3 at bits 11:8)
+                let d = read_desc(iova, 26, 5);
+                for (k, w) in d.iter().enumerate() {
+                    out.rq_tdata[k / 2] |= u64::from(*w) << (32 * (k % 2));
+                }
+                out.rq_tkeep = 0xF;
+                out.rq_tvalid = 1;
+                out.rq_tlast = 1;
+                out.rq_tuser[0] = 0xC | (0x3 << 8) | (1 << 20) | (1 << 26) | (3 << 28);
+                sent_read = true;
+            }
+            m.clock(&inp, &out, t, &mut mem);
+            t += 4000;
+        }
+        let (u, keep, data) = cq.expect("a CQ beat");
+        assert_eq!(keep, 0x1F);
+        assert_eq!(data, 0xDEAD_BEEF);
+        assert_eq!(u[0] & 0xFFFF, 0xF, "first BE 0xF, last BE 0");
+        assert_eq!(
+            u[0] >> 16 & 0xF_FFFF,
+            0xF << 16,
+            "byte enables of dword lane 4"
+        );
+        assert_eq!(u[1] >> 16 & 1, 1, "is_sop[0] (bit 80)");
+        assert_eq!(u[1] >> 22 & 1, 1, "is_eop[0] (bit 86)");
+        assert_eq!(u[1] >> 24 & 0xF, 4, "is_eop0_ptr (bits 91:88)");
+        // RC: 100 bytes from offset 2, one completion (within the MPS, ending the request): 26
+        // payload dwords behind the 3-dword descriptor, two beats (16 + 13 dwords)
+        assert_eq!(cpls.len(), 1, "{cpls:x?}");
+        let (dw, first, last) = &cpls[0];
+        assert_eq!(dw[1] & 0x7FF, 26);
+        assert_eq!(dw[0] & 0xFFF, 2, "lower address");
+        assert_eq!(dw[0] >> 16 & 0x1FFF, 100, "byte count");
+        assert_eq!(dw.len(), 29);
+        assert_eq!(dw[3], 0x0302_0100);
+        assert_eq!(first[1] & 1, 1, "is_sop[0] (bit 64) on the first beat");
+        assert_eq!(first[1] >> 12 & 1, 0, "no is_eop on the first beat");
+        assert_eq!(last[1] & 1, 0, "no is_sop on the last beat");
+        assert_eq!(last[1] >> 12 & 1, 1, "is_eop[0] (bit 76)");
+        assert_eq!(
+            last[1] >> 16 & 0xF,
+            12,
+            "is_eop0_ptr (bits 83:80): dword lane 12"
+        );
+        // byte enables [63:0]: the descriptor's lanes none, the first payload dword (lane 3)
+        // bytes 2..3, then whole dwords; the last (lane 12 of the second beat) bytes 0..1
+        assert_eq!(first[0] & 0xFFFF, 0xC000);
+        assert_eq!(first[0] >> 16, 0xFFFF_FFFF_FFFF);
+        assert_eq!(last[0], 0x3_FFFF_FFFF_FFFF);
+        assert_eq!(m.stats().dma_reads, 1);
     }
 
     #[test]
