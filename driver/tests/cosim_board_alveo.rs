@@ -41,7 +41,11 @@ const LOOKAHEAD_NS: u32 = 8000;
 struct Run {
     results: Vec<FrameResult>,
     wire: Vec<WireFrame>,
-    frames: Vec<JobFrame>,
+    /// The push's loop: wall ns, and PHC ns from its first post to its last completion.
+    loop_wall_ns: u64,
+    loop_phc_ns: u64,
+    /// PHC when the push took its last completion, less the last departure, ns.
+    tail_ns: u64,
 }
 
 fn push_on(card: &mut Card, tap: &WireTap, text: &str, lead_ns: u64) -> Run {
@@ -79,10 +83,13 @@ fn push_on(card: &mut Card, tap: &WireTap, text: &str, lead_ns: u64) -> Run {
             frames.iter().map(|f| f.launch_ns).max().unwrap_or(0)
         );
     }
+    let last = out.results.iter().map(|r| r.depart_ns).max().unwrap_or(0);
     Run {
+        tail_ns: out.end_phc_ns.saturating_sub(last),
+        loop_wall_ns: out.loop_wall_ns,
+        loop_phc_ns: out.end_phc_ns - out.start_phc_ns,
         results: out.results,
         wire: tap.take(),
-        frames,
     }
 }
 
@@ -196,6 +203,13 @@ fn random_100g_push_on_the_alveo_board_matches_the_512_bit_core_build() {
         );
     }
     // departures against simulated true time at the MAC, frames that started on an idle line
+    // the driver took the last completions promptly (an MSI-X message that came while it was not
+    // waiting is not lost)
+    assert!(
+        board.tail_ns < 50_000,
+        "the push ended {} ns after the last departure",
+        board.tail_ns
+    );
     let sv = stamp_vs_line(&board);
     let idle: Vec<&(u64, i64, bool)> = sv.iter().filter(|s| s.2).collect();
     assert!(idle.len() >= 100, "only {} idle-line starts", idle.len());
@@ -232,17 +246,11 @@ fn random_100g_push_on_the_alveo_board_matches_the_512_bit_core_build() {
     assert!(stats.interrupts >= 1, "no MSI-X interrupt: {stats:?}");
 }
 
-/// Issue 34 item 15 on the CMAC: frames back to back at one launch time, the CMAC pacing the
-/// 165 Gb/s bus to the 100G line with tready. Every frame's stamp must be its start on the line
-/// (the first frame's offset from simulated time, within one MAC cycle), as on an idle line.
-#[test]
-#[ignore = "fails on the CMAC build (TX_MAC_LAG = 0): stamps up to 7 ns early behind a busy line (issue 34 item 15, docs/BOARDS.md \"Departure stamp\"); run with --ignored"]
-fn back_to_back_stamps_are_line_starts_on_the_alveo_board() {
-    if !core_ready() {
-        return;
-    }
-    // one frame alone (its stamp gives the PHC's offset from simulated time), then 8 queues x 12
-    // frames of 1514 bytes launched together, then 8 x 12 of 60 bytes together
+/// Frames back to back at one launch time, the CMAC pacing the 165 Gb/s bus to the 100G line with
+/// tready: one frame alone (its stamp gives the PHC's offset from simulated time), then 8 queues x
+/// 12 frames of 1514 bytes launched together, then 8 x 12 of 60 bytes together. Returns the run and
+/// each frame's stamp minus its line start less the first frame's, ns (wire order).
+fn back_to_back() -> (Run, Vec<(u64, f64)>) {
     let mut text = String::from("launch_ns,queue,len\n0,0,60\n");
     for (t, len) in [(20_000u64, 1514u64), (60_000, 60)] {
         for k in 0..96u64 {
@@ -251,46 +259,76 @@ fn back_to_back_stamps_are_line_starts_on_the_alveo_board() {
     }
     let (board, stats, cmac) = board_run(&text, 40_000);
     assert_eq!(board.wire.len(), 193);
-    assert_eq!(cmac.gaps, 0, "{cmac:?}");
+    assert_eq!(
+        cmac.gaps, 0,
+        "the card starved the CMAC inside a packet: {cmac:?}"
+    );
+    assert!(
+        cmac.held > 1000,
+        "the CMAC hardly held the card back: {cmac:?}"
+    );
     assert_eq!(stats.buf_overruns, 0, "{stats:?}");
-    let worst_delay = pairs(&board)
-        .iter()
-        .map(|(r, _)| r.depart_ns.saturating_sub(r.launch_ns))
-        .max()
-        .unwrap_or(0);
-    eprintln!("longest delay after launch {worst_delay} ns");
+    for (r, _) in pairs(&board) {
+        assert!(r.depart_ns >= r.launch_ns, "frame {} early", r.index);
+    }
+    // the driver took the last completions promptly: an MSI-X message that came while it was not
+    // waiting (e.g. during a BAR0 read) is not lost (it was, and the push sat out its 5 ms stall
+    // timeout before polling them)
+    assert!(
+        board.tail_ns < 50_000,
+        "the push ended {} ns after the last departure",
+        board.tail_ns
+    );
     let sv = stamp_vs_line(&board);
     assert!(sv[0].2, "the first frame did not start on an idle line");
-    let off = sv[0].1;
     let busy = sv.iter().filter(|s| !s.2).count();
     assert!(busy >= 150, "only {busy} frames started behind another");
-    let (mut lo, mut hi) = (0i64, 0i64);
-    let mut bad = Vec::new();
-    for (i, o, _) in &sv {
-        let d = (o - off) as f64 / 1000.0;
-        lo = lo.min((o - off) / 1000);
-        hi = hi.max((o - off) / 1000);
-        if d.abs() > TOLERANCE_NS as f64 {
-            bad.push((*i, d));
-        }
-    }
+    let off = sv[0].1;
+    let d: Vec<(u64, f64)> = sv
+        .iter()
+        .map(|(i, o, _)| (*i, (o - off) as f64 / 1000.0))
+        .collect();
+    let lo = d.iter().map(|x| x.1).fold(0.0, f64::min);
+    let hi = d.iter().map(|x| x.1).fold(0.0, f64::max);
     eprintln!(
-        "{} frames, {busy} behind another: stamp - line start - offset in [{lo}, {hi}] ns; {} beyond +-{TOLERANCE_NS} ns; CMAC {cmac:?}",
-        sv.len(),
-        bad.len()
+        "{} frames, {busy} behind another: stamp - line start - offset in [{lo:.1}, {hi:.1}] ns; push ended {} ns after the last departure; CMAC {cmac:?}",
+        d.len(),
+        board.tail_ns
     );
+    (board, d)
+}
+
+#[test]
+fn back_to_back_frames_on_the_alveo_board() {
+    if !core_ready() {
+        return;
+    }
+    back_to_back();
+}
+
+/// Issue 34 item 15 on the CMAC: every frame's stamp must be its start on the line (within one MAC
+/// cycle of the idle-line offset) when frames are back to back too. The Alveo build stamps the
+/// gate's first-beat handshake with the CMAC (TX_MAC_LAG = 0): behind a busy line the CMAC takes a
+/// frame while the previous one is still leaving, so the stamp is early by what it has queued.
+#[test]
+#[ignore = "fails on the CMAC build (TX_MAC_LAG = 0): stamps up to 7 ns early behind a busy line (issue 34 item 15, docs/BOARDS.md \"Departure stamp\"); run with --ignored"]
+fn back_to_back_stamps_are_line_starts_on_the_alveo_board() {
+    if !core_ready() {
+        return;
+    }
+    let (_, d) = back_to_back();
+    let bad: Vec<&(u64, f64)> = d
+        .iter()
+        .filter(|x| x.1.abs() > TOLERANCE_NS as f64)
+        .collect();
     assert!(
         bad.is_empty(),
         "{} of {} frames stamped off their start on the line by more than one MAC cycle (first: frame {} at {:.1} ns; negative = stamp early)",
         bad.len(),
-        sv.len(),
+        d.len(),
         bad[0].0,
         bad[0].1
     );
-    // and none early against its launch time
-    for (r, _) in pairs(&board) {
-        assert!(r.depart_ns >= r.launch_ns, "frame {} early", r.index);
-    }
 }
 
 /// Issue 31 item 5's figure (docs/BENCHMARKS.md): busy speed of the Alveo board build against the
@@ -329,16 +367,103 @@ fn push_100g_5000_speed_board_vs_core() {
             .filter(|x| x.depart_ns > x.launch_ns + 200)
             .count()
     };
+    // busy speed: simulated ns per wall second of the push's loop
+    let speed = |r: &Run| r.loop_phc_ns as f64 / (r.loop_wall_ns as f64 / 1e9);
     eprintln!(
-        "push_100g 5000 frames over {:.3} ms simulated (+40 us lead): 512-bit core build {core_s:.2} s wall, \
-         Alveo U50 board {board_s:.2} s wall (open + push + checks); board / core speed {:.2}; \
-         frames over 200 ns late: core {}, board {}; link down {:.1} % up {:.1} % busy; CMAC tready low {:.1} % of cycles",
+        "push_100g 5000 frames, trace span {:.3} ms: push loop 512-bit core build {:.3} ms simulated in {:.3} s wall \
+         ({:.3} ms/s), Alveo U50 board {:.3} ms in {:.3} s ({:.3} ms/s): board / core busy speed {:.2}; whole test \
+         (open + push + checks) core {core_s:.2} s, board {board_s:.2} s; \
+         frames over 200 ns late: core {}, board {}; link down {:.1} % up {:.1} % busy; board reads at most {} tags, \
+         {} headers / {} credits outstanding; CMAC tready low {:.1} % of cycles",
         span_ns as f64 / 1e6,
-        core_s / board_s,
+        core.loop_phc_ns as f64 / 1e6,
+        core.loop_wall_ns as f64 / 1e9,
+        speed(&core) / 1e6,
+        board.loop_phc_ns as f64 / 1e6,
+        board.loop_wall_ns as f64 / 1e9,
+        speed(&board) / 1e6,
+        speed(&board) / speed(&core),
         late(&core),
         late(&board),
         stats.down.busy_ps as f64 / 10.0 / span_ns as f64,
         stats.up.busy_ps as f64 / 10.0 / span_ns as f64,
+        stats.max_tags,
+        stats.outstanding_max_h,
+        stats.outstanding_max_d,
         100.0 * cmac.not_ready as f64 / cmac.cycles.max(1) as f64
     );
+}
+
+/// `tsnic info` and `push` with `--backend sim:board=u50` (the binary, as a user runs it).
+#[test]
+fn cli_info_and_push_run_on_the_alveo_board() {
+    if !core_ready() {
+        return;
+    }
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_tsnic"))
+            .args(args)
+            .env("TSNIC_SIM_STATE", "none")
+            .output()
+            .expect("run tsnic");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        (o.status.success(), text)
+    };
+    let (ok, info) = run(&["info", "--backend", "sim:board=u50"]);
+    assert!(ok, "tsnic info failed: {info}");
+    for want in [
+        "Alveo U50 build",
+        "MAC clock 322.265625 MHz",
+        "TX data width     512 bit",
+        "PCIe Gen3 x16",
+        "CMAC aligned",
+    ] {
+        assert!(info.contains(want), "no `{want}` in: {info}");
+    }
+    let dir = common::scratch_dir("cosim-board-alveo", "cli");
+    let trace = dir.join("t.csv");
+    let mut text = String::from("launch_ns,queue,len\n");
+    for i in 0..24u64 {
+        text += &format!(
+            "{},{},{}\n",
+            i * 400,
+            i % 4,
+            [60, 300, 1514][(i % 3) as usize]
+        );
+    }
+    std::fs::write(&trace, text).unwrap();
+    let t = trace.to_str().unwrap();
+    // the board's line rate must be asked for: the default is 10G
+    let (ok, out) = run(&["push", "--backend", "sim:board=u50", t]);
+    assert!(!ok && out.contains("--line-rate 100"), "{out}");
+    let report = dir.join("r.json");
+    let (ok, out) = run(&[
+        "push",
+        "--backend",
+        "sim:board=u50",
+        "--line-rate",
+        "100",
+        "--strict",
+        "--report",
+        report.to_str().unwrap(),
+        t,
+    ]);
+    assert!(ok, "tsnic push failed: {out}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert!(
+        r["backend"].as_str().unwrap().starts_with("sim:board=u50"),
+        "{}",
+        r["backend"]
+    );
+    assert_eq!(r["packets"], 24);
+    assert_eq!(
+        r["sent"].as_u64().unwrap() + r["sent_late"].as_u64().unwrap(),
+        24
+    );
+    assert_eq!(r["early"], 0);
 }

@@ -203,16 +203,22 @@ impl Backend for BoardBackend {
         let p = c.pcie;
         let build = if c.model.is_alveo() {
             format!(
-                "Alveo {} build: 512-bit PCIe user interfaces, CMAC model",
+                "Alveo {} build: 512-bit PCIe user interfaces",
                 c.model.name().to_uppercase()
             )
         } else {
             "SUME build: 256-bit PCIe user interfaces".to_string()
         };
         format!(
-            "sim:board (Verilated tsnic_board_core, {build} at {} MHz, MAC clock {:.6} MHz, {} Gb/s wire; PCIe Gen3 x{} model, MPS {} MRRS {} RCB {}, {} ns read latency; fresh card, not kept)",
+            "sim:board{} (Verilated tsnic_board_core, {build} at {} MHz, MAC clock {:.6} MHz, {}{} Gb/s wire; PCIe Gen3 x{} model, MPS {} MRRS {} RCB {}, {} ns read latency; fresh card, not kept)",
+            if c.model.is_alveo() {
+                format!("={}", c.model.name())
+            } else {
+                String::new()
+            },
             1_000_000 / c.clk_period_ps,
             c.mac_hz() as f64 / 1e6,
+            if c.cmac.is_some() { "CMAC model, " } else { "" },
             c.line_rate.bits_per_s() / 1_000_000_000,
             p.lanes,
             p.mps,

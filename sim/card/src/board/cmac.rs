@@ -8,9 +8,10 @@
 //!   CMAC holds the bus back most of the time. The board's clock is gt_txusrclk2 at 322.265625 MHz
 //!   (tsnic_alveo_top.v `MAC_PERIOD_FX`).
 //! - **No gaps inside a packet.** Once a packet has started, a cycle without data while the CMAC is
-//!   ready under-runs its buffer and the packet is not sent whole ("Invalid Cycles", Table "Invalid
-//!   TX Segmented LBUS Cycles": cycle 7, an idle cycle with tx_rdyout asserted during a packet, and
-//!   cycle 9, an idle segment inside a packet; the AXIS interface is a front end to the same LBUS).
+//!   ready under-runs its buffer and the packet is not sent whole ("Invalid Cycles", its table of
+//!   invalid TX segmented LBUS cycles: cycle 7, an idle cycle with tx_rdyout asserted during a
+//!   packet, and cycle 9, an idle segment inside a packet; the AXIS user interface, "Features", is
+//!   the same 512-bit bus: the model takes PG203's LBUS rules for it).
 //!   Counted in [`CmacStats::gaps`]; the tests require none.
 //! - **Its ready.** tready follows the fill level of the CMAC's TX buffer and reacts a cycle late:
 //!   PG203 "tx_rdyout" lets up to four writes through after tx_rdyout falls (the buffer has room
