@@ -467,3 +467,25 @@ fn cli_info_and_push_run_on_the_alveo_board() {
     );
     assert_eq!(r["early"], 0);
 }
+
+/// Each Alveo build is its own board to the driver: FLASH_CAP's board id (1 U50, 2 U280, 3 U250;
+/// docs/FIRMWARE.md), the link in PG213's codes.
+#[test]
+fn the_alveo_builds_report_their_board() {
+    if !core_ready() {
+        return;
+    }
+    let mut boards = vec![(BoardModel::AlveoU50, 1u32)];
+    if cfg!(feature = "alveo-all") {
+        boards.extend([(BoardModel::AlveoU280, 2), (BoardModel::AlveoU250, 3)]);
+    }
+    for (model, id) in boards {
+        let mut b = BoardBackend::new(BoardConfig::alveo(model)).expect("board backend");
+        let cap = tsnic::device::Backend::read32(&mut b, reg::FLASH_CAP);
+        assert_eq!(
+            cap & reg::FLASH_CAP_BOARD_ID,
+            id,
+            "{model:?}: FLASH_CAP {cap:#x}"
+        );
+    }
+}
