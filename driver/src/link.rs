@@ -20,6 +20,11 @@ pub enum MacKind {
     Unknown(u8),
 }
 
+/// Most the PHC copy in a board's MAC TX domain lags the PHC once locked, ps: 0.41 ns
+/// (tsnic_td_sink's margin and loop noise; the board bench's TD_LAG_NS, tests/cocotb/tsnic_board_core,
+/// measured in docs/BENCHMARKS.md).
+pub const TD_LAG_PS: u64 = 410;
+
 /// MAC_LINK_STATUS decoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct LinkStatus {
@@ -86,6 +91,30 @@ impl LinkStatus {
             ltssm_name(self.ltssm),
             self.ltssm
         )
+    }
+
+    /// How late after its launch time a frame may leave an idle line and still be on time, ps: one
+    /// clock of the launch gate, plus on a board the lag of the MAC domain's PHC copy. A core alone
+    /// (not a board, or a MAC_KIND without a known clock) gates on its own clock (`clk_freq_hz`,
+    /// CAP_CLK_FREQ_HZ; 0 when the card gives none). A board gates on its MAC TX clock (docs/ARCHITECTURE.md, "Clock
+    /// domains and time distribution"): 156.25 MHz (6.4 ns) at 10GBASE-R, tsnic's XGMII MAC (SUME,
+    /// Alveo `MAC=10g`); 322.265625 MHz (3.103 ns) for the 100G CMAC's TX AXI-Stream (PG203); the
+    /// copy there lags the PHC by up to [`TD_LAG_PS`].
+    pub fn gate_tolerance_ps(&self, clk_freq_hz: u32) -> u64 {
+        let core = if clk_freq_hz == 0 {
+            0
+        } else {
+            1_000_000_000_000 / u64::from(clk_freq_hz)
+        };
+        if !self.board {
+            return core;
+        }
+        match self.mac_kind {
+            MacKind::TenGBaseR => 6400 + TD_LAG_PS,
+            // 512/165 ns
+            MacKind::Cmac => 3104 + TD_LAG_PS,
+            MacKind::None | MacKind::Unknown(_) => core,
+        }
     }
 
     /// The MAC's receive side in words, e.g. "CMAC aligned".
@@ -230,5 +259,20 @@ mod tests {
             LinkStatus::from_raw(0xffff_fffe).to_string(),
             "not a board, but other bits set (0xfffffffe)"
         );
+    }
+
+    #[test]
+    fn on_time_within_one_clock_of_the_gate() {
+        // a core alone (the simulated card reads 0): its own clock
+        assert_eq!(LinkStatus::from_raw(0).gate_tolerance_ps(250_000_000), 4000);
+        assert_eq!(LinkStatus::from_raw(0).gate_tolerance_ps(0), 0);
+        // a 10G board: the XGMII clock (6.4 ns) and the MAC domain's lag; the 100G CMAC's 3.103 ns
+        let ten_g = LinkStatus::from_raw(pack(1, 1, 1, 2, 0x10, 3, 8));
+        assert_eq!(ten_g.gate_tolerance_ps(250_000_000), 6810);
+        let cmac = LinkStatus::from_raw(pack(1, 1, 1, 1, 0x10, 3, 16));
+        assert_eq!(cmac.gate_tolerance_ps(250_000_000), 3514);
+        // a board whose MAC kind names no clock: the core's
+        let none = LinkStatus::from_raw(pack(1, 1, 0, 0, 0x10, 3, 16));
+        assert_eq!(none.gate_tolerance_ps(250_000_000), 4000);
     }
 }

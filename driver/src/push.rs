@@ -256,9 +256,11 @@ impl Outcome {
 pub struct ClockMap {
     /// The PHC reading (ns) taken at the start.
     pub sample_phc_ns: u64,
-    /// Simulated time just before that reading's TIME_LO access, ns (None: not a simulated backend).
+    /// Simulated time just before that reading's TIME_LO access, ns (None: not a simulated backend);
+    /// on a backend that knows when the card served the read ([`Backend::last_read_served_ns`]:
+    /// sim:board), the start of that window instead of the PCIe round trip's.
     pub sim_before_ns: Option<u64>,
-    /// Simulated time just after it, ns: the PHC was latched in between.
+    /// Simulated time just after it (or the window's end), ns: the PHC was latched in between.
     pub sim_after_ns: Option<u64>,
     /// PHC steps (SET/ADJ) during the run.
     pub phc_steps: u32,
@@ -272,6 +274,12 @@ pub(crate) fn phc_sample(b: &mut dyn Backend) -> (u64, Option<u64>, Option<u64>)
     let before = b.sim_time_ns();
     let lo = b.read32(reg::PHC_TIME_LO) as u64;
     let after = b.sim_time_ns();
+    // where the card served the read, when the backend knows it better (sim:board: not the PCIe
+    // round trip around it)
+    let (before, after) = match (before, after, b.last_read_served_ns()) {
+        (Some(s0), Some(s1), Some((a, z))) if s0 <= a && a <= z && z <= s1 => (Some(a), Some(z)),
+        _ => (before, after),
+    };
     let hi = b.read32(reg::PHC_TIME_HI) as u64;
     (lo | (hi << 32), before, after)
 }
@@ -326,15 +334,34 @@ pub fn bring_up(b: &mut dyn Backend, opts: &PushOptions) -> Result<(), PushError
 }
 
 /// A payload lookahead long enough to prefetch the longest frame of a job before its launch time:
-/// two host read latencies, the frame's beats on a `bus_bits` bus at `clk_period_ns`, and 1 us.
-pub fn lookahead_for(max_len: u32, bus_bits: u32, clk_period_ns: f64, read_latency_ns: u64) -> u32 {
+/// one host read latency for the descriptor, one for each round of payload reads, the frame's beats
+/// on a `bus_bits` bus at `clk_period_ns`, and 1 us. `read_window` is how many payload bytes the card
+/// can have in flight at once ([`BOARD_READ_WINDOW`] on a board); `None`, host memory without such a
+/// limit (the core build's AXI model), is one round whatever the length.
+pub fn lookahead_for(
+    max_len: u32,
+    bus_bits: u32,
+    clk_period_ns: f64,
+    read_latency_ns: u64,
+    read_window: Option<u64>,
+) -> u32 {
     let beats = (max_len as u64).div_ceil((bus_bits.max(8) / 8) as u64);
+    let rounds = read_window.map_or(1, |w| (max_len as u64).div_ceil(w.max(1)).max(1));
     let ns = read_latency_ns
-        .saturating_mul(2)
+        .saturating_mul(1 + rounds)
         .saturating_add((beats as f64 * clk_period_ns).ceil() as u64)
         .saturating_add(1000);
     ns.min(u32::MAX as u64) as u32
 }
+
+/// Payload bytes a board can have in flight from host memory, at least: its PCIe block's completion
+/// buffer paces the reads. tsnic_pcie_us_rd reserves ceil((address mod 64 + bytes) / 64) + 1
+/// completion headers per read (one per 64-byte RCB, one for the misalignment) before it sends the
+/// read, against the buffer's headers (tsnic_board_core CPLH_LIMIT: 64 on the SUME's Gen3 block, 128
+/// on the Alveos' PCIE4 block, docs/BOARDS.md). The host's max read request size is not known here:
+/// at the smallest, 128 bytes (3 headers), the SUME keeps 21 reads = 2688 bytes in flight (at 512
+/// bytes, 7 reads = 3584); the Alveos at least twice that. 2688 covers every board and MRRS.
+pub const BOARD_READ_WINDOW: u64 = 2688;
 
 /// Check a job against the card before anything is posted.
 pub fn check_job(caps: &Caps, frames: &[JobFrame]) -> Result<(), PushError> {
@@ -650,7 +677,9 @@ pub struct ReportContext {
     pub backend: String,
     /// Line rate in bits/s, when known (the simulated wire's; a real card does not report it).
     pub line_rate_bps: Option<u64>,
-    /// Core clock period in ps (for the tolerance of one cycle, and the PHC-to-simulation map).
+    /// The launch gate's clock period in ps, and on a board the lag of its PHC copy
+    /// ([`crate::link::LinkStatus::gate_tolerance_ps`]): a frame that leaves more than this (rounded
+    /// up to whole ns) after its launch time, or after the line was free, is late.
     pub clk_period_ps: u64,
     /// When each frame on the simulated wire started on the line (its preamble, ps of simulated time),
     /// in departure order (one per SENT/SENT_LATE completion), when the wire was recorded.
@@ -1133,7 +1162,7 @@ impl Report {
         }
         if self.late_card > 0 {
             w.push(format!(
-                "{} frame(s) left more than a core cycle after the line allowed (not because of a busy line): the card, or the driver feeding it, was late; `waited_for` in the report names them",
+                "{} frame(s) left more than a launch-gate cycle after the line allowed (not because of a busy line): the card, or the driver feeding it, was late; `waited_for` in the report names them",
                 self.late_card
             ));
         }
@@ -1488,10 +1517,9 @@ mod tests {
             r.table()
         );
         assert!(
-            r.warnings()
-                .iter()
-                .any(|w| w
-                    .starts_with("1 frame(s) left more than a core cycle after the line allowed")),
+            r.warnings().iter().any(|w| w.starts_with(
+                "1 frame(s) left more than a launch-gate cycle after the line allowed"
+            )),
             "{:?}",
             r.warnings()
         );
@@ -1744,8 +1772,19 @@ mod tests {
     #[test]
     fn lookahead_covers_the_longest_frame() {
         // 9000 bytes on 64 bits at 4 ns: 1125 beats = 4500 ns, + 2 x 800 + 1000.
-        assert_eq!(lookahead_for(9000, 64, 4.0, 800), 7100);
-        assert_eq!(lookahead_for(60, 512, 4.0, 800), 2604);
+        assert_eq!(lookahead_for(9000, 64, 4.0, 800, None), 7100);
+        assert_eq!(lookahead_for(60, 512, 4.0, 800, None), 2604);
+        // a board: 9000 bytes take ceil(9000 / 2688) = 4 rounds of reads: 5 latencies, 282 beats of
+        // 256 bits at 4 ns (1128 ns), + 1000
+        assert_eq!(
+            lookahead_for(9000, 256, 4.0, 800, Some(BOARD_READ_WINDOW)),
+            4000 + 1128 + 1000
+        );
+        // a frame within the window: as without one
+        assert_eq!(
+            lookahead_for(1514, 256, 4.0, 800, Some(BOARD_READ_WINDOW)),
+            lookahead_for(1514, 256, 4.0, 800, None)
+        );
     }
 
     #[test]

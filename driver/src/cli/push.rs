@@ -281,7 +281,8 @@ pub const RESET_LOOKAHEAD_NS: u32 = 4000;
 
 /// Program the payload lookahead this job runs with: `--lookahead-ns`, or what the job's longest frame
 /// needs (see [`push::lookahead_for`]; the host read latency is the simulator's, or 2 us on a real
-/// card), never below the card's reset value. It is set, not only raised: a value an earlier command
+/// card; on a board (MAC_LINK_STATUS) the reads are paced by its completion buffer,
+/// [`push::BOARD_READ_WINDOW`]), never below the card's reset value. It is set, not only raised: a value an earlier command
 /// left on a kept card (e.g. one run with a long `--read-latency-ns`) does not carry over. Returns
 /// the value in effect.
 pub fn tune_lookahead(card: &mut Card, args: &RunArgs, max_len: u32) -> u32 {
@@ -291,7 +292,14 @@ pub fn tune_lookahead(card: &mut Card, args: &RunArgs, max_len: u32) -> u32 {
     } else {
         2000
     };
-    let need = push::lookahead_for(max_len, caps.tx_data_width, caps.clk_period_ns(), latency);
+    let board = tsnic::link::LinkStatus::from_raw(b.read32(reg::MAC_LINK_STATUS)).board;
+    let need = push::lookahead_for(
+        max_len,
+        caps.tx_data_width,
+        caps.clk_period_ns(),
+        latency,
+        board.then_some(push::BOARD_READ_WINDOW),
+    );
     let want = args
         .lookahead_ns
         .unwrap_or_else(|| need.max(RESET_LOOKAHEAD_NS));
@@ -679,17 +687,15 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
     };
     #[cfg(not(feature = "sim"))]
     let (wire_take, line_rate_bps): (Option<WireTake>, Option<u64>) = (None, None);
+    // on time within one launch-gate clock: the core clock, or a board's MAC clock (and its lag)
     let clk_freq_hz = card.caps().clk_freq_hz;
+    let link = tsnic::link::LinkStatus::from_raw(card.backend().read32(reg::MAC_LINK_STATUS));
     let ctx = ReportContext {
         t0_ns: t0,
         lead_ns: lead,
         backend: describe,
         line_rate_bps,
-        clk_period_ps: if clk_freq_hz == 0 {
-            0
-        } else {
-            1_000_000_000_000 / u64::from(clk_freq_hz)
-        },
+        clk_period_ps: link.gate_tolerance_ps(clk_freq_hz),
         wire_start_ps: wire_take.as_ref().map(|_| Vec::new()),
     };
     let with_frames = args.report.is_some() && !args.report_no_frames;

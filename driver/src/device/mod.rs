@@ -383,6 +383,13 @@ pub trait Backend {
         None
     }
 
+    /// Simulated backends whose register reads take long (a PCIe round trip): the simulated time
+    /// window, ns, in which the card served the latest [`Backend::read32`] (it latched the register
+    /// then), narrower than the [`Backend::sim_time_ns`] readings around the call. `None`: use those.
+    fn last_read_served_ns(&mut self) -> Option<(u64, u64)> {
+        None
+    }
+
     /// Simulated backends: make the host clock run `ppb` off true time from now on. False if the backend
     /// has no host-clock model (a real machine).
     fn set_host_freq_error_ppb(&mut self, ppb: f64) -> bool {
@@ -467,6 +474,9 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     }
     fn sim_time_ns(&mut self) -> Option<u64> {
         (**self).sim_time_ns()
+    }
+    fn last_read_served_ns(&mut self) -> Option<(u64, u64)> {
+        (**self).last_read_served_ns()
     }
     fn set_host_freq_error_ppb(&mut self, ppb: f64) -> bool {
         (**self).set_host_freq_error_ppb(ppb)

@@ -293,4 +293,11 @@ impl Backend for BoardBackend {
     fn sim_time_ns(&mut self) -> Option<u64> {
         Some(self.sim_ns())
     }
+
+    fn last_read_served_ns(&mut self) -> Option<(u64, u64)> {
+        // the CQ request's last beat taken to the CC completion sent: the card read the register
+        // in between (the round trip around it is about 340 ns of link flights)
+        let (a, b) = self.card.pcie().last_read_served_ps();
+        Some((a / 1000, b.div_ceil(1000)))
+    }
 }

@@ -291,8 +291,32 @@ impl SimCardPort {
         let mut b =
             SimBackend::new(cfg).map_err(|e| card_err("cannot start the simulated card", e))?;
         let tap = b.tap();
-        let mut card = Card::from_backend(Box::new(b), "sim".into())
+        let card = Card::from_backend(Box::new(b), "sim".into())
             .map_err(|e| card_err("the simulated card does not identify itself", e))?;
+        SimCardPort::open_card(card, tap, flows, line_rate_bps)
+    }
+
+    /// The same on the board build (`sim:board`: tsnic_board_core behind the PCIe hard-block model,
+    /// 10 Gb/s). Its RX inputs are idle in this model (the shim ties them off): frames put on the RX
+    /// line never arrive, so only the TX side works (no closed loop).
+    #[cfg(feature = "board")]
+    pub fn open_board(flows: usize) -> Result<SimCardPort, EdtError> {
+        let mut b =
+            crate::device::sim_board::BoardBackend::new(tsnic_sim::board::BoardConfig::default())
+                .map_err(|e| card_err("cannot start the simulated board", e))?;
+        let tap = b.tap();
+        let card = Card::from_backend(Box::new(b), "sim:board".into())
+            .map_err(|e| card_err("the simulated board does not identify itself", e))?;
+        SimCardPort::open_card(card, tap, flows, 10_000_000_000)
+    }
+
+    /// Set up an opened simulated card (`tap` on its wire), as [`SimCardPort::open`] describes.
+    fn open_card(
+        mut card: Card,
+        tap: WireTap,
+        flows: usize,
+        line_rate_bps: u64,
+    ) -> Result<SimCardPort, EdtError> {
         let describe = {
             let d = card.backend().describe();
             format!("simulated card: {d}")

@@ -414,6 +414,9 @@ pub struct PcieModel {
     /// BAR0 completions back at the host: tag -> (status, data, arrival ps).
     cc_done: Vec<(u8, u8, u32, u64)>,
     cq_tag: u8,
+    /// When the card took the last beat of the latest CQ request, and the latest CC completion's, ps.
+    cq_taken_ps: u64,
+    cc_sent_ps: u64,
     msix_reply: Option<bool>,
     stats: PcieStats,
 }
@@ -446,6 +449,8 @@ impl PcieModel {
             rq_user: 0,
             cc_done: Vec::new(),
             cq_tag: 0,
+            cq_taken_ps: 0,
+            cc_sent_ps: 0,
             msix_reply: None,
             stats: PcieStats::default(),
         }
@@ -535,6 +540,13 @@ impl PcieModel {
         self.bar_request(now_ps, offset, Some(value));
     }
 
+    /// When the card served the latest BAR0 read, ps: from its CQ request's last beat to its CC
+    /// completion's handshake (a register the card latches on the read, such as PHC_TIME_LO, was
+    /// latched in between). Valid after a read's completion came back with nothing sent since.
+    pub fn last_read_served_ps(&self) -> (u64, u64) {
+        (self.cq_taken_ps, self.cc_sent_ps)
+    }
+
     /// The completion of BAR0 read `tag` if it is back at the host: (status, data).
     pub fn take_bar_read(&mut self, tag: u8) -> Option<(u8, u32)> {
         let i = self.cc_done.iter().position(|c| c.0 == tag)?;
@@ -598,6 +610,7 @@ impl PcieModel {
             if inp.cq_tlast == 1 {
                 self.cq.pop_front();
                 self.cq_beat = 0;
+                self.cq_taken_ps = now_ps;
             }
         }
         if inp.rc_tvalid == 1 && out.rc_tready == 1 {
@@ -618,6 +631,7 @@ impl PcieModel {
             }
         }
         if out.cc_tvalid == 1 && inp.cc_tready == 1 {
+            self.cc_sent_ps = now_ps;
             // one-beat completions of one-dword reads (tsnic_pcie_us_axil)
             let d = &out.cc_tdata;
             let status = ((dword(d, 1) >> 11) & 7) as u8;
