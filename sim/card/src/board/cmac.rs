@@ -58,7 +58,7 @@ pub struct CmacStats {
 }
 
 /// The CMAC's TX AXI-Stream: ready, the in-packet check, the latency; the [`Wire`] serialises.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Cmac {
     cfg: CmacConfig,
     /// tready for the next cycle (computed at the last edge).

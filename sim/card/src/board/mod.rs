@@ -96,11 +96,6 @@ impl BoardConfig {
         }
     }
 
-    /// The MAC clock's period, ps, rounded down (for display).
-    pub fn mac_period_whole_ps(&self) -> u64 {
-        self.mac_period_ps / self.mac_period_den.max(1)
-    }
-
     /// The MAC clock, Hz (rounded).
     pub fn mac_hz(&self) -> u64 {
         (1_000_000_000_000u128 * u128::from(self.mac_period_den) / u128::from(self.mac_period_ps))
