@@ -100,11 +100,13 @@ test-rust: apt-deps
 # With `wide`: the 512-bit (100G) simulated card too, for the line-rate regression (cosim_line_rate).
 # With `board`: tsnic_board_core behind the PCIe hard-block model (`sim:board`, cosim_board) and the
 # 256-bit core it is compared with (about 66 CPU s of C++ for the two models, cached after).
-	$(call rust,cargo clippy --workspace --all-targets --locked --features tsnic/wide,tsnic/board -- -D warnings)
+# With `alveo`: the Alveo U50 build (512 bits, the CMAC model; `sim:board=u50`, cosim_board_alveo) and
+# the 512-bit core of its size.
+	$(call rust,cargo clippy --workspace --all-targets --locked --features tsnic/wide,tsnic/alveo -- -D warnings)
 # The driver for a real card: built without the `sim` feature (no sim/card, no Verilator).
 	$(call rust,cargo clippy -p tsnic --no-default-features --all-targets --locked -- -D warnings)
 	$(call rust,cargo test -p tsnic --no-default-features --locked --test cli_driver)
-	$(call rust,cargo test --workspace --locked --features tsnic/wide,tsnic/board)
+	$(call rust,cargo test --workspace --locked --features tsnic/wide,tsnic/alveo)
 
 # Two benches at a time (COCOTB_JOBS=1: one after another, output live).
 COCOTB_JOBS ?= 2

@@ -13,8 +13,12 @@
 //! - `w512`: the board size with 512-bit AXI and AXI-Stream (100G), with the `wide` feature;
 //! - `w256_small`: the small size with 256-bit AXI and AXI-Stream, with the `board` feature (the
 //!   core inside `board256`, for comparing the two);
+//! - `w512_small`: the small size with 512-bit AXI and AXI-Stream, with the `alveo` feature (the
+//!   core inside the Alveo board builds);
 //! - `board256` (not a core configuration): `tsnic_board_core` as the SUME has it, with the `board`
-//!   feature and its own shim (`build_board`).
+//!   feature and its own shim (`build_board`);
+//! - `alveo_u50` (`alveo` feature), `alveo_u280` and `alveo_u250` (`alveo-all`): `tsnic_board_core`
+//!   as the Alveo tops have it with the CMAC (`BOARD_ALVEO`), same shim.
 //!
 //! Profile-guided optimisation (opt-in, `sim/card/bench/pgo.sh`): the model is bound by instruction
 //! fetch, and g++'s profile feedback (hot/cold splitting, block and function order) makes it about a
@@ -100,11 +104,22 @@ const CONFIGS: &[Config] = &[
         width: W256,
         size: SMALL,
     },
+    // the same for the Alveo build (512 bits, the core's default size): what `sim:board=u50` is
+    // compared with
+    Config {
+        name: "w512_small",
+        feature: Some("alveo"),
+        width: W512,
+        size: SMALL,
+    },
 ];
 
 fn main() {
     println!("cargo:rustc-check-cfg=cfg(tsnic_sim_no_core)");
     println!("cargo:rustc-check-cfg=cfg(tsnic_sim_board)");
+    for b in BOARDS {
+        println!("cargo:rustc-check-cfg=cfg(tsnic_simb_{})", b.name);
+    }
     for cfg in CONFIGS {
         println!("cargo:rustc-check-cfg=cfg(tsnic_sim_{})", cfg.name);
     }
@@ -260,11 +275,24 @@ fn main() {
         built.push(cfg.name);
     }
 
-    if env::var_os("CARGO_FEATURE_BOARD").is_some() {
-        match build_board(&verilator, &rtl, &include, &out, &manifest) {
-            Ok(()) => println!("cargo:rustc-cfg=tsnic_sim_board"),
+    for board in BOARDS {
+        let var = format!(
+            "CARGO_FEATURE_{}",
+            board.feature.to_uppercase().replace('-', "_")
+        );
+        if env::var_os(var).is_none() {
+            continue;
+        }
+        match build_board(&verilator, &rtl, &include, &out, &manifest, board) {
+            Ok(()) => {
+                println!("cargo:rustc-cfg=tsnic_simb_{}", board.name);
+                if board.name == "board256" {
+                    println!("cargo:rustc-cfg=tsnic_sim_board");
+                }
+            }
             Err(msg) => println!(
-                "cargo:warning=tsnic-sim: building without the board configuration (sim:board): {msg}"
+                "cargo:warning=tsnic-sim: building without the board configuration `{}` (sim:board): {msg}",
+                board.name
             ),
         }
     }
@@ -308,7 +336,6 @@ const BOARD_SUME: &[(&str, &str)] = &[
     ("RC_USER_W", "75"),
     ("CPLH_LIMIT", "64"),
     ("CPLD_LIMIT", "960"),
-    ("BOARD_ID", "4"),
     ("FLASH_WRITABLE", "0"),
     ("MAC_DOMAIN", "1"),
     ("TX_MAC_LAG", "1"),
@@ -320,28 +347,103 @@ const BOARD_SUME: &[(&str, &str)] = &[
     ("MAC_KIND", "2"),
 ];
 
+/// The Alveo build (`board` and `alveo` features; `sim:board=u50|u280|u250`): `tsnic_board_core` as
+/// board/common/rtl/tsnic_alveo_top.v instantiates it with the CMAC (MAC_10G = 0): 512-bit PCIe user
+/// interfaces with the pcie4(c)_uscale_plus tuser widths of PG213 (CQ 183, CC 81, RQ 137, RC 161),
+/// the pcie4 completion buffer (128 headers, 1920 data credits), MAC_DOMAIN = 1 with the MAC clock
+/// at 322.265625 MHz (the CMAC's gt_txusrclk2, `TX_PERIOD_FX` 13327413670), no line-start reports
+/// (TX_MAC_LAG = 0: the stamp is the CMAC's first-beat handshake plus CTRL_TX_LAT_COMP_NS), RX at 512
+/// bits stamped at the first beat (RX_SOF_IN = 0), PCIE_STATUS_ENC = 0 (PG213 codes), MAC_KIND = 1
+/// (CMAC). The core inside keeps the board core's default size (8 queues, 1024 entries). The three
+/// Alveo tops differ only in BOARD_ID (1 U50, 2 U280, 3 U250: FLASH_CAP) and the PCIe IP's name;
+/// the configuration flash is out of reach here as on the SUME build (FLASH_WRITABLE 0: the
+/// co-simulated board has no flash model on its pins yet).
+const BOARD_ALVEO: &[(&str, &str)] = &[
+    ("DATA_W", "512"),
+    ("CQ_USER_W", "183"),
+    ("CC_USER_W", "81"),
+    ("RQ_USER_W", "137"),
+    ("RC_USER_W", "161"),
+    ("CPLH_LIMIT", "128"),
+    ("CPLD_LIMIT", "1920"),
+    ("FLASH_WRITABLE", "0"),
+    ("MAC_DOMAIN", "1"),
+    ("TX_MAC_LAG", "0"),
+    ("TX_PERIOD_FX", "64'd13327413670"),
+    ("RX_PERIOD_FX", "64'd13327413670"),
+    ("RX_DATA_W", "512"),
+    ("RX_SOF_IN", "0"),
+    ("PCIE_STATUS_ENC", "0"),
+    ("MAC_KIND", "1"),
+];
+
+/// One Verilated `tsnic_board_core` configuration.
+struct Board {
+    /// Suffix of the shim's symbols (`tsnic_simb_<name>_*`) and of the cfg `tsnic_simb_<name>`.
+    name: &'static str,
+    /// Cargo feature that builds it.
+    feature: &'static str,
+    params: &'static [(&'static str, &'static str)],
+    /// BOARD_ID (FLASH_CAP).
+    board_id: &'static str,
+}
+
+const BOARDS: &[Board] = &[
+    Board {
+        name: "board256",
+        feature: "board",
+        params: BOARD_SUME,
+        board_id: "4",
+    },
+    Board {
+        name: "alveo_u50",
+        feature: "alveo",
+        params: BOARD_ALVEO,
+        board_id: "1",
+    },
+    Board {
+        name: "alveo_u280",
+        feature: "alveo-all",
+        params: BOARD_ALVEO,
+        board_id: "2",
+    },
+    Board {
+        name: "alveo_u250",
+        feature: "alveo-all",
+        params: BOARD_ALVEO,
+        board_id: "3",
+    },
+];
+
 fn build_board(
     verilator: &str,
     rtl: &Path,
     include: &Path,
     out: &Path,
     manifest: &Path,
+    board: &Board,
 ) -> Result<(), String> {
     let top = rtl.join("tsnic_board_core.v");
     if !top.exists() {
         return Err(format!("{} does not exist", top.display()));
     }
-    let name = "board256";
+    let name = board.name;
     let mdir = out.join(format!("vl_{name}"));
     let prefix = format!("Vtsnic_board_{name}");
-    verilate(verilator, rtl, &top, &mdir, &prefix, BOARD_SUME, false)?;
+    let params: Vec<(&str, &str)> = board
+        .params
+        .iter()
+        .copied()
+        .chain([("BOARD_ID", board.board_id)])
+        .collect();
+    verilate(verilator, rtl, &top, &mdir, &prefix, &params, false)?;
     let fp = fingerprint(verilator, rtl, &mdir)?;
     let mut b = cc_base(include);
     b.include(&mdir)
         .define("TSNIC_BTOP", prefix.as_str())
         .define("TSNIC_BTOP_HDR", format!("\"{prefix}.h\"").as_str())
         .define("TSNIC_BFN(x)", format!("tsnic_simb_{name}_##x").as_str())
-        .file(manifest.join("csrc/board_shim.cpp"));
+        .file(board_shim_unit(&mdir));
     let mut cpps: Vec<PathBuf> = fs::read_dir(&mdir)
         .map_err(|e| format!("cannot read {}: {e}", mdir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -358,6 +460,14 @@ fn build_board(
     ]);
     compile_cached(&b, &lib, &key, out);
     Ok(())
+}
+
+/// `csrc/board_shim.cpp` compiled from a one-line file in the configuration's output directory, so
+/// that each board configuration's shim object has a name of its own.
+fn board_shim_unit(mdir: &Path) -> PathBuf {
+    let unit = mdir.join("tsnic_board_shim.cpp");
+    fs::write(&unit, "#include \"board_shim.cpp\"\n").expect("write the board shim's unit file");
+    unit
 }
 
 /// How csrc/shim.cpp may clock the model without a second input-region pass (`TSNIC_EDGE`): from the

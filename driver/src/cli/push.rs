@@ -230,11 +230,15 @@ fn open_sim(args: &RunArgs, opts: &SimOptions) -> Result<Opened> {
     let line_rate = LineRate::parse(&args.line_rate)
         .ok_or_else(|| anyhow!("--line-rate {} is not one of 10, 25, 100", args.line_rate))?;
     if opts.board {
-        // the SUME build: 10G, its own width; the PCIe model's read latency from the command line
-        if args.wide || line_rate != LineRate::G10 {
-            bail!("`--backend sim:board` is the SUME build (10 Gb/s, 256-bit): drop --wide and --line-rate");
+        // the board's own width and line rate; the PCIe model's read latency from the command line
+        let mut cfg = opts.board_kind.config();
+        if args.wide || line_rate != cfg.line_rate {
+            let gbps = cfg.line_rate.bits_per_s() / 1_000_000_000;
+            bail!(
+                "`--backend sim:board` runs the {} build at its own width and line rate ({gbps} Gb/s): drop --wide and give --line-rate {gbps}",
+                opts.board_kind.name(),
+            );
         }
-        let mut cfg = tsnic_sim::board::BoardConfig::default();
         cfg.pcie.read_latency_ns = args.read_latency_ns;
         let mut b = tsnic::device::sim_board::BoardBackend::new(cfg)
             .context("cannot start the simulated board")?;

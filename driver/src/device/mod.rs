@@ -49,7 +49,7 @@ pub mod vfio_pci;
 pub enum DeviceError {
     /// The backend spec string did not parse.
     #[error(
-        "unknown backend `{0}`: use `sim` (or `sim:small`, `sim:wide`, `sim:board`, `sim:state=PATH|none`), `null`, `mem` or `vfio:DDDD:BB:DD.F` (e.g. `vfio:0000:01:00.0`; `vfio:0000:01:00.0,poll` polls instead of waiting on the interrupt)"
+        "unknown backend `{0}`: use `sim` (or `sim:small`, `sim:wide`, `sim:board`, `sim:board=u50|u280|u250`, `sim:state=PATH|none`), `null`, `mem` or `vfio:DDDD:BB:DD.F` (e.g. `vfio:0000:01:00.0`; `vfio:0000:01:00.0,poll` polls instead of waiting on the interrupt)"
     )]
     BadBackendSpec(String),
     /// A PCI address did not parse.
@@ -582,6 +582,57 @@ pub struct SimOptions {
     pub state: sim_state::StateChoice,
     /// The board build (`tsnic_board_core` behind the PCIe hard-block model; `sim:board`).
     pub board: bool,
+    /// Which board (`sim:board=u50|u280|u250|sume`; `sim:board` alone is the SUME).
+    pub board_kind: SimBoard,
+}
+
+/// The board a `sim:board` build is (`sim:board=NAME`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SimBoard {
+    /// NetFPGA SUME: 256 bits, 10G (`sim:board`, `sim:board=sume`).
+    #[default]
+    Sume,
+    /// Alveo U50: 512 bits, Gen3 x16, the CMAC at 100G.
+    U50,
+    /// Alveo U280 (the U50's build with its own BOARD_ID).
+    U280,
+    /// Alveo U250 (the U50's build with its own BOARD_ID).
+    U250,
+}
+
+impl SimBoard {
+    /// `sume`, `u50`, `u280`, `u250`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SimBoard::Sume => "sume",
+            SimBoard::U50 => "u50",
+            SimBoard::U280 => "u280",
+            SimBoard::U250 => "u250",
+        }
+    }
+
+    fn parse(s: &str) -> Option<SimBoard> {
+        [
+            SimBoard::Sume,
+            SimBoard::U50,
+            SimBoard::U280,
+            SimBoard::U250,
+        ]
+        .into_iter()
+        .find(|b| b.name() == s)
+    }
+
+    /// The simulated board's configuration (the model's defaults for this board).
+    #[cfg(feature = "sim")]
+    pub fn config(self) -> tsnic_sim::board::BoardConfig {
+        use tsnic_sim::board::{BoardConfig, BoardModel};
+        match self {
+            SimBoard::Sume => BoardConfig::default(),
+            SimBoard::U50 => BoardConfig::alveo(BoardModel::AlveoU50),
+            SimBoard::U280 => BoardConfig::alveo(BoardModel::AlveoU280),
+            SimBoard::U250 => BoardConfig::alveo(BoardModel::AlveoU250),
+        }
+    }
 }
 
 impl SimOptions {
@@ -616,9 +667,17 @@ impl SimOptions {
                 "small" => o.small = true,
                 "shipped" => o.small = false,
                 "board" => o.board = true,
+                b if b.starts_with("board=") => {
+                    o.board = true;
+                    o.board_kind = SimBoard::parse(&b["board=".len()..]).ok_or_else(|| {
+                        bad(format!(
+                            "unknown board in `{b}`: use `board=u50`, `board=u280`, `board=u250` or `board=sume` (`board` alone is the SUME)"
+                        ))
+                    })?;
+                }
                 other => {
                     return Err(bad(format!(
-                        "unknown sim option `{other}` (the options are `small`, `shipped`, `wide`, `board`, `state=PATH|none`)"
+                        "unknown sim option `{other}` (the options are `small`, `shipped`, `wide`, `board`, `board=u50|u280|u250|sume`, `state=PATH|none`)"
                     )))
                 }
             }
@@ -626,7 +685,7 @@ impl SimOptions {
         }
         if o.board && (o.wide || o.small) {
             return Err(bad(
-                "`board` is the SUME build of the board core (256 bits, its own size): it takes no `small` or `wide`".into(),
+                "`board` is a board build of the board core (its own width and size: 256 bits on the SUME, 512 on the Alveos): it takes no `small` or `wide`".into(),
             ));
         }
         if o.board && matches!(o.state, sim_state::StateChoice::Path(_)) {
@@ -692,7 +751,10 @@ impl fmt::Display for BackendSpec {
                     sep = ',';
                 }
                 if o.board {
-                    write!(f, "{sep}board")?;
+                    match o.board_kind {
+                        SimBoard::Sume => write!(f, "{sep}board")?,
+                        k => write!(f, "{sep}board={}", k.name())?,
+                    }
                     sep = ',';
                 }
                 match &o.state {
@@ -735,7 +797,7 @@ fn open_sim(opts: &SimOptions) -> Result<Box<dyn Backend>, DeviceError> {
     if opts.board {
         // a fresh board card for each command (TSNIC_SIM_STATE does not apply to it yet)
         return Ok(Box::new(sim_board::BoardBackend::new(
-            tsnic_sim::board::BoardConfig::default(),
+            opts.board_kind.config(),
         )?));
     }
     Ok(Box::new(open_sim_backend(opts)?))
@@ -1017,7 +1079,8 @@ mod tests {
                     wide,
                     small,
                     state,
-                    board: false
+                    board: false,
+                    board_kind: SimBoard::Sume,
                 }),
                 "{s}"
             );
@@ -1030,6 +1093,19 @@ mod tests {
         let b: BackendSpec = "sim:board".parse().unwrap();
         assert!(matches!(&b, BackendSpec::Sim(o) if o.board && !o.small && !o.wide));
         assert_eq!(b.to_string(), "sim:board");
+        for name in ["u50", "u280", "u250"] {
+            let s = format!("sim:board={name}");
+            let b: BackendSpec = s.parse().unwrap();
+            assert!(
+                matches!(&b, BackendSpec::Sim(o) if o.board && o.board_kind.name() == name),
+                "{s}"
+            );
+            assert_eq!(b.to_string(), s);
+        }
+        assert_eq!(
+            "sim:board=sume".parse::<BackendSpec>().unwrap(),
+            "sim:board".parse::<BackendSpec>().unwrap()
+        );
         assert!(matches!(
             "sim:board,state=none".parse::<BackendSpec>(),
             Ok(BackendSpec::Sim(SimOptions { board: true, .. }))
@@ -1040,6 +1116,9 @@ mod tests {
             "sim:",
             "sim:tiny",
             "sim:board,small",
+            "sim:board=u55",
+            "sim:board=",
+            "sim:board=u50,wide",
             "sim:wide,board",
             "sim:board,state=/tmp/b.state",
         ] {

@@ -15,7 +15,7 @@
 //!   link. `dma_write`/`dma_read` are the CPU's view, at once.
 //! - A fresh card for every open: a board card is not saved between commands yet.
 
-use tsnic_sim::board::{BoardCard, BoardConfig, PcieStats};
+use tsnic_sim::board::{BoardCard, BoardConfig, CmacStats, PcieStats};
 use tsnic_sim::{SimError, WireFrame};
 
 use super::sim::{host_dma, WireTap, SIM_HOST_EPOCH_NS};
@@ -32,6 +32,7 @@ pub struct BoardBackend {
     clock: HostClockModel,
     tap: Option<WireTap>,
     stats_tap: Option<std::rc::Rc<std::cell::Cell<PcieStats>>>,
+    cmac_tap: Option<std::rc::Rc<std::cell::Cell<CmacStats>>>,
     last_error: Option<String>,
     mmio_ops: u64,
 }
@@ -61,6 +62,7 @@ impl BoardBackend {
             clock: HostClockModel::new(0, SIM_HOST_EPOCH_NS),
             tap: None,
             stats_tap: None,
+            cmac_tap: None,
             last_error: None,
             mmio_ops: 0,
         };
@@ -126,9 +128,20 @@ impl BoardBackend {
         t
     }
 
+    /// The CMAC model's counters (Alveo boards; zero on the SUME), kept current as
+    /// [`BoardBackend::stats_tap`]'s.
+    pub fn cmac_tap(&mut self) -> std::rc::Rc<std::cell::Cell<CmacStats>> {
+        let t = std::rc::Rc::new(std::cell::Cell::new(CmacStats::default()));
+        self.cmac_tap = Some(t.clone());
+        t
+    }
+
     fn drain_wire(&mut self) {
         if let Some(s) = &self.stats_tap {
             s.set(self.card.pcie().stats());
+        }
+        if let (Some(t), Some(c)) = (&self.cmac_tap, self.card.cmac()) {
+            t.set(c.stats());
         }
         let frames: Vec<WireFrame> = self.card.wire_mut().take_frames();
         if let Some(t) = &self.tap {
@@ -188,10 +201,24 @@ impl Backend for BoardBackend {
     fn describe(&self) -> String {
         let c = self.card.config();
         let p = c.pcie;
+        let build = if c.model.is_alveo() {
+            format!(
+                "Alveo {} build: 512-bit PCIe user interfaces",
+                c.model.name().to_uppercase()
+            )
+        } else {
+            "SUME build: 256-bit PCIe user interfaces".to_string()
+        };
         format!(
-            "sim:board (Verilated tsnic_board_core, SUME build: 256-bit PCIe user interfaces at {} MHz, MAC clock {} MHz, {} Gb/s wire; PCIe Gen3 x{} model, MPS {} MRRS {} RCB {}, {} ns read latency; fresh card, not kept)",
+            "sim:board{} (Verilated tsnic_board_core, {build} at {} MHz, MAC clock {:.6} MHz, {}{} Gb/s wire; PCIe Gen3 x{} model, MPS {} MRRS {} RCB {}, {} ns read latency; fresh card, not kept)",
+            if c.model.is_alveo() {
+                format!("={}", c.model.name())
+            } else {
+                String::new()
+            },
             1_000_000 / c.clk_period_ps,
-            1_000_000 / c.mac_period_ps,
+            c.mac_hz() as f64 / 1e6,
+            if c.cmac.is_some() { "CMAC model, " } else { "" },
             c.line_rate.bits_per_s() / 1_000_000_000,
             p.lanes,
             p.mps,

@@ -1,4 +1,5 @@
-// extern "C" shim around the Verilated tsnic_board_core (the card behind the PCIe hard block).
+// extern "C" shim around the Verilated tsnic_board_core (the card behind the PCIe hard block), at any of
+// its widths (the SUME's 256 bits, the Alveos' 512: scalar ports are set with their own type).
 //
 // Compiled with -DTSNIC_BTOP=<Verilated class> -DTSNIC_BTOP_HDR="<class>.h"
 // -DTSNIC_BFN(x)=tsnic_simb_<config>_##x. One call of step() is one instant at which one or both
@@ -23,6 +24,12 @@ inline void bput(T& port, const uint64_t* w) { port = static_cast<T>(w[0]); }
 template <std::size_t N>
 inline void bput(VlWide<N>& port, const uint64_t* w) {
     for (std::size_t i = 0; i < N; i++) port[i] = static_cast<uint32_t>(w[i / 2] >> (32 * (i % 2)));
+}
+template <typename T>
+inline void bclear(T& port) { port = 0; }
+template <std::size_t N>
+inline void bclear(VlWide<N>& port) {
+    for (std::size_t i = 0; i < N; i++) port[i] = 0;
 }
 template <typename T>
 inline void bget(const T& port, uint64_t* w, int words) {
@@ -55,14 +62,14 @@ void set_inputs(TSNIC_BTOP* t, const tsnic_board_in* in) {
     t->rx_rst = static_cast<uint8_t>(in->tx_rst);
     bput(t->s_axis_cq_tdata, in->cq_tdata);
     bput(t->s_axis_cq_tuser, in->cq_tuser);
-    t->s_axis_cq_tkeep = static_cast<uint8_t>(in->cq_tkeep);
+    bput(t->s_axis_cq_tkeep, &in->cq_tkeep);  // 8 or 16 bits
     t->s_axis_cq_tvalid = static_cast<uint8_t>(in->cq_tvalid);
     t->s_axis_cq_tlast = static_cast<uint8_t>(in->cq_tlast);
     t->m_axis_cc_tready = static_cast<uint8_t>(in->cc_tready);
     t->m_axis_rq_tready = static_cast<uint8_t>(in->rq_tready);
     bput(t->s_axis_rc_tdata, in->rc_tdata);
     bput(t->s_axis_rc_tuser, in->rc_tuser);
-    t->s_axis_rc_tkeep = static_cast<uint8_t>(in->rc_tkeep);
+    bput(t->s_axis_rc_tkeep, &in->rc_tkeep);
     t->s_axis_rc_tvalid = static_cast<uint8_t>(in->rc_tvalid);
     t->s_axis_rc_tlast = static_cast<uint8_t>(in->rc_tlast);
     t->cfg_max_payload = static_cast<uint8_t>(in->cfg_max_payload);
@@ -76,8 +83,8 @@ void set_inputs(TSNIC_BTOP* t, const tsnic_board_in* in) {
     t->s_mac_tx_lag_valid = static_cast<uint8_t>(in->mac_lag_valid);
     t->s_mac_tx_lag_ns = static_cast<uint16_t>(in->mac_lag_ns);
     // RX idle (no frames arrive in this model), flash pins pulled up, ICAP idle
-    t->s_axis_rx_tdata = 0;
-    t->s_axis_rx_tkeep = 0;
+    bclear(t->s_axis_rx_tdata);  // 64 (SUME) or 512 bits (Alveo)
+    bclear(t->s_axis_rx_tkeep);
     t->s_axis_rx_tuser = 0;
     t->s_axis_rx_tvalid = 0;
     t->s_axis_rx_tlast = 0;
@@ -88,9 +95,9 @@ void set_inputs(TSNIC_BTOP* t, const tsnic_board_in* in) {
     t->icap_o = 0;
     t->phy_status = 0x01;
     t->pcie_lnk_up = static_cast<uint8_t>(in->pcie_lnk_up);
-    t->pcie_ltssm = static_cast<uint8_t>(in->pcie_ltssm);
-    t->pcie_width = static_cast<uint8_t>(in->pcie_width);
-    t->pcie_speed = static_cast<uint8_t>(in->pcie_speed);
+    bput(t->pcie_ltssm, &in->pcie_ltssm);
+    bput(t->pcie_width, &in->pcie_width);
+    bput(t->pcie_speed, &in->pcie_speed);
     t->mac_rx_up = static_cast<uint8_t>(in->mac_rx_up);
 }
 

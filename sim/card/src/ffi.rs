@@ -285,7 +285,7 @@ pub fn fingerprint(width: Width, size: CoreSize) -> Option<&'static str> {
         (Width::W64, CoreSize::Shipped) => option_env!("TSNIC_SIM_FINGERPRINT_W64"),
         (Width::W64, CoreSize::Small) => option_env!("TSNIC_SIM_FINGERPRINT_W64_SMALL"),
         (Width::W512, CoreSize::Shipped) => option_env!("TSNIC_SIM_FINGERPRINT_W512"),
-        (Width::W512, CoreSize::Small) => None,
+        (Width::W512, CoreSize::Small) => option_env!("TSNIC_SIM_FINGERPRINT_W512_SMALL"),
         (Width::W256, CoreSize::Small) => option_env!("TSNIC_SIM_FINGERPRINT_W256_SMALL"),
         (Width::W256, CoreSize::Shipped) => None,
     }
@@ -430,6 +430,24 @@ mod verilated {
         );
     }
 
+    #[cfg(tsnic_sim_w512_small)]
+    extern "C" {
+        fn tsnic_sim_w512_small_new() -> *mut c_void;
+        fn tsnic_sim_w512_small_free(h: *mut c_void);
+        fn tsnic_sim_w512_small_step(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
+        fn tsnic_sim_w512_small_peek(h: *mut c_void, inp: *const PortsIn, out: *mut PortsOut);
+        fn tsnic_sim_w512_small_save(h: *mut c_void, ctx: *mut c_void, sink: Sink) -> usize;
+        fn tsnic_sim_w512_small_restore(h: *mut c_void, data: *const u8, len: usize) -> i32;
+        fn tsnic_sim_w512_small_flash_io(h: *mut c_void, inp: *const FlashIn, out: *mut FlashOut);
+        fn tsnic_sim_w512_small_gate_check_setup(h: *mut c_void, max_bytes: u64);
+        fn tsnic_sim_w512_small_gate_check_stats(
+            h: *mut c_void,
+            out: *mut u64,
+            first: *mut u8,
+            cap: usize,
+        );
+    }
+
     #[cfg(tsnic_sim_w256_small)]
     extern "C" {
         fn tsnic_sim_w256_small_new() -> *mut c_void;
@@ -535,6 +553,18 @@ mod verilated {
                         tsnic_sim_w512_flash_io,
                         tsnic_sim_w512_gate_check_setup,
                         tsnic_sim_w512_gate_check_stats,
+                    ),
+                    #[cfg(tsnic_sim_w512_small)]
+                    (Width::W512, CoreSize::Small) => (
+                        tsnic_sim_w512_small_new,
+                        tsnic_sim_w512_small_step,
+                        tsnic_sim_w512_small_peek,
+                        tsnic_sim_w512_small_free,
+                        tsnic_sim_w512_small_save,
+                        tsnic_sim_w512_small_restore,
+                        tsnic_sim_w512_small_flash_io,
+                        tsnic_sim_w512_small_gate_check_setup,
+                        tsnic_sim_w512_small_gate_check_stats,
                     ),
                     #[cfg(tsnic_sim_w256_small)]
                     (Width::W256, CoreSize::Small) => (

@@ -1,5 +1,5 @@
 //! The `tsnic_board_core` port image exchanged with csrc/board_shim.cpp once per clock edge, and the
-//! Verilated board core behind it (the `board` feature).
+//! Verilated board cores behind it (the `board` feature: SUME; `alveo`, `alveo-all`: the Alveos).
 
 use crate::ffi::WIDE_WORDS;
 
@@ -80,60 +80,168 @@ pub trait BoardRtl {
     fn step(&mut self, inp: &BoardIn, out: &mut BoardOut, edges: u64);
 }
 
-#[cfg(tsnic_sim_board)]
-mod verilated {
-    use super::{BoardIn, BoardOut, BoardRtl};
-    use std::ffi::c_void;
-
-    extern "C" {
-        fn tsnic_simb_board256_new() -> *mut c_void;
-        fn tsnic_simb_board256_free(h: *mut c_void);
-        fn tsnic_simb_board256_step(
-            h: *mut c_void,
-            inp: *const BoardIn,
-            out: *mut BoardOut,
-            edges: u64,
-        );
-    }
-
-    /// The Verilated `tsnic_board_core` (SUME configuration), owned: freed on drop.
-    pub struct VerilatedBoard {
-        handle: *mut c_void,
-    }
-
-    impl VerilatedBoard {
-        /// A model with every clock low and its resets high; `None` if allocation failed.
-        pub fn new() -> Option<VerilatedBoard> {
-            // SAFETY: the shim's constructor takes no arguments and returns null or a model it
-            // allocated, which we own from here on.
-            let handle = unsafe { tsnic_simb_board256_new() };
-            (!handle.is_null()).then_some(VerilatedBoard { handle })
-        }
-    }
-
-    impl BoardRtl for VerilatedBoard {
-        #[inline]
-        fn step(&mut self, inp: &BoardIn, out: &mut BoardOut, edges: u64) {
-            // SAFETY: `handle` is a live model (freed only in drop; `&mut self` makes the call
-            // exclusive); `inp`/`out` are #[repr(C)] structs of u64 fields in the order of
-            // `tsnic_board_in`/`tsnic_board_out`, read and written only during the call.
-            unsafe { tsnic_simb_board256_step(self.handle, inp, out, edges) }
-        }
-    }
-
-    impl Drop for VerilatedBoard {
-        fn drop(&mut self) {
-            // SAFETY: `handle` came from the constructor and is freed exactly once, here.
-            unsafe { tsnic_simb_board256_free(self.handle) }
-        }
-    }
-
-    // SAFETY: plain heap state with its own VerilatedContext, only touched through `&mut self`.
-    unsafe impl Send for VerilatedBoard {}
+/// Which Verilated `tsnic_board_core` to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BoardModel {
+    /// The SUME build (256 bits, 10G MAC clock; `board` feature).
+    #[default]
+    Sume,
+    /// The Alveo U50 build (512 bits, CMAC clock; `alveo` feature).
+    AlveoU50,
+    /// The Alveo U280 build (the U50's with BOARD_ID 2; `alveo-all` feature).
+    AlveoU280,
+    /// The Alveo U250 build (the U50's with BOARD_ID 3; `alveo-all` feature).
+    AlveoU250,
 }
 
-#[cfg(tsnic_sim_board)]
-pub use verilated::VerilatedBoard;
+impl BoardModel {
+    /// Whether this model is built into this binary.
+    pub fn built(self) -> bool {
+        match self {
+            BoardModel::Sume => cfg!(tsnic_simb_board256),
+            BoardModel::AlveoU50 => cfg!(tsnic_simb_alveo_u50),
+            BoardModel::AlveoU280 => cfg!(tsnic_simb_alveo_u280),
+            BoardModel::AlveoU250 => cfg!(tsnic_simb_alveo_u250),
+        }
+    }
+
+    /// The cargo feature of the `tsnic` crate that builds it.
+    pub fn feature(self) -> &'static str {
+        match self {
+            BoardModel::Sume => "board",
+            BoardModel::AlveoU50 => "alveo",
+            BoardModel::AlveoU280 | BoardModel::AlveoU250 => "alveo-all",
+        }
+    }
+
+    /// The 512-bit UltraScale+ build (CMAC) rather than the 256-bit SUME one.
+    pub fn is_alveo(self) -> bool {
+        !matches!(self, BoardModel::Sume)
+    }
+
+    /// The board's name as `sim:board=NAME` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BoardModel::Sume => "sume",
+            BoardModel::AlveoU50 => "u50",
+            BoardModel::AlveoU280 => "u280",
+            BoardModel::AlveoU250 => "u250",
+        }
+    }
+}
+
+/// The Verilated `tsnic_board_core` of one configuration, owned: freed on drop.
+pub struct VerilatedBoard {
+    handle: *mut std::ffi::c_void,
+    step_fn: StepFn,
+    free_fn: unsafe extern "C" fn(*mut std::ffi::c_void),
+}
+
+type StepFn = unsafe extern "C" fn(*mut std::ffi::c_void, *const BoardIn, *mut BoardOut, u64);
+
+macro_rules! board_model {
+    ($cfg:ident, $new:ident, $free:ident, $step:ident) => {
+        #[cfg($cfg)]
+        extern "C" {
+            fn $new() -> *mut std::ffi::c_void;
+            fn $free(h: *mut std::ffi::c_void);
+            fn $step(h: *mut std::ffi::c_void, inp: *const BoardIn, out: *mut BoardOut, edges: u64);
+        }
+    };
+}
+
+board_model!(
+    tsnic_simb_board256,
+    tsnic_simb_board256_new,
+    tsnic_simb_board256_free,
+    tsnic_simb_board256_step
+);
+board_model!(
+    tsnic_simb_alveo_u50,
+    tsnic_simb_alveo_u50_new,
+    tsnic_simb_alveo_u50_free,
+    tsnic_simb_alveo_u50_step
+);
+board_model!(
+    tsnic_simb_alveo_u280,
+    tsnic_simb_alveo_u280_new,
+    tsnic_simb_alveo_u280_free,
+    tsnic_simb_alveo_u280_step
+);
+board_model!(
+    tsnic_simb_alveo_u250,
+    tsnic_simb_alveo_u250_new,
+    tsnic_simb_alveo_u250_free,
+    tsnic_simb_alveo_u250_step
+);
+
+impl VerilatedBoard {
+    /// A model with every clock low and its resets high; `None` if it is not built in or
+    /// allocation failed.
+    pub fn new(model: BoardModel) -> Option<VerilatedBoard> {
+        type NewFn = unsafe extern "C" fn() -> *mut std::ffi::c_void;
+        type FreeFn = unsafe extern "C" fn(*mut std::ffi::c_void);
+        let fns: Option<(NewFn, FreeFn, StepFn)> = match model {
+            #[cfg(tsnic_simb_board256)]
+            BoardModel::Sume => Some((
+                tsnic_simb_board256_new,
+                tsnic_simb_board256_free,
+                tsnic_simb_board256_step,
+            )),
+            #[cfg(tsnic_simb_alveo_u50)]
+            BoardModel::AlveoU50 => Some((
+                tsnic_simb_alveo_u50_new,
+                tsnic_simb_alveo_u50_free,
+                tsnic_simb_alveo_u50_step,
+            )),
+            #[cfg(tsnic_simb_alveo_u280)]
+            BoardModel::AlveoU280 => Some((
+                tsnic_simb_alveo_u280_new,
+                tsnic_simb_alveo_u280_free,
+                tsnic_simb_alveo_u280_step,
+            )),
+            #[cfg(tsnic_simb_alveo_u250)]
+            BoardModel::AlveoU250 => Some((
+                tsnic_simb_alveo_u250_new,
+                tsnic_simb_alveo_u250_free,
+                tsnic_simb_alveo_u250_step,
+            )),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        };
+        let (new_fn, free_fn, step_fn) = fns?;
+        // SAFETY: the shim's constructor takes no arguments and returns null or a model it
+        // allocated, which we own from here on.
+        let handle = unsafe { new_fn() };
+        (!handle.is_null()).then_some(VerilatedBoard {
+            handle,
+            step_fn,
+            free_fn,
+        })
+    }
+}
+
+impl BoardRtl for VerilatedBoard {
+    #[inline]
+    fn step(&mut self, inp: &BoardIn, out: &mut BoardOut, edges: u64) {
+        // SAFETY: `handle` is a live model of the configuration `step_fn` belongs to (freed only in
+        // drop; `&mut self` makes the call exclusive); `inp`/`out` are #[repr(C)] structs of u64
+        // fields in the order of `tsnic_board_in`/`tsnic_board_out`, read and written only during
+        // the call.
+        unsafe { (self.step_fn)(self.handle, inp, out, edges) }
+    }
+}
+
+impl Drop for VerilatedBoard {
+    fn drop(&mut self) {
+        // SAFETY: `handle` came from this configuration's constructor and is freed exactly once,
+        // here, by its own `free`.
+        unsafe { (self.free_fn)(self.handle) }
+    }
+}
+
+// SAFETY: plain heap state with its own VerilatedContext, only touched through `&mut self`.
+unsafe impl Send for VerilatedBoard {}
 
 #[cfg(test)]
 mod tests {

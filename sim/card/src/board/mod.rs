@@ -3,11 +3,17 @@
 //! clock (docs/ARCHITECTURE.md, "Board co-simulation").
 //!
 //! Two clocks: the PCIe user clock (`clk`, 250 MHz, the core's) and the MAC clock (`tx_clk` =
-//! `rx_clk`, 156.25 MHz on the SUME: the 10GBASE-R PCS's `coreclk_out`), unrelated: their edges
+//! `rx_clk`, 156.25 MHz on the SUME: the 10GBASE-R PCS's `coreclk_out`; 322.265625 MHz on the
+//! Alveos: the CMAC's gt_txusrclk2), unrelated: their edges
 //! are offset by [`BoardConfig::mac_phase_ps`] and the MAC's period is
 //! [`BoardConfig::mac_period_ps`], so the two meet only where their periods say. Each instant at
 //! which one or both clocks rise is one call into the model; the models of a clock's domain drive
 //! their inputs and see its handshakes only at its own edges.
+//!
+//! Boards ([`BoardModel`]): the SUME build (256 bits, `BoardConfig::default()`) and the Alveo builds
+//! (`BoardConfig::alveo`: 512 bits, Gen3 x16, the CMAC model of [`cmac`] in front of a 100G wire,
+//! TX_MAC_LAG = 0 as the tops build it, so a departure stamp is the CMAC's first-beat handshake
+//! plus CTRL_TX_LAT_COMP_NS).
 //!
 //! What this slice does not have yet (issue 31): the MAC as the SUME has it (tsnic_axis_downsize and
 //! tsnic_xgmii_tx/_rx: the [`Wire`] model takes the 256-bit stream on the MAC clock instead), the RX
@@ -15,6 +21,7 @@
 //! evaluated), saving the card between commands, link flow-control credits, poisoned completions
 //! and completion timeouts.
 
+pub mod cmac;
 pub mod ffi;
 pub mod pcie;
 
@@ -22,6 +29,8 @@ use crate::ffi::{PortsIn, PortsOut};
 use crate::hostmem::HostMemory;
 use crate::wire::{LineRate, Wire};
 use crate::SimError;
+pub use cmac::{Cmac, CmacConfig, CmacStats};
+pub use ffi::BoardModel;
 use ffi::{BoardIn, BoardOut, BoardRtl, EDGE_CLK, EDGE_MAC};
 pub use pcie::{LinkStats, PcieConfig, PcieModel, PcieStats};
 
@@ -30,8 +39,17 @@ pub use pcie::{LinkStats, PcieConfig, PcieModel, PcieStats};
 pub struct BoardConfig {
     /// PCIe user clock period, ps: 4000 (250 MHz, the board core's `CLK_FREQ_HZ`).
     pub clk_period_ps: u64,
-    /// MAC clock period, ps: 6400 (156.25 MHz, the SUME's XGMII clock; `TX_PERIOD_FX` of the build).
+    /// MAC clock period, ps: 6400 (156.25 MHz, the SUME's XGMII clock; `TX_PERIOD_FX` of the build),
+    /// divided by [`BoardConfig::mac_period_den`].
     pub mac_period_ps: u64,
+    /// Divisor of `mac_period_ps`: MAC edge k is at `mac_phase_ps + floor(k * mac_period_ps /
+    /// mac_period_den)`, so a period that is no whole number of ps keeps its exact average (the
+    /// Alveos' 322.265625 MHz: 102400 / 33 ps, each edge within 1 ps of its true time). 1 on the SUME.
+    pub mac_period_den: u64,
+    /// Which Verilated board core (the SUME's or an Alveo's).
+    pub model: BoardModel,
+    /// The Alveos' CMAC in front of the wire (`None` on the SUME: the wire model takes the stream).
+    pub cmac: Option<CmacConfig>,
     /// The MAC clock's first edge, ps after the PCIe clock's: 1700 (any value; unrelated clocks).
     pub mac_phase_ps: u64,
     /// Line rate: 10 Gb/s (the SUME's SFP+ ports).
@@ -49,12 +67,39 @@ impl Default for BoardConfig {
         BoardConfig {
             clk_period_ps: 4000,
             mac_period_ps: 6400,
+            mac_period_den: 1,
+            model: BoardModel::Sume,
+            cmac: None,
             mac_phase_ps: 1700,
             line_rate: LineRate::G10,
             reset_cycles: 16,
             mmio_timeout_ns: 400_000,
             pcie: PcieConfig::default(),
         }
+    }
+}
+
+impl BoardConfig {
+    /// An Alveo board (`sim:board=u50|u280|u250`) as board/common/rtl/tsnic_alveo_top.v builds it
+    /// with the CMAC: the 512-bit board core at 250 MHz behind the Gen3 x16 hard block
+    /// ([`PcieConfig::alveo`]), the MAC clock at 322.265625 MHz (gt_txusrclk2), the CMAC model
+    /// ([`cmac`]) in front of a 100 Gb/s wire. `model` must be one of the Alveo builds.
+    pub fn alveo(model: BoardModel) -> BoardConfig {
+        BoardConfig {
+            mac_period_ps: 102_400,
+            mac_period_den: 33,
+            model,
+            cmac: Some(CmacConfig::default()),
+            line_rate: LineRate::G100,
+            pcie: PcieConfig::alveo(),
+            ..BoardConfig::default()
+        }
+    }
+
+    /// The MAC clock, Hz (rounded).
+    pub fn mac_hz(&self) -> u64 {
+        (1_000_000_000_000u128 * u128::from(self.mac_period_den) / u128::from(self.mac_period_ps))
+            as u64
     }
 }
 
@@ -79,6 +124,9 @@ pub struct BoardCard {
     wire: Wire,
     wire_in: PortsIn,
     wire_out: PortsOut,
+    cmac: Option<Cmac>,
+    /// MSI-X interrupts the host has taken ([`BoardCard::run_until_irq_or_ps`]).
+    irqs_taken: u64,
 }
 
 impl std::fmt::Debug for BoardCard {
@@ -94,36 +142,52 @@ impl BoardCard {
     /// The Verilated board core with the models around it, reset and released; the host has not
     /// enabled bus mastering or MSI-X yet ([`BoardCard::pcie_mut`]).
     pub fn new(cfg: BoardConfig) -> Result<BoardCard, SimError> {
-        #[cfg(tsnic_sim_board)]
-        {
-            let rtl = ffi::VerilatedBoard::new()
-                .ok_or_else(|| SimError::BadConfig("cannot allocate the board model".into()))?;
-            BoardCard::with_rtl(cfg, Box::new(rtl))
+        if !cfg.model.built() {
+            return Err(SimError::CoreUnavailable(format!(
+                "the board configuration `{}` (tsnic_board_core) is not built in: build with the `{}` feature (`cargo build --features tsnic/{}`)",
+                cfg.model.name(),
+                cfg.model.feature(),
+                cfg.model.feature()
+            )));
         }
-        #[cfg(not(tsnic_sim_board))]
-        {
-            let _ = cfg;
-            Err(SimError::CoreUnavailable(
-                "the board configuration (tsnic_board_core) is not built in: build with the `board` feature (`cargo build --features tsnic/board`)".into(),
-            ))
-        }
+        let rtl = ffi::VerilatedBoard::new(cfg.model)
+            .ok_or_else(|| SimError::BadConfig("cannot allocate the board model".into()))?;
+        BoardCard::with_rtl(cfg, Box::new(rtl))
     }
 
     /// Around any [`BoardRtl`].
     pub fn with_rtl(cfg: BoardConfig, rtl: Box<dyn BoardRtl>) -> Result<BoardCard, SimError> {
         cfg.pcie.check().map_err(SimError::BadConfig)?;
-        if cfg.clk_period_ps == 0 || cfg.mac_period_ps == 0 {
+        if cfg.clk_period_ps == 0 || cfg.mac_period_ps == 0 || cfg.mac_period_den == 0 {
             return Err(SimError::BadConfig("clock periods must be above 0".into()));
         }
+        if cfg.model.is_alveo() != (cfg.pcie.user_bits == 512) {
+            return Err(SimError::BadConfig(format!(
+                "the `{}` board core has {}-bit PCIe user interfaces: use BoardConfig::{}",
+                cfg.model.name(),
+                if cfg.model.is_alveo() { 512 } else { 256 },
+                if cfg.model.is_alveo() {
+                    "alveo"
+                } else {
+                    "default"
+                }
+            )));
+        }
+        let bus_bytes = if cfg.model.is_alveo() { 64 } else { 32 };
         let mut c = BoardCard {
             cfg,
             rtl,
             inp: BoardIn {
                 pcie_lnk_up: 1,
-                // pcie3_7x codes (PCIE_STATUS_ENC = 1, PG023): L0, width one-hot, speed one-hot
+                // pcie3_7x codes (PCIE_STATUS_ENC = 1, PG023): L0, width one-hot, speed one-hot;
+                // pcie4(c)_uscale_plus (PCIE_STATUS_ENC = 0, PG213): width log2(lanes), speed gen - 1
                 pcie_ltssm: 0x10,
-                pcie_width: cfg.pcie.lanes.min(8),
-                pcie_speed: 0b100,
+                pcie_width: if cfg.model.is_alveo() {
+                    u64::from(cfg.pcie.lanes.trailing_zeros())
+                } else {
+                    cfg.pcie.lanes.min(8)
+                },
+                pcie_speed: if cfg.model.is_alveo() { 2 } else { 0b100 },
                 mac_rx_up: 1,
                 ..BoardIn::default()
             },
@@ -135,9 +199,11 @@ impl BoardCard {
             mac_cycles: 0,
             pcie: PcieModel::new(cfg.pcie),
             mem: HostMemory::new(32, 1, 0),
-            wire: Wire::new(cfg.line_rate, 32),
+            wire: Wire::new(cfg.line_rate, bus_bytes),
             wire_in: PortsIn::default(),
             wire_out: PortsOut::default(),
+            cmac: cfg.cmac.map(Cmac::new),
+            irqs_taken: 0,
         };
         c.inp.rst = 1;
         c.inp.tx_rst = 1;
@@ -168,10 +234,17 @@ impl BoardCard {
             self.pcie.drive(&mut self.inp, t);
         }
         if edges & EDGE_MAC != 0 {
-            self.wire.drive(&mut self.wire_in, t);
+            if let Some(c) = &self.cmac {
+                // the CMAC: its own tready, no line-start reports (TX_MAC_LAG = 0)
+                c.drive(&self.wire, &mut self.wire_in, t);
+                self.inp.mac_lag_valid = 0;
+                self.inp.mac_lag_ns = 0;
+            } else {
+                self.wire.drive(&mut self.wire_in, t);
+                self.inp.mac_lag_valid = self.wire_in.s_mac_tx_lag_valid;
+                self.inp.mac_lag_ns = self.wire_in.s_mac_tx_lag_ns;
+            }
             self.inp.tx_tready = self.wire_in.m_axis_tx_tready;
-            self.inp.mac_lag_valid = self.wire_in.s_mac_tx_lag_valid;
-            self.inp.mac_lag_ns = self.wire_in.s_mac_tx_lag_ns;
         }
         self.rtl.step(&self.inp, &mut self.out, edges);
         if edges & EDGE_CLK != 0 {
@@ -186,10 +259,22 @@ impl BoardCard {
             o.m_axis_tx_tvalid = self.out.tx_tvalid;
             o.m_axis_tx_tlast = self.out.tx_tlast;
             o.m_axis_tx_tuser = self.out.tx_tuser;
-            self.wire
-                .clock(&self.wire_in, &self.wire_out, self.mac_cycles, t);
+            if let Some(c) = &mut self.cmac {
+                c.clock(
+                    &mut self.wire,
+                    &self.wire_in,
+                    &self.wire_out,
+                    self.mac_cycles,
+                    t,
+                );
+            } else {
+                self.wire
+                    .clock(&self.wire_in, &self.wire_out, self.mac_cycles, t);
+            }
             self.mac_cycles += 1;
-            self.next_mac_ps += self.cfg.mac_period_ps;
+            self.next_mac_ps = self.cfg.mac_phase_ps
+                + (u128::from(self.mac_cycles) * u128::from(self.cfg.mac_period_ps)
+                    / u128::from(self.cfg.mac_period_den)) as u64;
         }
     }
 
@@ -202,13 +287,19 @@ impl BoardCard {
     }
 
     /// Run until the host takes an MSI-X interrupt or simulated time reaches `ps`; true if one came.
+    /// An interrupt that arrived since the last call (while the host was doing something else, e.g.
+    /// a BAR0 read) returns at once: the host latches it, as VFIO's eventfd counts it until read.
     pub fn run_until_irq_or_ps(&mut self, ps: u64) -> bool {
-        let before = self.pcie.stats().interrupts;
-        while self.next_clk_ps.min(self.next_mac_ps) < ps {
-            self.step();
-            if self.pcie.stats().interrupts != before {
+        loop {
+            let n = self.pcie.interrupts();
+            if n != self.irqs_taken {
+                self.irqs_taken = n;
                 return true;
             }
+            if self.next_clk_ps.min(self.next_mac_ps) >= ps {
+                break;
+            }
+            self.step();
         }
         self.now_ps = self.now_ps.max(ps);
         false
@@ -281,9 +372,16 @@ impl BoardCard {
         &self.wire
     }
 
-    /// The wire, to take its frames.
+    /// The wire, to take its frames. Behind the CMAC ([`BoardConfig::cmac`]) its times are the
+    /// line's: a frame's `first_beat_ps` is its first beat at the serialiser, the CMAC's latency after
+    /// the handshake, and `start_ps` its start on the line.
     pub fn wire_mut(&mut self) -> &mut Wire {
         &mut self.wire
+    }
+
+    /// The CMAC model, on an Alveo board.
+    pub fn cmac(&self) -> Option<&Cmac> {
+        self.cmac.as_ref()
     }
 
     /// The PPS output at the last PCIe clock edge.

@@ -20,6 +20,14 @@
 //!   enables 4 per dword lane from bit 0, is_sof_0 bit 32, is_eof_0 bit 34 with the last dword lane
 //!   in bits 37:35 (the layout cocotbext-pcie's UltraScale model drives at 256 bits).
 //!
+//! **At 512 bits** (the Alveos' pcie4(c)_uscale_plus, [`PcieConfig::user_bits`] 512; PG213's 512-bit
+//! tuser tables, the widths tsnic_alveo_top.v uses: CQ 183, CC 81, RQ 137, RC 161): the descriptors
+//! are the same, 16 dword lanes a beat. CQ tuser: first BE [3:0], last BE [11:8], byte enables 4 per
+//! dword lane from bit 16, is_sop[0] bit 80, is_eop[0] bit 86 with is_eop0_ptr [91:88]. RQ tuser
+//! (what the card sends; tsnic_pcie_us_rd/_wr): first BE [3:0], last BE [11:8], is_sop [21:20],
+//! is_eop [27:26], is_eop0_ptr [31:28]. RC tuser: byte enables [63:0], is_sop[0] bit 64, is_eop[0]
+//! bit 76 with is_eop0_ptr [83:80]. Straddling stays off, so one TLP per beat at most.
+//!
 //! **The host.** BAR0 reads and writes of the driver become CQ requests (one dword each, as a CPU's
 //! 32-bit MMIO access is); a read returns when its CC completion is back at the host. Writes are
 //! posted: they return at once and reach the card in order with everything else sent downstream.
@@ -59,7 +67,9 @@ use std::collections::VecDeque;
 use super::ffi::{BoardIn, BoardOut};
 use crate::hostmem::HostMemory;
 
-/// One dword lane count of the 256-bit interfaces.
+/// Dword lanes of the 256-bit interfaces (unit tests; the model takes its width from
+/// [`PcieConfig::user_bits`]).
+#[cfg(test)]
 const LANES: usize = 8;
 
 /// The PCIe link, the hard block and the host: every setting with its source.
@@ -78,6 +88,10 @@ pub struct PcieConfig {
     /// Max read request size, bytes (`cfg_max_read_req`). 512 (issue 31's defaults; the Linux
     /// default for a device without its own setting).
     pub mrrs: u64,
+    /// Width of the hard block's user interfaces, bits: 256 (the SUME's pcie3_7x, PG023) or 512
+    /// (the Alveos' pcie4(c)_uscale_plus at Gen3 x16, PG213), with that width's tuser layout
+    /// (module documentation, "At 512 bits").
+    pub user_bits: u64,
     /// Read completion boundary of the root complex, bytes. 64 (root ports' RCB, PCIe 3.0 7.8.7).
     pub rcb: u64,
     /// Largest completion payload the root complex sends, bytes (a multiple of the RCB, at most the
@@ -117,6 +131,7 @@ impl Default for PcieConfig {
         PcieConfig {
             lanes: 8,
             lane_byte_fs: 1_015_625,
+            user_bits: 256,
             mps: 256,
             mrrs: 512,
             rcb: 64,
@@ -151,6 +166,9 @@ impl PcieConfig {
         {
             return Err("cpl_max must be a multiple of the RCB no larger than the MPS".into());
         }
+        if self.user_bits != 256 && self.user_bits != 512 {
+            return Err("the user interfaces are 256 or 512 bits wide".into());
+        }
         if !matches!(self.lanes, 1 | 2 | 4 | 8 | 16) || self.lane_byte_fs == 0 {
             return Err("lanes must be 1, 2, 4, 8 or 16".into());
         }
@@ -158,6 +176,29 @@ impl PcieConfig {
             return Err("BAR0 must be 1 MiB aligned and skp_interval above 0".into());
         }
         Ok(())
+    }
+
+    /// The Alveo boards' hard block and link (pcie4(c)_uscale_plus, PG213): Gen3 x16 behind the
+    /// 512-bit user interfaces, the completion buffer of 128 headers and 1920 data credits
+    /// (board/common/rtl/tsnic_alveo_top.v CPLH_LIMIT/CPLD_LIMIT, docs/BOARDS.md); the host's
+    /// settings as for the SUME.
+    pub fn alveo() -> PcieConfig {
+        PcieConfig {
+            lanes: 16,
+            user_bits: 512,
+            cplh_limit: 128,
+            cpld_limit: 1920,
+            ..PcieConfig::default()
+        }
+    }
+
+    /// Dword lanes of a beat.
+    fn dw_lanes(&self) -> usize {
+        (self.user_bits / 32) as usize
+    }
+
+    fn wide(&self) -> bool {
+        self.user_bits == 512
     }
 
     fn encode(bytes: u64) -> u64 {
@@ -256,22 +297,26 @@ fn tlp_bytes(addr64: bool, payload: u64) -> u64 {
     4 + if addr64 { 16 } else { 12 } + payload + 4
 }
 
-/// One beat of a 256-bit stream.
+/// One beat of a 256- or 512-bit stream.
 #[derive(Debug, Clone, Copy, Default)]
 struct Beat {
-    data: [u64; 4],
+    data: [u64; 8],
     keep: u64,
     user: [u64; 2],
     last: bool,
 }
 
 /// A TLP as beats, from a list of dwords (descriptor first), with tuser bits per beat.
-fn beats(dwords: &[u32], mut user: impl FnMut(usize, usize, usize) -> [u64; 2]) -> Vec<Beat> {
-    let n = dwords.len().div_ceil(LANES);
+fn beats(
+    lanes: usize,
+    dwords: &[u32],
+    mut user: impl FnMut(usize, usize, usize) -> [u64; 2],
+) -> Vec<Beat> {
+    let n = dwords.len().div_ceil(lanes);
     (0..n)
         .map(|b| {
-            let chunk = &dwords[b * LANES..((b + 1) * LANES).min(dwords.len())];
-            let mut data = [0u64; 4];
+            let chunk = &dwords[b * lanes..((b + 1) * lanes).min(dwords.len())];
+            let mut data = [0u64; 8];
             for (i, d) in chunk.iter().enumerate() {
                 data[i / 2] |= u64::from(*d) << (32 * (i % 2));
             }
@@ -424,6 +469,11 @@ impl PcieModel {
         s
     }
 
+    /// MSI-X messages the host took as its interrupt so far.
+    pub fn interrupts(&self) -> u64 {
+        self.stats.interrupts
+    }
+
     /// True while anything is on its way or being served.
     pub fn busy(&self) -> bool {
         !self.cq.is_empty()
@@ -449,7 +499,17 @@ impl PcieModel {
             dw.push(v);
         }
         let is_write = write.is_some();
-        let b = beats(&dw, |_, _, _| {
+        let wide = self.cfg.wide();
+        let b = beats(self.cfg.dw_lanes(), &dw, |_, _, cnt| {
+            if wide {
+                // first BE 0xF, last BE 0 (one dword); byte enables 4 per dword lane from bit 16;
+                // is_sop[0] bit 80, is_eop[0] bit 86 with is_eop0_ptr [91:88] the last dword lane
+                let mut u = [0xFu64, (1 << 16) | (1 << 22) | (((cnt - 1) as u64) << 24)];
+                if is_write {
+                    u[0] |= 0xF << (16 + 4 * 4);
+                }
+                return u;
+            }
             // first BE 0xF, last BE 0 (one dword); the payload lane's byte enables; sop
             let mut u = 0xFu64 | (1 << 40);
             if is_write {
@@ -510,7 +570,7 @@ impl PcieModel {
         match self.cq.front() {
             Some((t, b)) if *t <= now_ps => {
                 let beat = b[self.cq_beat];
-                inp.cq_tdata[..4].copy_from_slice(&beat.data);
+                inp.cq_tdata = beat.data;
                 inp.cq_tkeep = beat.keep;
                 inp.cq_tuser[..2].copy_from_slice(&beat.user);
                 inp.cq_tlast = u64::from(beat.last);
@@ -532,7 +592,7 @@ impl PcieModel {
         }
         if self.rc_arrived > 0 {
             let beat = self.rc[0].beats[self.rc_beat];
-            inp.rc_tdata[..4].copy_from_slice(&beat.data);
+            inp.rc_tdata = beat.data;
             inp.rc_tkeep = beat.keep;
             inp.rc_tuser[..2].copy_from_slice(&beat.user);
             inp.rc_tlast = u64::from(beat.last);
@@ -589,7 +649,7 @@ impl PcieModel {
             if self.rq_dw.is_empty() {
                 self.rq_user = out.rq_tuser[0];
             }
-            for i in 0..LANES {
+            for i in 0..self.cfg.dw_lanes() {
                 if out.rq_tkeep >> i & 1 == 1 {
                     self.rq_dw.push(dword(&out.rq_tdata, i));
                 }
@@ -635,7 +695,9 @@ impl PcieModel {
         let req_type = (dw[2] >> 11) & 0xF;
         let tag = dw[3] as u8;
         let fbe = (user & 0xF) as u8;
-        let lbe = ((user >> 4) & 0xF) as u8;
+        // last BE: bits 7:4 at 256 bits, 11:8 at 512 (PG213: first_be[7:0], last_be[15:8], two
+        // TLPs' worth)
+        let lbe = ((user >> if self.cfg.wide() { 8 } else { 4 }) & 0xF) as u8;
         let addr64 = addr >> 32 != 0;
         match req_type {
             0 => {
@@ -863,10 +925,12 @@ impl PcieModel {
         let mut dw: Vec<u32> = desc.to_vec();
         dw.extend_from_slice(payload);
         let np = payload.len();
-        let b = beats(&dw, |b, n, cnt| {
+        let lanes = self.cfg.dw_lanes();
+        let wide = self.cfg.wide();
+        let b = beats(lanes, &dw, |b, n, cnt| {
             let mut u = [0u64; 2];
             for lane in 0..cnt {
-                let i = b * LANES + lane; // dword index in the TLP
+                let i = b * lanes + lane; // dword index in the TLP
                 if i < 3 || np == 0 {
                     continue;
                 }
@@ -879,6 +943,17 @@ impl PcieModel {
                     be &= 0xF >> (3 - last_byte);
                 }
                 u[0] |= be << (4 * lane);
+            }
+            if wide {
+                // 512 bits (PG213): byte_en [63:0], is_sop[0] bit 64, is_eop[0] bit 76 with
+                // is_eop0_ptr [83:80] the last dword lane
+                if b == 0 {
+                    u[1] |= 1;
+                }
+                if b + 1 == n {
+                    u[1] |= (1 << 12) | (((cnt - 1) as u64) << 16);
+                }
+                return u;
             }
             if b == 0 {
                 u[0] |= 1 << 32; // is_sof_0
@@ -1031,6 +1106,106 @@ mod tests {
 
     fn read_desc(addr: u64, dwords: u32, tag: u8) -> Vec<u32> {
         vec![addr as u32, (addr >> 32) as u32, dwords, u32::from(tag)]
+    }
+
+    /// The 512-bit layouts (PG213): a BAR0 write's CQ beat and a read's RC completions, and an RQ
+    /// write's last BE taken from tuser bits 11:8.
+    #[test]
+    fn at_512_bits_the_tuser_layouts_are_pg213s() {
+        let mut m = PcieModel::new(PcieConfig::alveo());
+        m.bus_master = true;
+        let mut mem = HostMemory::new(32, 1, 0);
+        let (id, iova) = mem.alloc(4096);
+        for (i, b) in mem.region_mut(id).iter_mut().enumerate() {
+            *b = i as u8;
+        }
+        // CQ: a one-dword write, 5 dwords in one beat
+        m.bar_write(0, 0x10, 0xDEAD_BEEF);
+        let (mut t, mut cq) = (0u64, None);
+        // (dwords, first beat's tuser, last beat's tuser)
+        let mut cpls: Vec<(Vec<u32>, [u64; 2], [u64; 2])> = Vec::new();
+        let mut cur: Vec<u32> = Vec::new();
+        let mut first_user = [0u64; 2];
+        let mut sent_read = false;
+        while t < 4_000_000 {
+            let mut inp = BoardIn::default();
+            m.drive(&mut inp, t);
+            let mut out = BoardOut {
+                cq_tready: 1,
+                rc_tready: 1,
+                ..BoardOut::default()
+            };
+            if inp.cq_tvalid == 1 && cq.is_none() {
+                cq = Some((inp.cq_tuser, inp.cq_tkeep, dword(&inp.cq_tdata, 4)));
+            }
+            if inp.rc_tvalid == 1 {
+                if cur.is_empty() {
+                    first_user = [inp.rc_tuser[0], inp.rc_tuser[1]];
+                }
+                for k in 0..16 {
+                    if inp.rc_tkeep >> k & 1 == 1 {
+                        cur.push(dword(&inp.rc_tdata, k));
+                    }
+                }
+                if inp.rc_tlast == 1 {
+                    cpls.push((
+                        std::mem::take(&mut cur),
+                        first_user,
+                        [inp.rc_tuser[0], inp.rc_tuser[1]],
+                    ));
+                }
+            }
+            if !sent_read {
+                // RQ: a read of 100 bytes from iova + 2 (first BE 0xC, last BE 0x3 at bits 11:8)
+                let d = read_desc(iova, 26, 5);
+                for (k, w) in d.iter().enumerate() {
+                    out.rq_tdata[k / 2] |= u64::from(*w) << (32 * (k % 2));
+                }
+                out.rq_tkeep = 0xF;
+                out.rq_tvalid = 1;
+                out.rq_tlast = 1;
+                out.rq_tuser[0] = 0xC | (0x3 << 8) | (1 << 20) | (1 << 26) | (3 << 28);
+                sent_read = true;
+            }
+            m.clock(&inp, &out, t, &mut mem);
+            t += 4000;
+        }
+        let (u, keep, data) = cq.expect("a CQ beat");
+        assert_eq!(keep, 0x1F);
+        assert_eq!(data, 0xDEAD_BEEF);
+        assert_eq!(u[0] & 0xFFFF, 0xF, "first BE 0xF, last BE 0");
+        assert_eq!(
+            u[0] >> 16 & 0xF_FFFF,
+            0xF << 16,
+            "byte enables of dword lane 4"
+        );
+        assert_eq!(u[1] >> 16 & 1, 1, "is_sop[0] (bit 80)");
+        assert_eq!(u[1] >> 22 & 1, 1, "is_eop[0] (bit 86)");
+        assert_eq!(u[1] >> 24 & 0xF, 4, "is_eop0_ptr (bits 91:88)");
+        // RC: 100 bytes from offset 2, one completion (within the MPS, ending the request): 26
+        // payload dwords behind the 3-dword descriptor, two beats (16 + 13 dwords)
+        assert_eq!(cpls.len(), 1, "{cpls:x?}");
+        let (dw, first, last) = &cpls[0];
+        assert_eq!(dw[1] & 0x7FF, 26);
+        assert_eq!(dw[0] & 0xFFF, 2, "lower address");
+        assert_eq!(dw[0] >> 16 & 0x1FFF, 100, "byte count");
+        assert_eq!(dw.len(), 29);
+        assert_eq!(dw[3], 0x0302_0100);
+        assert_eq!(first[1] & 1, 1, "is_sop[0] (bit 64) on the first beat");
+        assert_eq!(first[1] >> 12 & 1, 0, "no is_eop on the first beat");
+        assert_eq!(last[1] & 1, 0, "no is_sop on the last beat");
+        assert_eq!(last[1] >> 12 & 1, 1, "is_eop[0] (bit 76)");
+        assert_eq!(
+            last[1] >> 16 & 0xF,
+            12,
+            "is_eop0_ptr (bits 83:80): dword lane 12"
+        );
+        // byte enables [63:0]: the descriptor's lanes none, the first payload dword (lane 3)
+        // bytes 2..3, then whole dwords; the last (lane 12 of the second beat) bytes 0..1
+        assert_eq!(first[0] & 0xFFFF, 0xC000);
+        assert_eq!(first[0] >> 16, 0xFFFF_FFFF_FFFF);
+        assert_eq!(last[0], 0x3_FFFF_FFFF_FFFF);
+        assert_eq!(m.stats().dma_reads, 1);
     }
 
     #[test]
