@@ -71,7 +71,7 @@ pub enum SimError {
     #[error("the {0:?} configuration of tsnic_core is not built in: build with `--features wide` (tsnic-sim/wide; W256: `--features board`)")]
     WidthNotBuilt(Width),
     /// The small core exists only with 64-bit buses.
-    #[error("the small core is built only with 64-bit buses (10G; and 256-bit for comparing `sim:board`): drop the small size or the 512-bit configuration")]
+    #[error("the small core is built only with 64-bit buses here (10G; 256-bit for comparing `sim:board`; 512-bit with `--features alveo`, for comparing `sim:board=u50`): drop the small size or the 512-bit configuration")]
     SmallNotWide,
     /// A configuration value is out of range.
     #[error("bad simulator configuration: {0}")]
