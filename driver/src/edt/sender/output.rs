@@ -160,10 +160,9 @@ impl TcpSender {
         );
     }
 
+    /// A data segment's frame: its payload is the stream pattern borrowed from the table
+    /// built once (`frame::build_pattern`), its checksum sum taken from the table.
     pub(super) fn build_data_frame(&self, now: u64, seg: &Seg, psh: bool) -> Vec<u8> {
-        let payload: Vec<u8> = (seg.off..seg.off + u64::from(seg.len))
-            .map(crate::edt::frame::pattern_byte)
-            .collect();
         let mut fl = tcp_flags::ACK;
         if seg.fin {
             fl |= tcp_flags::FIN;
@@ -175,14 +174,15 @@ impl TcpSender {
             timestamps: self.ts_ok.then_some((Self::ts_val(now), self.ts_recent)),
             ..Default::default()
         };
-        frame::build(
+        frame::build_pattern(
             &self.cfg.ends,
             seq_of(self.cfg.iss, seg.off),
             self.rcv_nxt(),
             fl,
             self.adv_window(),
             &opts,
-            &payload,
+            seg.off,
+            seg.len as usize,
         )
     }
 
