@@ -23,11 +23,7 @@ impl TcpSender {
 
     /// Linux `tcp_highest_sack_seq`: the start of the highest SACKed segment, snd_una if none.
     pub(super) fn highest_sack_seq(&self) -> u64 {
-        self.rtx
-            .iter()
-            .rev()
-            .find(|s| s.sacked)
-            .map_or(self.snd_una, |s| s.off)
+        self.highest_sack.unwrap_or(self.snd_una)
     }
 
     /// Linux `tcp_check_sack_reordering`: a delivery at `low` below the highest SACKed segment
@@ -265,7 +261,12 @@ impl TcpSender {
                 self.snd_una,
                 self.snd_nxt,
                 &mut self.rack,
+                self.highest_sack,
+                &mut self.tsorted,
             );
+            self.sacked_out += tag.newly_sacked;
+            self.lost_out -= tag.unlost;
+            self.highest_sack = tag.highest;
             acked_segs += tag.newly_sacked;
             data_sacked = tag.newly_sacked > 0;
             if let Some(r) = tag.reord {
@@ -297,6 +298,13 @@ impl TcpSender {
                     break;
                 }
                 let Some(s) = self.rtx.pop_front() else { break };
+                self.tsorted.remove(&s);
+                self.sacked_out -= u64::from(s.sacked);
+                self.lost_out -= u64::from(s.lost);
+                self.retransmitted -= u64::from(s.tx_count > 1);
+                if s.sacked && self.highest_sack == Some(s.off) {
+                    self.highest_sack = None; // the highest SACKed went: all below it went too
+                }
                 if s.tx_ns.is_some() {
                     self.departed_unacked = self.departed_unacked.saturating_sub(1);
                 }

@@ -19,13 +19,13 @@
 //! Sequence numbers are kept internally as 64-bit stream offsets (offset 0 is the first data
 //! byte, `iss + 1` on the wire), so wrap-around needs no special care.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 use super::card::{Completion, TxPort, TxRequest, TxStatus};
 use super::cc::{AckInfo, CcKind, CcState, CongestionControl, RateSample};
 use super::frame::{self, tcp_flags, Endpoints, SegOptions};
 use super::pacing::{self, EdtClock};
-use super::recovery::{Rack, Seg, TxRate};
+use super::recovery::{Rack, Seg, TsOrder, TxRate};
 use super::rtt::RttEstimator;
 use super::timer::{Timer, DEFAULT_TICK_NS};
 
@@ -292,7 +292,20 @@ pub struct TcpSender {
     /// Payload bytes per full segment.
     pub mss: u64,
     rtx: VecDeque<Seg>,
-    posted: HashMap<u64, Posted>,
+    /// Counts over `rtx`, kept as segments change (Linux `sacked_out`, `lost_out`), and the
+    /// segments in it sent more than once: `in_flight` and the recovery checks read these
+    /// instead of scanning the queue.
+    sacked_out: u64,
+    lost_out: u64,
+    retransmitted: u64,
+    /// Start of the highest SACKed segment still queued (`tcp_highest_sack_seq`).
+    highest_sack: Option<u64>,
+    /// The segments RACK may mark lost, in transmit-time order (Linux `tsorted_sent_queue`).
+    tsorted: TsOrder,
+    /// What each posted, not yet completed cookie was, by cookie number from `posted_first`
+    /// (cookies are handed out in sequence; completions come back nearly in order).
+    posted: VecDeque<Option<Posted>>,
+    posted_first: u64,
     next_cookie: u64,
     cookie_base: u64,
     /// Bytes posted to the card and not yet departed (TSQ accounting).
@@ -425,7 +438,13 @@ impl TcpSender {
             peer_irs: 0,
             mss,
             rtx: VecDeque::new(),
-            posted: HashMap::new(),
+            sacked_out: 0,
+            lost_out: 0,
+            retransmitted: 0,
+            highest_sack: None,
+            tsorted: TsOrder::default(),
+            posted: VecDeque::new(),
+            posted_first: 1,
             next_cookie: 0,
             cookie_base,
             bytes_on_card: 0,
@@ -486,8 +505,31 @@ impl TcpSender {
     /// Segments in flight (Linux tcp_packets_in_flight: out - sacked - lost + retransmitted).
     /// Without SACK the duplicate ACKs counted in `reno_sacked` stand for segments that left.
     pub fn in_flight(&self) -> u64 {
-        (self.rtx.iter().filter(|s| !s.sacked && !s.lost).count() as u64)
-            .saturating_sub(self.reno_sacked)
+        #[cfg(debug_assertions)]
+        self.check_counts();
+        (self.rtx.len() as u64 - self.sacked_out - self.lost_out).saturating_sub(self.reno_sacked)
+    }
+
+    /// Debug builds: the counters kept over the queue agree with a scan of it (a SACKed
+    /// segment is never also lost).
+    #[cfg(debug_assertions)]
+    fn check_counts(&self) {
+        let count = |f: &dyn Fn(&Seg) -> bool| self.rtx.iter().filter(|s| f(s)).count() as u64;
+        assert_eq!(self.sacked_out, count(&|s| s.sacked), "sacked_out");
+        assert_eq!(self.lost_out, count(&|s| s.lost), "lost_out");
+        assert_eq!(
+            self.retransmitted,
+            count(&|s| s.tx_count > 1),
+            "retransmitted"
+        );
+        assert_eq!(count(&|s| s.sacked && s.lost), 0, "sacked and lost");
+        let highest = self.rtx.iter().rev().find(|s| s.sacked).map(|s| s.off);
+        assert_eq!(self.highest_sack, highest, "highest_sack");
+        assert_eq!(
+            self.tsorted.len() as u64,
+            count(&|s| s.tx_ns.is_some() && !s.sacked && !s.lost),
+            "tsorted"
+        );
     }
 }
 

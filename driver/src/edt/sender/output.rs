@@ -55,7 +55,7 @@ impl TcpSender {
     pub(super) fn new_cookie(&mut self, p: Posted) -> u64 {
         self.next_cookie += 1;
         let c = self.cookie_base | self.next_cookie;
-        self.posted.insert(c, p);
+        self.posted.push_back(Some(p));
         c
     }
 
@@ -256,8 +256,11 @@ impl TcpSender {
                     self.departed_unacked -= 1;
                 }
             }
+            self.tsorted.remove(seg);
             seg.tx_count += 1;
+            self.retransmitted += u64::from(seg.tx_count == 2);
             seg.tx_ns = None;
+            self.lost_out -= u64::from(seg.lost);
             seg.lost = false;
             seg.on_card = true;
             let (off, txc) = (seg.off, seg.tx_count);
@@ -316,13 +319,26 @@ impl TcpSender {
         psh
     }
 
+    /// The posting a completion's cookie stands for, once (None: not this sender's, or
+    /// already reported).
+    fn take_posted(&mut self, cookie: u64) -> Option<Posted> {
+        let n = cookie.checked_sub(self.cookie_base)?;
+        let i = usize::try_from(n.checked_sub(self.posted_first)?).ok()?;
+        let p = self.posted.get_mut(i)?.take()?;
+        while let Some(None) = self.posted.front() {
+            self.posted.pop_front();
+            self.posted_first += 1;
+        }
+        Some(p)
+    }
+
     pub(super) fn find_seg(&self, off: u64) -> Option<usize> {
         self.rtx.binary_search_by(|s| s.off.cmp(&off)).ok()
     }
 
     /// The card reports a departure.
     pub fn on_completion(&mut self, c: &Completion) {
-        let Some(p) = self.posted.remove(&c.cookie) else {
+        let Some(p) = self.take_posted(c.cookie) else {
             return;
         };
         if c.status == TxStatus::SentLate {
@@ -447,10 +463,15 @@ impl TcpSender {
                 break;
             }
             let quota = (cwnd - in_flight).min(burst_segs) as usize;
-            let lost: Vec<usize> = (0..self.rtx.len())
-                .filter(|&i| !push_one && self.rtx[i].lost && !self.rtx[i].on_card)
-                .take(quota)
-                .collect();
+            // (nothing marked lost: no walk of the queue)
+            let lost: Vec<usize> = if push_one || self.lost_out == 0 {
+                Vec::new()
+            } else {
+                (0..self.rtx.len())
+                    .filter(|&i| self.rtx[i].lost && !self.rtx[i].on_card)
+                    .take(quota)
+                    .collect()
+            };
             let rwnd_end = self.snd_una + self.snd_wnd;
             let avail = self.write_seq - self.snd_nxt.min(self.write_seq);
             let fin_pending = self.fin_queued && !self.fin_sent;

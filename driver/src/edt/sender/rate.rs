@@ -48,7 +48,7 @@ impl TcpSender {
         if self.notsent_bytes() < self.mss
             && self.bytes_on_card == 0
             && in_flight < self.cc_state.cwnd
-            && !self.rtx.iter().any(|s| s.lost)
+            && self.lost_out == 0
         {
             self.app_limited_until = (self.delivered + in_flight).max(1);
         }
@@ -72,8 +72,10 @@ impl TcpSender {
             app_limited: self.app_limited_until != 0,
         };
         let seg = &mut self.rtx[i];
+        self.tsorted.remove(seg);
         seg.rate = rate;
         seg.tx_ns = Some(tx_ns);
+        self.tsorted.insert(seg);
         self.departed_unacked += 1;
     }
 }

@@ -25,7 +25,7 @@ impl TcpSender {
     /// less the holes (at least one).
     pub(super) fn limit_reno_sacked(&mut self) {
         let out = self.rtx.len() as u64;
-        let lost = self.rtx.iter().filter(|s| s.lost).count() as u64;
+        let lost = self.lost_out;
         let holes = lost.max(1).min(out);
         if self.reno_sacked + holes > out {
             self.reno_sacked = out - holes;
@@ -36,7 +36,7 @@ impl TcpSender {
     /// reordering window of `tcp_rack_reo_wnd`. Returns (newly lost, time until the next
     /// candidate expires).
     pub(super) fn rack_detect_loss(&mut self, now: u64) -> (u64, Option<u64>) {
-        let sacked = self.rtx.iter().filter(|s| s.sacked).count();
+        let sacked = self.sacked_out as usize;
         let reo_wnd_us = crate::edt::recovery::rack_reo_wnd_us(
             self.min_rtt_us,
             self.rtt.srtt(),
@@ -44,7 +44,16 @@ impl TcpSender {
             matches!(self.ca_state, CaState::Recovery | CaState::Loss),
             sacked,
         );
-        let (lost, wait) = self.rack.detect_loss(&mut self.rtx, reo_wnd_us, now);
+        #[cfg(debug_assertions)]
+        let want = self
+            .rack
+            .detect_loss_scan(&mut self.rtx.clone(), reo_wnd_us, now);
+        let (lost, wait) = self
+            .rack
+            .detect_loss(&mut self.rtx, &mut self.tsorted, reo_wnd_us, now);
+        #[cfg(debug_assertions)]
+        assert_eq!((lost, wait), want, "RACK: time-ordered walk vs scan");
+        self.lost_out += lost;
         self.stats.rack_marked_lost += lost;
         (lost, wait)
     }
@@ -98,7 +107,9 @@ impl TcpSender {
         match self.rtx.front_mut() {
             // TCPCB_LOST stays set on a retransmitted skb
             Some(h) if go && !h.lost && h.tx_count == 1 => {
+                self.tsorted.remove(h);
                 h.lost = true;
+                self.lost_out += 1;
                 true
             }
             _ => false,
@@ -108,8 +119,8 @@ impl TcpSender {
     /// Linux `tcp_try_keep_open`: Disorder while anything is SACKed, counted by duplicate
     /// ACKs, lost or retransmitted and unacknowledged, else Open; high_seq moves on a change.
     pub(super) fn try_keep_open(&mut self) {
-        let left_out = self.reno_sacked > 0 || self.rtx.iter().any(|s| s.sacked || s.lost);
-        let retrans = self.rtx.iter().any(|s| s.tx_count > 1);
+        let left_out = self.reno_sacked > 0 || self.sacked_out + self.lost_out > 0;
+        let retrans = self.retransmitted > 0;
         let state = if left_out || retrans {
             CaState::Disorder
         } else {
@@ -132,6 +143,8 @@ impl TcpSender {
                 s.lost = true;
             }
         }
+        self.lost_out = self.rtx.len() as u64 - self.sacked_out;
+        self.tsorted.clear(); // every segment in it was neither SACKed nor lost
         self.reno_sacked = 0; // tcp_timeout_mark_lost: every unSACKed segment is lost
         if matches!(self.ca_state, CaState::Open | CaState::Disorder)
             || self.snd_una >= self.high_seq

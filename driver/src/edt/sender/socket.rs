@@ -260,8 +260,8 @@ impl TcpSender {
             // icsk_rto is kept in jiffies (usecs_to_jiffies rounds up): whole ticks
             rto_us: crate::edt::timer::deadline_round_up(0, self.rto_ns(), self.cfg.tick_ns) / 1000,
             unacked: self.rtx.len() as u64,
-            sacked: self.rtx.iter().filter(|s| s.sacked).count() as u64 + self.reno_sacked,
-            lost: self.rtx.iter().filter(|s| s.lost).count() as u64,
+            sacked: self.sacked_out + self.reno_sacked,
+            lost: self.lost_out,
             retrans: self
                 .rtx
                 .iter()

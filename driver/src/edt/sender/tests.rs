@@ -580,7 +580,10 @@ fn app_limited_waits_for_lost_segments_to_be_retransmitted() {
     // tcp_rate_check_app_limited: lost_out <= retrans_out.
     let (mut s, mut p) = established(CcKind::Cubic);
     send(&mut s, &mut p, 200_000, 4);
+    // marked lost as RACK marks it (out of the time-ordered list, counted in lost_out)
+    s.tsorted.remove(&s.rtx[1]);
     s.rtx[1].lost = true;
+    s.lost_out += 1;
     s.app_limited_until = 0;
     s.write(100);
     assert!(
@@ -588,6 +591,8 @@ fn app_limited_waits_for_lost_segments_to_be_retransmitted() {
         "a lost segment waits for its retransmission"
     );
     s.rtx[1].lost = false;
+    s.lost_out -= 1;
+    s.tsorted.insert(&s.rtx[1]);
     s.write(100);
     assert!(s.is_app_limited());
 }
