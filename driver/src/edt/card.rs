@@ -56,6 +56,14 @@ pub struct WireFrame {
 pub trait TxPort {
     /// Post `req` at time `now`. Frames leave in launch-time order, never early.
     fn post(&mut self, now: u64, req: TxRequest);
+    /// Post the frames of one burst (a TSO packet's segments, in order) at `now` in one call,
+    /// leaving `reqs` empty: a driver fills the descriptors and rings the doorbell once. The
+    /// default posts them one by one, in order.
+    fn post_batch(&mut self, now: u64, reqs: &mut Vec<TxRequest>) {
+        for r in reqs.drain(..) {
+            self.post(now, r);
+        }
+    }
     /// Time of the card's next departure, if it has work (lets a simulation jump ahead).
     fn next_event_ns(&self) -> Option<u64>;
     /// Advance to `now`; return the completions of frames that have departed by then.

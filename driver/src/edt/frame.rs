@@ -157,8 +157,35 @@ pub fn tcp_checksum(src: [u8; 4], dst: [u8; 4], segment: &[u8]) -> u16 {
     finish(ones_sum(segment, acc))
 }
 
-fn options_bytes(o: &SegOptions) -> Vec<u8> {
-    let mut v = Vec::with_capacity(40);
+/// A segment's TCP options as written, on the stack (no allocation per frame): at most 40
+/// bytes, the most the data offset can cover, which the layout below never exceeds (MSS 4,
+/// SACK-permitted/timestamps 12, window scale 4, SACK blocks in the room left).
+struct OptBuf {
+    b: [u8; 40],
+    n: usize,
+}
+
+impl OptBuf {
+    fn extend_from_slice(&mut self, s: &[u8]) {
+        let end = (self.n + s.len()).min(self.b.len());
+        self.b[self.n..end].copy_from_slice(&s[..end - self.n]);
+        self.n = end;
+    }
+
+    fn push(&mut self, x: u8) {
+        self.extend_from_slice(&[x]);
+    }
+}
+
+impl std::ops::Deref for OptBuf {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.b[..self.n]
+    }
+}
+
+fn options_bytes(o: &SegOptions) -> OptBuf {
+    let mut v = OptBuf { b: [0; 40], n: 0 };
     if let Some(m) = o.mss {
         v.extend_from_slice(&[2, 4]);
         v.extend_from_slice(&m.to_be_bytes());
@@ -192,7 +219,7 @@ fn options_bytes(o: &SegOptions) -> Vec<u8> {
             }
         }
     }
-    while v.len() % 4 != 0 {
+    while !v.len().is_multiple_of(4) {
         v.push(0); // end-of-options padding
     }
     v

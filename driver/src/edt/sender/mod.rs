@@ -306,6 +306,8 @@ pub struct TcpSender {
     /// (cookies are handed out in sequence; completions come back nearly in order).
     posted: VecDeque<Option<Posted>>,
     posted_first: u64,
+    /// The requests of the burst being posted (kept: no allocation per burst).
+    tx_batch: Vec<TxRequest>,
     next_cookie: u64,
     cookie_base: u64,
     /// Bytes posted to the card and not yet departed (TSQ accounting).
@@ -445,6 +447,7 @@ impl TcpSender {
             tsorted: TsOrder::default(),
             posted: VecDeque::new(),
             posted_first: 1,
+            tx_batch: Vec::new(),
             next_cookie: 0,
             cookie_base,
             bytes_on_card: 0,

@@ -246,6 +246,7 @@ impl TcpSender {
             }
         };
         let psh = self.tso_packets_psh(idxs);
+        let mut batch = std::mem::take(&mut self.tx_batch);
         for (k, &i) in idxs.iter().enumerate() {
             let f = self.build_data_frame(now, &self.rtx[i], psh[k]);
             let bytes = f.len() as u64;
@@ -278,15 +279,15 @@ impl TcpSender {
             });
             self.bytes_on_card += bytes;
             self.stats.peak_on_card_bytes = self.stats.peak_on_card_bytes.max(self.bytes_on_card);
-            port.post(
-                now,
-                TxRequest {
-                    launch_ns: launch,
-                    frame: f,
-                    cookie,
-                },
-            );
+            batch.push(TxRequest {
+                launch_ns: launch,
+                frame: f,
+                cookie,
+            });
         }
+        // the burst goes to the card in one call (one doorbell)
+        port.post_batch(now, &mut batch);
+        self.tx_batch = batch;
     }
 
     /// The PSH flag of each frame of a burst (indices into rtx, in order). Linux sends one
