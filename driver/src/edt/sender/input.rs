@@ -323,7 +323,13 @@ impl TcpSender {
                 }
             }
             self.snd_una = ack;
-            self.skb_ends = self.skb_ends.split_off(&ack);
+            // the skbs that ended at or below the ACK leave (split_off would rebuild the map)
+            while let Some(e) = self.skb_ends.first_entry() {
+                if *e.key() >= ack {
+                    break;
+                }
+                e.remove();
+            }
             self.stats.acked_bytes = self.snd_una.min(self.write_seq);
         }
         let advanced = self.snd_una > prior_una;
