@@ -236,7 +236,8 @@ impl TcpSender {
         // never-retransmitted segments.
         let mut first_sackt: Option<u64> = None;
         let mut last_sackt: Option<u64> = None;
-        let mut rack_updates: Vec<(u64, u64, bool)> = Vec::new();
+        let mut rack_updates = std::mem::take(&mut self.rack_scratch);
+        rack_updates.clear();
 
         let prior_fack = self.highest_sack_seq();
         let mut data_sacked = false;
@@ -347,9 +348,10 @@ impl TcpSender {
         if !self.sack_ok {
             acked_segs = self.reno_delivered(acked_segs, advanced, dupack);
         }
-        for (tx, end, re) in rack_updates {
+        for &(tx, end, re) in &rack_updates {
             self.rack.advance(tx, end, re, now, self.min_rtt_us);
         }
+        self.rack_scratch = rack_updates; // its allocation serves the next ACK
         if acked_segs > 0 {
             self.delivered += acked_segs;
             self.delivered_ns = now;

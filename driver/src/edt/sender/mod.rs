@@ -306,8 +306,12 @@ pub struct TcpSender {
     /// (cookies are handed out in sequence; completions come back nearly in order).
     posted: VecDeque<Option<Posted>>,
     posted_first: u64,
-    /// The requests of the burst being posted (kept: no allocation per burst).
+    /// The requests of the burst being posted, its queue indices and PSH flags, and an ACK's
+    /// RACK deliveries: kept so that no burst or ACK allocates.
     tx_batch: Vec<TxRequest>,
+    burst_scratch: Vec<usize>,
+    psh_scratch: Vec<bool>,
+    rack_scratch: Vec<(u64, u64, bool)>,
     next_cookie: u64,
     cookie_base: u64,
     /// Bytes posted to the card and not yet departed (TSQ accounting).
@@ -448,6 +452,9 @@ impl TcpSender {
             posted: VecDeque::new(),
             posted_first: 1,
             tx_batch: Vec::new(),
+            burst_scratch: Vec::new(),
+            psh_scratch: Vec::new(),
+            rack_scratch: Vec::new(),
             next_cookie: 0,
             cookie_base,
             bytes_on_card: 0,

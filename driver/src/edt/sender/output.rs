@@ -245,7 +245,8 @@ impl TcpSender {
                 self.fq.enqueue(now, plen, self.pacing_rate)
             }
         };
-        let psh = self.tso_packets_psh(idxs);
+        let mut psh = std::mem::take(&mut self.psh_scratch);
+        self.tso_packets_psh(idxs, &mut psh);
         let mut batch = std::mem::take(&mut self.tx_batch);
         for (k, &i) in idxs.iter().enumerate() {
             let f = self.build_data_frame(now, &self.rtx[i], psh[k]);
@@ -288,6 +289,7 @@ impl TcpSender {
         // the burst goes to the card in one call (one doorbell)
         port.post_batch(now, &mut batch);
         self.tx_batch = batch;
+        self.psh_scratch = psh;
     }
 
     /// The PSH flag of each frame of a burst (indices into rtx, in order). Linux sends one
@@ -297,8 +299,9 @@ impl TcpSender {
     /// last segment carries PSH when the packet has more than one segment
     /// (`__tcp_transmit_skb` forces PSH on every GSO packet) or its skb was marked PSH
     /// (`tcp_mark_push`); GSO segmentation clears PSH on every other segment.
-    pub(super) fn tso_packets_psh(&mut self, idxs: &[usize]) -> Vec<bool> {
-        let mut psh = vec![false; idxs.len()];
+    pub(super) fn tso_packets_psh(&mut self, idxs: &[usize], psh: &mut Vec<bool>) {
+        psh.clear();
+        psh.resize(idxs.len(), false);
         let mut start = 0;
         for k in 0..idxs.len() {
             let s = &self.rtx[idxs[k]];
@@ -317,7 +320,6 @@ impl TcpSender {
             psh[k] = self.rtx[idxs[k]].len > 0 && (data_segs > 1 || marked);
             start = k + 1;
         }
-        psh
     }
 
     /// The posting a completion's cookie stands for, once (None: not this sender's, or
@@ -504,7 +506,8 @@ impl TcpSender {
             let idxs: Vec<usize> = if !lost.is_empty() {
                 lost
             } else {
-                let mut v = Vec::new();
+                let mut v = std::mem::take(&mut self.burst_scratch);
+                v.clear();
                 let mut left = avail.min(rwnd_end.saturating_sub(self.snd_nxt));
                 // tcp_cwnd_test: at most half of cwnd per TSO packet, so that at least two
                 // are in flight ("for better scheduling")
@@ -528,13 +531,15 @@ impl TcpSender {
                 v
             };
             if idxs.is_empty() {
+                self.burst_scratch = idxs;
                 break;
             }
             let data = idxs.iter().filter(|&&i| self.rtx[i].len > 0).count() as u64;
             self.stats.data_segs_out += data;
             self.post_burst(now, &idxs, port);
-            // Invariant checks: never beyond cwnd or the receive window (a FIN takes no
-            // window space).
+            self.burst_scratch = idxs; // its allocation serves the next burst
+                                       // Invariant checks: never beyond cwnd or the receive window (a FIN takes no
+                                       // window space).
             let data_end = self.snd_nxt - u64::from(self.fin_sent);
             if self.in_flight() > cwnd || data_end > rwnd_end {
                 self.stats.window_violations += 1;
