@@ -13,8 +13,9 @@
 //! At 1 % loss the window settles where loss puts it (about 1.22 / sqrt(p) = 12 segments, Mathis
 //! et al.), whatever the receiver allows: the line says how many were in flight on average. With
 //! `--callgrind` (valgrind installed) each case also runs under callgrind on a tenth of the
-//! segments, twice: collecting only in the loop, then only in the receiver's replay; it prints
-//! instructions per segment of each and their difference, the sender's.
+//! segments three times: collecting only in the loop, only in the receiver's replay, and only in
+//! the card model's methods (`IdealCardModel`); it prints instructions per segment of each and
+//! the loop's less the receiver's, the sender's (the card model's share said beside it).
 //!
 //! Times are the thread's CPU time (/proc/thread-self/schedstat), not wall time, so a busy
 //! machine slows them less (caches and frequency still differ).
@@ -479,15 +480,22 @@ fn main() {
             match (
                 instructions(k, n, "edt_sender::run_loop"),
                 instructions(k, n, "edt_sender::run_receiver"),
+                instructions(k, n, "*IdealCardModel*"),
             ) {
-                (Ok((ir, segs)), Ok((rx, _))) => println!(
-                    "{:<28} sender {:>7.0} instructions/segment   (loop {:>7.0}, receiver alone {:>5.0}; callgrind, {segs} segments)",
-                    "",
-                    (ir as f64 - rx as f64) / segs as f64,
-                    ir as f64 / segs as f64,
-                    rx as f64 / segs as f64
-                ),
-                (Err(e), _) | (_, Err(e)) => println!("{:<28} callgrind: {e}", ""),
+                (Ok((ir, segs)), Ok((rx, _)), Ok((card, _))) => {
+                    let per = |v: u64| v as f64 / segs as f64;
+                    println!(
+                        "{:<28} sender {:>7.0} instructions/segment   (loop {:>7.0}, receiver alone {:>5.0}; of the sender's, the card model {:.0}; callgrind, {segs} segments)",
+                        "",
+                        per(ir) - per(rx),
+                        per(ir),
+                        per(rx),
+                        per(card)
+                    )
+                }
+                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
+                    println!("{:<28} callgrind: {e}", "")
+                }
             }
         }
     }
