@@ -268,7 +268,7 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            let launch = cookie * 100 + if x % 5 == 0 { 0 } else { x % 3_000 };
+            let launch = cookie * 100 + if x.is_multiple_of(5) { 0 } else { x % 3_000 };
             c.post(0, req(launch, cookie, 60));
             want.push((launch, cookie));
         }
