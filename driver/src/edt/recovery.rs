@@ -2,7 +2,7 @@
 //! RACK (tcp_recovery.c) and the recovery timing formulas (tcp_output.c), the formulas as pure
 //! functions so each can be checked against a hand computation.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 /// Delivery-rate state a segment carries from its transmission (Linux `skb->tx`, tcp_rate.c).
 #[derive(Debug, Clone, Copy, Default)]
@@ -88,11 +88,14 @@ impl Rack {
         // "sent before RACK's segment": (tx, end) below (rack.tx_ns, rack.end)
         let bound = (self.tx_ns, self.end);
         let mut lost = 0;
-        while let Some((&(tx, end), &off)) = tsorted.by_time.first_key_value() {
+        // the head is always in the list (`TsOrder::trim`)
+        while let Some(&TsEntry { tx, end, off, .. }) = tsorted.q.front() {
             if (tx, end) >= bound || tx + rack_rtt_ns + reo_ns > now {
                 break;
             }
-            tsorted.by_time.pop_first();
+            tsorted.q.pop_front();
+            tsorted.live -= 1;
+            tsorted.trim();
             let i = rtx.partition_point(|s| s.off < off);
             debug_assert!(i < rtx.len() && rtx[i].off == off && !rtx[i].lost);
             if let Some(s) = rtx.get_mut(i) {
@@ -100,11 +103,14 @@ impl Rack {
                 lost += 1;
             }
         }
+        // the latest candidate left below RACK's segment (deadlines grow with the transmit time)
+        let below = tsorted.q.partition_point(|e| (e.tx, e.end) < bound);
         let wait = tsorted
-            .by_time
-            .range(..bound)
-            .next_back()
-            .map(|(&(tx, _), _)| tx + rack_rtt_ns + reo_ns - now);
+            .q
+            .range(..below)
+            .rev()
+            .find(|e| e.live)
+            .map(|e| e.tx + rack_rtt_ns + reo_ns - now);
         (lost, wait)
     }
 
@@ -144,38 +150,105 @@ impl Rack {
 }
 
 /// The segments out that RACK may still mark lost, in transmit-time order (Linux's
-/// `tsorted_sent_queue`): those with a transmit time, neither SACKed nor lost, keyed by
+/// `tsorted_sent_queue`): those with a transmit time, neither SACKed nor lost, ordered by
 /// (transmit time, end) as `tcp_skb_sent_after` orders them, each with its stream offset.
+///
+/// Kept as Linux keeps it, a list appended at transmission: a segment sent after all others
+/// (nearly always) is pushed at the back; one that sorts earlier (a burst stamped with the same
+/// time as the one before, ending lower) is inserted in place. A segment that leaves is found
+/// by binary search and marked; marked entries at either end are dropped at once and the rest
+/// when they outnumber the live ones (amortised O(1) per segment).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TsOrder {
-    pub by_time: BTreeMap<(u64, u64), u64>,
+    q: VecDeque<TsEntry>,
+    live: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct TsEntry {
+    tx: u64,
+    end: u64,
+    off: u64,
+    live: bool,
 }
 
 impl TsOrder {
     /// A segment got its transmit time (and is neither SACKed nor lost).
     pub fn insert(&mut self, s: &Seg) {
-        if let Some(tx) = s.tx_ns {
-            if !s.sacked && !s.lost {
-                self.by_time.insert((tx, s.end()), s.off);
-            }
+        let Some(tx) = s.tx_ns else { return };
+        if s.sacked || s.lost {
+            return;
         }
+        let e = TsEntry {
+            tx,
+            end: s.end(),
+            off: s.off,
+            live: true,
+        };
+        match self.q.back() {
+            Some(b) if (b.tx, b.end) >= (tx, e.end) => {
+                let i = self.q.partition_point(|x| (x.tx, x.end) < (tx, e.end));
+                match self.q.get_mut(i) {
+                    Some(x) if (x.tx, x.end) == (tx, e.end) => {
+                        if x.live {
+                            return; // already listed
+                        }
+                        *x = e;
+                    }
+                    _ => self.q.insert(i, e),
+                }
+            }
+            _ => self.q.push_back(e),
+        }
+        self.live += 1;
     }
 
     /// A segment leaves the list (SACKed, marked lost, acknowledged or sent again); no-op if
     /// it was not in it.
     pub fn remove(&mut self, s: &Seg) {
-        if let Some(tx) = s.tx_ns {
-            self.by_time.remove(&(tx, s.end()));
+        let Some(tx) = s.tx_ns else { return };
+        let key = (tx, s.end());
+        let i = self.q.partition_point(|x| (x.tx, x.end) < key);
+        if let Some(x) = self.q.get_mut(i) {
+            if (x.tx, x.end) == key && x.live {
+                x.live = false;
+                self.live -= 1;
+                self.trim();
+            }
+        }
+    }
+
+    /// Drop marked entries at the ends, and all of them once they outnumber the live ones.
+    fn trim(&mut self) {
+        while self.q.front().is_some_and(|x| !x.live) {
+            self.q.pop_front();
+        }
+        while self.q.back().is_some_and(|x| !x.live) {
+            self.q.pop_back();
+        }
+        if self.q.len() > 2 * self.live + 32 {
+            self.q.retain(|x| x.live);
         }
     }
 
     #[cfg(any(test, debug_assertions))]
     pub fn len(&self) -> usize {
-        self.by_time.len()
+        self.live
+    }
+
+    /// The live entries, (transmit time, end, offset), in order.
+    #[cfg(test)]
+    pub fn entries(&self) -> Vec<(u64, u64, u64)> {
+        self.q
+            .iter()
+            .filter(|x| x.live)
+            .map(|x| (x.tx, x.end, x.off))
+            .collect()
     }
 
     pub fn clear(&mut self) {
-        self.by_time.clear();
+        self.q.clear();
+        self.live = 0;
     }
 }
 
@@ -391,7 +464,7 @@ mod tests {
         assert_eq!((tag.reord, tag.highest), (None, Some(400)));
         // the SACKed segments left the time-ordered list
         assert_eq!(ts.len(), 8);
-        assert_eq!(ts.by_time.len(), tsorted(&rtx).by_time.len());
+        assert_eq!(ts.entries(), tsorted(&rtx).entries());
         // A later SACK below the highest: reordering.
         let tag = sacktag(
             &mut rtx,
@@ -445,8 +518,63 @@ mod tests {
         let lost = |q: &VecDeque<Seg>| q.iter().map(|s| s.lost).collect::<Vec<_>>();
         assert_eq!(lost(&a), lost(&b));
         // what is left in the list is what remains to be marked
-        assert_eq!(ts.by_time, tsorted(&a).by_time);
+        assert_eq!(ts.entries(), tsorted(&a).entries());
         got
+    }
+
+    #[test]
+    fn time_ordered_list_matches_a_sorted_map() {
+        // transmissions in time order with ties (a burst stamped like the one before, ending
+        // lower: inserted in place), removals anywhere; the live entries always equal a sorted
+        // map of the same operations
+        let mut ts = TsOrder::default();
+        let mut model = std::collections::BTreeMap::new();
+        let mut x = 0x2545_f491u64;
+        let mut rnd = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let mut t = 1_000u64;
+        let mut segs: Vec<Seg> = Vec::new();
+        for n in 0..3_000u64 {
+            if rnd(4) != 0 {
+                t += rnd(3); // ties on the transmit time
+                let off = rnd(1_000_000) * 10;
+                let s = Seg {
+                    off,
+                    len: 10,
+                    fin: false,
+                    tx_count: 1,
+                    tx_ns: Some(t),
+                    on_card: false,
+                    sacked: false,
+                    lost: false,
+                    rate: TxRate::default(),
+                };
+                if model.insert((t, s.end()), off).is_none() {
+                    ts.insert(&s);
+                    segs.push(s);
+                }
+            } else if !segs.is_empty() {
+                // mostly the oldest (ACKed, marked lost), sometimes any (SACKed)
+                let k = if rnd(2) == 0 {
+                    0
+                } else {
+                    rnd(segs.len() as u64) as usize
+                };
+                let s = segs.remove(k);
+                model.remove(&(s.tx_ns.unwrap_or(0), s.end()));
+                ts.remove(&s);
+            }
+            if n % 97 == 0 {
+                let want: Vec<(u64, u64, u64)> =
+                    model.iter().map(|(&(a, b), &c)| (a, b, c)).collect();
+                assert_eq!(ts.entries(), want, "after {n} operations");
+                assert_eq!(ts.len(), model.len());
+            }
+        }
     }
 
     #[test]
