@@ -278,7 +278,10 @@ fn build_summed(
     let opt = options_bytes(opts);
     let tcp_len = 20 + opt.len() + payload.len();
     let total = 20 + tcp_len;
-    let mut f = vec![0u8; 14 + total];
+    // headers zeroed, then the payload appended (its bytes are not zeroed first)
+    let mut f = Vec::with_capacity(14 + total);
+    f.resize(14 + 40 + opt.len(), 0);
+    f.extend_from_slice(payload);
     f[0..6].copy_from_slice(&ends.dst_mac);
     f[6..12].copy_from_slice(&ends.src_mac);
     f[12..14].copy_from_slice(&0x0800u16.to_be_bytes());
@@ -304,7 +307,6 @@ fn build_summed(
         t[13] = flags;
         t[14..16].copy_from_slice(&window.to_be_bytes());
         t[20..20 + opt.len()].copy_from_slice(&opt);
-        t[20 + opt.len()..].copy_from_slice(payload);
         let c = match payload_sum {
             // the header and options are whole 32-bit words: the payload's words line up
             Some(sum) => {
