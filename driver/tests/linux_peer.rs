@@ -15,7 +15,7 @@
 //! one, make the edit, run `cargo test -p tsnic --release --test linux_peer -- --test-threads 1
 //! NAME`, and see the quoted failure:
 //! - resend all in flight on a loss: in `TcpSender::rack_detect_loss`
-//!   (driver/src/edt/sender.rs), after `detect_loss`, when `lost > 0` set `lost = true` on every
+//!   (driver/src/edt/sender/recovery.rs), after `detect_loss`, when `lost > 0` set `lost = true` on every
 //!   segment with `!sacked && tx_count > 0`. `recovered_like_linux`: "EDT sender: 307
 //!   retransmissions for 10 drops: 297 needless, more than its 0 TLP probes".
 //! - a wrong byte with a report that lies: in `build_data_frame` xor byte 1_000_000 of the
@@ -25,7 +25,7 @@
 //! - no FIN: make `TcpSender::close` leave `fin_queued` false. `cubic_20mb` (after the 60 s
 //!   time limit): "Linux never read EOF (no FIN from the sender)".
 //! - Linux's FIN not acknowledged: drop the `post_pure_ack` when the peer's FIN arrives in
-//!   `FinWait` (sender.rs). `cubic_20mb`: "the sender did not acknowledge Linux's FIN" (the
+//!   `FinWait` (sender/input.rs). `cubic_20mb`: "the sender did not acknowledge Linux's FIN" (the
 //!   checks before this one passed it: the report's `fin_from_linux` is only a flag seen).
 
 use std::path::{Path, PathBuf};

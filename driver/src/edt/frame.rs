@@ -27,6 +27,60 @@ pub fn pattern_byte(offset: u64) -> u8 {
     (offset % 251) as u8
 }
 
+/// The longest payload [`pattern_payload`] serves from its table (a TSO-sized segment).
+pub const PATTERN_MAX: usize = 65_536;
+
+/// The pattern laid out once (`pattern_byte(i)` at index `i`, long enough that every stream
+/// offset's payload of up to [`PATTERN_MAX`] bytes is one slice of it) and the running
+/// one's-complement sums of its 16-bit words from even and from odd indices, so a payload's
+/// checksum contribution is one subtraction (the incremental checksum of RFC 1624's kind).
+struct PatternTable {
+    bytes: Vec<u8>,
+    /// even[k]: sum of the words at indices 0, 2, .., 2k-2 (each `bytes[2i] << 8 | bytes[2i+1]`).
+    even: Vec<u64>,
+    /// odd[k]: sum of the words at indices 1, 3, .., 2k-1.
+    odd: Vec<u64>,
+}
+
+fn pattern_table() -> &'static PatternTable {
+    static TABLE: std::sync::OnceLock<PatternTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let n = 251 + PATTERN_MAX + 2;
+        let bytes: Vec<u8> = (0..n as u64).map(pattern_byte).collect();
+        let word = |i: usize| u64::from(bytes[i]) << 8 | u64::from(bytes[i + 1]);
+        let mut even = vec![0u64];
+        let mut odd = vec![0u64];
+        let mut i = 0;
+        while i + 2 < n {
+            even.push(even[even.len() - 1] + word(i));
+            odd.push(odd[odd.len() - 1] + word(i + 1));
+            i += 2;
+        }
+        PatternTable { bytes, even, odd }
+    })
+}
+
+/// The payload at stream offset `offset`, `len` bytes of the pattern, borrowed from a table
+/// built once (no per-frame work), with its one's-complement sum (as `ones_sum` of it). None
+/// beyond [`PATTERN_MAX`].
+pub fn pattern_payload(offset: u64, len: usize) -> Option<(&'static [u8], u64)> {
+    if len > PATTERN_MAX {
+        return None;
+    }
+    let t = pattern_table();
+    let r = (offset % 251) as usize;
+    let words = len / 2;
+    let mut sum = if r.is_multiple_of(2) {
+        t.even[r / 2 + words] - t.even[r / 2]
+    } else {
+        t.odd[(r - 1) / 2 + words] - t.odd[(r - 1) / 2]
+    };
+    if len % 2 == 1 {
+        sum += u64::from(t.bytes[r + len - 1]) << 8;
+    }
+    Some((&t.bytes[r..r + len], sum))
+}
+
 /// The two ends of a connection as they appear in frames.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Endpoints {
@@ -60,8 +114,16 @@ pub struct Segment {
     pub payload_len: usize,
 }
 
-/// One's-complement sum of 16-bit big-endian words (RFC 1071), not yet folded.
+/// One's-complement sum of 16-bit big-endian words (RFC 1071), not yet folded. Eight bytes
+/// are added at a time as two 32-bit words: 2^16 = 1 (mod 2^16 - 1), so the folded result is
+/// the same as adding the 16-bit words one by one (RFC 1071 2.(B), "parallel summation").
 fn ones_sum(data: &[u8], mut acc: u64) -> u64 {
+    let mut chunks = data.chunks_exact(8);
+    for c in &mut chunks {
+        let x = u64::from_be_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        acc += (x >> 32) + (x & 0xffff_ffff);
+    }
+    let data = chunks.remainder();
     let mut i = 0;
     while i + 1 < data.len() {
         acc += u64::from(data[i]) << 8 | u64::from(data[i + 1]);
@@ -95,8 +157,35 @@ pub fn tcp_checksum(src: [u8; 4], dst: [u8; 4], segment: &[u8]) -> u16 {
     finish(ones_sum(segment, acc))
 }
 
-fn options_bytes(o: &SegOptions) -> Vec<u8> {
-    let mut v = Vec::with_capacity(40);
+/// A segment's TCP options as written, on the stack (no allocation per frame): at most 40
+/// bytes, the most the data offset can cover, which the layout below never exceeds (MSS 4,
+/// SACK-permitted/timestamps 12, window scale 4, SACK blocks in the room left).
+struct OptBuf {
+    b: [u8; 40],
+    n: usize,
+}
+
+impl OptBuf {
+    fn extend_from_slice(&mut self, s: &[u8]) {
+        let end = (self.n + s.len()).min(self.b.len());
+        self.b[self.n..end].copy_from_slice(&s[..end - self.n]);
+        self.n = end;
+    }
+
+    fn push(&mut self, x: u8) {
+        self.extend_from_slice(&[x]);
+    }
+}
+
+impl std::ops::Deref for OptBuf {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.b[..self.n]
+    }
+}
+
+fn options_bytes(o: &SegOptions) -> OptBuf {
+    let mut v = OptBuf { b: [0; 40], n: 0 };
     if let Some(m) = o.mss {
         v.extend_from_slice(&[2, 4]);
         v.extend_from_slice(&m.to_be_bytes());
@@ -130,7 +219,7 @@ fn options_bytes(o: &SegOptions) -> Vec<u8> {
             }
         }
     }
-    while v.len() % 4 != 0 {
+    while !v.len().is_multiple_of(4) {
         v.push(0); // end-of-options padding
     }
     v
@@ -146,10 +235,53 @@ pub fn build(
     opts: &SegOptions,
     payload: &[u8],
 ) -> Vec<u8> {
+    build_summed(ends, seq, ack, flags, window, opts, payload, None)
+}
+
+/// [`build`] with the payload of the sender's pattern at stream offset `offset` ([`pattern_byte`]),
+/// copied from the pattern table with its checksum sum taken from the table: the bytes are those
+/// `build` makes from the same payload.
+#[allow(clippy::too_many_arguments)]
+pub fn build_pattern(
+    ends: &Endpoints,
+    seq: u32,
+    ack: u32,
+    flags: u8,
+    window: u16,
+    opts: &SegOptions,
+    offset: u64,
+    len: usize,
+) -> Vec<u8> {
+    match pattern_payload(offset, len) {
+        Some((payload, sum)) => {
+            build_summed(ends, seq, ack, flags, window, opts, payload, Some(sum))
+        }
+        None => {
+            let payload: Vec<u8> = (offset..offset + len as u64).map(pattern_byte).collect();
+            build_summed(ends, seq, ack, flags, window, opts, &payload, None)
+        }
+    }
+}
+
+/// `build`, with the payload's one's-complement sum when the caller knows it.
+#[allow(clippy::too_many_arguments)]
+fn build_summed(
+    ends: &Endpoints,
+    seq: u32,
+    ack: u32,
+    flags: u8,
+    window: u16,
+    opts: &SegOptions,
+    payload: &[u8],
+    payload_sum: Option<u64>,
+) -> Vec<u8> {
     let opt = options_bytes(opts);
     let tcp_len = 20 + opt.len() + payload.len();
     let total = 20 + tcp_len;
-    let mut f = vec![0u8; 14 + total];
+    // headers zeroed, then the payload appended (its bytes are not zeroed first)
+    let mut f = Vec::with_capacity(14 + total);
+    f.resize(14 + 40 + opt.len(), 0);
+    f.extend_from_slice(payload);
     f[0..6].copy_from_slice(&ends.dst_mac);
     f[6..12].copy_from_slice(&ends.src_mac);
     f[12..14].copy_from_slice(&0x0800u16.to_be_bytes());
@@ -175,8 +307,16 @@ pub fn build(
         t[13] = flags;
         t[14..16].copy_from_slice(&window.to_be_bytes());
         t[20..20 + opt.len()].copy_from_slice(&opt);
-        t[20 + opt.len()..].copy_from_slice(payload);
-        let c = tcp_checksum(ends.src_ip, ends.dst_ip, t);
+        let c = match payload_sum {
+            // the header and options are whole 32-bit words: the payload's words line up
+            Some(sum) => {
+                let mut acc = ones_sum(&ends.src_ip, 0);
+                acc = ones_sum(&ends.dst_ip, acc);
+                acc += 6 + t.len() as u64;
+                finish(ones_sum(&t[..20 + opt.len()], acc) + sum)
+            }
+            None => tcp_checksum(ends.src_ip, ends.dst_ip, t),
+        };
         t[16..18].copy_from_slice(&c.to_be_bytes());
     }
     f
@@ -275,6 +415,79 @@ pub fn parse(f: &[u8]) -> Result<Segment, EdtError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The 16-bit-at-a-time sum of RFC 1071, folded: what `ones_sum` must agree with.
+    fn reference_fold(data: &[u8], mut acc: u64) -> u16 {
+        let mut i = 0;
+        while i + 1 < data.len() {
+            acc += u64::from(data[i]) << 8 | u64::from(data[i + 1]);
+            i += 2;
+        }
+        if i < data.len() {
+            acc += u64::from(data[i]) << 8;
+        }
+        finish(acc)
+    }
+
+    #[test]
+    fn wide_sum_folds_as_the_word_sum() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for len in (0..40).chain([1447, 1448, 1460, 9000]) {
+            let data: Vec<u8> = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x >> 24) as u8
+                })
+                .collect();
+            assert_eq!(
+                finish(ones_sum(&data, 7)),
+                reference_fold(&data, 7),
+                "{len}"
+            );
+        }
+        // all zero, and words that fold to 0xffff
+        assert_eq!(finish(ones_sum(&[0; 16], 0)), reference_fold(&[0; 16], 0));
+        assert_eq!(
+            finish(ones_sum(&[0xff; 16], 0)),
+            reference_fold(&[0xff; 16], 0)
+        );
+    }
+
+    #[test]
+    fn pattern_frames_are_the_bytes_build_makes() {
+        let e = Endpoints {
+            src_mac: [2, 0, 0, 0, 0, 1],
+            dst_mac: [2, 0, 0, 0, 0, 2],
+            src_ip: [10, 0, 0, 1],
+            dst_ip: [10, 0, 0, 2],
+            src_port: 33000,
+            dst_port: 5001,
+        };
+        let opts = SegOptions {
+            timestamps: Some((5, 6)),
+            ..SegOptions::default()
+        };
+        for off in [
+            0u64,
+            1,
+            2,
+            249,
+            250,
+            251,
+            252,
+            1_000_003,
+            u64::from(u32::MAX) + 17,
+        ] {
+            for len in [0usize, 1, 2, 3, 1447, 1448, 65_536, 65_537] {
+                let payload: Vec<u8> = (off..off + len as u64).map(pattern_byte).collect();
+                let want = build(&e, 9, 10, tcp_flags::ACK, 100, &opts, &payload);
+                let got = build_pattern(&e, 9, 10, tcp_flags::ACK, 100, &opts, off, len);
+                assert!(want == got, "offset {off} len {len}");
+            }
+        }
+    }
 
     #[test]
     fn ipv4_checksum_known_header() {

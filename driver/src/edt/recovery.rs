@@ -69,10 +69,55 @@ impl Rack {
         self.advanced = true;
     }
 
-    /// Linux `tcp_rack_detect_loss`: a segment sent before the most recently delivered one
-    /// is lost once it has been out longer than rack.rtt + reo_wnd. Returns (newly lost,
-    /// ns until the latest-expiring remaining candidate's deadline).
+    /// Linux `tcp_rack_detect_loss` over the time-ordered list of segments out (Linux's
+    /// `tsorted_sent_queue`, here [`TsOrder`]): a segment sent before the most recently
+    /// delivered one is lost once it has been out longer than rack.rtt + reo_wnd. The list is
+    /// walked from the oldest transmission and the walk stops at the first segment sent after
+    /// RACK's or not yet expired (deadlines grow with the transmit time), so the work is the
+    /// segments marked plus a lookup. Marked segments leave the list. Returns (newly lost, ns
+    /// until the latest-expiring remaining candidate's deadline).
     pub fn detect_loss(
+        &self,
+        rtx: &mut VecDeque<Seg>,
+        tsorted: &mut TsOrder,
+        reo_wnd_us: u64,
+        now: u64,
+    ) -> (u64, Option<u64>) {
+        let reo_ns = reo_wnd_us * 1000;
+        let rack_rtt_ns = self.rtt_us * 1000;
+        // "sent before RACK's segment": (tx, end) below (rack.tx_ns, rack.end)
+        let bound = (self.tx_ns, self.end);
+        let mut lost = 0;
+        // the head is always in the list (`TsOrder::trim`)
+        while let Some(&TsEntry { tx, end, off, .. }) = tsorted.q.front() {
+            if (tx, end) >= bound || tx + rack_rtt_ns + reo_ns > now {
+                break;
+            }
+            tsorted.q.pop_front();
+            tsorted.live -= 1;
+            tsorted.trim();
+            let i = rtx.partition_point(|s| s.off < off);
+            debug_assert!(i < rtx.len() && rtx[i].off == off && !rtx[i].lost);
+            if let Some(s) = rtx.get_mut(i) {
+                s.lost = true;
+                lost += 1;
+            }
+        }
+        // the latest candidate left below RACK's segment (deadlines grow with the transmit time)
+        let below = tsorted.q.partition_point(|e| (e.tx, e.end) < bound);
+        let wait = tsorted
+            .q
+            .range(..below)
+            .rev()
+            .find(|e| e.live)
+            .map(|e| e.tx + rack_rtt_ns + reo_ns - now);
+        (lost, wait)
+    }
+
+    /// [`Rack::detect_loss`] as a scan of the whole queue (what it replaces): the reference
+    /// the time-ordered walk is checked against (debug builds and tests).
+    #[cfg(any(test, debug_assertions))]
+    pub fn detect_loss_scan(
         &self,
         rtx: &mut VecDeque<Seg>,
         reo_wnd_us: u64,
@@ -104,6 +149,109 @@ impl Rack {
     }
 }
 
+/// The segments out that RACK may still mark lost, in transmit-time order (Linux's
+/// `tsorted_sent_queue`): those with a transmit time, neither SACKed nor lost, ordered by
+/// (transmit time, end) as `tcp_skb_sent_after` orders them, each with its stream offset.
+///
+/// Kept as Linux keeps it, a list appended at transmission: a segment sent after all others
+/// (nearly always) is pushed at the back; one that sorts earlier (a burst stamped with the same
+/// time as the one before, ending lower) is inserted in place. A segment that leaves is found
+/// by binary search and marked; marked entries at either end are dropped at once and the rest
+/// when they outnumber the live ones (amortised O(1) per segment).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TsOrder {
+    q: VecDeque<TsEntry>,
+    live: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct TsEntry {
+    tx: u64,
+    end: u64,
+    off: u64,
+    live: bool,
+}
+
+impl TsOrder {
+    /// A segment got its transmit time (and is neither SACKed nor lost).
+    pub fn insert(&mut self, s: &Seg) {
+        let Some(tx) = s.tx_ns else { return };
+        if s.sacked || s.lost {
+            return;
+        }
+        let e = TsEntry {
+            tx,
+            end: s.end(),
+            off: s.off,
+            live: true,
+        };
+        match self.q.back() {
+            Some(b) if (b.tx, b.end) >= (tx, e.end) => {
+                let i = self.q.partition_point(|x| (x.tx, x.end) < (tx, e.end));
+                match self.q.get_mut(i) {
+                    Some(x) if (x.tx, x.end) == (tx, e.end) => {
+                        if x.live {
+                            return; // already listed
+                        }
+                        *x = e;
+                    }
+                    _ => self.q.insert(i, e),
+                }
+            }
+            _ => self.q.push_back(e),
+        }
+        self.live += 1;
+    }
+
+    /// A segment leaves the list (SACKed, marked lost, acknowledged or sent again); no-op if
+    /// it was not in it.
+    pub fn remove(&mut self, s: &Seg) {
+        let Some(tx) = s.tx_ns else { return };
+        let key = (tx, s.end());
+        let i = self.q.partition_point(|x| (x.tx, x.end) < key);
+        if let Some(x) = self.q.get_mut(i) {
+            if (x.tx, x.end) == key && x.live {
+                x.live = false;
+                self.live -= 1;
+                self.trim();
+            }
+        }
+    }
+
+    /// Drop marked entries at the ends, and all of them once they outnumber the live ones.
+    fn trim(&mut self) {
+        while self.q.front().is_some_and(|x| !x.live) {
+            self.q.pop_front();
+        }
+        while self.q.back().is_some_and(|x| !x.live) {
+            self.q.pop_back();
+        }
+        if self.q.len() > 2 * self.live + 32 {
+            self.q.retain(|x| x.live);
+        }
+    }
+
+    #[cfg(any(test, debug_assertions))]
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// The live entries, (transmit time, end, offset), in order.
+    #[cfg(test)]
+    pub fn entries(&self) -> Vec<(u64, u64, u64)> {
+        self.q
+            .iter()
+            .filter(|x| x.live)
+            .map(|x| (x.tx, x.end, x.off))
+            .collect()
+    }
+
+    pub fn clear(&mut self) {
+        self.q.clear();
+        self.live = 0;
+    }
+}
+
 /// A segment one SACK newly covered.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Delivered {
@@ -126,35 +274,49 @@ pub(crate) struct SackTag {
     /// Lowest start of a newly SACKed never-retransmitted segment below the highest SACKed
     /// one (Linux `state->reord`, for `tcp_check_sack_reordering`).
     pub reord: Option<u64>,
+    /// Newly SACKed segments that were marked lost (Linux `lost_out` drops by these).
+    pub unlost: u64,
+    /// Start of the highest SACKed segment after tagging (`tcp_highest_sack_seq`).
+    pub highest: Option<u64>,
 }
 
 /// Linux `tcp_sacktag_write_queue`: mark the segments wholly inside SACK blocks (stream
 /// offsets) as SACKed. Blocks below snd_una (D-SACK), empty or beyond snd_nxt are ignored.
 /// Blocks are tagged in sequence order (Linux sorts them), so the order a receiver lists
 /// them in does not matter. A never-retransmitted segment newly SACKed below the start of the
-/// highest SACKed segment (`tcp_highest_sack_seq`) is reordering (`tag.reord`).
+/// highest SACKed segment (`highest`, `tcp_highest_sack_seq`; the caller keeps it) is
+/// reordering (`tag.reord`). Each block is found by a binary search of the queue (it is in
+/// sequence order) and only its segments are visited; newly SACKed segments leave `tsorted`.
 pub(crate) fn sacktag(
     rtx: &mut VecDeque<Seg>,
     blocks: &[(i128, i128)],
     snd_una: u64,
     snd_nxt: u64,
     rack: &mut Rack,
+    highest: Option<u64>,
+    tsorted: &mut TsOrder,
 ) -> SackTag {
     let mut tag = SackTag::default();
     let mut blocks = blocks.to_vec();
     blocks.sort_unstable();
     // start of the highest SACKed segment (none: snd_una)
-    let mut highest = rtx.iter().filter(|s| s.sacked).map(|s| s.off).max();
+    let mut highest = highest;
     for &(lo, hi) in &blocks {
         if lo < i128::from(snd_una) || hi <= lo || hi > i128::from(snd_nxt) {
             continue;
         }
         let (lo, hi) = (lo as u64, hi as u64);
-        for s in rtx.iter_mut() {
-            if s.off < lo || s.end() > hi || s.sacked {
+        let first = rtx.partition_point(|s| s.off < lo);
+        for s in rtx.range_mut(first..) {
+            if s.off >= hi {
+                break; // it and all after end beyond the block
+            }
+            if s.end() > hi || s.sacked {
                 continue;
             }
+            tsorted.remove(s);
             s.sacked = true;
+            tag.unlost += u64::from(s.lost);
             s.lost = false;
             tag.newly_sacked += 1;
             if let Some(tx) = s.tx_ns {
@@ -176,6 +338,7 @@ pub(crate) fn sacktag(
             rack.highest_sacked_end = rack.highest_sacked_end.max(s.end());
         }
     }
+    tag.highest = highest;
     tag
 }
 
@@ -267,9 +430,20 @@ mod tests {
             .collect()
     }
 
+    /// The time-ordered list of a board: every segment with a transmit time, neither SACKed
+    /// nor lost.
+    fn tsorted(rtx: &VecDeque<Seg>) -> TsOrder {
+        let mut t = TsOrder::default();
+        for s in rtx {
+            t.insert(s);
+        }
+        t
+    }
+
     #[test]
     fn sacktag_marks_whole_segments_and_ignores_dsack_and_bad_blocks() {
         let mut rtx = board();
+        let mut ts = tsorted(&rtx);
         let mut rack = Rack::default();
         // [300, 550) covers segments 3 and 4 wholly, 5 only in part; [0, 100) is below
         // snd_una 100 (D-SACK); [900, 1100) reaches past snd_nxt 1000.
@@ -279,23 +453,128 @@ mod tests {
             100,
             1000,
             &mut rack,
+            None,
+            &mut ts,
         );
         assert_eq!(tag.newly_sacked, 2);
         let sacked: Vec<u64> = rtx.iter().filter(|s| s.sacked).map(|s| s.off).collect();
         assert_eq!(sacked, vec![300, 400]);
         assert_eq!((tag.first_sackt, tag.last_sackt), (Some(4000), Some(5000)));
         assert_eq!(rack.highest_sacked_end, 500);
-        assert_eq!(tag.reord, None);
+        assert_eq!((tag.reord, tag.highest), (None, Some(400)));
+        // the SACKed segments left the time-ordered list
+        assert_eq!(ts.len(), 8);
+        assert_eq!(ts.entries(), tsorted(&rtx).entries());
         // A later SACK below the highest: reordering.
-        let tag = sacktag(&mut rtx, &[(200, 300)], 100, 1000, &mut rack);
+        let tag = sacktag(
+            &mut rtx,
+            &[(200, 300)],
+            100,
+            1000,
+            &mut rack,
+            tag.highest,
+            &mut ts,
+        );
         assert_eq!(tag.newly_sacked, 1);
-        assert_eq!(tag.reord, Some(200));
+        assert_eq!((tag.reord, tag.highest), (Some(200), Some(400)));
         // Two new blocks in one ACK, the higher listed first (as receivers list the newest
         // first): tagged in sequence order, no reordering.
         let mut rtx = board();
+        let mut ts = tsorted(&rtx);
         let mut rack = Rack::default();
-        let tag = sacktag(&mut rtx, &[(800, 900), (300, 400)], 100, 1000, &mut rack);
+        let tag = sacktag(
+            &mut rtx,
+            &[(800, 900), (300, 400)],
+            100,
+            1000,
+            &mut rack,
+            None,
+            &mut ts,
+        );
         assert_eq!((tag.newly_sacked, tag.reord), (2, None));
+        // A lost segment SACKed counts as no longer lost.
+        let mut rtx = board();
+        rtx[2].lost = true;
+        let mut ts = tsorted(&rtx);
+        let tag = sacktag(&mut rtx, &[(200, 400)], 100, 1000, &mut rack, None, &mut ts);
+        assert_eq!((tag.newly_sacked, tag.unlost), (2, 1));
+        assert!(!rtx[2].lost && rtx[2].sacked);
+    }
+
+    /// Both RACK walks (time-ordered list and whole-queue scan) on one board: same result,
+    /// same segments marked.
+    fn detect_both(
+        rack: &Rack,
+        rtx: &VecDeque<Seg>,
+        reo_wnd_us: u64,
+        now: u64,
+    ) -> (u64, Option<u64>) {
+        let mut a = rtx.clone();
+        let mut ts = tsorted(&a);
+        let got = rack.detect_loss(&mut a, &mut ts, reo_wnd_us, now);
+        let mut b = rtx.clone();
+        let want = rack.detect_loss_scan(&mut b, reo_wnd_us, now);
+        assert_eq!(got, want);
+        let lost = |q: &VecDeque<Seg>| q.iter().map(|s| s.lost).collect::<Vec<_>>();
+        assert_eq!(lost(&a), lost(&b));
+        // what is left in the list is what remains to be marked
+        assert_eq!(ts.entries(), tsorted(&a).entries());
+        got
+    }
+
+    #[test]
+    fn time_ordered_list_matches_a_sorted_map() {
+        // transmissions in time order with ties (a burst stamped like the one before, ending
+        // lower: inserted in place), removals anywhere; the live entries always equal a sorted
+        // map of the same operations
+        let mut ts = TsOrder::default();
+        let mut model = std::collections::BTreeMap::new();
+        let mut x = 0x2545_f491u64;
+        let mut rnd = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let mut t = 1_000u64;
+        let mut segs: Vec<Seg> = Vec::new();
+        for n in 0..3_000u64 {
+            if rnd(4) != 0 {
+                t += rnd(3); // ties on the transmit time
+                let off = rnd(1_000_000) * 10;
+                let s = Seg {
+                    off,
+                    len: 10,
+                    fin: false,
+                    tx_count: 1,
+                    tx_ns: Some(t),
+                    on_card: false,
+                    sacked: false,
+                    lost: false,
+                    rate: TxRate::default(),
+                };
+                if model.insert((t, s.end()), off).is_none() {
+                    ts.insert(&s);
+                    segs.push(s);
+                }
+            } else if !segs.is_empty() {
+                // mostly the oldest (ACKed, marked lost), sometimes any (SACKed)
+                let k = if rnd(2) == 0 {
+                    0
+                } else {
+                    rnd(segs.len() as u64) as usize
+                };
+                let s = segs.remove(k);
+                model.remove(&(s.tx_ns.unwrap_or(0), s.end()));
+                ts.remove(&s);
+            }
+            if n % 97 == 0 {
+                let want: Vec<(u64, u64, u64)> =
+                    model.iter().map(|(&(a, b), &c)| (a, b, c)).collect();
+                assert_eq!(ts.entries(), want, "after {n} operations");
+                assert_eq!(ts.len(), model.len());
+            }
+        }
     }
 
     #[test]
@@ -307,15 +586,29 @@ mod tests {
         assert_eq!((rack.tx_ns, rack.end, rack.rtt_us), (6000, 600, 50));
         rtx[5].sacked = true;
         // At 56_000 with reo_wnd 0: segments sent at 1000..5000 whose tx + 50 us <= now.
-        let (lost, wait) = rack.detect_loss(&mut rtx, 0, 56_000);
+        let (lost, wait) = detect_both(&rack, &rtx, 0, 56_000);
         assert_eq!(lost, 5);
         assert_eq!(wait, None);
         // With a 10 us window none is lost yet; the timer waits for the last candidate:
         // 5000 + 50_000 + 10_000 - 56_000 = 9_000 ns.
-        let mut rtx = board();
-        rtx[5].sacked = true;
-        let (lost, wait) = rack.detect_loss(&mut rtx, 10, 56_000);
+        let (lost, wait) = detect_both(&rack, &rtx, 10, 56_000);
         assert_eq!((lost, wait), (0, Some(9_000)));
+        // Part expired, part waiting: 1000..3000 + 60 us <= 63_000, 4000 and 5000 wait
+        // (5000 + 60_000 - 63_000 = 2_000 ns).
+        let (lost, wait) = detect_both(&rack, &rtx, 10, 63_000);
+        assert_eq!((lost, wait), (3, Some(2_000)));
+        // Ties on the transmit time are ordered by end: a segment of the same burst ending
+        // before RACK's is "sent before" it; ones ending after are not.
+        let mut tied = board();
+        for s in tied.iter_mut() {
+            s.tx_ns = Some(1000);
+        }
+        let mut r = Rack::default();
+        r.advance(1000, 600, false, 60_000, 40);
+        tied[5].sacked = true;
+        tied[1].lost = true;
+        let (lost, wait) = detect_both(&r, &tied, 0, 60_000);
+        assert_eq!((lost, wait), (4, None));
         // A retransmission delivered faster than min_rtt may be the original's: ignored.
         let mut r = Rack::default();
         r.advance(6000, 600, true, 36_000, 40);

@@ -1,0 +1,204 @@
+//! Loss recovery (Linux net/ipv4/tcp_recovery.c and the recovery half of tcp_input.c):
+//! - `rack_detect_loss`: `tcp_rack_detect_loss` with `tcp_rack_reo_wnd` (the scan itself is
+//!   `Rack::detect_loss` in edt/recovery.rs);
+//! - `reno_delivered`, `add_reno_sack`, `limit_reno_sacked`: `tcp_remove_reno_sacks`,
+//!   `tcp_add_reno_sack`, `tcp_limit_reno_sacked`, `tcp_reset_reno_sack`;
+//!   `newreno_mark_lost`: `tcp_newreno_mark_lost`;
+//! - `try_keep_open`: `tcp_try_keep_open`; `enter_recovery`: `tcp_enter_recovery` +
+//!   `tcp_init_cwnd_reduction`; `cwnd_reduction`: `tcp_cwnd_reduction` (PRR, RFC 6937);
+//!   `enter_loss`: `tcp_enter_loss` + `tcp_timeout_mark_lost`.
+
+use super::*;
+
+impl TcpSender {
+    /// Linux `tcp_add_reno_sack`: a duplicate ACK without SACK counts one more segment as
+    /// delivered (`sacked_out`, capped by `tcp_limit_reno_sacked`). Returns the segments newly
+    /// counted.
+    pub(super) fn add_reno_sack(&mut self) -> u64 {
+        let prior = self.reno_sacked;
+        self.reno_sacked += 1;
+        self.limit_reno_sacked();
+        self.reno_sacked.saturating_sub(prior)
+    }
+
+    /// Linux `tcp_limit_reno_sacked`: duplicate ACKs never count more segments than are out,
+    /// less the holes (at least one).
+    pub(super) fn limit_reno_sacked(&mut self) {
+        let out = self.rtx.len() as u64;
+        let lost = self.lost_out;
+        let holes = lost.max(1).min(out);
+        if self.reno_sacked + holes > out {
+            self.reno_sacked = out - holes;
+        }
+    }
+
+    /// RACK loss detection over the scoreboard (recovery::Rack::detect_loss) with the
+    /// reordering window of `tcp_rack_reo_wnd`. Returns (newly lost, time until the next
+    /// candidate expires).
+    pub(super) fn rack_detect_loss(&mut self, now: u64) -> (u64, Option<u64>) {
+        let sacked = self.sacked_out as usize;
+        let reo_wnd_us = crate::edt::recovery::rack_reo_wnd_us(
+            self.min_rtt_us,
+            self.rtt.srtt(),
+            self.rack.reord_seen,
+            matches!(self.ca_state, CaState::Recovery | CaState::Loss),
+            sacked,
+        );
+        #[cfg(debug_assertions)]
+        let want = self
+            .rack
+            .detect_loss_scan(&mut self.rtx.clone(), reo_wnd_us, now);
+        let (lost, wait) = self
+            .rack
+            .detect_loss(&mut self.rtx, &mut self.tsorted, reo_wnd_us, now);
+        #[cfg(debug_assertions)]
+        assert_eq!((lost, wait), want, "RACK: time-ordered walk vs scan");
+        self.lost_out += lost;
+        self.stats.rack_marked_lost += lost;
+        (lost, wait)
+    }
+
+    /// Without SACK, this ACK's delivered segments (Linux `tcp_remove_reno_sacks` in
+    /// `tcp_clean_rtx_queue`, then `tcp_reset_reno_sack` / `tcp_add_reno_sack` in
+    /// `tcp_fastretrans_alert`): a cumulative ACK of `acked` segments delivers those the
+    /// duplicate ACKs did not already count (at least one); a duplicate ACK delivers one.
+    pub(super) fn reno_delivered(&mut self, acked: u64, advanced: bool, dupack: bool) -> u64 {
+        let mut delivered = 0;
+        if advanced {
+            delivered = acked.saturating_sub(self.reno_sacked).max(1);
+            self.reno_sacked = self.reno_sacked.saturating_sub(acked.saturating_sub(1));
+            self.limit_reno_sacked();
+        }
+        let state = self.ca_state;
+        if matches!(state, CaState::Recovery | CaState::Loss) && self.snd_una >= self.high_seq {
+            self.reno_sacked = 0; // recovery ends or holds (tcp_reset_reno_sack)
+            return delivered;
+        }
+        match state {
+            CaState::Recovery => {
+                if !advanced && dupack {
+                    delivered += self.add_reno_sack();
+                }
+            }
+            CaState::Loss => {
+                if advanced {
+                    self.reno_sacked = 0;
+                }
+            }
+            CaState::Open | CaState::Disorder => {
+                if advanced {
+                    self.reno_sacked = 0;
+                }
+                if dupack {
+                    delivered += self.add_reno_sack();
+                }
+            }
+        }
+        delivered
+    }
+
+    /// Linux `tcp_newreno_mark_lost`: without SACK, the head segment is lost once the
+    /// duplicate ACKs reach the reordering degree (3) outside recovery, or on a partial ACK
+    /// in recovery. True if it was newly marked.
+    pub(super) fn newreno_mark_lost(&mut self, advanced: bool) -> bool {
+        let go = (matches!(self.ca_state, CaState::Open | CaState::Disorder)
+            && self.reno_sacked >= TCP_REORDERING)
+            || (self.ca_state == CaState::Recovery && advanced);
+        match self.rtx.front_mut() {
+            // TCPCB_LOST stays set on a retransmitted skb
+            Some(h) if go && !h.lost && h.tx_count == 1 => {
+                self.tsorted.remove(h);
+                h.lost = true;
+                self.lost_out += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Linux `tcp_try_keep_open`: Disorder while anything is SACKed, counted by duplicate
+    /// ACKs, lost or retransmitted and unacknowledged, else Open; high_seq moves on a change.
+    pub(super) fn try_keep_open(&mut self) {
+        let left_out = self.reno_sacked > 0 || self.sacked_out + self.lost_out > 0;
+        let retrans = self.retransmitted > 0;
+        let state = if left_out || retrans {
+            CaState::Disorder
+        } else {
+            CaState::Open
+        };
+        if self.ca_state != state {
+            self.ca_state = state;
+            self.high_seq = self.snd_nxt;
+        }
+    }
+
+    /// Linux `tcp_enter_loss` (RTO): every unSACKed segment is lost (`tcp_timeout_mark_lost`);
+    /// ssthresh is cut only if it was not already cut for this window: from Open, after
+    /// recovery ended (snd_una reached high_seq), or in Loss before any RTO retransmission;
+    /// cwnd = in flight + 1; the module hears of the Loss state (CUBIC resets, BBR ends the
+    /// round).
+    pub(super) fn enter_loss(&mut self) {
+        for s in self.rtx.iter_mut() {
+            if !s.sacked {
+                s.lost = true;
+            }
+        }
+        self.lost_out = self.rtx.len() as u64 - self.sacked_out;
+        self.tsorted.clear(); // every segment in it was neither SACKed nor lost
+        self.reno_sacked = 0; // tcp_timeout_mark_lost: every unSACKed segment is lost
+        if matches!(self.ca_state, CaState::Open | CaState::Disorder)
+            || self.snd_una >= self.high_seq
+            || (self.ca_state == CaState::Loss && self.rto_retransmits == 0)
+        {
+            let ss = self.cc.ssthresh(&self.cc_state);
+            self.cc_state.ssthresh = ss;
+        }
+        self.cc_state.cwnd = self.in_flight() + 1;
+        self.ca_state = CaState::Loss;
+        self.cc.on_rto(&mut self.cc_state);
+        self.high_seq = self.snd_nxt;
+        self.tlp_high_seq = None;
+    }
+
+    /// Enter fast recovery (Linux `tcp_enter_recovery` + `tcp_init_cwnd_reduction`).
+    pub(super) fn enter_recovery(&mut self) {
+        self.ca_state = CaState::Recovery;
+        self.stats.recoveries += 1;
+        self.high_seq = self.snd_nxt;
+        // tcp_init_cwnd_reduction: every module's ssthresh op runs (BBR's saves cwnd).
+        let inflight = self.in_flight();
+        self.prior_cwnd = self.cc_state.cwnd;
+        self.prr_delivered = 0;
+        self.prr_out = 0;
+        let ss = self.cc.ssthresh(&self.cc_state);
+        self.cc_state.ssthresh = ss;
+        self.cc.on_recovery_start(&mut self.cc_state, inflight);
+    }
+
+    /// Proportional Rate Reduction (RFC 6937, Linux `tcp_cwnd_reduction`): while in flight
+    /// is above ssthresh, send `ssthresh / prior_cwnd` of what is delivered; below it, grow
+    /// back toward ssthresh by at most what was delivered (+1 when snd_una advanced and
+    /// nothing new was lost). At least one segment on entry (the fast retransmit).
+    pub(super) fn cwnd_reduction(
+        &mut self,
+        newly_acked_sacked: u64,
+        newly_lost: u64,
+        una_advanced: bool,
+    ) {
+        if newly_acked_sacked == 0 {
+            return; // tcp_cwnd_reduction: `if (newly_acked_sacked <= 0) return`
+        }
+        self.prr_delivered += newly_acked_sacked;
+        let inflight = self.in_flight();
+        let sndcnt = crate::edt::recovery::prr_sndcnt(
+            inflight,
+            self.cc_state.ssthresh,
+            self.prior_cwnd,
+            self.prr_delivered,
+            self.prr_out,
+            newly_acked_sacked,
+            una_advanced && newly_lost == 0,
+        );
+        self.cc_state.cwnd = (inflight + sndcnt).max(1);
+    }
+}
