@@ -258,7 +258,7 @@ pub const CPL_FLAG_CAPPED: u32 = 1 << 0;
 /// Phase bit: a record is valid when this equals the host's expected phase.
 pub const CPL_FLAG_PHASE: u32 = 1 << 31;
 
-/// The frame matched a steering-table entry (steer_entry); otherwise it went to RX_DEFAULT_QUEUE.
+/// The frame matched a steering-table entry (steer_entry); otherwise it went to the queue of an EtherType rule (RX_STEER_ET) or to RX_DEFAULT_QUEUE.
 pub const RXC_FLAG_STEERED: u32 = 1 << 0;
 /// Phase bit: a record is valid when this equals the host's expected phase.
 pub const RXC_FLAG_PHASE: u32 = 1 << 31;
@@ -786,6 +786,8 @@ pub mod reg {
     pub const RX_DEFAULT_QUEUE: usize = 0x1014;
     /// (ro) On-card RX frame buffer in bytes (frames waiting for DMA).
     pub const RX_BUF_BYTES: usize = 0x1018;
+    /// (ro) EtherType rules (STEER_ET): a frame that matches no 5-tuple entry goes to the queue of the lowest valid rule whose EtherType equals the frame's (bytes 12-13; an 802.1Q tag is not looked behind), else to DEFAULT_QUEUE.
+    pub const RX_STEER_ET_RULES: usize = 0x101c;
     /// (rw) Steering entry that STEER_CMD acts on.
     pub const RX_STEER_INDEX: usize = 0x1020;
     /// (rw) Staged entry: IPv4 source address (a.b.c.d is a << 24 | b << 16 | c << 8 | d).
@@ -802,12 +804,24 @@ pub mod reg {
     pub const RX_STEER_CTRL_QUEUE: u32 = 0xffff00;
     /// 1: the entry matches; 0: it never does.
     pub const RX_STEER_CTRL_VALID: u32 = 0x80000000;
-    /// (wo) Write a 1 bit to act on entry STEER_INDEX (an index >= RX_STEER_ENTRIES is ignored).
+    /// (wo) Write a 1 bit to act on entry or rule STEER_INDEX (WRITE/READ: an index >= RX_STEER_ENTRIES is ignored).
     pub const RX_STEER_CMD: usize = 0x1034;
     /// Copy the staged SRC_IP/DST_IP/PORTS/CTRL into the entry; frames ending from the next cycle on see it.
     pub const RX_STEER_CMD_WRITE: u32 = 0x1;
     /// Copy the entry into the staged registers.
     pub const RX_STEER_CMD_READ: u32 = 0x2;
+    /// Copy the staged STEER_ET into EtherType rule STEER_INDEX (an index >= RX_STEER_ET_RULES is ignored); frames ending from the next cycle on see it.
+    pub const RX_STEER_CMD_ET_WRITE: u32 = 0x4;
+    /// Copy EtherType rule STEER_INDEX into STEER_ET.
+    pub const RX_STEER_CMD_ET_READ: u32 = 0x8;
+    /// (rw) Staged EtherType rule (STEER_CMD.ET_WRITE / ET_READ). L2 PTP (IEEE 1588-2019 annex E) is EtherType 0x88F7.
+    pub const RX_STEER_ET: usize = 0x1038;
+    /// EtherType to match (bytes 12-13 of the frame).
+    pub const RX_STEER_ET_ETHERTYPE: u32 = 0xffff;
+    /// RX queue of matching frames (values >= RX_NUM_QUEUES select queue 0).
+    pub const RX_STEER_ET_QUEUE: u32 = 0xff0000;
+    /// 1: the rule matches; 0: it never does.
+    pub const RX_STEER_ET_VALID: u32 = 0x80000000;
     /// (ro) Frames that arrived at the RX port (all, including dropped and bad ones).
     pub const RX_CNT_FRAMES: usize = 0x1040;
     /// (ro) Bytes of those frames (without FCS).
@@ -1525,6 +1539,12 @@ pub const REGISTERS: &[RegInfo] = &[
         per_queue: false,
     },
     RegInfo {
+        name: "RX_STEER_ET_RULES",
+        offset: 0x101c,
+        access: Access::Ro,
+        per_queue: false,
+    },
+    RegInfo {
         name: "RX_STEER_INDEX",
         offset: 0x1020,
         access: Access::Rw,
@@ -1558,6 +1578,12 @@ pub const REGISTERS: &[RegInfo] = &[
         name: "RX_STEER_CMD",
         offset: 0x1034,
         access: Access::Wo,
+        per_queue: false,
+    },
+    RegInfo {
+        name: "RX_STEER_ET",
+        offset: 0x1038,
+        access: Access::Rw,
         per_queue: false,
     },
     RegInfo {

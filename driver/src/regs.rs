@@ -264,7 +264,8 @@ pub struct RxRegs {
     pub default_queue: RW<u32>,
     /// On-card RX buffer bytes.
     pub buf_bytes: RO<u32>,
-    _reserved0: RO<u32>,
+    /// EtherType steering rules.
+    pub steer_et_rules: RO<u32>,
     /// Steering entry STEER_CMD acts on.
     pub steer_index: RW<u32>,
     /// Staged IPv4 source.
@@ -275,9 +276,11 @@ pub struct RxRegs {
     pub steer_ports: RW<u32>,
     /// Staged protocol, queue, valid.
     pub steer_ctrl: RW<u32>,
-    /// WRITE / READ command.
+    /// WRITE / READ / ET_WRITE / ET_READ command.
     pub steer_cmd: WO<u32>,
-    _reserved1: [RO<u32>; 2],
+    /// Staged EtherType rule (EtherType, queue, valid).
+    pub steer_et: RW<u32>,
+    _reserved1: RO<u32>,
     /// Frames at the RX port.
     pub cnt_frames: RO<u32>,
     /// Their bytes.
@@ -622,12 +625,14 @@ pub fn declared() -> Vec<(&'static str, usize, contract::Access, bool)> {
         field!("RX_LAT_COMP_NS", Bar0, rx.lat_comp_ns),
         field!("RX_DEFAULT_QUEUE", Bar0, rx.default_queue),
         field!("RX_BUF_BYTES", Bar0, rx.buf_bytes),
+        field!("RX_STEER_ET_RULES", Bar0, rx.steer_et_rules),
         field!("RX_STEER_INDEX", Bar0, rx.steer_index),
         field!("RX_STEER_SRC_IP", Bar0, rx.steer_src_ip),
         field!("RX_STEER_DST_IP", Bar0, rx.steer_dst_ip),
         field!("RX_STEER_PORTS", Bar0, rx.steer_ports),
         field!("RX_STEER_CTRL", Bar0, rx.steer_ctrl),
         field!("RX_STEER_CMD", Bar0, rx.steer_cmd),
+        field!("RX_STEER_ET", Bar0, rx.steer_et),
         field!("RX_CNT_FRAMES", Bar0, rx.cnt_frames),
         field!("RX_CNT_BYTES", Bar0, rx.cnt_bytes),
         field!("RX_CNT_DROP_DISABLED", Bar0, rx.cnt_drop_disabled),

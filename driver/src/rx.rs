@@ -63,6 +63,8 @@ pub struct RxCaps {
     pub num_queues: u32,
     /// Steering-table entries.
     pub steer_entries: u32,
+    /// EtherType steering rules (0 on a card built before they existed).
+    pub steer_et_rules: u32,
     /// Longest frame delivered whole.
     pub max_frame_len: u32,
     /// On-card RX buffer in bytes.
@@ -78,6 +80,7 @@ impl RxCaps {
         Ok(RxCaps {
             num_queues: b.read32(reg::RX_NUM_QUEUES),
             steer_entries: b.read32(reg::RX_STEER_ENTRIES),
+            steer_et_rules: b.read32(reg::RX_STEER_ET_RULES),
             max_frame_len: b.read32(reg::RX_MAX_FRAME_LEN),
             buf_bytes: b.read32(reg::RX_BUF_BYTES),
         })
@@ -175,6 +178,54 @@ pub fn steer_clear(b: &mut dyn Backend, caps: &RxCaps, idx: u32) -> Result<(), R
     b.write32(reg::RX_STEER_INDEX, idx);
     b.write32(reg::RX_STEER_CTRL, 0);
     b.write32(reg::RX_STEER_CMD, reg::RX_STEER_CMD_WRITE);
+    Ok(())
+}
+
+/// EtherType of L2 PTP frames (IEEE 1588-2019 annex E).
+pub const ETHERTYPE_PTP: u16 = 0x88F7;
+
+fn check_et_rule(caps: &RxCaps, idx: u32) -> Result<(), RxError> {
+    if idx >= caps.steer_et_rules {
+        return Err(RxError::Config(format!(
+            "EtherType steering rule {idx} does not exist: the card has {} (RX_STEER_ET_RULES; 0 on a \
+             bitstream built before EtherType rules: load a newer one)",
+            caps.steer_et_rules
+        )));
+    }
+    Ok(())
+}
+
+/// Write EtherType rule `idx`: frames that match no 5-tuple entry and carry `ethertype` (bytes
+/// 12-13; an 802.1Q tag is not looked behind) go to `queue` (the lowest matching rule wins).
+pub fn steer_et_set(
+    b: &mut dyn Backend,
+    caps: &RxCaps,
+    idx: u32,
+    ethertype: u16,
+    queue: u16,
+) -> Result<(), RxError> {
+    check_et_rule(caps, idx)?;
+    if u32::from(queue) >= caps.num_queues || queue > 0xff {
+        return Err(RxError::Config(format!(
+            "steering EtherType {ethertype:#06x} to RX queue {queue} which does not exist: the card has {}",
+            caps.num_queues
+        )));
+    }
+    b.write32(reg::RX_STEER_INDEX, idx);
+    b.write32(
+        reg::RX_STEER_ET,
+        u32::from(ethertype) | (u32::from(queue) << 16) | reg::RX_STEER_ET_VALID,
+    );
+    b.write32(reg::RX_STEER_CMD, reg::RX_STEER_CMD_ET_WRITE);
+    Ok(())
+}
+
+/// Make EtherType rule `idx` match nothing.
+pub fn steer_et_clear(b: &mut dyn Backend, caps: &RxCaps, idx: u32) -> Result<(), RxError> {
+    check_et_rule(caps, idx)?;
+    b.write32(reg::RX_STEER_INDEX, idx);
+    b.write32(reg::RX_STEER_ET, 0);
+    b.write32(reg::RX_STEER_CMD, reg::RX_STEER_CMD_ET_WRITE);
     Ok(())
 }
 

@@ -412,3 +412,140 @@ fn rx_dma_rate_figure_and_every_frame_accounted() {
         got.len() as f64 * 1000.0 / span_ns as f64
     );
 }
+
+/// An L2 PTP frame (EtherType 0x88F7 to 01-1B-19-00-00-00, IEEE 1588-2019 annex E) of `len` bytes.
+fn ptp_l2_frame(len: usize, seq: u16) -> Vec<u8> {
+    let mut f = vec![0u8; len];
+    f[0..6].copy_from_slice(&[0x01, 0x1B, 0x19, 0, 0, 0]);
+    f[6..12].copy_from_slice(&[0x02, 0, 0, 0, 0, 1]);
+    f[12..14].copy_from_slice(&rx::ETHERTYPE_PTP.to_be_bytes());
+    f[14] = 0x00; // Sync
+    f[15] = 0x02; // versionPTP 2
+    f[16..18].copy_from_slice(&44u16.to_be_bytes());
+    f[44..46].copy_from_slice(&seq.to_be_bytes());
+    f
+}
+
+/// The EtherType rule sends L2 PTP frames to the PTP clock's queue (1) while every other frame
+/// (IPv4 UDP matching no 5-tuple entry, another EtherType) goes to the default queue (0): frames
+/// arriving back to back, interleaved, each lands in its queue, in order, bytes intact.
+#[test]
+fn l2_ptp_frames_steered_by_ethertype_beside_other_frames() {
+    if !common::core_ready() {
+        return;
+    }
+    let mut b = SimBackend::new(SimConfig::small()).expect("sim");
+    let tap = b.tap();
+    let rcaps = RxCaps::read(&mut b).unwrap();
+    assert!(rcaps.num_queues >= 2 && rcaps.steer_et_rules >= 1);
+    bring_up(&mut b, &PushOptions::default()).unwrap();
+    let mk = |b: &mut SimBackend, q| {
+        RxQueue::create(
+            b,
+            &rcaps,
+            q,
+            &RxQueueConfig {
+                ring_log2: 4,
+                buf_size: 2048,
+            },
+        )
+        .unwrap()
+    };
+    let mut rxq0 = mk(&mut b, 0);
+    let mut rxq1 = mk(&mut b, 1);
+    rx::set_default_queue(&mut b, &rcaps, 0).unwrap();
+    rx::rx_enable(&mut b, true);
+    assert!(rx::steer_et_set(&mut b, &rcaps, rcaps.steer_et_rules, 0x88F7, 1).is_err());
+    assert!(rx::steer_et_set(&mut b, &rcaps, 0, 0x88F7, rcaps.num_queues as u16).is_err());
+    rx::steer_et_set(&mut b, &rcaps, 0, rx::ETHERTYPE_PTP, 1).unwrap();
+    // interleaved: PTP, UDP, PTP, PTP, 0x88B5, UDP, PTP; 100 ns apart (back to back on the line)
+    let mut other = frame(90, 3, 319);
+    other[12..14].copy_from_slice(&[0x88, 0xB5]);
+    let sent: Vec<(Vec<u8>, u16)> = vec![
+        (ptp_l2_frame(64, 1), 1),
+        (frame(80, 1, 5000), 0),
+        (ptp_l2_frame(64, 2), 1),
+        (ptp_l2_frame(90, 3), 1),
+        (other, 0),
+        (frame(70, 2, 320), 0),
+        (ptp_l2_frame(64, 4), 1),
+    ];
+    let t0 = b.card().now_ps() + 1_000_000;
+    for (i, (f, _)) in sent.iter().enumerate() {
+        tap.rx_inject(t0 + i as u64 * 100_000, f.clone(), false);
+    }
+    let want0: Vec<&Vec<u8>> = sent.iter().filter(|s| s.1 == 0).map(|s| &s.0).collect();
+    let want1: Vec<&Vec<u8>> = sent.iter().filter(|s| s.1 == 1).map(|s| &s.0).collect();
+    let (mut got0, mut got1) = (Vec::new(), Vec::new());
+    for _ in 0..20_000 {
+        rxq0.poll(&mut b, &mut got0, 64).unwrap();
+        rxq1.poll(&mut b, &mut got1, 64).unwrap();
+        if got0.len() + got1.len() >= sent.len() {
+            break;
+        }
+        b.wait_ns(200).unwrap();
+    }
+    b.wait_ns(20_000).unwrap();
+    rxq0.poll(&mut b, &mut got0, 64).unwrap();
+    rxq1.poll(&mut b, &mut got1, 64).unwrap();
+    let d0: Vec<&Vec<u8>> = got0.iter().map(|p| &p.data).collect();
+    let d1: Vec<&Vec<u8>> = got1.iter().map(|p| &p.data).collect();
+    assert_eq!(
+        d1, want1,
+        "queue 1 (PTP) got other frames or missed PTP ones"
+    );
+    assert_eq!(
+        d0, want0,
+        "queue 0 (default) got PTP frames or missed others"
+    );
+    assert!(got0
+        .iter()
+        .chain(&got1)
+        .all(|p| p.ok() && p.steer_entry.is_none()));
+    // the rule reads back through ET_READ; cleared, PTP frames go to the default queue again
+    b.write32(tsnic::contract::reg::RX_STEER_ET, 0);
+    b.write32(tsnic::contract::reg::RX_STEER_INDEX, 0);
+    b.write32(
+        tsnic::contract::reg::RX_STEER_CMD,
+        tsnic::contract::reg::RX_STEER_CMD_ET_READ,
+    );
+    assert_eq!(
+        b.read32(tsnic::contract::reg::RX_STEER_ET),
+        0x88F7 | (1 << 16) | tsnic::contract::reg::RX_STEER_ET_VALID
+    );
+    rx::steer_et_clear(&mut b, &rcaps, 0).unwrap();
+    let t = b.card().now_ps() + 1_000_000;
+    tap.rx_inject(t, ptp_l2_frame(64, 5), false);
+    let n0 = got0.len();
+    poll_until(&mut b, &mut rxq0, &mut got0, n0 + 1);
+    assert_eq!(got0[n0].data, ptp_l2_frame(64, 5));
+    rxq1.poll(&mut b, &mut got1, 64).unwrap();
+    assert_eq!(got1.len(), want1.len());
+}
+
+/// The PTP clock programs EtherType rule `PTP_ET_RULE` to 0x88F7 -> its RX queue when it starts
+/// on the card and clears it when it closes.
+#[test]
+fn ptp_clock_sets_its_ethertype_rule_and_clears_it() {
+    if !common::core_ready() {
+        return;
+    }
+    use tsnic::contract::reg;
+    use tsnic::ptp::card::{CardPort, PTP_ET_RULE, PTP_QUEUE};
+    let mut b = SimBackend::new(SimConfig::small()).expect("sim");
+    let read_rule = |b: &mut SimBackend| {
+        b.write32(reg::RX_STEER_ET, 0);
+        b.write32(reg::RX_STEER_INDEX, PTP_ET_RULE);
+        b.write32(reg::RX_STEER_CMD, reg::RX_STEER_CMD_ET_READ);
+        b.read32(reg::RX_STEER_ET)
+    };
+    assert_eq!(read_rule(&mut b), 0);
+    let cfg = tsnic::ptp::beside::BesideSpec::parse("master").unwrap().cfg;
+    let port = CardPort::open(&mut b, cfg).unwrap();
+    assert_eq!(
+        read_rule(&mut b),
+        0x88F7 | (u32::from(PTP_QUEUE) << 16) | reg::RX_STEER_ET_VALID
+    );
+    port.close(&mut b).unwrap();
+    assert_eq!(read_rule(&mut b) & reg::RX_STEER_ET_VALID, 0);
+}

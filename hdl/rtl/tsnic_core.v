@@ -50,6 +50,7 @@ module tsnic_core #(
                                                      //   are the start on the line; 0 = the first beat's PHC
     parameter RX_NUM_QUEUES        = 4,          // RX queues (RX_NUM_QUEUES, RXQ blocks), 1..256
     parameter RX_STEER_ENTRIES     = 16,         // 5-tuple steering entries (flip-flop CAM), 1..256
+    parameter RX_STEER_ET_RULES    = 2,          // EtherType steering rules (e.g. 0x88F7, L2 PTP), 1..256
     parameter RX_BUF_BYTES         = 32768,      // on-card RX frame buffer (power of two, >= RX max frame)
     parameter RX_INFO_LOG2         = 5,          // frames the RX buffer can hold at once: 2^RX_INFO_LOG2
     parameter RX_TS_EXTERNAL       = 0,          // 0: stamp arrival from the PHC here; 1: take s_axis_rx_tuser[64:1]
@@ -784,6 +785,7 @@ assign m_axis_tx_tuser = {AXIS_USER_W{1'b0}};
 // receive path: timestamp stage -> RX buffer (+ steering table) -> RX DMA; RX global registers
 localparam RXQ_W     = (RX_NUM_QUEUES > 1) ? $clog2(RX_NUM_QUEUES) : 1;
 localparam RX_ENT_W  = (RX_STEER_ENTRIES > 1) ? $clog2(RX_STEER_ENTRIES) : 1;
+localparam RX_ET_W   = (RX_STEER_ET_RULES > 1) ? $clog2(RX_STEER_ET_RULES) : 1;
 localparam RX_PTR_W  = $clog2(RX_BUF_BYTES / (AXIS_DATA_W / 8)) + 1;
 localparam RX_TAG_W  = 2 * RX_PTR_W + 16 + 16 + 8 + 64;
 localparam RX_MAX_FRAME_LEN = (MAX_FRAME_LEN < 65535) ? MAX_FRAME_LEN : 65535;
@@ -819,6 +821,8 @@ wire               key_valid, key_ok;
 wire [31:0]        key_src, key_dst;
 wire [7:0]         key_proto;
 wire [15:0]        key_sport, key_dport;
+wire               key_et_ok;
+wire [15:0]        key_et;
 wire [RX_TAG_W-1:0] key_tag, res_tag;
 wire               res_valid, res_hit;
 wire [RX_ENT_W-1:0] res_entry;
@@ -854,6 +858,7 @@ tsnic_rx_buf #(
     .s_axis_tlast(rxt_tlast), .s_axis_bad(rxt_bad), .s_axis_ts(rxt_ts), .s_axis_nbytes(rxt_nbytes),
     .m_key_valid(key_valid), .m_key_ok(key_ok), .m_key_src_ip(key_src), .m_key_dst_ip(key_dst),
     .m_key_proto(key_proto), .m_key_src_port(key_sport), .m_key_dst_port(key_dport), .m_key_tag(key_tag),
+    .m_key_et_ok(key_et_ok), .m_key_ethertype(key_et),
     .s_res_valid(res_valid), .s_res_hit(res_hit), .s_res_entry(res_entry), .s_res_queue(res_queue),
     .s_res_tag(res_tag),
     .m_info_valid(rinfo_valid), .m_info_ready(rinfo_ready), .m_info_start(rinfo_start), .m_info_end(rinfo_end),
@@ -871,13 +876,18 @@ wire [RX_ENT_W-1:0] st_wr_idx, st_rd_idx;
 wire [31:0]        st_wr_src, st_wr_dst, st_rd_src, st_rd_dst;
 wire [7:0]         st_wr_proto, st_rd_proto;
 wire [15:0]        st_wr_sport, st_wr_dport, st_wr_queue, st_rd_sport, st_rd_dport, st_rd_queue;
+wire               et_wr_en, et_wr_valid, et_rd_valid;
+wire [RX_ET_W-1:0] et_wr_idx, et_rd_idx;
+wire [15:0]        et_wr_et, et_wr_queue, et_rd_et, et_rd_queue;
 
 tsnic_rx_steer #(
     .ENTRIES(RX_STEER_ENTRIES),
     .ENT_W(RX_ENT_W),
     .NUM_RXQ(RX_NUM_QUEUES),
     .RXQ_W(RXQ_W),
-    .TAG_W(RX_TAG_W)
+    .TAG_W(RX_TAG_W),
+    .ET_RULES(RX_STEER_ET_RULES),
+    .ET_W(RX_ET_W)
 ) rx_steer_inst (
     .clk(rx_clk), .rst(rst),
     .tbl_wr_en(st_wr_en), .tbl_wr_idx(st_wr_idx), .tbl_wr_valid(st_wr_valid), .tbl_wr_src_ip(st_wr_src),
@@ -886,9 +896,13 @@ tsnic_rx_steer #(
     .tbl_rd_idx(st_rd_idx), .tbl_rd_valid(st_rd_valid), .tbl_rd_src_ip(st_rd_src), .tbl_rd_dst_ip(st_rd_dst),
     .tbl_rd_proto(st_rd_proto), .tbl_rd_src_port(st_rd_sport), .tbl_rd_dst_port(st_rd_dport),
     .tbl_rd_queue(st_rd_queue),
+    .et_wr_en(et_wr_en), .et_wr_idx(et_wr_idx), .et_wr_valid(et_wr_valid), .et_wr_ethertype(et_wr_et),
+    .et_wr_queue(et_wr_queue), .et_rd_idx(et_rd_idx), .et_rd_valid(et_rd_valid), .et_rd_ethertype(et_rd_et),
+    .et_rd_queue(et_rd_queue),
     .default_queue(rx_default_queue),
     .s_valid(key_valid), .s_key_valid(key_ok), .s_src_ip(key_src), .s_dst_ip(key_dst), .s_proto(key_proto),
-    .s_src_port(key_sport), .s_dst_port(key_dport), .s_tag(key_tag),
+    .s_src_port(key_sport), .s_dst_port(key_dport), .s_et_valid(key_et_ok), .s_ethertype(key_et),
+    .s_tag(key_tag),
     .m_valid(res_valid), .m_hit(res_hit), .m_entry(res_entry), .m_queue(res_queue), .m_tag(res_tag),
     .busy(rxs_busy)
 );
@@ -898,6 +912,8 @@ tsnic_rx_regs #(
     .NUM_RXQ(RX_NUM_QUEUES),
     .ENTRIES(RX_STEER_ENTRIES),
     .ENT_W(RX_ENT_W),
+    .ET_RULES(RX_STEER_ET_RULES),
+    .ET_W(RX_ET_W),
     .MAX_FRAME_LEN(RX_MAX_FRAME_LEN),
     .BUF_BYTES(RX_BUF_BYTES)
 ) rx_regs_inst (
@@ -913,6 +929,9 @@ tsnic_rx_regs #(
     .tbl_rd_idx(st_rd_idx), .tbl_rd_valid(st_rd_valid), .tbl_rd_src_ip(st_rd_src), .tbl_rd_dst_ip(st_rd_dst),
     .tbl_rd_proto(st_rd_proto), .tbl_rd_src_port(st_rd_sport), .tbl_rd_dst_port(st_rd_dport),
     .tbl_rd_queue(st_rd_queue),
+    .et_wr_en(et_wr_en), .et_wr_idx(et_wr_idx), .et_wr_valid(et_wr_valid), .et_wr_ethertype(et_wr_et),
+    .et_wr_queue(et_wr_queue), .et_rd_idx(et_rd_idx), .et_rd_valid(et_rd_valid), .et_rd_ethertype(et_rd_et),
+    .et_rd_queue(et_rd_queue),
     .evt_frame(ev_frame), .evt_frame_len(ev_flen), .evt_drop_disabled(ev_dis), .evt_drop_full(ev_full),
     .evt_bad(ev_bad), .evt_too_long(ev_long), .evt_steered(res_valid && res_hit),
     .mac_drop_count((RX_TS_EXTERNAL != 0) ? mac_rx_drop_count : 32'd0),

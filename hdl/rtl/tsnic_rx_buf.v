@@ -51,6 +51,8 @@ module tsnic_rx_buf #(
     output wire [7:0]          m_key_proto,
     output wire [15:0]         m_key_src_port,
     output wire [15:0]         m_key_dst_port,
+    output wire                m_key_et_ok,      // the frame holds its EtherType (>= 14 bytes)
+    output wire [15:0]         m_key_ethertype,  // bytes 12-13 (no 802.1Q tag looked behind)
     output wire [TAG_W-1:0]    m_key_tag,
     input  wire                s_res_valid,
     input  wire                s_res_hit,
@@ -254,6 +256,7 @@ reg [31:0]      key_src_reg = 32'd0;
 reg [31:0]      key_dst_reg = 32'd0;
 reg [7:0]       key_proto_reg = 8'd0;
 reg [31:0]      key_ports_reg = 32'd0;
+reg [15:0]      key_et_reg = 16'd0;
 reg [TAG_W-1:0] key_tag_reg = {TAG_W{1'b0}};
 always @(posedge clk) begin
     key_valid_reg <= keep_frame;
@@ -265,6 +268,7 @@ always @(posedge clk) begin
         key_dst_reg <= dst_k;
         key_proto_reg <= proto_k;
         key_ports_reg <= ports_k;
+        key_et_reg <= et_k;
         key_tag_reg <= {sof_now, end_now, kept_len, frame_len_sat, status, ts_now};
     end
     if (rst) key_valid_reg <= 1'b0;
@@ -279,6 +283,8 @@ assign m_key_proto    = key_proto_reg;
 assign m_key_src_port = key_ports_reg[31:16];
 assign m_key_dst_port = key_ports_reg[15:0];
 assign m_key_tag      = key_tag_reg;
+assign m_key_et_ok    = key_len_reg >= 17'd14;
+assign m_key_ethertype = key_et_reg;
 
 // ---------------------------------------------------------------------------------------------
 // frame queue: the shared FIFO (its output word comes from a register). It never refuses a record:

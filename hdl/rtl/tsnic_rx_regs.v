@@ -15,6 +15,8 @@ module tsnic_rx_regs #(
     parameter NUM_RXQ       = 4,
     parameter ENTRIES       = 16,
     parameter ENT_W         = (ENTRIES > 1) ? $clog2(ENTRIES) : 1,
+    parameter ET_RULES      = 2,
+    parameter ET_W          = (ET_RULES > 1) ? $clog2(ET_RULES) : 1,
     parameter MAX_FRAME_LEN = 9600,
     parameter BUF_BYTES     = 16384
 ) (
@@ -56,6 +58,17 @@ module tsnic_rx_regs #(
     input  wire [15:0]       tbl_rd_dst_port,
     input  wire [15:0]       tbl_rd_queue,
 
+    // EtherType rule access
+    output reg               et_wr_en = 1'b0,
+    output wire [ET_W-1:0]   et_wr_idx,
+    output wire              et_wr_valid,
+    output wire [15:0]       et_wr_ethertype,
+    output wire [15:0]       et_wr_queue,
+    output wire [ET_W-1:0]   et_rd_idx,
+    input  wire              et_rd_valid,
+    input  wire [15:0]       et_rd_ethertype,
+    input  wire [15:0]       et_rd_queue,
+
     // events
     input  wire              evt_frame,
     input  wire [15:0]       evt_frame_len,
@@ -74,6 +87,7 @@ reg [31:0] src_reg = 32'd0;
 reg [31:0] dst_reg = 32'd0;
 reg [31:0] ports_reg = 32'd0;
 reg [31:0] sctrl_reg = 32'd0;
+reg [31:0] set_reg = 32'd0;     // staged EtherType rule
 
 reg [31:0] cnt_frames = 32'd0;
 reg [31:0] cnt_bytes = 32'd0;
@@ -84,6 +98,12 @@ reg [31:0] cnt_long = 32'd0;
 reg [31:0] cnt_steered = 32'd0;
 
 wire index_ok = index_reg < ENTRIES;
+wire et_index_ok = index_reg < ET_RULES;
+assign et_wr_idx       = index_reg[ET_W-1:0];
+assign et_rd_idx       = index_reg[ET_W-1:0];
+assign et_wr_valid     = set_reg[`TSNIC_RX_STEER_ET_VALID_BIT];
+assign et_wr_ethertype = set_reg[`TSNIC_RX_STEER_ET_ETHERTYPE_BIT +: 16];
+assign et_wr_queue     = {8'd0, set_reg[`TSNIC_RX_STEER_ET_QUEUE_BIT +: 8]};
 assign tbl_wr_idx      = index_reg[ENT_W-1:0];
 assign tbl_rd_idx      = index_reg[ENT_W-1:0];
 assign tbl_wr_valid    = sctrl_reg[`TSNIC_RX_STEER_CTRL_VALID_BIT];
@@ -102,6 +122,8 @@ wire wr_hit = (wr_a >= `TSNIC_RX_BASE) && (wr_a <= `TSNIC_RX_CNT_DROP_MAC);
 // verilator lint_off UNUSEDSIGNAL
 wire [3:0] unused_addr = {reg_wr_addr[1:0], reg_rd_addr[1:0]};
 wire [6:0] unused_sctrl = sctrl_reg[30:24];
+wire [6:0] unused_set = set_reg[30:24];
+wire [7:0] unused_etq = et_rd_queue[15:8];
 // verilator lint_on UNUSEDSIGNAL
 
 reg        wr_ack_reg = 1'b0;
@@ -129,6 +151,7 @@ wire [15:0] unused_dq = dq_wv[31:16];
 
 localparam [31:0] NUM_RXQ_32 = NUM_RXQ;
 localparam [31:0] ENTRIES_32 = ENTRIES;
+localparam [31:0] ET_RULES_32 = ET_RULES;
 localparam [31:0] MAX_FRAME_LEN_32 = MAX_FRAME_LEN;
 localparam [31:0] BUF_BYTES_32 = BUF_BYTES;
 
@@ -139,6 +162,8 @@ always @* begin
         `TSNIC_RX_CTRL:              rd_val = {31'd0, rx_enable};
         `TSNIC_RX_NUM_QUEUES:        rd_val = NUM_RXQ_32;
         `TSNIC_RX_STEER_ENTRIES:     rd_val = ENTRIES_32;
+        `TSNIC_RX_STEER_ET_RULES:    rd_val = ET_RULES_32;
+        `TSNIC_RX_STEER_ET:          rd_val = set_reg;
         `TSNIC_RX_MAX_FRAME_LEN:     rd_val = MAX_FRAME_LEN_32;
         `TSNIC_RX_LAT_COMP_NS:       rd_val = lat_comp_ns;
         `TSNIC_RX_DEFAULT_QUEUE:     rd_val = {16'd0, default_queue};
@@ -165,6 +190,7 @@ always @(posedge clk) begin
     rd_ack_reg <= 1'b0;
     rd_data_reg <= 32'd0;
     tbl_wr_en <= 1'b0;
+    et_wr_en <= 1'b0;
 
     if (reg_wr_en && !wr_ack_reg && wr_hit) begin
         wr_ack_reg <= 1'b1;
@@ -177,8 +203,11 @@ always @(posedge clk) begin
             `TSNIC_RX_STEER_DST_IP:  dst_reg <= apply_strb(dst_reg, reg_wr_data, reg_wr_strb);
             `TSNIC_RX_STEER_PORTS:   ports_reg <= apply_strb(ports_reg, reg_wr_data, reg_wr_strb);
             `TSNIC_RX_STEER_CTRL:    sctrl_reg <= apply_strb(sctrl_reg, reg_wr_data, reg_wr_strb);
-            `TSNIC_RX_STEER_CMD: if (reg_wr_strb[0] && index_ok) begin
-                if (reg_wr_data[`TSNIC_RX_STEER_CMD_WRITE_BIT]) begin
+            `TSNIC_RX_STEER_ET:      set_reg <= apply_strb(set_reg, reg_wr_data, reg_wr_strb);
+            `TSNIC_RX_STEER_CMD: if (reg_wr_strb[0]) begin
+                if (!index_ok) begin
+                    // WRITE / READ of an entry that does not exist: ignored
+                end else if (reg_wr_data[`TSNIC_RX_STEER_CMD_WRITE_BIT]) begin
                     tbl_wr_en <= 1'b1;
                 end else if (reg_wr_data[`TSNIC_RX_STEER_CMD_READ_BIT]) begin
                     src_reg <= tbl_rd_src_ip;
@@ -187,6 +216,15 @@ always @(posedge clk) begin
                     sctrl_reg <= ({31'd0, tbl_rd_valid} << `TSNIC_RX_STEER_CTRL_VALID_BIT) |
                                  ({16'd0, tbl_rd_queue} << `TSNIC_RX_STEER_CTRL_QUEUE_BIT) |
                                  ({24'd0, tbl_rd_proto} << `TSNIC_RX_STEER_CTRL_PROTO_BIT);
+                end
+                if (!et_index_ok) begin
+                    // ET_WRITE / ET_READ of a rule that does not exist: ignored
+                end else if (reg_wr_data[`TSNIC_RX_STEER_CMD_ET_WRITE_BIT]) begin
+                    et_wr_en <= 1'b1;
+                end else if (reg_wr_data[`TSNIC_RX_STEER_CMD_ET_READ_BIT]) begin
+                    set_reg <= ({31'd0, et_rd_valid} << `TSNIC_RX_STEER_ET_VALID_BIT) |
+                               ({24'd0, et_rd_queue[7:0]} << `TSNIC_RX_STEER_ET_QUEUE_BIT) |
+                               ({16'd0, et_rd_ethertype} << `TSNIC_RX_STEER_ET_ETHERTYPE_BIT);
                 end
             end
             default: ;
@@ -216,7 +254,9 @@ always @(posedge clk) begin
         dst_reg <= 32'd0;
         ports_reg <= 32'd0;
         sctrl_reg <= 32'd0;
+        set_reg <= 32'd0;
         tbl_wr_en <= 1'b0;
+        et_wr_en <= 1'b0;
         cnt_frames <= 32'd0;
         cnt_bytes <= 32'd0;
         cnt_dis <= 32'd0;
@@ -229,7 +269,7 @@ always @(posedge clk) begin
     end
 end
 
-assign busy = wr_ack_reg || rd_ack_reg || tbl_wr_en || evt_frame || evt_drop_disabled || evt_drop_full ||
+assign busy = wr_ack_reg || rd_ack_reg || tbl_wr_en || et_wr_en || evt_frame || evt_drop_disabled || evt_drop_full ||
               evt_bad || evt_too_long || evt_steered;
 
 endmodule

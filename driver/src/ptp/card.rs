@@ -101,6 +101,9 @@ fn ptp_txq(b: &mut dyn Backend, caps: &Caps, q: u16) -> Result<TxQueue, PtpError
     )?)
 }
 
+/// The EtherType steering rule the clock uses for L2 PTP (0x88F7 to its RX queue).
+pub const PTP_ET_RULE: u32 = 0;
+
 fn ptp_rxq(b: &mut dyn Backend, q: u16) -> Result<RxQueue, PtpError> {
     let rcaps = RxCaps::read(b)?;
     let rxq = RxQueue::create(
@@ -113,6 +116,11 @@ fn ptp_rxq(b: &mut dyn Backend, q: u16) -> Result<RxQueue, PtpError> {
         },
     )?;
     rx::set_default_queue(b, &rcaps, q)?;
+    // L2 PTP frames to this queue even when another queue is made the default (a job beside that
+    // receives, e.g. the EDT sender's ACKs); a card without EtherType rules has only the default
+    if rcaps.steer_et_rules > 0 {
+        rx::steer_et_set(b, &rcaps, PTP_ET_RULE, rx::ETHERTYPE_PTP, q)?;
+    }
     rx::rx_enable(b, true);
     Ok(rxq)
 }
@@ -190,6 +198,10 @@ impl CardPort {
     pub fn close(mut self, b: &mut dyn Backend) -> Result<(), PtpError> {
         let caps = Caps::read(b)?;
         self.txq.disable(b, &caps);
+        let rcaps = RxCaps::read(b)?;
+        if rcaps.steer_et_rules > 0 {
+            rx::steer_et_clear(b, &rcaps, PTP_ET_RULE)?;
+        }
         self.rxq.disable(b, 1_000_000)?;
         Ok(())
     }

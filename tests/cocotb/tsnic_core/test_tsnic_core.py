@@ -818,6 +818,7 @@ class RxModel:
 
     def __init__(self):
         self.table = {}           # index -> (src, dst, proto, sport, dport, queue)
+        self.rules = {}           # EtherType rule index -> (ethertype, queue)
         self.default_queue = 0
 
     @staticmethod
@@ -845,6 +846,11 @@ class RxModel:
                 if e[:5] == k:
                     q = e[5] if e[5] < RX_NUM_QUEUES else 0
                     return q, True, idx
+        if len(frame) >= 14:      # EtherType rules: bytes 12-13, lowest rule wins, not STEERED
+            for idx in sorted(self.rules):
+                if self.rules[idx][0] == int.from_bytes(frame[12:14], "big"):
+                    q = self.rules[idx][1]
+                    return (q if q < RX_NUM_QUEUES else 0), False, 0
         q = self.default_queue if self.default_queue < RX_NUM_QUEUES else 0
         return q, False, 0
 
@@ -1067,8 +1073,8 @@ def random_rx_frames(rng, n, flows):
             f = make_frame(rng, max(ln, 60), proto=p, src=s, dst=d, sport=sp, dport=dp)
         elif kind == 3:
             f = make_frame(rng, ln, proto=rng.choice([6, 17]), src="10.9.9.9", sport=rng.randrange(65536))
-        elif kind == 4:
-            f = make_frame(rng, ln, ethertype=0x86DD)
+        elif kind == 4:           # IPv6, L2 PTP (EtherType rules), another EtherType
+            f = make_frame(rng, ln, ethertype=rng.choice([0x86DD, 0x88F7, 0x88B5]))
         elif kind == 5:
             s, d, p, sp, dp = rng.choice(flows)
             f = make_frame(rng, max(ln, 80), proto=p, src=s, dst=d, sport=sp, dport=dp, ihl=rng.choice([6, 15]))
@@ -1116,6 +1122,13 @@ async def test_rx_steer_timestamps(dut):
     assert await tb.drv.rd(C.RX_STEER_SRC_IP) == ip4("192.168.1.7")
     assert await tb.drv.rd(C.RX_STEER_PORTS) == (443 << 16) | 51000
     assert await tb.drv.rd(C.RX_STEER_CTRL) == 6 | (3 << 8) | (1 << 31)
+    # EtherType rules: L2 PTP to queue 2; rule 0 shadows a later rule for the same EtherType
+    assert await tb.drv.rd(C.RX_STEER_ET_RULES) >= 2
+    for idx, et, q in ((1, 0x88F7, 1), (0, 0x88F7, 2), (1, 0x86DD, 3)):
+        await tb.drv.wr(C.RX_STEER_INDEX, idx)
+        await tb.drv.wr(C.RX_STEER_ET, et | (q << 16) | C.RX_STEER_ET_VALID)
+        await tb.drv.wr(C.RX_STEER_CMD, C.RX_STEER_CMD_ET_WRITE)
+        rx.model.rules[idx] = (et, q)
     rx.model.default_queue = 0
     await tb.drv.wr(C.RX_DEFAULT_QUEUE, 0)
     await rx.setup_queue(0, 3)                  # 8 buffers, wraps
@@ -1132,6 +1145,10 @@ async def test_rx_steer_timestamps(dut):
         tb.drv.add_desc(0, t0 + i * 1500, expect=WIRE)
     await tb.drv.doorbell(0)
     frames = random_rx_frames(tb.rng, int(os.environ.get("RX_FRAMES", "60")), flows)
+    n_ptp = sum(1 for f in frames if f[12:14] == b"\x88\xf7")
+    n_v6 = sum(1 for f in frames if f[12:14] == b"\x86\xdd")
+    dut._log.info("RX: %d L2 PTP and %d IPv6 frames (EtherType rules)", n_ptp, n_v6)
+    assert n_ptp > 0 and n_v6 > 0
     bad = set(tb.rng.sample(range(len(frames)), 4))
     irq_seen = False
     for i, f in enumerate(frames):

@@ -1,7 +1,8 @@
 """Bench for tsnic_rx_regs (the RX global block): a Python model of every register (reset values,
 read/write with byte strobes, read-only identity values), STEER_CMD WRITE/READ against a steering
 table the bench plays (it records tbl_wr_* and answers tbl_rd_* from its own dict), an index beyond
-the table ignored, and the global counters against random event strobes."""
+the table ignored, STEER_CMD ET_WRITE/ET_READ against EtherType rules the bench plays the same way,
+and the global counters against random event strobes."""
 
 import random
 
@@ -12,6 +13,7 @@ from tsnic_clock import start_clock
 import tsnic_contract as C
 
 ENTRIES = 16
+ET_RULES = 2
 EVTS = ("evt_frame", "evt_drop_disabled", "evt_drop_full", "evt_bad", "evt_too_long", "evt_steered")
 
 
@@ -22,6 +24,7 @@ class TB:
         for s in ("reg_wr_en", "reg_rd_en", "evt_frame_len", "mac_drop_count") + EVTS:
             getattr(dut, s).value = 0
         self.table = {}
+        self.rules = {}
         self.counts = {e: 0 for e in EVTS}
         self.bytes = 0
 
@@ -32,7 +35,12 @@ class TB:
             e = self.table.get(int(d.tbl_rd_idx.value), (0, 0, 0, 0, 0, 0, 0))
             (d.tbl_rd_valid.value, d.tbl_rd_src_ip.value, d.tbl_rd_dst_ip.value, d.tbl_rd_proto.value,
              d.tbl_rd_src_port.value, d.tbl_rd_dst_port.value, d.tbl_rd_queue.value) = e
+            r = self.rules.get(int(d.et_rd_idx.value), (0, 0, 0))
+            d.et_rd_valid.value, d.et_rd_ethertype.value, d.et_rd_queue.value = r
             await ReadOnly()
+            if d.et_wr_en.value:
+                self.rules[int(d.et_wr_idx.value)] = (
+                    int(d.et_wr_valid.value), int(d.et_wr_ethertype.value), int(d.et_wr_queue.value))
             if d.tbl_wr_en.value:
                 self.table[int(d.tbl_wr_idx.value)] = (
                     int(d.tbl_wr_valid.value), int(d.tbl_wr_src_ip.value), int(d.tbl_wr_dst_ip.value),
@@ -76,12 +84,14 @@ async def test_registers_table_counters(dut):
     cocotb.start_soon(tb.table_port())
     assert await tb.rd(C.RX_NUM_QUEUES) == 4
     assert await tb.rd(C.RX_STEER_ENTRIES) == ENTRIES
+    assert await tb.rd(C.RX_STEER_ET_RULES) == ET_RULES
     assert await tb.rd(C.RX_MAX_FRAME_LEN) == 9600
     assert await tb.rd(C.RX_BUF_BYTES) == 16384
     assert await tb.rd(C.RX_CTRL) == 0 and dut.rx_enable.value == 0
     # read/write registers with byte strobes against a model
     model = {C.RX_LAT_COMP_NS: 0, C.RX_DEFAULT_QUEUE: 0, C.RX_STEER_INDEX: 0, C.RX_STEER_SRC_IP: 0,
-             C.RX_STEER_DST_IP: 0, C.RX_STEER_PORTS: 0, C.RX_STEER_CTRL: 0}
+             C.RX_STEER_DST_IP: 0, C.RX_STEER_PORTS: 0, C.RX_STEER_CTRL: 0,
+             C.RX_STEER_ET: 0}
     width = {C.RX_DEFAULT_QUEUE: 0xFFFF}
     for _ in range(60):
         a = rng.choice(list(model))
@@ -120,6 +130,25 @@ async def test_registers_table_counters(dut):
         got = (await tb.rd(C.RX_STEER_SRC_IP), await tb.rd(C.RX_STEER_DST_IP), await tb.rd(C.RX_STEER_PORTS),
                await tb.rd(C.RX_STEER_CTRL))
         assert got == (e[1], e[2], e[4] << 16 | e[5], e[3] | e[6] << 8 | 1 << 31), (idx, got, e)
+    # EtherType rules: ET_WRITE copies the staged STEER_ET, ET_READ brings a rule back; the 5-tuple
+    # table is not touched by them, nor they by WRITE
+    table_before = dict(tb.table)
+    want_r = {}
+    for idx in list(range(ET_RULES)) + [ET_RULES, ENTRIES - 1]:
+        r = (1, rng.getrandbits(16), rng.randrange(256))
+        await tb.wr(C.RX_STEER_INDEX, idx)
+        await tb.wr(C.RX_STEER_ET, r[1] | r[2] << 16 | 1 << 31)
+        await tb.wr(C.RX_STEER_CMD, C.RX_STEER_CMD_ET_WRITE)
+        if idx < ET_RULES:
+            want_r[idx] = r
+    await ClockCycles(dut.clk, 2)
+    assert tb.rules == want_r, "an index beyond the rules was written, or a rule differs"
+    assert tb.table == table_before
+    for idx, r in want_r.items():
+        await tb.wr(C.RX_STEER_ET, 0)
+        await tb.wr(C.RX_STEER_INDEX, idx)
+        await tb.wr(C.RX_STEER_CMD, C.RX_STEER_CMD_ET_READ)
+        assert await tb.rd(C.RX_STEER_ET) == r[1] | r[2] << 16 | 1 << 31, (idx, r)
     # counters against random event strobes
     for _ in range(300):
         await FallingEdge(dut.clk)
