@@ -33,12 +33,23 @@ struct Build {
 }
 
 fn builds() -> Vec<Build> {
-    vec![Build {
+    #[allow(unused_mut)]
+    let mut v = vec![Build {
         name: "SUME (Gen3 x8, 256-bit)",
         cfg: BoardConfig::default(),
         bus_bits: 256,
         line_gbps: 10,
-    }]
+    }];
+    // The Alveo build at the link model's defaults (Gen3 x16, 512-bit), as DATAPATH.md's budget
+    // tables state them.
+    #[cfg(feature = "alveo")]
+    v.push(Build {
+        name: "Alveo U50 (Gen3 x16, 512-bit)",
+        cfg: BoardConfig::alveo(tsnic_sim::board::BoardModel::AlveoU50),
+        bus_bits: 512,
+        line_gbps: 100,
+    });
+    v
 }
 
 /// Agreement required, as a share of the script's figure.
