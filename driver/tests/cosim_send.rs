@@ -377,3 +377,88 @@ fn send_ptp_refusals_name_the_fix() {
     let e = run(&c).unwrap_err().to_string();
     assert!(e.contains("--card sim"), "{e}");
 }
+
+/// The clock beside the sender's port receives by EtherType rule 0 while the sender keeps RX queue
+/// 0: a peer's Delay_Req put on the RX line reaches the master clock (on RX queue 1), which answers
+/// with a Delay_Resp carrying the card's arrival stamp of the request; a frame for the sender,
+/// right after it, comes back on the sender's queue with its own stamp.
+#[test]
+fn the_clock_beside_send_answers_a_delay_req_steered_by_ethertype() {
+    use tsnic::ptp::beside::BesideSpec;
+    use tsnic::ptp::msg::{self, Body, Header, Message, PortIdentity, Timestamp};
+    use tsnic::ptp::{Addr, Transport};
+    if !core_ready() {
+        return;
+    }
+    let mut p = SimCardPort::open(1, 10_000_000_000).unwrap();
+    let spec = BesideSpec::parse("master,log-sync=-7")
+        .and_then(|s| s.for_send("master"))
+        .unwrap();
+    p.attach_ptp(spec, Box::new(|_| {})).unwrap();
+    let peer = PortIdentity {
+        clock: [0x02, 0, 0, 0xff, 0xfe, 0, 0, 9],
+        port: 1,
+    };
+    let req = Message {
+        header: Header {
+            msg_type: msg::mtype::DELAY_REQ,
+            sdo_major: 0,
+            domain: 0,
+            flags: 0,
+            correction: 0,
+            source: peer,
+            seq: 7,
+            log_interval: 0x7f,
+        },
+        body: Body::DelayReq(Timestamp::default()),
+    };
+    let addr = Addr {
+        mac: [0x02, 0, 0, 0, 0, 9],
+        ip: [192, 168, 33, 9],
+    };
+    p.rx_inject_clock(20_000, msg::frame(Transport::L2, &addr, &req));
+    let mut other = vec![0u8; 60];
+    other[..6].copy_from_slice(&[0x02, 0x74, 0x73, 0x6e, 0x69, 0x01]);
+    other[6..12].copy_from_slice(&[0x02, 0x74, 0x73, 0x6e, 0x69, 0x02]);
+    other[12..14].copy_from_slice(&[0x08, 0x00]);
+    other[14..]
+        .iter_mut()
+        .enumerate()
+        .for_each(|(i, b)| *b = i as u8);
+    p.rx_inject(21_000, other.clone());
+    let mut got = Vec::new();
+    let mut now = 0;
+    while now < 300_000 {
+        now += 1_000;
+        p.poll(now);
+        got.extend(p.rx_poll(now));
+    }
+    assert_eq!(p.error(), None);
+    let s = p.ptp_summary().unwrap();
+    // rx/tx by type: Sync, Follow_Up, Delay_Req, Delay_Resp, Announce
+    assert_eq!((s.counters.rx[2], s.counters.tx[3]), (1, 1), "{s:?}");
+    assert_eq!(
+        s.card.received, 1,
+        "only the Delay_Req on the clock's queue: {s:?}"
+    );
+    assert_eq!(got.len(), 1, "the sender's frame on its queue");
+    assert_eq!(got[0].1, other);
+    assert!((21_013..=21_016).contains(&got[0].0), "{}", got[0].0);
+    let resp: Vec<Message> = p
+        .take_ptp_wire()
+        .iter()
+        .filter_map(|w| msg::unframe(Transport::L2, &w.frame))
+        .filter_map(|(m, _)| Message::decode(m).ok())
+        .filter(|m| matches!(m.body, Body::DelayResp(..)))
+        .collect();
+    assert_eq!(resp.len(), 1, "{resp:?}");
+    let Body::DelayResp(t4, who) = resp[0].body else {
+        unreachable!()
+    };
+    assert_eq!((resp[0].header.seq, who), (7, peer));
+    // the card's arrival stamp of the request: the RX stamp path (preamble and first bus word,
+    // 12.8 ns at 10G, plus up to a cycle) after it reached the line
+    let t4 = t4.to_ns() - p.phc_offset_ns();
+    assert!((20_013..=20_016).contains(&t4), "{t4}");
+    assert!(p.close_ptp().unwrap().is_some());
+}

@@ -217,6 +217,8 @@ pub struct SimCardPort {
     ptp: Option<BesideClock>,
     /// When it wants its next turn, sender time.
     ptp_wake: Option<u64>,
+    /// Its frames off the wire (sender time), not yet taken.
+    ptp_wire: Vec<WireFrame>,
 }
 
 impl std::fmt::Debug for SimCardPort {
@@ -405,6 +407,7 @@ impl SimCardPort {
             rx_progress: 0,
             ptp: None,
             ptp_wake: None,
+            ptp_wire: Vec::new(),
         })
     }
 
@@ -464,6 +467,24 @@ impl SimCardPort {
     /// The PTP clock's summary so far (None without `--ptp`).
     pub fn ptp_summary(&self) -> Option<BesideSummary> {
         self.ptp.as_ref().map(|c| c.summary())
+    }
+
+    /// The PTP clock's frames that left on the wire so far (sender time), taken.
+    pub fn take_ptp_wire(&mut self) -> Vec<WireFrame> {
+        std::mem::take(&mut self.ptp_wire)
+    }
+
+    /// Put a frame for the PTP clock beside the sender (a peer's PTP message) on the RX line at
+    /// sender time `at_ns`: the card steers it by EtherType to the clock's RX queue, so it is not
+    /// one the sender's queue waits for ([`SimWire::rx_inject`] is for those).
+    pub fn rx_inject_clock(&mut self, at_ns: u64, frame: Vec<u8>) {
+        let at_ps = at_ns.saturating_add(self.sim_off).saturating_mul(1000);
+        self.tap.rx_inject(at_ps, frame, false);
+    }
+
+    /// Card PHC minus sender time, ns (the PHC is not adjusted during a run).
+    pub fn phc_offset_ns(&self) -> u64 {
+        self.phc_off
     }
 
     fn turn_ptp(&mut self) {
@@ -589,6 +610,12 @@ impl SimCardPort {
             if mac.is_some_and(|m| is_clock_frame(m, &f.bytes)) {
                 // the clock's own frames (PTP): not the sender's, and not for the TCP path model
                 self.stats.ptp_wire_frames += 1;
+                let start = (f.start_ps / 1000).saturating_sub(self.sim_off);
+                self.ptp_wire.push(WireFrame {
+                    depart_ns: start,
+                    end_ns: f.end_ps.div_ceil(1000).saturating_sub(self.sim_off),
+                    frame: f.bytes,
+                });
                 continue;
             }
             self.stats.wire_frames += 1;
