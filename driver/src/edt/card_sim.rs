@@ -674,8 +674,10 @@ impl TxPort for SimCardPort {
         };
         let tx = self.launches.keys().next().map(|&(first, _)| due(first));
         let rx = self.rx_pending.keys().next().map(|&(first, _)| due(first));
-        // the clock beside (--ptp) wants a turn by its wake time; never before the card's now
-        let ptp = self.ptp_wake.map(|w| w.max(self.card_t + 1));
+        // the clock beside (--ptp) wants a turn by its wake time; one already past (its poll is
+        // held back on host time, which may run a little behind) is retried a poll step on, not
+        // in 1 ns steps
+        let ptp = self.ptp_wake.map(|w| w.max(self.card_t + POLL_STEP_NS));
         tx.into_iter().chain(rx).chain(ptp).min()
     }
 
