@@ -267,3 +267,198 @@ fn rx_burst_beyond_the_card_buffer_is_delivered_or_counted_dropped() {
         k += 1;
     }
 }
+
+/// The TCP byte stream of the data frames the card sent (`--pcap`'s frames), stitched by sequence
+/// number from the first data byte; retransmissions overwrite with their (same) bytes.
+fn tcp_stream(frames: &[(u64, Vec<u8>)]) -> Vec<u8> {
+    let mut segs = std::collections::BTreeMap::new();
+    for (_, f) in frames {
+        if f.len() < 54 || f[12..14] != [0x08, 0x00] || f[23] != 6 {
+            continue;
+        }
+        let ihl = usize::from(f[14] & 0x0f) * 4;
+        let tot = usize::from(u16::from_be_bytes([f[16], f[17]]));
+        let tcp = 14 + ihl;
+        let doff = usize::from(f[tcp + 12] >> 4) * 4;
+        let seq = u32::from_be_bytes([f[tcp + 4], f[tcp + 5], f[tcp + 6], f[tcp + 7]]);
+        let data = &f[tcp + doff..(14 + tot).min(f.len())];
+        if !data.is_empty() {
+            segs.insert(seq, data.to_vec());
+        }
+    }
+    let Some((&first, _)) = segs.iter().next() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (seq, d) in segs {
+        let at = seq.wrapping_sub(first) as usize;
+        if out.len() < at + d.len() {
+            out.resize(at + d.len(), 0);
+        }
+        out[at..at + d.len()].copy_from_slice(&d);
+    }
+    out
+}
+
+/// `tsnic send --ptp master` (issue 33 item 0, docs/PTP.md): a PTP master clock runs beside the
+/// sender on the card's last TX queue and RX queue 1, fed by EtherType rule 0 alone; the sender's
+/// ACKs keep RX queue 0, the default. The transfer completes with the same byte stream as without
+/// the clock, the clock sends Announce, Sync and Follow_Up on the wire (all completed, their
+/// completions set aside from the sender's), none of them is handed to the TCP path, and no ACK
+/// reaches the clock's queue.
+#[test]
+fn send_with_a_ptp_master_beside() {
+    if !core_ready() {
+        return;
+    }
+    let bytes = 60_000;
+    let mut c = sim_cfg("rate=10G,rtt=100us,buffer=1MB", bytes, CcKind::Cubic);
+    c.capture = true;
+    let plain = run(&c).unwrap();
+    assert!(plain.completed, "{}", plain.table());
+    c.ptp = Some("master,log-sync=-7".into());
+    let r = run(&c).unwrap();
+    let t = r.table();
+    assert!(r.completed, "{t}");
+    assert_eq!(r.receiver_delivered, bytes, "{t}");
+    assert_eq!(r.bytes_acked, bytes, "{t}");
+    assert_eq!(
+        (r.receiver_corrupt_bytes, r.receiver_beyond_window_bytes),
+        (0, 0),
+        "{t}"
+    );
+    let stream = tcp_stream(&r.pcap);
+    assert_eq!(stream.len() as u64, bytes, "{t}");
+    assert!(
+        stream == tcp_stream(&plain.pcap),
+        "the byte stream differs from the run without --ptp"
+    );
+    assert!(
+        r.pcap.iter().all(|(_, f)| f[12..14] != [0x88, 0xf7]),
+        "a PTP frame was handed to the TCP path model"
+    );
+    let p = r.ptp.as_ref().expect("the clock's summary");
+    assert_eq!(p.error, None, "{t}");
+    assert_eq!(p.state, Some(tsnic::ptp::PortState::Master), "{t}");
+    // tx by type: Sync, Follow_Up, Delay_Req, Delay_Resp, Announce
+    let tx = p.counters.tx;
+    assert!(tx[0] >= 1 && tx[4] >= 1, "{t}\n{p:?}");
+    assert_eq!(
+        tx[1], tx[0],
+        "a Follow_Up for each Sync's departure stamp: {p:?}"
+    );
+    assert_eq!(p.card.posted, tx.iter().sum::<u64>(), "{p:?}");
+    assert_eq!((p.card.sent, p.card.not_sent), (p.card.posted, 0), "{p:?}");
+    let s = r.card_stats.as_ref().unwrap();
+    assert_eq!(s.ptp_wire_frames, p.card.sent, "{t}");
+    assert_eq!(s.wire_frames, s.sent + s.sent_late, "{t}");
+    // the ACKs came back on the sender's queue, none to the clock's
+    assert!(s.rx_received > 0, "{t}");
+    assert_eq!((s.rx_errors, s.rx_dropped), (0, 0), "{t}");
+    assert_eq!(p.card.received, 0, "the clock's RX queue got frames: {p:?}");
+}
+
+/// `--ptp` beside send refuses UDP/IPv4 (it needs the default RX queue, the ACKs'), the ACKs' RX
+/// queue, and the software card model, with errors that name the fix; nothing runs.
+#[test]
+fn send_ptp_refusals_name_the_fix() {
+    let mut c = sim_cfg("rate=10G,rtt=100us,buffer=1MB", 10_000, CcKind::Cubic);
+    for (spec, want) in [
+        ("slave,udp4", "use l2"),
+        ("master,rx-queue=0", "rx-queue=0"),
+        ("boss", "slave, master or auto"),
+    ] {
+        c.ptp = Some(spec.into());
+        let e = run(&c).unwrap_err().to_string();
+        assert!(e.contains(want) && e.contains("--ptp"), "{spec}: {e}");
+    }
+    c.ptp = Some("master".into());
+    c.card = CardKind::Model;
+    let e = run(&c).unwrap_err().to_string();
+    assert!(e.contains("--card sim"), "{e}");
+}
+
+/// The clock beside the sender's port receives by EtherType rule 0 while the sender keeps RX queue
+/// 0: a peer's Delay_Req put on the RX line reaches the master clock (on RX queue 1), which answers
+/// with a Delay_Resp carrying the card's arrival stamp of the request; a frame for the sender,
+/// right after it, comes back on the sender's queue with its own stamp.
+#[test]
+fn the_clock_beside_send_answers_a_delay_req_steered_by_ethertype() {
+    use tsnic::ptp::beside::BesideSpec;
+    use tsnic::ptp::msg::{self, Body, Header, Message, PortIdentity, Timestamp};
+    use tsnic::ptp::{Addr, Transport};
+    if !core_ready() {
+        return;
+    }
+    let mut p = SimCardPort::open(1, 10_000_000_000).unwrap();
+    let spec = BesideSpec::parse("master,log-sync=-7")
+        .and_then(|s| s.for_send("master"))
+        .unwrap();
+    p.attach_ptp(spec, Box::new(|_| {})).unwrap();
+    let peer = PortIdentity {
+        clock: [0x02, 0, 0, 0xff, 0xfe, 0, 0, 9],
+        port: 1,
+    };
+    let req = Message {
+        header: Header {
+            msg_type: msg::mtype::DELAY_REQ,
+            sdo_major: 0,
+            domain: 0,
+            flags: 0,
+            correction: 0,
+            source: peer,
+            seq: 7,
+            log_interval: 0x7f,
+        },
+        body: Body::DelayReq(Timestamp::default()),
+    };
+    let addr = Addr {
+        mac: [0x02, 0, 0, 0, 0, 9],
+        ip: [192, 168, 33, 9],
+    };
+    p.rx_inject_clock(20_000, msg::frame(Transport::L2, &addr, &req));
+    let mut other = vec![0u8; 60];
+    other[..6].copy_from_slice(&[0x02, 0x74, 0x73, 0x6e, 0x69, 0x01]);
+    other[6..12].copy_from_slice(&[0x02, 0x74, 0x73, 0x6e, 0x69, 0x02]);
+    other[12..14].copy_from_slice(&[0x08, 0x00]);
+    other[14..]
+        .iter_mut()
+        .enumerate()
+        .for_each(|(i, b)| *b = i as u8);
+    p.rx_inject(21_000, other.clone());
+    let mut got = Vec::new();
+    let mut now = 0;
+    while now < 300_000 {
+        now += 1_000;
+        p.poll(now);
+        got.extend(p.rx_poll(now));
+    }
+    assert_eq!(p.error(), None);
+    let s = p.ptp_summary().unwrap();
+    // rx/tx by type: Sync, Follow_Up, Delay_Req, Delay_Resp, Announce
+    assert_eq!((s.counters.rx[2], s.counters.tx[3]), (1, 1), "{s:?}");
+    assert_eq!(
+        s.card.received, 1,
+        "only the Delay_Req on the clock's queue: {s:?}"
+    );
+    assert_eq!(got.len(), 1, "the sender's frame on its queue");
+    assert_eq!(got[0].1, other);
+    assert!((21_013..=21_016).contains(&got[0].0), "{}", got[0].0);
+    let resp: Vec<Message> = p
+        .take_ptp_wire()
+        .iter()
+        .filter_map(|w| msg::unframe(Transport::L2, &w.frame))
+        .filter_map(|(m, _)| Message::decode(m).ok())
+        .filter(|m| matches!(m.body, Body::DelayResp(..)))
+        .collect();
+    assert_eq!(resp.len(), 1, "{resp:?}");
+    let Body::DelayResp(t4, who) = resp[0].body else {
+        unreachable!()
+    };
+    assert_eq!((resp[0].header.seq, who), (7, peer));
+    // the card's arrival stamp of the request: the RX stamp path (preamble and first bus word,
+    // 12.8 ns at 10G, plus up to a cycle) after it reached the line
+    let t4 = t4.to_ns() - p.phc_offset_ns();
+    assert!((20_013..=20_016).contains(&t4), "{t4}");
+    assert!(p.close_ptp().unwrap().is_some());
+}

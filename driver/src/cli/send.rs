@@ -245,6 +245,18 @@ pub struct SendArgs {
     /// FIN, and whether the sender acknowledged Linux's FIN), not through this process.
     #[arg(long, value_name = "FILE")]
     pub peer_evidence: Option<PathBuf>,
+    /// Run a PTP ordinary clock beside the sender on the card (docs/PTP.md): ROLE slave|master|auto,
+    /// then options as `tsnic push --ptp` (one-step, log-sync=N, domain=N, priority1=N, queue=N,
+    /// rx-queue=N, poll=US, mac=, ip=). L2 transport only: the clock gets PTP by EtherType on RX
+    /// queue 1 (rx-queue=N), the sender's ACKs keep queue 0; --card sim only.
+    #[arg(long, value_name = "ROLE[,OPT...]", value_parser = parse_ptp)]
+    pub ptp: Option<String>,
+}
+
+/// `--ptp`: push's syntax, then what beside send allows (L2, not the ACKs' RX queue 0).
+fn parse_ptp(s: &str) -> Result<String, String> {
+    tsnic::ptp::beside::BesideSpec::parse(s)?.for_send(s)?;
+    Ok(s.to_string())
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -282,6 +294,9 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
     }
     if a.jitter != 0 || a.no_jitter_credit {
         unsupported.push("--jitter / --no-jitter-credit (real time has its own jitter)");
+    }
+    if a.ptp.is_some() {
+        unsupported.push("--ptp (it runs beside the simulated path's sender only)");
     }
     if !unsupported.is_empty() {
         anyhow::bail!(
@@ -490,6 +505,7 @@ pub fn run(a: SendArgs) -> Result<()> {
         time_limit_ns: a.time_limit,
         tick_ns: a.tick,
         capture: a.pcap.is_some(),
+        ptp: a.ptp.clone(),
         // Ctrl-C / SIGTERM end the run at its next event: the outputs are written from what was
         // done and the command fails, saying so.
         stop: Some(super::common::stop_on_signals()?),

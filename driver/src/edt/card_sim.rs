@@ -37,6 +37,7 @@ use crate::contract::{HorizonPolicy, LatePolicy, Status};
 use crate::device::sim::{LineRate, SimBackend, SimConfig, WireTap};
 use crate::device::Backend;
 use crate::device::Card;
+use crate::ptp::beside::{is_clock_frame, BesideClock, BesideSpec, BesideSummary};
 use crate::push::{bring_up, ErrorStats, PushOptions};
 use crate::regs::DescFlags;
 use crate::ring::{CplRing, QueueConfig, Rings, TxQueue};
@@ -98,6 +99,9 @@ pub struct SimCardStats {
     pub rx_dropped: u64,
     /// Card arrival stamp minus the path model's arrival time, ns, over every received frame.
     pub rx_arrival_offset_ns: ErrorStats,
+    /// Frames of the PTP clock beside the sender (`--ptp`) on the wire: not the sender's, not
+    /// handed to the network model.
+    pub ptp_wire_frames: u64,
 }
 
 impl SimCardStats {
@@ -209,6 +213,12 @@ pub struct SimCardPort {
     rx_offsets: Vec<i64>,
     /// Last time an RX frame was read back (sender time).
     rx_progress: u64,
+    /// The PTP clock beside the sender (`--ptp`), turned on every poll.
+    ptp: Option<BesideClock>,
+    /// When it wants its next turn, sender time.
+    ptp_wake: Option<u64>,
+    /// Its frames off the wire (sender time), not yet taken.
+    ptp_wire: Vec<WireFrame>,
 }
 
 impl std::fmt::Debug for SimCardPort {
@@ -395,7 +405,101 @@ impl SimCardPort {
             rx_seq: 0,
             rx_offsets: Vec::new(),
             rx_progress: 0,
+            ptp: None,
+            ptp_wake: None,
+            ptp_wire: Vec::new(),
         })
+    }
+
+    /// Run the PTP clock of `spec` beside the sender (`tsnic send --ptp`): on the card's last TX
+    /// queue (or `queue=N`) with its completions set aside on the sender's ring, on RX queue 1 (or
+    /// `rx-queue=N`) fed by EtherType rule 0 alone, the sender's ACKs keeping RX queue 0, the
+    /// default (so L2 transport only: [`BesideSpec::for_send`] makes the spec). Call after open,
+    /// before the run; `each` sees the clock's reports. docs/PTP.md, "Who owns the card".
+    pub fn attach_ptp(
+        &mut self,
+        spec: BesideSpec,
+        each: Box<dyn FnMut(&crate::ptp::Report)>,
+    ) -> Result<(), EdtError> {
+        if spec.default_rx {
+            return Err(EdtError::Invalid(
+                "--ptp beside send must leave the default RX queue to the sender's ACKs \
+                 (BesideSpec::for_send): a driver bug"
+                    .into(),
+            ));
+        }
+        let mut clock = BesideClock::new(spec, each);
+        let (caps, be) = self.card.parts();
+        let caps = caps.clone();
+        let q = clock.tx_queue_for(&caps);
+        let job: Vec<u16> = self.rings.queues.iter().map(|q| q.queue()).collect();
+        if job.contains(&q) {
+            return Err(EdtError::Invalid(format!(
+                "the sender's {} flow(s) use TX queues 0..={} and --ptp's clock would use queue {q}: \
+                 give it another (--ptp ...,queue=N) or run fewer --flows",
+                job.len(),
+                job.len().saturating_sub(1)
+            )));
+        }
+        let wake = clock
+            .turn_ring(be, &caps, &mut self.rings.cpl, &job)
+            .map_err(|e| EdtError::Card(clock.fail(e)))?;
+        self.ptp_wake = Some(wake.saturating_sub(self.phc_off));
+        self.ptp = Some(clock);
+        self.sync_time();
+        Ok(())
+    }
+
+    /// Stop the PTP clock beside the sender (its queues disabled, rule 0 cleared) and give its
+    /// summary (None without `--ptp`).
+    pub fn close_ptp(&mut self) -> Result<Option<BesideSummary>, EdtError> {
+        let Some(mut c) = self.ptp.take() else {
+            return Ok(None);
+        };
+        self.ptp_wake = None;
+        let (_, be) = self.card.parts();
+        let s = c
+            .close(be)
+            .map_err(|e| card_err("cannot stop the PTP clock beside the sender", e))?;
+        Ok(Some(s))
+    }
+
+    /// The PTP clock's summary so far (None without `--ptp`).
+    pub fn ptp_summary(&self) -> Option<BesideSummary> {
+        self.ptp.as_ref().map(|c| c.summary())
+    }
+
+    /// The PTP clock's frames that left on the wire so far (sender time), taken.
+    pub fn take_ptp_wire(&mut self) -> Vec<WireFrame> {
+        std::mem::take(&mut self.ptp_wire)
+    }
+
+    /// Put a frame for the PTP clock beside the sender (a peer's PTP message) on the RX line at
+    /// sender time `at_ns`: the card steers it by EtherType to the clock's RX queue, so it is not
+    /// one the sender's queue waits for ([`SimWire::rx_inject`] is for those).
+    pub fn rx_inject_clock(&mut self, at_ns: u64, frame: Vec<u8>) {
+        let at_ps = at_ns.saturating_add(self.sim_off).saturating_mul(1000);
+        self.tap.rx_inject(at_ps, frame, false);
+    }
+
+    /// Card PHC minus sender time, ns (the PHC is not adjusted during a run).
+    pub fn phc_offset_ns(&self) -> u64 {
+        self.phc_off
+    }
+
+    fn turn_ptp(&mut self) {
+        let Some(c) = self.ptp.as_mut() else {
+            return;
+        };
+        let (caps, be) = self.card.parts();
+        let caps = caps.clone();
+        match c.turn_ring(be, &caps, &mut self.rings.cpl, &[]) {
+            Ok(w) => self.ptp_wake = Some(w.saturating_sub(self.phc_off)),
+            Err(e) => {
+                let m = c.fail(e);
+                self.fail(m);
+            }
+        }
     }
 
     /// The card's simulated time now, in sender time (it can be a few tens of ns ahead of the
@@ -501,7 +605,19 @@ impl SimCardPort {
     }
 
     fn drain_wire(&mut self) {
+        let mac = self.ptp.as_ref().map(|c| c.mac());
         for f in self.tap.take() {
+            if mac.is_some_and(|m| is_clock_frame(m, &f.bytes)) {
+                // the clock's own frames (PTP): not the sender's, and not for the TCP path model
+                self.stats.ptp_wire_frames += 1;
+                let start = (f.start_ps / 1000).saturating_sub(self.sim_off);
+                self.ptp_wire.push(WireFrame {
+                    depart_ns: start,
+                    end_ns: f.end_ps.div_ceil(1000).saturating_sub(self.sim_off),
+                    frame: f.bytes,
+                });
+                continue;
+            }
             self.stats.wire_frames += 1;
             let start = (f.start_ps / 1000).saturating_sub(self.sim_off);
             let end = f.end_ps.div_ceil(1000).saturating_sub(self.sim_off);
@@ -558,7 +674,11 @@ impl TxPort for SimCardPort {
         };
         let tx = self.launches.keys().next().map(|&(first, _)| due(first));
         let rx = self.rx_pending.keys().next().map(|&(first, _)| due(first));
-        tx.into_iter().chain(rx).min()
+        // the clock beside (--ptp) wants a turn by its wake time; one already past (its poll is
+        // held back on host time, which may run a little behind) is retried a poll step on, not
+        // in 1 ns steps
+        let ptp = self.ptp_wake.map(|w| w.max(self.card_t + POLL_STEP_NS));
+        tx.into_iter().chain(rx).chain(ptp).min()
     }
 
     fn poll(&mut self, now: u64) -> Vec<Completion> {
@@ -637,6 +757,8 @@ impl TxPort for SimCardPort {
         if !out.is_empty() {
             self.last_progress = self.card_t;
         }
+        // the clock's completions were set aside by the ring's poll above
+        self.turn_ptp();
         self.retry_waiting();
         self.sync_time();
         if let Some((&(first, _), _)) = self.launches.iter().next() {

@@ -12,6 +12,7 @@ use super::sender::{ConnState, Pacer, PacingModel, SampleStamp, SenderConfig, Tc
 use super::timer::DEFAULT_TICK_NS;
 use super::EdtError;
 use crate::netsim::{Network, PathConfig, ReceiverConfig};
+use crate::ptp::beside::BesideSpec;
 use crate::rng::SeededRng;
 
 /// Application writes go in chunks of one 64 KB skb (Linux checks memory per skb, so the
@@ -63,6 +64,9 @@ pub struct RunConfig {
     pub capture: bool,
     /// Receiver buffer (the most it advertises), bytes.
     pub rcv_buf: u32,
+    /// `--ptp ROLE[,OPT...]`: a PTP clock beside the sender on the simulated card (L2 only:
+    /// [`crate::ptp::beside::BesideSpec::for_send`]; docs/PTP.md).
+    pub ptp: Option<String>,
 }
 
 impl Default for RunConfig {
@@ -91,6 +95,7 @@ impl Default for RunConfig {
             tick_ns: DEFAULT_TICK_NS,
             capture: false,
             rcv_buf: 6 * 1024 * 1024,
+            ptp: None,
         }
     }
 }
@@ -215,6 +220,9 @@ pub struct Report {
     /// On the simulated card: per-status counts and departure error (depart - launch).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub card_stats: Option<SimCardStats>,
+    /// The PTP clock that ran beside the sender (`--ptp`): state, counters, samples.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ptp: Option<crate::ptp::beside::BesideSummary>,
     #[serde(skip)]
     pub pcap: Vec<(u64, Vec<u8>)>,
 }
@@ -410,15 +418,40 @@ pub fn run(cfg: &RunConfig) -> Result<Report, EdtError> {
             "--rr size must be at least 1 byte".into(),
         ));
     }
+    let ptp =
+        match &cfg.ptp {
+            None => None,
+            Some(_) if cfg.card == CardKind::Model => return Err(EdtError::Invalid(
+                "--ptp runs the clock on the card's PHC and stamps: use it with --card sim (the \
+                 software model has neither)"
+                    .into(),
+            )),
+            Some(t) => Some(
+                BesideSpec::parse(t)
+                    .and_then(|s| s.for_send(t))
+                    .map_err(EdtError::Invalid)?,
+            ),
+        };
     match cfg.card {
         CardKind::Model => run_on(cfg, IdealCardModel::new(cfg.line_rate_bps)).map(|(r, _)| r),
         CardKind::Sim => {
-            let port = SimCardPort::open(cfg.flows, cfg.line_rate_bps)?;
-            let (mut r, port) = run_on(cfg, port)?;
+            let mut port = SimCardPort::open(cfg.flows, cfg.line_rate_bps)?;
+            if let Some(spec) = ptp {
+                port.attach_ptp(
+                    spec,
+                    Box::new(|r: &crate::ptp::Report| {
+                        if let Some(l) = crate::ptp::clock::state_line(r) {
+                            eprintln!("ptp: {l}");
+                        }
+                    }),
+                )?;
+            }
+            let (mut r, mut port) = run_on(cfg, port)?;
             if let Some(e) = port.error() {
                 return Err(EdtError::Card(e.to_string()));
             }
             r.card_stats = Some(port.stats());
+            r.ptp = port.close_ptp()?;
             Ok(r)
         }
     }
@@ -870,6 +903,7 @@ fn make_report(
         per_flow,
         jain_fairness,
         card_stats: None,
+        ptp: None,
         pcap,
     }
 }
@@ -1004,6 +1038,35 @@ impl Report {
         );
         if let Some(s) = &self.card_stats {
             o.push_str(&s.table_rows());
+        }
+        if let Some(p) = &self.ptp {
+            // messages sent and received: Sync, Follow_Up, Delay_Req, Delay_Resp, Announce
+            let c = &p.counters;
+            row(
+                &mut o,
+                "ptp state / TX queue",
+                format!(
+                    "{} / {}",
+                    p.state.map(|s| s.name()).unwrap_or("never started"),
+                    p.tx_queue.map_or("-".into(), |q| q.to_string())
+                ),
+            );
+            row(
+                &mut o,
+                "ptp tx S/F/DQ/DR/A",
+                format!(
+                    "{}/{}/{}/{}/{}",
+                    c.tx[0], c.tx[1], c.tx[2], c.tx[3], c.tx[4]
+                ),
+            );
+            row(
+                &mut o,
+                "ptp rx S/F/DQ/DR/A",
+                format!(
+                    "{}/{}/{}/{}/{}",
+                    c.rx[0], c.rx[1], c.rx[2], c.rx[3], c.rx[4]
+                ),
+            );
         }
         if self.per_flow.len() > 1 {
             o.push_str(&self.flow_table());

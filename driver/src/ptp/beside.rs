@@ -16,6 +16,7 @@ use crate::phc;
 use crate::pipeline::post::Post;
 use crate::pipeline::Beside;
 use crate::push::PushError;
+use crate::ring::CplRing;
 
 /// What `--ptp` says.
 #[derive(Debug, Clone)]
@@ -24,8 +25,12 @@ pub struct BesideSpec {
     pub cfg: Config,
     /// TX queue (None: the card's last).
     pub txq: Option<u16>,
-    /// RX queue (made the default queue).
-    pub rxq: u16,
+    /// RX queue (None: 0 beside push and replay, 1 beside send).
+    pub rxq: Option<u16>,
+    /// Make the RX queue the card's default queue (push, replay: they receive nothing); false
+    /// beside send, whose ACKs keep the default queue: the clock then gets L2 PTP by EtherType
+    /// rule 0 alone ([`BesideSpec::for_send`]).
+    pub default_rx: bool,
     /// Longest gap between two polls, host ns.
     pub poll_ns: u64,
 }
@@ -60,7 +65,8 @@ impl BesideSpec {
         let mut spec = BesideSpec {
             cfg,
             txq: None,
-            rxq: 0,
+            rxq: None,
+            default_rx: true,
             poll_ns: 1_000_000,
         };
         for o in it {
@@ -79,7 +85,7 @@ impl BesideSpec {
                 "domain" => cfg.domain = num(0, 255)? as u8,
                 "priority1" => cfg.priority1 = num(0, 255)? as u8,
                 "queue" => spec.txq = Some(num(0, 65535)? as u16),
-                "rx-queue" => spec.rxq = num(0, 65535)? as u16,
+                "rx-queue" => spec.rxq = Some(num(0, 65535)? as u16),
                 "poll" => spec.poll_ns = num(1, 100_000)? as u64 * 1000,
                 "mac" => {
                     let m: Vec<u8> = v
@@ -115,6 +121,28 @@ impl BesideSpec {
         }
         spec.cfg = cfg;
         Ok(spec)
+    }
+
+    /// The spec beside `tsnic send`, which receives its ACKs on RX queue 0 (the default queue): the
+    /// clock must not take the default queue, so it gets its frames by EtherType rule 0 alone on RX
+    /// queue 1 (`rx-queue=N`, not 0); that steers L2 PTP only, so UDP/IPv4 is refused.
+    pub fn for_send(mut self, spec_text: &str) -> Result<BesideSpec, String> {
+        if self.cfg.transport == Transport::Udp4 {
+            return Err(format!(
+                "--ptp `{spec_text}`: udp4 cannot run beside send: UDP PTP reaches the clock only \
+                 on the card's default RX queue, which the sender's ACKs use; use l2 (the default: \
+                 drop `udp4`), which the card steers to the clock by EtherType"
+            ));
+        }
+        if self.rxq == Some(0) {
+            return Err(format!(
+                "--ptp `{spec_text}`: rx-queue=0 is the sender's (its ACKs): give the clock another \
+                 one (default 1)"
+            ));
+        }
+        self.rxq = Some(self.rxq.unwrap_or(1));
+        self.default_rx = false;
+        Ok(self)
     }
 }
 
@@ -207,6 +235,11 @@ impl BesideClock {
         s
     }
 
+    /// The MAC its frames come from.
+    pub fn mac(&self) -> [u8; 6] {
+        self.spec.cfg.addr.mac
+    }
+
     /// The port, once attached.
     pub fn port(&self) -> Option<&CardPort> {
         self.port.as_ref()
@@ -221,38 +254,34 @@ impl BesideClock {
         Ok(s)
     }
 
-    fn attach(
-        &mut self,
-        b: &mut dyn Backend,
-        caps: &Caps,
-        post: &mut Post,
-    ) -> Result<(), PtpError> {
-        let q = self
-            .spec
+    /// The TX queue the clock uses on a card of `caps`.
+    pub fn tx_queue_for(&self, caps: &Caps) -> u16 {
+        self.spec
             .txq
-            .unwrap_or(caps.num_queues.saturating_sub(1) as u16);
-        if post.queues().contains(&q) {
-            return Err(PtpError::Invalid(format!(
-                "the job uses TX queue {q}, which --ptp would use: give the clock another one (--ptp ...,queue=N)"
-            )));
-        }
-        post.reserved = Some(q);
-        let cpl = post.cpl.as_mut().ok_or_else(|| {
-            PtpError::Invalid("the job has no completion ring: a driver bug".into())
-        })?;
-        let port = CardPort::attach(b, caps, cpl, self.spec.cfg, q, self.spec.rxq)?;
-        self.port = Some(port);
-        Ok(())
+            .unwrap_or(caps.num_queues.saturating_sub(1) as u16)
     }
 
-    fn turn_inner(
+    /// One turn beside a job whose TX queues are `job_queues` and whose completion ring is `cpl`
+    /// (the first turn attaches the port: nothing of the job may be in flight on the clock's
+    /// queue). Returns the PHC time by which it wants its next turn. The job's loop calls this, or
+    /// [`Beside::turn`] (push, replay), once per turn.
+    pub fn turn_ring(
         &mut self,
         b: &mut dyn Backend,
         caps: &Caps,
-        post: &mut Post,
+        cpl: &mut CplRing,
+        job_queues: &[u16],
     ) -> Result<u64, PtpError> {
         if self.port.is_none() {
-            self.attach(b, caps, post)?;
+            let q = self.tx_queue_for(caps);
+            if job_queues.contains(&q) {
+                return Err(PtpError::Invalid(format!(
+                    "the job uses TX queue {q}, which --ptp would use: give the clock another one (--ptp ...,queue=N)"
+                )));
+            }
+            let rxq = self.spec.rxq.unwrap_or(0);
+            let port = CardPort::attach(b, caps, cpl, self.spec.cfg, q, rxq, self.spec.default_rx)?;
+            self.port = Some(port);
         }
         let host = b.now_ns();
         if host < self.next_poll_host {
@@ -261,9 +290,6 @@ impl BesideClock {
         let Some(port) = self.port.as_mut() else {
             return Ok(u64::MAX);
         };
-        let cpl = post.cpl.as_mut().ok_or_else(|| {
-            PtpError::Invalid("the job has no completion ring: a driver bug".into())
-        })?;
         port.poll_beside(b, cpl)?;
         for r in port.take_reports() {
             if let Report::Sample(x) = &r {
@@ -294,6 +320,32 @@ impl BesideClock {
         self.wake_phc = wake;
         Ok(wake)
     }
+
+    /// Record a failure of the clock (the summary's `error`) and say it as the job's error.
+    pub fn fail(&mut self, e: PtpError) -> String {
+        let m = format!("PTP beside the job stopped: {e}");
+        self.summary.error = Some(m.clone());
+        m
+    }
+
+    fn turn_inner(
+        &mut self,
+        b: &mut dyn Backend,
+        caps: &Caps,
+        post: &mut Post,
+    ) -> Result<u64, PtpError> {
+        // the job's queues matter only to the first turn (a Vec: not made on every turn)
+        let queues = if self.port.is_none() {
+            post.reserved = Some(self.tx_queue_for(caps));
+            post.queues()
+        } else {
+            Vec::new()
+        };
+        let cpl = post.cpl.as_mut().ok_or_else(|| {
+            PtpError::Invalid("the job has no completion ring: a driver bug".into())
+        })?;
+        self.turn_ring(b, caps, cpl, &queues)
+    }
 }
 
 impl Beside for BesideClock {
@@ -303,11 +355,8 @@ impl Beside for BesideClock {
         caps: &Caps,
         post: &mut Post,
     ) -> Result<u64, PushError> {
-        self.turn_inner(b, caps, post).map_err(|e| {
-            let m = format!("PTP beside the job stopped: {e}");
-            self.summary.error = Some(m.clone());
-            PushError::Job(m)
-        })
+        self.turn_inner(b, caps, post)
+            .map_err(|e| PushError::Job(self.fail(e)))
     }
 }
 
@@ -353,5 +402,31 @@ mod tests {
             let e = BesideSpec::parse(bad).unwrap_err();
             assert!(e.contains("--ptp"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn beside_send_the_clock_leaves_the_default_queue() {
+        let p = BesideSpec::parse("slave").unwrap();
+        assert_eq!((p.rxq, p.default_rx), (None, true), "push: as before");
+        let s = BesideSpec::parse("slave")
+            .unwrap()
+            .for_send("slave")
+            .unwrap();
+        assert_eq!((s.rxq, s.default_rx), (Some(1), false));
+        let s = BesideSpec::parse("master,l2,rx-queue=3")
+            .unwrap()
+            .for_send("x")
+            .unwrap();
+        assert_eq!(s.rxq, Some(3));
+        let e = BesideSpec::parse("slave,udp4")
+            .unwrap()
+            .for_send("slave,udp4")
+            .unwrap_err();
+        assert!(e.contains("udp4") && e.contains("use l2"), "{e}");
+        let e = BesideSpec::parse("slave,rx-queue=0")
+            .unwrap()
+            .for_send("slave,rx-queue=0")
+            .unwrap_err();
+        assert!(e.contains("rx-queue=0"), "{e}");
     }
 }

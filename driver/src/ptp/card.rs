@@ -104,8 +104,18 @@ fn ptp_txq(b: &mut dyn Backend, caps: &Caps, q: u16) -> Result<TxQueue, PtpError
 /// The EtherType steering rule the clock uses for L2 PTP (0x88F7 to its RX queue).
 pub const PTP_ET_RULE: u32 = 0;
 
-fn ptp_rxq(b: &mut dyn Backend, q: u16) -> Result<RxQueue, PtpError> {
+/// RX queue `q` for the clock: the default queue too if `default_rx` (alone on the card, or beside a
+/// job that receives nothing), else reached by EtherType rule 0 alone (beside send, whose ACKs keep
+/// the default queue: L2 PTP only).
+fn ptp_rxq(b: &mut dyn Backend, q: u16, default_rx: bool) -> Result<RxQueue, PtpError> {
     let rcaps = RxCaps::read(b)?;
+    if !default_rx && rcaps.steer_et_rules == 0 {
+        return Err(PtpError::Invalid(
+            "this card has no EtherType steering rule (RX_STEER_ET_RULES 0): PTP beside a job that \
+             keeps the default RX queue cannot get its frames; update the card's bitstream"
+                .into(),
+        ));
+    }
     let rxq = RxQueue::create(
         b,
         &rcaps,
@@ -115,7 +125,9 @@ fn ptp_rxq(b: &mut dyn Backend, q: u16) -> Result<RxQueue, PtpError> {
             buf_size: 2048,
         },
     )?;
-    rx::set_default_queue(b, &rcaps, q)?;
+    if default_rx {
+        rx::set_default_queue(b, &rcaps, q)?;
+    }
     // L2 PTP frames to this queue even when another queue is made the default (a job beside that
     // receives, e.g. the EDT sender's ACKs); a card without EtherType rules has only the default
     if rcaps.steer_et_rules > 0 {
@@ -134,15 +146,16 @@ impl CardPort {
         let mut cpl = CplRing::create(b, &caps, 8u32.clamp(1, caps.ring_log2_max.max(1)))?;
         cpl.set_aside(PTP_QUEUE);
         let txq = ptp_txq(b, &caps, PTP_QUEUE)?;
-        let rxq = ptp_rxq(b, PTP_QUEUE)?;
+        let rxq = ptp_rxq(b, PTP_QUEUE, true)?;
         let mut port = Self::start(b, cfg, txq, rxq, &mut cpl)?;
         port.cpl = Some(cpl);
         Ok(port)
     }
 
-    /// Beside a job that holds the card and its completion ring `cpl` (created, nothing posted yet):
-    /// create TX queue `txq` and RX queue `rxq` (made the default queue), set `txq`'s completions
-    /// aside on `cpl`, and start the clock. Turn it with [`CardPort::poll_beside`].
+    /// Beside a job that holds the card and its completion ring `cpl` (created, nothing posted yet
+    /// on `txq`): create TX queue `txq` and RX queue `rxq` (made the default queue if `default_rx`,
+    /// else fed by EtherType rule 0 alone), set `txq`'s completions aside on `cpl`, and start the
+    /// clock. Turn it with [`CardPort::poll_beside`].
     pub fn attach(
         b: &mut dyn Backend,
         caps: &Caps,
@@ -150,6 +163,7 @@ impl CardPort {
         cfg: Config,
         txq: u16,
         rxq: u16,
+        default_rx: bool,
     ) -> Result<CardPort, PtpError> {
         if u32::from(txq) >= caps.num_queues {
             return Err(PtpError::Invalid(format!(
@@ -160,7 +174,7 @@ impl CardPort {
         }
         cpl.set_aside(txq);
         let tq = ptp_txq(b, caps, txq)?;
-        let rq = ptp_rxq(b, rxq)?;
+        let rq = ptp_rxq(b, rxq, default_rx)?;
         Self::start(b, cfg, tq, rq, cpl)
     }
 
