@@ -95,6 +95,10 @@ test-python: py-deps
 RUST_TAG ?=
 rust = $(if $(RUST_TAG),$(1) 2>&1 | sed -u 's/^/$(RUST_TAG)/',$(1))
 
+# The simulated cards `cargo test` builds (a variable: a comma inside $(call rust,...) would split
+# its argument, and make would run only the part before it).
+RUST_FEATURES := tsnic/wide,tsnic/alveo
+
 test-rust: apt-deps
 	$(call rust,cargo fmt --all -- --check)
 # With `wide`: the 512-bit (100G) simulated card too, for the line-rate regression (cosim_line_rate).
@@ -102,11 +106,11 @@ test-rust: apt-deps
 # 256-bit core it is compared with (about 66 CPU s of C++ for the two models, cached after).
 # With `alveo`: the Alveo U50 build (512 bits, the CMAC model; `sim:board=u50`, cosim_board_alveo) and
 # the 512-bit core of its size.
-	$(call rust,cargo clippy --workspace --all-targets --locked --features tsnic/wide,tsnic/alveo -- -D warnings)
+	$(call rust,cargo clippy --workspace --all-targets --locked --features $(RUST_FEATURES) -- -D warnings)
 # The driver for a real card: built without the `sim` feature (no sim/card, no Verilator).
 	$(call rust,cargo clippy -p tsnic --no-default-features --all-targets --locked -- -D warnings)
 	$(call rust,cargo test -p tsnic --no-default-features --locked --test cli_driver)
-	$(call rust,cargo test --workspace --locked --features tsnic/wide,tsnic/alveo)
+	$(call rust,cargo test --workspace --locked --features $(RUST_FEATURES))
 
 # Two benches at a time (COCOTB_JOBS=1: one after another, output live).
 COCOTB_JOBS ?= 2

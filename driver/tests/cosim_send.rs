@@ -47,7 +47,7 @@ fn sim_cfg(path: &str, bytes: u64, cc: CcKind) -> RunConfig {
 /// late at most), one completion each, and the wire carries exactly the posted bytes.
 #[test]
 fn port_departs_at_launch_time_and_records_the_wire() {
-    port_departs(|| SimCardPort::open(2, 10_000_000_000));
+    port_departs(|| SimCardPort::open(2, 10_000_000_000), 1);
 }
 
 /// The same on the board build (`sim:board`, issue 31): the EDT sender's TX side through the PCIe
@@ -56,10 +56,16 @@ fn port_departs_at_launch_time_and_records_the_wire() {
 #[cfg(feature = "board")]
 #[test]
 fn board_port_departs_at_launch_time_and_records_the_wire() {
-    port_departs(|| SimCardPort::open_board(2));
+    // The board stamps with the MAC-domain copy of the PHC, 0.19..0.41 ns behind it
+    // (tsnic_td_sink), in whole ns, while the wire records the MAC edge in ps: stamp minus the
+    // wire's whole-ns start takes one of three consecutive values over frames (one on the core,
+    // where both are the same clock's edges), and the port's calibration took one of them: 2 ns.
+    port_departs(|| SimCardPort::open_board(2), 2);
 }
 
-fn port_departs(open: impl FnOnce() -> Result<SimCardPort, EdtError>) {
+/// `wire_vs_stamp_ns`: how far the wire's start (sender time) may be from the completion's
+/// departure time.
+fn port_departs(open: impl FnOnce() -> Result<SimCardPort, EdtError>, wire_vs_stamp_ns: u64) {
     if !core_ready() {
         return;
     }
@@ -116,9 +122,9 @@ fn port_departs(open: impl FnOnce() -> Result<SimCardPort, EdtError>) {
         assert_eq!(&w.frame, frame, "wire frame {i}");
         let c = done.iter().find(|c| c.cookie == *cookie).unwrap();
         // The wire's time and the completion's agree (the port calibrates PHC against simulated
-        // time on the first frame; sub-ns truncation only).
+        // time on a first frame; sub-ns truncation, and on the board the MAC-domain time's lag).
         assert!(
-            w.depart_ns.abs_diff(c.depart_ns) <= 1,
+            w.depart_ns.abs_diff(c.depart_ns) <= wire_vs_stamp_ns,
             "wire {} vs completion {}",
             w.depart_ns,
             c.depart_ns
