@@ -743,6 +743,26 @@ pub struct FrameReport {
     pub waited_for: Option<&'static str>,
 }
 
+impl FrameReport {
+    /// The report line of `f` before any wire or line analysis (error only if it went on the wire).
+    pub fn of(f: &FrameResult, on_wire: bool) -> FrameReport {
+        FrameReport {
+            index: f.index,
+            queue: f.queue,
+            len: f.len,
+            launch_ns: f.launch_ns,
+            status: f.status.name(),
+            depart_ns: f.depart_ns,
+            capped: f.capped,
+            error_ns: on_wire.then(|| f.error_ns()),
+            earliest_ns: None,
+            delay_ns: None,
+            sim_error_ns: None,
+            waited_for: None,
+        }
+    }
+}
+
 /// The `--report` JSON and the summary table.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
@@ -917,20 +937,7 @@ impl Report {
             } else {
                 q.not_sent += 1;
             }
-            r.frames.push(FrameReport {
-                index: f.index,
-                queue: f.queue,
-                len: f.len,
-                launch_ns: f.launch_ns,
-                status: f.status.name(),
-                depart_ns: f.depart_ns,
-                capped: f.capped,
-                error_ns: on_wire.then(|| f.error_ns()),
-                earliest_ns: None,
-                delay_ns: None,
-                sim_error_ns: None,
-                waited_for: None,
-            });
+            r.frames.push(FrameReport::of(f, on_wire));
         }
         r.error_ns = (!errs.is_empty()).then(|| ErrorStats::of(&mut errs));
         r.error_sent_ns = (!errs_sent.is_empty()).then(|| ErrorStats::of(&mut errs_sent));

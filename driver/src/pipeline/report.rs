@@ -203,23 +203,6 @@ impl ReportBuilder {
         self.clock = *clock;
     }
 
-    fn line(f: &FrameResult, on_wire: bool) -> FrameReport {
-        FrameReport {
-            index: f.index,
-            queue: f.queue,
-            len: f.len,
-            launch_ns: f.launch_ns,
-            status: f.status.name(),
-            depart_ns: f.depart_ns,
-            capped: f.capped,
-            error_ns: on_wire.then(|| f.error_ns()),
-            earliest_ns: None,
-            delay_ns: None,
-            sim_error_ns: None,
-            waited_for: None,
-        }
-    }
-
     /// A completion, in any order. A frame on the wire must also come to [`ReportBuilder::departed`],
     /// in departure order.
     pub fn completed(&mut self, seq: u64, f: &FrameResult) -> std::io::Result<()> {
@@ -249,7 +232,7 @@ impl ReportBuilder {
         } else {
             q.not_sent += 1;
             if let Some(s) = &mut self.spool {
-                s.put(seq, &Self::line(f, false))?;
+                s.put(seq, &FrameReport::of(f, false))?;
             }
         }
         Ok(())
@@ -263,7 +246,7 @@ impl ReportBuilder {
         f: &FrameResult,
         wire_start_ps: Option<u64>,
     ) -> std::io::Result<()> {
-        let mut fr = Self::line(f, true);
+        let mut fr = FrameReport::of(f, true);
         if let Some(rate) = self.line_rate_bps {
             let earliest_ps = (u128::from(f.launch_ns) * 1000).max(self.line_free_ps);
             let earliest = (earliest_ps / 1000).min(u64::MAX as u128) as u64;
