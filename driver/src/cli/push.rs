@@ -580,11 +580,13 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
                 })?;
                 Ok(Box::new(pcapin::open_capture(r, name, limits)?) as Box<dyn Source>)
             });
-            (
-                Box::new(Looped::new(Box::new(c), reopen, *passes, *limit)),
-                0,
-                true,
-            )
+            // One whole pass: the capture itself (the wrapper would number its frames the same).
+            let src: Box<dyn Source> = if *passes == 1 && *limit == u64::MAX {
+                Box::new(c)
+            } else {
+                Box::new(Looped::new(Box::new(c), reopen, *passes, *limit))
+            };
+            (src, 0, true)
         }
         (Input::Trace { window }, _, Some((r, name))) => {
             let limits = Limits::for_card(caps.num_queues, caps.max_frame_len);
