@@ -354,6 +354,38 @@ pub trait Backend {
         u32::from_le_bytes(b)
     }
 
+    /// Completion reaping in one call: from byte `offset` of `region`, the records of `rec` bytes (a
+    /// multiple of 4) that the card has written, up to the first it has not, at most
+    /// `out.len() / rec` of them, copied into `out`; returns how many. A record is written when bit
+    /// `phase_bit` of its last dword equals `phase`; that dword is read (acquire) before any other
+    /// byte of the record, as [`Backend::dma_read_u32`] and then [`Backend::dma_read`] would. The
+    /// default does exactly that per record; backends whose DMA memory is the host's override it
+    /// with one bounds check and one copy per call.
+    fn dma_read_valid(
+        &mut self,
+        region: &DmaRegion,
+        offset: usize,
+        rec: usize,
+        phase_bit: u32,
+        phase: bool,
+        out: &mut [u8],
+    ) -> usize {
+        let max = out.len() / rec;
+        let mut n = 0;
+        while n < max {
+            let w = self.dma_read_u32(region, offset + n * rec + rec - 4);
+            if (w & phase_bit != 0) != phase {
+                break;
+            }
+            n += 1;
+        }
+        if n > 0 {
+            std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
+            self.dma_read(region, offset, &mut out[..n * rec]);
+        }
+        n
+    }
+
     /// A handle for another thread that posts to this card's TX queues (`--threads`): DMA reads and
     /// writes into regions this backend allocated, queue doorbells and register reads, in parallel
     /// with this backend and the other ports. None (the default): the backend is one thread's only
@@ -464,6 +496,18 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     #[inline]
     fn dma_read_u32(&mut self, region: &DmaRegion, offset: usize) -> u32 {
         (**self).dma_read_u32(region, offset)
+    }
+    #[inline]
+    fn dma_read_valid(
+        &mut self,
+        region: &DmaRegion,
+        offset: usize,
+        rec: usize,
+        phase_bit: u32,
+        phase: bool,
+        out: &mut [u8],
+    ) -> usize {
+        (**self).dma_read_valid(region, offset, rec, phase_bit, phase, out)
     }
     fn tx_port(&mut self) -> Option<Box<dyn Backend + Send>> {
         (**self).tx_port()

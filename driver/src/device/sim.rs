@@ -524,6 +524,32 @@ impl Backend for SimBackend {
         u32::from_le_bytes([r[offset], r[offset + 1], r[offset + 2], r[offset + 3]])
     }
 
+    /// The model writes host memory only while it runs (inside a register access or a wait), so
+    /// the records are read from the region's bytes in one pass and one copy.
+    fn dma_read_valid(
+        &mut self,
+        region: &DmaRegion,
+        offset: usize,
+        rec: usize,
+        phase_bit: u32,
+        phase: bool,
+        out: &mut [u8],
+    ) -> usize {
+        let r = self.card.mem().region(region.id());
+        let max = out.len() / rec.max(4);
+        let mut n = 0;
+        while n < max {
+            let o = offset + n * rec + rec - 4;
+            let w = u32::from_le_bytes([r[o], r[o + 1], r[o + 2], r[o + 3]]);
+            if (w & phase_bit != 0) != phase {
+                break;
+            }
+            n += 1;
+        }
+        out[..n * rec].copy_from_slice(&r[offset..offset + n * rec]);
+        n
+    }
+
     fn now_ns(&mut self) -> u64 {
         self.clock.host_ns(self.sim_ns())
     }
