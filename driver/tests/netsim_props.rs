@@ -172,6 +172,37 @@ fn out_of_order_gets_immediate_ack_with_newest_sack_block_first() {
     assert_eq!(p.options.timestamps.map(|t| t.1), Some(1));
 }
 
+#[test]
+fn an_out_of_order_fin_is_inside_its_sack_block() {
+    // Linux SACKs an out-of-order skb as [seq, end_seq), and a FIN's end_seq counts the FIN
+    // (tcp_data_queue_ofo -> tcp_sack_new_ofo_skb): a sender tags the FIN segment SACKed
+    // only if the block covers it.
+    let mut r = established();
+    let b = ISS.wrapping_add(1);
+    let a = r.on_frame(10, &seg(2000, 500, flags::ACK | flags::FIN));
+    let p = wire::parse(&a[0]).unwrap();
+    assert_eq!(p.ack, b);
+    assert_eq!(
+        p.options.sack,
+        vec![(b.wrapping_add(2000), b.wrapping_add(2501))]
+    );
+    // Data below it grows the same block: its right edge still counts the FIN.
+    let a = r.on_frame(11, &seg(1000, 1000, flags::ACK));
+    let p = wire::parse(&a[0]).unwrap();
+    assert_eq!(
+        p.options.sack,
+        vec![(b.wrapping_add(1000), b.wrapping_add(2501))]
+    );
+    // Other blocks do not.
+    let mut r = established();
+    let a = r.on_frame(10, &seg(2000, 500, flags::ACK));
+    let p = wire::parse(&a[0]).unwrap();
+    assert_eq!(
+        p.options.sack,
+        vec![(b.wrapping_add(2000), b.wrapping_add(2500))]
+    );
+}
+
 proptest! {
     /// Segments delivered in any order, with duplicates, reassemble into exactly the stream.
     #[test]

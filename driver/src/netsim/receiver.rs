@@ -285,13 +285,17 @@ impl TcpReceiver {
         let base = self.irs.wrapping_add(1);
         // 40 option bytes: 3 blocks fit beside timestamps, 4 without.
         let room = if self.peer_ts_ok { 3 } else { 4 };
+        // A FIN held out of order takes one sequence number at the end of its block (Linux
+        // queues the FIN's skb with `end_seq = seq + len + 1` and SACKs `[seq, end_seq)`:
+        // tcp_data_queue_ofo -> tcp_sack_new_ofo_skb).
+        let fin = self.fin_offset;
         self.dsack
             .into_iter()
-            .chain(
-                self.sack_order
-                    .iter()
-                    .filter_map(|s| self.ooo.get(s).map(|e| (*s, *e))),
-            )
+            .chain(self.sack_order.iter().filter_map(|s| {
+                self.ooo
+                    .get(s)
+                    .map(|e| (*s, *e + u64::from(fin == Some(*e))))
+            }))
             .take(room)
             .map(|(s, e)| (base.wrapping_add(s as u32), base.wrapping_add(e as u32)))
             .collect()
