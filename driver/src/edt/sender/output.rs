@@ -452,8 +452,12 @@ impl TcpSender {
         }
         let mut cwnd_stop = false;
         loop {
-            let burst_segs =
-                pacing::tso_autosize_segs_min(self.pacing_rate, self.mss, self.cfg.min_tso_segs);
+            let burst_segs = pacing::tso_autosize_segs_min(
+                self.pacing_rate,
+                self.mss,
+                self.cfg.min_tso_segs,
+                self.min_rtt_us,
+            );
             let tsq = pacing::tsq_limit_bytes(self.pacing_rate, burst_segs * self.mss);
             // TSQ: the first burst may always go (Linux lets a lone skb through).
             if self.bytes_on_card > 0 && self.bytes_on_card >= tsq {
