@@ -371,8 +371,22 @@ impl TcpSender {
         }
         // (rx_now: the ACK's arrival, the card's RX stamp when the card has an RX path)
         let since = |t: u64| rx_now.checked_sub(t);
-        let seq_rtt = first_ackt.and_then(since).or(first_sackt.and_then(since));
-        let ca_rtt = last_sackt.and_then(since).or(last_ackt.and_then(since));
+        let mut seq_rtt = first_ackt.and_then(since).or(first_sackt.and_then(since));
+        let mut ca_rtt = last_sackt.and_then(since).or(last_ackt.and_then(since));
+        // tcp_ack_update_rtt's RTTM rule: with no sample from the ACK's timing (Karn) and
+        // data cumulatively acknowledged (FLAG_ACKED), the echoed timestamp gives one
+        // (`tcp_rtt_tsopt_us(tp, 1)`: whole ms of our 1 ms TS clock, at least 1 ms), for the
+        // estimator, min_rtt and congestion control alike.
+        if seq_rtt.is_none() && advanced && self.ts_ok {
+            if let Some((_, ecr)) = seg.options.timestamps.filter(|&(_, e)| e != 0) {
+                let delta = Self::ts_val(now).wrapping_sub(ecr);
+                if delta < i32::MAX as u32 / 1000 {
+                    let r = u64::from(delta.max(1)) * 1_000_000;
+                    seq_rtt = Some(r);
+                    ca_rtt = Some(r);
+                }
+            }
+        }
         if let Some(r) = seq_rtt {
             let us = (r / 1000).max(1);
             self.rtt.sample(us, self.snd_una, self.snd_nxt);

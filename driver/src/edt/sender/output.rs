@@ -540,7 +540,15 @@ impl TcpSender {
             }
             let data = idxs.iter().filter(|&&i| self.rtx[i].len > 0).count() as u64;
             self.stats.data_segs_out += data;
+            // tcp_xmit_retransmit_queue: retransmitting the head re-arms the RTO from now
+            // (unless the RACK reordering timer is pending)
+            let head_retrans = self.rtx[idxs[0]].tx_count > 0 && idxs[0] == 0;
             self.post_burst(now, &idxs, port);
+            let reo_pending = self.retrans_pending == RetransPending::Reo
+                && self.retrans_timer.deadline().is_some();
+            if head_retrans && !reo_pending {
+                self.rearm_rto(now);
+            }
             self.burst_scratch = idxs; // its allocation serves the next burst
                                        // Invariant checks: never beyond cwnd or the receive window (a FIN takes no
                                        // window space).

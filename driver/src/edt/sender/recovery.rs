@@ -132,20 +132,36 @@ impl TcpSender {
         }
     }
 
-    /// Linux `tcp_enter_loss` (RTO): every unSACKed segment is lost (`tcp_timeout_mark_lost`);
-    /// ssthresh is cut only if it was not already cut for this window: from Open, after
-    /// recovery ended (snd_una reached high_seq), or in Loss before any RTO retransmission;
-    /// cwnd = in flight + 1; the module hears of the Loss state (CUBIC resets, BBR ends the
-    /// round).
-    pub(super) fn enter_loss(&mut self) {
-        for s in self.rtx.iter_mut() {
-            if !s.sacked {
-                s.lost = true;
+    /// Linux `tcp_timeout_mark_lost`: at an RTO the head and every unSACKed segment sent at
+    /// least rack.rtt ago are lost; one sent more recently is left out
+    /// (`tcp_rack_skb_timeout(tp, skb, 0) > 0`: it may still be acknowledged in time).
+    pub(super) fn timeout_mark_lost(&mut self, now: u64) {
+        let rack_rtt_us = self.rack.rtt_us;
+        for (k, s) in self.rtx.iter_mut().enumerate() {
+            if s.sacked || s.lost {
+                continue;
             }
+            // tcp_stamp_us_delta; a segment not yet stamped (still on the card with
+            // `--stamp departure`) was sent just now
+            let recent = s
+                .tx_ns
+                .is_none_or(|tx| now.saturating_sub(tx) / 1000 < rack_rtt_us);
+            if k > 0 && recent {
+                continue;
+            }
+            self.tsorted.remove(s);
+            s.lost = true;
+            self.lost_out += 1;
         }
-        self.lost_out = self.rtx.len() as u64 - self.sacked_out;
-        self.tsorted.clear(); // every segment in it was neither SACKed nor lost
-        self.reno_sacked = 0; // tcp_timeout_mark_lost: every unSACKed segment is lost
+        self.reno_sacked = 0; // tcp_reset_reno_sack
+    }
+
+    /// Linux `tcp_enter_loss` (RTO): `timeout_mark_lost`; ssthresh is cut only if it was not
+    /// already cut for this window: from Open, after recovery ended (snd_una reached
+    /// high_seq), or in Loss before any RTO retransmission; cwnd = in flight + 1; the module
+    /// hears of the Loss state (CUBIC resets, BBR ends the round).
+    pub(super) fn enter_loss(&mut self, now: u64) {
+        self.timeout_mark_lost(now);
         if matches!(self.ca_state, CaState::Open | CaState::Disorder)
             || self.snd_una >= self.high_seq
             || (self.ca_state == CaState::Loss && self.rto_retransmits == 0)

@@ -681,3 +681,107 @@ fn syn_and_pure_ack_share_one_control_path() {
     assert_eq!(a.seq, ISS + 1);
     assert!(s.posted.is_empty(), "both completions consumed");
 }
+
+#[test]
+fn an_rto_leaves_segments_sent_within_rack_rtt_unmarked() {
+    // Linux tcp_timeout_mark_lost: the head and every segment sent at least rack.rtt ago are
+    // lost; one sent more recently is not (tcp_rack_skb_timeout(tp, skb, 0) > 0).
+    let (mut s, mut p) = established(CcKind::Cubic);
+    send(&mut s, &mut p, 200_000, 4);
+    let mss = s.mss;
+    ack(&mut s, &mut p, 300_000, mss, &[]); // rack.rtt = 100 us
+                                            // the loss probe (no new data: the last segment again); the RTO is re-armed from it
+    let d = s.next_timer_ns().unwrap();
+    s.on_timers(d, &mut p);
+    p.depart(&mut s, d);
+    assert_eq!(s.stats.tlp_probes, 1);
+    assert_eq!(s.retrans_pending, RetransPending::Rto);
+    let rto_at = s.next_timer_ns().unwrap();
+    // one new segment 50 us before the RTO (the pending RTO and the probe out keep the timer)
+    send(&mut s, &mut p, rto_at - 50_000, 1);
+    assert_eq!(s.next_timer_ns(), Some(rto_at));
+    s.on_timers(rto_at, &mut p);
+    assert_eq!(s.stats.rto_fires, 1);
+    let lost: Vec<bool> = s.rtx.iter().map(|x| x.lost).collect();
+    // segment 1 (the head) was lost and is retransmitted at once; 2 and 3 are lost; 4 was
+    // sent 50 us ago, less than rack.rtt: still in flight
+    assert_eq!(lost, [false, true, true, false]);
+    assert_eq!(p.data_offsets().last(), Some(&mss));
+    assert_eq!(s.in_flight(), 2);
+    assert_eq!(s.cc_state.cwnd, 2, "cwnd = in flight (segment 4) + 1");
+}
+
+#[test]
+fn retransmitting_the_head_rearms_the_rto() {
+    // Linux tcp_xmit_retransmit_queue: when the head is retransmitted the RTO is re-armed
+    // from now (unless the RACK reordering timer is pending).
+    let (mut s, mut p) = established(CcKind::Cubic);
+    send(&mut s, &mut p, 200_000, 10);
+    let mss = s.mss;
+    // the loss probe goes (segment 9 again) and arms the RTO from its time
+    let d = s.next_timer_ns().unwrap();
+    s.on_timers(d, &mut p);
+    p.depart(&mut s, d);
+    assert_eq!(s.stats.tlp_probes, 1);
+    assert_eq!(s.retrans_pending, RetransPending::Rto);
+    // 10 ms later a SACK of 3..9 without a cumulative ACK (tcp_ack re-arms nothing): 0..2
+    // lost, Recovery, the head retransmitted
+    let now = 10_000_000;
+    ack(&mut s, &mut p, now, 0, &[(3 * mss, 10 * mss)]);
+    assert_eq!(s.ca_state(), CaState::Recovery);
+    assert_eq!(p.data_offsets()[11], 0, "the head is retransmitted");
+    assert_eq!(s.retrans_pending, RetransPending::Rto);
+    let d = s.next_timer_ns().unwrap();
+    let rto = s.rto_ns();
+    // from now, pushed back by the pacing delay of what was just sent (tcp_reset_xmit_timer)
+    assert!(d >= now + rto && d <= now + rto + 1_000_000, "{d}");
+}
+
+#[test]
+fn an_ack_of_retransmitted_data_samples_rtt_from_its_timestamp_echo() {
+    // tcp_ack_update_rtt: Karn forbids a sample from the ACK's timing when retransmitted data
+    // is acknowledged, but a cumulative ACK's TSecr gives one (tcp_rtt_tsopt_us(tp, 1): whole
+    // ms of the 1 ms TS clock, at least 1), and with it the RTO backoff is reset (RFC 6298).
+    let mut cfg = SenderConfig::new(ends(), ISS, CcKind::Cubic);
+    cfg.tick_ns = 1_000;
+    let mut s = TcpSender::new(cfg, 1 << 48);
+    let mut p = Port::default();
+    s.connect(0, &mut p);
+    p.depart(&mut s, 0);
+    let ts = |val: u32, ecr: u32| SegOptions {
+        mss: Some(1460),
+        wscale: Some(7),
+        sack_permitted: true,
+        timestamps: Some((val, ecr)),
+        sack: vec![],
+    };
+    let synack = peer_frame(tcp_flags::SYN | tcp_flags::ACK, 0, ts(7, 1));
+    s.on_frame(100_000, &synack, &mut p);
+    p.depart(&mut s, 100_000);
+    send(&mut s, &mut p, 200_000, 2);
+    while s.stats.rto_fires < 1 {
+        let d = s.next_timer_ns().unwrap();
+        s.on_timers(d, &mut p);
+        p.depart(&mut s, d);
+    }
+    assert_eq!(s.rto_backoff, 1);
+    let rto_at = s.stats.rtt_ns.len();
+    // the retransmitted head left at the RTO; its TSval is what the ACK echoes
+    let head = frame::parse(&p.posted.last().unwrap().frame).unwrap();
+    assert_eq!(head.seq, seq_of(ISS, 0));
+    let (tsval, _) = head.options.timestamps.unwrap();
+    let now = u64::from(tsval) * 1_000_000 + 2_500_000; // 2.5 ms after that TS tick
+    let mut opts = ts(8, tsval);
+    opts.mss = None;
+    opts.wscale = None;
+    opts.sack_permitted = false;
+    s.on_frame(now, &peer_frame(tcp_flags::ACK, 2 * s.mss, opts), &mut p);
+    assert_eq!(s.snd_una, 2 * s.mss);
+    assert_eq!(
+        s.stats.rtt_ns.len(),
+        rto_at + 1,
+        "one sample, from the echo"
+    );
+    assert_eq!(s.stats.rtt_ns.last(), Some(&2_000_000), "2 whole ms");
+    assert_eq!(s.rto_backoff, 0);
+}

@@ -166,7 +166,7 @@ impl TcpSender {
             RetransPending::Probe0 => {}
             RetransPending::Rto => {
                 self.stats.rto_fires += 1;
-                self.enter_loss();
+                self.enter_loss(now);
                 self.rto_backoff += 1;
                 self.rto_retransmits += 1;
                 self.update_pacing_rate();
