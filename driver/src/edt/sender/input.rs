@@ -241,6 +241,10 @@ impl TcpSender {
 
         let prior_fack = self.highest_sack_seq();
         let mut data_sacked = false;
+        // A D-SACK (RFC 2883, `tcp_check_dsack`: the first block below the ACK or inside the
+        // second) of one segment ending at tlp_high_seq: the loss probe was a duplicate
+        // (`tcp_dsack_seen`: FLAG_DSACK_TLP).
+        let mut dsack_tlp = false;
         // --- SACK blocks (tcp_sacktag_write_queue), as stream offsets.
         if self.sack_ok {
             let una_seq = seq_of(self.cfg.iss, self.snd_una);
@@ -256,6 +260,11 @@ impl TcpSender {
                     )
                 })
                 .collect();
+            if let (Some(&(l0, r0)), Some(h)) = (blocks.first(), self.tlp_high_seq) {
+                let dsack = l0 < ack || blocks.get(1).is_some_and(|&(l1, r1)| r0 <= r1 && l0 >= l1);
+                dsack_tlp =
+                    dsack && l0 < r0 && r0 - l0 <= i128::from(self.mss) && r0 == i128::from(h);
+            }
             let tag = crate::edt::recovery::sacktag(
                 &mut self.rtx,
                 &blocks,
@@ -445,6 +454,10 @@ impl TcpSender {
             }
         }
 
+        // --- tcp_process_tlp_ack (FLAG_NOT_DUP: data, a window update or data acknowledged).
+        let not_dup = data_in || self.snd_wnd != prior_wnd || advanced;
+        self.process_tlp_ack(self.snd_una, advanced, not_dup, data_sacked, dsack_tlp);
+
         // --- Recovery state machine (tcp_fastretrans_alert; no undo).
         let prior_state = self.ca_state;
         let mut hold = false;
@@ -478,11 +491,6 @@ impl TcpSender {
         }
         if self.ca_state == CaState::Recovery && !self.cc.controls_window() {
             self.cwnd_reduction(acked_segs, newly_lost, advanced);
-        }
-        if let Some(h) = self.tlp_high_seq {
-            if self.snd_una >= h {
-                self.tlp_high_seq = None;
-            }
         }
 
         // --- Congestion control.

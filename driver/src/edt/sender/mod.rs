@@ -210,6 +210,9 @@ pub struct SenderStats {
     pub data_bytes_departed: u64,
     pub retrans_segs: u64,
     pub tlp_probes: u64,
+    /// Loss probes that repaired a loss (`tcp_process_tlp_ack` reduced cwnd;
+    /// LINUX_MIB_TCPLOSSPROBERECOVERY).
+    pub tlp_recoveries: u64,
     pub rto_fires: u64,
     pub recoveries: u64,
     pub rack_marked_lost: u64,
@@ -350,6 +353,8 @@ pub struct TcpSender {
     /// Zero-window probes sent without an answer (Linux `icsk_backoff` of the probe timer).
     probe_backoff: u32,
     tlp_high_seq: Option<u64>,
+    /// The loss probe out was a retransmission (Linux `tlp_retrans`), not new data.
+    tlp_retrans: bool,
     rto_backoff: u32,
     /// RTO retransmissions since snd_una last advanced (Linux `icsk_retransmits`).
     rto_retransmits: u32,
@@ -478,6 +483,7 @@ impl TcpSender {
             now_ns: 0,
             probe_backoff: 0,
             tlp_high_seq: None,
+            tlp_retrans: false,
             rto_backoff: 0,
             rto_retransmits: 0,
             is_cwnd_limited: false,

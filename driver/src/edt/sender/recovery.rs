@@ -176,12 +176,60 @@ impl TcpSender {
         self.tlp_high_seq = None;
     }
 
+    /// Linux `tcp_process_tlp_ack` (RFC 8985 TLP), on an ACK at or above tlp_high_seq while a
+    /// loss probe is out: the episode ends when the probe was new data, when a D-SACK ends at
+    /// tlp_high_seq (FLAG_DSACK_TLP: the original and the probe both arrived) or on a pure
+    /// duplicate ACK; an ACK beyond tlp_high_seq after a retransmitted probe means the probe
+    /// repaired a loss: cwnd is reduced once (`tcp_init_cwnd_reduction`, CWR,
+    /// `tcp_end_cwnd_reduction`: cwnd = ssthresh unless the module runs the window) and the
+    /// state goes back to Open or Disorder (`tcp_try_keep_open`).
+    pub(super) fn process_tlp_ack(
+        &mut self,
+        ack: u64,
+        advanced: bool,
+        not_dup: bool,
+        data_sacked: bool,
+        dsack_tlp: bool,
+    ) {
+        let Some(h) = self.tlp_high_seq else { return };
+        if ack < h {
+            return;
+        }
+        if !self.tlp_retrans || dsack_tlp {
+            self.tlp_high_seq = None;
+        } else if ack > h {
+            self.init_cwnd_reduction();
+            if !self.cc.controls_window() && self.cc_state.ssthresh < u64::MAX / 4 {
+                self.cc_state.cwnd = self.cc_state.ssthresh;
+            }
+            // from CWR, tcp_try_keep_open always changes the state (and moves high_seq)
+            self.ca_state = CaState::Recovery;
+            self.try_keep_open();
+            self.stats.tlp_recoveries += 1;
+        } else if !(advanced || not_dup || data_sacked) {
+            self.tlp_high_seq = None;
+        }
+    }
+
+    /// Linux `tcp_init_cwnd_reduction`: high_seq, the PRR counters and prior cwnd, and the
+    /// module's ssthresh (BBR's saves cwnd); a loss probe episode ends.
+    pub(super) fn init_cwnd_reduction(&mut self) {
+        self.high_seq = self.snd_nxt;
+        self.tlp_high_seq = None;
+        self.prior_cwnd = self.cc_state.cwnd;
+        self.prr_delivered = 0;
+        self.prr_out = 0;
+        let ss = self.cc.ssthresh(&self.cc_state);
+        self.cc_state.ssthresh = ss;
+    }
+
     /// Enter fast recovery (Linux `tcp_enter_recovery` + `tcp_init_cwnd_reduction`).
     pub(super) fn enter_recovery(&mut self) {
         self.ca_state = CaState::Recovery;
         self.stats.recoveries += 1;
         self.high_seq = self.snd_nxt;
-        // tcp_init_cwnd_reduction: every module's ssthresh op runs (BBR's saves cwnd).
+        self.tlp_high_seq = None; // tcp_init_cwnd_reduction
+                                  // tcp_init_cwnd_reduction: every module's ssthresh op runs (BBR's saves cwnd).
         let inflight = self.in_flight();
         self.prior_cwnd = self.cc_state.cwnd;
         self.prr_delivered = 0;

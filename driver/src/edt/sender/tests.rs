@@ -785,3 +785,36 @@ fn an_ack_of_retransmitted_data_samples_rtt_from_its_timestamp_echo() {
     assert_eq!(s.stats.rtt_ns.last(), Some(&2_000_000), "2 whole ms");
     assert_eq!(s.rto_backoff, 0);
 }
+
+#[test]
+fn a_loss_probe_that_repaired_a_loss_reduces_cwnd_once() {
+    // Linux tcp_process_tlp_ack: after a retransmitted probe, an ACK beyond tlp_high_seq
+    // means the probe repaired a loss: tcp_init_cwnd_reduction (ssthresh from the module),
+    // CWR, tcp_end_cwnd_reduction (cwnd = ssthresh), then Open. A D-SACK of the probe (the
+    // original arrived too: FLAG_DSACK_TLP) ends the episode without a reduction.
+    for dsack in [false, true] {
+        let (mut s, mut p) = established(CcKind::Cubic);
+        let mss = s.mss;
+        send(&mut s, &mut p, 200_000, 4);
+        let d = s.next_timer_ns().unwrap();
+        s.on_timers(d, &mut p); // no new data: the probe retransmits segment 3
+        p.depart(&mut s, d);
+        assert_eq!((s.stats.tlp_probes, s.tlp_high_seq), (1, Some(4 * mss)));
+        send(&mut s, &mut p, d + 100_000, 2); // new data after the probe
+        let sacks: &[(u64, u64)] = if dsack { &[(3 * mss, 4 * mss)] } else { &[] };
+        ack(&mut s, &mut p, d + 200_000, 4 * mss, sacks); // at tlp_high_seq
+        assert_eq!(s.tlp_high_seq.is_none(), dsack);
+        let cwnd = s.cc_state.cwnd;
+        ack(&mut s, &mut p, d + 300_000, 6 * mss, &[]); // beyond it
+        assert_eq!(s.tlp_high_seq, None);
+        assert_eq!(s.ca_state(), CaState::Open);
+        if dsack {
+            assert_eq!(s.stats.tlp_recoveries, 0);
+            assert!(s.cc_state.in_slow_start() && s.cc_state.cwnd >= cwnd);
+        } else {
+            assert_eq!(s.stats.tlp_recoveries, 1);
+            assert_eq!(s.cc_state.ssthresh, cubic_ss(cwnd));
+            assert_eq!(s.cc_state.cwnd, cubic_ss(cwnd));
+        }
+    }
+}
