@@ -382,11 +382,13 @@ impl TcpSender {
         let since = |t: u64| rx_now.checked_sub(t);
         let mut seq_rtt = first_ackt.and_then(since).or(first_sackt.and_then(since));
         let mut ca_rtt = last_sackt.and_then(since).or(last_ackt.and_then(since));
-        // tcp_ack_update_rtt's RTTM rule: with no sample from the ACK's timing (Karn) and
-        // data cumulatively acknowledged (FLAG_ACKED), the echoed timestamp gives one
-        // (`tcp_rtt_tsopt_us(tp, 1)`: whole ms of our 1 ms TS clock, at least 1 ms), for the
-        // estimator, min_rtt and congestion control alike.
-        if seq_rtt.is_none() && advanced && self.ts_ok {
+        // tcp_ack_update_rtt's RTTM rule: with no sample from the ACK's timing because
+        // retransmitted data was acknowledged (Karn) and data cumulatively acknowledged
+        // (FLAG_ACKED), the echoed timestamp gives one (`tcp_rtt_tsopt_us(tp, 1)`: whole ms of
+        // our 1 ms TS clock, at least 1 ms), for the estimator, min_rtt and congestion control
+        // alike. (A transmit time after the ACK gives no sample here, where Linux clamps it
+        // to 0: that case does not fall back to TSecr.)
+        if seq_rtt.is_none() && retrans_data_acked && advanced && self.ts_ok {
             if let Some((_, ecr)) = seg.options.timestamps.filter(|&(_, e)| e != 0) {
                 let delta = Self::ts_val(now).wrapping_sub(ecr);
                 if delta < i32::MAX as u32 / 1000 {
