@@ -456,9 +456,9 @@ impl TcpSender {
                 self.pacing_rate,
                 self.mss,
                 self.cfg.min_tso_segs,
-                // the tcp_tso_rtt_log term is left out (0: as before an RTT sample): with it
-                // edt_closed_loop's 24 Mbit/s, 50 us case measured srtt mean 311 us (was
-                // 54), not yet explained (docs/EDT.md, TSO autosizing)
+                // the tcp_tso_rtt_log term is left out (0: as before an RTT sample) until the
+                // model receiver has GRO: odd bursts misalign its ACK-every-2 and inflate
+                // seq_rtt (docs/EDT.md, TSO autosizing)
                 0,
             );
             let tsq = pacing::tsq_limit_bytes(self.pacing_rate, burst_segs * self.mss);
