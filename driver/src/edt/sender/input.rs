@@ -245,6 +245,10 @@ impl TcpSender {
         // second) of one segment ending at tlp_high_seq: the loss probe was a duplicate
         // (`tcp_dsack_seen`: FLAG_DSACK_TLP).
         let mut dsack_tlp = false;
+        // FLAG_ORIG_SACK_ACKED: a never-retransmitted segment at or below high_seq newly
+        // (S)ACKed (F-RTO's proof that an RTO was spurious)
+        let mut orig_sack_acked = false;
+        let tsecr = seg.options.timestamps.map(|(_, e)| e);
         // --- SACK blocks (tcp_sacktag_write_queue), as stream offsets.
         if self.sack_ok {
             let una_seq = seq_of(self.cfg.iss, self.snd_una);
@@ -287,6 +291,7 @@ impl TcpSender {
             first_sackt = tag.first_sackt;
             last_sackt = tag.last_sackt;
             for d in tag.delivered {
+                orig_sack_acked |= !d.retrans && d.end <= self.high_seq;
                 rate_skb_delivered(&mut rs, &mut first_tx, d.rate, d.tx_ns, d.end);
                 rack_updates.push((d.tx_ns, d.end, d.retrans));
             }
@@ -320,6 +325,7 @@ impl TcpSender {
                 }
                 if !s.sacked {
                     acked_segs += 1;
+                    orig_sack_acked |= s.tx_count == 1 && s.end() <= self.high_seq;
                     retrans_data_acked |= s.tx_count > 1;
                     if let Some(tx) = s.tx_ns {
                         if s.tx_count == 1 {
@@ -460,7 +466,13 @@ impl TcpSender {
         let not_dup = data_in || self.snd_wnd != prior_wnd || advanced;
         self.process_tlp_ack(self.snd_una, advanced, not_dup, data_sacked, dsack_tlp);
 
-        // --- Recovery state machine (tcp_fastretrans_alert; no undo).
+        // --- tcp_process_loss: undo and F-RTO in Loss.
+        let mut rexmit_new = false;
+        if self.ca_state == CaState::Loss {
+            rexmit_new = self.process_loss(advanced, orig_sack_acked, data_sacked, dupack, tsecr);
+        }
+
+        // --- Recovery state machine (tcp_fastretrans_alert; undo only after an RTO).
         let prior_state = self.ca_state;
         let mut hold = false;
         if matches!(self.ca_state, CaState::Recovery | CaState::Loss)
@@ -471,12 +483,19 @@ impl TcpSender {
                 // something above high_seq is acknowledged (RFC 6582)
                 hold = true;
             } else {
+                if self.ca_state == CaState::Loss && self.may_undo(tsecr) {
+                    // tcp_try_undo_recovery at the end of Loss (tcp_process_loss)
+                    self.undo_cwnd_reduction(false);
+                    self.stats.loss_undos += 1;
+                }
                 if self.cc.controls_window() {
                     self.cc.on_recovery_end(&mut self.cc_state);
                 } else if self.ca_state == CaState::Recovery {
                     self.cc_state.cwnd = self.cc_state.ssthresh.max(2);
                 }
                 self.ca_state = CaState::Open;
+                self.retrans_stamp = None;
+                self.undo_marker = None;
             }
         }
         if !self.sack_ok && !hold && self.newreno_mark_lost(advanced) {
@@ -572,6 +591,17 @@ impl TcpSender {
             self.state = ConnState::Done;
             self.stats.done_ns = Some(now);
             self.retrans_timer.cancel();
+        }
+        if rexmit_new {
+            // tcp_xmit_recovery(REXMIT_NEW): new data first; if none went, F-RTO ends and the
+            // lost segments go
+            self.skip_lost = true;
+            self.xmit(now, port);
+            self.skip_lost = false;
+            if self.snd_nxt > self.high_seq {
+                return; // no retransmission on this ACK
+            }
+            self.frto = false;
         }
         self.xmit(now, port);
     }

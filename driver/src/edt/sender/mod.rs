@@ -213,6 +213,9 @@ pub struct SenderStats {
     /// Loss probes that repaired a loss (`tcp_process_tlp_ack` reduced cwnd;
     /// LINUX_MIB_TCPLOSSPROBERECOVERY).
     pub tlp_recoveries: u64,
+    /// RTOs undone as spurious (F-RTO or an echoed timestamp older than the retransmission:
+    /// LINUX_MIB_TCPLOSSUNDO).
+    pub loss_undos: u64,
     pub rto_fires: u64,
     pub recoveries: u64,
     pub rack_marked_lost: u64,
@@ -331,8 +334,18 @@ pub struct TcpSender {
     app_limited_until: u64,
     // Recovery.
     high_seq: u64,
-    /// PRR state (Linux prior_cwnd, prr_delivered, prr_out).
+    /// PRR state (Linux prior_cwnd, prr_delivered, prr_out); prior_cwnd is also the cwnd an
+    /// undo restores.
     prior_cwnd: u64,
+    /// Undo state (Linux `undo_marker`, `undo_retrans`, `prior_ssthresh`, `retrans_stamp`: the
+    /// TS value of the episode's first retransmission) and F-RTO (`tp->frto`, tcp_frto = 2).
+    undo_marker: Option<u64>,
+    undo_retrans: i64,
+    prior_ssthresh: u64,
+    retrans_stamp: Option<u32>,
+    frto: bool,
+    /// F-RTO step 2b: this ACK sends new data, not retransmissions (REXMIT_NEW).
+    skip_lost: bool,
     prr_delivered: u64,
     prr_out: u64,
     /// RACK and SACK-reordering state (recovery.rs).
@@ -472,6 +485,12 @@ impl TcpSender {
             app_limited_until: 0,
             high_seq: 0,
             prior_cwnd: 0,
+            undo_marker: None,
+            undo_retrans: -1,
+            prior_ssthresh: 0,
+            retrans_stamp: None,
+            frto: false,
+            skip_lost: false,
             prr_delivered: 0,
             prr_out: 0,
             rack: Rack::default(),

@@ -254,6 +254,14 @@ impl TcpSender {
             let seg = &mut self.rtx[i];
             if seg.tx_count > 0 {
                 self.stats.retrans_segs += 1;
+                // tcp_retransmit_skb: the episode's first retransmission stamps
+                // retrans_stamp; every one counts toward undo_retrans
+                if self.retrans_stamp.is_none() {
+                    self.retrans_stamp = Some(Self::ts_val(now));
+                }
+                if self.undo_marker.is_some() {
+                    self.undo_retrans = self.undo_retrans.max(0) + 1;
+                }
                 if seg.tx_ns.is_some() {
                     self.departed_unacked -= 1;
                 }
@@ -474,7 +482,7 @@ impl TcpSender {
             }
             let quota = (cwnd - in_flight).min(burst_segs) as usize;
             // (nothing marked lost: no walk of the queue)
-            let lost: Vec<usize> = if push_one || self.lost_out == 0 {
+            let lost: Vec<usize> = if push_one || self.lost_out == 0 || self.skip_lost {
                 Vec::new()
             } else {
                 (0..self.rtx.len())

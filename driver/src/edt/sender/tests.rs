@@ -818,3 +818,71 @@ fn a_loss_probe_that_repaired_a_loss_reduces_cwnd_once() {
         }
     }
 }
+
+/// Drive the timers until the first RTO has fired (the loss probe goes first); its time.
+fn until_rto(s: &mut TcpSender, p: &mut Port) -> u64 {
+    loop {
+        let d = s.next_timer_ns().unwrap();
+        s.on_timers(d, p);
+        p.depart(s, d);
+        if s.stats.rto_fires == 1 {
+            return d;
+        }
+    }
+}
+
+#[test]
+fn frto_undoes_an_rto_when_original_data_is_acknowledged() {
+    // Linux tcp_process_loss with tcp_frto = 2 (RFC 5682 3.1 step 3b): after an RTO, an ACK
+    // that acknowledges never-retransmitted data sent before it (FLAG_ORIG_SACK_ACKED) proves
+    // the RTO spurious: tcp_try_undo_loss(sk, true) restores cwnd and ssthresh
+    // (tcp_undo_cwnd_reduction), unmarks the lost segments and goes back to Open.
+    let (mut s, mut p) = established(CcKind::Cubic);
+    send(&mut s, &mut p, 200_000, 10);
+    let mss = s.mss;
+    let rto_at = until_rto(&mut s, &mut p);
+    assert_eq!(s.ca_state(), CaState::Loss);
+    assert_eq!(s.cc_state.ssthresh, 7);
+    let posted = p.data_offsets().len();
+    // the late ACK of the originals 0..4 (0 was retransmitted at the RTO, 1..4 never)
+    ack(&mut s, &mut p, rto_at + 100_000, 5 * mss, &[]);
+    assert_eq!(s.stats.loss_undos, 1);
+    assert_eq!(s.ca_state(), CaState::Open);
+    assert!(s.cc_state.ssthresh > 1000, "ssthresh back to infinite");
+    assert!(s.cc_state.cwnd >= 10, "cwnd back to prior_cwnd");
+    assert_eq!(s.tcp_info().lost, 0);
+    assert!(
+        p.data_offsets()[posted..].iter().all(|&o| o >= 10 * mss),
+        "no retransmission of 5..9 after the undo"
+    );
+}
+
+#[test]
+fn frto_sends_new_data_on_the_first_ack_after_an_rto() {
+    // RFC 5682 3.1 step 2b (tcp_process_loss -> REXMIT_NEW): the first ACK that advances
+    // without proving the RTO spurious sends new data, not the next lost segment; a SACK
+    // after that (step 3a) calls the loss real and retransmissions follow.
+    let (mut s, mut p) = established(CcKind::Cubic);
+    let mss = s.mss;
+    s.write(40 * mss);
+    s.xmit(200_000, &mut p); // cwnd 10: 0..9 (+ the probe sends 10)
+    p.depart(&mut s, 200_000);
+    let rto_at = until_rto(&mut s, &mut p);
+    let snd_nxt = s.snd_nxt;
+    let posted = p.data_offsets().len();
+    // the ACK of the retransmitted head only
+    ack(&mut s, &mut p, rto_at + 100_000, mss, &[]);
+    assert_eq!(s.ca_state(), CaState::Loss);
+    assert_eq!(s.stats.loss_undos, 0);
+    let sent: Vec<u64> = p.data_offsets()[posted..].to_vec();
+    assert!(
+        !sent.is_empty() && sent.iter().all(|&o| o >= snd_nxt),
+        "{sent:?}"
+    );
+    // a SACK of new data: the loss was real, the lost segments go again
+    let posted = p.data_offsets().len();
+    let top = s.snd_nxt;
+    ack(&mut s, &mut p, rto_at + 200_000, mss, &[(top - mss, top)]);
+    assert_eq!(s.stats.loss_undos, 0);
+    assert_eq!(p.data_offsets()[posted..].first(), Some(&mss));
+}
