@@ -266,6 +266,11 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>)> {
         ("d.json/.keep", vec![]),
         ("d.pcapng/.keep", vec![]),
         ("state.dir/.keep", vec![]),
+        // what a PTP clock left beside a kept card, damaged (docs/PTP.md, "Between commands")
+        (
+            "bad.state.ptp.json",
+            b"{\"version\": 1, \"mac\": [2".to_vec(),
+        ),
     ]
 }
 
@@ -589,6 +594,8 @@ const PUSH: &[Case] = &[
     Case { name: "push-ptp-beside", args: &["push", SMALL, S, "--ptp", "slave", "t.csv"], want: &["sent               2", "ptp                LISTENING on TX queue 7"], why: "the clock runs beside the push (no master on the wire: it listens)", ..C },
     Case { name: "push-ptp-bad-role", args: &["push", SMALL, S, "--ptp", "boss", "t.csv"], exit: Usage, want: &["the role `boss` is not slave, master or auto"], ..C },
     Case { name: "push-ptp-bad-option", args: &["push", SMALL, S, "--ptp", "slave,fast", "t.csv"], exit: Usage, want: &["unknown option `fast`", "queue=N"], ..C },
+    Case { name: "push-ptp-bad-log-announce", args: &["push", SMALL, S, "--ptp", "slave,log-announce=-5", "t.csv"], exit: Usage, want: &["log-announce=-5 is not a number in -3..=4"], ..C },
+    Case { name: "push-ptp-saved-damaged", args: &["push", SMALL, S, "--ptp", "slave", "t.csv"], env: &[("TSNIC_SIM_STATE", "{d}/bad.state")], want: &["sent               2", "ptp: not resumed", "bad.state.ptp.json is not a saved PTP clock", "delete it"], absent: &["bad.state.ptp.json"], why: "a damaged saved clock is named and not resumed; the push runs; the clock, which found no master, leaves nothing", ..C },
     Case { name: "push-ptp-queue-of-the-job", args: &["push", SMALL, S, "--ptp", "slave,queue=0", "t.csv"], exit: Fail, want: &["the job uses TX queue 0, which --ptp would use", "queue=N"], ..C },
 ];
 
