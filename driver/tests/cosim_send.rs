@@ -586,7 +586,7 @@ fn a_slave_beside_the_port_steps_between_bursts() {
     let mut posted = 0;
     let mut done = 0;
     while now < 450_000_000 {
-        if now % 10_000_000 == 0 {
+        if now.is_multiple_of(10_000_000) {
             for k in 0..10 {
                 let frame: Vec<u8> = (0..200).map(|b| (b as u64 ^ i) as u8).collect();
                 let launch = now + 1_000_000 + k * 900_000;

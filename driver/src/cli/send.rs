@@ -251,6 +251,16 @@ pub struct SendArgs {
     /// queue 1 (rx-queue=N), the sender's ACKs keep queue 0; --card sim only.
     #[arg(long, value_name = "ROLE[,OPT...]", value_parser = parse_ptp)]
     pub ptp: Option<String>,
+    /// Simulation: a grandmaster in software at the far end of the path for `--ptp slave` to follow
+    /// (the path model carries TCP only; docs/PTP.md "A slave beside send"): offset=T (its clock
+    /// minus the card's PHC; ns, us, ms, s), ppb=N (its rate), log-sync=N, log-announce=N,
+    /// delay=T (one way). Default offset=0,ppb=0,log-sync=-7,log-announce=-3,delay=2345ns.
+    #[arg(long, value_name = "OPT[,OPT...]", value_parser = parse_ptp_master, allow_hyphen_values = true)]
+    pub ptp_master: Option<tsnic::ptp::path_master::PathMasterConfig>,
+}
+
+fn parse_ptp_master(s: &str) -> Result<tsnic::ptp::path_master::PathMasterConfig, String> {
+    tsnic::ptp::path_master::PathMasterConfig::parse(s)
 }
 
 /// `--ptp`: push's syntax, then what beside send allows (L2, not the ACKs' RX queue 0).
@@ -295,8 +305,8 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
     if a.jitter != 0 || a.no_jitter_credit {
         unsupported.push("--jitter / --no-jitter-credit (real time has its own jitter)");
     }
-    if a.ptp.is_some() {
-        unsupported.push("--ptp (it runs beside the simulated path's sender only)");
+    if a.ptp.is_some() || a.ptp_master.is_some() {
+        unsupported.push("--ptp / --ptp-master (they run beside the simulated path's sender only)");
     }
     if !unsupported.is_empty() {
         anyhow::bail!(
@@ -506,6 +516,7 @@ pub fn run(a: SendArgs) -> Result<()> {
         tick_ns: a.tick,
         capture: a.pcap.is_some(),
         ptp: a.ptp.clone(),
+        ptp_master: a.ptp_master,
         // Ctrl-C / SIGTERM end the run at its next event: the outputs are written from what was
         // done and the command fails, saying so.
         stop: Some(super::common::stop_on_signals()?),

@@ -437,6 +437,25 @@ pub fn run(cfg: &RunConfig) -> Result<Report, EdtError> {
                     .map_err(EdtError::Invalid)?,
             ),
         };
+    if cfg.ptp_master.is_some() {
+        match &ptp {
+            Some(s) if s.cfg.role != crate::ptp::Role::Master => {}
+            Some(_) => {
+                return Err(EdtError::Invalid(
+                    "--ptp-master is a grandmaster for the clock of --ptp to follow: use --ptp \
+                     slave (or auto), not master"
+                        .into(),
+                ))
+            }
+            None => {
+                return Err(EdtError::Invalid(
+                    "--ptp-master is a grandmaster for the clock of --ptp to follow: add --ptp \
+                     slave,... (e.g. --ptp slave,log-sync=-4,log-announce=-3)"
+                        .into(),
+                ))
+            }
+        }
+    }
     match cfg.card {
         CardKind::Model => run_on(cfg, IdealCardModel::new(cfg.line_rate_bps)).map(|(r, _)| r),
         CardKind::Sim => {

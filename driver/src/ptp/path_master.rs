@@ -41,6 +41,63 @@ impl Default for PathMasterConfig {
     }
 }
 
+impl PathMasterConfig {
+    /// Parse `tsnic send --ptp-master`: comma-separated `offset=T` (its clock minus the card's
+    /// PHC: ns, or with ns/us/ms/s), `ppb=N` (-10000000..=10000000), `log-sync=N` (-7..=4),
+    /// `log-announce=N` (-3..=4), `delay=T` (1 us..1 s); unset ones keep [`Default`]'s.
+    pub fn parse(s: &str) -> Result<PathMasterConfig, String> {
+        let mut c = PathMasterConfig::default();
+        for o in s.split(',').filter(|o| !o.is_empty()) {
+            let (k, v) = o.split_once('=').unwrap_or((o, ""));
+            let bad = |what: &str| format!("--ptp-master `{s}`: {k}={v} is not {what}");
+            let num = |lo: i64, hi: i64| {
+                v.parse::<i64>()
+                    .ok()
+                    .filter(|n| (lo..=hi).contains(n))
+                    .ok_or_else(|| bad(&format!("a number in {lo}..={hi}")))
+            };
+            let time = || {
+                let (n, unit) = match v.find(|c: char| c.is_ascii_alphabetic()) {
+                    Some(i) => v.split_at(i),
+                    None => (v, "ns"),
+                };
+                let mul: i64 = match unit {
+                    "ns" => 1,
+                    "us" => 1_000,
+                    "ms" => 1_000_000,
+                    "s" => 1_000_000_000,
+                    _ => return Err(bad("a time (ns, us, ms or s)")),
+                };
+                n.parse::<i64>()
+                    .ok()
+                    .and_then(|n| n.checked_mul(mul))
+                    .filter(|n| n.unsigned_abs() <= 1_000_000_000_000)
+                    .ok_or_else(|| bad("a time within 1000 s (ns, us, ms or s)"))
+            };
+            match k {
+                "offset" => c.offset_ns = time()?,
+                "ppb" => c.ppb = num(-10_000_000, 10_000_000)?,
+                "log-sync" => c.log_sync = num(-7, 4)? as i8,
+                "log-announce" => c.log_announce = num(-3, 4)? as i8,
+                "delay" => {
+                    let d = time()?;
+                    if !(1_000..=1_000_000_000).contains(&d) {
+                        return Err(bad("a delay of 1 us to 1 s"));
+                    }
+                    c.delay_ns = d as u64;
+                }
+                _ => {
+                    return Err(format!(
+                        "--ptp-master `{s}`: unknown option `{o}` (offset=T, ppb=N, log-sync=N, \
+                         log-announce=N, delay=T)"
+                    ))
+                }
+            }
+        }
+        Ok(c)
+    }
+}
+
 /// The master and its frames in flight to the card.
 #[derive(Debug)]
 pub struct PathMaster {
@@ -202,5 +259,31 @@ mod tests {
         assert!(m.poll(next - 10).is_empty());
         assert_eq!(m.poll(next).len(), 2, "Sync and Follow_Up");
         assert!(m.on_wire(5, b"not a PTP frame").is_empty());
+    }
+
+    #[test]
+    fn options_parse_and_refuse() {
+        let c = PathMasterConfig::parse("offset=-3ms,ppb=10000,log-sync=-4,delay=5us").unwrap();
+        assert_eq!(
+            (c.offset_ns, c.ppb, c.log_sync, c.delay_ns, c.log_announce),
+            (-3_000_000, 10_000, -4, 5_000, -3)
+        );
+        assert_eq!(
+            PathMasterConfig::parse("").unwrap(),
+            PathMasterConfig::default()
+        );
+        for bad in [
+            "offset=3h",
+            "offset=x",
+            "offset=99999999s",
+            "ppb=1e9",
+            "log-sync=9",
+            "log-announce=-4",
+            "delay=10ns",
+            "fast",
+        ] {
+            let e = PathMasterConfig::parse(bad).unwrap_err();
+            assert!(e.contains("--ptp-master"), "{bad}: {e}");
+        }
     }
 }
