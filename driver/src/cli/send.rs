@@ -246,9 +246,11 @@ pub struct SendArgs {
     #[arg(long, value_name = "FILE")]
     pub peer_evidence: Option<PathBuf>,
     /// Run a PTP ordinary clock beside the sender on the card (docs/PTP.md): ROLE slave|master|auto,
-    /// then options as `tsnic push --ptp` (one-step, log-sync=N, domain=N, priority1=N, queue=N,
-    /// rx-queue=N, poll=US, mac=, ip=). L2 transport only: the clock gets PTP by EtherType on RX
-    /// queue 1 (rx-queue=N), the sender's ACKs keep queue 0; --card sim only.
+    /// then options as `tsnic push --ptp` (one-step, log-sync=N, log-announce=N, domain=N,
+    /// priority1=N, queue=N, rx-queue=N, poll=US, mac=, ip=). L2 transport only: the clock gets PTP
+    /// by EtherType on RX queue 1 (rx-queue=N), the sender's ACKs keep queue 0; --card sim only. A
+    /// slave's steps and trims of the PHC do not move the sender's clock: launch times are mapped
+    /// to the PHC as they are posted (docs/PTP.md, "A slave beside send").
     #[arg(long, value_name = "ROLE[,OPT...]", value_parser = parse_ptp)]
     pub ptp: Option<String>,
     /// Simulation: a grandmaster in software at the far end of the path for `--ptp slave` to follow
