@@ -167,7 +167,7 @@ pub fn run(a: PtpArgs) -> Result<()> {
     let mut port = CardPort::open(card.backend(), cfg).context("cannot start PTP on the card")?;
     // what the clock of the command before left on this card (docs/PTP.md, "Between commands")
     let saved_path = tsnic::ptp::saved::path_for(&mut card, &a.backend);
-    if let (Some(p), false) = (&saved_path, a.fresh) {
+    if let (Some(p), false) = (&saved_path, a.fresh || a.role == Role::Master) {
         match tsnic::ptp::saved::load(p) {
             Ok(Some(s)) => match port.resume(card.backend(), &s) {
                 Ok(m) => eprintln!("ptp: {m} ({})", p.display()),

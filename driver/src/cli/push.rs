@@ -792,7 +792,12 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
     let saved_path = match ptp.as_mut() {
         Some(c) => {
             let path = tsnic::ptp::saved::path_for(&mut card, &args.backend);
-            if let (Some(p), false) = (&path, args.ptp.as_ref().is_some_and(|s| s.fresh)) {
+            // a master follows nobody: nothing to resume
+            let skip = args
+                .ptp
+                .as_ref()
+                .is_some_and(|s| s.fresh || s.cfg.role == tsnic::ptp::Role::Master);
+            if let (Some(p), false) = (&path, skip) {
                 match tsnic::ptp::saved::load(p) {
                     Ok(Some(s)) => c.resume_from(s),
                     Ok(None) => {}
