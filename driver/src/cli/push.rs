@@ -801,6 +801,26 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
             }),
         )
     });
+    // what the clock of the command before left on this card (docs/PTP.md, "Between commands")
+    let saved_path = match ptp.as_mut() {
+        Some(c) => {
+            let path = tsnic::ptp::saved::path_for(&mut card, &args.backend);
+            // a master follows nobody: nothing to resume
+            let skip = args
+                .ptp
+                .as_ref()
+                .is_some_and(|s| s.fresh || s.cfg.role == tsnic::ptp::Role::Master);
+            if let (Some(p), false) = (&path, skip) {
+                match tsnic::ptp::saved::load(p) {
+                    Ok(Some(s)) => c.resume_from(s),
+                    Ok(None) => {}
+                    Err(e) => eprintln!("ptp: not resumed: {e}"),
+                }
+            }
+            path
+        }
+        None => None,
+    };
     let (end, failure, posted) = match refused {
         Some(e) => (None, Some(e), false),
         None => match pipeline::run_beside(
@@ -836,10 +856,23 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
         }
     };
     let ptp_summary = match ptp.as_mut() {
-        Some(c) => Some(
-            c.close(card.backend())
-                .context("cannot stop the PTP clock that ran beside the job")?,
-        ),
+        Some(c) => {
+            if let Some(p) = &saved_path {
+                let s = c.saved(card.backend());
+                if let Err(e) = tsnic::ptp::saved::store(p, s.as_ref()) {
+                    eprintln!(
+                        "ptp: the clock's master and servo were not kept for the next command: {e}"
+                    );
+                }
+            }
+            if let Some(m) = c.summary().resumed {
+                eprintln!("ptp: {m}");
+            }
+            Some(
+                c.close(card.backend())
+                    .context("cannot stop the PTP clock that ran beside the job")?,
+            )
+        }
         None => None,
     };
     // The card's part is over: a persistent simulated card is saved now, whatever the outputs do.

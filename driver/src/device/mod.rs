@@ -423,6 +423,12 @@ pub trait Backend {
         None
     }
 
+    /// A simulated card kept between commands: its state file (state that belongs to the card, as
+    /// a PTP clock's saved master, lives beside it). None otherwise.
+    fn saved_state_path(&self) -> Option<std::path::PathBuf> {
+        None
+    }
+
     /// Simulated backends whose register reads take long (a PCIe round trip): the simulated time
     /// window, ns, in which the card served the latest [`Backend::read32`] (it latched the register
     /// then), narrower than the [`Backend::sim_time_ns`] readings around the call. `None`: use those.
@@ -529,6 +535,9 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     }
     fn sim_time_ns(&mut self) -> Option<u64> {
         (**self).sim_time_ns()
+    }
+    fn saved_state_path(&self) -> Option<std::path::PathBuf> {
+        (**self).saved_state_path()
     }
     fn last_read_served_ns(&mut self) -> Option<(u64, u64)> {
         (**self).last_read_served_ns()

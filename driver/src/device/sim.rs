@@ -441,6 +441,13 @@ impl Drop for SimBackend {
 }
 
 impl Backend for SimBackend {
+    fn saved_state_path(&self) -> Option<std::path::PathBuf> {
+        self.persist
+            .as_ref()
+            .filter(|p| !p.read_only)
+            .map(|p| p.path.clone())
+    }
+
     fn describe(&self) -> String {
         let c = self.card.config();
         format!(

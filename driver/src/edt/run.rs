@@ -67,6 +67,10 @@ pub struct RunConfig {
     /// `--ptp ROLE[,OPT...]`: a PTP clock beside the sender on the simulated card (L2 only:
     /// [`crate::ptp::beside::BesideSpec::for_send`]; docs/PTP.md).
     pub ptp: Option<String>,
+    /// A grandmaster in software at the far end of the path for `--ptp slave` (a test facility:
+    /// the path model carries TCP only; [`crate::ptp::path_master`]).
+    #[serde(skip)]
+    pub ptp_master: Option<crate::ptp::path_master::PathMasterConfig>,
 }
 
 impl Default for RunConfig {
@@ -96,6 +100,7 @@ impl Default for RunConfig {
             capture: false,
             rcv_buf: 6 * 1024 * 1024,
             ptp: None,
+            ptp_master: None,
         }
     }
 }
@@ -432,6 +437,25 @@ pub fn run(cfg: &RunConfig) -> Result<Report, EdtError> {
                     .map_err(EdtError::Invalid)?,
             ),
         };
+    if cfg.ptp_master.is_some() {
+        match &ptp {
+            Some(s) if s.cfg.role != crate::ptp::Role::Master => {}
+            Some(_) => {
+                return Err(EdtError::Invalid(
+                    "--ptp-master is a grandmaster for the clock of --ptp to follow: use --ptp \
+                     slave (or auto), not master"
+                        .into(),
+                ))
+            }
+            None => {
+                return Err(EdtError::Invalid(
+                    "--ptp-master is a grandmaster for the clock of --ptp to follow: add --ptp \
+                     slave,... (e.g. --ptp slave,log-sync=-4,log-announce=-3)"
+                        .into(),
+                ))
+            }
+        }
+    }
     match cfg.card {
         CardKind::Model => run_on(cfg, IdealCardModel::new(cfg.line_rate_bps)).map(|(r, _)| r),
         CardKind::Sim => {
@@ -445,6 +469,9 @@ pub fn run(cfg: &RunConfig) -> Result<Report, EdtError> {
                         }
                     }),
                 )?;
+            }
+            if let Some(m) = cfg.ptp_master {
+                port.attach_path_master(m);
             }
             let (mut r, mut port) = run_on(cfg, port)?;
             if let Some(e) = port.error() {
