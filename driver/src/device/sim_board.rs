@@ -136,6 +136,15 @@ impl BoardBackend {
         t
     }
 
+    /// Move frames injected through the tap onto the board's RX line.
+    fn feed_rx(&mut self) {
+        if let Some(t) = &self.tap {
+            for (at_ps, bytes, bad) in t.take_rx_in() {
+                self.card.rx_inject(bytes, at_ps, bad);
+            }
+        }
+    }
+
     fn drain_wire(&mut self) {
         if let Some(s) = &self.stats_tap {
             s.set(self.card.pcie().stats());
@@ -144,8 +153,10 @@ impl BoardBackend {
             t.set(c.stats());
         }
         let frames: Vec<WireFrame> = self.card.wire_mut().take_frames();
+        let arrivals = self.card.take_rx_arrivals();
         if let Some(t) = &self.tap {
             t.push_frames(frames, self.card.cycle(), self.card.wire().stats());
+            t.push_rx_arrivals(arrivals);
         }
     }
 
@@ -230,6 +241,7 @@ impl Backend for BoardBackend {
 
     fn read32(&mut self, offset: usize) -> u32 {
         let off = host_dma::bar0_offset(offset);
+        self.feed_rx();
         self.mmio_ops += 1;
         let r = self.card.mmio_read(off);
         self.drain_wire();
@@ -241,6 +253,7 @@ impl Backend for BoardBackend {
 
     fn write32(&mut self, offset: usize, value: u32) {
         let off = host_dma::bar0_offset(offset);
+        self.feed_rx();
         self.mmio_ops += 1;
         self.card.mmio_write(off, value);
     }
@@ -266,6 +279,7 @@ impl Backend for BoardBackend {
     }
 
     fn wait_ns(&mut self, ns: u64) -> Result<(), DeviceError> {
+        self.feed_rx();
         let target = self.card.now_ps().saturating_add(ns.saturating_mul(1000));
         self.card.run_until_ps(target);
         self.drain_wire();
@@ -273,6 +287,7 @@ impl Backend for BoardBackend {
     }
 
     fn wait_irq(&mut self, timeout_ns: u64) -> Result<bool, DeviceError> {
+        self.feed_rx();
         let target = self
             .card
             .now_ps()

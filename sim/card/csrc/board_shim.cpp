@@ -26,12 +26,6 @@ inline void bput(VlWide<N>& port, const uint64_t* w) {
     for (std::size_t i = 0; i < N; i++) port[i] = static_cast<uint32_t>(w[i / 2] >> (32 * (i % 2)));
 }
 template <typename T>
-inline void bclear(T& port) { port = 0; }
-template <std::size_t N>
-inline void bclear(VlWide<N>& port) {
-    for (std::size_t i = 0; i < N; i++) port[i] = 0;
-}
-template <typename T>
 inline void bget(const T& port, uint64_t* w, int words) {
     for (int i = 0; i < words; i++) w[i] = 0;
     w[0] = static_cast<uint64_t>(port);
@@ -82,14 +76,15 @@ void set_inputs(TSNIC_BTOP* t, const tsnic_board_in* in) {
     t->m_axis_tx_tready = static_cast<uint8_t>(in->tx_tready);
     t->s_mac_tx_lag_valid = static_cast<uint8_t>(in->mac_lag_valid);
     t->s_mac_tx_lag_ns = static_cast<uint16_t>(in->mac_lag_ns);
-    // RX idle (no frames arrive in this model), flash pins pulled up, ICAP idle
-    bclear(t->s_axis_rx_tdata);  // 64 (SUME) or 512 bits (Alveo)
-    bclear(t->s_axis_rx_tkeep);
-    t->s_axis_rx_tuser = 0;
-    t->s_axis_rx_tvalid = 0;
-    t->s_axis_rx_tlast = 0;
-    t->rx_sof = 0;
-    t->rx_sof_lane4 = 0;
+    // RX from the MAC model (src/board/xgmii_rx.rs on the SUME, the RX line on the Alveos)
+    bput(t->s_axis_rx_tdata, in->rx_tdata);  // 64 (SUME) or 512 bits (Alveo)
+    bput(t->s_axis_rx_tkeep, &in->rx_tkeep);
+    t->s_axis_rx_tuser = static_cast<uint8_t>(in->rx_tuser);
+    t->s_axis_rx_tvalid = static_cast<uint8_t>(in->rx_tvalid);
+    t->s_axis_rx_tlast = static_cast<uint8_t>(in->rx_tlast);
+    t->rx_sof = static_cast<uint8_t>(in->rx_sof);
+    t->rx_sof_lane4 = static_cast<uint8_t>(in->rx_sof_lane4);
+    // flash pins pulled up, ICAP idle
     t->qspi_dq_i = 0xF;
     t->icap_ce = 1;
     t->icap_o = 0;

@@ -36,6 +36,13 @@ pub struct BoardIn {
     pub mac_lag_valid: u64,
     pub mac_lag_ns: u64,
     pub mac_rx_up: u64,
+    pub rx_tdata: [u64; WIDE_WORDS],
+    pub rx_tkeep: u64,
+    pub rx_tvalid: u64,
+    pub rx_tlast: u64,
+    pub rx_tuser: u64,
+    pub rx_sof: u64,
+    pub rx_sof_lane4: u64,
 }
 
 /// Outputs of `tsnic_board_core` at one clock instant, before the edge (mirrors `csrc/board_ports.h`).
@@ -251,7 +258,7 @@ mod tests {
     fn port_images_are_plain_u64_arrays() {
         assert_eq!(
             std::mem::size_of::<BoardIn>(),
-            8 * (2 + 2 * (WIDE_WORDS + 4 + 3) + 2 + 7 + 4 + 3 + 1)
+            8 * (2 + 2 * (WIDE_WORDS + 4 + 3) + 2 + 7 + 4 + 3 + 1 + WIDE_WORDS + 6)
         );
         assert_eq!(
             std::mem::size_of::<BoardOut>(),
