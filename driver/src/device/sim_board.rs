@@ -66,24 +66,43 @@ impl BoardBackend {
             last_error: None,
             mmio_ops: 0,
         };
-        b.card.pcie_mut().bus_master = true;
-        let p = *b.card.pcie().config();
+        b.host_setup()?;
+        Ok(b)
+    }
+
+    /// The host's part after a reset: bus mastering on, MSI-X table entry 0 programmed and unmasked
+    /// through BAR0 and read back, MSI-X on; then wait for the core to clear its RAMs.
+    fn host_setup(&mut self) -> Result<(), DeviceError> {
+        self.card.pcie_mut().bus_master = true;
+        let p = *self.card.pcie().config();
         let e = MSIX_TABLE;
-        b.card.mmio_write(e, p.msi_addr as u32);
-        b.card.mmio_write(e + 4, (p.msi_addr >> 32) as u32);
-        b.card.mmio_write(e + 8, p.msi_data);
-        b.card.mmio_write(e + 12, 0); // vector control: unmasked
-        b.card.pcie_mut().msix_enable = true;
-        b.await_reset_done()?;
+        self.card.mmio_write(e, p.msi_addr as u32);
+        self.card.mmio_write(e + 4, (p.msi_addr >> 32) as u32);
+        self.card.mmio_write(e + 8, p.msi_data);
+        self.card.mmio_write(e + 12, 0); // vector control: unmasked
+        self.card.pcie_mut().msix_enable = true;
+        self.await_reset_done()?;
         // the table as the card holds it (a read after the writes: they have landed)
-        let lo = b.card.mmio_read(e).map_err(board_err)?;
-        let data = b.card.mmio_read(e + 8).map_err(board_err)?;
+        let lo = self.card.mmio_read(e).map_err(board_err)?;
+        let data = self.card.mmio_read(e + 8).map_err(board_err)?;
         if u64::from(lo) != p.msi_addr & 0xffff_ffff || data != p.msi_data {
             return Err(DeviceError::Sim(format!(
                 "the board's MSI-X table entry 0 reads back address {lo:#x} data {data:#x}, not what the host wrote"
             )));
         }
-        Ok(b)
+        Ok(())
+    }
+
+    /// Reset the card as a reconfiguration of the FPGA does (`reset_cycles` PCIe clock cycles of
+    /// `rst`), then redo the host's part ([`BoardBackend::host_setup`]): the endpoint forgot its
+    /// MSI-X table.
+    pub fn reset_card(&mut self, reset_cycles: u64) -> Result<(), DeviceError> {
+        self.card.reset(reset_cycles);
+        self.card.run_until_ps(
+            self.card.now_ps() + (reset_cycles + 2) * self.card.config().clk_period_ps,
+        );
+        self.card.pcie_mut().msix_enable = false;
+        self.host_setup()
     }
 
     /// Run until CTRL_STATUS.RESET_BUSY falls (the core clears its RAMs after reset).

@@ -31,11 +31,11 @@ pub mod ffi;
 pub mod pcie;
 pub mod xgmii_rx;
 
-use crate::ffi::{PortsIn, PortsOut};
+use crate::ffi::{FlashOut, PortsIn, PortsOut};
 use crate::hostmem::HostMemory;
 use crate::rx::{RxArrival, RxFrame, RxPort, RxStats};
 use crate::wire::{LineRate, Wire};
-use crate::SimError;
+use crate::{FlashPins, SimError};
 pub use cmac::{Cmac, CmacConfig, CmacStats};
 pub use ffi::BoardModel;
 use ffi::{BoardIn, BoardOut, BoardRtl, EDGE_CLK, EDGE_MAC};
@@ -145,6 +145,10 @@ pub struct BoardCard {
     rx: BoardRx,
     /// The TX wire looped back into RX after this delay, ps.
     loopback_ps: Option<u64>,
+    /// The flash and configuration model on the core's flash and ICAP pins.
+    flash: Option<Box<dyn FlashPins>>,
+    /// PCIe clock cycles the core stays in reset after a reconfiguration (or [`BoardCard::reset`]).
+    reset_left: u64,
     /// MSI-X interrupts the host has taken ([`BoardCard::run_until_irq_or_ps`]).
     irqs_taken: u64,
 }
@@ -229,6 +233,8 @@ impl BoardCard {
                 BoardRx::Xgmii(XgmiiRx::new(cfg.mac_period_ps, cfg.mac_phase_ps))
             },
             loopback_ps: None,
+            flash: None,
+            reset_left: 0,
             irqs_taken: 0,
         };
         // the board core takes every RX beat (s_axis_rx_tready is 1 with MAC_DOMAIN = 1)
@@ -247,6 +253,38 @@ impl BoardCard {
         &self.cfg
     }
 
+    /// Attach a flash/configuration model to the core's flash and ICAP pins (replacing one attached
+    /// before, returned), as `SimCard::attach_flash` does on the core build.
+    pub fn attach_flash(
+        &mut self,
+        flash: Box<dyn FlashPins>,
+    ) -> Result<Option<Box<dyn FlashPins>>, SimError> {
+        if !self.rtl.flash_io(None, None) {
+            return Err(SimError::BadConfig(
+                "this board model has no configuration-flash pins".into(),
+            ));
+        }
+        Ok(self.flash.replace(flash))
+    }
+
+    /// Detach the flash model, leaving the pins pulled up as with none.
+    pub fn detach_flash(&mut self) -> Option<Box<dyn FlashPins>> {
+        let f = self.flash.take();
+        if f.is_some() {
+            self.rtl
+                .flash_io(Some(&crate::ffi::FlashIn::default()), None);
+        }
+        f
+    }
+
+    /// Hold the core's reset (`rst`: the PCIe endpoint, the core and both MAC sides' crossings) for
+    /// `cycles` PCIe clock cycles from the next edge on, as a reconfiguration of the FPGA does. The
+    /// endpoint forgets its MSI-X table: the host programs it again.
+    pub fn reset(&mut self, cycles: u64) {
+        self.inp.rst = 1;
+        self.reset_left = cycles.max(1) + 1;
+    }
+
     /// One instant: the next edge of either clock (both if they coincide).
     pub fn step(&mut self) {
         let t = self.next_clk_ps.min(self.next_mac_ps);
@@ -259,6 +297,12 @@ impl BoardCard {
         }
         self.now_ps = t;
         if edges & EDGE_CLK != 0 {
+            if self.reset_left > 0 {
+                self.reset_left -= 1;
+                if self.reset_left == 0 {
+                    self.inp.rst = 0;
+                }
+            }
             self.pcie.drive(&mut self.inp, t);
         }
         if edges & EDGE_MAC != 0 {
@@ -291,6 +335,18 @@ impl BoardCard {
             self.pcie.clock(&self.inp, &self.out, t, &mut self.mem);
             self.clk_cycles += 1;
             self.next_clk_ps += self.cfg.clk_period_ps;
+            if let Some(flash) = self.flash.as_mut() {
+                // the pins after this edge; the answer is on them at the next one (as on the core
+                // build: SimCard's flash cycle)
+                let mut pins = FlashOut::default();
+                self.rtl.flash_io(None, Some(&mut pins));
+                let answer = flash.cycle(self.next_clk_ps, &pins);
+                self.rtl.flash_io(Some(&answer), None);
+                if flash.take_reconfigure() {
+                    self.inp.rst = 1;
+                    self.reset_left = self.cfg.reset_cycles.max(1) + 1;
+                }
+            }
         }
         if edges & EDGE_MAC != 0 {
             let o = &mut self.wire_out;
