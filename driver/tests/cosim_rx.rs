@@ -21,7 +21,7 @@ enum Rig {
     Core(Box<SimBackend>),
     /// The SUME board build (`sim:board`).
     #[cfg(feature = "board")]
-    Board(Box<tsnic::device::sim_board::BoardBackend>),
+    Board(Box<tsnic::device::sim_board::BoardBackend>, On),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +29,10 @@ enum On {
     Core,
     #[cfg(feature = "board")]
     Board,
+    /// The Alveo U50 build (`sim:board=u50`: RX at 512 bits on the CMAC clock, stamped at the
+    /// first beat).
+    #[cfg(feature = "alveo")]
+    BoardU50,
 }
 
 impl Rig {
@@ -47,7 +51,17 @@ impl Rig {
                 )
                 .expect("board backend");
                 let tap = b.tap();
-                (Rig::Board(Box::new(b)), tap)
+                (Rig::Board(Box::new(b), on), tap)
+            }
+            #[cfg(feature = "alveo")]
+            On::BoardU50 => {
+                use tsnic_sim::board::{BoardConfig, BoardModel};
+                let mut b = tsnic::device::sim_board::BoardBackend::new(BoardConfig::alveo(
+                    BoardModel::AlveoU50,
+                ))
+                .expect("board backend (U50)");
+                let tap = b.tap();
+                (Rig::Board(Box::new(b), on), tap)
             }
         }
     }
@@ -56,7 +70,7 @@ impl Rig {
         match self {
             Rig::Core(b) => b.as_mut(),
             #[cfg(feature = "board")]
-            Rig::Board(b) => b.as_mut(),
+            Rig::Board(b, _) => b.as_mut(),
         }
     }
 
@@ -64,7 +78,7 @@ impl Rig {
         match self {
             Rig::Core(_) => On::Core,
             #[cfg(feature = "board")]
-            Rig::Board(_) => On::Board,
+            Rig::Board(_, on) => *on,
         }
     }
 
@@ -73,7 +87,7 @@ impl Rig {
         match self {
             Rig::Core(b) => b.card().now_ps(),
             #[cfg(feature = "board")]
-            Rig::Board(b) => b.card().now_ps(),
+            Rig::Board(b, _) => b.card().now_ps(),
         }
     }
 
@@ -81,7 +95,7 @@ impl Rig {
         match self {
             Rig::Core(b) => b.card().set_loopback(delay_ps),
             #[cfg(feature = "board")]
-            Rig::Board(b) => b.card().set_loopback(delay_ps),
+            Rig::Board(b, _) => b.card().set_loopback(delay_ps),
         }
     }
 
@@ -90,7 +104,7 @@ impl Rig {
         match self {
             Rig::Core(b) => b.card().rx().stats().late_injections,
             #[cfg(feature = "board")]
-            Rig::Board(b) => b.card().rx_stats().late_injections,
+            Rig::Board(b, _) => b.card().rx_stats().late_injections,
         }
     }
 
@@ -99,7 +113,7 @@ impl Rig {
         match self {
             Rig::Core(b) => b.card().rx().queued(),
             #[cfg(feature = "board")]
-            Rig::Board(b) => b.card().rx_queued(),
+            Rig::Board(b, _) => b.card().rx_queued(),
         }
     }
 
@@ -362,6 +376,8 @@ fn loopback_tx_to_rx(on: On) {
                 errs.iter().max().unwrap()
             );
         }
+        #[cfg(feature = "alveo")]
+        On::BoardU50 => panic!("the loopback test runs on the core build and the SUME board"),
     }
     assert_eq!(rxq0.counters(r.b()).frames, got0.len() as u32);
     assert_eq!(rxq0.counters(r.b()).drop_nobuf, 0);
@@ -382,6 +398,14 @@ fn injected_frames_times_drops_and_status() {
 #[test]
 fn board_injected_frames_times_drops_and_status() {
     injected_frames(On::Board);
+}
+
+/// The same on the Alveo U50 build (512-bit RX on the CMAC clock, RX_SOF_IN = 0): bytes, status,
+/// drops, and each stamp against its first beat's edge.
+#[cfg(feature = "alveo")]
+#[test]
+fn board_u50_injected_frames_times_drops_and_status() {
+    injected_frames(On::BoardU50);
 }
 
 fn injected_frames(on: On) {
@@ -465,6 +489,10 @@ fn injected_frames(on: On) {
             assert_eq!((cpls.len(), w.len()), (1, 1));
             cpls[0].depart_ns as i64 * 1000 - w[0].start_ps as i64
         }
+        // not calibrated from a TX stamp on the Alveo: its stamp path is changing (the CMAC's
+        // handshake); its arrivals are checked against their own first beats below
+        #[cfg(feature = "alveo")]
+        On::BoardU50 => 0,
     };
     let now_ps = r.now_ps();
     let times: Vec<u64> = (0..6)
@@ -478,6 +506,7 @@ fn injected_frames(on: On) {
     let arr = tap.take_rx_arrivals();
     assert_eq!(arr.len(), 6);
     let mut lanes = [0; 2];
+    let mut u50_offsets: Vec<i64> = Vec::new();
     for (i, (p, a)) in got.iter().zip(&arr).enumerate() {
         match on {
             On::Core => {
@@ -513,6 +542,18 @@ fn injected_frames(on: On) {
                     a.start_ps
                 );
             }
+            #[cfg(feature = "alveo")]
+            On::BoardU50 => {
+                // the line model hands the first 64-byte beat over at the first MAC edge once the
+                // preamble and 64 bytes are in (72 bytes at 100G: 5.76 ns; edges 3.103 ns apart)
+                assert_eq!(a.start_ps, times[i], "idle line: starts when injected");
+                let d = a.first_beat_ps - a.start_ps;
+                assert!(
+                    (5760..5760 + 3104).contains(&d),
+                    "first beat {d} ps after the start"
+                );
+                u50_offsets.push((p.arrival_ns as i64 - 100) * 1000 - a.first_beat_ps as i64);
+            }
         }
         let want = if i == 4 {
             RxStatus::BadFcs
@@ -522,11 +563,22 @@ fn injected_frames(on: On) {
         assert_eq!(RxStatus::from_code(p.status), Some(want));
         assert_eq!(p.data, frame(64 + i * 10, i as u8, 1));
     }
-    if on != On::Core {
+    #[cfg(feature = "board")]
+    if on == On::Board {
         assert!(
             lanes[0] > 0 && lanes[1] > 0,
             "lane 0 and lane 4 starts: {lanes:?}"
         );
+    }
+    // U50 (RX_SOF_IN = 0): the stamp is the MAC-domain time at the first beat's edge, rounded
+    // (round(t + c + 0.3 - lag), lag 0..0.41 ns): stamp minus first beat is one constant c within
+    // -0.61..+0.80 ns, so the offsets of all frames lie within 1.41 ns of each other
+    if !u50_offsets.is_empty() {
+        let (lo, hi) = (
+            *u50_offsets.iter().min().unwrap(),
+            *u50_offsets.iter().max().unwrap(),
+        );
+        assert!(hi - lo <= 1410, "stamp - first beat, ps: {u50_offsets:?}");
     }
     let _ = (phc, s0, s1);
     // queue 1 has no buffers: a steered frame is dropped and counted, never silently
