@@ -833,7 +833,7 @@ pub fn open_sim_backend(opts: &SimOptions) -> Result<sim::SimBackend, DeviceErro
     if opts.board {
         return Err(DeviceError::BadSimOptions {
             spec: "sim:board".into(),
-            why: "this command needs what only the core build has yet (its flash pins, a saved card): use `sim` (the board build runs `info`, `stats`, `push`, `replay` and register commands)".into(),
+            why: "this needs what only the core build has yet (a saved card, the idle fast-forward): use `sim` (the board build runs `info`, `stats`, `push`, `replay`, `send --card sim:board`, `flash` and register commands)".into(),
         });
     }
     let cfg = match (opts.wide, opts.small) {
