@@ -448,6 +448,7 @@ fn injected_frames(on: On) {
     let s0 = r.b().sim_time_ns().unwrap();
     let phc = tsnic::phc::get_ns(r.b());
     let s1 = r.b().sim_time_ns().unwrap();
+    #[cfg_attr(not(feature = "board"), allow(unused_variables))] // (the board's check)
     let c_ps: i64 = match on {
         On::Core => {
             assert!(s1 - s0 < 1000);
@@ -505,7 +506,9 @@ fn injected_frames(on: On) {
     poll_until(r.b(), &mut rxq, &mut got, 6);
     let arr = tap.take_rx_arrivals();
     assert_eq!(arr.len(), 6);
+    #[cfg_attr(not(feature = "board"), allow(unused_variables, unused_mut))]
     let mut lanes = [0; 2];
+    #[cfg_attr(not(feature = "alveo"), allow(unused_mut))]
     let mut u50_offsets: Vec<i64> = Vec::new();
     for (i, (p, a)) in got.iter().zip(&arr).enumerate() {
         match on {
