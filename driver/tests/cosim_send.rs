@@ -51,8 +51,7 @@ fn port_departs_at_launch_time_and_records_the_wire() {
 }
 
 /// The same on the board build (`sim:board`, issue 31): the EDT sender's TX side through the PCIe
-/// hard-block model. (Its closed loop cannot run there yet: the ACKs come back through the card's RX
-/// path, whose inputs the board model leaves idle.)
+/// hard-block model (its closed loop: `board_closed_loop_cubic_and_bbr_match_the_core_build`).
 #[cfg(feature = "board")]
 #[test]
 fn board_port_departs_at_launch_time_and_records_the_wire() {
@@ -171,6 +170,69 @@ fn cubic_200kb_through_the_simulated_card() {
     // (frames wait behind their burst on the card, which is not counted).
     assert!(r.srtt_us.min >= r.base_rtt_us * 0.99, "{t}");
     assert!(r.srtt_us.p99 <= r.base_rtt_us * 1.3, "{t}");
+}
+
+/// Closed loop on the board build (`--card sim:board`, issue 31): a short CUBIC and a short BBR
+/// transfer complete with the ACKs coming back through the board core's RX path (the XGMII RX
+/// stand-in, the MAC-domain RX stamp, the RX DMA over the PCIe model), every byte delivered once,
+/// and the TCP byte stream on the wire identical to the core build's for the same run. Each ACK's
+/// arrival stamp lies within [-1, 5] ns of the path model's arrival: the RX line starts it at the
+/// next XGMII half word (0..3.2 ns), the stamp rounds PHC + 0.3 - lag (lag 0..0.41 ns: -0.61..+0.8),
+/// and the port's PHC offset, from a TX frame's truncated stamp against its first beat's whole ns,
+/// is off by under -1..+1.41 ns.
+#[cfg(feature = "board")]
+#[test]
+fn board_closed_loop_cubic_and_bbr_match_the_core_build() {
+    if !core_ready() {
+        return;
+    }
+    for cc in [CcKind::Cubic, CcKind::Bbr] {
+        let bytes = 60_000;
+        let mut c = sim_cfg("rate=10G,rtt=50us,buffer=1MB", bytes, cc);
+        c.capture = true;
+        let core = run(&c).unwrap();
+        assert!(core.completed, "{}", core.table());
+        c.card = CardKind::SimBoard;
+        let wall = std::time::Instant::now();
+        let r = run(&c).unwrap();
+        let t = r.table();
+        eprintln!(
+            "{cc:?} on sim:board: {:.2} s wall",
+            wall.elapsed().as_secs_f64()
+        );
+        assert!(r.completed, "{t}");
+        assert!(r.card.contains("sim:board"), "{}", r.card);
+        assert_eq!(r.receiver_delivered, bytes, "{t}");
+        assert_eq!(r.bytes_acked, bytes, "{t}");
+        assert_eq!(
+            (
+                r.receiver_duplicate_bytes,
+                r.receiver_corrupt_bytes,
+                r.receiver_beyond_window_bytes
+            ),
+            (0, 0, 0),
+            "{t}"
+        );
+        let stream = tcp_stream(&r.pcap);
+        assert_eq!(stream.len() as u64, bytes, "{t}");
+        assert!(
+            stream == tcp_stream(&core.pcap),
+            "{cc:?}: the byte stream on the board's wire differs from the core build's"
+        );
+        let s = r.card_stats.as_ref().expect("card stats");
+        assert_eq!(s.early, 0, "{t}");
+        // every ACK came back through the board's RX path
+        assert!(s.rx_received >= 10, "{t}\n{s:?}");
+        assert_eq!(s.rx_received, s.rx_injected, "{s:?}");
+        assert_eq!((s.rx_errors, s.rx_dropped), (0, 0), "{s:?}");
+        let o = &s.rx_arrival_offset_ns;
+        eprintln!(
+            "{cc:?}: {} ACKs through the board, arrival offset vs path model ns min/p50/max {}/{}/{}",
+            s.rx_received, o.min, o.p50, o.max
+        );
+        assert!(o.min >= -1 && o.max <= 5, "arrival offsets {o:?}");
+        assert!(r.srtt_us.min >= r.base_rtt_us * 0.99, "{t}");
+    }
 }
 
 /// EDT paced: with a 1 Gbit/s max pacing rate the sender posts ahead and the card sends each frame

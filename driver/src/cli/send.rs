@@ -55,6 +55,10 @@ pub enum CardArg {
     /// The Verilated RTL (tsnic_core) through the driver's rings and completions, in-process:
     /// real departure times, about one wall second per simulated millisecond.
     Sim,
+    /// The board build (tsnic_board_core behind the PCIe hard-block model, 10G; build with the
+    /// `board` feature): the same through MSI-X, the PCIe link and the MAC clock domain.
+    #[value(name = "sim:board")]
+    SimBoard,
     /// The software card model (IdealCardModel, not the RTL): frames depart at
     /// max(launch time, line free) at line rate. Fast; for unit tests and long runs.
     Model,
@@ -200,7 +204,8 @@ pub struct SendArgs {
     /// Seed of every random choice (same seed, same run).
     #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = super::common::u64_arg)]
     pub seed: u64,
-    /// Card to send through: `sim` (the Verilated RTL, 10G line only) or `model` (software model).
+    /// Card to send through: `sim` (the Verilated RTL, 10G line only), `sim:board` (the board build,
+    /// 10G) or `model` (software model).
     #[arg(long, value_enum, default_value = "sim")]
     pub card: CardArg,
     /// Card port speed, bits/s.
@@ -316,6 +321,11 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
             unsupported.join(", ")
         );
     }
+    if a.card == CardArg::SimBoard {
+        anyhow::bail!(
+            "--peer linux runs with --card sim or --card model, not on the simulated board yet"
+        );
+    }
     if matches!(a.card, CardArg::Sim) && a.sender == SenderArg::Kernel {
         anyhow::bail!("--sender kernel is the kernel's own TCP: use it with --card model");
     }
@@ -368,6 +378,7 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
     };
     let stop = stop_flag()?;
     let report = match (a.card, a.sender) {
+        (CardArg::SimBoard, _) => unreachable!("refused above"),
         (CardArg::Sim, _) => {
             eprintln!(
                 "note: --card sim --peer linux is UNSYNCHRONISED: the Verilated card runs on \
@@ -484,6 +495,7 @@ pub fn run(a: SendArgs) -> Result<()> {
         card: match a.card {
             CardArg::Model => CardKind::Model,
             CardArg::Sim => CardKind::Sim,
+            CardArg::SimBoard => CardKind::SimBoard,
         },
         cc: match a.cc {
             CcArg::Cubic => CcKind::Cubic,

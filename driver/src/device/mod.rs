@@ -743,7 +743,7 @@ impl SimOptions {
         }
         if o.board && matches!(o.state, sim_state::StateChoice::Path(_)) {
             return Err(bad(
-                "a board card is not kept between commands yet: drop `state=` (or use `state=none`)".into(),
+                "a board card is not kept between commands yet: drop `state=` (or use `state=none`) for a fresh board, or use `--backend sim` for a card kept in a state file".into(),
             ));
         }
         Ok(o)
@@ -848,12 +848,36 @@ pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError>
 #[cfg(feature = "sim")]
 fn open_sim(opts: &SimOptions) -> Result<Box<dyn Backend>, DeviceError> {
     if opts.board {
-        // a fresh board card for each command (TSNIC_SIM_STATE does not apply to it yet)
+        // a fresh board card for each command
+        board_state_check(opts)?;
         return Ok(Box::new(sim_board::BoardBackend::new(
             opts.board_kind.config(),
         )?));
     }
     Ok(Box::new(open_sim_backend(opts)?))
+}
+
+/// The board build is a fresh card for every command: asked to keep one (`sim:board,state=PATH`,
+/// or `TSNIC_SIM_STATE` naming a file), say so and how to run, rather than forget it silently.
+#[cfg(feature = "sim")]
+pub fn board_state_check(opts: &SimOptions) -> Result<(), DeviceError> {
+    let asked = match &opts.state {
+        sim_state::StateChoice::Path(p) => Some(format!("state={}", p.display())),
+        sim_state::StateChoice::None => None,
+        sim_state::StateChoice::Default => std::env::var_os(sim_state::ENV)
+            .filter(|v| v != "none")
+            .map(|v| format!("{}={}", sim_state::ENV, v.to_string_lossy())),
+    };
+    match asked {
+        None => Ok(()),
+        Some(what) => Err(DeviceError::BadSimOptions {
+            spec: format!("sim:board ({what})"),
+            why: format!(
+                "the board build is not kept between commands yet (issue 31): each command opens a fresh board, so {what} would be ignored; drop it (unset {env} or set {env}=none) for a fresh board, or use `--backend sim` for a card kept in a state file",
+                env = sim_state::ENV
+            ),
+        }),
+    }
 }
 
 /// [`open_sim`]'s card as its own type (for what only a simulated card has, e.g. its flash pins).
@@ -862,7 +886,7 @@ pub fn open_sim_backend(opts: &SimOptions) -> Result<sim::SimBackend, DeviceErro
     if opts.board {
         return Err(DeviceError::BadSimOptions {
             spec: "sim:board".into(),
-            why: "this command needs what only the core build has yet (its flash pins, a saved card): use `sim` (the board build runs `info`, `stats`, `push`, `replay` and register commands)".into(),
+            why: "this needs what only the core build has yet (a saved card, the idle fast-forward): use `sim` (the board build runs `info`, `stats`, `push`, `replay`, `send --card sim:board`, `flash` and register commands)".into(),
         });
     }
     let cfg = match (opts.wide, opts.small) {

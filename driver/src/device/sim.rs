@@ -97,6 +97,14 @@ impl WireTap {
         st.cycles = cycles;
         st.wire = wire;
     }
+    /// Take the frames injected and not yet moved onto a card's RX line (a backend's next call).
+    pub(crate) fn take_rx_in(&self) -> Vec<(u64, Vec<u8>, bool)> {
+        std::mem::take(&mut self.0.borrow_mut().rx_in)
+    }
+    /// Add the records of frames a backend's RX line handed to its card.
+    pub(crate) fn push_rx_arrivals(&self, arrivals: Vec<tsnic_sim::RxArrival>) {
+        self.0.borrow_mut().rx_arrivals.extend(arrivals);
+    }
     /// Frames injected through the tap and not yet moved onto the card's RX line (they move at the
     /// backend's next call; `SimCard::rx` then counts them).
     pub fn rx_queued(&self) -> usize {

@@ -351,8 +351,8 @@ impl SimCardPort {
     }
 
     /// The same on the board build (`sim:board`: tsnic_board_core behind the PCIe hard-block model,
-    /// 10 Gb/s). Its RX inputs are idle in this model (the shim ties them off): frames put on the RX
-    /// line never arrive, so only the TX side works (no closed loop).
+    /// 10 Gb/s): frames put on the RX line enter the board core's MAC RX inputs (the XGMII RX
+    /// stand-in of `tsnic_sim::board::xgmii_rx`), so the ACKs close the loop as on the core build.
     #[cfg(feature = "board")]
     pub fn open_board(flows: usize) -> Result<SimCardPort, EdtError> {
         let mut b =

@@ -27,6 +27,9 @@ pub enum CardKind {
     Model,
     /// The Verilated RTL through the driver's rings ([`SimCardPort`]); `tsnic send`'s default.
     Sim,
+    /// The same on the board build (`sim:board`: tsnic_board_core behind the PCIe hard-block
+    /// model, 10 Gb/s; [`SimCardPort::open_board`]), built with the `board` feature.
+    SimBoard,
 }
 
 /// Everything one `tsnic send` run needs.
@@ -458,8 +461,12 @@ pub fn run(cfg: &RunConfig) -> Result<Report, EdtError> {
     }
     match cfg.card {
         CardKind::Model => run_on(cfg, IdealCardModel::new(cfg.line_rate_bps)).map(|(r, _)| r),
-        CardKind::Sim => {
-            let mut port = SimCardPort::open(cfg.flows, cfg.line_rate_bps)?;
+        CardKind::Sim | CardKind::SimBoard => {
+            let mut port = if cfg.card == CardKind::SimBoard {
+                open_board(cfg)?
+            } else {
+                SimCardPort::open(cfg.flows, cfg.line_rate_bps)?
+            };
             if let Some(spec) = ptp {
                 port.attach_ptp(
                     spec,
@@ -481,6 +488,26 @@ pub fn run(cfg: &RunConfig) -> Result<Report, EdtError> {
             r.ptp = port.close_ptp()?;
             Ok(r)
         }
+    }
+}
+
+/// The board build's port (`--card sim:board`).
+fn open_board(cfg: &RunConfig) -> Result<SimCardPort, EdtError> {
+    if cfg.line_rate_bps != 10_000_000_000 {
+        return Err(EdtError::Invalid(format!(
+            "the simulated board (the SUME build) has a 10 Gb/s wire, got --line-rate {} bit/s; use --line-rate 10G with --card sim:board",
+            cfg.line_rate_bps
+        )));
+    }
+    #[cfg(feature = "board")]
+    {
+        SimCardPort::open_board(cfg.flows)
+    }
+    #[cfg(not(feature = "board"))]
+    {
+        Err(EdtError::Invalid(
+            "--card sim:board needs the board build: build with `cargo build --release --features tsnic/board`, or use --card sim".into(),
+        ))
     }
 }
 
