@@ -761,7 +761,7 @@ const SIM: &[Case] = &[
 const SEND: &[Case] = &[
     Case { name: "send-model", args: &["send", "--card", "model", "--bytes", "100KB"], ..C },
     Case { name: "send-cc-bad", args: &["send", "--card", "model", "--cc", "reno"], exit: Usage, want: &["possible values: cubic, bbr"], ..C },
-    Case { name: "send-card-bad", args: &["send", "--card", "fpga"], exit: Usage, want: &["possible values: sim, model"], ..C },
+    Case { name: "send-card-bad", args: &["send", "--card", "fpga"], exit: Usage, want: &["possible values: sim, sim:board, model"], ..C },
     Case { name: "send-bytes-0", args: &["send", "--card", "model", "--bytes", "0"], exit: Fail, want: &["--bytes must be at least 1"], ..C },
     Case { name: "send-bytes-exponent", args: &["send", "--card", "model", "--bytes", "1e9"], exit: Usage, want: &["`1e9` is not a size"], ..C },
     Case { name: "send-ptp-master", args: &["send", "--bytes", "20KB", "--ptp", "master"], want: &["completed    true", "MASTER / 4095"], why: "a PTP master runs beside the sender on the card's last TX queue", ..C },
