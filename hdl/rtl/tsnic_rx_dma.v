@@ -32,7 +32,9 @@
 //   are forgotten, and the descriptors of reads still in flight for the queue (counted per queue) are
 //   thrown away when they come back, so a new ring never sees an old one's descriptor. The enabling
 //   CTRL write waits (reg_wr_wait) while a frame of that queue is still in the engine. A PROD write
-//   is clamped to at most the ring size past CONS and never below REQ.
+//   is clamped to at most the ring size past TAKE (not CONS: a driver may repost a slot as soon as it
+//   sees its completion, before that completion's B has come back) and never below REQ. STATUS.BUSY: frames taken and
+//   not yet completed, or descriptor reads out (the rings may be freed once it reads 0).
 // One read ID and one write ID: responses come back in order.
 `resetall
 `timescale 1ns / 1ps
@@ -511,8 +513,9 @@ reg [15:0]       ret_next = 16'd0;
 reg [CBN_W-1:0]  ret_n = {CBN_W{1'b0}};
 reg [15:0]       evt_pend = 16'd0;
 
+integer rm;
 initial begin
-    for (i = 0; i < CB; i = i + 1) rec_mem[i] = 256'd0;
+    for (rm = 0; rm < CB; rm = rm + 1) rec_mem[rm] = 256'd0;
 end
 
 // the descriptor of the frame in T (the cache's read data, held)
@@ -859,9 +862,9 @@ always @(posedge clk) begin : engine
             `TSNIC_RXQ_PROD: begin
                 v = prod_wv[15:0];
                 sz = 16'd1 << eff_log2(slog2[wq]);
-                ahead = v - cons[wq];
-                inflight = dreq[wq] - cons[wq];
-                prod[wq] <= (ahead > sz) ? cons[wq] + sz : ((ahead < inflight) ? dreq[wq] : v);
+                ahead = v - take[wq];
+                inflight = dreq[wq] - take[wq];
+                prod[wq] <= (ahead > sz) ? take[wq] + sz : ((ahead < inflight) ? dreq[wq] : v);
             end
             default: ;
         endcase
@@ -877,7 +880,7 @@ always @(posedge clk) begin : engine
             `TSNIC_RXQ_CTRL:         rd_data_reg <= {31'd0, qen[rq]};
             `TSNIC_RXQ_PROD:         rd_data_reg <= {16'd0, prod[rq]};
             `TSNIC_RXQ_CONS:         rd_data_reg <= {16'd0, cons[rq]};
-            `TSNIC_RXQ_STATUS:       rd_data_reg <= {30'd0, (take[rq] != cons[rq]), qen[rq]};
+            `TSNIC_RXQ_STATUS:       rd_data_reg <= {30'd0, (take[rq] != cons[rq]) || (rdout[rq] != 0), qen[rq]};
             `TSNIC_RXQ_CNT_FRAMES:   rd_data_reg <= c_frames[rq];
             `TSNIC_RXQ_CNT_BYTES:    rd_data_reg <= c_bytes[rq];
             `TSNIC_RXQ_CNT_DROP_NOBUF: rd_data_reg <= c_nobuf[rq];
