@@ -289,9 +289,9 @@ always @* begin : w_want
     end
 end
 
-// read tags: {queue, descriptors, first lane}
+// read tags: {queue, descriptors - 1, first lane}
 reg [RXQ_W-1:0]      tag_q    [0:RD_OUT-1];
-reg [8:0]            tag_n    [0:RD_OUT-1];
+reg [8:0]            tag_nm1  [0:RD_OUT-1];   // descriptors in the read, minus 1
 reg [LANES_LOG2-1:0] tag_lane [0:RD_OUT-1];
 reg [RD_OUT_LOG2:0]  tag_wp = {(RD_OUT_LOG2+1){1'b0}};
 reg [RD_OUT_LOG2:0]  tag_rp = {(RD_OUT_LOG2+1){1'b0}};
@@ -310,33 +310,43 @@ generate
     end
 endgenerate
 
-localparam [1:0] PF_SCAN = 2'd0, PF_CALC1 = 2'd1, PF_CALC2 = 2'd2, PF_AR = 2'd3;
-reg [1:0]        pf_st = PF_SCAN;
+// a read is planned in steps (pf_q's state registered, then the limits, then their minimum, then
+// the issue); a CTRL write to pf_q meanwhile (a reset) abandons it
+localparam [2:0] PF_SCAN = 3'd0, PF_LOAD = 3'd1, PF_LIM = 3'd2, PF_MIN = 3'd3, PF_ISSUE = 3'd4, PF_AR = 3'd5;
+reg [2:0]        pf_st = PF_SCAN;
 reg [RXQ_W-1:0]  pf_scan = {RXQ_W{1'b0}};
 reg [RXQ_W-1:0]  pf_q = {RXQ_W{1'b0}};
+reg              pf_abort = 1'b0;
+reg [3:0]        pr_l2 = 4'd0;
+reg [15:0]       pr_dreq = 16'd0;
+reg [15:0]       pr_prod = 16'd0;
+reg [15:0]       pr_take = 16'd0;
+reg [63:0]       pr_dbase = 64'd0;
 reg [63:0]       pf_daddr = 64'd0;
-reg [8:0]        pf_nwrap = 9'd0;      // min(HALF, to the ring's wrap, posted, room)
+reg [8:0]        pf_lim_a = 9'd0;      // min(HALF, to the ring's wrap)
+reg [8:0]        pf_lim_b = 9'd0;      // min(posted and not requested, room in the cache)
+reg [8:0]        pf_lim_c = 9'd0;      // to the next 4 KiB boundary
+reg [8:0]        pf_n = 9'd0;          // descriptors in the read
 reg [63:0]       ar_addr_reg = 64'd0;
 reg [7:0]        ar_len_reg = 8'd0;
 reg              arvalid_reg = 1'b0;
 
-// calc 1 (pf_q): the ring offset, the descriptor's address, the limits other than 4 KiB
-wire [15:0] pf_mask  = (16'd1 << eff_log2(slog2[pf_q])) - 16'd1;
-wire [15:0] pf_off   = dreq[pf_q] & pf_mask;
+// PF_LIM: the ring offset, the descriptor's address and the limits
+wire [15:0] pf_mask   = (16'd1 << pr_l2) - 16'd1;
+wire [15:0] pf_off    = pr_dreq & pf_mask;
 wire [16:0] pf_towrap = {1'b0, pf_mask} + 17'd1 - {1'b0, pf_off};
-wire [16:0] pf_avail = {1'b0, prod[pf_q] - dreq[pf_q]};
-wire [16:0] pf_room  = DC17 - {1'b0, dreq[pf_q] - take[pf_q]};
-reg  [16:0] pf_lim;
-always @* begin
-    pf_lim = HALF17;
-    if (pf_towrap < pf_lim) pf_lim = pf_towrap;
-    if (pf_avail < pf_lim) pf_lim = pf_avail;
-    if (pf_room < pf_lim) pf_lim = pf_room;
-end
-// calc 2: the 4 KiB limit, the burst
-wire [12:0] pf_to4k  = (13'd4096 - {1'b0, pf_daddr[11:0]}) >> 4;
-wire [8:0]  pf_n     = (pf_to4k < {4'd0, pf_nwrap}) ? pf_to4k[8:0] : pf_nwrap;
-wire        pf_ok    = qen[pf_q] && (stale[pf_q] == 0) && (pf_n != 9'd0) && !tag_full;
+wire [16:0] pf_avail  = {1'b0, pr_prod - pr_dreq};
+wire [16:0] pf_room   = DC17 - {1'b0, pr_dreq - pr_take};
+wire [7:0]  pf_d4k    = pr_dbase[11:4] + pf_off[7:0];       // descriptor slot within its 4 KiB page
+wire [8:0]  pf_to4k   = 9'd256 - {1'b0, pf_d4k};
+// verilator lint_off UNUSEDSIGNAL
+wire [16:0] pf_a      = (pf_towrap < HALF17) ? pf_towrap : HALF17;   // <= HALF
+wire [16:0] pf_b      = (pf_avail < pf_room) ? pf_avail : pf_room;   // <= the cache's size
+// verilator lint_on UNUSEDSIGNAL
+// PF_MIN
+wire [8:0]  pf_ab     = (pf_lim_a < pf_lim_b) ? pf_lim_a : pf_lim_b;
+// PF_ISSUE
+wire        pf_ok     = qen[pf_q] && (stale[pf_q] == 0) && (pf_n != 9'd0) && !tag_full && !pf_abort;
 wire [LANES_LOG2-1:0] pf_lane0;
 wire [63:0] pf_araddr;
 wire [7:0]  pf_arlen;
@@ -346,6 +356,9 @@ generate
         wire [9:0] beats = ({{(10-LANES_LOG2){1'b0}}, pf_daddr[BLOG2-1:4]} + {1'b0, pf_n} + LANES_M1_32[9:0]) >> LANES_LOG2;
         // verilator lint_on UNUSEDSIGNAL
         assign pf_lane0  = pf_daddr[BLOG2-1:4];
+        // verilator lint_off UNUSEDSIGNAL
+        wire [3:0] unused_daddr = pf_daddr[3:0];   // descriptors are 16-byte aligned
+        // verilator lint_on UNUSEDSIGNAL
         assign pf_araddr = {pf_daddr[63:BLOG2], {BLOG2{1'b0}}};
         assign pf_arlen  = beats[7:0] - 8'd1;
     end else begin : g_ar_beats
@@ -360,7 +373,7 @@ generate
         assign pf_arlen  = beats[7:0] - 8'd1;
     end
 endgenerate
-wire pf_issue = (pf_st == PF_CALC2) && pf_ok;
+wire pf_issue = (pf_st == PF_ISSUE) && pf_ok;
 
 assign m_axi_arid    = AXI_RID;
 assign m_axi_araddr  = ar_addr_reg;
@@ -375,9 +388,8 @@ assign m_axi_arvalid = arvalid_reg;
 // ---------------------------------------------------------------------------------------------
 // descriptor return: one descriptor a cycle into the cache
 wire [RXQ_W-1:0] u_q    = tag_q[tag_rpi];
-wire [8:0]       u_n    = tag_n[tag_rpi];
 reg  [8:0]       u_cnt = 9'd0;       // descriptors of the head burst already taken
-wire             u_last_desc = (u_cnt + 9'd1 == u_n);
+wire             u_last_desc = (u_cnt == tag_nm1[tag_rpi]);
 wire             u_emit;
 wire [127:0]     u_desc;
 wire             u_err;
@@ -652,21 +664,36 @@ always @(posedge clk) begin : engine
             pf_scan <= (pf_scan == LAST_Q) ? {RXQ_W{1'b0}} : pf_scan + 1'b1;
             if (want[pf_scan] && !tag_full) begin
                 pf_q <= pf_scan;
-                pf_st <= PF_CALC1;
+                pf_abort <= 1'b0;
+                pf_st <= PF_LOAD;
             end
         end
-        PF_CALC1: begin
-            pf_daddr <= dbase[pf_q] + {44'd0, pf_off, 4'd0};
-            pf_nwrap <= pf_lim[8:0];
-            pf_st <= PF_CALC2;
+        PF_LOAD: begin
+            pr_l2 <= eff_log2(slog2[pf_q]);
+            pr_dreq <= dreq[pf_q];
+            pr_prod <= prod[pf_q];
+            pr_take <= take[pf_q];
+            pr_dbase <= dbase[pf_q];
+            pf_st <= PF_LIM;
         end
-        PF_CALC2: begin
+        PF_LIM: begin
+            pf_daddr <= pr_dbase + {44'd0, pf_off, 4'd0};
+            pf_lim_a <= pf_a[8:0];
+            pf_lim_b <= pf_b[8:0];
+            pf_lim_c <= pf_to4k;
+            pf_st <= PF_MIN;
+        end
+        PF_MIN: begin
+            pf_n <= (pf_lim_c < pf_ab) ? pf_lim_c : pf_ab;
+            pf_st <= PF_ISSUE;
+        end
+        PF_ISSUE: begin
             if (pf_ok) begin
                 ar_addr_reg <= pf_araddr;
                 ar_len_reg <= pf_arlen;
                 arvalid_reg <= 1'b1;
                 tag_q[tag_wpi] <= pf_q;
-                tag_n[tag_wpi] <= pf_n;
+                tag_nm1[tag_wpi] <= pf_n - 9'd1;
                 tag_lane[tag_wpi] <= pf_lane0;
                 tag_wp <= tag_wp + 1'b1;
                 dreq[pf_q] <= dreq[pf_q] + {7'd0, pf_n};
@@ -675,10 +702,11 @@ always @(posedge clk) begin : engine
                 pf_st <= PF_SCAN;
             end
         end
-        default: if (m_axi_arready) begin   // PF_AR
+        PF_AR: if (m_axi_arready) begin
             arvalid_reg <= 1'b0;
             pf_st <= PF_SCAN;
         end
+        default: pf_st <= PF_SCAN;
     endcase
 
     // ---- descriptor return
@@ -848,6 +876,7 @@ always @(posedge clk) begin : engine
             `TSNIC_RXQ_SIZE_LOG2:    if (reg_wr_strb[0]) slog2[wq] <= (reg_wr_data[7:0] > 8'd15) ? 4'd15 : reg_wr_data[3:0];
             `TSNIC_RXQ_CTRL: if (reg_wr_strb[0]) begin
                 qen[wq] <= reg_wr_data[`TSNIC_RXQ_CTRL_ENABLE_BIT];
+                if (wq == pf_q) pf_abort <= 1'b1;
                 if (wr_enable) begin
                     prod[wq] <= 16'd0;
                     dreq[wq] <= 16'd0;
@@ -906,6 +935,10 @@ always @(posedge clk) begin : engine
         u_cnt <= 9'd0;
         tag_wp <= {(RD_OUT_LOG2+1){1'b0}};
         tag_rp <= {(RD_OUT_LOG2+1){1'b0}};
+        // (reset also keeps the few tags in flip-flops: their head feeds the per-queue counters)
+        for (i = 0; i < RD_OUT; i = i + 1) begin
+            tag_q[i] <= {RXQ_W{1'b0}}; tag_nm1[i] <= 9'd0; tag_lane[i] <= {LANES_LOG2{1'b0}};
+        end
         buf_rel_valid <= 1'b0;
         wr_ack_reg <= 1'b0;
         rd_ack_reg <= 1'b0;
