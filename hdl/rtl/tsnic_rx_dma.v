@@ -838,7 +838,9 @@ always @(posedge clk) begin : engine
         end
         W_FLUSH: if (bout_reg == {BOUT_W{1'b0}} && !ret_v) begin
             // every data write before it is acknowledged: write the batch's records
-            awaddr_reg <= (DATA_W > 256) ? {bt_addr[63:BLOG2], {BLOG2{1'b0}}} : bt_addr;
+            // the first record's own address (at 512 bits possibly mid-beat: the burst's bytes then
+            // start there, the first beat's lower lanes unstrobed), so no byte before it is written
+            awaddr_reg <= bt_addr;
             awlen_reg <= cpl_beats[7:0] - 8'd1;
             awvalid_reg <= 1'b1;
             cwvalid_reg <= 1'b1;
