@@ -4,7 +4,8 @@
 //   is small): descriptor and completion ring bases, size, enable, PROD doorbell, CONS, STATUS and
 //   four 32-bit counters.
 // - Descriptor prefetch: each queue keeps up to 2^DC_LOG2 of its posted descriptors on the card, in
-//   one block RAM (tsnic_ram_sdp, {queue, ring index mod 2^DC_LOG2}) as {bad, length, address[63:6]}.
+//   one RAM (tsnic_ram_sdp, {queue, ring index mod 2^DC_LOG2}) as {bad, length, address[63:6]}: LUT RAM
+//   at 4 queues (128 x 75 bits), block RAM from about 16 queues.
 //   A scan visits one queue per cycle; a queue with posted descriptors not yet read asks for a read
 //   when at least half its cache is free or all it has posted fits: one AXI4 read burst of up to
 //   2^(DC_LOG2-1) descriptors, not across the ring's wrap or a 4 KiB boundary, up to 2^RD_OUT_LOG2
@@ -261,7 +262,7 @@ wire [15:0] unused_prod_wv = prod_wv[31:16];
 // verilator lint_on UNUSEDSIGNAL
 
 // ---------------------------------------------------------------------------------------------
-// descriptor cache (block RAM)
+// descriptor cache
 wire                ce_wr_en;
 wire [CA_W-1:0]     ce_wr_addr;
 wire [CE_W-1:0]     ce_wr_data;
