@@ -662,7 +662,8 @@ always @(posedge clk) begin : engine
     // ---- prefetch
     case (pf_st)
         PF_SCAN: begin
-            pf_scan <= (pf_scan == LAST_Q) ? {RXQ_W{1'b0}} : pf_scan + 1'b1;
+            // the scan moves only while a queue wants a read: quiet (not busy) means no change
+            if (|want) pf_scan <= (pf_scan == LAST_Q) ? {RXQ_W{1'b0}} : pf_scan + 1'b1;
             if (want[pf_scan] && !tag_full) begin
                 pf_q <= pf_scan;
                 pf_abort <= 1'b0;
