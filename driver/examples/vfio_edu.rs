@@ -395,6 +395,32 @@ fn run(addr: PciAddress, bench: bool, expect_reset: Option<bool>, c: &mut Checks
                         )),
                     },
                 );
+                // Completion records as the card writes them (8 of 32 bytes, the first 5 with the
+                // phase bit in their last dword), carried by the device's DMA into `dst`, read as
+                // the completion ring reads them: the 5 written ones, byte for byte, none after.
+                let phase = tsnic::contract::CPL_FLAG_PHASE;
+                let mut recs = vec![0u8; 8 * 32];
+                for (k, r) in recs.chunks_exact_mut(32).enumerate() {
+                    for (j, b) in r[..28].iter_mut().enumerate() {
+                        *b = (k * 31 + j * 7) as u8;
+                    }
+                    let w: u32 = if k < 5 { phase | k as u32 } else { k as u32 };
+                    r[28..].copy_from_slice(&w.to_le_bytes());
+                }
+                pci.dma_write(&src, 0, &recs);
+                let moved = dma(&pci, &bar, src.iova(), EDU_BUF, recs.len(), false)
+                    .and_then(|_| dma(&pci, &bar, EDU_BUF, dst.iova(), recs.len(), true));
+                let mut out = vec![0u8; recs.len()];
+                c.check(
+                    "completion records the device wrote: read up to the first without its phase bit",
+                    moved.and_then(|_| {
+                        match pci.dma_read_valid(&dst, 0, 32, phase, true, &mut out) {
+                            5 if out[..160] == recs[..160] => Ok(String::new()),
+                            5 => Err("5 records, but not the bytes written".into()),
+                            n => Err(format!("{n} records where 5 carry the phase bit")),
+                        }
+                    }),
+                );
             }
             let freed = pci
                 .dma_free(src)

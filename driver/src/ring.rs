@@ -12,8 +12,6 @@
 //! - [`Rings`]: the queues and the completion ring together; `poll` hands each completion back to its
 //!   queue, which frees the buffer.
 
-use std::sync::atomic::{fence, Ordering};
-
 use thiserror::Error;
 
 use crate::contract::{
@@ -126,7 +124,13 @@ pub struct TxQueue {
     prod_reg: usize,
     cons_reg: usize,
     doorbells: u64,
+    /// Descriptors written since the last flush (at most [`STAGE`], in ring order, not wrapping),
+    /// to go to the ring in one DMA write before the doorbell that announces them.
+    stage: Vec<u8>,
 }
+
+/// Descriptors a queue gathers before it writes them to its ring in one DMA write.
+pub const STAGE: usize = 64;
 
 impl TxQueue {
     /// Allocate the ring and buffers, program queue `q`'s registers and enable it.
@@ -226,6 +230,7 @@ impl TxQueue {
             prod_reg: r(reg::Q_PROD),
             cons_reg: r(reg::Q_CONS),
             doorbells: 0,
+            stage: Vec::with_capacity(STAGE * DESC_SIZE),
         })
     }
 
@@ -331,11 +336,14 @@ impl TxQueue {
             flags: flags.bits(),
             reserved: 0,
         };
-        b.dma_write(
-            &self.desc,
-            (self.prod & self.mask) as usize * DESC_SIZE,
-            &encode_desc(&d),
-        );
+        // Gathered, written to the ring with the others of the burst (`flush`): one DMA write per
+        // burst, not one per frame. A block never wraps: it is flushed at the ring's end.
+        if self.stage.len() >= STAGE * DESC_SIZE
+            || (self.prod & self.mask == 0 && !self.stage.is_empty())
+        {
+            self.flush(b);
+        }
+        self.stage.extend_from_slice(&encode_desc(&d));
         self.prod = self.prod.wrapping_add(1);
         if self.pending() >= self.batch {
             self.doorbell(b);
@@ -343,9 +351,23 @@ impl TxQueue {
         Ok(Ok(buf))
     }
 
-    /// Announce every pending descriptor (one Q_PROD write; the backend orders it after the DMA writes).
+    /// Write the gathered descriptors to the ring (one DMA write): those of slots `prod - n .. prod`.
+    #[inline]
+    fn flush(&mut self, b: &mut dyn Backend) {
+        if self.stage.is_empty() {
+            return;
+        }
+        let n = (self.stage.len() / DESC_SIZE) as u32;
+        let first = self.prod.wrapping_sub(n) & self.mask;
+        b.dma_write(&self.desc, first as usize * DESC_SIZE, &self.stage);
+        self.stage.clear();
+    }
+
+    /// Announce every pending descriptor: the gathered ones written to the ring, then one Q_PROD
+    /// write (the backend orders it after the DMA writes).
     #[inline]
     pub fn doorbell(&mut self, b: &mut dyn Backend) {
+        self.flush(b);
         if self.rung != self.prod {
             b.write32(self.prod_reg, self.prod & 0xffff);
             self.rung = self.prod;
@@ -413,6 +435,9 @@ fn encode_desc(d: &TxDescriptor) -> [u8; DESC_SIZE] {
     b
 }
 
+/// Completion records [`CplRing::poll`] takes in one backend call.
+pub const CPL_BATCH: usize = 32;
+
 /// The completion ring.
 #[derive(Debug)]
 pub struct CplRing {
@@ -424,6 +449,8 @@ pub struct CplRing {
     /// A queue whose completions [`CplRing::poll`] sets aside instead of returning (a clock running
     /// beside a job on the same card: [`CplRing::set_aside`]), and the records set aside.
     aside: Option<(u16, Vec<Completion>)>,
+    /// Where [`CplRing::poll`] copies a batch of records.
+    buf: Vec<u8>,
 }
 
 impl CplRing {
@@ -449,6 +476,7 @@ impl CplRing {
             phase: true,
             cons_reg: reg::CPL_CONS,
             aside: None,
+            buf: vec![0; CPL_BATCH * CPL_SIZE],
         })
     }
 
@@ -491,29 +519,41 @@ impl CplRing {
     pub fn poll(&mut self, b: &mut dyn Backend, out: &mut Vec<Completion>, max: usize) -> usize {
         let mut n = 0;
         let mut to_out = 0;
+        // Records taken CPL_BATCH at a time, in one backend call each ([`Backend::dma_read_valid`]:
+        // the phase dwords read first, then the records in one copy), never across the ring's end
+        // (the phase flips there).
+        let buf = &mut self.buf;
         while n < max {
-            let off = (self.cons & self.mask) as usize * CPL_SIZE;
-            let flags = b.dma_read_u32(&self.region, off + CPL_SIZE - 4);
-            if (flags & CplFlags::PHASE.bits() != 0) != self.phase {
-                break;
-            }
-            // The phase word was read first; the rest of the record must not be read before it.
-            fence(Ordering::Acquire);
-            let mut rec = [0u8; CPL_SIZE];
-            b.dma_read(&self.region, off, &mut rec);
-            let c = Completion::from_bytes(&rec);
-            match &mut self.aside {
-                Some((q, v)) if *q == c.queue => v.push(c),
-                _ => {
-                    out.push(c);
-                    to_out += 1;
+            let idx = (self.cons & self.mask) as usize;
+            let room = (self.mask as usize + 1 - idx).min(max - n).min(CPL_BATCH);
+            let k = b.dma_read_valid(
+                &self.region,
+                idx * CPL_SIZE,
+                CPL_SIZE,
+                CplFlags::PHASE.bits(),
+                self.phase,
+                &mut buf[..room * CPL_SIZE],
+            );
+            for rec in buf[..k * CPL_SIZE].chunks_exact(CPL_SIZE) {
+                let mut r = [0u8; CPL_SIZE];
+                r.copy_from_slice(rec);
+                let c = Completion::from_bytes(&r);
+                match &mut self.aside {
+                    Some((q, v)) if *q == c.queue => v.push(c),
+                    _ => {
+                        out.push(c);
+                        to_out += 1;
+                    }
                 }
             }
-            self.cons = self.cons.wrapping_add(1);
-            if self.cons & self.mask == 0 {
+            self.cons = self.cons.wrapping_add(k as u32);
+            if k > 0 && self.cons & self.mask == 0 {
                 self.phase = !self.phase;
             }
-            n += 1;
+            n += k;
+            if k < room {
+                break;
+            }
         }
         if n > 0 {
             b.write32(self.cons_reg, self.cons);

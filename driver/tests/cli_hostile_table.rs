@@ -266,6 +266,11 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>)> {
         ("d.json/.keep", vec![]),
         ("d.pcapng/.keep", vec![]),
         ("state.dir/.keep", vec![]),
+        // what a PTP clock left beside a kept card, damaged (docs/PTP.md, "Between commands")
+        (
+            "bad.state.ptp.json",
+            b"{\"version\": 1, \"mac\": [2".to_vec(),
+        ),
     ]
 }
 
@@ -589,6 +594,8 @@ const PUSH: &[Case] = &[
     Case { name: "push-ptp-beside", args: &["push", SMALL, S, "--ptp", "slave", "t.csv"], want: &["sent               2", "ptp                LISTENING on TX queue 7"], why: "the clock runs beside the push (no master on the wire: it listens)", ..C },
     Case { name: "push-ptp-bad-role", args: &["push", SMALL, S, "--ptp", "boss", "t.csv"], exit: Usage, want: &["the role `boss` is not slave, master or auto"], ..C },
     Case { name: "push-ptp-bad-option", args: &["push", SMALL, S, "--ptp", "slave,fast", "t.csv"], exit: Usage, want: &["unknown option `fast`", "queue=N"], ..C },
+    Case { name: "push-ptp-bad-log-announce", args: &["push", SMALL, S, "--ptp", "slave,log-announce=-5", "t.csv"], exit: Usage, want: &["log-announce=-5 is not a number in -3..=4"], ..C },
+    Case { name: "push-ptp-saved-damaged", args: &["push", SMALL, S, "--ptp", "slave", "t.csv"], env: &[("TSNIC_SIM_STATE", "{d}/bad.state")], want: &["sent               2", "ptp: not resumed", "bad.state.ptp.json is not a saved PTP clock", "delete it"], absent: &["bad.state.ptp.json"], why: "a damaged saved clock is named and not resumed; the push runs; the clock, which found no master, leaves nothing", ..C },
     Case { name: "push-ptp-queue-of-the-job", args: &["push", SMALL, S, "--ptp", "slave,queue=0", "t.csv"], exit: Fail, want: &["the job uses TX queue 0, which --ptp would use", "queue=N"], ..C },
 ];
 
@@ -758,6 +765,10 @@ const SEND: &[Case] = &[
     Case { name: "send-bytes-0", args: &["send", "--card", "model", "--bytes", "0"], exit: Fail, want: &["--bytes must be at least 1"], ..C },
     Case { name: "send-bytes-exponent", args: &["send", "--card", "model", "--bytes", "1e9"], exit: Usage, want: &["`1e9` is not a size"], ..C },
     Case { name: "send-ptp-master", args: &["send", "--bytes", "20KB", "--ptp", "master"], want: &["completed    true", "MASTER / 4095"], why: "a PTP master runs beside the sender on the card's last TX queue", ..C },
+    Case { name: "send-ptp-slave-follows", args: &["send", "--bytes", "600KB", "--path", "rate=10M,rtt=2ms,buffer=200KB", "--cc", "bbr", "--ptp", "slave,log-sync=-4,log-announce=-3,poll=50", "--ptp-master", "offset=-3ms,ppb=10000,log-sync=-4"], want: &["completed    true", "SLAVE / 4095", "ptp: port 1: UNCALIBRATED to SLAVE"], why: "a PTP slave beside the sender follows a grandmaster at the far end of the path, stepping the PHC 3 ms back during the transfer", ..C },
+    Case { name: "send-ptp-master-alone", args: &["send", "--bytes", "20KB", "--ptp-master", "offset=1ms"], exit: Fail, want: &["--ptp-master is a grandmaster for the clock of --ptp", "add --ptp slave"], ..C },
+    Case { name: "send-ptp-master-two-masters", args: &["send", "--bytes", "20KB", "--ptp", "master", "--ptp-master", "offset=1ms"], exit: Fail, want: &["use --ptp slave"], ..C },
+    Case { name: "send-ptp-master-bad", args: &["send", "--bytes", "20KB", "--ptp", "slave", "--ptp-master", "offset=3h"], exit: Usage, want: &["offset=3h is not a time"], ..C },
     Case { name: "send-ptp-udp4", args: &["send", "--bytes", "20KB", "--ptp", "master,udp4"], exit: Usage, want: &["udp4 cannot run beside send", "use l2"], ..C },
     Case { name: "send-ptp-ack-queue", args: &["send", "--bytes", "20KB", "--ptp", "slave,rx-queue=0"], exit: Usage, want: &["rx-queue=0 is the sender's"], ..C },
     Case { name: "send-ptp-model", args: &["send", "--card", "model", "--bytes", "20KB", "--ptp", "master"], exit: Fail, want: &["use it with --card sim"], ..C },

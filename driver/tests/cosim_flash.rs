@@ -22,10 +22,20 @@ impl Card {
     }
     /// `tsnic flash ARGS` on the small simulated card kept in this folder.
     fn flash(&self, args: &[&str]) -> (bool, String) {
+        self.flash_on("sim:small", "generic", args)
+    }
+    /// `tsnic flash --backend BACKEND --board BOARD ARGS` with this folder's flash file and state.
+    fn flash_on(&self, backend: &str, board: &str, args: &[&str]) -> (bool, String) {
         let (file, state) = (self.path("flash.img"), self.path("card.state"));
-        let mut a: Vec<&str> = vec!["flash", "--backend", "sim:small", "--board", "generic"];
+        let mut a: Vec<&str> = vec!["flash", "--backend", backend, "--board", board];
         a.extend_from_slice(&["--flash-file", &file]);
         a.extend_from_slice(args);
+        // (the board build is not kept between commands: a fresh one, asked for as such)
+        let state = if backend.starts_with("sim:board") {
+            "none".to_string()
+        } else {
+            state
+        };
         let out = Command::new(env!("CARGO_BIN_EXE_tsnic"))
             .args(&a)
             .env("TSNIC_SIM_STATE", &state)
@@ -87,4 +97,53 @@ fn write_boot_and_write_again_through_the_rtl() {
     let (ok, out) = card.flash(&["boot", "B"]);
     assert!(ok, "{out}");
     assert!(out.contains("running B"), "{out}");
+}
+
+/// `tsnic flash` on the board build (issue 31): the flash model on tsnic_board_core's quad-SPI and
+/// ICAP pins. On the U50 build (FLASH_WRITABLE 1, as tsnic_alveo_top.v has it) `info` reads the
+/// part's JEDEC ID through the flash controller RTL and the pins, and the startup ICAP reads (WBSTAR,
+/// BOOTSTS) see the configuration model: golden running. On the SUME (`sim:board`: its flash is
+/// behind the board's CPLD, FLASH_WRITABLE 0 in board/netfpga_sume/rtl/fpga.v) the same command says
+/// the flash is out of reach. (A write needs erase times of 50 ms and more of simulated time, which
+/// the board, stepping every edge, spends in about a minute: not here.)
+#[cfg(feature = "alveo")]
+#[test]
+fn board_flash_info_through_the_board_core_pins() {
+    let card = Card::new("board");
+    let (ok, out) = card.flash_on("sim:board=u50", "u50", &["info"]);
+    assert!(ok, "{out}");
+    assert!(line(&out, "backend").contains("sim:board=u50"), "{out}");
+    assert!(line(&out, "flash").contains("JEDEC ID 20 bb 21"), "{out}");
+    assert!(line(&out, "running").contains("golden"), "{out}");
+    let (ok, out) = card.flash_on("sim:board", "sume", &["info"]);
+    assert!(!ok, "{out}");
+    assert!(out.contains("sume"), "{out}");
+}
+
+/// `sim:board` is a fresh card for every command: asked to keep one (TSNIC_SIM_STATE naming a file,
+/// or `state=`), a command says so and what to do instead, and does nothing.
+#[cfg(feature = "board")]
+#[test]
+fn board_refuses_a_state_file_and_names_the_fix() {
+    let card = Card::new("boardstate");
+    let state = card.path("card.state");
+    for (spec, env) in [
+        ("sim:board", Some(state.as_str())),
+        (&*format!("sim:board,state={state}"), None),
+    ] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tsnic"));
+        cmd.args(["info", "--backend", spec]);
+        match env {
+            Some(v) => cmd.env("TSNIC_SIM_STATE", v),
+            None => cmd.env_remove("TSNIC_SIM_STATE"),
+        };
+        let out = cmd.output().expect("run tsnic");
+        let text = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{spec}: {text}");
+        assert!(
+            text.contains("not kept between commands") && text.contains("--backend sim"),
+            "{spec}: {text}"
+        );
+        assert!(!std::path::Path::new(&state).exists());
+    }
 }

@@ -265,6 +265,9 @@ struct JobRun {
     job: WorldLog,
     out: tsnic::push::Outcome,
     ptp: Option<BesideSummary>,
+    /// PHC time from the start of `tsnic ptp` (fresh) and of the push's clock (resumed from what
+    /// `tsnic ptp` left) to their first servo sample, ns.
+    first_sample_ns: (Option<u64>, Option<u64>),
 }
 
 /// The slave card follows the master card for WARM_S with `tsnic ptp`'s loop; then a push of
@@ -283,6 +286,8 @@ fn push_on_slave(with_ptp: bool) -> (JobRun, WorldHandle) {
     let mut card = Card::from_backend(Box::new(sb), "sim (PTP pair slave)".into()).unwrap();
     // 1. `tsnic ptp --role slave` holds the card and locks
     let mut port = tsnic::ptp::card::CardPort::open(card.backend(), spec.cfg).unwrap();
+    let warm_start = tsnic::phc::get_ns(card.backend());
+    let mut warm_first = None;
     tsnic::ptp::card::run(
         card.backend(),
         &mut port,
@@ -291,6 +296,9 @@ fn push_on_slave(with_ptp: bool) -> (JobRun, WorldHandle) {
         |r| {
             if std::env::var_os("TSNIC_PTP_VERBOSE").is_some() {
                 eprintln!("warm-up: {r:?}");
+            }
+            if let (tsnic::ptp::Report::Sample(x), None) = (r, warm_first) {
+                warm_first = Some(x.t2_ns - warm_start);
             }
             true
         },
@@ -305,6 +313,10 @@ fn push_on_slave(with_ptp: bool) -> (JobRun, WorldHandle) {
         port.clock().counters(),
         w.take_log().true_offset_ns
     );
+    // what `tsnic ptp` leaves for the next command (docs/PTP.md, "Between commands")
+    let saved = port
+        .saved(card.backend())
+        .expect("a locked slave leaves its master");
     port.close(card.backend()).unwrap();
     let warm = w.take_log();
     eprintln!(
@@ -327,7 +339,22 @@ fn push_on_slave(with_ptp: bool) -> (JobRun, WorldHandle) {
         })
         .collect();
     let opts = PushOptions::default();
-    let mut clock = BesideClock::new(spec, Box::new(|_| {}));
+    let push_start = tsnic::phc::get_ns(card.backend());
+    let first = std::rc::Rc::new(std::cell::Cell::new(None));
+    let f2 = first.clone();
+    let mut clock = BesideClock::new(
+        spec,
+        Box::new(move |r| {
+            if let (tsnic::ptp::Report::Sample(x), None) = (r, f2.get()) {
+                f2.set(Some(x.t2_ns - push_start));
+            }
+        }),
+    );
+    // TSNIC_PTP_NO_RESUME=1: the push's clock starts afresh, as before the memory (the test then
+    // fails: its first sample 1.25 s after the start, 34 locked samples)
+    if std::env::var_os("TSNIC_PTP_NO_RESUME").is_none() {
+        clock.resume_from(saved);
+    }
     let out = tsnic::push::run_beside(
         &mut card,
         &frames,
@@ -337,6 +364,36 @@ fn push_on_slave(with_ptp: bool) -> (JobRun, WorldHandle) {
         with_ptp.then_some(&mut clock as &mut dyn tsnic::pipeline::Beside),
     )
     .unwrap();
+    if with_ptp {
+        // what the push's clock leaves, through its file, holds on this card until the PHC is
+        // touched (docs/PTP.md, "Between commands")
+        let b = card.backend();
+        let saved = clock.saved(b).expect("a locked clock leaves its master");
+        let scratch = Scratch::new("card.state.ptp.json");
+        let f = scratch.0.clone();
+        tsnic::ptp::saved::store(&f, Some(&saved)).unwrap();
+        let back = tsnic::ptp::saved::load(&f).unwrap().unwrap();
+        assert_eq!(back, saved);
+        let cfg = clock.port().unwrap().clock().config();
+        back.check(b, cfg).unwrap();
+        let mut other = *cfg;
+        other.domain = 1;
+        let e = back.check(b, &other).unwrap_err().to_string();
+        assert!(e.contains("another clock"), "{e}");
+        let ppb = tsnic::phc::freq(b);
+        tsnic::phc::adjfine(b, ppb + 1).unwrap();
+        let e = back.check(b, cfg).unwrap_err().to_string();
+        assert!(e.contains("trim changed"), "{e}");
+        tsnic::phc::adjfine(b, ppb).unwrap();
+        back.check(b, cfg).unwrap();
+        tsnic::phc::adjtime(b, 1);
+        let e = back.check(b, cfg).unwrap_err().to_string();
+        assert!(e.contains("stepped"), "{e}");
+        tsnic::phc::adjtime(b, -1);
+        // nothing to keep: the file goes
+        tsnic::ptp::saved::store(&f, None).unwrap();
+        assert!(!f.exists());
+    }
     let ptp = with_ptp.then(|| clock.close(card.backend()).unwrap());
     // the world runs on until the last frame's wire record is in
     card.backend().wait_ns(10_000).unwrap();
@@ -352,6 +409,7 @@ fn push_on_slave(with_ptp: bool) -> (JobRun, WorldHandle) {
             job,
             out,
             ptp,
+            first_sample_ns: (warm_first, first.get()),
         },
         w,
     )
@@ -385,13 +443,26 @@ fn a_push_on_the_slave_card_keeps_its_clock_locked_and_its_departures_exact() {
     assert_eq!(p.state, Some(PortState::Slave));
     assert_eq!(p.counters.steps, 0);
     assert_eq!(p.counters.bad, 0);
-    // it starts with the push: two Announces (1 s apart) qualify the master first, meanwhile the
-    // PHC runs on the trim `tsnic ptp` left
+    // it starts with the push, resuming the master, servo and path delay `tsnic ptp` left: no
+    // Announces waited for (two, 1 s apart, qualified the master before), its first sample at the
+    // first Sync exchange and locked; `tsnic ptp` itself, fresh, waited for them
+    let (warm_first, push_first) = r.first_sample_ns;
+    eprintln!("first servo sample: fresh `tsnic ptp` {warm_first:?} ns, resumed push {push_first:?} ns after start");
+    assert!(warm_first.unwrap() >= 1_000_000_000, "{warm_first:?}");
+    assert!(push_first.unwrap() <= 500_000_000, "{push_first:?}");
     assert!(
-        p.locked_samples >= (PUSH_S - 3) * 4,
+        p.locked_samples >= PUSH_S * 4 - 2,
         "{} locked samples in {PUSH_S} s of 4 Syncs a second",
         p.locked_samples
     );
+    assert!(
+        p.resumed
+            .as_deref()
+            .is_some_and(|m| m.starts_with("resumed")),
+        "{:?}",
+        p.resumed
+    );
+
     assert!(p.max_abs_offset_ns.unwrap() <= 8, "servo offsets: {p:?}");
     assert!(
         p.counters.tx[2] + 1 >= PUSH_S,

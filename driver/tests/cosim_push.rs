@@ -992,6 +992,124 @@ fn replay_spreads(on: On) {
     }
 }
 
+/// A pcapng block: type, length, body, length (little-endian).
+fn pcapng_block(ty: u32, body: &[u8]) -> Vec<u8> {
+    let len = (12 + body.len()) as u32;
+    let mut b = ty.to_le_bytes().to_vec();
+    b.extend(len.to_le_bytes());
+    b.extend(body);
+    b.extend(len.to_le_bytes());
+    b
+}
+
+/// Issue 35 item 4: `replay --queue-by interface` on the simulated card. A pcapng capture of two
+/// interfaces (one with ns timestamps, one with the default us), their packets interleaved: each
+/// packet goes on --queue + its interface, leaves at time 0 + (t_i - t_0) SENT within a gate clock,
+/// and the wire carries the capture's bytes in its order. With one queue allowed, the first packet
+/// of the second interface is refused, named, with the fix.
+#[test]
+fn replay_maps_pcapng_interfaces_to_queues() {
+    let _scratch = Scratch;
+    if !core_ready() {
+        return;
+    }
+    let input = tmp("ifaces.pcapng");
+    let mut f = Vec::new();
+    let mut shb = vec![0x4d, 0x3c, 0x2b, 0x1a, 1, 0, 0, 0];
+    shb.extend((-1i64).to_le_bytes());
+    f.extend(pcapng_block(0x0a0d_0d0a, &shb));
+    // interface 0: Ethernet, if_tsresol 9 (ns); interface 1: Ethernet, the default (us)
+    f.extend(pcapng_block(
+        1,
+        &[1, 0, 0, 0, 0, 0, 0, 0, 9, 0, 1, 0, 9, 0, 0, 0, 0, 0, 0, 0],
+    ));
+    f.extend(pcapng_block(1, &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+    let base_us = 1_600_000_000_000_000u64;
+    let ifaces = [0u32, 1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0];
+    let mut frames = Vec::new();
+    for (k, &i) in ifaces.iter().enumerate() {
+        let t_ns = (base_us + 3 * k as u64) * 1000;
+        let ts = if i == 0 { t_ns } else { t_ns / 1000 };
+        let len = 60 + 41 * k;
+        let data: Vec<u8> = (0..len)
+            .map(|b| (b * 11 + k * 3 + i as usize) as u8)
+            .collect();
+        let mut body = i.to_le_bytes().to_vec();
+        body.extend(((ts >> 32) as u32).to_le_bytes());
+        body.extend((ts as u32).to_le_bytes());
+        body.extend((len as u32).to_le_bytes());
+        body.extend((len as u32).to_le_bytes());
+        body.extend(&data);
+        while body.len() % 4 != 0 {
+            body.push(0);
+        }
+        f.extend(pcapng_block(6, &body));
+        frames.push((i, t_ns, data));
+    }
+    std::fs::write(&input, &f).unwrap();
+    let (output, report) = (tmp("ifaces-out.pcapng"), tmp("ifaces.json"));
+    let out = tsnic(&[
+        "replay",
+        input.to_str().unwrap(),
+        "--queue",
+        "2",
+        "--queue-by",
+        "interface",
+        "--pcap",
+        output.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rep: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let t0 = rep["t0_ns"].as_u64().unwrap();
+    let fr = rep["frames"].as_array().unwrap();
+    assert_eq!(fr.len(), frames.len());
+    for (j, (f, (i, t, _))) in fr.iter().zip(&frames).enumerate() {
+        assert_eq!(
+            f["queue"].as_u64(),
+            Some(2 + u64::from(*i)),
+            "frame {j}: {f}"
+        );
+        assert_eq!(
+            f["launch_ns"].as_u64(),
+            Some(t0 + t - frames[0].1),
+            "frame {j}"
+        );
+        assert_eq!(f["status"], "SENT", "frame {j}: {f}");
+        let e = f["error_ns"].as_i64().unwrap();
+        assert!((0..=CYCLE_NS).contains(&e), "frame {j}: {e} ns");
+    }
+    let got = capture::read(&output).unwrap();
+    assert_eq!(got.len(), frames.len());
+    for (j, (g, (_, _, d))) in got.iter().zip(&frames).enumerate() {
+        assert_eq!(
+            &g.data, d,
+            "wire frame {j}: the capture's bytes, in its order"
+        );
+    }
+    // One queue allowed: the first packet of interface 1 (packet 1) is refused, named.
+    let out = tsnic(&[
+        "replay",
+        input.to_str().unwrap(),
+        "--queue-by",
+        "interface",
+        "--queues",
+        "1",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("packet 1 was captured on interface 1") && err.contains("--queues 2"),
+        "{err}"
+    );
+}
+
 /// Jumbo frames on an idle line, with the payload lookahead the CLI chooses for the job
 /// (`tune_lookahead`): every one SENT within a launch-gate cycle of its time. On the board the
 /// fetch of a 9000-byte payload is paced by the completion buffer (tsnic_pcie_us_rd reserves 9

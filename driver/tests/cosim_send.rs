@@ -51,8 +51,7 @@ fn port_departs_at_launch_time_and_records_the_wire() {
 }
 
 /// The same on the board build (`sim:board`, issue 31): the EDT sender's TX side through the PCIe
-/// hard-block model. (Its closed loop cannot run there yet: the ACKs come back through the card's RX
-/// path, whose inputs the board model leaves idle.)
+/// hard-block model (its closed loop: `board_closed_loop_cubic_and_bbr_match_the_core_build`).
 #[cfg(feature = "board")]
 #[test]
 fn board_port_departs_at_launch_time_and_records_the_wire() {
@@ -171,6 +170,69 @@ fn cubic_200kb_through_the_simulated_card() {
     // (frames wait behind their burst on the card, which is not counted).
     assert!(r.srtt_us.min >= r.base_rtt_us * 0.99, "{t}");
     assert!(r.srtt_us.p99 <= r.base_rtt_us * 1.3, "{t}");
+}
+
+/// Closed loop on the board build (`--card sim:board`, issue 31): a short CUBIC and a short BBR
+/// transfer complete with the ACKs coming back through the board core's RX path (the XGMII RX
+/// stand-in, the MAC-domain RX stamp, the RX DMA over the PCIe model), every byte delivered once,
+/// and the TCP byte stream on the wire identical to the core build's for the same run. Each ACK's
+/// arrival stamp lies within [-1, 5] ns of the path model's arrival: the RX line starts it at the
+/// next XGMII half word (0..3.2 ns), the stamp rounds PHC + 0.3 - lag (lag 0..0.41 ns: -0.61..+0.8),
+/// and the port's PHC offset, from a TX frame's truncated stamp against its first beat's whole ns,
+/// is off by under -1..+1.41 ns.
+#[cfg(feature = "board")]
+#[test]
+fn board_closed_loop_cubic_and_bbr_match_the_core_build() {
+    if !core_ready() {
+        return;
+    }
+    for cc in [CcKind::Cubic, CcKind::Bbr] {
+        let bytes = 60_000;
+        let mut c = sim_cfg("rate=10G,rtt=50us,buffer=1MB", bytes, cc);
+        c.capture = true;
+        let core = run(&c).unwrap();
+        assert!(core.completed, "{}", core.table());
+        c.card = CardKind::SimBoard;
+        let wall = std::time::Instant::now();
+        let r = run(&c).unwrap();
+        let t = r.table();
+        eprintln!(
+            "{cc:?} on sim:board: {:.2} s wall",
+            wall.elapsed().as_secs_f64()
+        );
+        assert!(r.completed, "{t}");
+        assert!(r.card.contains("sim:board"), "{}", r.card);
+        assert_eq!(r.receiver_delivered, bytes, "{t}");
+        assert_eq!(r.bytes_acked, bytes, "{t}");
+        assert_eq!(
+            (
+                r.receiver_duplicate_bytes,
+                r.receiver_corrupt_bytes,
+                r.receiver_beyond_window_bytes
+            ),
+            (0, 0, 0),
+            "{t}"
+        );
+        let stream = tcp_stream(&r.pcap);
+        assert_eq!(stream.len() as u64, bytes, "{t}");
+        assert!(
+            stream == tcp_stream(&core.pcap),
+            "{cc:?}: the byte stream on the board's wire differs from the core build's"
+        );
+        let s = r.card_stats.as_ref().expect("card stats");
+        assert_eq!(s.early, 0, "{t}");
+        // every ACK came back through the board's RX path
+        assert!(s.rx_received >= 10, "{t}\n{s:?}");
+        assert_eq!(s.rx_received, s.rx_injected, "{s:?}");
+        assert_eq!((s.rx_errors, s.rx_dropped), (0, 0), "{s:?}");
+        let o = &s.rx_arrival_offset_ns;
+        eprintln!(
+            "{cc:?}: {} ACKs through the board, arrival offset vs path model ns min/p50/max {}/{}/{}",
+            s.rx_received, o.min, o.p50, o.max
+        );
+        assert!(o.min >= -1 && o.max <= 5, "arrival offsets {o:?}");
+        assert!(r.srtt_us.min >= r.base_rtt_us * 0.99, "{t}");
+    }
 }
 
 /// EDT paced: with a 1 Gbit/s max pacing rate the sender posts ahead and the card sends each frame
@@ -466,5 +528,176 @@ fn the_clock_beside_send_answers_a_delay_req_steered_by_ethertype() {
     // 12.8 ns at 10G, plus up to a cycle) after it reached the line
     let t4 = t4.to_ns() - p.phc_offset_ns();
     assert!((20_013..=20_016).contains(&t4), "{t4}");
+    assert!(p.close_ptp().unwrap().is_some());
+}
+
+/// `tsnic send --ptp slave` (issue 33, docs/PTP.md "A slave beside send"): a grandmaster in
+/// software at the far end of the path (`PathMaster`: its clock 3 ms behind the card's PHC and
+/// 10 ppm fast, Announce every 2^-3 s, Sync every 2^-4 s, 2.345 us away) while a 1.2 MB
+/// BBR transfer (paced: more of its frames are posted ahead of their launch time than CUBIC's)
+/// crosses a 10 Mb/s path
+/// for about 1 s of simulated time. The slave qualifies the
+/// master, steps the PHC back 3 ms and trims it by +10 ppm during the transfer and locks; through
+/// it all the sender's frames leave at their launch times on its own (monotonic) clock, their
+/// PHC launch times never go backwards on a queue with frames on it, the stamps it gets back
+/// are the frames' times on the wire, and the TCP byte stream is the one without PTP.
+#[test]
+fn send_with_a_ptp_slave_beside_following_a_master() {
+    use tsnic::ptp::path_master::PathMasterConfig;
+    if !core_ready() {
+        return;
+    }
+    let bytes = 1_200_000;
+    let mut c = sim_cfg("rate=10M,rtt=2ms,buffer=200KB", bytes, CcKind::Bbr);
+    c.capture = true;
+    c.time_limit_ns = 3_000_000_000;
+    let plain = run(&c).unwrap();
+    assert!(plain.completed, "{}", plain.table());
+    c.ptp = Some("slave,log-sync=-4,log-announce=-3,poll=50".into());
+    let master = PathMasterConfig {
+        offset_ns: -3_000_000,
+        ppb: 10_000,
+        log_sync: -4,
+        ..PathMasterConfig::default()
+    };
+    c.ptp_master = Some(master);
+    let r = run(&c).unwrap();
+    let t = r.table();
+    assert!(r.completed, "{t}");
+    assert_eq!(r.receiver_delivered, bytes, "{t}");
+    let stream = tcp_stream(&r.pcap);
+    assert_eq!(stream.len() as u64, bytes, "{t}");
+    assert!(
+        stream == tcp_stream(&plain.pcap),
+        "the byte stream differs from the run without --ptp"
+    );
+    let p = r.ptp.as_ref().expect("the clock's summary");
+    let s = r.card_stats.as_ref().unwrap();
+    let why = format!("{t}\n{p:?}\n{s:?}");
+    assert_eq!(p.error, None, "{why}");
+    // it followed the master: stepped once, trimmed to its rate, locked
+    assert_eq!(p.state, Some(tsnic::ptp::PortState::Slave), "{why}");
+    assert_eq!(p.counters.steps, 1, "{why}");
+    assert!(p.locked_samples >= 5, "{why}");
+    assert!(p.max_abs_offset_ns.unwrap() <= 20, "{why}");
+    let last = p.last.unwrap();
+    assert!((last.freq_ppb - 10_000).abs() <= 20, "{why}");
+    // launch times: monotonic per queue on the PHC, on time on the sender's clock
+    assert_eq!(s.launch_reorders, 0, "{why}");
+    assert_eq!(s.early, 0, "{why}");
+    assert_eq!(s.wire_unpaired, 0, "{why}");
+    let w = &s.wire_minus_launch_sent_ns;
+    assert!(s.sent > 100 && w.min >= 0 && w.max <= 8, "{why}");
+    // stamps back on the sender's clock: departures at the frame's start on the wire, arrivals
+    // the RX stamp path (12.8 ns at 10G plus up to a cycle) after the path model's time
+    let d = &s.stamp_minus_wire_ns;
+    assert!(d.min >= -2 && d.max <= 2, "{why}");
+    let a = &s.rx_arrival_offset_ns;
+    assert!(a.min >= 12 && a.max <= 17, "{why}");
+    let e = &s.departure_error_sent_ns;
+    assert!(e.max <= 8, "{why}");
+    // all this while the sender was sending: the step fell between its first and last frame
+    let step_at = s.phc_step_at_ns.expect("the map followed a step");
+    let (first, last_frame) = (r.pcap.first().unwrap().0, r.pcap.last().unwrap().0);
+    assert!(first < step_at && step_at < last_frame, "{why}");
+    assert_eq!((s.phc_steps, s.in_flight_at_step), (1, 0), "{why}");
+    eprintln!(
+        "slave beside send: step at {} us (held {} us), {} locked samples, max |offset| {:?} ns, \
+         freq {} ppb; SENT {} wire-launch {}..{} ns; stamp-wire {}..{} ns; rx {}..{} ns",
+        step_at / 1000,
+        s.ptp_hold_max_ns / 1000,
+        p.locked_samples,
+        p.max_abs_offset_ns,
+        last.freq_ppb,
+        s.sent,
+        w.min,
+        w.max,
+        d.min,
+        d.max,
+        a.min,
+        a.max
+    );
+}
+
+/// The PHC step of a slave beside the sender waits until the sender's frames on the card are
+/// gone (docs/PTP.md, "A slave beside send"): the port posts a burst every 10 ms (ten frames,
+/// launch times 1..9 ms ahead: frames are on the card 90 % of the time) while a slave follows a
+/// master 3 ms behind its PHC. The step comes in a gap; every frame, before and after it, leaves
+/// at its launch time on the sender's clock and the PHC launch times on the queue never go back
+/// while a frame is on it.
+#[test]
+fn a_slave_beside_the_port_steps_between_bursts() {
+    use tsnic::ptp::beside::BesideSpec;
+    use tsnic::ptp::path_master::PathMasterConfig;
+    if !core_ready() {
+        return;
+    }
+    let mut p = SimCardPort::open(1, 10_000_000_000).unwrap();
+    let spec = BesideSpec::parse("slave,log-sync=-4,log-announce=-3,poll=50")
+        .and_then(|s| s.for_send("slave"))
+        .unwrap();
+    p.attach_ptp(spec, Box::new(|_| {})).unwrap();
+    p.attach_path_master(PathMasterConfig {
+        offset_ns: -3_000_000,
+        ppb: 10_000,
+        log_sync: -4,
+        ..PathMasterConfig::default()
+    });
+    let mut now = 0u64;
+    let mut i = 0u64;
+    let mut posted = 0;
+    let mut done = 0;
+    while now < 450_000_000 {
+        if now.is_multiple_of(10_000_000) {
+            for k in 0..10 {
+                let frame: Vec<u8> = (0..200).map(|b| (b as u64 ^ i) as u8).collect();
+                let launch = now + 1_000_000 + k * 900_000;
+                p.post(
+                    now,
+                    TxRequest {
+                        launch_ns: launch,
+                        frame,
+                        cookie: (1 << 48) | i,
+                    },
+                );
+                i += 1;
+                posted += 1;
+            }
+        }
+        let next = p
+            .next_event_ns()
+            .unwrap_or(u64::MAX)
+            .min(now - now % 10_000_000 + 10_000_000);
+        now = next.max(now + 1);
+        done += p.poll(now).len();
+        let _ = p.drain_wire();
+    }
+    assert_eq!(p.error(), None);
+    let s = p.stats();
+    let c = p.ptp_summary().unwrap();
+    let why = format!("{s:?}\n{c:?}");
+    assert_eq!(c.counters.steps, 1, "{why}");
+    assert_eq!(c.state, Some(tsnic::ptp::PortState::Slave), "{why}");
+    assert!(done + 10 >= posted, "{done} of {posted} completed: {why}");
+    assert_eq!(s.launch_reorders, 0, "{why}");
+    assert_eq!(s.wire_unpaired, 0, "{why}");
+    assert_eq!(
+        s.sent,
+        s.posted - p.outstanding() as u64,
+        "all on time (SENT): {why}"
+    );
+    let w = &s.wire_minus_launch_sent_ns;
+    assert!(w.min >= 0 && w.max <= 8, "{why}");
+    let d = &s.stamp_minus_wire_ns;
+    assert!(d.min >= -2 && d.max <= 2, "{why}");
+    assert_eq!(s.in_flight_at_step, 0, "{why}");
+    eprintln!(
+        "step at {:?} ns, held {} us; {} frames SENT, wire - launch {}..{} ns",
+        s.phc_step_at_ns,
+        s.ptp_hold_max_ns / 1000,
+        s.sent,
+        w.min,
+        w.max
+    );
     assert!(p.close_ptp().unwrap().is_some());
 }

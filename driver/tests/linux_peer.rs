@@ -18,8 +18,12 @@
 //!   (driver/src/edt/sender/recovery.rs), after `detect_loss`, when `lost > 0` set `lost = true` on every
 //!   segment with `!sacked && tx_count > 0`. `recovered_like_linux`: "EDT sender: 307
 //!   retransmissions for 10 drops: 297 needless, more than its 0 TLP probes".
-//! - a wrong byte with a report that lies: in `build_data_frame` xor byte 1_000_000 of the
-//!   stream with 1, and in driver/src/peer/realtime.rs set `peer.sha256_match = true;
+//! - a wrong byte with a report that lies: in `build_data_frame` (driver/src/edt/sender/output.rs),
+//!   keep `frame::build_pattern`'s frame and, when `seg.off <= 1_000_000 < seg.off + seg.len`, xor
+//!   its byte `frame.len() - seg.len + (1_000_000 - seg.off)` with 1 (stream byte 1_000_000),
+//!   then zero the TCP checksum field and write `frame::tcp_checksum` of the segment back (Linux
+//!   drops a segment whose checksum is wrong, and the run would only time out), and in
+//!   driver/src/peer/realtime.rs set `peer.sha256_match = true;
 //!   peer.sha256 = expected.clone();`. `cubic_20mb`: "Linux read other bytes than the test
 //!   asked to send" (the checks before this one passed it).
 //! - no FIN: make `TcpSender::close` leave `fin_queued` false. `cubic_20mb` (after the 60 s

@@ -172,6 +172,92 @@ fn out_of_order_gets_immediate_ack_with_newest_sack_block_first() {
     assert_eq!(p.options.timestamps.map(|t| t.1), Some(1));
 }
 
+#[test]
+fn out_of_order_acks_are_compressed_as_linux_6() {
+    // Linux __tcp_ack_snd_check with out-of-order data held: the first 3 ACKs per rcv_nxt go
+    // at once, later ones are held back (at most tcp_comp_sack_nr = 44) until the timer
+    // fires min(RTT / 20, 1 ms) after the first; RTT is the receiver's estimate or the
+    // handshake RTT if smaller. Filling the last hole is ACKed at once.
+    let run = |cfg: ReceiverConfig| {
+        let mut r = TcpReceiver::new(cfg, 5001, 77);
+        r.on_frame(0, &seg(0, 0, flags::SYN));
+        r.on_frame(400_000, &seg(0, 0, flags::ACK)); // handshake RTT 400 us
+                                                     // 70 in-order segments 1 ms apart: quick ACKs used up, receiver RTT 65 ms
+        let mut t = 1_000_000;
+        for i in 0..70u64 {
+            r.on_frame(t, &seg(i * 1000, 1000, flags::ACK));
+            t += 1_000_000;
+        }
+        let _ = r.on_timer(t + 50_000_000); // the delayed ACK of the tail
+        let hole = 70_000;
+        // 50 out-of-order segments 1 us apart, above a one-segment hole
+        let mut acks = vec![];
+        for k in 0..50u64 {
+            let n = r.on_frame(t + k * 1000, &seg(hole + 1000 + k * 1000, 1000, flags::ACK));
+            acks.push(n.len());
+        }
+        (r, acks, t)
+    };
+    let (mut r, acks, t) = run(ReceiverConfig::default());
+    assert_eq!(acks[..3], [1, 1, 1], "3 at once per rcv_nxt");
+    assert_eq!(acks[3..47], [0; 44], "44 held back");
+    assert_eq!(acks[47], 1, "the 45th goes: tcp_comp_sack_nr reached");
+    assert_eq!(acks[48..], [0, 0]);
+    // the timer of the two held after it: armed at the 49th, 400 us / 20 = 20 us later
+    assert_eq!(r.delack_deadline(), Some(t + 48_000 + 20_000));
+    assert!(r.on_timer(t + 48_000 + 19_999).is_none());
+    let a = r.on_timer(t + 48_000 + 20_000).expect("the held-back ACK");
+    let b = ISS.wrapping_add(1);
+    assert_eq!(
+        wire::parse(&a).unwrap().options.sack[0],
+        (b.wrapping_add(71_000), b.wrapping_add(121_000))
+    );
+    assert_eq!(r.stats.acks_compressed, 44 + 1);
+    // filling the hole (no more held out of order): ACKed at once
+    assert_eq!(
+        r.on_frame(t + 100_000, &seg(70_000, 1000, flags::ACK))
+            .len(),
+        1
+    );
+    // tcp_comp_sack_nr = 0: every out-of-order segment is ACKed at once
+    let (_, acks, _) = run(ReceiverConfig {
+        comp_sack_nr: 0,
+        ..ReceiverConfig::default()
+    });
+    assert_eq!(acks, [1; 50]);
+}
+
+#[test]
+fn an_out_of_order_fin_is_inside_its_sack_block() {
+    // Linux SACKs an out-of-order skb as [seq, end_seq), and a FIN's end_seq counts the FIN
+    // (tcp_data_queue_ofo -> tcp_sack_new_ofo_skb): a sender tags the FIN segment SACKed
+    // only if the block covers it.
+    let mut r = established();
+    let b = ISS.wrapping_add(1);
+    let a = r.on_frame(10, &seg(2000, 500, flags::ACK | flags::FIN));
+    let p = wire::parse(&a[0]).unwrap();
+    assert_eq!(p.ack, b);
+    assert_eq!(
+        p.options.sack,
+        vec![(b.wrapping_add(2000), b.wrapping_add(2501))]
+    );
+    // Data below it grows the same block: its right edge still counts the FIN.
+    let a = r.on_frame(11, &seg(1000, 1000, flags::ACK));
+    let p = wire::parse(&a[0]).unwrap();
+    assert_eq!(
+        p.options.sack,
+        vec![(b.wrapping_add(1000), b.wrapping_add(2501))]
+    );
+    // Other blocks do not.
+    let mut r = established();
+    let a = r.on_frame(10, &seg(2000, 500, flags::ACK));
+    let p = wire::parse(&a[0]).unwrap();
+    assert_eq!(
+        p.options.sack,
+        vec![(b.wrapping_add(2000), b.wrapping_add(2500))]
+    );
+}
+
 proptest! {
     /// Segments delivered in any order, with duplicates, reassemble into exactly the stream.
     #[test]

@@ -356,8 +356,7 @@ const BOARD_SUME: &[(&str, &str)] = &[
 /// bits stamped at the first beat (RX_SOF_IN = 0), PCIE_STATUS_ENC = 0 (PG213 codes), MAC_KIND = 1
 /// (CMAC). The core inside keeps the board core's default size (8 queues, 1024 entries). The three
 /// Alveo tops differ only in BOARD_ID (1 U50, 2 U280, 3 U250: FLASH_CAP) and the PCIe IP's name;
-/// the configuration flash is out of reach here as on the SUME build (FLASH_WRITABLE 0: the
-/// co-simulated board has no flash model on its pins yet).
+/// FLASH_WRITABLE 1 as the top has it (the co-simulation puts the flash model on the pins).
 const BOARD_ALVEO: &[(&str, &str)] = &[
     ("DATA_W", "512"),
     ("CQ_USER_W", "183"),
@@ -366,7 +365,7 @@ const BOARD_ALVEO: &[(&str, &str)] = &[
     ("RC_USER_W", "161"),
     ("CPLH_LIMIT", "128"),
     ("CPLD_LIMIT", "1920"),
-    ("FLASH_WRITABLE", "0"),
+    ("FLASH_WRITABLE", "1"),
     ("MAC_DOMAIN", "1"),
     ("TX_MAC_LAG", "0"),
     ("TX_PERIOD_FX", "64'd13327413670"),

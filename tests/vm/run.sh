@@ -169,7 +169,7 @@ fi
 # The number of checks is pinned: a guest that skipped a check (or a check that stopped printing `ok`)
 # must not pass on the others. Adding or removing a check in init.sh or examples/vfio_edu.rs means
 # updating this number in the same commit.
-EXPECTED_CHECKS=56
+EXPECTED_CHECKS=58
 if [ "$TIMED_OUT" = 0 ] && [ "$FAILED" = 0 ] && [ "$PASSED" != "$EXPECTED_CHECKS" ]; then
   echo "FAIL $PASSED checks passed where $EXPECTED_CHECKS are expected: a check was skipped, or one was added or removed without updating EXPECTED_CHECKS in tests/vm/run.sh"
   FAILED=$((FAILED + 1))

@@ -395,28 +395,57 @@ fn run_on_sim(args: &FlashArgs, spec: &str) -> Result<()> {
     let model = ModelCard::open(args.board, &path)?;
     print_notes(&model);
     let flash = SimFlash::new(model);
-    let mut sim =
-        open_sim_backend(&opts).with_context(|| format!("cannot open the card `{spec}`"))?;
-    if sim.read32(FLASH_CAP) == 0 {
-        bail!("the simulated card has no FLASH register block (FLASH_CAP reads 0): rebuild tsnic");
-    }
-    sim.card()
-        .attach_flash(flash.pins())
-        .context("cannot attach the flash model to the simulated card")?;
-    // What the core read from the ICAP at its last reset, against what the flash configures.
-    let (wbstar, bootsts) = flash.boot_words();
-    let seen = (sim.read32(FLASH_BOOT_WBSTAR), sim.read32(FLASH_BOOT_STATUS));
-    if seen.0 != wbstar || seen.1 >> 16 != bootsts & 0xffff {
+    let check_boot = |b: &mut dyn Backend| -> Result<bool> {
+        if b.read32(FLASH_CAP) == 0 {
+            bail!(
+                "the simulated card has no FLASH register block (FLASH_CAP reads 0): rebuild tsnic"
+            );
+        }
+        // What the core read from the ICAP at its last reset, against what the flash configures.
+        let (wbstar, bootsts) = flash.boot_words();
+        let seen = (b.read32(FLASH_BOOT_WBSTAR), b.read32(FLASH_BOOT_STATUS));
+        Ok(seen.0 != wbstar || seen.1 >> 16 != bootsts & 0xffff)
+    };
+    let say_configuring = || {
         eprintln!(
             "sim: configuring the simulated card from its flash {} (a core reset, as at power-up)",
             path.display()
-        );
-        let reset = sim.card().config().reset_cycles;
-        sim.card().reset(reset);
-        sim.wait_ns(10_000)?;
-    }
+        )
+    };
+    let backend: Box<dyn Backend> = if opts.board {
+        // the board build (`sim:board[=NAME]`): the flash model on the board core's pins
+        tsnic::device::board_state_check(&opts)?;
+        let mut b = tsnic::device::sim_board::BoardBackend::new(opts.board_kind.config())
+            .with_context(|| format!("cannot open the card `{spec}`"))?;
+        if b.read32(FLASH_CAP) != 0 {
+            b.card()
+                .attach_flash(flash.pins())
+                .context("cannot attach the flash model to the simulated board")?;
+        }
+        if check_boot(&mut b)? {
+            say_configuring();
+            let reset = b.card().config().reset_cycles;
+            b.reset_card(reset)?;
+        }
+        Box::new(b)
+    } else {
+        let mut sim =
+            open_sim_backend(&opts).with_context(|| format!("cannot open the card `{spec}`"))?;
+        if sim.read32(FLASH_CAP) != 0 {
+            sim.card()
+                .attach_flash(flash.pins())
+                .context("cannot attach the flash model to the simulated card")?;
+        }
+        if check_boot(&mut sim)? {
+            say_configuring();
+            let reset = sim.card().config().reset_cycles;
+            sim.card().reset(reset);
+            sim.wait_ns(10_000)?;
+        }
+        Box::new(sim)
+    };
     let prefix = command_prefix(args);
-    let mut card = Card::from_backend(Box::new(sim), spec.to_string())?;
+    let mut card = Card::from_backend(backend, spec.to_string())?;
     let r = {
         let mut dev = RegFlash::new(card.backend());
         command(&mut dev, &args.cmd, spec, &prefix)

@@ -46,6 +46,10 @@ pub struct PtpArgs {
     /// How long to run (card time; a unit: 60s, 10min is not taken, use 600s).
     #[arg(long, default_value = "60s", value_parser = parse_signed_ns)]
     pub duration: i64,
+    /// Do not resume what the clock of an earlier command on this card left (its master, servo and
+    /// path delay: docs/PTP.md, "Between commands"); qualify the master afresh.
+    #[arg(long)]
+    pub fresh: bool,
     /// One JSON object per line (every report, then the summary) instead of text.
     #[arg(long)]
     pub json: bool,
@@ -161,6 +165,18 @@ pub fn run(a: PtpArgs) -> Result<()> {
     cfg.one_step = a.one_step;
     let mut card = open_card(&a.backend)?;
     let mut port = CardPort::open(card.backend(), cfg).context("cannot start PTP on the card")?;
+    // what the clock of the command before left on this card (docs/PTP.md, "Between commands")
+    let saved_path = tsnic::ptp::saved::path_for(&mut card, &a.backend);
+    if let (Some(p), false) = (&saved_path, a.fresh || a.role == Role::Master) {
+        match tsnic::ptp::saved::load(p) {
+            Ok(Some(s)) => match port.resume(card.backend(), &s) {
+                Ok(m) => eprintln!("ptp: {m} ({})", p.display()),
+                Err(e) => eprintln!("ptp: {e} ({})", p.display()),
+            },
+            Ok(None) => {}
+            Err(e) => eprintln!("ptp: not resumed: {e}"),
+        }
+    }
     let start = tsnic::phc::get_ns(card.backend());
     let res = card::run(
         card.backend(),
@@ -180,6 +196,11 @@ pub fn run(a: PtpArgs) -> Result<()> {
     let st = port.clock().state();
     let last = port.clock().last_sample();
     res.context("PTP on the card stopped")?;
+    if let Some(p) = &saved_path {
+        let s = port.saved(card.backend());
+        tsnic::ptp::saved::store(p, s.as_ref())
+            .context("the clock's master and servo were not kept for the next command")?;
+    }
     if a.json {
         outln!(
             "{}",

@@ -423,8 +423,11 @@ pub enum Input {
         passes: u32,
         /// Frames at most, over all passes (`--limit`).
         limit: u64,
-        /// Queues to spread the flows over (`--queues`), from `queue`.
+        /// Queues to spread the flows over (`--queues`), from `queue`; with `by_interface`, the
+        /// queues the interfaces may use (0: up to the card's last).
         spread: u16,
+        /// Each packet on `queue` + its pcapng interface (`--queue-by interface`).
+        by_interface: bool,
     },
 }
 
@@ -507,6 +510,7 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
                         queue,
                         max_len: 9000,
                         spread: 1,
+                        by_interface: false,
                     },
                 )
                 .map_err(|e| anyhow!(e))
@@ -534,6 +538,7 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
                 passes,
                 limit,
                 spread,
+                by_interface,
                 ..
             },
             Some(mut c),
@@ -545,6 +550,11 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
                     caps.num_queues
                 );
             }
+            let spread = &if *by_interface && *spread == 0 {
+                u16::try_from(caps.num_queues - u32::from(*queue)).unwrap_or(u16::MAX)
+            } else {
+                *spread
+            };
             if u32::from(*queue) + u32::from(*spread) > caps.num_queues {
                 bail!(
                         "--queues {spread} from queue {queue} needs queues {queue}..={}, but the card has {} queue(s)",
@@ -556,6 +566,7 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
                 queue: *queue,
                 max_len: max_frame,
                 spread: *spread,
+                by_interface: *by_interface,
             };
             c.set_limits(limits);
             // Each further pass opens the file again (stdin was refused with --loop).
@@ -569,11 +580,13 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
                 })?;
                 Ok(Box::new(pcapin::open_capture(r, name, limits)?) as Box<dyn Source>)
             });
-            (
-                Box::new(Looped::new(Box::new(c), reopen, *passes, *limit)),
-                0,
-                true,
-            )
+            // One whole pass: the capture itself (the wrapper would number its frames the same).
+            let src: Box<dyn Source> = if *passes == 1 && *limit == u64::MAX {
+                Box::new(c)
+            } else {
+                Box::new(Looped::new(Box::new(c), reopen, *passes, *limit))
+            };
+            (src, 0, true)
         }
         (Input::Trace { window }, _, Some((r, name))) => {
             let limits = Limits::for_card(caps.num_queues, caps.max_frame_len);
@@ -788,6 +801,26 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
             }),
         )
     });
+    // what the clock of the command before left on this card (docs/PTP.md, "Between commands")
+    let saved_path = match ptp.as_mut() {
+        Some(c) => {
+            let path = tsnic::ptp::saved::path_for(&mut card, &args.backend);
+            // a master follows nobody: nothing to resume
+            let skip = args
+                .ptp
+                .as_ref()
+                .is_some_and(|s| s.fresh || s.cfg.role == tsnic::ptp::Role::Master);
+            if let (Some(p), false) = (&path, skip) {
+                match tsnic::ptp::saved::load(p) {
+                    Ok(Some(s)) => c.resume_from(s),
+                    Ok(None) => {}
+                    Err(e) => eprintln!("ptp: not resumed: {e}"),
+                }
+            }
+            path
+        }
+        None => None,
+    };
     let (end, failure, posted) = match refused {
         Some(e) => (None, Some(e), false),
         None => match pipeline::run_beside(
@@ -823,10 +856,23 @@ pub fn run_job(args: &RunArgs, path: &Path, absolute: bool, input: Input) -> Res
         }
     };
     let ptp_summary = match ptp.as_mut() {
-        Some(c) => Some(
-            c.close(card.backend())
-                .context("cannot stop the PTP clock that ran beside the job")?,
-        ),
+        Some(c) => {
+            if let Some(p) = &saved_path {
+                let s = c.saved(card.backend());
+                if let Err(e) = tsnic::ptp::saved::store(p, s.as_ref()) {
+                    eprintln!(
+                        "ptp: the clock's master and servo were not kept for the next command: {e}"
+                    );
+                }
+            }
+            if let Some(m) = c.summary().resumed {
+                eprintln!("ptp: {m}");
+            }
+            Some(
+                c.close(card.backend())
+                    .context("cannot stop the PTP clock that ran beside the job")?,
+            )
+        }
         None => None,
     };
     // The card's part is over: a persistent simulated card is saved now, whatever the outputs do.

@@ -52,11 +52,25 @@ pub struct ReplayArgs {
     /// Default: 1, or --threads.
     #[arg(long, value_name = "N", value_parser = positive16)]
     pub queues: Option<u16>,
+    /// How packets choose their queue: `flow` (by flow hash over --queues, above), or
+    /// `interface`: a pcapng packet goes on --queue + its interface's number in its section (a
+    /// pcap file is interface 0), at most --queues interfaces (default: up to the card's last queue).
+    #[arg(long, value_enum, default_value_t = QueueBy::Flow)]
+    pub queue_by: QueueBy,
     /// Send at most N frames (over all passes).
     #[arg(long, value_name = "N", value_parser = positive)]
     pub limit: Option<u64>,
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+/// `--queue-by`: what picks a packet's queue.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueBy {
+    /// Its flow's hash, over --queues.
+    Flow,
+    /// Its pcapng interface: --queue + the interface's number.
+    Interface,
 }
 
 /// A positive whole number.
@@ -119,9 +133,13 @@ pub fn run(args: ReplayArgs) -> Result<()> {
             },
             passes: args.passes,
             limit: args.limit.unwrap_or(u64::MAX),
-            spread: args
-                .queues
-                .unwrap_or(u16::try_from(args.run.threads).unwrap_or(u16::MAX)),
+            spread: match args.queue_by {
+                QueueBy::Interface => args.queues.unwrap_or(0),
+                QueueBy::Flow => args
+                    .queues
+                    .unwrap_or(u16::try_from(args.run.threads).unwrap_or(u16::MAX)),
+            },
+            by_interface: args.queue_by == QueueBy::Interface,
         },
     )?;
     Ok(())

@@ -55,6 +55,10 @@ pub enum CardArg {
     /// The Verilated RTL (tsnic_core) through the driver's rings and completions, in-process:
     /// real departure times, about one wall second per simulated millisecond.
     Sim,
+    /// The board build (tsnic_board_core behind the PCIe hard-block model, 10G; build with the
+    /// `board` feature): the same through MSI-X, the PCIe link and the MAC clock domain.
+    #[value(name = "sim:board")]
+    SimBoard,
     /// The software card model (IdealCardModel, not the RTL): frames depart at
     /// max(launch time, line free) at line rate. Fast; for unit tests and long runs.
     Model,
@@ -200,7 +204,8 @@ pub struct SendArgs {
     /// Seed of every random choice (same seed, same run).
     #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = super::common::u64_arg)]
     pub seed: u64,
-    /// Card to send through: `sim` (the Verilated RTL, 10G line only) or `model` (software model).
+    /// Card to send through: `sim` (the Verilated RTL, 10G line only), `sim:board` (the board build,
+    /// 10G) or `model` (software model).
     #[arg(long, value_enum, default_value = "sim")]
     pub card: CardArg,
     /// Card port speed, bits/s.
@@ -246,11 +251,23 @@ pub struct SendArgs {
     #[arg(long, value_name = "FILE")]
     pub peer_evidence: Option<PathBuf>,
     /// Run a PTP ordinary clock beside the sender on the card (docs/PTP.md): ROLE slave|master|auto,
-    /// then options as `tsnic push --ptp` (one-step, log-sync=N, domain=N, priority1=N, queue=N,
-    /// rx-queue=N, poll=US, mac=, ip=). L2 transport only: the clock gets PTP by EtherType on RX
-    /// queue 1 (rx-queue=N), the sender's ACKs keep queue 0; --card sim only.
+    /// then options as `tsnic push --ptp` (one-step, log-sync=N, log-announce=N, domain=N,
+    /// priority1=N, queue=N, rx-queue=N, poll=US, mac=, ip=). L2 transport only: the clock gets PTP
+    /// by EtherType on RX queue 1 (rx-queue=N), the sender's ACKs keep queue 0; --card sim only. A
+    /// slave's steps and trims of the PHC do not move the sender's clock: launch times are mapped
+    /// to the PHC as they are posted (docs/PTP.md, "A slave beside send").
     #[arg(long, value_name = "ROLE[,OPT...]", value_parser = parse_ptp)]
     pub ptp: Option<String>,
+    /// Simulation: a grandmaster in software at the far end of the path for `--ptp slave` to follow
+    /// (the path model carries TCP only; docs/PTP.md "A slave beside send"): offset=T (its clock
+    /// minus the card's PHC; ns, us, ms, s), ppb=N (its rate), log-sync=N, log-announce=N,
+    /// delay=T (one way). Default offset=0,ppb=0,log-sync=-7,log-announce=-3,delay=2345ns.
+    #[arg(long, value_name = "OPT[,OPT...]", value_parser = parse_ptp_master, allow_hyphen_values = true)]
+    pub ptp_master: Option<tsnic::ptp::path_master::PathMasterConfig>,
+}
+
+fn parse_ptp_master(s: &str) -> Result<tsnic::ptp::path_master::PathMasterConfig, String> {
+    tsnic::ptp::path_master::PathMasterConfig::parse(s)
 }
 
 /// `--ptp`: push's syntax, then what beside send allows (L2, not the ACKs' RX queue 0).
@@ -295,13 +312,18 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
     if a.jitter != 0 || a.no_jitter_credit {
         unsupported.push("--jitter / --no-jitter-credit (real time has its own jitter)");
     }
-    if a.ptp.is_some() {
-        unsupported.push("--ptp (it runs beside the simulated path's sender only)");
+    if a.ptp.is_some() || a.ptp_master.is_some() {
+        unsupported.push("--ptp / --ptp-master (they run beside the simulated path's sender only)");
     }
     if !unsupported.is_empty() {
         anyhow::bail!(
             "--peer linux does not support {} yet; drop them",
             unsupported.join(", ")
+        );
+    }
+    if a.card == CardArg::SimBoard {
+        anyhow::bail!(
+            "--peer linux runs with --card sim or --card model, not on the simulated board yet"
         );
     }
     if matches!(a.card, CardArg::Sim) && a.sender == SenderArg::Kernel {
@@ -356,6 +378,7 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
     };
     let stop = stop_flag()?;
     let report = match (a.card, a.sender) {
+        (CardArg::SimBoard, _) => unreachable!("refused above"),
         (CardArg::Sim, _) => {
             eprintln!(
                 "note: --card sim --peer linux is UNSYNCHRONISED: the Verilated card runs on \
@@ -472,6 +495,7 @@ pub fn run(a: SendArgs) -> Result<()> {
         card: match a.card {
             CardArg::Model => CardKind::Model,
             CardArg::Sim => CardKind::Sim,
+            CardArg::SimBoard => CardKind::SimBoard,
         },
         cc: match a.cc {
             CcArg::Cubic => CcKind::Cubic,
@@ -506,6 +530,7 @@ pub fn run(a: SendArgs) -> Result<()> {
         tick_ns: a.tick,
         capture: a.pcap.is_some(),
         ptp: a.ptp.clone(),
+        ptp_master: a.ptp_master,
         // Ctrl-C / SIGTERM end the run at its next event: the outputs are written from what was
         // done and the command fails, saying so.
         stop: Some(super::common::stop_on_signals()?),

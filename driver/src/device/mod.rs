@@ -354,6 +354,38 @@ pub trait Backend {
         u32::from_le_bytes(b)
     }
 
+    /// Completion reaping in one call: from byte `offset` of `region`, the records of `rec` bytes (a
+    /// multiple of 4) that the card has written, up to the first it has not, at most
+    /// `out.len() / rec` of them, copied into `out`; returns how many. A record is written when bit
+    /// `phase_bit` of its last dword equals `phase`; that dword is read (acquire) before any other
+    /// byte of the record, as [`Backend::dma_read_u32`] and then [`Backend::dma_read`] would. The
+    /// default does exactly that per record; backends whose DMA memory is the host's override it
+    /// with one bounds check and one copy per call.
+    fn dma_read_valid(
+        &mut self,
+        region: &DmaRegion,
+        offset: usize,
+        rec: usize,
+        phase_bit: u32,
+        phase: bool,
+        out: &mut [u8],
+    ) -> usize {
+        let max = out.len() / rec;
+        let mut n = 0;
+        while n < max {
+            let w = self.dma_read_u32(region, offset + n * rec + rec - 4);
+            if (w & phase_bit != 0) != phase {
+                break;
+            }
+            n += 1;
+        }
+        if n > 0 {
+            std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
+            self.dma_read(region, offset, &mut out[..n * rec]);
+        }
+        n
+    }
+
     /// A handle for another thread that posts to this card's TX queues (`--threads`): DMA reads and
     /// writes into regions this backend allocated, queue doorbells and register reads, in parallel
     /// with this backend and the other ports. None (the default): the backend is one thread's only
@@ -388,6 +420,12 @@ pub trait Backend {
 
     /// Simulated backends: the true (simulated) time in ns that the host-clock model is a function of.
     fn sim_time_ns(&mut self) -> Option<u64> {
+        None
+    }
+
+    /// A simulated card kept between commands: its state file (state that belongs to the card, as
+    /// a PTP clock's saved master, lives beside it). None otherwise.
+    fn saved_state_path(&self) -> Option<std::path::PathBuf> {
         None
     }
 
@@ -465,6 +503,18 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     fn dma_read_u32(&mut self, region: &DmaRegion, offset: usize) -> u32 {
         (**self).dma_read_u32(region, offset)
     }
+    #[inline]
+    fn dma_read_valid(
+        &mut self,
+        region: &DmaRegion,
+        offset: usize,
+        rec: usize,
+        phase_bit: u32,
+        phase: bool,
+        out: &mut [u8],
+    ) -> usize {
+        (**self).dma_read_valid(region, offset, rec, phase_bit, phase, out)
+    }
     fn tx_port(&mut self) -> Option<Box<dyn Backend + Send>> {
         (**self).tx_port()
     }
@@ -485,6 +535,9 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     }
     fn sim_time_ns(&mut self) -> Option<u64> {
         (**self).sim_time_ns()
+    }
+    fn saved_state_path(&self) -> Option<std::path::PathBuf> {
+        (**self).saved_state_path()
     }
     fn last_read_served_ns(&mut self) -> Option<(u64, u64)> {
         (**self).last_read_served_ns()
@@ -690,7 +743,7 @@ impl SimOptions {
         }
         if o.board && matches!(o.state, sim_state::StateChoice::Path(_)) {
             return Err(bad(
-                "a board card is not kept between commands yet: drop `state=` (or use `state=none`)".into(),
+                "a board card is not kept between commands yet: drop `state=` (or use `state=none`) for a fresh board, or use `--backend sim` for a card kept in a state file".into(),
             ));
         }
         Ok(o)
@@ -795,12 +848,36 @@ pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError>
 #[cfg(feature = "sim")]
 fn open_sim(opts: &SimOptions) -> Result<Box<dyn Backend>, DeviceError> {
     if opts.board {
-        // a fresh board card for each command (TSNIC_SIM_STATE does not apply to it yet)
+        // a fresh board card for each command
+        board_state_check(opts)?;
         return Ok(Box::new(sim_board::BoardBackend::new(
             opts.board_kind.config(),
         )?));
     }
     Ok(Box::new(open_sim_backend(opts)?))
+}
+
+/// The board build is a fresh card for every command: asked to keep one (`sim:board,state=PATH`,
+/// or `TSNIC_SIM_STATE` naming a file), say so and how to run, rather than forget it silently.
+#[cfg(feature = "sim")]
+pub fn board_state_check(opts: &SimOptions) -> Result<(), DeviceError> {
+    let asked = match &opts.state {
+        sim_state::StateChoice::Path(p) => Some(format!("state={}", p.display())),
+        sim_state::StateChoice::None => None,
+        sim_state::StateChoice::Default => std::env::var_os(sim_state::ENV)
+            .filter(|v| v != "none")
+            .map(|v| format!("{}={}", sim_state::ENV, v.to_string_lossy())),
+    };
+    match asked {
+        None => Ok(()),
+        Some(what) => Err(DeviceError::BadSimOptions {
+            spec: format!("sim:board ({what})"),
+            why: format!(
+                "the board build is not kept between commands yet (issue 31): each command opens a fresh board, so {what} would be ignored; drop it (unset {env} or set {env}=none) for a fresh board, or use `--backend sim` for a card kept in a state file",
+                env = sim_state::ENV
+            ),
+        }),
+    }
 }
 
 /// [`open_sim`]'s card as its own type (for what only a simulated card has, e.g. its flash pins).
@@ -809,7 +886,7 @@ pub fn open_sim_backend(opts: &SimOptions) -> Result<sim::SimBackend, DeviceErro
     if opts.board {
         return Err(DeviceError::BadSimOptions {
             spec: "sim:board".into(),
-            why: "this command needs what only the core build has yet (its flash pins, a saved card): use `sim` (the board build runs `info`, `stats`, `push`, `replay` and register commands)".into(),
+            why: "this needs what only the core build has yet (a saved card, the idle fast-forward): use `sim` (the board build runs `info`, `stats`, `push`, `replay`, `send --card sim:board`, `flash` and register commands)".into(),
         });
     }
     let cfg = match (opts.wide, opts.small) {

@@ -432,6 +432,45 @@ impl Backend for NullBackend {
         u32::from_le(a.load(Ordering::Acquire))
     }
 
+    #[inline]
+    fn dma_read_valid(
+        &mut self,
+        region: &DmaRegion,
+        offset: usize,
+        rec: usize,
+        phase_bit: u32,
+        phase: bool,
+        out: &mut [u8],
+    ) -> usize {
+        let max = out.len() / rec.max(4);
+        if max == 0 {
+            return 0;
+        }
+        let base = self.host_region(region, offset, max * rec);
+        assert!(
+            rec.is_multiple_of(4) && (base as usize).is_multiple_of(4),
+            "records of {rec} bytes at {base:p}: not dword-aligned (a driver bug)"
+        );
+        let mut n = 0;
+        while n < max {
+            // SAFETY: inside the region (`host_region` checked `max * rec` bytes), 4-byte aligned
+            // (checked above: aligned base, records a whole number of dwords); the card writes
+            // this dword only with an atomic (release) store, and the memory lives as long as
+            // the region.
+            let w = unsafe { AtomicU32::from_ptr(base.add(n * rec + rec - 4) as *mut u32) }
+                .load(Ordering::Acquire);
+            if (u32::from_le(w) & phase_bit != 0) != phase {
+                break;
+            }
+            n += 1;
+        }
+        // SAFETY: inside the region (checked) and `out` (n <= max); every record copied had its
+        // phase dword acquired above, after which the card does not write it until the host
+        // consumes it (CPL_CONS), so the copy races with no write of the card's.
+        unsafe { std::ptr::copy_nonoverlapping(base, out.as_mut_ptr(), n * rec) };
+        n
+    }
+
     fn tx_port(&mut self) -> Option<Box<dyn Backend + Send>> {
         self.shared.lock().ports += 1;
         Some(Box::new(NullPort {

@@ -97,6 +97,14 @@ impl WireTap {
         st.cycles = cycles;
         st.wire = wire;
     }
+    /// Take the frames injected and not yet moved onto a card's RX line (a backend's next call).
+    pub(crate) fn take_rx_in(&self) -> Vec<(u64, Vec<u8>, bool)> {
+        std::mem::take(&mut self.0.borrow_mut().rx_in)
+    }
+    /// Add the records of frames a backend's RX line handed to its card.
+    pub(crate) fn push_rx_arrivals(&self, arrivals: Vec<tsnic_sim::RxArrival>) {
+        self.0.borrow_mut().rx_arrivals.extend(arrivals);
+    }
     /// Frames injected through the tap and not yet moved onto the card's RX line (they move at the
     /// backend's next call; `SimCard::rx` then counts them).
     pub fn rx_queued(&self) -> usize {
@@ -441,6 +449,13 @@ impl Drop for SimBackend {
 }
 
 impl Backend for SimBackend {
+    fn saved_state_path(&self) -> Option<std::path::PathBuf> {
+        self.persist
+            .as_ref()
+            .filter(|p| !p.read_only)
+            .map(|p| p.path.clone())
+    }
+
     fn describe(&self) -> String {
         let c = self.card.config();
         format!(
@@ -522,6 +537,32 @@ impl Backend for SimBackend {
     fn dma_read_u32(&mut self, region: &DmaRegion, offset: usize) -> u32 {
         let r = self.card.mem().region(region.id());
         u32::from_le_bytes([r[offset], r[offset + 1], r[offset + 2], r[offset + 3]])
+    }
+
+    /// The model writes host memory only while it runs (inside a register access or a wait), so
+    /// the records are read from the region's bytes in one pass and one copy.
+    fn dma_read_valid(
+        &mut self,
+        region: &DmaRegion,
+        offset: usize,
+        rec: usize,
+        phase_bit: u32,
+        phase: bool,
+        out: &mut [u8],
+    ) -> usize {
+        let r = self.card.mem().region(region.id());
+        let max = out.len() / rec.max(4);
+        let mut n = 0;
+        while n < max {
+            let o = offset + n * rec + rec - 4;
+            let w = u32::from_le_bytes([r[o], r[o + 1], r[o + 2], r[o + 3]]);
+            if (w & phase_bit != 0) != phase {
+                break;
+            }
+            n += 1;
+        }
+        out[..n * rec].copy_from_slice(&r[offset..offset + n * rec]);
+        n
     }
 
     fn now_ns(&mut self) -> u64 {

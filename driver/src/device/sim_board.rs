@@ -66,24 +66,43 @@ impl BoardBackend {
             last_error: None,
             mmio_ops: 0,
         };
-        b.card.pcie_mut().bus_master = true;
-        let p = *b.card.pcie().config();
+        b.host_setup()?;
+        Ok(b)
+    }
+
+    /// The host's part after a reset: bus mastering on, MSI-X table entry 0 programmed and unmasked
+    /// through BAR0 and read back, MSI-X on; then wait for the core to clear its RAMs.
+    fn host_setup(&mut self) -> Result<(), DeviceError> {
+        self.card.pcie_mut().bus_master = true;
+        let p = *self.card.pcie().config();
         let e = MSIX_TABLE;
-        b.card.mmio_write(e, p.msi_addr as u32);
-        b.card.mmio_write(e + 4, (p.msi_addr >> 32) as u32);
-        b.card.mmio_write(e + 8, p.msi_data);
-        b.card.mmio_write(e + 12, 0); // vector control: unmasked
-        b.card.pcie_mut().msix_enable = true;
-        b.await_reset_done()?;
+        self.card.mmio_write(e, p.msi_addr as u32);
+        self.card.mmio_write(e + 4, (p.msi_addr >> 32) as u32);
+        self.card.mmio_write(e + 8, p.msi_data);
+        self.card.mmio_write(e + 12, 0); // vector control: unmasked
+        self.card.pcie_mut().msix_enable = true;
+        self.await_reset_done()?;
         // the table as the card holds it (a read after the writes: they have landed)
-        let lo = b.card.mmio_read(e).map_err(board_err)?;
-        let data = b.card.mmio_read(e + 8).map_err(board_err)?;
+        let lo = self.card.mmio_read(e).map_err(board_err)?;
+        let data = self.card.mmio_read(e + 8).map_err(board_err)?;
         if u64::from(lo) != p.msi_addr & 0xffff_ffff || data != p.msi_data {
             return Err(DeviceError::Sim(format!(
                 "the board's MSI-X table entry 0 reads back address {lo:#x} data {data:#x}, not what the host wrote"
             )));
         }
-        Ok(b)
+        Ok(())
+    }
+
+    /// Reset the card as a reconfiguration of the FPGA does (`reset_cycles` PCIe clock cycles of
+    /// `rst`), then redo the host's part ([`BoardBackend::host_setup`]): the endpoint forgot its
+    /// MSI-X table.
+    pub fn reset_card(&mut self, reset_cycles: u64) -> Result<(), DeviceError> {
+        self.card.reset(reset_cycles);
+        self.card.run_until_ps(
+            self.card.now_ps() + (reset_cycles + 2) * self.card.config().clk_period_ps,
+        );
+        self.card.pcie_mut().msix_enable = false;
+        self.host_setup()
     }
 
     /// Run until CTRL_STATUS.RESET_BUSY falls (the core clears its RAMs after reset).
@@ -136,6 +155,15 @@ impl BoardBackend {
         t
     }
 
+    /// Move frames injected through the tap onto the board's RX line.
+    fn feed_rx(&mut self) {
+        if let Some(t) = &self.tap {
+            for (at_ps, bytes, bad) in t.take_rx_in() {
+                self.card.rx_inject(bytes, at_ps, bad);
+            }
+        }
+    }
+
     fn drain_wire(&mut self) {
         if let Some(s) = &self.stats_tap {
             s.set(self.card.pcie().stats());
@@ -144,8 +172,10 @@ impl BoardBackend {
             t.set(c.stats());
         }
         let frames: Vec<WireFrame> = self.card.wire_mut().take_frames();
+        let arrivals = self.card.take_rx_arrivals();
         if let Some(t) = &self.tap {
             t.push_frames(frames, self.card.cycle(), self.card.wire().stats());
+            t.push_rx_arrivals(arrivals);
         }
     }
 
@@ -230,6 +260,7 @@ impl Backend for BoardBackend {
 
     fn read32(&mut self, offset: usize) -> u32 {
         let off = host_dma::bar0_offset(offset);
+        self.feed_rx();
         self.mmio_ops += 1;
         let r = self.card.mmio_read(off);
         self.drain_wire();
@@ -241,6 +272,7 @@ impl Backend for BoardBackend {
 
     fn write32(&mut self, offset: usize, value: u32) {
         let off = host_dma::bar0_offset(offset);
+        self.feed_rx();
         self.mmio_ops += 1;
         self.card.mmio_write(off, value);
     }
@@ -266,6 +298,7 @@ impl Backend for BoardBackend {
     }
 
     fn wait_ns(&mut self, ns: u64) -> Result<(), DeviceError> {
+        self.feed_rx();
         let target = self.card.now_ps().saturating_add(ns.saturating_mul(1000));
         self.card.run_until_ps(target);
         self.drain_wire();
@@ -273,6 +306,7 @@ impl Backend for BoardBackend {
     }
 
     fn wait_irq(&mut self, timeout_ns: u64) -> Result<bool, DeviceError> {
+        self.feed_rx();
         let target = self
             .card
             .now_ps()

@@ -183,6 +183,20 @@ impl Backend for VfioBackend {
         self.pci.dma_read_u32(region, offset)
     }
 
+    #[inline]
+    fn dma_read_valid(
+        &mut self,
+        region: &DmaRegion,
+        offset: usize,
+        rec: usize,
+        phase_bit: u32,
+        phase: bool,
+        out: &mut [u8],
+    ) -> usize {
+        self.pci
+            .dma_read_valid(region, offset, rec, phase_bit, phase, out)
+    }
+
     fn now_ns(&mut self) -> u64 {
         clock_tai_ns()
     }

@@ -553,6 +553,47 @@ impl VfioPci {
         u32::from_le(unsafe { (p as *const u32).read_volatile() })
     }
 
+    /// [`crate::device::Backend::dma_read_valid`]: the written records of a ring from `offset`,
+    /// each record's last dword (volatile) read before the rest, then the records in one copy.
+    pub fn dma_read_valid(
+        &self,
+        region: &DmaRegion,
+        offset: usize,
+        rec: usize,
+        phase_bit: u32,
+        phase: bool,
+        out: &mut [u8],
+    ) -> usize {
+        let max = out.len() / rec.max(4);
+        if max == 0 {
+            return 0;
+        }
+        assert!(
+            offset & 3 == 0 && rec & 3 == 0,
+            "unaligned DMA records ({rec} bytes at {offset})"
+        );
+        let p = self.region_ptr(region, offset, max * rec);
+        let mut n = 0;
+        while n < max {
+            // SAFETY: inside a live DMA mapping (region_ptr checked `max * rec` bytes), 4-byte
+            // aligned (page-aligned base, offset and record size multiples of 4).
+            let w = u32::from_le(unsafe {
+                (p.wrapping_add(n * rec + rec - 4) as *const u32).read_volatile()
+            });
+            if (w & phase_bit != 0) != phase {
+                break;
+            }
+            n += 1;
+        }
+        if n > 0 {
+            // The phase dwords were read first; the records must not be read before them.
+            std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
+            // SAFETY: as above, `n * rec <= max * rec` bytes of the mapping, and of `out`.
+            unsafe { volatile_copy_from(p, &mut out[..n * rec]) }
+        }
+        n
+    }
+
     /// Interrupt vectors the device offers for `kind` (0: none).
     pub fn irq_count(&self, kind: IrqKind) -> u32 {
         self.device

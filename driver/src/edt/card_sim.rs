@@ -8,8 +8,11 @@
 //!   RTT and delivery-rate samples start at the real departure.
 //! - The frames handed to the network model are the bytes the wire model recorded, with their
 //!   wire start and end times.
-//! - One clock: sender time `t` is card simulated time `t + sim_off` and PHC time `t + phc_off` (the
-//!   PHC is not adjusted during a run, so it runs at the simulated rate). [`TxPort::poll`] runs the
+//! - One clock: sender time `t` is card simulated time `t + sim_off`; the sender's clock is
+//!   monotonic and never stepped, and PHC time is mapped from it through [`PhcMap`] (at open
+//!   `t + phc_off` at the trim in force; a PTP slave beside the sender (`--ptp`) steps and trims
+//!   the PHC, and the map follows each write: launch times are mapped when posted, stamps back
+//!   through the segment they were taken in; docs/PTP.md). [`TxPort::poll`] runs the
 //!   core up to `t` with the backend's `wait_ns`; the closed loop processes card, network and timer
 //!   events in time order, so the network model and the card share simulated time. BAR0 accesses
 //!   take simulated cycles too, so the card can be a few tens of ns ahead of the loop's `now`; it is
@@ -38,6 +41,8 @@ use crate::device::sim::{LineRate, SimBackend, SimConfig, WireTap};
 use crate::device::Backend;
 use crate::device::Card;
 use crate::ptp::beside::{is_clock_frame, BesideClock, BesideSpec, BesideSummary};
+use crate::ptp::path_master::PathMaster;
+use crate::ptp::timebase::PhcMap;
 use crate::push::{bring_up, ErrorStats, PushOptions};
 use crate::regs::DescFlags;
 use crate::ring::{CplRing, QueueConfig, Rings, TxQueue};
@@ -50,6 +55,9 @@ pub const POLL_STEP_NS: u64 = 200;
 pub const STALL_NS: u64 = 5_000_000;
 /// Frame buffer size per descriptor (the sender's frames are at most 1514 bytes).
 const BUF_SIZE: usize = 2048;
+/// Longest a PTP slave beside the sender is held back from a Sync exchange that may step the PHC
+/// while the sender has frames on the card (simulated ns); past it the clock turns anyway.
+pub const PTP_STEP_HOLD_NS: u64 = 50_000_000;
 /// Simulated time left after enabling the core before the first post: the calendar's initial sweep
 /// after reset (16 us on the default core) orders nothing by launch time.
 const SETTLE_NS: u64 = 30_000;
@@ -102,6 +110,26 @@ pub struct SimCardStats {
     /// Frames of the PTP clock beside the sender (`--ptp`) on the wire: not the sender's, not
     /// handed to the network model.
     pub ptp_wire_frames: u64,
+    /// Posts whose PHC launch time was below that of the frame posted before them on the same
+    /// queue while that one was still on the card (a step mapped between them; must be 0).
+    pub launch_reorders: u64,
+    /// SENT frames: start on the wire (simulated time) minus the sender's launch time, ns: how
+    /// well the PHC map put the launch time on the PHC.
+    pub wire_minus_launch_sent_ns: ErrorStats,
+    /// Departure the sender got (the card's stamp mapped back) minus the frame's start on the
+    /// wire, ns, over every frame on the wire.
+    pub stamp_minus_wire_ns: ErrorStats,
+    /// Frames on the wire whose completion did not pair with them in order (must be 0).
+    pub wire_unpaired: u64,
+    /// Steps of the PHC folded into the map (a PTP slave beside the sender).
+    pub phc_steps: u64,
+    /// Sender time of the last step, ns.
+    pub phc_step_at_ns: Option<u64>,
+    /// Frames of the sender on the card when the PHC was stepped (must be 0: the clock is held
+    /// while they are, up to [`PTP_STEP_HOLD_NS`]).
+    pub in_flight_at_step: u64,
+    /// Longest the clock was held back from a step, ns.
+    pub ptp_hold_max_ns: u64,
 }
 
 impl SimCardStats {
@@ -169,6 +197,8 @@ struct Flight {
     /// Sender time.
     launch_ns: u64,
     seq: u64,
+    /// PHC launch time posted.
+    launch_phc: u64,
 }
 
 #[derive(Debug)]
@@ -187,6 +217,20 @@ pub struct SimCardPort {
     /// Card PHC at sender time 0, ns (calibrated at open on one frame: its completion's PHC
     /// departure against the wire model's simulated time of its first beat).
     phc_off: u64,
+    /// Sender time to PHC and back, following the clock's steps and trims.
+    phc: PhcMap,
+    /// Per queue: the PHC launch and buffer of the frame posted last.
+    last_post: Vec<Option<(u64, u32)>>,
+    /// The sender's frames on the wire not yet paired with their completion: (start, length).
+    wire_starts: VecDeque<(u64, usize)>,
+    wire_vs_launch: Vec<i64>,
+    stamp_vs_wire: Vec<i64>,
+    /// What the clock had written to the PHC when the map last followed it: (writes, steps).
+    phc_seen: (u64, i64),
+    /// Since when (sender time) the clock has been held back from a step.
+    ptp_held_since: Option<u64>,
+    /// A grandmaster at the far end of the path for a slave beside the sender (test facility).
+    master: Option<PathMaster>,
     /// Card simulated time as of the last backend call, in sender time.
     card_t: u64,
     in_flight: HashMap<(u16, u32), Flight>,
@@ -307,8 +351,8 @@ impl SimCardPort {
     }
 
     /// The same on the board build (`sim:board`: tsnic_board_core behind the PCIe hard-block model,
-    /// 10 Gb/s). Its RX inputs are idle in this model (the shim ties them off): frames put on the RX
-    /// line never arrive, so only the TX side works (no closed loop).
+    /// 10 Gb/s): frames put on the RX line enter the board core's MAC RX inputs (the XGMII RX
+    /// stand-in of `tsnic_sim::board::xgmii_rx`), so the ACKs close the loop as on the core build.
     #[cfg(feature = "board")]
     pub fn open_board(flows: usize) -> Result<SimCardPort, EdtError> {
         let mut b =
@@ -374,9 +418,11 @@ impl SimCardPort {
         rx::set_default_queue(be, &rcaps, 0).map_err(|e| card_err("RX default queue", e))?;
         rx::rx_enable(be, true);
         let mut rings = Rings { queues, cpl };
-        // PHC = simulated time + c (nothing adjusts the PHC during a run). The card stamps the PHC
-        // at a frame's first beat; the wire model records that beat's simulated time: send one
-        // calibration frame (not part of the run) and take c from the pair.
+        // PHC = simulated time + c at the trim in force. The card stamps the PHC at a frame's
+        // first beat; the wire model records that beat's simulated time: send one calibration
+        // frame (not part of the run) and take c from the pair. (A trim left by an earlier command
+        // moves c by ppb * the few us this takes: under 1 ns at 100 ppm.)
+        let ppb = crate::phc::freq(be);
         let c = calibrate(be, &mut rings, &tap)?;
         let sim_off = be.sim_time_ns().unwrap_or(0);
         let phc_off = sim_off.saturating_add_signed(c);
@@ -386,6 +432,14 @@ impl SimCardPort {
             rings,
             sim_off,
             phc_off,
+            phc: PhcMap::new(0, phc_off, ppb),
+            last_post: vec![None; nq],
+            wire_starts: VecDeque::new(),
+            wire_vs_launch: Vec::new(),
+            stamp_vs_wire: Vec::new(),
+            phc_seen: (0, 0),
+            ptp_held_since: None,
+            master: None,
             card_t: 0,
             in_flight: HashMap::new(),
             launches: BTreeMap::new(),
@@ -444,7 +498,10 @@ impl SimCardPort {
         let wake = clock
             .turn_ring(be, &caps, &mut self.rings.cpl, &job)
             .map_err(|e| EdtError::Card(clock.fail(e)))?;
-        self.ptp_wake = Some(wake.saturating_sub(self.phc_off));
+        if let Some(w) = clock.phc_writes() {
+            self.phc_seen = (w.writes, w.stepped_ns);
+        }
+        self.ptp_wake = Some(self.phc.to_sender(wake, self.card_t));
         self.ptp = Some(clock);
         self.sync_time();
         Ok(())
@@ -482,19 +539,81 @@ impl SimCardPort {
         self.tap.rx_inject(at_ps, frame, false);
     }
 
-    /// Card PHC minus sender time, ns (the PHC is not adjusted during a run).
+    /// Card PHC minus sender time at open, ns (until a PTP slave beside the sender adjusts the
+    /// PHC: [`SimCardPort::phc_map`] follows it).
     pub fn phc_offset_ns(&self) -> u64 {
         self.phc_off
+    }
+
+    /// Sender time to PHC and back, as of now.
+    pub fn phc_map(&self) -> &PhcMap {
+        &self.phc
+    }
+
+    /// Put a grandmaster in software at the far end of the path (a test facility for a slave
+    /// beside the sender: the path model carries TCP only): its frames reach the card's RX line
+    /// `delay_ns` after it sends them, the clock's reach it `delay_ns` after they start on the
+    /// wire. Call after open, before the run.
+    pub fn attach_path_master(&mut self, cfg: crate::ptp::path_master::PathMasterConfig) {
+        self.master = Some(PathMaster::new(cfg, self.phc_off));
+    }
+
+    /// The grandmaster at the far end of the path, if any.
+    pub fn path_master(&self) -> Option<&PathMaster> {
+        self.master.as_ref()
+    }
+
+    fn master_poll(&mut self, now: u64) {
+        if let Some(m) = self.master.as_mut() {
+            for (at, f) in m.poll(now) {
+                let at_ps = at.saturating_add(self.sim_off).saturating_mul(1000);
+                self.tap.rx_inject(at_ps, f, false);
+            }
+        }
     }
 
     fn turn_ptp(&mut self) {
         let Some(c) = self.ptp.as_mut() else {
             return;
         };
+        // A Sync exchange that may step the PHC waits while the sender has frames on the card:
+        // their launch times were mapped before the step (a step back would hold them that long,
+        // one forward would send them early); stamps are the card's, so a frame read later
+        // measures the same. Held at most PTP_STEP_HOLD_NS.
+        if c.may_step() && !self.launches.is_empty() {
+            let since = *self.ptp_held_since.get_or_insert(self.card_t);
+            let held = self.card_t.saturating_sub(since);
+            self.stats.ptp_hold_max_ns = self.stats.ptp_hold_max_ns.max(held);
+            if held < PTP_STEP_HOLD_NS {
+                self.ptp_wake = Some(self.card_t + 10 * POLL_STEP_NS);
+                return;
+            }
+        }
+        self.ptp_held_since = None;
         let (caps, be) = self.card.parts();
         let caps = caps.clone();
-        match c.turn_ring(be, &caps, &mut self.rings.cpl, &[]) {
-            Ok(w) => self.ptp_wake = Some(w.saturating_sub(self.phc_off)),
+        let r = c.turn_ring(be, &caps, &mut self.rings.cpl, &[]);
+        let w = c.phc_writes();
+        match r {
+            Ok(wake) => {
+                self.sync_time();
+                if let Some(w) = w.filter(|w| w.writes != self.phc_seen.0) {
+                    let step = w.stepped_ns.saturating_sub(self.phc_seen.1);
+                    // from the time of the write (a turn takes simulated time: a trim of 40 ppm
+                    // taken from the turn's end instead put the map 3 ns off)
+                    let at = w
+                        .sim_ns
+                        .map_or(self.card_t, |t| t.saturating_sub(self.sim_off));
+                    self.phc.adjust(at, step, w.ppb);
+                    self.phc_seen = (w.writes, w.stepped_ns);
+                    if step != 0 {
+                        self.stats.phc_steps += 1;
+                        self.stats.phc_step_at_ns = Some(self.card_t);
+                        self.stats.in_flight_at_step += self.launches.len() as u64;
+                    }
+                }
+                self.ptp_wake = Some(self.phc.to_sender(wake, self.card_t));
+            }
             Err(e) => {
                 let m = c.fail(e);
                 self.fail(m);
@@ -525,6 +644,8 @@ impl SimCardPort {
         s.departure_error_ns = ErrorStats::of(&mut self.errs.clone());
         s.departure_error_sent_ns = ErrorStats::of(&mut self.errs_sent.clone());
         s.rx_arrival_offset_ns = ErrorStats::of(&mut self.rx_offsets.clone());
+        s.wire_minus_launch_sent_ns = ErrorStats::of(&mut self.wire_vs_launch.clone());
+        s.stamp_minus_wire_ns = ErrorStats::of(&mut self.stamp_vs_wire.clone());
         s.cycles = self.tap.cycles();
         s
     }
@@ -568,16 +689,23 @@ impl SimCardPort {
 
     /// Try to put `w` on its queue's ring; gives it back when the ring or the buffers are full.
     fn try_post(&mut self, q: usize, w: Waiting) -> Option<Waiting> {
-        let launch_phc = w.req.launch_ns.saturating_add(self.phc_off);
+        let launch_phc = self.phc.to_phc(w.req.launch_ns);
         let (_, be) = self.card.parts();
         match self.rings.queues[q].post(be, &w.req.frame, launch_phc, DescFlags::empty()) {
             Ok(Ok(buf)) => {
+                if let Some((before, b)) = self.last_post[q] {
+                    if launch_phc < before && self.in_flight.contains_key(&(q as u16, b)) {
+                        self.stats.launch_reorders += 1;
+                    }
+                }
+                self.last_post[q] = Some((launch_phc, buf));
                 self.in_flight.insert(
                     (q as u16, buf),
                     Flight {
                         cookie: w.req.cookie,
                         launch_ns: w.req.launch_ns,
                         seq: w.seq,
+                        launch_phc,
                     },
                 );
                 None
@@ -611,6 +739,12 @@ impl SimCardPort {
                 // the clock's own frames (PTP): not the sender's, and not for the TCP path model
                 self.stats.ptp_wire_frames += 1;
                 let start = (f.start_ps / 1000).saturating_sub(self.sim_off);
+                if let Some(m) = self.master.as_mut() {
+                    for (at, a) in m.on_wire(start, &f.bytes) {
+                        let at_ps = at.saturating_add(self.sim_off).saturating_mul(1000);
+                        self.tap.rx_inject(at_ps, a, false);
+                    }
+                }
                 self.ptp_wire.push(WireFrame {
                     depart_ns: start,
                     end_ns: f.end_ps.div_ceil(1000).saturating_sub(self.sim_off),
@@ -621,6 +755,7 @@ impl SimCardPort {
             self.stats.wire_frames += 1;
             let start = (f.start_ps / 1000).saturating_sub(self.sim_off);
             let end = f.end_ps.div_ceil(1000).saturating_sub(self.sim_off);
+            self.wire_starts.push_back((start, f.bytes.len()));
             self.wire.push(WireFrame {
                 depart_ns: start,
                 end_ns: end.max(start),
@@ -678,7 +813,8 @@ impl TxPort for SimCardPort {
         // held back on host time, which may run a little behind) is retried a poll step on, not
         // in 1 ns steps
         let ptp = self.ptp_wake.map(|w| w.max(self.card_t + POLL_STEP_NS));
-        tx.into_iter().chain(rx).chain(ptp).min()
+        let master = self.master.as_ref().and_then(|m| m.next_event_ns());
+        tx.into_iter().chain(rx).chain(ptp).chain(master).min()
     }
 
     fn poll(&mut self, now: u64) -> Vec<Completion> {
@@ -687,6 +823,7 @@ impl TxPort for SimCardPort {
             return out;
         }
         self.advance_to(now);
+        self.master_poll(self.card_t.max(now));
         // The wire first: a frame is on it before its completion comes back (calibration below).
         self.drain_wire();
         let mut cpls = Vec::new();
@@ -726,8 +863,18 @@ impl TxPort for SimCardPort {
                         return out;
                     }
                 }
+                let depart = self.phc.to_sender(c.depart_ns, f.launch_ns);
                 if on_wire {
-                    let err = c.depart_ns as i64 - c.launch_ns as i64;
+                    match self.wire_starts.pop_front() {
+                        Some((start, len)) if len == usize::from(c.len) => {
+                            self.stamp_vs_wire.push(depart as i64 - start as i64);
+                            if status == Some(Status::Sent) {
+                                self.wire_vs_launch.push(start as i64 - f.launch_ns as i64);
+                            }
+                        }
+                        _ => self.stats.wire_unpaired += 1,
+                    }
+                    let err = c.depart_ns as i64 - f.launch_phc as i64;
                     self.errs.push(err);
                     if status == Some(Status::Sent) {
                         self.errs_sent.push(err);
@@ -742,7 +889,7 @@ impl TxPort for SimCardPort {
                 out.push(Completion {
                     cookie: f.cookie,
                     launch_ns: f.launch_ns,
-                    depart_ns: c.depart_ns.saturating_sub(self.phc_off),
+                    depart_ns: depart,
                     status: if status == Some(Status::SentLate) {
                         TxStatus::SentLate
                     } else {
@@ -849,7 +996,7 @@ impl SimWire for SimCardPort {
                 self.stats.rx_errors += 1;
                 continue;
             }
-            let arrival = p.arrival_ns.saturating_sub(self.phc_off);
+            let arrival = self.phc.to_sender(p.arrival_ns, at);
             self.rx_offsets.push(arrival as i64 - at as i64);
             self.stats.rx_received += 1;
             out.push((arrival, p.data));

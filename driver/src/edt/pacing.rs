@@ -22,8 +22,12 @@ pub const PACING_SHIFT: u32 = 10;
 pub const MIN_TSO_SEGS: u64 = 2;
 /// GSO maximum size (64 KB) bounds one burst, as for a TSO packet.
 pub const GSO_MAX_SIZE: u64 = 65_536;
-/// Linux sysctl_tcp_limit_output_bytes default (1 MB): TSQ never allows more than this.
-pub const LIMIT_OUTPUT_BYTES: u64 = 1_048_576;
+/// Linux sysctl_tcp_limit_output_bytes: 4 MB on the reference kernel (6.18 here reads 4194304;
+/// 1 MB in older kernels): TSQ never allows more than this.
+pub const LIMIT_OUTPUT_BYTES: u64 = 4 * 1024 * 1024;
+/// Linux sysctl_tcp_tso_rtt_log default (9, since 5.18): below 2^9 us of min RTT a TSO burst
+/// grows toward the full 64 KB GSO size (`tcp_tso_autosize`).
+pub const TSO_RTT_LOG: u32 = 9;
 
 /// Pacing rate from cwnd and srtt (Linux `tcp_update_pacing_rate`):
 /// `rate = mss * cwnd / srtt`, times 200 % while `cwnd < ssthresh / 2` (early slow start, so
@@ -53,14 +57,32 @@ pub fn tcp_pacing_rate(
 }
 
 /// Segments per burst (Linux `tcp_tso_autosize`): about 1 ms of data at the pacing rate
-/// (`pacing_rate >> 10` bytes), at least `MIN_TSO_SEGS`, at most a 64 KB GSO packet.
-pub fn tso_autosize_segs(pacing_rate: u64, mss: u64) -> u64 {
-    tso_autosize_segs_min(pacing_rate, mss, MIN_TSO_SEGS)
+/// (`pacing_rate >> 10` bytes) plus `GSO_MAX_SIZE >> (min_rtt_us >> tcp_tso_rtt_log)` (the
+/// whole 64 KB below 512 us of min RTT, half of it below 1024 us, ...; none before any RTT
+/// sample, `min_rtt_us` 0, as Linux's `~0U`), at least `MIN_TSO_SEGS`, at most a 64 KB GSO
+/// packet.
+pub fn tso_autosize_segs(pacing_rate: u64, mss: u64, min_rtt_us: u64) -> u64 {
+    tso_autosize_segs_min(pacing_rate, mss, MIN_TSO_SEGS, min_rtt_us)
 }
 
 /// [`tso_autosize_segs`] with another `tcp_min_tso_segs`.
-pub fn tso_autosize_segs_min(pacing_rate: u64, mss: u64, min_tso_segs: u64) -> u64 {
-    let bytes = (pacing_rate >> PACING_SHIFT).min(GSO_MAX_SIZE);
+pub fn tso_autosize_segs_min(
+    pacing_rate: u64,
+    mss: u64,
+    min_tso_segs: u64,
+    min_rtt_us: u64,
+) -> u64 {
+    let mut bytes = pacing_rate >> PACING_SHIFT;
+    // `r < BITS_PER_TYPE(sk_gso_max_size)`: the term counts while the shift is below 32
+    let r = if min_rtt_us == 0 {
+        u64::MAX
+    } else {
+        min_rtt_us >> TSO_RTT_LOG
+    };
+    if r < 32 {
+        bytes += GSO_MAX_SIZE >> r;
+    }
+    let bytes = bytes.min(GSO_MAX_SIZE);
     let segs = (bytes / mss.max(1)).max(min_tso_segs);
     segs.min((GSO_MAX_SIZE / mss.max(1)).max(min_tso_segs))
 }
@@ -235,17 +257,29 @@ mod tests {
     #[test]
     fn tso_and_tsq_table() {
         // 10 Gbit/s = 1.25e9 B/s: >>10 = 1_220_703 B, capped at 64 KB -> 65536/1448 = 45 segs.
-        assert_eq!(tso_autosize_segs(1_250_000_000, 1448), 45);
+        assert_eq!(tso_autosize_segs(1_250_000_000, 1448, 0), 45);
         // 24 Mbit/s = 3e6 B/s: >>10 = 2929 B -> 2 segs (and min 2).
-        assert_eq!(tso_autosize_segs(3_000_000, 1448), 2);
-        // 100 Mbit/s = 12.5e6 B/s: >>10 = 12207 -> 8 segs.
-        assert_eq!(tso_autosize_segs(12_500_000, 1448), 8);
+        assert_eq!(tso_autosize_segs(3_000_000, 1448, 0), 2);
+        // 100 Mbit/s = 12.5e6 B/s: >>10 = 12207 -> 8 segs (no min RTT yet: no RTT term).
+        assert_eq!(tso_autosize_segs(12_500_000, 1448, 0), 8);
+        // tcp_tso_rtt_log 9 (tcp_tso_autosize): at 50 us, 50 >> 9 = 0, + 65536 >> 0 -> the
+        // 64 KB cap, 45 segs (the issue-36 figure); at 600 us, + 65536 >> 1 = 32768:
+        // 44975 / 1448 = 31; at 1000 us, 1 -> the same; at 1024 us, + 16384 -> 19; at 10 ms
+        // (r 19) + 65536 >> 19 = 0 -> 8; at 24 Mbit/s and 100 us: 2929 + 65536 = 45 segs.
+        assert_eq!(tso_autosize_segs(12_500_000, 1448, 50), 45);
+        assert_eq!(tso_autosize_segs(12_500_000, 1448, 511), 45);
+        assert_eq!(tso_autosize_segs(12_500_000, 1448, 600), 31);
+        assert_eq!(tso_autosize_segs(12_500_000, 1448, 1000), 31);
+        assert_eq!(tso_autosize_segs(12_500_000, 1448, 1024), 19);
+        assert_eq!(tso_autosize_segs(12_500_000, 1448, 10_000), 8);
+        assert_eq!(tso_autosize_segs(3_000_000, 1448, 100), 45);
         // TSQ at 1 Gbit/s: 125e6>>10 = 122070 B > 2 * 8 segs.
         assert_eq!(tsq_limit_bytes(125_000_000, 8 * 1448), 122_070);
         // TSQ at 24 Mbit/s: 2929 < 2 bursts of 2896 -> 5792.
         assert_eq!(tsq_limit_bytes(3_000_000, 2896), 5792);
-        // TSQ never above 1 MB.
-        assert_eq!(tsq_limit_bytes(u64::MAX / 2, 65536), LIMIT_OUTPUT_BYTES);
+        // TSQ never above tcp_limit_output_bytes, 4 MB in 6.18: at 10 Gbit/s 1.19 MB stays.
+        assert_eq!(tsq_limit_bytes(u64::MAX / 2, 65536), 4_194_304);
+        assert_eq!(tsq_limit_bytes(1_250_000_000, 65536), 1_220_703);
     }
 
     #[test]

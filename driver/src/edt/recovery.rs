@@ -245,11 +245,6 @@ impl TsOrder {
             .map(|x| (x.tx, x.end, x.off))
             .collect()
     }
-
-    pub fn clear(&mut self) {
-        self.q.clear();
-        self.live = 0;
-    }
 }
 
 /// A segment one SACK newly covered.

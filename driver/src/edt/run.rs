@@ -27,6 +27,9 @@ pub enum CardKind {
     Model,
     /// The Verilated RTL through the driver's rings ([`SimCardPort`]); `tsnic send`'s default.
     Sim,
+    /// The same on the board build (`sim:board`: tsnic_board_core behind the PCIe hard-block
+    /// model, 10 Gb/s; [`SimCardPort::open_board`]), built with the `board` feature.
+    SimBoard,
 }
 
 /// Everything one `tsnic send` run needs.
@@ -67,6 +70,10 @@ pub struct RunConfig {
     /// `--ptp ROLE[,OPT...]`: a PTP clock beside the sender on the simulated card (L2 only:
     /// [`crate::ptp::beside::BesideSpec::for_send`]; docs/PTP.md).
     pub ptp: Option<String>,
+    /// A grandmaster in software at the far end of the path for `--ptp slave` (a test facility:
+    /// the path model carries TCP only; [`crate::ptp::path_master`]).
+    #[serde(skip)]
+    pub ptp_master: Option<crate::ptp::path_master::PathMasterConfig>,
 }
 
 impl Default for RunConfig {
@@ -96,6 +103,7 @@ impl Default for RunConfig {
             capture: false,
             rcv_buf: 6 * 1024 * 1024,
             ptp: None,
+            ptp_master: None,
         }
     }
 }
@@ -432,10 +440,33 @@ pub fn run(cfg: &RunConfig) -> Result<Report, EdtError> {
                     .map_err(EdtError::Invalid)?,
             ),
         };
+    if cfg.ptp_master.is_some() {
+        match &ptp {
+            Some(s) if s.cfg.role != crate::ptp::Role::Master => {}
+            Some(_) => {
+                return Err(EdtError::Invalid(
+                    "--ptp-master is a grandmaster for the clock of --ptp to follow: use --ptp \
+                     slave (or auto), not master"
+                        .into(),
+                ))
+            }
+            None => {
+                return Err(EdtError::Invalid(
+                    "--ptp-master is a grandmaster for the clock of --ptp to follow: add --ptp \
+                     slave,... (e.g. --ptp slave,log-sync=-4,log-announce=-3)"
+                        .into(),
+                ))
+            }
+        }
+    }
     match cfg.card {
         CardKind::Model => run_on(cfg, IdealCardModel::new(cfg.line_rate_bps)).map(|(r, _)| r),
-        CardKind::Sim => {
-            let mut port = SimCardPort::open(cfg.flows, cfg.line_rate_bps)?;
+        CardKind::Sim | CardKind::SimBoard => {
+            let mut port = if cfg.card == CardKind::SimBoard {
+                open_board(cfg)?
+            } else {
+                SimCardPort::open(cfg.flows, cfg.line_rate_bps)?
+            };
             if let Some(spec) = ptp {
                 port.attach_ptp(
                     spec,
@@ -446,6 +477,9 @@ pub fn run(cfg: &RunConfig) -> Result<Report, EdtError> {
                     }),
                 )?;
             }
+            if let Some(m) = cfg.ptp_master {
+                port.attach_path_master(m);
+            }
             let (mut r, mut port) = run_on(cfg, port)?;
             if let Some(e) = port.error() {
                 return Err(EdtError::Card(e.to_string()));
@@ -454,6 +488,26 @@ pub fn run(cfg: &RunConfig) -> Result<Report, EdtError> {
             r.ptp = port.close_ptp()?;
             Ok(r)
         }
+    }
+}
+
+/// The board build's port (`--card sim:board`).
+fn open_board(cfg: &RunConfig) -> Result<SimCardPort, EdtError> {
+    if cfg.line_rate_bps != 10_000_000_000 {
+        return Err(EdtError::Invalid(format!(
+            "the simulated board (the SUME build) has a 10 Gb/s wire, got --line-rate {} bit/s; use --line-rate 10G with --card sim:board",
+            cfg.line_rate_bps
+        )));
+    }
+    #[cfg(feature = "board")]
+    {
+        SimCardPort::open_board(cfg.flows)
+    }
+    #[cfg(not(feature = "board"))]
+    {
+        Err(EdtError::Invalid(
+            "--card sim:board needs the board build: build with `cargo build --release --features tsnic/board`, or use --card sim".into(),
+        ))
     }
 }
 

@@ -253,8 +253,15 @@ impl Network {
                 }
                 EvKind::DelAck(port) => {
                     if let Some(r) = self.receivers.get_mut(&port) {
-                        if let Some(ack) = r.on_timer(ev.t) {
+                        let ack = r.on_timer(ev.t);
+                        // another ACK timer may still be pending (SACK compression's fires
+                        // before the delayed ACK's)
+                        let next = r.delack_deadline().filter(|&d| d > ev.t);
+                        if let Some(ack) = ack {
                             self.send_back(ev.t + reverse, ack, &mut out);
+                        }
+                        if let Some(d) = next {
+                            self.push(d, EvKind::DelAck(port));
                         }
                     }
                 }

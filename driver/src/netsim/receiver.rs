@@ -36,6 +36,12 @@ pub struct ReceiverConfig {
     /// Request/response mode: once every this many bytes the application "answers", which the
     /// model sends as an immediate ACK (the response carries no payload).
     pub rr_request: Option<u64>,
+    /// SACK compression (Linux 4.18+, `__tcp_ack_snd_check`): while data is held out of order,
+    /// after 3 immediate ACKs per rcv_nxt, at most this many ACKs are held back
+    /// (sysctl tcp_comp_sack_nr, 44; 0: every out-of-order segment is ACKed at once)...
+    pub comp_sack_nr: u32,
+    /// ...each for at most min(RTT / 20, this) (sysctl tcp_comp_sack_delay_ns, 1 ms).
+    pub comp_sack_delay_ns: u64,
 }
 
 impl Default for ReceiverConfig {
@@ -48,6 +54,8 @@ impl Default for ReceiverConfig {
             autotune: true,
             max_quickacks: 16,
             rr_request: None,
+            comp_sack_nr: 44,
+            comp_sack_delay_ns: 1_000_000,
         }
     }
 }
@@ -76,6 +84,8 @@ pub struct ReceiverStats {
     pub beyond_window_bytes: u64,
     pub data_segments: u64,
     pub acks_sent: u64,
+    /// ACKs held back by SACK compression and never sent (Linux TCPAckCompressed).
+    pub acks_compressed: u64,
     pub fin_received: bool,
     /// Frames the receiver could not parse (bad checksum etc.).
     pub bad_frames: u64,
@@ -126,7 +136,24 @@ pub struct TcpReceiver {
     rcv_rtt_ns: u64,
     rcv_rtt_seq: u64,
     rcv_rtt_time: Option<u64>,
+    /// SACK compression (Linux `compressed_ack`, `compressed_ack_rcv_nxt`, `dup_ack_counter`,
+    /// `compressed_ack_timer`).
+    compressed_ack: u32,
+    compressed_ack_rcv_nxt: u64,
+    dup_ack_counter: u32,
+    comp_deadline: Option<u64>,
+    /// When the SYN-ACK left, and the handshake RTT it gave (Linux's srtt of a receiver that
+    /// sends no data: `tcp_synack_rtt_meas`), ns.
+    synack_ns: Option<u64>,
+    srtt_ns: u64,
     pub stats: ReceiverStats,
+}
+
+/// What a data segment asks of the ACK (`take_payload`).
+enum AckDue {
+    Now,
+    Ofo,
+    Normal,
 }
 
 /// Linux TCP_MSS_DEFAULT: the receive MSS estimate before any data.
@@ -166,13 +193,22 @@ impl TcpReceiver {
             rcv_rtt_ns: 0,
             rcv_rtt_seq: 0,
             rcv_rtt_time: None,
+            compressed_ack: 0,
+            compressed_ack_rcv_nxt: 0,
+            dup_ack_counter: 0,
+            comp_deadline: None,
+            synack_ns: None,
+            srtt_ns: 0,
             stats: ReceiverStats::default(),
         }
     }
 
-    /// The pending delayed-ACK deadline, if any.
+    /// The earliest pending ACK timer (delayed ACK or SACK compression), if any.
     pub fn delack_deadline(&self) -> Option<u64> {
-        self.delack_deadline
+        match (self.delack_deadline, self.comp_deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Bytes held out of order.
@@ -285,13 +321,17 @@ impl TcpReceiver {
         let base = self.irs.wrapping_add(1);
         // 40 option bytes: 3 blocks fit beside timestamps, 4 without.
         let room = if self.peer_ts_ok { 3 } else { 4 };
+        // A FIN held out of order takes one sequence number at the end of its block (Linux
+        // queues the FIN's skb with `end_seq = seq + len + 1` and SACKs `[seq, end_seq)`:
+        // tcp_data_queue_ofo -> tcp_sack_new_ofo_skb).
+        let fin = self.fin_offset;
         self.dsack
             .into_iter()
-            .chain(
-                self.sack_order
-                    .iter()
-                    .filter_map(|s| self.ooo.get(s).map(|e| (*s, *e))),
-            )
+            .chain(self.sack_order.iter().filter_map(|s| {
+                self.ooo
+                    .get(s)
+                    .map(|e| (*s, *e + u64::from(fin == Some(*e))))
+            }))
             .take(room)
             .map(|(s, e)| (base.wrapping_add(s as u32), base.wrapping_add(e as u32)))
             .collect()
@@ -299,6 +339,11 @@ impl TcpReceiver {
 
     fn ack_now(&mut self, now: u64) -> Vec<u8> {
         self.delack_deadline = None;
+        // tcp_event_ack_sent -> tcp_sack_compress_send_ack's reset: what was held back is
+        // covered by this ACK
+        self.stats.acks_compressed += u64::from(self.compressed_ack);
+        self.compressed_ack = 0;
+        self.comp_deadline = None;
         self.rcv_wup = self.rcv_nxt;
         // tcp_dec_quickack_mode: one quick ACK used.
         if let Some(q) = self.quick.as_mut() {
@@ -323,12 +368,48 @@ impl TcpReceiver {
         }
     }
 
-    /// The delayed-ACK timer: call at or after [`Self::delack_deadline`].
+    /// The delayed-ACK and SACK-compression timers: call at or after
+    /// [`Self::delack_deadline`]. The compression timer sends the held-back ACK
+    /// (`tcp_compressed_ack_kick`, which counts it as sent, not compressed).
     pub fn on_timer(&mut self, now: u64) -> Option<Vec<u8>> {
+        if self.comp_deadline.is_some_and(|d| now >= d) {
+            self.compressed_ack = self.compressed_ack.saturating_sub(1);
+            return Some(self.ack_now(now));
+        }
         match self.delack_deadline {
             Some(d) if now >= d => Some(self.ack_now(now)),
             _ => None,
         }
+    }
+
+    /// The out-of-order branch of Linux `__tcp_ack_snd_check` (SACK compression): without
+    /// SACK or after `comp_sack_nr` held-back ACKs, ACK now; the first 3 ACKs for each rcv_nxt
+    /// go at once (the sender's duplicate-ACK threshold); later ones are held back until an
+    /// ACK is sent for another reason or the timer fires, min(RTT / 20, comp_sack_delay) after
+    /// the first, RTT being the receiver's estimate (`rcv_rtt_est`) or the handshake RTT if
+    /// smaller.
+    fn ack_ofo(&mut self, now: u64) -> Option<Vec<u8>> {
+        if !self.peer_sack_ok || self.compressed_ack >= self.cfg.comp_sack_nr {
+            return Some(self.ack_now(now));
+        }
+        if self.compressed_ack_rcv_nxt != self.rcv_nxt {
+            self.compressed_ack_rcv_nxt = self.rcv_nxt;
+            self.dup_ack_counter = 0;
+        }
+        if self.dup_ack_counter < 3 {
+            self.dup_ack_counter += 1;
+            return Some(self.ack_now(now));
+        }
+        self.compressed_ack += 1;
+        if self.comp_deadline.is_none() {
+            let mut rtt = self.rcv_rtt_ns;
+            if self.srtt_ns != 0 && self.srtt_ns < rtt {
+                rtt = self.srtt_ns;
+            }
+            let delay = (rtt / 20).min(self.cfg.comp_sack_delay_ns);
+            self.comp_deadline = Some(now + delay);
+        }
+        None
     }
 
     /// Insert [s, e) into the out-of-order map, merging neighbours; returns the merged start.
@@ -402,6 +483,7 @@ impl TcpReceiver {
                     ..Default::default()
                 };
                 let iss = self.iss;
+                self.synack_ns = Some(now);
                 vec![self.reply(now, flags::SYN | flags::ACK, opts, iss)]
             }
             RcvState::Listen => {
@@ -453,6 +535,9 @@ impl TcpReceiver {
         }
         if self.state == RcvState::SynReceived && f.flags & flags::ACK != 0 {
             self.state = RcvState::Established;
+            if let Some(t) = self.synack_ns.take() {
+                self.srtt_ns = now.saturating_sub(t).max(1);
+            }
         }
         if self.state == RcvState::LastAck {
             if f.flags & flags::ACK != 0 && f.ack == self.iss.wrapping_add(2) {
@@ -469,6 +554,9 @@ impl TcpReceiver {
             }
         }
         let mut immediate = false;
+        // out-of-order data held (or a hole filled with more still held): the ACK may be
+        // compressed
+        let mut ofo = false;
         if !f.payload.is_empty() {
             self.stats.data_segments += 1;
             // tcp_event_data_recv: measure rcv_mss and the receiver RTT; the first data
@@ -477,7 +565,11 @@ impl TcpReceiver {
             if self.quick.is_none() {
                 self.incr_quickack();
             }
-            immediate |= self.take_payload(start, &f.payload);
+            match self.take_payload(start, &f.payload) {
+                AckDue::Now => immediate = true,
+                AckDue::Ofo => ofo = true,
+                AckDue::Normal => {}
+            }
             self.rcv_rtt_measure(now);
             self.rcv_space_adjust(now);
         }
@@ -494,6 +586,9 @@ impl TcpReceiver {
                 self.stats.fin_received = true;
                 self.rcv_nxt += 1;
                 self.delack_deadline = None;
+                self.comp_deadline = None;
+                self.stats.acks_compressed += u64::from(self.compressed_ack);
+                self.compressed_ack = 0;
                 let seq = self.iss.wrapping_add(1);
                 out.push(self.reply(now, flags::FIN | flags::ACK, TcpOptions::default(), seq));
                 self.state = RcvState::LastAck;
@@ -513,15 +608,19 @@ impl TcpReceiver {
         let quick = self.quick.is_some_and(|q| q > 0);
         if immediate || quick || self.rcv_nxt - self.rcv_wup > self.rcv_mss {
             out.push(self.ack_now(now));
+        } else if ofo && !self.ooo.is_empty() {
+            out.extend(self.ack_ofo(now));
         } else if self.delack_deadline.is_none() {
             self.delack_deadline = Some(now + self.cfg.delack_ns);
         }
         out
     }
 
-    /// Accept payload at stream offset `start`; returns true if an immediate ACK is due
-    /// (out-of-order data, a filled hole or a duplicate, as RFC 5681 4.2 asks).
-    fn take_payload(&mut self, start: i128, payload: &[u8]) -> bool {
+    /// Accept payload at stream offset `start`; returns whether an ACK is due at once (a
+    /// duplicate, data beyond the window, the last hole filled: RFC 5681 4.2, Linux
+    /// ICSK_ACK_NOW) or as out-of-order data (held out of order, or a hole filled while more
+    /// is held: SACK compression may hold it back).
+    fn take_payload(&mut self, start: i128, payload: &[u8]) -> AckDue {
         let end = start + payload.len() as i128;
         let nxt = self.rcv_nxt as i128;
         let win_end = nxt + self.window_bytes() as i128;
@@ -531,7 +630,7 @@ impl TcpReceiver {
             self.stats.duplicate_bytes += payload.len() as u64;
             self.dsack = Some((start.max(0) as u64, end as u64));
             self.incr_quickack();
-            return true;
+            return AckDue::Now;
         }
         // Check contents of every byte we keep.
         let s = start.max(nxt);
@@ -540,7 +639,7 @@ impl TcpReceiver {
             self.stats.beyond_window_bytes += (end - e.max(s)) as u64;
         }
         if e <= s {
-            return true;
+            return AckDue::Now;
         }
         if s > start {
             self.stats.duplicate_bytes += (s - start) as u64;
@@ -570,7 +669,11 @@ impl TcpReceiver {
             }
             self.stats.delivered += new_end - self.rcv_nxt;
             self.rcv_nxt = new_end;
-            had_holes
+            match (had_holes, self.ooo.is_empty()) {
+                (false, _) => AckDue::Normal,
+                (true, true) => AckDue::Now,
+                (true, false) => AckDue::Ofo,
+            }
         } else {
             let before = self.ooo_bytes();
             let held = self
@@ -584,8 +687,9 @@ impl TcpReceiver {
             if held {
                 // All of it already held out of order: D-SACK (tcp_data_queue_ofo).
                 self.dsack = Some((s, e));
+                return AckDue::Now;
             }
-            true
+            AckDue::Ofo
         }
     }
 }

@@ -17,7 +17,7 @@ use crate::regs::{PhcCmd, PhcStatus};
 pub mod servo;
 
 pub use crate::device::phc_model::{PhcModel, INCR_LATENCY, SECONDS_VIEW_LATENCY};
-pub use servo::{sync, PiServo, ServoState, SyncStep, SYNC_TRIES};
+pub use servo::{sync, PiServo, ServoMemory, ServoState, SyncStep, SYNC_TRIES};
 
 /// PHC errors.
 #[derive(Debug, Error)]

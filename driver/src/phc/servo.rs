@@ -15,6 +15,22 @@ pub enum ServoState {
     Locked,
 }
 
+/// A [`PiServo`]'s learnt state (`drift` in the servo's sense, ppb; `count` samples taken, 2 once
+/// it has locked).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ServoMemory {
+    /// Frequency estimate, ppb (linuxptp's drift: the clock runs -drift).
+    pub drift: f64,
+    /// Samples taken (2: locked).
+    pub count: u32,
+    /// The first sample's offset, ns.
+    pub offset0: i64,
+    /// The first sample's local time, ns.
+    pub local0: u64,
+    /// No update yet (the first may step).
+    pub first_update: bool,
+}
+
 /// A PI servo with linuxptp's `pi.c` behaviour and default constants (hardware time stamping):
 /// kp = min(0.7 * T^-0.3, 0.7 / T), ki = min(0.3 * T^0.4, 0.3 / T) for a sample interval T in seconds;
 /// the second sample estimates the frequency error from the first two offsets; a first offset above
@@ -53,6 +69,38 @@ impl PiServo {
             first_step_threshold_ns: 20_000,
             step_threshold_ns: 0,
         }
+    }
+
+    /// True when the next sample may step the clock ([`ServoState::Jump`]): the one after the
+    /// first of a fresh servo with `first_step_threshold_ns` set, or any with `step_threshold_ns`.
+    pub fn may_jump(&self) -> bool {
+        self.step_threshold_ns > 0
+            || (self.first_update && self.first_step_threshold_ns > 0 && self.count == 1)
+    }
+
+    /// What the servo has learnt (frequency, samples taken, first sample), for the next command's
+    /// clock ([`PiServo::restore`]).
+    pub fn memory(&self) -> ServoMemory {
+        ServoMemory {
+            drift: self.drift,
+            count: self.count,
+            offset0: self.offset0,
+            local0: self.local0,
+            first_update: self.first_update,
+        }
+    }
+
+    /// Carry on from `m` (the constants and thresholds stay this servo's).
+    pub fn restore(&mut self, m: &ServoMemory) {
+        self.drift = if m.drift.is_finite() {
+            m.drift.clamp(-self.max_ppb, self.max_ppb)
+        } else {
+            self.drift
+        };
+        self.count = m.count.min(2);
+        self.offset0 = m.offset0;
+        self.local0 = m.local0;
+        self.first_update = m.first_update;
     }
 
     /// Proportional and integral constants in use.

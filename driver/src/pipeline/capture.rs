@@ -25,8 +25,12 @@ pub struct ReplayLimits {
     pub queue: u16,
     /// Longest frame the card sends, bytes without FCS.
     pub max_len: u32,
-    /// Queues to spread the packets over by flow ([`flow_hash`]): queue + hash % spread (1: none).
+    /// Queues to spread the packets over by flow ([`flow_hash`]): queue + hash % spread (1: none);
+    /// with `by_interface`, the queues the interfaces may use.
     pub spread: u16,
+    /// Each packet on queue + its pcapng interface (its number in its section; a pcap file has
+    /// one, interface 0), not by flow (`replay --queue-by interface`).
+    pub by_interface: bool,
 }
 
 /// A hash of a frame's flow: the IPv4 or IPv6 addresses, protocol and (TCP, UDP, SCTP) ports, behind
@@ -171,6 +175,7 @@ pub fn open_capture(
                 at: 0,
                 pending_shb: Some(head[..4].try_into().unwrap_or_default()),
                 block: Vec::with_capacity(2048),
+                lent: (0, 0),
             }),
         });
     }
@@ -221,6 +226,7 @@ pub fn open_capture(
             le,
             nanos,
             snaplen,
+            consume: 0,
         }),
     })
 }
@@ -233,52 +239,80 @@ struct Common {
 }
 
 impl Common {
-    /// Check a packet read whole, pad a runt, and make its item.
+    /// Check a packet read whole (captured on interface `iface`), pad a runt, and make its item.
     fn packet(
         &mut self,
         ts_ns: u64,
         orig_len: u32,
+        iface: u32,
         data: &mut Vec<u8>,
     ) -> Result<Option<Raw>, InputError> {
+        self.check(orig_len, data.len(), iface)?;
+        if data.len() < MIN_FRAME {
+            self.padding.count += 1;
+            self.padding.first.get_or_insert((self.packets, data.len()));
+            data.resize(MIN_FRAME, 0);
+        }
+        Ok(Some(self.item(ts_ns, data, false, iface)))
+    }
+
+    /// Check a packet of `len` bytes captured of `orig_len` on interface `iface`.
+    #[inline]
+    fn check(&self, orig_len: u32, len: usize, iface: u32) -> Result<(), InputError> {
         let i = self.packets;
-        if (orig_len as usize) > data.len() {
+        let l = self.limits;
+        if l.by_interface && iface >= u32::from(l.spread) {
             return Err(fmt_err(&self.name, format!(
-                "packet {i} was captured truncated ({} of {orig_len} bytes): it cannot be replayed byte for byte; recapture with a larger snap length",
-                data.len()
+                "packet {i} was captured on interface {iface}, which `--queue-by interface` sends on queue {}, beyond the {} queue(s) from queue {} it may use: give --queues {} (the card's queues allowing), or leave out --queue-by interface",
+                u32::from(l.queue) + iface,
+                l.spread,
+                l.queue,
+                iface + 1
             )));
         }
-        if data.is_empty() || data.len() > self.limits.max_len as usize {
+        if (orig_len as usize) > len {
+            return Err(fmt_err(&self.name, format!(
+                "packet {i} was captured truncated ({len} of {orig_len} bytes): it cannot be replayed byte for byte; recapture with a larger snap length"
+            )));
+        }
+        if len == 0 || len > self.limits.max_len as usize {
             return Err(fmt_err(
                 &self.name,
                 format!(
-                    "packet {i} is {} bytes; the card sends 1..={} bytes (without FCS)",
-                    data.len(),
+                    "packet {i} is {len} bytes; the card sends 1..={} bytes (without FCS)",
                     self.limits.max_len
                 ),
             ));
         }
-        if data.len() < MIN_FRAME {
-            self.padding.count += 1;
-            self.padding.first.get_or_insert((i, data.len()));
-            data.resize(MIN_FRAME, 0);
-        }
+        Ok(())
+    }
+
+    /// The item of a checked packet of at least [`MIN_FRAME`] bytes `f` (`lent`: left in the
+    /// reader's buffer, see [`Source::next_lent`]).
+    #[inline]
+    fn item(&mut self, ts_ns: u64, f: &[u8], lent: bool, iface: u32) -> Raw {
+        let i = self.packets;
         self.packets += 1;
-        let queue = if self.limits.spread > 1 {
-            self.limits.queue + (flow_hash(data) % u32::from(self.limits.spread)) as u16
+        let queue = if self.limits.by_interface {
+            // `check` bounded it by `spread`, a u16
+            self.limits.queue + iface as u16
+        } else if self.limits.spread > 1 {
+            self.limits.queue + (flow_hash(f) % u32::from(self.limits.spread)) as u16
         } else {
             self.limits.queue
         };
-        Ok(Some(Raw {
+        Raw {
             seq: i,
             index: i,
             line: 0,
             time_ns: ts_ns,
             queue,
-            len: data.len() as u32,
+            len: f.len() as u32,
             has_bytes: true,
+            lent,
             pass: 0,
             pos: i,
-        }))
+        }
     }
 }
 
@@ -292,6 +326,8 @@ struct Pcap {
     le: bool,
     nanos: bool,
     snaplen: u32,
+    /// Bytes of the reader's buffer to consume before the next read: the record lent last.
+    consume: usize,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -310,6 +346,8 @@ struct PcapNg {
     /// The first four bytes of the file, already read.
     pending_shb: Option<[u8; 4]>,
     block: Vec<u8>,
+    /// The packet lent last: its bytes in `block`.
+    lent: (usize, usize),
 }
 
 /// A capture read packet by packet.
@@ -336,8 +374,30 @@ impl CaptureSource {
 impl Source for CaptureSource {
     fn next(&mut self, data: &mut Vec<u8>) -> Result<Option<Raw>, InputError> {
         match &mut self.kind {
-            Kind::Pcap(p) => pcap_next(&mut self.c, p, data),
-            Kind::PcapNg(p) => pcapng_next(&mut self.c, p, data),
+            Kind::Pcap(p) => pcap_next(&mut self.c, p, data, false),
+            Kind::PcapNg(p) => pcapng_next(&mut self.c, p, data, false),
+        }
+    }
+    /// A packet of [`MIN_FRAME`] bytes or more (nothing to pad) is lent: a pcap packet whose record
+    /// is whole in the reader's buffer stays there (consumed at the next read), a pcapng packet in
+    /// the block just read.
+    fn next_lent(&mut self, data: &mut Vec<u8>) -> Result<Option<Raw>, InputError> {
+        match &mut self.kind {
+            Kind::Pcap(p) => pcap_next(&mut self.c, p, data, true),
+            Kind::PcapNg(p) => pcapng_next(&mut self.c, p, data, true),
+        }
+    }
+    #[inline]
+    fn lent(&mut self) -> &[u8] {
+        match &mut self.kind {
+            // The record was left in the buffer (not consumed): `fill_buf` gives the same bytes
+            // again without reading.
+            Kind::Pcap(p) if p.consume > 16 => match p.r.fill_buf() {
+                Ok(b) => b.get(16..p.consume).unwrap_or(&[]),
+                Err(_) => &[],
+            },
+            Kind::PcapNg(p) => p.block.get(p.lent.0..p.lent.1).unwrap_or(&[]),
+            _ => &[],
         }
     }
     fn name(&self) -> &str {
@@ -359,7 +419,15 @@ fn cut(n: u64) -> String {
     format!("it was cut short (a capture still being written, or a partial copy); copy it whole or recapture (the {n} packets before it are complete)")
 }
 
-fn pcap_next(c: &mut Common, p: &mut Pcap, data: &mut Vec<u8>) -> Result<Option<Raw>, InputError> {
+fn pcap_next(
+    c: &mut Common,
+    p: &mut Pcap,
+    data: &mut Vec<u8>,
+    lend: bool,
+) -> Result<Option<Raw>, InputError> {
+    if p.consume > 0 {
+        p.r.consume(std::mem::take(&mut p.consume));
+    }
     let n = c.packets;
     let mut h = [0u8; 16];
     // The common case: the record header and the packet are both in the reader's buffer. Copied from
@@ -374,6 +442,15 @@ fn pcap_next(c: &mut Common, p: &mut Pcap, data: &mut Vec<u8>) -> Result<Option<
                 u32::from_be_bytes(w)
             } as usize;
             if incl <= p.snaplen.max(262_144) as usize && b.len() >= 16 + incl {
+                if lend && incl >= MIN_FRAME {
+                    // Left where it is: the post copies it from here into the card's memory.
+                    let f = &b[16..16 + incl];
+                    let (ts, orig) = pcap_times(p.le, p.nanos, &h);
+                    c.check(orig, incl, 0)?;
+                    let raw = c.item(ts, f, true, 0);
+                    p.consume = 16 + incl;
+                    return Ok(Some(raw));
+                }
                 data.clear();
                 data.extend_from_slice(&b[16..16 + incl]);
                 p.r.consume(16 + incl);
@@ -431,9 +508,16 @@ fn pcap_packet(
     h: &[u8; 16],
     data: &mut Vec<u8>,
 ) -> Result<Option<Raw>, InputError> {
+    let (ns, orig) = pcap_times(p.le, p.nanos, h);
+    c.packet(ns, orig, 0, data)
+}
+
+/// A pcap record header's timestamp, ns, and original length.
+#[inline]
+fn pcap_times(le: bool, nanos: bool, h: &[u8; 16]) -> (u64, u32) {
     let word = |o: usize| {
         let w = [h[o], h[o + 1], h[o + 2], h[o + 3]];
-        if p.le {
+        if le {
             u32::from_le_bytes(w)
         } else {
             u32::from_be_bytes(w)
@@ -441,19 +525,21 @@ fn pcap_packet(
     };
     let (sec, frac, orig) = (word(0), word(4), word(12));
     let ns = u64::from(sec) * 1_000_000_000
-        + if p.nanos {
+        + if nanos {
             u64::from(frac)
         } else {
             u64::from(frac) * 1000
         };
-    c.packet(ns, orig, data)
+    (ns, orig)
 }
 
 fn pcapng_next(
     c: &mut Common,
     p: &mut PcapNg,
     data: &mut Vec<u8>,
+    lend: bool,
 ) -> Result<Option<Raw>, InputError> {
+    p.lent = (0, 0);
     loop {
         let n = c.packets;
         let at = p.at;
@@ -604,9 +690,15 @@ fn pcapng_next(
                 // if_tsoffset: seconds to add to every timestamp of the interface.
                 let ts = (i128::from(ts) + i128::from(iface.offset_s) * 1_000_000_000)
                     .clamp(0, u64::MAX as i128) as u64;
+                if lend && caplen >= MIN_FRAME {
+                    c.check(orig, caplen, i as u32)?;
+                    let raw = c.item(ts, &b[28..28 + caplen], true, i as u32);
+                    p.lent = (28, 28 + caplen);
+                    return Ok(Some(raw));
+                }
                 data.clear();
                 data.extend_from_slice(&b[28..28 + caplen]);
-                return c.packet(ts, orig, data);
+                return c.packet(ts, orig, i as u32, data);
             }
             2 | 3 => {
                 return Err(fmt_err(
@@ -628,6 +720,7 @@ mod tests {
             queue: 0,
             max_len: 9600,
             spread: 1,
+            by_interface: false,
         }
     }
 
@@ -689,6 +782,87 @@ mod tests {
         let mut body = vec![0x4d, 0x3c, 0x2b, 0x1a, 1, 0, 0, 0];
         body.extend((-1i64).to_le_bytes());
         block(0x0a0d_0d0a, &body)
+    }
+
+    /// Packets read lent (left in the reader's buffer or block) are the same as read copied:
+    /// bytes, times, queues; runts and a record cut by the buffer's end are copied (and padded).
+    /// With `by_interface` each pcapng packet's queue is --queue + its interface, and an
+    /// interface beyond the queues allowed is refused naming the packet and the fix.
+    #[test]
+    fn lent_packets_equal_copied_ones_and_interfaces_pick_queues() {
+        let mut f = shb();
+        f.extend(idb(Some(9), None));
+        f.extend(idb(None, None));
+        f.extend(idb(Some(9), None));
+        let ifaces = [0u32, 1, 1, 2, 0, 2, 1];
+        for (k, &i) in ifaces.iter().enumerate() {
+            let len = if k == 3 { 42 } else { 60 + k * 13 };
+            let data: Vec<u8> = (0..len).map(|b| (b * 7 + k) as u8).collect();
+            f.extend(epb(i, 1000 + k as u64, &data));
+        }
+        // a pcap of records longer than the 64 KiB a reader buffers at once in front of short ones
+        let mut pcap = Vec::new();
+        pcap.extend(0xa1b2_3c4du32.to_le_bytes());
+        pcap.extend([2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        pcap.extend(65_535u32.to_le_bytes());
+        pcap.extend(1u32.to_le_bytes());
+        for k in 0..40u32 {
+            let len = if k % 3 == 0 { 9000 } else { 61 + k as usize };
+            pcap.extend(k.to_le_bytes());
+            pcap.extend((5 * k).to_le_bytes());
+            pcap.extend((len as u32).to_le_bytes());
+            pcap.extend((len as u32).to_le_bytes());
+            pcap.extend((0..len).map(|b| (b + k as usize) as u8));
+        }
+        let read = |bytes: &[u8], lim: ReplayLimits, lend: bool| {
+            let r =
+                std::io::BufReader::with_capacity(1 << 16, std::io::Cursor::new(bytes.to_vec()));
+            let mut s = open_capture(Box::new(r), "c".into(), lim)?;
+            let mut out = Vec::new();
+            let mut d = Vec::new();
+            loop {
+                let got = if lend {
+                    s.next_lent(&mut d)?
+                } else {
+                    s.next(&mut d)?
+                };
+                let Some(r) = got else { break };
+                let bytes = if r.lent { s.lent().to_vec() } else { d.clone() };
+                out.push((r.time_ns, r.queue, r.lent, bytes));
+            }
+            Ok::<_, InputError>(out)
+        };
+        let by_if = ReplayLimits {
+            queue: 1,
+            spread: 3,
+            by_interface: true,
+            ..lim()
+        };
+        for (bytes, l) in [(&f, lim()), (&f, by_if), (&pcap, lim())] {
+            let copied = read(bytes, l, false).unwrap();
+            let lent = read(bytes, l, true).unwrap();
+            assert!(copied.iter().all(|p| !p.2));
+            assert!(lent.iter().filter(|p| p.2).count() >= copied.len() / 2);
+            let strip = |v: &[(u64, u16, bool, Vec<u8>)]| {
+                v.iter()
+                    .map(|p| (p.0, p.1, p.3.clone()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(strip(&lent), strip(&copied));
+        }
+        let got = read(&f, by_if, true).unwrap();
+        let queues: Vec<u16> = got.iter().map(|p| p.1).collect();
+        assert_eq!(queues, ifaces.map(|i| 1 + i as u16));
+        assert_eq!(got[3].3.len(), 60, "the runt padded");
+        let e = read(&f, ReplayLimits { spread: 2, ..by_if }, true)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("packet 3 was captured on interface 2")
+                && e.contains("queue 3")
+                && e.contains("--queues 3"),
+            "{e}"
+        );
     }
 
     /// Two interfaces with their own resolution and offset: each packet's time is its interface's.

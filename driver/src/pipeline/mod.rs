@@ -136,7 +136,9 @@ pub fn run_beside(
             ring_log2,
             buffers: 0,
             buf_size: 0,
-            batch: opts.batch,
+            // One doorbell per burst: the loop (and a posting thread) rings after each burst,
+            // with the burst's descriptors written to the ring in one DMA write.
+            batch: opts.batch.max(BURST),
             late: opts.late,
             horizon: opts.horizon,
             quota: 0,
@@ -202,6 +204,9 @@ pub fn run_beside(
             &mut left,
         )
     } else {
+        // One thread posts each frame before it reads the next: a capture's frame is copied once,
+        // from the input's buffer into the card's memory.
+        sched.set_lending(true);
         (|| -> Result<(), PushError> {
             let mut beside_wake = u64::MAX;
             loop {
@@ -251,7 +256,8 @@ pub fn run_beside(
                             break;
                         }
                     }
-                    if post.post(b, &caps, h, gen)? {
+                    let lent = if h.raw.lent { sched.lent() } else { &[] };
+                    if post.post(b, &caps, h, gen, lent)? {
                         burst += 1;
                         if let Some(h) = pending.take() {
                             sched.recycle(h.data);

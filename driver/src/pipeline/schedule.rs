@@ -312,6 +312,11 @@ pub struct Schedule<'a> {
     pass: Passes,
     pool: Vec<Vec<u8>>,
     read: u64,
+    /// Frames given out straight from the input may leave their bytes in the source's buffer
+    /// ([`Schedule::set_lending`]).
+    lend: bool,
+    /// The buffer a lending read is given (for a frame the source cannot lend), kept between reads.
+    spare: Vec<u8>,
 }
 
 impl<'a> Schedule<'a> {
@@ -331,6 +336,8 @@ impl<'a> Schedule<'a> {
             pass: Passes::default(),
             pool: Vec::new(),
             read: 0,
+            lend: false,
+            spare: Vec::new(),
         }
     }
 
@@ -342,6 +349,20 @@ impl<'a> Schedule<'a> {
     /// What the source changed in the frames it read (warnings).
     pub fn notes(&self) -> Vec<String> {
         self.src.notes()
+    }
+
+    /// Let a frame given out straight from the input (the fast lane: a window of 0, nothing held)
+    /// leave its bytes in the source's buffer ([`Raw::lent`]), to be copied from there by the post:
+    /// [`Schedule::lent`] gives them until the next [`Schedule::next_frame`]. Only for a caller
+    /// that posts each frame before it asks for the next (the loop's own thread, not `--threads`).
+    pub fn set_lending(&mut self, on: bool) {
+        self.lend = on;
+    }
+
+    /// The bytes of the frame last given out lent ([`Raw::lent`]); empty when none is.
+    #[inline]
+    pub fn lent(&mut self) -> &[u8] {
+        self.src.lent()
     }
 
     /// Frames read from the input so far.
@@ -381,7 +402,7 @@ impl<'a> Schedule<'a> {
     /// Read ahead until `n` frames are held or the input ends.
     pub fn prime(&mut self, n: usize) -> Result<(), ScheduleError> {
         while !self.eof && self.heap.len() < n {
-            if let Some(e) = self.read_one()? {
+            if let Some(e) = self.read_one(false)? {
                 self.heap.push(e);
             }
         }
@@ -414,13 +435,13 @@ impl<'a> Schedule<'a> {
         if self.cfg.window == 0 && self.heap.is_empty() && !self.eof {
             // The fast lane of an input taken in order (a replay, a window of 0): nothing is held, so
             // the frame just read is the next one; it does not go through the window at all.
-            if let Some(e) = self.read_one()? {
+            if let Some(e) = self.read_one(self.lend)? {
                 self.last_out = Some((e.key, e.held.raw));
                 return Ok(Some(e.held));
             }
         }
         while !self.eof && self.heap.len() <= self.cfg.window {
-            if let Some(e) = self.read_one()? {
+            if let Some(e) = self.read_one(false)? {
                 self.heap.push(e);
             }
         }
@@ -442,15 +463,28 @@ impl<'a> Schedule<'a> {
     /// Read the next frame of the input and place it (None at the end of the input); the caller holds
     /// it or gives it out.
     #[inline]
-    fn read_one(&mut self) -> Result<Option<Entry>, ScheduleError> {
-        let mut data = self.pool.pop().unwrap_or_default();
-        let Some(raw) = self.src.next(&mut data)? else {
+    fn read_one(&mut self, lend: bool) -> Result<Option<Entry>, ScheduleError> {
+        let mut data = if lend {
+            std::mem::take(&mut self.spare)
+        } else {
+            self.pool.pop().unwrap_or_default()
+        };
+        let got = if lend {
+            self.src.next_lent(&mut data)?
+        } else {
+            self.src.next(&mut data)?
+        };
+        let Some(raw) = got else {
             self.recycle(data);
             self.eof = true;
             return Ok(None);
         };
         self.read += 1;
-        if !raw.has_bytes {
+        if raw.lent {
+            // The bytes stayed in the source's buffer: `data` was not used, keep it for the next.
+            self.spare = data;
+            data = Vec::new();
+        } else if !raw.has_bytes {
             self.recycle(data);
             data = Vec::new();
         }

@@ -57,7 +57,7 @@ impl Shard {
     fn post_inbox(&mut self, b: &mut dyn Backend, caps: &Caps) -> Result<usize, PushError> {
         let mut n = 0;
         while let Some(h) = self.inbox.front() {
-            if !self.post.post(b, caps, h, &HasBytes)? {
+            if !self.post.post(b, caps, h, &HasBytes, &[])? {
                 break;
             }
             if let Some(h) = self.inbox.pop_front() {

@@ -30,6 +30,9 @@ pub struct Raw {
     pub len: u32,
     /// The bytes were written to the caller's buffer (else they are generated from the row).
     pub has_bytes: bool,
+    /// The bytes were left in the source's own buffer ([`Source::next_lent`]), not written to the
+    /// caller's: [`Source::lent`] gives them until the source reads again.
+    pub lent: bool,
     /// Pass over the input (`replay --loop`: 0, 1, ...; 0 otherwise).
     pub pass: u32,
     /// Position within its pass, from 0.
@@ -86,6 +89,17 @@ pub trait Source {
     /// The next frame, or `None` at the end of the input. When the input carries the frame's bytes,
     /// they replace `data`'s contents and [`Raw::has_bytes`] is set.
     fn next(&mut self, data: &mut Vec<u8>) -> Result<Option<Raw>, InputError>;
+    /// [`Source::next`], but the frame's bytes may be left where the source read them (its reader's
+    /// buffer) instead of copied into `data`: then [`Raw::lent`] is set and [`Source::lent`] gives
+    /// them until the next call of either method. So a frame read from a capture is copied once,
+    /// from the input's buffer straight into the card's DMA memory. Default: [`Source::next`].
+    fn next_lent(&mut self, data: &mut Vec<u8>) -> Result<Option<Raw>, InputError> {
+        self.next(data)
+    }
+    /// The bytes of the frame [`Source::next_lent`] last gave out lent (empty when none is).
+    fn lent(&mut self) -> &[u8] {
+        &[]
+    }
     /// The input as messages name it (a path, `the trace on stdin`).
     fn name(&self) -> &str;
     /// What the source changed in frames it read (a warning each), e.g. frames padded.
@@ -193,6 +207,7 @@ impl<R: BufRead> Source for CsvSource<R> {
                     queue: row.queue as u16,
                     len: row.len,
                     has_bytes: false,
+                    lent: false,
                     pass: 0,
                     pos: row.index,
                 }));
@@ -240,6 +255,7 @@ impl Source for SliceSource<'_> {
             queue: f.queue,
             len: f.len,
             has_bytes: true,
+            lent: false,
             pass: 0,
             pos: seq,
         }))
@@ -279,13 +295,19 @@ impl<'a> Looped<'a> {
     }
 }
 
-impl Source for Looped<'_> {
-    fn next(&mut self, data: &mut Vec<u8>) -> Result<Option<Raw>, InputError> {
+impl Looped<'_> {
+    #[inline]
+    fn read(&mut self, data: &mut Vec<u8>, lend: bool) -> Result<Option<Raw>, InputError> {
         if self.seq >= self.limit {
             return Ok(None);
         }
         loop {
-            if let Some(mut r) = self.cur.next(data)? {
+            let r = if lend {
+                self.cur.next_lent(data)?
+            } else {
+                self.cur.next(data)?
+            };
+            if let Some(mut r) = r {
                 r.pos = r.seq;
                 r.pass = self.pass;
                 r.seq = self.seq;
@@ -299,6 +321,18 @@ impl Source for Looped<'_> {
             self.pass += 1;
             self.cur = (self.reopen)()?;
         }
+    }
+}
+
+impl Source for Looped<'_> {
+    fn next(&mut self, data: &mut Vec<u8>) -> Result<Option<Raw>, InputError> {
+        self.read(data, false)
+    }
+    fn next_lent(&mut self, data: &mut Vec<u8>) -> Result<Option<Raw>, InputError> {
+        self.read(data, true)
+    }
+    fn lent(&mut self) -> &[u8] {
+        self.cur.lent()
     }
     fn name(&self) -> &str {
         self.cur.name()

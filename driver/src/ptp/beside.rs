@@ -33,6 +33,9 @@ pub struct BesideSpec {
     pub default_rx: bool,
     /// Longest gap between two polls, host ns.
     pub poll_ns: u64,
+    /// Do not resume what an earlier command's clock left (`fresh`; docs/PTP.md, "Between
+    /// commands").
+    pub fresh: bool,
 }
 
 /// Default MAC of the clock beside a job (`mac=` changes it).
@@ -40,8 +43,9 @@ pub const DEFAULT_MAC: [u8; 6] = [0x02, 0x74, 0x73, 0x6e, 0x69, 0x01];
 
 impl BesideSpec {
     /// Parse `ROLE[,OPT...]`: ROLE slave|master|auto; OPT l2|udp4, one-step, log-sync=N (-7..=4),
+    /// log-announce=N (-3..=4),
     /// domain=N, priority1=N, queue=N (TX), rx-queue=N, poll=US (1..=100000 us), mac=XX:..,
-    /// ip=A.B.C.D.
+    /// ip=A.B.C.D, fresh (do not resume an earlier command's clock).
     pub fn parse(s: &str) -> Result<BesideSpec, String> {
         let mut it = s.split(',');
         let role = match it.next().unwrap_or("") {
@@ -68,6 +72,7 @@ impl BesideSpec {
             rxq: None,
             default_rx: true,
             poll_ns: 1_000_000,
+            fresh: false,
         };
         for o in it {
             let (k, v) = o.split_once('=').unwrap_or((o, ""));
@@ -82,11 +87,13 @@ impl BesideSpec {
                 "udp4" if v.is_empty() => cfg.transport = Transport::Udp4,
                 "one-step" if v.is_empty() => cfg.one_step = true,
                 "log-sync" => cfg.log_sync = num(-7, 4)? as i8,
+                "log-announce" => cfg.log_announce = num(-3, 4)? as i8,
                 "domain" => cfg.domain = num(0, 255)? as u8,
                 "priority1" => cfg.priority1 = num(0, 255)? as u8,
                 "queue" => spec.txq = Some(num(0, 65535)? as u16),
                 "rx-queue" => spec.rxq = Some(num(0, 65535)? as u16),
                 "poll" => spec.poll_ns = num(1, 100_000)? as u64 * 1000,
+                "fresh" if v.is_empty() => spec.fresh = true,
                 "mac" => {
                     let m: Vec<u8> = v
                         .split(':')
@@ -110,8 +117,8 @@ impl BesideSpec {
                 }
                 _ => {
                     return Err(format!(
-                    "--ptp `{s}`: unknown option `{o}` (l2, udp4, one-step, log-sync=N, domain=N, \
-                         priority1=N, queue=N, rx-queue=N, poll=US, mac=..., ip=...)"
+                    "--ptp `{s}`: unknown option `{o}` (l2, udp4, one-step, log-sync=N, log-announce=N, domain=N, \
+                         priority1=N, queue=N, rx-queue=N, poll=US, mac=..., ip=..., fresh)"
                 ))
                 }
             }
@@ -188,12 +195,16 @@ pub struct BesideSummary {
     pub last: Option<Sample>,
     /// Why it stopped, if it failed (the job is cut then).
     pub error: Option<String>,
+    /// Whether it resumed what the clock of an earlier command left ([`super::saved`]), and whom it
+    /// followed then, or why not (None: nothing was saved).
+    pub resumed: Option<String>,
 }
 
 /// An ordinary clock turned by a job's loop.
 pub struct BesideClock {
     spec: BesideSpec,
     port: Option<CardPort>,
+    resume: Option<super::saved::Saved>,
     next_poll_host: u64,
     wake_phc: u64,
     summary: BesideSummary,
@@ -215,6 +226,7 @@ impl BesideClock {
         BesideClock {
             spec,
             port: None,
+            resume: None,
             next_poll_host: 0,
             wake_phc: 0,
             summary: BesideSummary::default(),
@@ -235,9 +247,30 @@ impl BesideClock {
         s
     }
 
+    /// Resume `saved` (what an earlier command's clock left) when it attaches, if it still holds
+    /// (the summary's `resumed` says).
+    pub fn resume_from(&mut self, saved: super::saved::Saved) {
+        self.resume = Some(saved);
+    }
+
+    /// What it leaves for the next command's clock (None: it follows no parent, or never started).
+    pub fn saved(&self, b: &mut dyn Backend) -> Option<super::saved::Saved> {
+        self.port.as_ref().and_then(|p| p.saved(b))
+    }
+
     /// The MAC its frames come from.
     pub fn mac(&self) -> [u8; 6] {
         self.spec.cfg.addr.mac
+    }
+
+    /// True when the clock's next complete Sync exchange may step the PHC.
+    pub fn may_step(&self) -> bool {
+        self.port.as_ref().is_some_and(|p| p.clock().may_step())
+    }
+
+    /// What the clock wrote to the PHC so far (None before it attached).
+    pub fn phc_writes(&self) -> Option<super::card::PhcWrites> {
+        self.port.as_ref().map(|p| p.phc_writes())
     }
 
     /// The port, once attached.
@@ -280,7 +313,14 @@ impl BesideClock {
                 )));
             }
             let rxq = self.spec.rxq.unwrap_or(0);
-            let port = CardPort::attach(b, caps, cpl, self.spec.cfg, q, rxq, self.spec.default_rx)?;
+            let mut port =
+                CardPort::attach(b, caps, cpl, self.spec.cfg, q, rxq, self.spec.default_rx)?;
+            if let Some(s) = self.resume.take() {
+                self.summary.resumed = Some(match port.resume(b, &s) {
+                    Ok(m) => m,
+                    Err(e) => e.to_string(),
+                });
+            }
             self.port = Some(port);
         }
         let host = b.now_ns();
@@ -366,7 +406,9 @@ mod tests {
 
     #[test]
     fn spec_parses_and_refuses() {
-        let s = BesideSpec::parse("slave,udp4,log-sync=-3,queue=5,poll=200").unwrap();
+        let s =
+            BesideSpec::parse("slave,udp4,log-sync=-3,log-announce=-3,queue=5,poll=200").unwrap();
+        assert_eq!(s.cfg.log_announce, -3);
         assert_eq!(s.cfg.role, Role::Slave);
         assert_eq!(s.cfg.transport, Transport::Udp4);
         assert_eq!(s.cfg.log_sync, -3);
@@ -393,6 +435,7 @@ mod tests {
             "boss",
             "slave,one-step",
             "slave,log-sync=9",
+            "slave,log-announce=-4",
             "slave,queue=x",
             "slave,mac=01:00:00:00:00:00",
             "slave,mac=02:00",

@@ -82,6 +82,21 @@ pub struct CardPort {
     reports: Vec<Report>,
     cpls: Vec<Completion>,
     pkts: Vec<RxPacket>,
+    phc: PhcWrites,
+}
+
+/// What the port wrote to the PHC so far (a job that maps its own time to the PHC follows it:
+/// [`super::timebase::PhcMap`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PhcWrites {
+    /// Writes (steps and trims).
+    pub writes: u64,
+    /// Sum of the steps, ns.
+    pub stepped_ns: i64,
+    /// The trim in force, ppb.
+    pub ppb: i64,
+    /// Simulated time of the last write, ns (a simulated card; None on hardware).
+    pub sim_ns: Option<u64>,
 }
 
 fn ptp_txq(b: &mut dyn Backend, caps: &Caps, q: u16) -> Result<TxQueue, PtpError> {
@@ -200,6 +215,12 @@ impl CardPort {
             reports: Vec::new(),
             cpls: Vec::new(),
             pkts: Vec::new(),
+            phc: PhcWrites {
+                writes: 0,
+                stepped_ns: 0,
+                ppb: freq,
+                sim_ns: None,
+            },
         })
     }
 
@@ -223,6 +244,38 @@ impl CardPort {
     /// The clock.
     pub fn clock(&self) -> &OrdinaryClock {
         &self.clock
+    }
+
+    /// Carry on from what an earlier command's clock left on this card ([`super::saved`]): checked
+    /// against the card's PHC first. Returns what it follows now.
+    pub fn resume(
+        &mut self,
+        b: &mut dyn Backend,
+        saved: &super::saved::Saved,
+    ) -> Result<String, super::saved::SavedError> {
+        saved.check(b, self.clock.config())?;
+        let now = phc::get_ns(b);
+        self.clock
+            .resume(&saved.clock, now)
+            .map_err(super::saved::SavedError::Stale)?;
+        self.reports.extend(self.clock.take_reports());
+        Ok(format!(
+            "resumed: following {} with the servo and path delay of the clock before (no Announces waited for)",
+            self.clock
+                .parent()
+                .map(|p| p.to_string_ptp4l())
+                .unwrap_or_default()
+        ))
+    }
+
+    /// What this clock leaves for the next command's (None: it follows no parent).
+    pub fn saved(&self, b: &mut dyn Backend) -> Option<super::saved::Saved> {
+        super::saved::Saved::of(b, self.clock.config(), self.clock.memory())
+    }
+
+    /// What the port wrote to the PHC so far.
+    pub fn phc_writes(&self) -> PhcWrites {
+        self.phc
     }
 
     /// Card-side counters.
@@ -348,8 +401,18 @@ impl CardPort {
                         )))
                     }
                 },
-                Action::Step(d) => phc::adjtime(b, d),
-                Action::Freq(f) => phc::adjfine(b, f)?,
+                Action::Step(d) => {
+                    phc::adjtime(b, d);
+                    self.phc.writes += 1;
+                    self.phc.stepped_ns = self.phc.stepped_ns.saturating_add(d);
+                    self.phc.sim_ns = b.sim_time_ns();
+                }
+                Action::Freq(f) => {
+                    phc::adjfine(b, f)?;
+                    self.phc.writes += 1;
+                    self.phc.ppb = f;
+                    self.phc.sim_ns = b.sim_time_ns();
+                }
             }
         }
         Ok(())

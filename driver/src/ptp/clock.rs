@@ -15,7 +15,7 @@ use super::msg::{
     self, flags, Addr, Announce, Body, ClockQuality, Header, Message, PortIdentity, Timestamp,
     Transport,
 };
-use crate::phc::{PiServo, ServoState, MAX_ADJFINE_PPB};
+use crate::phc::{PiServo, ServoMemory, ServoState, MAX_ADJFINE_PPB};
 
 /// FOREIGN_MASTER_THRESHOLD (9.3.2.4.4): Announces in the window that qualify a foreign master.
 pub const FOREIGN_MASTER_THRESHOLD: usize = 2;
@@ -247,6 +247,51 @@ fn type_index(t: u8) -> usize {
     }
 }
 
+/// What a slave clock leaves for the next command's clock on the same card (docs/PTP.md, "Between
+/// commands"): the foreign masters it knew (each one's last Announce, the PTP message as hex, and
+/// the local times its Announces were seen), which one is its parent, the parent's announce
+/// receipt timeout, the servo, the path delay filter and the trim. With it the next clock follows
+/// its parent at the first Sync instead of qualifying it again (two Announces, 9.3.2.4.4); the
+/// BMCA still runs on every Announce, so another master is chosen as it would have been.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Memory {
+    /// The foreign masters.
+    pub foreign: Vec<ForeignMemory>,
+    /// Index of the parent in `foreign`.
+    pub parent: usize,
+    /// Local time its announce receipt timeout expires, ns.
+    pub announce_timeout_at: u64,
+    /// The servo.
+    pub servo: ServoMemory,
+    /// The path delay filter's values, ns (oldest first).
+    pub delays: Vec<i64>,
+    /// The trim in force, ppb.
+    pub freq_ppb: i64,
+}
+
+/// One foreign master of a [`Memory`].
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ForeignMemory {
+    /// Its last Announce (the PTP message, hex).
+    pub announce: String,
+    /// Local times its Announces were seen, ns.
+    pub seen: Vec<u64>,
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    if !s.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| s.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
+        .collect()
+}
+
 #[derive(Debug, Clone)]
 struct Foreign {
     ds: Dataset,
@@ -287,6 +332,9 @@ pub struct OrdinaryClock {
     reports: Vec<Report>,
     counters: Counters,
     last_sample: Option<Sample>,
+    /// Resumed from a [`Memory`] and no sample since: a first offset above
+    /// `first_step_threshold_ns` restarts the servo (the PHC was set in between).
+    resumed: bool,
 }
 
 impl OrdinaryClock {
@@ -327,6 +375,7 @@ impl OrdinaryClock {
             reports: Vec::new(),
             counters: Counters::default(),
             last_sample: None,
+            resumed: false,
         };
         if cfg.role == Role::Master {
             c.become_master(now, "INIT_COMPLETE");
@@ -359,6 +408,125 @@ impl OrdinaryClock {
     /// The last servo sample.
     pub fn last_sample(&self) -> Option<Sample> {
         self.last_sample
+    }
+
+    /// True when the next complete Sync exchange may step the PHC (the servo's second sample, or
+    /// any with a `step_threshold_ns`): a job whose frames carry PHC launch times holds the clock
+    /// while they are in flight (`tsnic send --ptp`, docs/PTP.md).
+    pub fn may_step(&self) -> bool {
+        matches!(self.state, PortState::Uncalibrated | PortState::Slave) && self.servo.may_jump()
+    }
+
+    /// What the next command's clock needs to follow the same parent at once (None unless
+    /// following one: UNCALIBRATED or SLAVE).
+    pub fn memory(&self) -> Option<Memory> {
+        if !matches!(self.state, PortState::Uncalibrated | PortState::Slave) {
+            return None;
+        }
+        let parent = self.parent?;
+        let mut foreign = Vec::new();
+        let mut pi = None;
+        for f in &self.foreign {
+            if f.ds.sender == parent {
+                pi = Some(foreign.len());
+            }
+            let m = Message {
+                header: Header {
+                    msg_type: msg::mtype::ANNOUNCE,
+                    sdo_major: 0,
+                    domain: self.cfg.domain,
+                    flags: 0,
+                    correction: 0,
+                    source: f.ds.sender,
+                    seq: 0,
+                    log_interval: f.log_interval,
+                },
+                body: Body::Announce(f.announce),
+            };
+            foreign.push(ForeignMemory {
+                announce: hex(&m.encode()),
+                seen: f.seen.iter().copied().collect(),
+            });
+        }
+        Some(Memory {
+            foreign,
+            parent: pi?,
+            announce_timeout_at: self.t_announce_timeout?,
+            servo: self.servo.memory(),
+            delays: self.delays.iter().copied().collect(),
+            freq_ppb: self.freq_ppb,
+        })
+    }
+
+    /// Carry on from `m` at local time `now`: a clock just made (LISTENING, not the master role)
+    /// takes its foreign masters and follows its parent (UNCALIBRATED until a locked sample) with
+    /// its servo and path delay. Refused, the clock unchanged, when the parent's announce receipt
+    /// timeout has passed or the memory does not decode.
+    pub fn resume(&mut self, m: &Memory, now: u64) -> Result<(), String> {
+        if self.state != PortState::Listening || self.cfg.role == Role::Master {
+            return Err(format!(
+                "a clock in state {} (role {:?}) does not resume a slave's memory",
+                self.state.name(),
+                self.cfg.role
+            ));
+        }
+        if now > m.announce_timeout_at {
+            return Err(format!(
+                "the parent's announce receipt timeout passed {} ms ago",
+                (now - m.announce_timeout_at) / 1_000_000
+            ));
+        }
+        let mut foreign = Vec::new();
+        for f in &m.foreign {
+            let bytes = unhex(&f.announce).ok_or("a saved Announce is not hex")?;
+            let msg = Message::decode(&bytes).map_err(|e| format!("a saved Announce: {e}"))?;
+            let Body::Announce(a) = msg.body else {
+                return Err("a saved foreign master's message is not an Announce".into());
+            };
+            if msg.header.domain != self.cfg.domain {
+                return Err(format!(
+                    "saved for domain {}, this clock is in domain {}",
+                    msg.header.domain, self.cfg.domain
+                ));
+            }
+            foreign.push(Foreign {
+                ds: Dataset::from_announce(&a, msg.header.source, self.id),
+                announce: a,
+                seen: f.seen.iter().copied().filter(|&t| t <= now).collect(),
+                log_interval: msg.header.log_interval,
+            });
+        }
+        let p = foreign
+            .get(m.parent)
+            .ok_or("the saved parent is not among the saved foreign masters")?;
+        if p.announce.gm_identity == self.id.clock {
+            return Err("the saved parent is this clock".into());
+        }
+        let (sender, ds) = (p.ds.sender, p.ds);
+        self.foreign = foreign;
+        self.parent = Some(sender);
+        self.parent_ds = Some(ds);
+        self.reset_exchange();
+        self.delays = m
+            .delays
+            .iter()
+            .rev()
+            .take(self.cfg.delay_filter_len.max(1))
+            .rev()
+            .copied()
+            .collect();
+        self.path_delay = (!self.delays.is_empty()).then(|| median(&self.delays));
+        self.servo.restore(&m.servo);
+        self.freq_ppb = m.freq_ppb.clamp(-MAX_ADJFINE_PPB, MAX_ADJFINE_PPB);
+        self.t_announce_timeout = Some(m.announce_timeout_at);
+        self.resumed = true;
+        self.set_state(PortState::Uncalibrated, "RS_SLAVE");
+        Ok(())
+    }
+
+    /// True until the first sample after [`OrdinaryClock::resume`].
+    pub fn resumed(&self) -> bool {
+        self.resumed
     }
 
     /// Mean path delay in use.
@@ -758,6 +926,19 @@ impl OrdinaryClock {
         };
         let offset = (t2 as i128 - t1 as i128 - (i128::from(corr) >> 16) - i128::from(delay))
             .clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+        if std::mem::take(&mut self.resumed)
+            && offset.unsigned_abs() > self.cfg.first_step_threshold_ns
+        {
+            // resumed, but the PHC is far off: start the servo afresh (it will step)
+            let mut fresh = PiServo::new(
+                interval_ns(self.cfg.log_sync) as f64 / 1e9,
+                self.freq_ppb as f64,
+                MAX_ADJFINE_PPB as f64,
+            );
+            fresh.first_step_threshold_ns = self.cfg.first_step_threshold_ns;
+            fresh.step_threshold_ns = self.cfg.step_threshold_ns;
+            self.servo = fresh;
+        }
         let (ppb, st) = self.servo.sample(offset, t2);
         let freq = (ppb.round() as i64).clamp(-MAX_ADJFINE_PPB, MAX_ADJFINE_PPB);
         match st {
@@ -961,5 +1142,220 @@ mod tests {
         let d = Message::decode(p).unwrap();
         assert_eq!(d.header.seq, seq);
         assert_eq!(d.body, Body::FollowUp(Timestamp::from_ns(1_000_000_123)));
+    }
+
+    /// Master and slave on a 1 us wire, perfect clocks (the slave's local time = true time + its
+    /// offset; steps applied, trims ignored), turned every ms. `until` ends the run early.
+    struct Net {
+        m: OrdinaryClock,
+        s: OrdinaryClock,
+        s_off: i64,
+    }
+
+    const D: u64 = 1_000;
+
+    impl Net {
+        fn sl(&self, t: u64) -> u64 {
+            t.saturating_add_signed(self.s_off)
+        }
+
+        fn run(
+            &mut self,
+            from: u64,
+            to: u64,
+            until: impl Fn(&OrdinaryClock) -> bool,
+        ) -> Option<u64> {
+            let mut t = from;
+            while t <= to {
+                // (to the master?, true time, frame)
+                let mut q: VecDeque<(bool, u64, Vec<u8>)> = VecDeque::new();
+                let acts = self.m.on_timer(t);
+                self.carry(true, t, acts, &mut q);
+                let acts = self.s.on_timer(self.sl(t));
+                self.carry(false, t, acts, &mut q);
+                while let Some((to_m, at, f)) = q.pop_front() {
+                    if to_m {
+                        let acts = self.m.on_rx(&f, at, at);
+                        self.carry(true, at, acts, &mut q);
+                    } else {
+                        let l = self.sl(at);
+                        let acts = self.s.on_rx(&f, l, l);
+                        self.carry(false, at, acts, &mut q);
+                    }
+                }
+                if until(&self.s) {
+                    return Some(t);
+                }
+                t += 1_000_000;
+            }
+            None
+        }
+
+        fn carry(
+            &mut self,
+            from_m: bool,
+            t: u64,
+            acts: Vec<Action>,
+            q: &mut VecDeque<(bool, u64, Vec<u8>)>,
+        ) {
+            let mut acts: VecDeque<Action> = acts.into();
+            while let Some(a) = acts.pop_front() {
+                match a {
+                    Action::Send { frame, kind, .. } => {
+                        let more = if from_m {
+                            self.m.on_tx_stamp(kind, t)
+                        } else {
+                            let l = self.sl(t);
+                            self.s.on_tx_stamp(kind, l)
+                        };
+                        acts.extend(more);
+                        q.push_back((!from_m, t + D, frame));
+                    }
+                    Action::Step(d) if !from_m => self.s_off += d,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn cfg(role: Role, mac_last: u8) -> Config {
+        let mut c = Config::new(
+            role,
+            Transport::L2,
+            Addr {
+                mac: [2, 0, 0, 0, 0, mac_last],
+                ip: [10, 0, 0, mac_last],
+            },
+        );
+        c.log_sync = -4;
+        c.log_announce = -3;
+        c
+    }
+
+    /// A slave resumed from the memory a locked slave left follows the same master at its next
+    /// Sync exchange, where a fresh one waits for two Announces; resumed beside another master, it
+    /// does not take that one's Syncs as its parent's: it drops the old parent at its announce
+    /// receipt timeout and follows the new one once qualified. Bad memory is refused, the clock
+    /// unchanged.
+    #[test]
+    fn a_resumed_slave_follows_at_once_and_still_sees_a_new_master() {
+        let e = 1_000_000_000_000;
+        let mut net = Net {
+            m: OrdinaryClock::new(cfg(Role::Master, 1), e, 0),
+            s: OrdinaryClock::new(cfg(Role::Slave, 9), e + 5_000_000, 0),
+            s_off: 5_000_000,
+        };
+        let locked = |c: &OrdinaryClock| c.state() == PortState::Slave;
+        let t = net
+            .run(e, e + 5_000_000_000, locked)
+            .expect("the first slave locks");
+        let mem = net.s.memory().expect("a locked slave leaves a memory");
+        // the next command's clock, from the same PHC time
+        let first = |c: &OrdinaryClock| c.last_sample().is_some();
+        let now = net.sl(t);
+        let mut resumed = OrdinaryClock::new(cfg(Role::Slave, 9), now, mem.freq_ppb);
+        resumed.resume(&mem, now).unwrap();
+        assert_eq!(resumed.state(), PortState::Uncalibrated);
+        let fresh = OrdinaryClock::new(cfg(Role::Slave, 9), now, mem.freq_ppb);
+        let mut net_r = Net {
+            s: resumed,
+            ..Net {
+                m: net.m.clone(),
+                s: fresh.clone(),
+                s_off: net.s_off,
+            }
+        };
+        let mut net_f = Net {
+            s: fresh,
+            m: net.m.clone(),
+            s_off: net.s_off,
+        };
+        let tr = net_r.run(t + 1_000_000, t + 2_000_000_000, first).unwrap() - t;
+        let tf = net_f.run(t + 1_000_000, t + 2_000_000_000, first).unwrap() - t;
+        // one Sync interval (62.5 ms) at most, against two Announces (125 ms apart)
+        assert!(tr <= 64_000_000, "resumed: first sample after {tr} ns");
+        assert!(tf >= 125_000_000, "fresh: first sample after {tf} ns");
+        assert_eq!(net_r.s.last_sample().unwrap().servo, 2, "locked at once");
+        assert_eq!(net_r.s.state(), PortState::Slave);
+        assert_eq!(net_r.s.counters().steps, 0);
+
+        // another master (a better clock) where the old one was
+        let mut b = cfg(Role::Master, 2);
+        b.priority1 = 100;
+        let mut resumed = OrdinaryClock::new(cfg(Role::Slave, 9), now, mem.freq_ppb);
+        resumed.resume(&mem, now).unwrap();
+        let b_id = b.identity();
+        let mut net_b = Net {
+            m: OrdinaryClock::new(b, t, 0),
+            s: resumed,
+            s_off: net.s_off,
+        };
+        let follows_b = |c: &OrdinaryClock| c.parent() == Some(b_id);
+        let tb = net_b
+            .run(t, t + 2_000_000_000, follows_b)
+            .expect("it follows the new master")
+            - t;
+        // qualified on two of its Announces, 125 ms apart (then chosen: better than the old)
+        assert!((125_000_000..=130_000_000).contains(&tb), "{tb}");
+        // ... and nothing of B's was taken as the old parent's before
+        let mut resumed = OrdinaryClock::new(cfg(Role::Slave, 9), now, mem.freq_ppb);
+        resumed.resume(&mem, now).unwrap();
+        let mut net_b2 = Net {
+            m: OrdinaryClock::new(b, t, 0),
+            s: resumed,
+            s_off: net.s_off,
+        };
+        net_b2.run(t, t + tb - 1_000_000, |_| false);
+        assert_ne!(net_b2.s.parent(), Some(b_id));
+        assert_eq!(
+            net_b2.s.counters().rx[0],
+            0,
+            "no Sync of B used before B was chosen"
+        );
+        assert!(net_b2.s.last_sample().is_none());
+        // a worse master: the old parent is dropped at its announce receipt timeout (3 x 2 s at
+        // the slave's default logAnnounceInterval... here its memory's: from the Announces'
+        // 125 ms, 3 intervals), then B follows
+        let mut w = cfg(Role::Master, 3);
+        w.priority1 = 200;
+        let w_id = w.identity();
+        let mut resumed = OrdinaryClock::new(cfg(Role::Slave, 9), now, mem.freq_ppb);
+        resumed.resume(&mem, now).unwrap();
+        let mut net_w = Net {
+            m: OrdinaryClock::new(w, t, 0),
+            s: resumed,
+            s_off: net.s_off,
+        };
+        let tw = net_w
+            .run(t, t + 3_000_000_000, |c| c.parent() == Some(w_id))
+            .expect("it follows the worse master once the old one is gone");
+        assert!(
+            tw > t + 125_000_000,
+            "not before the old parent timed out: {}",
+            tw - t
+        );
+        eprintln!(
+            "first sample after the restart: resumed {} ms, fresh {} ms; a better master followed after {} ms, a worse one after {} ms",
+            tr / 1_000_000,
+            tf / 1_000_000,
+            tb / 1_000_000,
+            (tw - t) / 1_000_000
+        );
+
+        // refused: the timeout passed, bad hex, a parent index out of range; the clock unchanged
+        let mut c = OrdinaryClock::new(cfg(Role::Slave, 9), now, 0);
+        assert!(c
+            .resume(&mem, mem.announce_timeout_at + 1)
+            .unwrap_err()
+            .contains("timeout"));
+        let mut bad = mem.clone();
+        bad.foreign[0].announce.push('x');
+        assert!(c.resume(&bad, now).is_err());
+        let mut bad = mem.clone();
+        bad.parent = 7;
+        assert!(c.resume(&bad, now).is_err());
+        assert_eq!((c.state(), c.parent()), (PortState::Listening, None));
+        let mut m = OrdinaryClock::new(cfg(Role::Master, 9), now, 0);
+        assert!(m.resume(&mem, now).is_err(), "a master does not resume");
     }
 }

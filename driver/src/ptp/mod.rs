@@ -9,7 +9,10 @@
 //! - [`card`]: the clock run on a card: frames through the TX and RX rings, departure stamps from
 //!   the completions, arrival stamps from the RX completions, the PHC stepped and trimmed through
 //!   its registers;
-//! - [`beside`]: the clock turned by a push or replay that holds the card (`--ptp`);
+//! - [`beside`]: the clock turned by a push, replay or send that holds the card (`--ptp`);
+//! - [`timebase`]: the EDT sender's monotonic time to a disciplined PHC and back;
+//! - [`path_master`]: a grandmaster in software at the far end of `tsnic send`'s path model;
+//! - [`saved`]: what a clock leaves for the next command's (its master, servo, path delay);
 //! - [`pair`] (sim): two Verilated cards in one process joined by a wire model;
 //! - [`pair_job`] (sim): the pair with the slave card held by a command (push with `--ptp`);
 //! - [`linux`] (sim): the clock on a simulated card paced to wall time against linuxptp's ptp4l in
@@ -29,6 +32,9 @@ pub mod msg;
 pub mod pair;
 #[cfg(feature = "sim")]
 pub mod pair_job;
+pub mod path_master;
+pub mod saved;
+pub mod timebase;
 
 pub use clock::{Action, Config, OrdinaryClock, PortState, Report, Role, Sample, TxKind};
 pub use msg::{Addr, Transport};

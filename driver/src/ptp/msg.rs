@@ -19,7 +19,8 @@ use thiserror::Error;
 pub const VERSION: u8 = 0x12;
 /// EtherType of PTP over Ethernet.
 pub const ETHERTYPE_PTP: u16 = 0x88F7;
-/// Destination of every PTP message but the peer-delay ones over Ethernet (annex F).
+/// Destination of every PTP message but the peer-delay ones over Ethernet (IEEE 1588-2019 annex
+/// E; annex F in 1588-2008).
 pub const L2_DST: [u8; 6] = [0x01, 0x1B, 0x19, 0x00, 0x00, 0x00];
 /// IPv4 multicast group of the default PTP messages (annex C).
 pub const IPV4_DST: [u8; 4] = [224, 0, 1, 129];

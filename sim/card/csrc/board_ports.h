@@ -29,8 +29,11 @@ typedef struct {
     uint64_t pcie_lnk_up, pcie_ltssm, pcie_width, pcie_speed;
     // MAC TX side (tx_clk)
     uint64_t tx_tready, mac_lag_valid, mac_lag_ns;
-    // MAC RX side (rx_clk): idle in this model
+    // MAC RX side (rx_clk): s_axis_rx_* (64 bits on the SUME, 512 on the Alveos), the MAC's start
+    // of frame (RX_SOF_IN = 1: tsnic_xgmii_rx's sof / sof_lane4)
     uint64_t mac_rx_up;
+    uint64_t rx_tdata[TSNIC_SIM_WIDE_WORDS];
+    uint64_t rx_tkeep, rx_tvalid, rx_tlast, rx_tuser, rx_sof, rx_sof_lane4;
 } tsnic_board_in;
 
 typedef struct {

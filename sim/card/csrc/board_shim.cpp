@@ -15,6 +15,7 @@
 
 #include "verilated.h"
 #include "board_ports.h"
+#include "ports.h"  // tsnic_sim_flash_in / _out: the flash pins, as on the core build
 #include TSNIC_BTOP_HDR
 
 namespace {
@@ -24,12 +25,6 @@ inline void bput(T& port, const uint64_t* w) { port = static_cast<T>(w[0]); }
 template <std::size_t N>
 inline void bput(VlWide<N>& port, const uint64_t* w) {
     for (std::size_t i = 0; i < N; i++) port[i] = static_cast<uint32_t>(w[i / 2] >> (32 * (i % 2)));
-}
-template <typename T>
-inline void bclear(T& port) { port = 0; }
-template <std::size_t N>
-inline void bclear(VlWide<N>& port) {
-    for (std::size_t i = 0; i < N; i++) port[i] = 0;
 }
 template <typename T>
 inline void bget(const T& port, uint64_t* w, int words) {
@@ -46,7 +41,11 @@ inline void bget(const VlWide<N>& port, uint64_t* w, int words) {
 struct BoardModel {
     VerilatedContext ctx;
     TSNIC_BTOP* top;
+    tsnic_sim_flash_in flash_in;  // applied at every step (defaults: ports.h)
     BoardModel() : top(nullptr) {
+        flash_in.qspi_dq_i = 0xF;
+        flash_in.icap_ce = 1;
+        flash_in.icap_o = 0;
         ctx.randReset(0);  // X and uninitialized state start at 0: same inputs, same outputs
         top = new TSNIC_BTOP(&ctx, "tsnic_board_core");
     }
@@ -56,7 +55,7 @@ struct BoardModel {
     }
 };
 
-void set_inputs(TSNIC_BTOP* t, const tsnic_board_in* in) {
+void set_inputs(TSNIC_BTOP* t, const tsnic_sim_flash_in* fin, const tsnic_board_in* in) {
     t->rst = static_cast<uint8_t>(in->rst);
     t->tx_rst = static_cast<uint8_t>(in->tx_rst);
     t->rx_rst = static_cast<uint8_t>(in->tx_rst);
@@ -82,17 +81,18 @@ void set_inputs(TSNIC_BTOP* t, const tsnic_board_in* in) {
     t->m_axis_tx_tready = static_cast<uint8_t>(in->tx_tready);
     t->s_mac_tx_lag_valid = static_cast<uint8_t>(in->mac_lag_valid);
     t->s_mac_tx_lag_ns = static_cast<uint16_t>(in->mac_lag_ns);
-    // RX idle (no frames arrive in this model), flash pins pulled up, ICAP idle
-    bclear(t->s_axis_rx_tdata);  // 64 (SUME) or 512 bits (Alveo)
-    bclear(t->s_axis_rx_tkeep);
-    t->s_axis_rx_tuser = 0;
-    t->s_axis_rx_tvalid = 0;
-    t->s_axis_rx_tlast = 0;
-    t->rx_sof = 0;
-    t->rx_sof_lane4 = 0;
-    t->qspi_dq_i = 0xF;
-    t->icap_ce = 1;
-    t->icap_o = 0;
+    // RX from the MAC model (src/board/xgmii_rx.rs on the SUME, the RX line on the Alveos)
+    bput(t->s_axis_rx_tdata, in->rx_tdata);  // 64 (SUME) or 512 bits (Alveo)
+    bput(t->s_axis_rx_tkeep, &in->rx_tkeep);
+    t->s_axis_rx_tuser = static_cast<uint8_t>(in->rx_tuser);
+    t->s_axis_rx_tvalid = static_cast<uint8_t>(in->rx_tvalid);
+    t->s_axis_rx_tlast = static_cast<uint8_t>(in->rx_tlast);
+    t->rx_sof = static_cast<uint8_t>(in->rx_sof);
+    t->rx_sof_lane4 = static_cast<uint8_t>(in->rx_sof_lane4);
+    // flash and ICAP pins: what TSNIC_BFN(flash_io) last set (pulled up, ICAP idle until then)
+    t->qspi_dq_i = static_cast<uint8_t>(fin->qspi_dq_i);
+    t->icap_ce = static_cast<uint8_t>(fin->icap_ce);
+    t->icap_o = static_cast<uint32_t>(fin->icap_o);
     t->phy_status = 0x01;
     t->pcie_lnk_up = static_cast<uint8_t>(in->pcie_lnk_up);
     bput(t->pcie_ltssm, &in->pcie_ltssm);
@@ -149,11 +149,12 @@ void* TSNIC_BFN(new)(void) {
 void TSNIC_BFN(free)(void* handle) { delete static_cast<BoardModel*>(handle); }
 
 void TSNIC_BFN(step)(void* handle, const tsnic_board_in* in, tsnic_board_out* out, uint64_t edges) {
-    TSNIC_BTOP* t = static_cast<BoardModel*>(handle)->top;
+    BoardModel* m = static_cast<BoardModel*>(handle);
+    TSNIC_BTOP* t = m->top;
     t->clk = 0;
     t->tx_clk = 0;
     t->rx_clk = 0;
-    set_inputs(t, in);
+    set_inputs(t, &m->flash_in, in);
     t->eval();
     get_outputs(t, out);
     if (edges & 1) t->clk = 1;
@@ -162,6 +163,24 @@ void TSNIC_BFN(step)(void* handle, const tsnic_board_in* in, tsnic_board_out* ou
         t->rx_clk = 1;
     }
     t->eval();
+}
+
+// The configuration-flash and ICAP pins, as the core shim's flash_io (csrc/shim.cpp): `out` gets the
+// pins as the last step left them (after its clock edges: they are registers on clk), `in` is applied
+// from the next step on. Either may be null.
+void TSNIC_BFN(flash_io)(void* handle, const tsnic_sim_flash_in* in, tsnic_sim_flash_out* out) {
+    BoardModel* m = static_cast<BoardModel*>(handle);
+    TSNIC_BTOP* t = m->top;
+    if (in != nullptr) m->flash_in = *in;
+    if (out != nullptr) {
+        out->qspi_clk = t->qspi_clk;
+        out->qspi_cs_n = t->qspi_cs_n;
+        out->qspi_dq_o = t->qspi_dq_o;
+        out->qspi_dq_oe = t->qspi_dq_oe;
+        out->icap_csib = t->icap_csib;
+        out->icap_rdwrb = t->icap_rdwrb;
+        out->icap_i = t->icap_i;
+    }
 }
 
 }  // extern "C"

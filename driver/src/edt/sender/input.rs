@@ -241,6 +241,14 @@ impl TcpSender {
 
         let prior_fack = self.highest_sack_seq();
         let mut data_sacked = false;
+        // A D-SACK (RFC 2883, `tcp_check_dsack`: the first block below the ACK or inside the
+        // second) of one segment ending at tlp_high_seq: the loss probe was a duplicate
+        // (`tcp_dsack_seen`: FLAG_DSACK_TLP).
+        let mut dsack_tlp = false;
+        // FLAG_ORIG_SACK_ACKED: a never-retransmitted segment at or below high_seq newly
+        // (S)ACKed (F-RTO's proof that an RTO was spurious)
+        let mut orig_sack_acked = false;
+        let tsecr = seg.options.timestamps.map(|(_, e)| e);
         // --- SACK blocks (tcp_sacktag_write_queue), as stream offsets.
         if self.sack_ok {
             let una_seq = seq_of(self.cfg.iss, self.snd_una);
@@ -256,6 +264,11 @@ impl TcpSender {
                     )
                 })
                 .collect();
+            if let (Some(&(l0, r0)), Some(h)) = (blocks.first(), self.tlp_high_seq) {
+                let dsack = l0 < ack || blocks.get(1).is_some_and(|&(l1, r1)| r0 <= r1 && l0 >= l1);
+                dsack_tlp =
+                    dsack && l0 < r0 && r0 - l0 <= i128::from(self.mss) && r0 == i128::from(h);
+            }
             let tag = crate::edt::recovery::sacktag(
                 &mut self.rtx,
                 &blocks,
@@ -278,6 +291,7 @@ impl TcpSender {
             first_sackt = tag.first_sackt;
             last_sackt = tag.last_sackt;
             for d in tag.delivered {
+                orig_sack_acked |= !d.retrans && d.end <= self.high_seq;
                 rate_skb_delivered(&mut rs, &mut first_tx, d.rate, d.tx_ns, d.end);
                 rack_updates.push((d.tx_ns, d.end, d.retrans));
             }
@@ -311,6 +325,7 @@ impl TcpSender {
                 }
                 if !s.sacked {
                     acked_segs += 1;
+                    orig_sack_acked |= s.tx_count == 1 && s.end() <= self.high_seq;
                     retrans_data_acked |= s.tx_count > 1;
                     if let Some(tx) = s.tx_ns {
                         if s.tx_count == 1 {
@@ -371,8 +386,24 @@ impl TcpSender {
         }
         // (rx_now: the ACK's arrival, the card's RX stamp when the card has an RX path)
         let since = |t: u64| rx_now.checked_sub(t);
-        let seq_rtt = first_ackt.and_then(since).or(first_sackt.and_then(since));
-        let ca_rtt = last_sackt.and_then(since).or(last_ackt.and_then(since));
+        let mut seq_rtt = first_ackt.and_then(since).or(first_sackt.and_then(since));
+        let mut ca_rtt = last_sackt.and_then(since).or(last_ackt.and_then(since));
+        // tcp_ack_update_rtt's RTTM rule: with no sample from the ACK's timing because
+        // retransmitted data was acknowledged (Karn) and data cumulatively acknowledged
+        // (FLAG_ACKED), the echoed timestamp gives one (`tcp_rtt_tsopt_us(tp, 1)`: whole ms of
+        // our 1 ms TS clock, at least 1 ms), for the estimator, min_rtt and congestion control
+        // alike. (A transmit time after the ACK gives no sample here, where Linux clamps it
+        // to 0: that case does not fall back to TSecr.)
+        if seq_rtt.is_none() && retrans_data_acked && advanced && self.ts_ok {
+            if let Some((_, ecr)) = seg.options.timestamps.filter(|&(_, e)| e != 0) {
+                let delta = Self::ts_val(now).wrapping_sub(ecr);
+                if delta < i32::MAX as u32 / 1000 {
+                    let r = u64::from(delta.max(1)) * 1_000_000;
+                    seq_rtt = Some(r);
+                    ca_rtt = Some(r);
+                }
+            }
+        }
         if let Some(r) = seq_rtt {
             let us = (r / 1000).max(1);
             self.rtt.sample(us, self.snd_una, self.snd_nxt);
@@ -431,7 +462,17 @@ impl TcpSender {
             }
         }
 
-        // --- Recovery state machine (tcp_fastretrans_alert; no undo).
+        // --- tcp_process_tlp_ack (FLAG_NOT_DUP: data, a window update or data acknowledged).
+        let not_dup = data_in || self.snd_wnd != prior_wnd || advanced;
+        self.process_tlp_ack(self.snd_una, advanced, not_dup, data_sacked, dsack_tlp);
+
+        // --- tcp_process_loss: undo and F-RTO in Loss.
+        let mut rexmit_new = false;
+        if self.ca_state == CaState::Loss {
+            rexmit_new = self.process_loss(advanced, orig_sack_acked, data_sacked, dupack, tsecr);
+        }
+
+        // --- Recovery state machine (tcp_fastretrans_alert; undo only after an RTO).
         let prior_state = self.ca_state;
         let mut hold = false;
         if matches!(self.ca_state, CaState::Recovery | CaState::Loss)
@@ -442,12 +483,19 @@ impl TcpSender {
                 // something above high_seq is acknowledged (RFC 6582)
                 hold = true;
             } else {
+                if self.ca_state == CaState::Loss && self.may_undo(tsecr) {
+                    // tcp_try_undo_recovery at the end of Loss (tcp_process_loss)
+                    self.undo_cwnd_reduction(false);
+                    self.stats.loss_undos += 1;
+                }
                 if self.cc.controls_window() {
                     self.cc.on_recovery_end(&mut self.cc_state);
                 } else if self.ca_state == CaState::Recovery {
                     self.cc_state.cwnd = self.cc_state.ssthresh.max(2);
                 }
                 self.ca_state = CaState::Open;
+                self.retrans_stamp = None;
+                self.undo_marker = None;
             }
         }
         if !self.sack_ok && !hold && self.newreno_mark_lost(advanced) {
@@ -464,11 +512,6 @@ impl TcpSender {
         }
         if self.ca_state == CaState::Recovery && !self.cc.controls_window() {
             self.cwnd_reduction(acked_segs, newly_lost, advanced);
-        }
-        if let Some(h) = self.tlp_high_seq {
-            if self.snd_una >= h {
-                self.tlp_high_seq = None;
-            }
         }
 
         // --- Congestion control.
@@ -548,6 +591,17 @@ impl TcpSender {
             self.state = ConnState::Done;
             self.stats.done_ns = Some(now);
             self.retrans_timer.cancel();
+        }
+        if rexmit_new {
+            // tcp_xmit_recovery(REXMIT_NEW): new data first; if none went, F-RTO ends and the
+            // lost segments go
+            self.skip_lost = true;
+            self.xmit(now, port);
+            self.skip_lost = false;
+            if self.snd_nxt > self.high_seq {
+                return; // no retransmission on this ACK
+            }
+            self.frto = false;
         }
         self.xmit(now, port);
     }

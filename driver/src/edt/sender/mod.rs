@@ -210,6 +210,12 @@ pub struct SenderStats {
     pub data_bytes_departed: u64,
     pub retrans_segs: u64,
     pub tlp_probes: u64,
+    /// Loss probes that repaired a loss (`tcp_process_tlp_ack` reduced cwnd;
+    /// LINUX_MIB_TCPLOSSPROBERECOVERY).
+    pub tlp_recoveries: u64,
+    /// RTOs undone as spurious (F-RTO or an echoed timestamp older than the retransmission:
+    /// LINUX_MIB_TCPLOSSUNDO).
+    pub loss_undos: u64,
     pub rto_fires: u64,
     pub recoveries: u64,
     pub rack_marked_lost: u64,
@@ -328,8 +334,18 @@ pub struct TcpSender {
     app_limited_until: u64,
     // Recovery.
     high_seq: u64,
-    /// PRR state (Linux prior_cwnd, prr_delivered, prr_out).
+    /// PRR state (Linux prior_cwnd, prr_delivered, prr_out); prior_cwnd is also the cwnd an
+    /// undo restores.
     prior_cwnd: u64,
+    /// Undo state (Linux `undo_marker`, `undo_retrans`, `prior_ssthresh`, `retrans_stamp`: the
+    /// TS value of the episode's first retransmission) and F-RTO (`tp->frto`, tcp_frto = 2).
+    undo_marker: Option<u64>,
+    undo_retrans: i64,
+    prior_ssthresh: u64,
+    retrans_stamp: Option<u32>,
+    frto: bool,
+    /// F-RTO step 2b: this ACK sends new data, not retransmissions (REXMIT_NEW).
+    skip_lost: bool,
     prr_delivered: u64,
     prr_out: u64,
     /// RACK and SACK-reordering state (recovery.rs).
@@ -350,6 +366,8 @@ pub struct TcpSender {
     /// Zero-window probes sent without an answer (Linux `icsk_backoff` of the probe timer).
     probe_backoff: u32,
     tlp_high_seq: Option<u64>,
+    /// The loss probe out was a retransmission (Linux `tlp_retrans`), not new data.
+    tlp_retrans: bool,
     rto_backoff: u32,
     /// RTO retransmissions since snd_una last advanced (Linux `icsk_retransmits`).
     rto_retransmits: u32,
@@ -467,6 +485,12 @@ impl TcpSender {
             app_limited_until: 0,
             high_seq: 0,
             prior_cwnd: 0,
+            undo_marker: None,
+            undo_retrans: -1,
+            prior_ssthresh: 0,
+            retrans_stamp: None,
+            frto: false,
+            skip_lost: false,
             prr_delivered: 0,
             prr_out: 0,
             rack: Rack::default(),
@@ -478,6 +502,7 @@ impl TcpSender {
             now_ns: 0,
             probe_backoff: 0,
             tlp_high_seq: None,
+            tlp_retrans: false,
             rto_backoff: 0,
             rto_retransmits: 0,
             is_cwnd_limited: false,

@@ -254,6 +254,14 @@ impl TcpSender {
             let seg = &mut self.rtx[i];
             if seg.tx_count > 0 {
                 self.stats.retrans_segs += 1;
+                // tcp_retransmit_skb: the episode's first retransmission stamps
+                // retrans_stamp; every one counts toward undo_retrans
+                if self.retrans_stamp.is_none() {
+                    self.retrans_stamp = Some(Self::ts_val(now));
+                }
+                if self.undo_marker.is_some() {
+                    self.undo_retrans = self.undo_retrans.max(0) + 1;
+                }
                 if seg.tx_ns.is_some() {
                     self.departed_unacked -= 1;
                 }
@@ -452,8 +460,15 @@ impl TcpSender {
         }
         let mut cwnd_stop = false;
         loop {
-            let burst_segs =
-                pacing::tso_autosize_segs_min(self.pacing_rate, self.mss, self.cfg.min_tso_segs);
+            let burst_segs = pacing::tso_autosize_segs_min(
+                self.pacing_rate,
+                self.mss,
+                self.cfg.min_tso_segs,
+                // the tcp_tso_rtt_log term is left out (0: as before an RTT sample) until the
+                // model receiver has GRO: odd bursts misalign its ACK-every-2 and inflate
+                // seq_rtt (docs/EDT.md, TSO autosizing)
+                0,
+            );
             let tsq = pacing::tsq_limit_bytes(self.pacing_rate, burst_segs * self.mss);
             // TSQ: the first burst may always go (Linux lets a lone skb through).
             if self.bytes_on_card > 0 && self.bytes_on_card >= tsq {
@@ -467,7 +482,7 @@ impl TcpSender {
             }
             let quota = (cwnd - in_flight).min(burst_segs) as usize;
             // (nothing marked lost: no walk of the queue)
-            let lost: Vec<usize> = if push_one || self.lost_out == 0 {
+            let lost: Vec<usize> = if push_one || self.lost_out == 0 || self.skip_lost {
                 Vec::new()
             } else {
                 (0..self.rtx.len())
@@ -536,7 +551,15 @@ impl TcpSender {
             }
             let data = idxs.iter().filter(|&&i| self.rtx[i].len > 0).count() as u64;
             self.stats.data_segs_out += data;
+            // tcp_xmit_retransmit_queue: retransmitting the head re-arms the RTO from now
+            // (unless the RACK reordering timer is pending)
+            let head_retrans = self.rtx[idxs[0]].tx_count > 0 && idxs[0] == 0;
             self.post_burst(now, &idxs, port);
+            let reo_pending = self.retrans_pending == RetransPending::Reo
+                && self.retrans_timer.deadline().is_some();
+            if head_retrans && !reo_pending {
+                self.rearm_rto(now);
+            }
             self.burst_scratch = idxs; // its allocation serves the next burst
                                        // Invariant checks: never beyond cwnd or the receive window (a FIN takes no
                                        // window space).

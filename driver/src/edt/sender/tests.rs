@@ -681,3 +681,208 @@ fn syn_and_pure_ack_share_one_control_path() {
     assert_eq!(a.seq, ISS + 1);
     assert!(s.posted.is_empty(), "both completions consumed");
 }
+
+#[test]
+fn an_rto_leaves_segments_sent_within_rack_rtt_unmarked() {
+    // Linux tcp_timeout_mark_lost: the head and every segment sent at least rack.rtt ago are
+    // lost; one sent more recently is not (tcp_rack_skb_timeout(tp, skb, 0) > 0).
+    let (mut s, mut p) = established(CcKind::Cubic);
+    send(&mut s, &mut p, 200_000, 4);
+    let mss = s.mss;
+    ack(&mut s, &mut p, 300_000, mss, &[]); // rack.rtt = 100 us
+                                            // the loss probe (no new data: the last segment again); the RTO is re-armed from it
+    let d = s.next_timer_ns().unwrap();
+    s.on_timers(d, &mut p);
+    p.depart(&mut s, d);
+    assert_eq!(s.stats.tlp_probes, 1);
+    assert_eq!(s.retrans_pending, RetransPending::Rto);
+    let rto_at = s.next_timer_ns().unwrap();
+    // one new segment 50 us before the RTO (the pending RTO and the probe out keep the timer)
+    send(&mut s, &mut p, rto_at - 50_000, 1);
+    assert_eq!(s.next_timer_ns(), Some(rto_at));
+    s.on_timers(rto_at, &mut p);
+    assert_eq!(s.stats.rto_fires, 1);
+    let lost: Vec<bool> = s.rtx.iter().map(|x| x.lost).collect();
+    // segment 1 (the head) was lost and is retransmitted at once; 2 and 3 are lost; 4 was
+    // sent 50 us ago, less than rack.rtt: still in flight
+    assert_eq!(lost, [false, true, true, false]);
+    assert_eq!(p.data_offsets().last(), Some(&mss));
+    assert_eq!(s.in_flight(), 2);
+    assert_eq!(s.cc_state.cwnd, 2, "cwnd = in flight (segment 4) + 1");
+}
+
+#[test]
+fn retransmitting_the_head_rearms_the_rto() {
+    // Linux tcp_xmit_retransmit_queue: when the head is retransmitted the RTO is re-armed
+    // from now (unless the RACK reordering timer is pending).
+    let (mut s, mut p) = established(CcKind::Cubic);
+    send(&mut s, &mut p, 200_000, 10);
+    let mss = s.mss;
+    // the loss probe goes (segment 9 again) and arms the RTO from its time
+    let d = s.next_timer_ns().unwrap();
+    s.on_timers(d, &mut p);
+    p.depart(&mut s, d);
+    assert_eq!(s.stats.tlp_probes, 1);
+    assert_eq!(s.retrans_pending, RetransPending::Rto);
+    // 10 ms later a SACK of 3..9 without a cumulative ACK (tcp_ack re-arms nothing): 0..2
+    // lost, Recovery, the head retransmitted
+    let now = 10_000_000;
+    ack(&mut s, &mut p, now, 0, &[(3 * mss, 10 * mss)]);
+    assert_eq!(s.ca_state(), CaState::Recovery);
+    assert_eq!(p.data_offsets()[11], 0, "the head is retransmitted");
+    assert_eq!(s.retrans_pending, RetransPending::Rto);
+    let d = s.next_timer_ns().unwrap();
+    let rto = s.rto_ns();
+    // from now, pushed back by the pacing delay of what was just sent (tcp_reset_xmit_timer)
+    assert!(d >= now + rto && d <= now + rto + 1_000_000, "{d}");
+}
+
+#[test]
+fn an_ack_of_retransmitted_data_samples_rtt_from_its_timestamp_echo() {
+    // tcp_ack_update_rtt: Karn forbids a sample from the ACK's timing when retransmitted data
+    // is acknowledged, but a cumulative ACK's TSecr gives one (tcp_rtt_tsopt_us(tp, 1): whole
+    // ms of the 1 ms TS clock, at least 1), and with it the RTO backoff is reset (RFC 6298).
+    let mut cfg = SenderConfig::new(ends(), ISS, CcKind::Cubic);
+    cfg.tick_ns = 1_000;
+    let mut s = TcpSender::new(cfg, 1 << 48);
+    let mut p = Port::default();
+    s.connect(0, &mut p);
+    p.depart(&mut s, 0);
+    let ts = |val: u32, ecr: u32| SegOptions {
+        mss: Some(1460),
+        wscale: Some(7),
+        sack_permitted: true,
+        timestamps: Some((val, ecr)),
+        sack: vec![],
+    };
+    let synack = peer_frame(tcp_flags::SYN | tcp_flags::ACK, 0, ts(7, 1));
+    s.on_frame(100_000, &synack, &mut p);
+    p.depart(&mut s, 100_000);
+    send(&mut s, &mut p, 200_000, 2);
+    while s.stats.rto_fires < 1 {
+        let d = s.next_timer_ns().unwrap();
+        s.on_timers(d, &mut p);
+        p.depart(&mut s, d);
+    }
+    assert_eq!(s.rto_backoff, 1);
+    let rto_at = s.stats.rtt_ns.len();
+    // the retransmitted head left at the RTO; its TSval is what the ACK echoes
+    let head = frame::parse(&p.posted.last().unwrap().frame).unwrap();
+    assert_eq!(head.seq, seq_of(ISS, 0));
+    let (tsval, _) = head.options.timestamps.unwrap();
+    let now = u64::from(tsval) * 1_000_000 + 2_500_000; // 2.5 ms after that TS tick
+    let mut opts = ts(8, tsval);
+    opts.mss = None;
+    opts.wscale = None;
+    opts.sack_permitted = false;
+    s.on_frame(now, &peer_frame(tcp_flags::ACK, 2 * s.mss, opts), &mut p);
+    assert_eq!(s.snd_una, 2 * s.mss);
+    assert_eq!(
+        s.stats.rtt_ns.len(),
+        rto_at + 1,
+        "one sample, from the echo"
+    );
+    assert_eq!(s.stats.rtt_ns.last(), Some(&2_000_000), "2 whole ms");
+    assert_eq!(s.rto_backoff, 0);
+}
+
+#[test]
+fn a_loss_probe_that_repaired_a_loss_reduces_cwnd_once() {
+    // Linux tcp_process_tlp_ack: after a retransmitted probe, an ACK beyond tlp_high_seq
+    // means the probe repaired a loss: tcp_init_cwnd_reduction (ssthresh from the module),
+    // CWR, tcp_end_cwnd_reduction (cwnd = ssthresh), then Open. A D-SACK of the probe (the
+    // original arrived too: FLAG_DSACK_TLP) ends the episode without a reduction.
+    for dsack in [false, true] {
+        let (mut s, mut p) = established(CcKind::Cubic);
+        let mss = s.mss;
+        send(&mut s, &mut p, 200_000, 4);
+        let d = s.next_timer_ns().unwrap();
+        s.on_timers(d, &mut p); // no new data: the probe retransmits segment 3
+        p.depart(&mut s, d);
+        assert_eq!((s.stats.tlp_probes, s.tlp_high_seq), (1, Some(4 * mss)));
+        send(&mut s, &mut p, d + 100_000, 2); // new data after the probe
+        let sacks: &[(u64, u64)] = if dsack { &[(3 * mss, 4 * mss)] } else { &[] };
+        ack(&mut s, &mut p, d + 200_000, 4 * mss, sacks); // at tlp_high_seq
+        assert_eq!(s.tlp_high_seq.is_none(), dsack);
+        let cwnd = s.cc_state.cwnd;
+        ack(&mut s, &mut p, d + 300_000, 6 * mss, &[]); // beyond it
+        assert_eq!(s.tlp_high_seq, None);
+        assert_eq!(s.ca_state(), CaState::Open);
+        if dsack {
+            assert_eq!(s.stats.tlp_recoveries, 0);
+            assert!(s.cc_state.in_slow_start() && s.cc_state.cwnd >= cwnd);
+        } else {
+            assert_eq!(s.stats.tlp_recoveries, 1);
+            assert_eq!(s.cc_state.ssthresh, cubic_ss(cwnd));
+            assert_eq!(s.cc_state.cwnd, cubic_ss(cwnd));
+        }
+    }
+}
+
+/// Drive the timers until the first RTO has fired (the loss probe goes first); its time.
+fn until_rto(s: &mut TcpSender, p: &mut Port) -> u64 {
+    loop {
+        let d = s.next_timer_ns().unwrap();
+        s.on_timers(d, p);
+        p.depart(s, d);
+        if s.stats.rto_fires == 1 {
+            return d;
+        }
+    }
+}
+
+#[test]
+fn frto_undoes_an_rto_when_original_data_is_acknowledged() {
+    // Linux tcp_process_loss with tcp_frto = 2 (RFC 5682 3.1 step 3b): after an RTO, an ACK
+    // that acknowledges never-retransmitted data sent before it (FLAG_ORIG_SACK_ACKED) proves
+    // the RTO spurious: tcp_try_undo_loss(sk, true) restores cwnd and ssthresh
+    // (tcp_undo_cwnd_reduction), unmarks the lost segments and goes back to Open.
+    let (mut s, mut p) = established(CcKind::Cubic);
+    send(&mut s, &mut p, 200_000, 10);
+    let mss = s.mss;
+    let rto_at = until_rto(&mut s, &mut p);
+    assert_eq!(s.ca_state(), CaState::Loss);
+    assert_eq!(s.cc_state.ssthresh, 7);
+    let posted = p.data_offsets().len();
+    // the late ACK of the originals 0..4 (0 was retransmitted at the RTO, 1..4 never)
+    ack(&mut s, &mut p, rto_at + 100_000, 5 * mss, &[]);
+    assert_eq!(s.stats.loss_undos, 1);
+    assert_eq!(s.ca_state(), CaState::Open);
+    assert!(s.cc_state.ssthresh > 1000, "ssthresh back to infinite");
+    assert!(s.cc_state.cwnd >= 10, "cwnd back to prior_cwnd");
+    assert_eq!(s.tcp_info().lost, 0);
+    assert!(
+        p.data_offsets()[posted..].iter().all(|&o| o >= 10 * mss),
+        "no retransmission of 5..9 after the undo"
+    );
+}
+
+#[test]
+fn frto_sends_new_data_on_the_first_ack_after_an_rto() {
+    // RFC 5682 3.1 step 2b (tcp_process_loss -> REXMIT_NEW): the first ACK that advances
+    // without proving the RTO spurious sends new data, not the next lost segment; a SACK
+    // after that (step 3a) calls the loss real and retransmissions follow.
+    let (mut s, mut p) = established(CcKind::Cubic);
+    let mss = s.mss;
+    s.write(40 * mss);
+    s.xmit(200_000, &mut p); // cwnd 10: 0..9 (+ the probe sends 10)
+    p.depart(&mut s, 200_000);
+    let rto_at = until_rto(&mut s, &mut p);
+    let snd_nxt = s.snd_nxt;
+    let posted = p.data_offsets().len();
+    // the ACK of the retransmitted head only
+    ack(&mut s, &mut p, rto_at + 100_000, mss, &[]);
+    assert_eq!(s.ca_state(), CaState::Loss);
+    assert_eq!(s.stats.loss_undos, 0);
+    let sent: Vec<u64> = p.data_offsets()[posted..].to_vec();
+    assert!(
+        !sent.is_empty() && sent.iter().all(|&o| o >= snd_nxt),
+        "{sent:?}"
+    );
+    // a SACK of new data: the loss was real, the lost segments go again
+    let posted = p.data_offsets().len();
+    let top = s.snd_nxt;
+    ack(&mut s, &mut p, rto_at + 200_000, mss, &[(top - mss, top)]);
+    assert_eq!(s.stats.loss_undos, 0);
+    assert_eq!(p.data_offsets()[posted..].first(), Some(&mss));
+}

@@ -147,6 +147,7 @@ impl TcpSender {
                 let before = self.snd_nxt;
                 self.xmit_new_one(now, port);
                 let mut sent = self.snd_nxt != before;
+                self.tlp_retrans = !sent;
                 if !sent {
                     // Linux skb_still_in_host_queue: never retransmit a segment the card has
                     // not sent yet.
@@ -166,7 +167,7 @@ impl TcpSender {
             RetransPending::Probe0 => {}
             RetransPending::Rto => {
                 self.stats.rto_fires += 1;
-                self.enter_loss();
+                self.enter_loss(now);
                 self.rto_backoff += 1;
                 self.rto_retransmits += 1;
                 self.update_pacing_rate();

@@ -1,7 +1,7 @@
 //! The `tsnic_board_core` port image exchanged with csrc/board_shim.cpp once per clock edge, and the
 //! Verilated board cores behind it (the `board` feature: SUME; `alveo`, `alveo-all`: the Alveos).
 
-use crate::ffi::WIDE_WORDS;
+use crate::ffi::{FlashIn, FlashOut, WIDE_WORDS};
 
 /// Inputs of `tsnic_board_core` at one clock instant (mirrors `csrc/board_ports.h`).
 #[repr(C)]
@@ -36,6 +36,13 @@ pub struct BoardIn {
     pub mac_lag_valid: u64,
     pub mac_lag_ns: u64,
     pub mac_rx_up: u64,
+    pub rx_tdata: [u64; WIDE_WORDS],
+    pub rx_tkeep: u64,
+    pub rx_tvalid: u64,
+    pub rx_tlast: u64,
+    pub rx_tuser: u64,
+    pub rx_sof: u64,
+    pub rx_sof_lane4: u64,
 }
 
 /// Outputs of `tsnic_board_core` at one clock instant, before the edge (mirrors `csrc/board_ports.h`).
@@ -78,6 +85,13 @@ pub trait BoardRtl {
     /// One instant: settle `inp` with both clocks low, copy the outputs to `out`, then raise the
     /// clocks in `edges` ([`EDGE_CLK`], [`EDGE_MAC`]).
     fn step(&mut self, inp: &BoardIn, out: &mut BoardOut, edges: u64);
+
+    /// The configuration-flash and ICAP pins (as [`crate::ffi::Rtl::flash_io`]): `out` gets them as
+    /// the last step left them, `inp` drives them from the next step on. False: no such pins.
+    fn flash_io(&mut self, inp: Option<&FlashIn>, out: Option<&mut FlashOut>) -> bool {
+        let _ = (inp, out);
+        false
+    }
 }
 
 /// Which Verilated `tsnic_board_core` to run.
@@ -135,17 +149,20 @@ pub struct VerilatedBoard {
     handle: *mut std::ffi::c_void,
     step_fn: StepFn,
     free_fn: unsafe extern "C" fn(*mut std::ffi::c_void),
+    flash_fn: FlashFn,
 }
 
 type StepFn = unsafe extern "C" fn(*mut std::ffi::c_void, *const BoardIn, *mut BoardOut, u64);
+type FlashFn = unsafe extern "C" fn(*mut std::ffi::c_void, *const FlashIn, *mut FlashOut);
 
 macro_rules! board_model {
-    ($cfg:ident, $new:ident, $free:ident, $step:ident) => {
+    ($cfg:ident, $new:ident, $free:ident, $step:ident, $flash:ident) => {
         #[cfg($cfg)]
         extern "C" {
             fn $new() -> *mut std::ffi::c_void;
             fn $free(h: *mut std::ffi::c_void);
             fn $step(h: *mut std::ffi::c_void, inp: *const BoardIn, out: *mut BoardOut, edges: u64);
+            fn $flash(h: *mut std::ffi::c_void, inp: *const FlashIn, out: *mut FlashOut);
         }
     };
 }
@@ -154,25 +171,29 @@ board_model!(
     tsnic_simb_board256,
     tsnic_simb_board256_new,
     tsnic_simb_board256_free,
-    tsnic_simb_board256_step
+    tsnic_simb_board256_step,
+    tsnic_simb_board256_flash_io
 );
 board_model!(
     tsnic_simb_alveo_u50,
     tsnic_simb_alveo_u50_new,
     tsnic_simb_alveo_u50_free,
-    tsnic_simb_alveo_u50_step
+    tsnic_simb_alveo_u50_step,
+    tsnic_simb_alveo_u50_flash_io
 );
 board_model!(
     tsnic_simb_alveo_u280,
     tsnic_simb_alveo_u280_new,
     tsnic_simb_alveo_u280_free,
-    tsnic_simb_alveo_u280_step
+    tsnic_simb_alveo_u280_step,
+    tsnic_simb_alveo_u280_flash_io
 );
 board_model!(
     tsnic_simb_alveo_u250,
     tsnic_simb_alveo_u250_new,
     tsnic_simb_alveo_u250_free,
-    tsnic_simb_alveo_u250_step
+    tsnic_simb_alveo_u250_step,
+    tsnic_simb_alveo_u250_flash_io
 );
 
 impl VerilatedBoard {
@@ -181,35 +202,39 @@ impl VerilatedBoard {
     pub fn new(model: BoardModel) -> Option<VerilatedBoard> {
         type NewFn = unsafe extern "C" fn() -> *mut std::ffi::c_void;
         type FreeFn = unsafe extern "C" fn(*mut std::ffi::c_void);
-        let fns: Option<(NewFn, FreeFn, StepFn)> = match model {
+        let fns: Option<(NewFn, FreeFn, StepFn, FlashFn)> = match model {
             #[cfg(tsnic_simb_board256)]
             BoardModel::Sume => Some((
                 tsnic_simb_board256_new,
                 tsnic_simb_board256_free,
                 tsnic_simb_board256_step,
+                tsnic_simb_board256_flash_io,
             )),
             #[cfg(tsnic_simb_alveo_u50)]
             BoardModel::AlveoU50 => Some((
                 tsnic_simb_alveo_u50_new,
                 tsnic_simb_alveo_u50_free,
                 tsnic_simb_alveo_u50_step,
+                tsnic_simb_alveo_u50_flash_io,
             )),
             #[cfg(tsnic_simb_alveo_u280)]
             BoardModel::AlveoU280 => Some((
                 tsnic_simb_alveo_u280_new,
                 tsnic_simb_alveo_u280_free,
                 tsnic_simb_alveo_u280_step,
+                tsnic_simb_alveo_u280_flash_io,
             )),
             #[cfg(tsnic_simb_alveo_u250)]
             BoardModel::AlveoU250 => Some((
                 tsnic_simb_alveo_u250_new,
                 tsnic_simb_alveo_u250_free,
                 tsnic_simb_alveo_u250_step,
+                tsnic_simb_alveo_u250_flash_io,
             )),
             #[allow(unreachable_patterns)]
             _ => None,
         };
-        let (new_fn, free_fn, step_fn) = fns?;
+        let (new_fn, free_fn, step_fn, flash_fn) = fns?;
         // SAFETY: the shim's constructor takes no arguments and returns null or a model it
         // allocated, which we own from here on.
         let handle = unsafe { new_fn() };
@@ -217,6 +242,7 @@ impl VerilatedBoard {
             handle,
             step_fn,
             free_fn,
+            flash_fn,
         })
     }
 }
@@ -229,6 +255,17 @@ impl BoardRtl for VerilatedBoard {
         // fields in the order of `tsnic_board_in`/`tsnic_board_out`, read and written only during
         // the call.
         unsafe { (self.step_fn)(self.handle, inp, out, edges) }
+    }
+
+    fn flash_io(&mut self, inp: Option<&FlashIn>, out: Option<&mut FlashOut>) -> bool {
+        let inp = inp.map_or(std::ptr::null(), |i| i as *const FlashIn);
+        let out = out.map_or(std::ptr::null_mut(), |o| o as *mut FlashOut);
+        // SAFETY: a live, exclusively borrowed model of the configuration `flash_fn` belongs to (as
+        // for `step`); `inp` and `out` are null or valid #[repr(C)] structs matching
+        // `tsnic_sim_flash_in`/`_out` (all u64, same order), only read/written during the call and
+        // skipped when null.
+        unsafe { (self.flash_fn)(self.handle, inp, out) };
+        true
     }
 }
 
@@ -251,7 +288,7 @@ mod tests {
     fn port_images_are_plain_u64_arrays() {
         assert_eq!(
             std::mem::size_of::<BoardIn>(),
-            8 * (2 + 2 * (WIDE_WORDS + 4 + 3) + 2 + 7 + 4 + 3 + 1)
+            8 * (2 + 2 * (WIDE_WORDS + 4 + 3) + 2 + 7 + 4 + 3 + 1 + WIDE_WORDS + 6)
         );
         assert_eq!(
             std::mem::size_of::<BoardOut>(),

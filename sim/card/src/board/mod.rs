@@ -15,24 +15,41 @@
 //! TX_MAC_LAG = 0 as the tops build it, so a departure stamp is the CMAC's first-beat handshake
 //! plus CTRL_TX_LAT_COMP_NS).
 //!
+//! RX ([`BoardCard::rx_inject`], [`BoardCard::set_loopback`]): on the SUME [`xgmii_rx`] stands in
+//! for the 10G line, the PCS and tsnic_xgmii_rx at the board core's 64-bit RX inputs and start of
+//! frame (RX_SOF_IN = 1); on the Alveos the RX line model of the core build ([`RxPort`]) drives the
+//! 512-bit RX stream on the MAC clock (RX_SOF_IN = 0: the core stamps the first beat).
+//!
 //! What this slice does not have yet (issue 31): the MAC as the SUME has it (tsnic_axis_downsize and
-//! tsnic_xgmii_tx/_rx: the [`Wire`] model takes the 256-bit stream on the MAC clock instead), the RX
-//! side (idle), the flash pins (pulled up), the idle fast-forward and gated clocks (every edge is
+//! tsnic_xgmii_tx/_rx: the [`Wire`] model takes the 256-bit stream on the MAC clock instead, and
+//! [`xgmii_rx`] gives tsnic_xgmii_rx's output), the flash pins (pulled up), the idle fast-forward and gated clocks (every edge is
 //! evaluated), saving the card between commands, link flow-control credits, poisoned completions
 //! and completion timeouts.
 
 pub mod cmac;
 pub mod ffi;
 pub mod pcie;
+pub mod xgmii_rx;
 
-use crate::ffi::{PortsIn, PortsOut};
+use crate::ffi::{FlashOut, PortsIn, PortsOut};
 use crate::hostmem::HostMemory;
+use crate::rx::{RxArrival, RxFrame, RxPort, RxStats};
 use crate::wire::{LineRate, Wire};
-use crate::SimError;
+use crate::{FlashPins, SimError};
 pub use cmac::{Cmac, CmacConfig, CmacStats};
 pub use ffi::BoardModel;
 use ffi::{BoardIn, BoardOut, BoardRtl, EDGE_CLK, EDGE_MAC};
 pub use pcie::{LinkStats, PcieConfig, PcieModel, PcieStats};
+pub use xgmii_rx::XgmiiRx;
+
+/// The receive side in front of the board core's MAC RX inputs, on the MAC clock.
+enum BoardRx {
+    /// The SUME (RX_SOF_IN = 1): the 10G line and tsnic_xgmii_rx's 64-bit stream and start of frame.
+    Xgmii(XgmiiRx),
+    /// The Alveos (RX_SOF_IN = 0): the line in front of the CMAC's 512-bit RX AXI-Stream, a beat
+    /// once its bytes have arrived (the core stamps the first beat's cycle).
+    Line(RxPort),
+}
 
 /// How the simulated board is set up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,6 +142,13 @@ pub struct BoardCard {
     wire_in: PortsIn,
     wire_out: PortsOut,
     cmac: Option<Cmac>,
+    rx: BoardRx,
+    /// The TX wire looped back into RX after this delay, ps.
+    loopback_ps: Option<u64>,
+    /// The flash and configuration model on the core's flash and ICAP pins.
+    flash: Option<Box<dyn FlashPins>>,
+    /// PCIe clock cycles the core stays in reset after a reconfiguration (or [`BoardCard::reset`]).
+    reset_left: u64,
     /// MSI-X interrupts the host has taken ([`BoardCard::run_until_irq_or_ps`]).
     irqs_taken: u64,
 }
@@ -203,8 +227,18 @@ impl BoardCard {
             wire_in: PortsIn::default(),
             wire_out: PortsOut::default(),
             cmac: cfg.cmac.map(Cmac::new),
+            rx: if cfg.model.is_alveo() {
+                BoardRx::Line(RxPort::new(cfg.line_rate, bus_bytes))
+            } else {
+                BoardRx::Xgmii(XgmiiRx::new(cfg.mac_period_ps, cfg.mac_phase_ps))
+            },
+            loopback_ps: None,
+            flash: None,
+            reset_left: 0,
             irqs_taken: 0,
         };
+        // the board core takes every RX beat (s_axis_rx_tready is 1 with MAC_DOMAIN = 1)
+        c.wire_out.s_axis_rx_tready = 1;
         c.inp.rst = 1;
         c.inp.tx_rst = 1;
         let end = cfg.reset_cycles.max(1) * cfg.clk_period_ps;
@@ -219,6 +253,38 @@ impl BoardCard {
         &self.cfg
     }
 
+    /// Attach a flash/configuration model to the core's flash and ICAP pins (replacing one attached
+    /// before, returned), as `SimCard::attach_flash` does on the core build.
+    pub fn attach_flash(
+        &mut self,
+        flash: Box<dyn FlashPins>,
+    ) -> Result<Option<Box<dyn FlashPins>>, SimError> {
+        if !self.rtl.flash_io(None, None) {
+            return Err(SimError::BadConfig(
+                "this board model has no configuration-flash pins".into(),
+            ));
+        }
+        Ok(self.flash.replace(flash))
+    }
+
+    /// Detach the flash model, leaving the pins pulled up as with none.
+    pub fn detach_flash(&mut self) -> Option<Box<dyn FlashPins>> {
+        let f = self.flash.take();
+        if f.is_some() {
+            self.rtl
+                .flash_io(Some(&crate::ffi::FlashIn::default()), None);
+        }
+        f
+    }
+
+    /// Hold the core's reset (`rst`: the PCIe endpoint, the core and both MAC sides' crossings) for
+    /// `cycles` PCIe clock cycles from the next edge on, as a reconfiguration of the FPGA does. The
+    /// endpoint forgets its MSI-X table: the host programs it again.
+    pub fn reset(&mut self, cycles: u64) {
+        self.inp.rst = 1;
+        self.reset_left = cycles.max(1) + 1;
+    }
+
     /// One instant: the next edge of either clock (both if they coincide).
     pub fn step(&mut self) {
         let t = self.next_clk_ps.min(self.next_mac_ps);
@@ -231,6 +297,12 @@ impl BoardCard {
         }
         self.now_ps = t;
         if edges & EDGE_CLK != 0 {
+            if self.reset_left > 0 {
+                self.reset_left -= 1;
+                if self.reset_left == 0 {
+                    self.inp.rst = 0;
+                }
+            }
             self.pcie.drive(&mut self.inp, t);
         }
         if edges & EDGE_MAC != 0 {
@@ -245,12 +317,36 @@ impl BoardCard {
                 self.inp.mac_lag_ns = self.wire_in.s_mac_tx_lag_ns;
             }
             self.inp.tx_tready = self.wire_in.m_axis_tx_tready;
+            match &mut self.rx {
+                BoardRx::Xgmii(x) => x.drive(&mut self.inp, t),
+                BoardRx::Line(r) => {
+                    r.drive(&mut self.wire_in, t);
+                    let (i, w) = (&mut self.inp, &self.wire_in);
+                    i.rx_tdata = w.s_axis_rx_tdata;
+                    i.rx_tkeep = w.s_axis_rx_tkeep;
+                    i.rx_tvalid = w.s_axis_rx_tvalid;
+                    i.rx_tlast = w.s_axis_rx_tlast;
+                    i.rx_tuser = w.s_axis_rx_tuser[0];
+                }
+            }
         }
         self.rtl.step(&self.inp, &mut self.out, edges);
         if edges & EDGE_CLK != 0 {
             self.pcie.clock(&self.inp, &self.out, t, &mut self.mem);
             self.clk_cycles += 1;
             self.next_clk_ps += self.cfg.clk_period_ps;
+            if let Some(flash) = self.flash.as_mut() {
+                // the pins after this edge; the answer is on them at the next one (as on the core
+                // build: SimCard's flash cycle)
+                let mut pins = FlashOut::default();
+                self.rtl.flash_io(None, Some(&mut pins));
+                let answer = flash.cycle(self.next_clk_ps, &pins);
+                self.rtl.flash_io(Some(&answer), None);
+                if flash.take_reconfigure() {
+                    self.inp.rst = 1;
+                    self.reset_left = self.cfg.reset_cycles.max(1) + 1;
+                }
+            }
         }
         if edges & EDGE_MAC != 0 {
             let o = &mut self.wire_out;
@@ -270,6 +366,15 @@ impl BoardCard {
             } else {
                 self.wire
                     .clock(&self.wire_in, &self.wire_out, self.mac_cycles, t);
+            }
+            match &mut self.rx {
+                BoardRx::Xgmii(x) => x.clock(&self.inp, self.mac_cycles, t),
+                BoardRx::Line(r) => r.clock(&self.wire_in, &self.wire_out, self.mac_cycles, t),
+            }
+            if let Some(delay) = self.loopback_ps {
+                for f in self.wire.take_looped() {
+                    self.rx_inject(f.bytes, f.start_ps + delay, f.errored);
+                }
             }
             self.mac_cycles += 1;
             self.next_mac_ps = self.cfg.mac_phase_ps
@@ -377,6 +482,49 @@ impl BoardCard {
     /// the handshake, and `start_ps` its start on the line.
     pub fn wire_mut(&mut self) -> &mut Wire {
         &mut self.wire
+    }
+
+    /// Queue a frame to arrive on the RX line at simulated time `at_ps` (its preamble; the line may
+    /// push it later behind a frame still arriving, and on the SUME to the next XGMII half word:
+    /// [`xgmii_rx`]). `bad`: the MAC flags it (FCS error).
+    pub fn rx_inject(&mut self, bytes: Vec<u8>, at_ps: u64, bad: bool) {
+        let f = RxFrame { bytes, at_ps, bad };
+        match &mut self.rx {
+            BoardRx::Xgmii(x) => x.inject(f),
+            BoardRx::Line(r) => r.inject(f),
+        }
+    }
+
+    /// Loop the TX wire back into the RX line: every frame sent from now on arrives `delay_ps` after
+    /// it started on the TX line (`None`: off, the default). As on the core build
+    /// (`SimCard::set_loopback`) the delay must exceed the longest frame's wire time.
+    pub fn set_loopback(&mut self, delay_ps: Option<u64>) {
+        self.loopback_ps = delay_ps;
+        self.wire.set_loop(delay_ps.is_some());
+    }
+
+    /// Take the records of the frames the RX side handed to the board core (its MAC RX inputs).
+    pub fn take_rx_arrivals(&mut self) -> Vec<RxArrival> {
+        match &mut self.rx {
+            BoardRx::Xgmii(x) => x.take_arrivals(),
+            BoardRx::Line(r) => r.take_arrivals(),
+        }
+    }
+
+    /// The RX side's counters.
+    pub fn rx_stats(&self) -> RxStats {
+        match &self.rx {
+            BoardRx::Xgmii(x) => x.stats(),
+            BoardRx::Line(r) => r.stats(),
+        }
+    }
+
+    /// RX frames not yet handed over whole (waiting or arriving).
+    pub fn rx_queued(&self) -> usize {
+        match &self.rx {
+            BoardRx::Xgmii(x) => x.queued(),
+            BoardRx::Line(r) => r.queued(),
+        }
     }
 
     /// The CMAC model, on an Alveo board.
