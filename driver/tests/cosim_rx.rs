@@ -108,7 +108,8 @@ impl Rig {
         }
     }
 
-    /// RX frames on the line not yet handed over whole.
+    /// RX frames on the line not yet handed over whole (the board's rate figure).
+    #[cfg(feature = "board")]
     fn rx_queued(&mut self) -> usize {
         match self {
             Rig::Core(b) => b.card().rx().queued(),
