@@ -856,9 +856,9 @@ pub mod reg {
     pub const RXQ_SIZE_LOG2: usize = 0x10;
     /// (rw) RX queue control.
     pub const RXQ_CTRL: usize = 0x14;
-    /// 1: frames steered here are written into posted buffers. Enabling resets PROD and CONS to 0 (phase 1); while 0 frames for the queue are dropped and counted in RXQ_CNT_DROP_NOBUF.
+    /// 1: frames steered here are written into posted buffers. Enabling resets PROD and CONS to 0 (phase 1) and forgets the descriptors the card had prefetched (those of reads still out are discarded when they return); the enabling write waits while frames taken for the queue are still being completed. While 0 frames for the queue are dropped and counted in RXQ_CNT_DROP_NOBUF.
     pub const RXQ_CTRL_ENABLE: u32 = 0x1;
-    /// (rw) Producer index doorbell: descriptors posted (modulo 2^16). A value more than the ring size ahead of CONS is clamped to CONS + ring size.
+    /// (rw) Producer index doorbell: descriptors posted (modulo 2^16). A value more than the ring size ahead of the descriptors already given to frames (CONS, or past it while completions are being written) is clamped to that + ring size; PROD never moves back behind descriptors the card has already read. The card reads posted descriptors ahead of frames, several per read.
     pub const RXQ_PROD: usize = 0x18;
     /// (ro) Descriptors consumed = completions written and visible (modulo 2^16).
     pub const RXQ_CONS: usize = 0x1c;
@@ -866,7 +866,7 @@ pub mod reg {
     pub const RXQ_STATUS: usize = 0x20;
     /// The queue is enabled.
     pub const RXQ_STATUS_ENABLED: u32 = 0x1;
-    /// A frame for this queue is being written; after a disable, wait until this reads 0 before freeing the buffers.
+    /// Frames taken for this queue are not all completed yet, or a descriptor read for it is still out; after a disable, wait until this reads 0 before freeing the rings and buffers.
     pub const RXQ_STATUS_BUSY: u32 = 0x2;
     /// (ro) Completions written (32-bit, wraps).
     pub const RXQ_CNT_FRAMES: usize = 0x24;

@@ -1181,9 +1181,9 @@ async def test_rx_steer_timestamps(dut):
 async def test_rx_drops(dut):
     """RX drops are counted, never silent: RX disabled (DROP_DISABLED); a queue without posted buffers
     and a disabled queue (their CNT_DROP_NOBUF) while the other queues still receive; a descriptor with
-    an unaligned address (BAD_DESC, nothing written); a burst of short frames faster than the DMA
-    (one descriptor read of host latency per frame) overflows the frame queue (DROP_FULL): every frame
-    is accounted for exactly once."""
+    an unaligned address (BAD_DESC, nothing written); a burst of short frames while the host holds
+    back its write responses (the DMA keeps up with the line otherwise: it then cannot complete a
+    frame) overflows the frame queue (DROP_FULL): every frame is accounted for exactly once."""
     tb = TB(dut, seed=22)
     await tb.reset()
     await tb.start()
@@ -1231,11 +1231,15 @@ async def test_rx_drops(dut):
     assert c2[0]["rec"]["len"] == 0 and c2[1]["data"] == rx.sent[-1]["data"]
     assert bytes(tb.mem[RX_BUF + 0x280000 + 8:RX_BUF + 0x280000 + 8 + 256]) == bytes([RX_FILL]) * 256, \
         "a BAD_DESC buffer was written"
-    # 4. a burst of 48 short frames back to back: the frame queue (32) overflows while the DMA waits
-    #    for descriptor reads
+    # 4. a burst of 48 short frames back to back while the host answers no write: the frame queue
+    #    (32) overflows while the DMA waits for B before its first completion write
     n0 = len(rx.sent)
+    tb.wram.b_channel.pause = True
     for _ in range(48):
         await rx.send(make_frame(rng, 64))
+    await rx.src.wait()                         # the whole burst is in
+    await ClockCycles(dut.clk, 50)
+    tb.wram.b_channel.pause = False
     await ClockCycles(dut.clk, 20000)
     await rx.poll()
     full = await tb.drv.rd(C.RX_CNT_DROP_FULL)
