@@ -86,7 +86,7 @@ COST_HINT = {
     "tsnic_rx_steer": 5,
     "tsnic_rx_ts[w64]": 3,
     "tsnic_rx_ts[w512]": 5,
-    "tsnic_rx_dma": 4,
+    "tsnic_rx_dma": 10,
     "tsnic_rx_regs": 2,
 }
 UNKNOWN_COST = 1000
