@@ -117,7 +117,7 @@ localparam BUF_LOG2   = (MAX_BURST_LOG2 + 1 < 2) ? 2 : MAX_BURST_LOG2 + 1;
                                                                    // record buffer: two bursts
 localparam [BUF_LOG2-1:0] KEY_STEP = WIDE ? 2 : 1;                 // keys of one beat (narrow: record)
 localparam [NB_W:0] TWO = 2;
-localparam MF_LOG2    = OUT_LOG2 + MAX_BURST_LOG2 + 1;             // records between accept and retire
+localparam MF_LOG2    = OUT_LOG2 + MAX_BURST_LOG2;                 // records between accept and retire
 localparam AL_W       = MF_LOG2 + 2;                               // records acknowledged, not retired
 
 generate
@@ -155,7 +155,13 @@ wire [4:0]  size_log2_eff = (size_log2_reg > RING_LOG2_MAX) ? RING_LOG2_MAX[4:0]
 wire [31:0] ring_size = 32'd1 << l_log2_reg;
 wire [31:0] ring_mask = ring_size - 32'd1;
 wire [31:0] ring_used = prod_issue_reg - cons_reg;
-wire        ring_space = ring_used < ring_size;
+// whether the ring has a free record, registered (timing): worked out one cycle ahead both for "no
+// record accepted" and for "one accepted" (prod_issue + 1), the right one picked by that cycle's
+// accept. A CONS advance shows a cycle late (it only frees records); a fresh ring starts empty.
+reg         space0_reg = 1'b0;   // ring_used < size
+reg         space1_reg = 1'b0;   // ring_used + 1 < size
+reg         acc_reg = 1'b0;
+wire        ring_space = acc_reg ? space1_reg : space0_reg;
 
 // ---------------------------------------------------------------------------------------------
 // record metadata FIFO: {handle, handle_valid, queue, status, len} of every record from its accept to
@@ -295,7 +301,11 @@ generate
     end
 endgenerate
 wire [NB_W-1:0] n_lim = ({{(17-NB_W){1'b0}}, to_chunk} <= to_wrap) ? to_chunk : to_wrap[NB_W-1:0];
-wire [NB_W-1:0] n_buf = (pend_reg < n_lim) ? pend_reg : n_lim;
+// the limit is registered (timing): it is that of sent_reg one cycle late, so a burst of waiting
+// records is not launched in the cycle after a launch or a fresh ring (lim_ok_reg low)
+reg  [NB_W-1:0] lim_reg = 1;
+reg             lim_ok_reg = 1'b0;
+wire [NB_W-1:0] n_buf = (pend_reg < lim_reg) ? pend_reg : lim_reg;
 
 // bursts waiting for their B response: their record counts, in order
 wire            bq_s_ready;
@@ -306,8 +316,15 @@ wire            b_fire;
 wire w_hs = wvalid_reg && m_axi_wready;
 wire ch_free = (!awvalid_reg || m_axi_awready) && (!wvalid_reg || (m_axi_wready && wlast_reg));
 wire byp = (pend_reg == 0);
-wire launch = ch_free && bq_s_ready && (byp ? accept : 1'b1);
+wire launch = ch_free && bq_s_ready && (byp ? accept : lim_ok_reg);
 wire [NB_W-1:0] n_new = byp ? {{(NB_W-1){1'b0}}, 1'b1} : n_buf;
+
+// the buffer counts after this cycle's launch and last W beat, before its accept (timing: `accept`
+// comes late, so it only picks one of two sums). In a bypass launch the one record is the accepted one.
+wire [BUF_LOG2:0] occ_left = occ_reg -
+                             ((w_hs && wlast_reg) ? {{(BUF_LOG2+1-NB_W){1'b0}}, w_n_reg} : {(BUF_LOG2+1){1'b0}});
+wire [NB_W-1:0]   pend_left = byp ? (launch ? {NB_W{1'b1}} : {NB_W{1'b0}})
+                                  : pend_reg - ((ch_free && bq_s_ready && lim_ok_reg) ? n_buf : {NB_W{1'b0}});
 
 /* verilator lint_off PINCONNECTEMPTY */
 tsnic_fifo #(.WIDTH(NB_W), .ADDR_W(OUT_LOG2)) burst_fifo_inst (
@@ -606,14 +623,17 @@ always @(posedge clk) begin
         endcase
     end
 
+    space0_reg <= ring_used < ring_size;
+    space1_reg <= ring_used < ring_mask;     // + 1 < size
+    acc_reg <= accept;
+
     // ---- accept a request (its record goes into the buffer at its key)
     if (accept) begin
         last_reg <= grant_idx;
         prod_issue_reg <= prod_issue_reg + 32'd1;
     end
-    occ_reg <= occ_reg + {{BUF_LOG2{1'b0}}, accept} -
-               ((w_hs && wlast_reg) ? {{(BUF_LOG2+1-NB_W){1'b0}}, w_n_reg} : {(BUF_LOG2+1){1'b0}});
-    pend_reg <= pend_reg + {{(NB_W-1){1'b0}}, accept} - (launch ? n_new : {NB_W{1'b0}});
+    occ_reg <= accept ? occ_left + 1'b1 : occ_left;
+    pend_reg <= accept ? pend_left + 1'b1 : pend_left;
 
     // ---- issue AW and W
     if (awvalid_reg && m_axi_awready) begin
@@ -628,6 +648,8 @@ always @(posedge clk) begin
             if (rd_next) w_key_reg <= w_key_reg + KEY_STEP;
         end
     end
+    lim_reg <= n_lim;
+    lim_ok_reg <= !launch;
     if (launch) begin
         sent_reg <= sent_reg + {{(32-NB_W){1'b0}}, n_new};
         awaddr_reg <= s_addr;
@@ -655,6 +677,7 @@ always @(posedge clk) begin
         prod_done_reg <= 32'd0;
         cons_reg <= 32'd0;
         sent_reg <= 32'd0;
+        lim_ok_reg <= 1'b0;
     end
 
     // ---- B responses and the counter RAM
@@ -706,6 +729,7 @@ always @(posedge clk) begin
         wvalid_reg <= 1'b0;
         wlast_reg <= 1'b0;
         ack_left_reg <= 0;
+        lim_ok_reg <= 1'b0;
         init_done_reg <= 1'b0;
         init_reg <= 1'b1;
         caddr_reg <= 0;
