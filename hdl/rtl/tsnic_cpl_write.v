@@ -275,7 +275,7 @@ end
 // ---------------------------------------------------------------------------------------------
 // burst issue
 reg [31:0]         sent_reg = 32'd0;    // records put into bursts (the next burst's first record)
-reg [NB_W-1:0]     pend_reg = 0;        // records accepted, not yet in a burst (prod_issue - sent)
+reg [BUF_LOG2:0]   pend_reg = 0;        // records accepted, not yet in a burst (prod_issue - sent)
 reg [63:0]         awaddr_reg = 64'd0;
 reg [7:0]          awlen_reg = 8'd0;
 reg                awvalid_reg = 1'b0;
@@ -305,7 +305,7 @@ wire [NB_W-1:0] n_lim = ({{(17-NB_W){1'b0}}, to_chunk} <= to_wrap) ? to_chunk : 
 // records is not launched in the cycle after a launch or a fresh ring (lim_ok_reg low)
 reg  [NB_W-1:0] lim_reg = 1;
 reg             lim_ok_reg = 1'b0;
-wire [NB_W-1:0] n_buf = (pend_reg < lim_reg) ? pend_reg : lim_reg;
+wire [NB_W-1:0] n_buf = (pend_reg < {{(BUF_LOG2+1-NB_W){1'b0}}, lim_reg}) ? pend_reg[NB_W-1:0] : lim_reg;
 
 // bursts waiting for their B response: their record counts, in order
 wire            bq_s_ready;
@@ -323,8 +323,9 @@ wire [NB_W-1:0] n_new = byp ? {{(NB_W-1){1'b0}}, 1'b1} : n_buf;
 // comes late, so it only picks one of two sums). In a bypass launch the one record is the accepted one.
 wire [BUF_LOG2:0] occ_left = occ_reg -
                              ((w_hs && wlast_reg) ? {{(BUF_LOG2+1-NB_W){1'b0}}, w_n_reg} : {(BUF_LOG2+1){1'b0}});
-wire [NB_W-1:0]   pend_left = byp ? (launch ? {NB_W{1'b1}} : {NB_W{1'b0}})
-                                  : pend_reg - ((ch_free && bq_s_ready && lim_ok_reg) ? n_buf : {NB_W{1'b0}});
+wire [BUF_LOG2:0] pend_left = byp ? (launch ? {(BUF_LOG2+1){1'b1}} : {(BUF_LOG2+1){1'b0}})
+                                  : pend_reg - ((ch_free && bq_s_ready && lim_ok_reg) ?
+                                                {{(BUF_LOG2+1-NB_W){1'b0}}, n_buf} : {(BUF_LOG2+1){1'b0}});
 
 /* verilator lint_off PINCONNECTEMPTY */
 tsnic_fifo #(.WIDTH(NB_W), .ADDR_W(OUT_LOG2)) burst_fifo_inst (
