@@ -93,6 +93,7 @@ module tsnic_board_core #(
     parameter TAG_W         = 5,
     parameter MAX_RD_BYTES  = 512,
     parameter MAX_WR_BYTES  = 512,
+    parameter CPL_MAX_BURST_LOG2 = 3,    // completion records per write burst: up to 2^N (32 << N <= MAX_WR_BYTES)
     parameter CPLH_LIMIT    = (DATA_W == 512) ? 128 : 64,    // the PCIe block's completion buffer:
     parameter CPLD_LIMIT    = (DATA_W == 512) ? 1920 : 960,  // headers, 16-byte data credits (BOARDS.md)
     parameter NUM_VECTORS   = 4,         // MSI-X table size; vector 0 = the core's irq
@@ -392,6 +393,7 @@ tsnic_core #(
     .CLK_FREQ_HZ(CLK_FREQ_HZ),
     .AXI_DATA_W(DATA_W),
     .AXI_ID_W(AXI_ID_W),
+    .CPL_MAX_BURST_LOG2(CPL_MAX_BURST_LOG2),
     .AXIS_DATA_W(AXIS_DATA_W),
     .AXIS_USER_W(AXIS_USER_W),
     .BOARD_ID(BOARD_ID),
@@ -564,6 +566,10 @@ if (MAC_DOMAIN == 0 && RX_DATA_W != AXIS_DATA_W) begin : g_bad_rx_w
 end
 if (RX_DATA_W > AXIS_DATA_W || AXIS_DATA_W % RX_DATA_W != 0) begin : g_bad_rx_ratio
     tsnic_param_error_board_core_axis_data_w_multiple_of_rx_data_w bad_rx_ratio_inst ();
+end
+if ((32 << CPL_MAX_BURST_LOG2) > MAX_WR_BYTES) begin : g_bad_cpl_burst
+    // a completion burst must fit one write TLP of tsnic_pcie_us_wr (it cuts at the MPS, too)
+    tsnic_param_error_board_core_cpl_burst_over_max_wr_bytes bad_cpl_burst_inst ();
 end
 
 if (MAC_DOMAIN != 0) begin : mac_rx_domain

@@ -33,6 +33,9 @@ module tsnic_core #(
                                                  //   host read latency x frame rate: 800 ns x 148.8 Mpps = 119)
     parameter DF_MAX_OUT_LOG2      = 5,          // descriptor fetch: read bursts outstanding (added)
     parameter DF_FIFO_LOG2         = 8,          // descriptor fetch: descriptors in flight (buffer credits) (added)
+    parameter CPL_MAX_BURST_LOG2   = 3,          // completion writer: up to 2^N records per write burst (N = 0: one;
+                                                 //   32 << N bytes must not exceed the PCIe write path's largest TLP)
+    parameter CPL_OUT_LOG2         = 3,          // completion writer: up to 2^N + 1 write bursts waiting for B
     parameter CSLOT_W              = 12,         // calendar coarse slots: 2^CSLOT_W of SLOTS/2 fine slots (init sweep 2^CSLOT_W cycles)
     parameter [63:0] HORIZON_NS    = 64'd100000000,  // calendar horizon, CAP_HORIZON_NS (< 2^CSLOT_W * SLOTS/2 * SLOT_NS)
     parameter SIM_FAST_FORWARD     = 0,              // 1: the sim_ff_* ports work (co-simulation only; 0 leaves no logic)
@@ -1099,7 +1102,9 @@ tsnic_cpl_write #(
     .RING_LOG2_MAX(RING_LOG2_MAX),
     .AXI_DATA_W(AXI_DATA_W),
     .AXI_ID_W(S_ID_W),
-    .AXI_WR_ID({S_ID_W{1'b0}})
+    .AXI_WR_ID({S_ID_W{1'b0}}),
+    .OUT_LOG2(CPL_OUT_LOG2),
+    .MAX_BURST_LOG2(CPL_MAX_BURST_LOG2)
 ) cpl_write_inst (
     .clk(cw_clk), .rst(rst),
     .reg_wr_addr(reg_wr_addr), .reg_wr_data(reg_wr_data), .reg_wr_strb(reg_wr_strb), .reg_wr_en(reg_wr_en),

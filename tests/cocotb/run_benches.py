@@ -67,7 +67,8 @@ COST_HINT = {
     "tsnic_pcie_us[w512]": 18,
     "tsnic_pcie_us[w256]": 18,
     "tsnic_axi_rd_arb": 6,
-    "tsnic_cpl_write": 5,
+    "tsnic_cpl_write[w64]": 15,     # estimates (2026-12-07, coalescing bench; load 12 on the VM)
+    "tsnic_cpl_write[w512]": 10,
     "tsnic_cpl_count": 6,
     "tsnic_axil_reg_if": 4,
     "tsnic_axis_downsize": 3,

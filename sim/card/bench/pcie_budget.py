@@ -14,8 +14,11 @@ What the RTL does (hdl/rtl): tsnic_desc_fetch reads bursts of up to 8 descriptor
 tsnic_tx_prefetch reads a frame's whole bus words [addr rounded down, addr+len rounded up] in AXI
 bursts that never cross 4 KiB; tsnic_pcie_us_rd cuts each burst into requests ending at multiples of
 MRRS (at most MAX_RD_BYTES = 512), whole dwords, 4-dword headers above 4 GiB; tsnic_cpl_write writes
-one 32-byte record per frame (one MWr); tsnic_pcie_msix sends one 4-byte MWr per interrupt (the
-moderation decides how many). The host splits each read into completions ending on the read
+one 32-byte record per frame, coalescing the records of consecutive slots into one MWr of up to
+`--cpl-burst` records (8: CPL_MAX_BURST_LOG2 = 3) when the write path pushes back, one record per MWr
+when it is idle (`--cpl-per-write`: the average records per MWr; the default, the most, is what a
+loaded write path reaches, so the bounds use it); tsnic_pcie_msix sends one 4-byte MWr per interrupt
+(the moderation decides how many). The host splits each read into completions ending on the read
 completion boundary (RCB), each at most `--cpl-max` bytes (PCIe 3.0 2.3.1.1), as the link model does.
 
 Link: 8 GT/s per lane, 128b/130b (PCIe 3.0 4.2.2); a TLP costs its 4-byte STP token, its header (3 or 4
@@ -197,9 +200,12 @@ def frame_budget(cfg, length, offset):
     h += hh / n
     d += dd2 / n
 
-    # completion record: one 32-byte MWr (4-dword header above 4 GiB)
-    up.add("completion writes", tlp(req_hdr_dw(cfg.addr64), CPL_BYTES), 1, CPL_BYTES)
-    rq[0] += math.ceil((16 + CPL_BYTES) / bb)
+    # completion records: 32 bytes each, cpl_per_write of them per MWr (4-dword header above 4 GiB);
+    # bytes are linear in the number of MWrs, so an average (measured) cpl_per_write is exact for
+    # them; RQ beats take the average as the size of every MWr
+    r = cfg.cpl_per_write
+    up.add("completion writes", (tlp(req_hdr_dw(cfg.addr64), 0) + r * CPL_BYTES) / r, 1 / r, CPL_BYTES)
+    rq[0] += math.ceil((16 + CPL_BYTES * r) / bb) / r
     # MSI-X (moderated): 4-byte MWr to the MSI window
     up.add("MSI-X", cfg.msix_per_frame * tlp(3, 4), cfg.msix_per_frame, 4 * cfg.msix_per_frame)
     # the driver's BAR0 accesses (doorbells, CPL_CONS, reads), per frame
@@ -256,6 +262,9 @@ class Cfg:
         self.rcb = a.rcb
         self.cpl_max = a.cpl_max if a.cpl_max else a.mps
         self.desc_burst = a.desc_burst
+        self.cpl_burst = a.cpl_burst
+        # records per completion MWr: at most a burst, and a burst is cut into MPS-sized TLPs
+        self.cpl_per_write = a.cpl_per_write or min(a.cpl_burst, a.mps // CPL_BYTES)
         self.addr64 = not a.addr32
         self.dllp_share = a.dllp_share
         self.skp_interval = a.skp_interval
@@ -276,11 +285,18 @@ class Cfg:
             raise SystemExit("--lanes must be 1..16 (power of two), --bus-bits 256 or 512")
         if not 1 <= self.desc_burst <= 8:
             raise SystemExit("--desc-burst is 1..8 (tsnic_desc_fetch MAX_BURST_LOG2 = 3)")
+        if self.cpl_burst not in (1, 2, 4, 8, 16):
+            raise SystemExit("--cpl-burst is 1, 2, 4, 8 or 16 (2^CPL_MAX_BURST_LOG2; 32 << it <= "
+                             "MAX_WR_BYTES 512)")
+        if not 1 <= self.cpl_per_write <= min(self.cpl_burst, self.mps // CPL_BYTES):
+            raise SystemExit(f"--cpl-per-write is 1..{min(self.cpl_burst, self.mps // CPL_BYTES)} "
+                             f"(--cpl-burst, and a TLP carries at most MPS / 32 records)")
 
     def describe(self):
         return (f"Gen3 x{self.lanes}, {self.bus_bytes * 8}-bit interface, MPS {self.mps}, "
                 f"MRRS {self.mrrs} (requests of at most {self.mrrs_eff}), RCB {self.rcb}, "
                 f"completions of at most {self.cpl_max} B, descriptor bursts of {self.desc_burst}, "
+                f"{self.cpl_per_write:g} completion records per write, "
                 f"{'64' if self.addr64 else '32'}-bit DMA addresses")
 
 
@@ -302,6 +318,13 @@ def parser():
                         "default; the RCB: one completion per RCB)")
     p.add_argument("--desc-burst", type=int, default=8,
                    help="descriptors per descriptor read (tsnic_desc_fetch: up to 8)")
+    p.add_argument("--cpl-burst", type=int, default=8,
+                   help="most completion records tsnic_cpl_write puts in one write "
+                        "(2^CPL_MAX_BURST_LOG2; 1: the writer before coalescing)")
+    p.add_argument("--cpl-per-write", type=float, default=0,
+                   help="completion records per write TLP, on average (0: the most, min(--cpl-burst, "
+                        "MPS / 32), what the writer reaches when the write path pushes back; 1: an "
+                        "idle write path, every record alone)")
     p.add_argument("--addr32", action="store_true",
                    help="DMA addresses below 4 GiB (3-dword headers); default above (4-dword), as "
                         "the co-simulation's host memory")
