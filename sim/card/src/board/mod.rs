@@ -12,8 +12,9 @@
 //!
 //! Boards ([`BoardModel`]): the SUME build (256 bits, `BoardConfig::default()`) and the Alveo builds
 //! (`BoardConfig::alveo`: 512 bits, Gen3 x16, the CMAC model of [`cmac`] in front of a 100G wire,
-//! TX_MAC_LAG = 0 as the tops build it, so a departure stamp is the CMAC's first-beat handshake
-//! plus CTRL_TX_LAT_COMP_NS).
+//! TX_MAC_LAG = 2 as the tops build it: the board core's tsnic_cmac_tx_lag derives each frame's
+//! line start from the CMAC's handshakes, so a departure stamp is that start plus
+//! CTRL_TX_LAT_COMP_NS).
 //!
 //! What this slice does not have yet (issue 31): the MAC as the SUME has it (tsnic_axis_downsize and
 //! tsnic_xgmii_tx/_rx: the [`Wire`] model takes the 256-bit stream on the MAC clock instead), the RX
@@ -235,7 +236,8 @@ impl BoardCard {
         }
         if edges & EDGE_MAC != 0 {
             if let Some(c) = &self.cmac {
-                // the CMAC: its own tready, no line-start reports (TX_MAC_LAG = 0)
+                // the CMAC: its own tready, no line-start reports (the board core derives
+                // them, TX_MAC_LAG = 2)
                 c.drive(&self.wire, &mut self.wire_in, t);
                 self.inp.mac_lag_valid = 0;
                 self.inp.mac_lag_ns = 0;
