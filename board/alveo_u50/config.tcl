@@ -21,5 +21,5 @@ set flash_iface   SPIx4
 set flash_load_addr  0x01002000
 set flash_golden_max 0x00FFD000
 # modules of the RTL tree (hdl/rtl) the top needs: its own and tsnic_board_core's MAC-side ones
-set rtl_modules   {tsnic_board_core tsnic_mac_tx tsnic_td_sink tsnic_cdc_async_fifo tsnic_cdc_sync}
+set rtl_modules   {tsnic_board_core tsnic_mac_tx tsnic_td_sink tsnic_cdc_async_fifo tsnic_cdc_sync tsnic_cmac_tx_lag}
 set rtl_modules_10g {tsnic_xgmii_tx tsnic_xgmii_rx}

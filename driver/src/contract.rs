@@ -315,7 +315,7 @@ pub const CPL_SIZE: usize = 32;
 /// One per descriptor, exactly once. The phase bit is in the last dword so a half-written record is never valid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Completion {
-    /// Actual departure for SENT and SENT_LATE: the PHC time at which the frame started on the line (its first preamble octet; the SFD is 7 octets later), as the MAC reports it (TX_MAC_LAG: the co-simulated card, whose wire applies 10G start alignment and the deficit idle count, and the 10G boards, whose tsnic_xgmii_tx reports its /S/ on the XGMII), else the PHC time of its first beat at the MAC (the CMAC boards: exact on an idle line only), plus TX latency compensation. PHC time of the decision otherwise.
+    /// Actual departure for SENT and SENT_LATE: the PHC time at which the frame started on the line (its first preamble octet; the SFD is 7 octets later), as the MAC reports it (TX_MAC_LAG: the co-simulated card, whose wire applies the start alignment and the deficit idle count, and the 10G boards, whose tsnic_xgmii_tx reports its /S/ on the XGMII) or as the card derives it from the MAC's handshakes and the line's rules (the 100G CMAC boards: tsnic_cmac_tx_lag, on a busy line too; the CMAC's own fixed latency is in the compensation), plus TX latency compensation. PHC time of the decision otherwise.
     pub depart_ns: u64,
     /// Requested launch time as the descriptor gave it.
     pub launch_ns: u64,

@@ -25,7 +25,10 @@
 //   s_mac_tx_lag_valid, s_mac_tx_lag_ns[15:0] (in)  TX_MAC_LAG = 1: per frame the MAC took from m_axis_tx_*,
 //                                  in order, how long after its first beat's handshake the frame started on
 //                                  the line, ns (tsnic_xgmii_tx m_lag_*); same clock as m_axis_tx_*; the MAC
-//                                  resets whenever rst or tx_rst does. TX_MAC_LAG = 0: tie to 0.
+//                                  resets whenever rst or tx_rst does. TX_MAC_LAG = 0 or 2: tie to 0
+//                                  (2, MAC_DOMAIN = 1 only: tsnic_cmac_tx_lag derives the reports from
+//                                  m_axis_tx_* and the line's rules, for a MAC with a fixed latency and no
+//                                  report of its own: the CMAC)
 //   rx_clk, rx_rst (in)            MAC RX clock and its reset (as tx_clk / tx_rst; MAC_DOMAIN = 1)
 //   s_axis_rx_*  (in)              RX frames from the MAC: tdata[RX_DATA_W] tkeep tvalid tready tlast, tuser = bad
 //                                  frame (FCS) on the last beat. MAC_DOMAIN = 1: on rx_clk, no backpressure
@@ -102,7 +105,8 @@ module tsnic_board_core #(
     parameter FLASH_WRITABLE = 1,        // 0: the configuration flash is not reachable (SUME)
     parameter GOLDEN        = 0,         // 1: the golden image (its boot selector runs)
     parameter MAC_DOMAIN    = 1,         // 1: launch gate on tx_clk (tsnic_mac_tx); 0: on clk, in the core
-    parameter TX_MAC_LAG    = 0,         // 1: the MAC reports line starts (s_mac_tx_lag_*): stamps are them
+    parameter TX_MAC_LAG    = 0,         // 1: the MAC reports line starts (s_mac_tx_lag_*): stamps are them;
+                                         // 2: tsnic_cmac_tx_lag derives them (100G CMAC line; MAC_DOMAIN = 1)
     parameter [63:0] TX_PERIOD_FX = 64'd13327413670,  // tx_clk nominal period, ns * 2^32 (322.265625 MHz;
                                                       //   156.25 MHz: 27487790694)
     parameter [63:0] RX_PERIOD_FX = TX_PERIOD_FX,     // rx_clk nominal period, ns * 2^32
@@ -401,7 +405,7 @@ tsnic_core #(
     .FLASH_WRITABLE(FLASH_WRITABLE),
     .GOLDEN(GOLDEN),
     .TX_GATE_EXTERNAL(MAC_DOMAIN != 0),
-    .TX_MAC_LAG((MAC_DOMAIN == 0) ? TX_MAC_LAG : 0),
+    .TX_MAC_LAG((MAC_DOMAIN == 0 && TX_MAC_LAG == 1) ? 1 : 0),
     .RX_TS_EXTERNAL(MAC_DOMAIN != 0)
 ) core_inst (
     .clk(clk), .rst(rst),
@@ -495,7 +499,7 @@ if (MAC_DOMAIN != 0) begin : mac_domain
         .QUEUE_W(QUEUE_W),
         .MAX_FRAME_LEN(9600),
         .PAY_FIFO_LOG2($clog2((9600 + AXIS_DATA_W / 8 - 1) / (AXIS_DATA_W / 8))),
-        .MAC_LAG(TX_MAC_LAG)
+        .MAC_LAG(TX_MAC_LAG != 0 ? 1 : 0)
     ) mac_tx_inst (
         .clk(clk), .rst(rst), .flush(gate_flush), .tx_lat_comp_ns(gate_lat_comp_ns), .phc_ns(td_ns),
         .s_frm_valid(frm_valid), .s_frm_ready(frm_ready), .s_frm_launch_ns(frm_launch_ns),
@@ -512,9 +516,29 @@ if (MAC_DOMAIN != 0) begin : mac_domain
         .mac_clk(tx_clk), .mac_rst(tx_rst), .tx_time_ns(tx_time_ns), .tx_time_valid(tx_time_valid),
         .m_axis_tx_tdata(m_axis_tx_tdata), .m_axis_tx_tkeep(m_axis_tx_tkeep), .m_axis_tx_tlast(m_axis_tx_tlast),
         .m_axis_tx_tvalid(m_axis_tx_tvalid), .m_axis_tx_tready(m_axis_tx_tready),
-        .s_mac_lag_valid(s_mac_tx_lag_valid), .s_mac_lag_ns(s_mac_tx_lag_ns)
+        .s_mac_lag_valid(mac_lag_valid), .s_mac_lag_ns(mac_lag_ns)
     );
     assign m_axis_tx_tuser = {AXIS_USER_W{1'b0}};
+
+    // the line-start reports: the MAC's own (TX_MAC_LAG = 1), or derived here from the stream the
+    // MAC takes (TX_MAC_LAG = 2: the CMAC, 100G, its AXIS clock 322.265625 MHz; docs/BOARDS.md,
+    // "Departure stamp"), reset with the gate's MAC side
+    wire        mac_lag_valid;
+    wire [15:0] mac_lag_ns;
+    if (TX_MAC_LAG == 2) begin : derived_lag
+        tsnic_cmac_tx_lag #(.DATA_W(AXIS_DATA_W)) cmac_lag_inst (
+            .clk(tx_clk), .rst(mtx_mac_rst_reg),
+            .s_axis_tvalid(m_axis_tx_tvalid), .s_axis_tready(m_axis_tx_tready),
+            .s_axis_tlast(m_axis_tx_tlast), .s_axis_tkeep(m_axis_tx_tkeep),
+            .m_lag_valid(mac_lag_valid), .m_lag_ns(mac_lag_ns)
+        );
+        /* verilator lint_off UNUSEDSIGNAL */
+        wire unused_mac_lag = &{1'b0, s_mac_tx_lag_valid, s_mac_tx_lag_ns};
+        /* verilator lint_on UNUSEDSIGNAL */
+    end else begin : mac_lag
+        assign mac_lag_valid = s_mac_tx_lag_valid;
+        assign mac_lag_ns = s_mac_tx_lag_ns;
+    end
     assign core_tx_tready = 1'b0;
 
     /* verilator lint_off UNUSEDSIGNAL */

@@ -239,10 +239,14 @@ wire [NODE_W-1:0]  g_cpl_handle;
 wire [7:0]         unused_g_reason;
 wire               unused_g_handle_valid;
 
+// MAC_LAG: a sent frame's completion waits for the MAC's line-start report (tsnic_cmac_tx_lag's
+// comes 12 cycles after the frame's last beat), and a frame starts only when the gate's completion
+// FIFO has room: 16 entries keep one-beat frames going at 100G (one every 2.2 cycles of 322 MHz)
 tsnic_launch_gate #(
     .DATA_W(DATA_W),
     .NODE_W(NODE_W),
     .QUEUE_W(QUEUE_W),
+    .CPL_FIFO_LOG2(MAC_LAG != 0 ? 4 : 2),
     .MAC_LAG(MAC_LAG)
 ) launch_gate_inst (
     .clk(mac_clk), .rst(x_mac_rst_reg),

@@ -351,8 +351,9 @@ const BOARD_SUME: &[(&str, &str)] = &[
 /// board/common/rtl/tsnic_alveo_top.v instantiates it with the CMAC (MAC_10G = 0): 512-bit PCIe user
 /// interfaces with the pcie4(c)_uscale_plus tuser widths of PG213 (CQ 183, CC 81, RQ 137, RC 161),
 /// the pcie4 completion buffer (128 headers, 1920 data credits), MAC_DOMAIN = 1 with the MAC clock
-/// at 322.265625 MHz (the CMAC's gt_txusrclk2, `TX_PERIOD_FX` 13327413670), no line-start reports
-/// (TX_MAC_LAG = 0: the stamp is the CMAC's first-beat handshake plus CTRL_TX_LAT_COMP_NS), RX at 512
+/// at 322.265625 MHz (the CMAC's gt_txusrclk2, `TX_PERIOD_FX` 13327413670), line-start reports
+/// derived inside the board core from the CMAC's handshakes (TX_MAC_LAG = 2, tsnic_cmac_tx_lag: the
+/// stamp is the frame's start on the line plus CTRL_TX_LAT_COMP_NS), RX at 512
 /// bits stamped at the first beat (RX_SOF_IN = 0), PCIE_STATUS_ENC = 0 (PG213 codes), MAC_KIND = 1
 /// (CMAC). The core inside keeps the board core's default size (8 queues, 1024 entries). The three
 /// Alveo tops differ only in BOARD_ID (1 U50, 2 U280, 3 U250: FLASH_CAP) and the PCIe IP's name;
@@ -367,7 +368,7 @@ const BOARD_ALVEO: &[(&str, &str)] = &[
     ("CPLD_LIMIT", "1920"),
     ("FLASH_WRITABLE", "1"),
     ("MAC_DOMAIN", "1"),
-    ("TX_MAC_LAG", "0"),
+    ("TX_MAC_LAG", "2"),
     ("TX_PERIOD_FX", "64'd13327413670"),
     ("RX_PERIOD_FX", "64'd13327413670"),
     ("RX_DATA_W", "512"),

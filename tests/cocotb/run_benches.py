@@ -80,6 +80,7 @@ COST_HINT = {
     "tsnic_td[w64]": 13,
     "tsnic_mac_rx": 22,
     "tsnic_xgmii_tx": 23,
+    "tsnic_cmac_tx_lag": 22,
     "tsnic_xgmii_rx": 8,
     "tsnic_cdc": 6,
     "tsnic_rx_buf": 14,

@@ -8,8 +8,9 @@
 # GT_GROUP_SELECT X1Y44~X1Y47) and fpga.xdc at 72afcc44 and at 18ac7cc4^, the last before the merge (pins N4/N9.. = MGTY*_231 = X1Y44..X1Y47,
 # refclk K11 = MGTREFCLK1P_231); checked against board/alveo_u250/fpga.xdc by tests/board/test_gt_placement.py.
 # IEEE 1588 TX/RX time stamping off (ENABLE_TIME_STAMPING, PG203): the stub
-# (board/common/stubs/cmac_usplus_0.v) has no timestamp ports; departure stamps are the first beat's
-# handshake + CTRL_TX_LAT_COMP_NS (docs/BOARDS.md, "Departure stamp").
+# (board/common/stubs/cmac_usplus_0.v) has no timestamp ports; departure stamps are each frame's line start as
+# the board core's tsnic_cmac_tx_lag derives it from tx_axis handshakes, + CTRL_TX_LAT_COMP_NS
+# (docs/BOARDS.md, "Departure stamp"; it assumes TX_FLOW_CONTROL 0: no pause frames).
 # Sourced by board/common/vivado/build.tcl, which sets ip_dir.
 create_ip -name cmac_usplus -vendor xilinx.com -library ip -module_name cmac_usplus_0 -dir $ip_dir
 

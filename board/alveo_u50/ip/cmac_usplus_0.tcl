@@ -2,8 +2,9 @@
 # (4 x 25.78125 Gb/s) with RS-FEC (100GBASE-SR4/CR4), 512-bit AXI-Stream at 322.265625 MHz,
 # 161.1328125 MHz reference clock, 100 MHz init/DRP clock, no pause frames.
 # IEEE 1588 TX/RX time stamping off (ENABLE_TIME_STAMPING, PG203): the stub
-# (board/common/stubs/cmac_usplus_0.v) has no timestamp ports; departure stamps are the first beat's
-# handshake + CTRL_TX_LAT_COMP_NS (docs/BOARDS.md, "Departure stamp").
+# (board/common/stubs/cmac_usplus_0.v) has no timestamp ports; departure stamps are each frame's line start as
+# the board core's tsnic_cmac_tx_lag derives it from tx_axis handshakes, + CTRL_TX_LAT_COMP_NS
+# (docs/BOARDS.md, "Departure stamp"; it assumes TX_FLOW_CONTROL 0: no pause frames).
 # Sourced by board/common/vivado/build.tcl, which sets ip_dir.
 create_ip -name cmac_usplus -vendor xilinx.com -library ip -module_name cmac_usplus_0 -dir $ip_dir
 

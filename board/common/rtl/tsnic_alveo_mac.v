@@ -51,8 +51,9 @@ module tsnic_alveo_mac #(
     output wire               mac_tx_tvalid,
     output wire               mac_tx_tready,
     output wire               mac_tx_tlast,
-    // line-start reports for the launch gate (mac_clk; board core TX_MAC_LAG): 10G, tsnic_xgmii_tx's
-    // per-frame start on the line after the gate's first-beat handshake; CMAC, none (0)
+    // line-start reports for the launch gate (mac_clk; board core TX_MAC_LAG = 1): 10G, tsnic_xgmii_tx's
+    // per-frame start on the line after the gate's first-beat handshake; CMAC, none (0: the board core
+    // derives them, TX_MAC_LAG = 2)
     output wire               mac_lag_valid,
     output wire [15:0]        mac_lag_ns
 );
@@ -160,8 +161,8 @@ if (MAC_10G == 0) begin : cmac
     assign mac_tx_tvalid = core_tx_tvalid;
     assign mac_tx_tready = core_tx_tready;
     assign mac_tx_tlast = core_tx_tlast;
-    // no line-start reports: the CMAC's stamp is the first beat's handshake + CTRL_TX_LAT_COMP_NS
-    // (its IEEE 1588 TX timestamping is not enabled: docs/BOARDS.md, "Departure stamp")
+    // no line-start reports from the CMAC (its IEEE 1588 TX timestamping is not enabled): the board
+    // core's tsnic_cmac_tx_lag derives them from these handshakes (docs/BOARDS.md, "Departure stamp")
     assign mac_lag_valid = 1'b0;
     assign mac_lag_ns = 16'd0;
 end else begin : xgmii

@@ -212,7 +212,7 @@ wire [RX_W-1:0]   core_rx_tdata;     // the MAC's RX stream, on mac_clk, no back
 wire [RX_W/8-1:0] core_rx_tkeep;
 wire core_rx_tvalid, core_rx_tlast, core_rx_tuser, core_rx_sof, core_rx_sof_lane4;
 wire mac_tx_tvalid, mac_tx_tready, mac_tx_tlast;   // the stream the MAC takes (for the activity LED)
-wire        mac_lag_valid;   // line-start reports to the launch gate (10G: tsnic_xgmii_tx; CMAC: none)
+wire        mac_lag_valid;   // line-start reports to the launch gate (10G: tsnic_xgmii_tx; CMAC: unused)
 wire [15:0] mac_lag_ns;
 
 tsnic_alveo_mac #(.MAC_10G(MAC_10G), .DATA_W(DATA_W)) mac_inst (
@@ -256,9 +256,10 @@ tsnic_board_core #(
     .FLASH_WRITABLE(1),
     .GOLDEN(GOLDEN),
     .MAC_DOMAIN(1),
-    // 10G: tsnic_xgmii_tx reports each frame's start on the line (stamps are that start); CMAC: the
-    // first beat's handshake + CTRL_TX_LAT_COMP_NS (docs/BOARDS.md, "Departure stamp")
-    .TX_MAC_LAG(MAC_10G != 0 ? 1 : 0),
+    // stamps are each frame's start on the line (docs/BOARDS.md, "Departure stamp"): 10G, as
+    // tsnic_xgmii_tx reports it; CMAC, as the board core's tsnic_cmac_tx_lag derives it from the
+    // CMAC's tx_axis handshakes and the 100G line's rules (the CMAC has no report of its own here)
+    .TX_MAC_LAG(MAC_10G != 0 ? 1 : 2),
     .TX_PERIOD_FX(MAC_PERIOD_FX),    // mac_clk (gt_txusrclk2 or tx_mii_clk_0)
     .RX_PERIOD_FX(MAC_PERIOD_FX),    // rx_clk is mac_clk too
     .RX_DATA_W(RX_W),

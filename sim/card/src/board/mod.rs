@@ -12,8 +12,9 @@
 //!
 //! Boards ([`BoardModel`]): the SUME build (256 bits, `BoardConfig::default()`) and the Alveo builds
 //! (`BoardConfig::alveo`: 512 bits, Gen3 x16, the CMAC model of [`cmac`] in front of a 100G wire,
-//! TX_MAC_LAG = 0 as the tops build it, so a departure stamp is the CMAC's first-beat handshake
-//! plus CTRL_TX_LAT_COMP_NS).
+//! TX_MAC_LAG = 2 as the tops build it: the board core's tsnic_cmac_tx_lag derives each frame's
+//! line start from the CMAC's handshakes, so a departure stamp is that start plus
+//! CTRL_TX_LAT_COMP_NS).
 //!
 //! RX ([`BoardCard::rx_inject`], [`BoardCard::set_loopback`]): on the SUME [`xgmii_rx`] stands in
 //! for the 10G line, the PCS and tsnic_xgmii_rx at the board core's 64-bit RX inputs and start of
@@ -307,7 +308,8 @@ impl BoardCard {
         }
         if edges & EDGE_MAC != 0 {
             if let Some(c) = &self.cmac {
-                // the CMAC: its own tready, no line-start reports (TX_MAC_LAG = 0)
+                // the CMAC: its own tready, no line-start reports (the board core derives
+                // them, TX_MAC_LAG = 2)
                 c.drive(&self.wire, &mut self.wire_in, t);
                 self.inp.mac_lag_valid = 0;
                 self.inp.mac_lag_ns = 0;
