@@ -272,16 +272,23 @@ fn run_loop(case: Case, segments: u64, keep_wire: bool) -> Outcome {
     let mut wrote = false;
     let mut guard = 0u64;
     let (mut flight_sum, mut flight_n) = (0u64, 0u64);
+    // completions and departed frames, one buffer each for the whole run
+    let mut cpls = Vec::new();
+    let mut departed = Vec::new();
     loop {
-        for c in card.poll(now) {
+        card.poll_into(now, &mut cpls);
+        for c in cpls.drain(..) {
             s.on_completion(&c);
         }
-        for w in card.drain_wire() {
+        card.drain_wire_into(&mut departed);
+        for w in departed.drain(..) {
             let seg = frame::parse(&w.frame).expect("the sender's own frame parses");
             parsed += 1;
             if keep_wire && sample.len() < SAMPLE {
                 sample.push(w.frame.clone());
             }
+            // the frame has left and been read: its buffer goes back to the pool
+            frame::recycle(w.frame);
             let at = w.depart_ns + case.rtt_ns / 2;
             if seg.flags & flags::SYN != 0 {
                 // the SYN-ACK, with our options

@@ -313,6 +313,7 @@ impl TcpSender {
                     break;
                 }
                 let Some(s) = self.rtx.pop_front() else { break };
+                self.rtx_popped += 1;
                 self.tsorted.remove(&s);
                 self.sacked_out -= u64::from(s.sacked);
                 self.lost_out -= u64::from(s.lost);
@@ -340,11 +341,12 @@ impl TcpSender {
             }
             self.snd_una = ack;
             // the skbs that ended at or below the ACK leave (split_off would rebuild the map)
-            while let Some(e) = self.skb_ends.first_entry() {
-                if *e.key() >= ack {
-                    break;
-                }
-                e.remove();
+            while self
+                .skb_ends
+                .first_key_value()
+                .is_some_and(|(&k, _)| k < ack)
+            {
+                self.skb_ends.pop_first();
             }
             self.stats.acked_bytes = self.snd_una.min(self.write_seq);
         }

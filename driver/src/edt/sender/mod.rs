@@ -173,8 +173,15 @@ pub enum CaState {
 
 #[derive(Debug, Clone, Copy)]
 enum Posted {
-    /// A data (or FIN) segment: stream offset and transmission number.
-    Seg { off: u64, tx_count: u32, bytes: u64 },
+    /// A data (or FIN) segment: stream offset and transmission number; `nth`: its place in
+    /// the retransmit queue counted from the first segment ever queued (its index is
+    /// `nth - rtx_popped` while it is queued).
+    Seg {
+        off: u64,
+        tx_count: u32,
+        bytes: u64,
+        nth: u64,
+    },
     /// A SYN or a pure ACK.
     Control { bytes: u64, syn: bool },
 }
@@ -316,6 +323,13 @@ pub struct TcpSender {
     /// RACK deliveries: kept so that no burst or ACK allocates.
     tx_batch: Vec<TxRequest>,
     burst_scratch: Vec<usize>,
+    /// Segments ever taken off the retransmit queue's head (only the head leaves it): a
+    /// segment's index is its `Posted::Seg::nth` less this.
+    rtx_popped: u64,
+    /// Data segments' headers laid out once, with and without the timestamps option
+    /// (`frame::DataTemplate`): a frame is a pooled buffer, the template, the payload and its
+    /// per-segment fields.
+    data_tmpl: [frame::DataTemplate; 2],
     psh_scratch: Vec<bool>,
     rack_scratch: Vec<(u64, u64, bool)>,
     next_cookie: u64,
@@ -471,6 +485,11 @@ impl TcpSender {
             posted_first: 1,
             tx_batch: Vec::new(),
             burst_scratch: Vec::new(),
+            rtx_popped: 0,
+            data_tmpl: [
+                frame::DataTemplate::new(&cfg.ends, false),
+                frame::DataTemplate::new(&cfg.ends, true),
+            ],
             psh_scratch: Vec::new(),
             rack_scratch: Vec::new(),
             next_cookie: 0,
