@@ -132,6 +132,9 @@ pub struct IdealCardModel {
     in_order: VecDeque<((u64, u64), Pending)>,
     pending: BTreeMap<(u64, u64), Pending>,
     wire: Vec<WireFrame>,
+    /// The last frame length serialized and its time on the wire: a flow's frames are
+    /// mostly one length, so the 128-bit division is done once per length change.
+    last_ser: (usize, u64),
 }
 
 impl IdealCardModel {
@@ -143,6 +146,7 @@ impl IdealCardModel {
             in_order: VecDeque::new(),
             pending: BTreeMap::new(),
             wire: Vec::new(),
+            last_ser: (usize::MAX, 0),
         }
     }
 
@@ -206,7 +210,11 @@ impl TxPort for IdealCardModel {
             let Some(p) = p else {
                 break;
             };
-            let end = depart + serialize_ns(wire_bytes(p.frame.len()), self.line_rate_bps);
+            if self.last_ser.0 != p.frame.len() {
+                let ns = serialize_ns(wire_bytes(p.frame.len()), self.line_rate_bps);
+                self.last_ser = (p.frame.len(), ns);
+            }
+            let end = depart + self.last_ser.1;
             self.line_free_ns = end;
             out.push(Completion {
                 cookie: p.cookie,

@@ -340,13 +340,14 @@ impl TcpSender {
                 }
             }
             self.snd_una = ack;
-            // the skbs that ended at or below the ACK leave (split_off would rebuild the map)
-            while self
-                .skb_ends
-                .first_key_value()
-                .is_some_and(|(&k, _)| k < ack)
-            {
-                self.skb_ends.pop_first();
+            // The skbs that ended below the ACK leave, in batches: a pop per ACK rebalanced
+            // the map's left edge each time (hundreds of instructions per ACK); a split every
+            // 64 KB acknowledged is one walk down the tree. Ends below snd_una are never read
+            // meanwhile: every lookup is at or above it (segment ends in the queue, snd_nxt,
+            // write_seq; the tail search takes the larger of what it finds and snd_nxt).
+            if ack >= self.skb_ends_trim_at {
+                self.skb_ends = self.skb_ends.split_off(&ack);
+                self.skb_ends_trim_at = ack + SKB_ENDS_TRIM_BYTES;
             }
             self.stats.acked_bytes = self.snd_una.min(self.write_seq);
         }

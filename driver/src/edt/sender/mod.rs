@@ -171,6 +171,9 @@ pub enum CaState {
     Loss,
 }
 
+/// `skb_ends` drops the ends below snd_una once this many more bytes are acknowledged.
+const SKB_ENDS_TRIM_BYTES: u64 = 65_536;
+
 #[derive(Debug, Clone, Copy)]
 enum Posted {
     /// A data (or FIN) segment: stream offset and transmission number; `nth`: its place in
@@ -286,6 +289,8 @@ pub struct TcpSender {
     /// split where a TSO packet was cut from them (`tso_fragment`, `tcp_fragment`: the first
     /// part loses PSH, the rest keeps it). The tail skb's end is listed once it is pushed.
     skb_ends: BTreeMap<u64, bool>,
+    /// snd_una at which the ends below it are next dropped from `skb_ends`.
+    skb_ends_trim_at: u64,
     /// Linux `pushed_seq`: write_seq at the last PSH mark.
     pushed_seq: u64,
     /// Linux `max_window`: the largest receive window the peer offered, bytes.
@@ -462,6 +467,7 @@ impl TcpSender {
             write_seq: 0,
             snd_sml: 0,
             skb_ends: BTreeMap::new(),
+            skb_ends_trim_at: 0,
             pushed_seq: 0,
             max_window: 0,
             fin_queued: false,

@@ -311,8 +311,8 @@ impl TcpSender {
         for k in 0..idxs.len() {
             let s = &self.rtx[idxs[k]];
             let end = s.off + u64::from(s.len); // a FIN takes no byte of an skb's data
-                                                // (one lookup of the map per segment: where the burst does not end by itself,
-                                                // an skb end listed there ends a TSO packet)
+                                                // one lookup of the map per segment: where the burst does not end by itself, an
+                                                // skb end listed there ends a TSO packet
             let cut = k + 1 == idxs.len() || self.rtx[idxs[k + 1]].off != end;
             let marked = if cut {
                 *self.skb_ends.entry(end).or_insert(false)
