@@ -9,7 +9,9 @@
 //! same segments (same drops), and prints the difference per departed data segment as the sender's
 //! cost, beside both totals. The receiver's replay includes the loop's parse of each departed
 //! frame (checksums verified): the first 4,096 departed frames are kept and parsed again, one per
-//! departed frame. Still counted in the sender's figure: the event loop itself.
+//! departed frame. Still counted in the sender's figure: the event loop itself (it polls the card
+//! and drains its wire into buffers kept for the run, and returns each departed frame's buffer to
+//! the frame pool once it is parsed: the free of a real driver's completion).
 //! At 1 % loss the window settles where loss puts it (about 1.22 / sqrt(p) = 12 segments, Mathis
 //! et al.), whatever the receiver allows: the line says how many were in flight on average. With
 //! `--callgrind` (valgrind installed) each case also runs under callgrind on a tenth of the
