@@ -9,7 +9,9 @@
 //! same segments (same drops), and prints the difference per departed data segment as the sender's
 //! cost, beside both totals. The receiver's replay includes the loop's parse of each departed
 //! frame (checksums verified): the first 4,096 departed frames are kept and parsed again, one per
-//! departed frame. Still counted in the sender's figure: the event loop itself.
+//! departed frame. Still counted in the sender's figure: the event loop itself (it polls the card
+//! and drains its wire into buffers kept for the run, and returns each departed frame's buffer to
+//! the frame pool once it is parsed: the free of a real driver's completion).
 //! At 1 % loss the window settles where loss puts it (about 1.22 / sqrt(p) = 12 segments, Mathis
 //! et al.), whatever the receiver allows: the line says how many were in flight on average. With
 //! `--callgrind` (valgrind installed) each case also runs under callgrind on a tenth of the
@@ -272,16 +274,23 @@ fn run_loop(case: Case, segments: u64, keep_wire: bool) -> Outcome {
     let mut wrote = false;
     let mut guard = 0u64;
     let (mut flight_sum, mut flight_n) = (0u64, 0u64);
+    // completions and departed frames, one buffer each for the whole run
+    let mut cpls = Vec::new();
+    let mut departed = Vec::new();
     loop {
-        for c in card.poll(now) {
+        card.poll_into(now, &mut cpls);
+        for c in cpls.drain(..) {
             s.on_completion(&c);
         }
-        for w in card.drain_wire() {
+        card.drain_wire_into(&mut departed);
+        for w in departed.drain(..) {
             let seg = frame::parse(&w.frame).expect("the sender's own frame parses");
             parsed += 1;
             if keep_wire && sample.len() < SAMPLE {
                 sample.push(w.frame.clone());
             }
+            // the frame has left and been read: its buffer goes back to the pool
+            frame::recycle(w.frame);
             let at = w.depart_ns + case.rtt_ns / 2;
             if seg.flags & flags::SYN != 0 {
                 // the SYN-ACK, with our options

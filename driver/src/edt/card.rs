@@ -68,6 +68,11 @@ pub trait TxPort {
     fn next_event_ns(&self) -> Option<u64>;
     /// Advance to `now`; return the completions of frames that have departed by then.
     fn poll(&mut self, now: u64) -> Vec<Completion>;
+    /// [`TxPort::poll`] into `out` (appended): a caller that polls in a loop keeps one
+    /// buffer instead of a new `Vec` per call. The default appends what `poll` returns.
+    fn poll_into(&mut self, now: u64, out: &mut Vec<Completion>) {
+        out.append(&mut self.poll(now));
+    }
     /// Port speed in bits per second.
     fn line_rate_bps(&self) -> u64;
     /// A short honest name of what this port is (shown in reports).
@@ -83,6 +88,12 @@ pub trait TxPort {
 /// receive path, the frames coming back.
 pub trait SimWire {
     fn drain_wire(&mut self) -> Vec<WireFrame>;
+
+    /// [`SimWire::drain_wire`] into `out` (appended), so a loop keeps one buffer. The default
+    /// appends what `drain_wire` returns.
+    fn drain_wire_into(&mut self, out: &mut Vec<WireFrame>) {
+        out.append(&mut self.drain_wire());
+    }
 
     /// True when frames from the network go through the card's receive path ([`SimWire::rx_inject`],
     /// [`SimWire::rx_poll`]); false (default): the caller hands them to the sender directly.
@@ -121,6 +132,9 @@ pub struct IdealCardModel {
     in_order: VecDeque<((u64, u64), Pending)>,
     pending: BTreeMap<(u64, u64), Pending>,
     wire: Vec<WireFrame>,
+    /// The last frame length serialized and its time on the wire: a flow's frames are
+    /// mostly one length, so the 128-bit division is done once per length change.
+    last_ser: (usize, u64),
 }
 
 impl IdealCardModel {
@@ -132,6 +146,7 @@ impl IdealCardModel {
             in_order: VecDeque::new(),
             pending: BTreeMap::new(),
             wire: Vec::new(),
+            last_ser: (usize::MAX, 0),
         }
     }
 
@@ -177,6 +192,11 @@ impl TxPort for IdealCardModel {
 
     fn poll(&mut self, now: u64) -> Vec<Completion> {
         let mut out = Vec::new();
+        self.poll_into(now, &mut out);
+        out
+    }
+
+    fn poll_into(&mut self, now: u64, out: &mut Vec<Completion>) {
         while let Some(key) = self.next_key() {
             let depart = key.0.max(self.line_free_ns);
             if depart > now {
@@ -190,7 +210,11 @@ impl TxPort for IdealCardModel {
             let Some(p) = p else {
                 break;
             };
-            let end = depart + serialize_ns(wire_bytes(p.frame.len()), self.line_rate_bps);
+            if self.last_ser.0 != p.frame.len() {
+                let ns = serialize_ns(wire_bytes(p.frame.len()), self.line_rate_bps);
+                self.last_ser = (p.frame.len(), ns);
+            }
+            let end = depart + self.last_ser.1;
             self.line_free_ns = end;
             out.push(Completion {
                 cookie: p.cookie,
@@ -208,7 +232,6 @@ impl TxPort for IdealCardModel {
                 frame: p.frame,
             });
         }
-        out
     }
 
     fn line_rate_bps(&self) -> u64 {
@@ -226,6 +249,10 @@ impl TxPort for IdealCardModel {
 impl SimWire for IdealCardModel {
     fn drain_wire(&mut self) -> Vec<WireFrame> {
         std::mem::take(&mut self.wire)
+    }
+
+    fn drain_wire_into(&mut self, out: &mut Vec<WireFrame>) {
+        out.append(&mut self.wire); // `wire` keeps its allocation
     }
 }
 

@@ -322,9 +322,173 @@ fn build_summed(
     f
 }
 
+/// Frame buffers kept for reuse, per thread: a data frame is built into a buffer taken from
+/// here and, once its life ends (it has left the card and whoever consumed it from the wire is
+/// done), [`recycle`] puts it back, so steady sending allocates nothing per frame (the DMA
+/// buffer pool of a real driver; the buffers' size covers a 1500-byte MTU frame).
+const POOL_BUF: usize = 1_536;
+/// At most this many buffers wait in a thread's pool (about 6 MB); beyond, a returned buffer
+/// is freed.
+const POOL_MAX: usize = 4_096;
+
+thread_local! {
+    static POOL: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// An empty buffer from this thread's pool (a new one when the pool is empty) with room for
+/// at least `len` bytes.
+pub fn take_buf(len: usize) -> Vec<u8> {
+    let mut b = POOL
+        .try_with(|p| p.borrow_mut().pop())
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    b.clear();
+    b.reserve(len.max(POOL_BUF));
+    b
+}
+
+/// Return a frame's buffer to this thread's pool (freed if the pool is full, or if it is not
+/// a frame buffer's size).
+pub fn recycle(b: Vec<u8>) {
+    if b.capacity() < POOL_BUF || b.capacity() > 2 * PATTERN_MAX {
+        return;
+    }
+    let _ = POOL.try_with(|p| {
+        let mut p = p.borrow_mut();
+        if p.len() < POOL_MAX {
+            p.push(b);
+        }
+    });
+}
+
+/// A data segment's headers laid out once per connection (Ethernet, IPv4, TCP with or without
+/// the timestamps option, as [`build`] writes them) with the one's-complement sums of their
+/// fixed words, so a frame is the template copied into a pooled buffer, the payload copied
+/// after it, the per-segment fields (IP length, seq, ack, flags, window, TSval, TSecr) written
+/// and both checksums completed from the sums (RFC 1624's incremental kind): no option
+/// encoding and no pass over the headers per frame. The bytes are those [`build`] makes
+/// (`template_frames_are_the_bytes_build_makes`).
+#[derive(Debug, Clone)]
+pub struct DataTemplate {
+    hdr: [u8; BASE_HEADERS + TS_OPTION_LEN],
+    len: usize,
+    ts: bool,
+    /// IPv4 header words without total length and checksum.
+    ip_sum: u64,
+    /// Pseudo-header addresses and protocol, TCP ports, data offset and the options' fixed
+    /// words (NOP NOP kind len).
+    tcp_sum: u64,
+}
+
+impl DataTemplate {
+    /// The template for `ends`' data segments, with the timestamps option when `ts`.
+    pub fn new(ends: &Endpoints, ts: bool) -> Self {
+        let opts = SegOptions {
+            timestamps: ts.then_some((0, 0)),
+            ..SegOptions::default()
+        };
+        // build's own bytes with every per-segment field zero: seq, ack, flags, window,
+        // TSval/TSecr 0; IP length and both checksums cleared below
+        let f = build(ends, 0, 0, 0, 0, &opts, &[]);
+        let mut hdr = [0u8; BASE_HEADERS + TS_OPTION_LEN];
+        hdr[..f.len()].copy_from_slice(&f);
+        hdr[16..18].fill(0); // IP total length
+        hdr[24..26].fill(0); // IP checksum
+        hdr[50..52].fill(0); // TCP checksum
+        let ip_sum = ones_sum(&hdr[14..34], 0);
+        let mut tcp_sum = ones_sum(&ends.src_ip, 0);
+        tcp_sum = ones_sum(&ends.dst_ip, tcp_sum) + 6;
+        tcp_sum = ones_sum(&hdr[34..f.len()], tcp_sum);
+        DataTemplate {
+            hdr,
+            len: f.len(),
+            ts,
+            ip_sum,
+            tcp_sum,
+        }
+    }
+
+    /// Whether the template carries the timestamps option.
+    pub fn has_timestamps(&self) -> bool {
+        self.ts
+    }
+
+    /// The frame of a segment whose payload is the stream pattern at `offset`, `len` bytes
+    /// ([`build_pattern`]'s bytes), in a buffer from this thread's pool. `ts` is (TSval,
+    /// TSecr), written when the template has the option.
+    #[allow(clippy::too_many_arguments)]
+    pub fn build_pattern(
+        &self,
+        seq: u32,
+        ack: u32,
+        flags: u8,
+        window: u16,
+        ts: (u32, u32),
+        offset: u64,
+        len: usize,
+    ) -> Vec<u8> {
+        let Some((payload, sum)) = pattern_payload(offset, len) else {
+            let opts = SegOptions {
+                timestamps: self.ts.then_some(ts),
+                ..SegOptions::default()
+            };
+            let e = self.ends();
+            return build_pattern(&e, seq, ack, flags, window, &opts, offset, len);
+        };
+        let hl = self.len;
+        let mut f = take_buf(hl + len);
+        f.extend_from_slice(&self.hdr[..hl]);
+        f.extend_from_slice(payload);
+        // (an IP length beyond 16 bits wraps in the field as `build` writes it; the TCP
+        // pseudo-header's length is the real one)
+        let total = hl - 14 + len;
+        let tcp_len = (total - 20) as u64;
+        f[16..18].copy_from_slice(&(total as u16).to_be_bytes());
+        let ip = finish(self.ip_sum + u64::from(total as u16));
+        f[24..26].copy_from_slice(&ip.to_be_bytes());
+        f[38..42].copy_from_slice(&seq.to_be_bytes());
+        f[42..46].copy_from_slice(&ack.to_be_bytes());
+        f[47] = flags;
+        f[48..50].copy_from_slice(&window.to_be_bytes());
+        let w32 = |x: u32| u64::from(x >> 16) + u64::from(x & 0xffff);
+        let mut acc = self.tcp_sum
+            + tcp_len
+            + w32(seq)
+            + w32(ack)
+            + u64::from(flags)
+            + u64::from(window)
+            + sum;
+        if self.ts {
+            f[58..62].copy_from_slice(&ts.0.to_be_bytes());
+            f[62..66].copy_from_slice(&ts.1.to_be_bytes());
+            acc += w32(ts.0) + w32(ts.1);
+        }
+        f[50..52].copy_from_slice(&finish(acc).to_be_bytes());
+        f
+    }
+
+    fn ends(&self) -> Endpoints {
+        let h = &self.hdr;
+        let mut e = Endpoints {
+            dst_mac: [0; 6],
+            src_mac: [0; 6],
+            src_ip: [h[26], h[27], h[28], h[29]],
+            dst_ip: [h[30], h[31], h[32], h[33]],
+            src_port: rd16(h, 34),
+            dst_port: rd16(h, 36),
+        };
+        e.dst_mac.copy_from_slice(&h[0..6]);
+        e.src_mac.copy_from_slice(&h[6..12]);
+        e
+    }
+}
+
+#[inline(always)]
 fn rd16(b: &[u8], i: usize) -> u16 {
     u16::from_be_bytes([b[i], b[i + 1]])
 }
+#[inline(always)]
 fn rd32(b: &[u8], i: usize) -> u32 {
     u32::from_be_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]])
 }
@@ -487,6 +651,62 @@ mod tests {
                 assert!(want == got, "offset {off} len {len}");
             }
         }
+    }
+
+    #[test]
+    fn template_frames_are_the_bytes_build_makes() {
+        let e = Endpoints {
+            src_mac: [2, 0, 0, 0, 0, 1],
+            dst_mac: [0x3c, 0xfd, 0xfe, 0, 0xaa, 2],
+            src_ip: [10, 0, 0, 1],
+            dst_ip: [192, 168, 200, 254],
+            src_port: 33000,
+            dst_port: 5001,
+        };
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for ts in [true, false] {
+            let t = DataTemplate::new(&e, ts);
+            assert_eq!(t.has_timestamps(), ts);
+            for len in [0usize, 1, 2, 3, 535, 1447, 1448, 1460, 65_536, 65_537] {
+                for _ in 0..20 {
+                    let r = next();
+                    let (seq, ack) = (r as u32, (r >> 32) as u32);
+                    let fl = (next() & 0x1f) as u8;
+                    let win = next() as u16;
+                    let tsv = (next() as u32, next() as u32);
+                    let off = next() % (1 << 40);
+                    let opts = SegOptions {
+                        timestamps: ts.then_some(tsv),
+                        ..SegOptions::default()
+                    };
+                    let payload: Vec<u8> = (off..off + len as u64).map(pattern_byte).collect();
+                    let want = build(&e, seq, ack, fl, win, &opts, &payload);
+                    let got = t.build_pattern(seq, ack, fl, win, tsv, off, len);
+                    assert!(want == got, "ts {ts} len {len} seq {seq} off {off}");
+                    recycle(got); // the next frame is built in a used buffer
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pooled_buffers_come_back_empty_with_room() {
+        let mut b = take_buf(10);
+        assert!(b.is_empty() && b.capacity() >= POOL_BUF);
+        b.extend_from_slice(&[7; 100]);
+        let p = b.as_ptr();
+        recycle(b);
+        let c = take_buf(1514);
+        assert!(c.is_empty() && c.capacity() >= 1514);
+        assert_eq!(c.as_ptr(), p, "the returned buffer is reused");
+        recycle(vec![0; 60]); // not a frame buffer's size: not kept
+        assert!(take_buf(0).capacity() >= POOL_BUF);
     }
 
     #[test]

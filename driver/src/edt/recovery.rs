@@ -104,7 +104,13 @@ impl Rack {
             }
         }
         // the latest candidate left below RACK's segment (deadlines grow with the transmit time)
-        let below = tsorted.q.partition_point(|e| (e.tx, e.end) < bound);
+        // (none below when the head is not: the usual case once the ACK took the head)
+        let below = match tsorted.q.front() {
+            Some(e) if (e.tx, e.end) < bound => {
+                tsorted.q.partition_point(|e| (e.tx, e.end) < bound)
+            }
+            _ => 0,
+        };
         let wait = tsorted
             .q
             .range(..below)
@@ -208,7 +214,11 @@ impl TsOrder {
     pub fn remove(&mut self, s: &Seg) {
         let Some(tx) = s.tx_ns else { return };
         let key = (tx, s.end());
-        let i = self.q.partition_point(|x| (x.tx, x.end) < key);
+        // segments leave mostly in transmit order: the head first, else a binary search
+        let i = match self.q.front() {
+            Some(x) if (x.tx, x.end) >= key => 0,
+            _ => self.q.partition_point(|x| (x.tx, x.end) < key),
+        };
         if let Some(x) = self.q.get_mut(i) {
             if (x.tx, x.end) == key && x.live {
                 x.live = false;

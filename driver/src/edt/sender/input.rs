@@ -313,6 +313,7 @@ impl TcpSender {
                     break;
                 }
                 let Some(s) = self.rtx.pop_front() else { break };
+                self.rtx_popped += 1;
                 self.tsorted.remove(&s);
                 self.sacked_out -= u64::from(s.sacked);
                 self.lost_out -= u64::from(s.lost);
@@ -339,12 +340,14 @@ impl TcpSender {
                 }
             }
             self.snd_una = ack;
-            // the skbs that ended at or below the ACK leave (split_off would rebuild the map)
-            while let Some(e) = self.skb_ends.first_entry() {
-                if *e.key() >= ack {
-                    break;
-                }
-                e.remove();
+            // The skbs that ended below the ACK leave, in batches: a pop per ACK rebalanced
+            // the map's left edge each time (hundreds of instructions per ACK); a split every
+            // 64 KB acknowledged is one walk down the tree. Ends below snd_una are never read
+            // meanwhile: every lookup is at or above it (segment ends in the queue, snd_nxt,
+            // write_seq; the tail search takes the larger of what it finds and snd_nxt).
+            if ack >= self.skb_ends_trim_at {
+                self.skb_ends = self.skb_ends.split_off(&ack);
+                self.skb_ends_trim_at = ack + SKB_ENDS_TRIM_BYTES;
             }
             self.stats.acked_bytes = self.snd_una.min(self.write_seq);
         }

@@ -171,10 +171,20 @@ pub enum CaState {
     Loss,
 }
 
+/// `skb_ends` drops the ends below snd_una once this many more bytes are acknowledged.
+const SKB_ENDS_TRIM_BYTES: u64 = 65_536;
+
 #[derive(Debug, Clone, Copy)]
 enum Posted {
-    /// A data (or FIN) segment: stream offset and transmission number.
-    Seg { off: u64, tx_count: u32, bytes: u64 },
+    /// A data (or FIN) segment: stream offset and transmission number; `nth`: its place in
+    /// the retransmit queue counted from the first segment ever queued (its index is
+    /// `nth - rtx_popped` while it is queued).
+    Seg {
+        off: u64,
+        tx_count: u32,
+        bytes: u64,
+        nth: u64,
+    },
     /// A SYN or a pure ACK.
     Control { bytes: u64, syn: bool },
 }
@@ -279,6 +289,8 @@ pub struct TcpSender {
     /// split where a TSO packet was cut from them (`tso_fragment`, `tcp_fragment`: the first
     /// part loses PSH, the rest keeps it). The tail skb's end is listed once it is pushed.
     skb_ends: BTreeMap<u64, bool>,
+    /// snd_una at which the ends below it are next dropped from `skb_ends`.
+    skb_ends_trim_at: u64,
     /// Linux `pushed_seq`: write_seq at the last PSH mark.
     pushed_seq: u64,
     /// Linux `max_window`: the largest receive window the peer offered, bytes.
@@ -316,6 +328,13 @@ pub struct TcpSender {
     /// RACK deliveries: kept so that no burst or ACK allocates.
     tx_batch: Vec<TxRequest>,
     burst_scratch: Vec<usize>,
+    /// Segments ever taken off the retransmit queue's head (only the head leaves it): a
+    /// segment's index is its `Posted::Seg::nth` less this.
+    rtx_popped: u64,
+    /// Data segments' headers laid out once, with and without the timestamps option
+    /// (`frame::DataTemplate`): a frame is a pooled buffer, the template, the payload and its
+    /// per-segment fields.
+    data_tmpl: [frame::DataTemplate; 2],
     psh_scratch: Vec<bool>,
     rack_scratch: Vec<(u64, u64, bool)>,
     next_cookie: u64,
@@ -448,6 +467,7 @@ impl TcpSender {
             write_seq: 0,
             snd_sml: 0,
             skb_ends: BTreeMap::new(),
+            skb_ends_trim_at: 0,
             pushed_seq: 0,
             max_window: 0,
             fin_queued: false,
@@ -471,6 +491,11 @@ impl TcpSender {
             posted_first: 1,
             tx_batch: Vec::new(),
             burst_scratch: Vec::new(),
+            rtx_popped: 0,
+            data_tmpl: [
+                frame::DataTemplate::new(&cfg.ends, false),
+                frame::DataTemplate::new(&cfg.ends, true),
+            ],
             psh_scratch: Vec::new(),
             rack_scratch: Vec::new(),
             next_cookie: 0,

@@ -160,8 +160,9 @@ impl TcpSender {
         );
     }
 
-    /// A data segment's frame: its payload is the stream pattern borrowed from the table
-    /// built once (`frame::build_pattern`), its checksum sum taken from the table.
+    /// A data segment's frame: the connection's header template in a pooled buffer
+    /// (`frame::DataTemplate`), its payload the stream pattern copied from the table built
+    /// once, checksums completed from the template's and the table's sums.
     pub(super) fn build_data_frame(&self, now: u64, seg: &Seg, psh: bool) -> Vec<u8> {
         let mut fl = tcp_flags::ACK;
         if seg.fin {
@@ -170,17 +171,12 @@ impl TcpSender {
         if psh {
             fl |= tcp_flags::PSH;
         }
-        let opts = SegOptions {
-            timestamps: self.ts_ok.then_some((Self::ts_val(now), self.ts_recent)),
-            ..Default::default()
-        };
-        frame::build_pattern(
-            &self.cfg.ends,
+        self.data_tmpl[usize::from(self.ts_ok)].build_pattern(
             seq_of(self.cfg.iss, seg.off),
             self.rcv_nxt(),
             fl,
             self.adv_window(),
-            &opts,
+            (Self::ts_val(now), self.ts_recent),
             seg.off,
             seg.len as usize,
         )
@@ -285,6 +281,7 @@ impl TcpSender {
                 off,
                 tx_count: txc,
                 bytes,
+                nth: self.rtx_popped + i as u64,
             });
             self.bytes_on_card += bytes;
             self.stats.peak_on_card_bytes = self.stats.peak_on_card_bytes.max(self.bytes_on_card);
@@ -314,13 +311,17 @@ impl TcpSender {
         for k in 0..idxs.len() {
             let s = &self.rtx[idxs[k]];
             let end = s.off + u64::from(s.len); // a FIN takes no byte of an skb's data
-            let last = k + 1 == idxs.len()
-                || self.rtx[idxs[k + 1]].off != end
-                || self.skb_ends.contains_key(&end);
-            if !last {
-                continue;
-            }
-            let marked = *self.skb_ends.entry(end).or_insert(false);
+                                                // one lookup of the map per segment: where the burst does not end by itself, an
+                                                // skb end listed there ends a TSO packet
+            let cut = k + 1 == idxs.len() || self.rtx[idxs[k + 1]].off != end;
+            let marked = if cut {
+                *self.skb_ends.entry(end).or_insert(false)
+            } else {
+                match self.skb_ends.get(&end) {
+                    Some(&m) => m,
+                    None => continue,
+                }
+            };
             let data_segs = idxs[start..=k]
                 .iter()
                 .filter(|&&i| self.rtx[i].len > 0)
@@ -369,9 +370,16 @@ impl TcpSender {
                 off,
                 tx_count,
                 bytes,
+                nth,
             } => {
                 self.bytes_on_card = self.bytes_on_card.saturating_sub(bytes);
-                if let Some(i) = self.find_seg(off) {
+                // its index from its place in the queue (no search); gone if acknowledged
+                let at = nth
+                    .checked_sub(self.rtx_popped)
+                    .and_then(|k| usize::try_from(k).ok())
+                    .filter(|&k| self.rtx.get(k).is_some_and(|s| s.off == off));
+                debug_assert_eq!(at, self.find_seg(off), "queue index of a completion");
+                if let Some(i) = at {
                     if self.rtx[i].tx_count == tx_count {
                         self.rtx[i].on_card = false;
                         let len = self.rtx[i].len;
