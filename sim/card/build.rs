@@ -247,18 +247,19 @@ fn main() {
             .define(
                 "TSNIC_FN(x)",
                 format!("tsnic_sim_{}_##x", cfg.name).as_str(),
-            )
-            .file(shim_unit(&mdir));
+            );
         // The gated blocks' check (csrc/shim.cpp, sim_gate 2 or 3): its register list, from
         // bench/gate_regs.py, in every model (memories of any size: the check takes a limit at run time).
         let gate_list = gate_check_header(&manifest, &mdir, &prefix, &rtl);
-        let mut cpps: Vec<PathBuf> = fs::read_dir(&mdir)
-            .expect("verilator wrote its output directory")
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("cpp"))
-            .collect();
-        cpps.sort();
-        b.files(&cpps);
+        let (hot, cold) = match model_sources(&mdir) {
+            Ok(s) => s,
+            Err(msg) => {
+                no_core(&msg);
+                return;
+            }
+        };
+        let cold = cold_build(&b, &cold);
+        b.file(shim_unit(&mdir)).files(&hot);
         let lib = format!("tsnic_sim_{}", cfg.name);
         let key = cache_key(&[
             fp.as_bytes(),
@@ -271,7 +272,7 @@ fn main() {
             &gate_list,
         ]);
         let key = pgo.apply(&mut b, cfg.name, &key, &out);
-        compile_cached(&b, &lib, &key, &out);
+        compile_cached(&b, cold.as_ref(), &lib, &key, &out);
         built.push(cfg.name);
     }
 
@@ -311,7 +312,7 @@ fn main() {
         include.display().to_string().as_bytes(),
         b"tsnic_verilated",
     ]);
-    compile_cached(&rt, "tsnic_verilated", &rt_key, &out);
+    compile_cached(&rt, None, "tsnic_verilated", &rt_key, &out);
     if matches!(pgo, Pgo::Gen(_)) {
         println!("cargo:rustc-link-lib=gcov");
     }
@@ -442,15 +443,10 @@ fn build_board(
     b.include(&mdir)
         .define("TSNIC_BTOP", prefix.as_str())
         .define("TSNIC_BTOP_HDR", format!("\"{prefix}.h\"").as_str())
-        .define("TSNIC_BFN(x)", format!("tsnic_simb_{name}_##x").as_str())
-        .file(board_shim_unit(&mdir));
-    let mut cpps: Vec<PathBuf> = fs::read_dir(&mdir)
-        .map_err(|e| format!("cannot read {}: {e}", mdir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("cpp"))
-        .collect();
-    cpps.sort();
-    b.files(&cpps);
+        .define("TSNIC_BFN(x)", format!("tsnic_simb_{name}_##x").as_str());
+    let (hot, cold) = model_sources(&mdir)?;
+    let cold = cold_build(&b, &cold);
+    b.file(board_shim_unit(&mdir)).files(&hot);
     let lib = format!("tsnic_simb_{name}");
     let key = cache_key(&[
         fp.as_bytes(),
@@ -458,14 +454,16 @@ fn build_board(
         &read_or_empty(&manifest.join("csrc/board_shim.cpp")),
         &read_or_empty(&manifest.join("csrc/board_ports.h")),
     ]);
-    compile_cached(&b, &lib, &key, out);
+    compile_cached(&b, cold.as_ref(), &lib, &key, out);
     Ok(())
 }
+
+const BOARD_SHIM_UNIT: &str = "tsnic_board_shim.cpp";
 
 /// `csrc/board_shim.cpp` compiled from a one-line file in the configuration's output directory, so
 /// that each board configuration's shim object has a name of its own.
 fn board_shim_unit(mdir: &Path) -> PathBuf {
-    let unit = mdir.join("tsnic_board_shim.cpp");
+    let unit = mdir.join(BOARD_SHIM_UNIT);
     fs::write(&unit, "#include \"board_shim.cpp\"\n").expect("write the board shim's unit file");
     unit
 }
@@ -582,10 +580,12 @@ fn input_edges_only(text: &str) -> bool {
         })
 }
 
+const SHIM_UNIT: &str = "tsnic_shim.cpp";
+
 /// `csrc/shim.cpp` compiled from a one-line file in the configuration's output directory, so that each
 /// configuration's shim object (and its profile, `Pgo`) has a name of its own.
 fn shim_unit(mdir: &Path) -> PathBuf {
-    let unit = mdir.join("tsnic_shim.cpp");
+    let unit = mdir.join(SHIM_UNIT);
     fs::write(&unit, "#include \"shim.cpp\"\n").expect("write the shim's unit file");
     unit
 }
@@ -879,21 +879,72 @@ fn cache_key(parts: &[&[u8]]) -> String {
     fnv.hex()
 }
 
-/// `build.compile(lib)`, or the library a previous run compiled from the same inputs (`cache_dir`).
-fn compile_cached(build: &cc::Build, lib: &str, key: &str, out: &Path) {
+/// The model's generated C++ in `mdir`, split into the files of code that runs every cycle and the
+/// `__Slow` files Verilator writes for code that runs once (constructors, variable reset, initial
+/// and settle evaluation, save and restore). The shims' one-line unit files, written into the same
+/// directory, are not model sources: listing them here too compiled every shim twice, two
+/// compilers writing the same object file at once.
+fn model_sources(mdir: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>), String> {
+    let mut cpps: Vec<PathBuf> = fs::read_dir(mdir)
+        .map_err(|e| format!("cannot read {}: {e}", mdir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("cpp"))
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            name != SHIM_UNIT && name != BOARD_SHIM_UNIT
+        })
+        .collect();
+    cpps.sort();
+    Ok(cpps.into_iter().partition(|p| {
+        !p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.contains("__Slow"))
+    }))
+}
+
+/// Optimization level of the model's run-once code (`model_sources`): none, as Verilator's own
+/// makefile compiles it (`OPT_SLOW` is empty in verilated.mk). It is a quarter of the model's C++
+/// compile at -O2 and a seventh at -O0 (docs/BENCHMARKS.md, 2026-12-07 20:45).
+const COLD_OPT: &str = "0";
+
+/// A copy of `b` (its defines and includes, no files yet) for the run-once sources, at `COLD_OPT`;
+/// `None` when there are none.
+fn cold_build(b: &cc::Build, cold: &[PathBuf]) -> Option<cc::Build> {
+    if cold.is_empty() {
+        return None;
+    }
+    let mut c = b.clone();
+    c.opt_level_str(COLD_OPT).files(cold);
+    Some(c)
+}
+
+/// `build.compile(lib)` (with the objects of `cold` compiled first and put into the same library),
+/// or the library a previous run compiled from the same inputs (`cache_dir`).
+fn compile_cached(build: &cc::Build, cold: Option<&cc::Build>, lib: &str, key: &str, out: &Path) {
     let file = format!("lib{lib}.a");
+    let key = match cold {
+        Some(_) => cache_key(&[key.as_bytes(), b"cold-opt", COLD_OPT.as_bytes()]),
+        None => key.to_string(),
+    };
+    let compile = || {
+        let mut b = build.clone();
+        if let Some(c) = cold {
+            b.objects(c.compile_intermediates());
+        }
+        b.compile(lib);
+    };
     let Some(cache) = cache_dir(out) else {
-        build.compile(lib);
+        compile();
         return;
     };
-    let entry = cache.join(key);
+    let entry = cache.join(&key);
     if fs::copy(entry.join(&file), out.join(&file)).is_ok() {
         println!("cargo:rustc-link-search=native={}", out.display());
         println!("cargo:rustc-link-lib=static={lib}");
         println!("cargo:rustc-link-lib=stdc++");
         return;
     }
-    build.compile(lib);
+    compile();
     // stored by rename from a file of this process's own, so a concurrent build never reads half a file
     let tmp = cache.join(format!("{key}.{}.tmp", std::process::id()));
     if fs::create_dir_all(&tmp).is_ok() && fs::copy(out.join(&file), tmp.join(&file)).is_ok() {
