@@ -387,6 +387,54 @@ impl Source for CaptureSource {
             Kind::PcapNg(p) => pcapng_next(&mut self.c, p, data, true),
         }
     }
+    /// A pcap's records whole in the reader's buffer, up to the first that is not (or that
+    /// needs padding, or that `check` refuses: [`Source::next_lent`] reads that one); consumed at
+    /// the next read.
+    fn next_lent_batch(&mut self, out: &mut Vec<Raw>, offs: &mut Vec<u32>, max: usize) -> bool {
+        let Kind::Pcap(p) = &mut self.kind else {
+            return false;
+        };
+        if p.consume > 0 {
+            p.r.consume(std::mem::take(&mut p.consume));
+        }
+        let Ok(b) = p.r.fill_buf() else {
+            return false;
+        };
+        let limit = p.snaplen.max(262_144) as usize;
+        let mut at = 0usize;
+        let mut k = 0usize;
+        while k < max && b.len() - at >= 16 {
+            let mut h = [0u8; 16];
+            h.copy_from_slice(&b[at..at + 16]);
+            let w = [h[8], h[9], h[10], h[11]];
+            let incl = if p.le {
+                u32::from_le_bytes(w)
+            } else {
+                u32::from_be_bytes(w)
+            } as usize;
+            if incl > limit || incl < MIN_FRAME || b.len() - at - 16 < incl {
+                break;
+            }
+            let (ts, orig) = pcap_times(p.le, p.nanos, &h);
+            if self.c.check(orig, incl, 0).is_err() {
+                break;
+            }
+            let f = &b[at + 16..at + 16 + incl];
+            out.push(self.c.item(ts, f, true, 0));
+            offs.push((at + 16) as u32);
+            at += 16 + incl;
+            k += 1;
+        }
+        p.consume = at;
+        k > 0
+    }
+    fn lent_block(&mut self) -> &[u8] {
+        match &mut self.kind {
+            // Not consumed yet: `fill_buf` gives the same bytes again without reading.
+            Kind::Pcap(p) => p.r.fill_buf().unwrap_or(&[]),
+            Kind::PcapNg(_) => &[],
+        }
+    }
     #[inline]
     fn lent(&mut self) -> &[u8] {
         match &mut self.kind {
