@@ -18,6 +18,9 @@ use super::schedule::Held;
 /// to a pool of their own, the rest to buffers as large as the longest frame.
 pub const SMALL_BUF: usize = 256;
 
+/// Posts between two trims of the FIFO of frames in flight ([`Post::oldest_due`]).
+const TRIM: u64 = 64;
+
 /// Queues to create before the first post, each with its buffer size in bytes (a job known whole:
 /// buffers as large as its longest frame on that queue).
 pub type QueuePlan = Vec<(u16, usize)>;
@@ -298,9 +301,12 @@ impl Post {
                 });
                 self.fifo.push_back((self.posts, f.launch_ns, qp, cookie));
                 self.posts += 1;
-                // Drop completed frames from the front, so the FIFO holds no more than what is in
-                // flight behind the oldest outstanding frame, however long the job.
-                self.oldest_due();
+                // Drop completed frames from the front every TRIM posts, so the FIFO holds no more
+                // than what is in flight behind the oldest outstanding frame (and TRIM), however
+                // long the job.
+                if self.posts % TRIM == 0 {
+                    self.oldest_due();
+                }
                 Ok(true)
             }
             Err(_full) => Ok(false),

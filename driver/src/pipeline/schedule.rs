@@ -484,6 +484,28 @@ impl<'a> Schedule<'a> {
         Ok(Some(e.held))
     }
 
+    /// [`Schedule::next_frame`] into `out` (None when the input is done). A frame of a batch
+    /// read ahead goes there straight from the batch, not through a returned value: a struct
+    /// returned and copied at once costs a store-forwarding stall per frame.
+    #[inline]
+    pub fn next_frame_into(&mut self, out: &mut Option<Held>) -> Result<(), ScheduleError> {
+        if self.ready_at < self.ready.len()
+            && self.lend
+            && self.cfg.window == 0
+            && self.heap.is_empty()
+            && !self.eof
+        {
+            let i = self.ready_at;
+            self.ready_at += 1;
+            self.read += 1;
+            self.batch_lent = Some(self.batch_offs[i] as usize);
+            *out = Some(std::mem::take(&mut self.ready[i]));
+            return Ok(());
+        }
+        *out = self.next_frame()?;
+        Ok(())
+    }
+
     /// Every frame held (read and not given out), in launch order, emptying the window: the frames a
     /// job cut short never posted.
     pub fn drain_held(&mut self) -> Vec<Held> {
