@@ -237,6 +237,18 @@ impl Post {
         Ok((qp, f))
     }
 
+    /// [`Post::take_in_flight`], None when no frame is in flight under that queue and cookie.
+    #[inline(always)]
+    pub fn take_in_flight_opt(&mut self, c: &Completion) -> Option<(usize, InFlight)> {
+        let qp = *self.qpos.get(c.queue as usize)?;
+        let f = self
+            .in_flight
+            .get_mut(qp)?
+            .get_mut(c.cookie as usize)?
+            .take()?;
+        Some((qp, f))
+    }
+
     /// Queue numbers in use.
     pub fn queues(&self) -> Vec<u16> {
         self.queues.iter().map(|q| q.queue()).collect()
