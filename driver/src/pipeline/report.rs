@@ -205,6 +205,7 @@ impl ReportBuilder {
 
     /// A completion, in any order. A frame on the wire must also come to [`ReportBuilder::departed`],
     /// in departure order.
+    #[inline]
     pub fn completed(&mut self, seq: u64, f: &FrameResult) -> std::io::Result<()> {
         let r = &mut self.r;
         r.packets += 1;
@@ -240,6 +241,7 @@ impl ReportBuilder {
 
     /// A frame on the wire, in departure order (ties in job order), with its start on the simulated
     /// line (ps) when the wire is recorded.
+    #[inline]
     pub fn departed(
         &mut self,
         seq: u64,
