@@ -316,7 +316,7 @@ impl Post {
                 // Drop completed frames from the front every TRIM posts, so the FIFO holds no more
                 // than what is in flight behind the oldest outstanding frame (and TRIM), however
                 // long the job.
-                if self.posts % TRIM == 0 {
+                if self.posts.is_multiple_of(TRIM) {
                     self.oldest_due();
                 }
                 Ok(true)
