@@ -23,7 +23,7 @@ use crate::regs::{Control, CtrlStatus, IrqCtrl};
 use crate::ring::RingError;
 
 /// One frame to send.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct JobFrame {
     /// Index in the job (trace row index, or packet index of a capture).
     pub index: u64,

@@ -293,7 +293,7 @@ impl TxQueue {
 
     /// Post one frame with launch time `launch_ns`. Returns the cookie (the buffer index) the completion
     /// will carry, or `Ok(Err(Full))` when no descriptor slot or buffer is free (poll completions, retry).
-    #[inline]
+    #[inline(always)]
     pub fn post(
         &mut self,
         b: &mut dyn Backend,
@@ -307,12 +307,25 @@ impl TxQueue {
                 max: self.max_len,
             });
         }
+        Ok(self.post_checked(b, frame, launch_ns, flags))
+    }
+
+    /// [`TxQueue::post`] of a frame whose length was checked. Its small result comes back in
+    /// registers: the post's large `Result` written in memory and read back at once cost a
+    /// store-forwarding stall per frame.
+    fn post_checked(
+        &mut self,
+        b: &mut dyn Backend,
+        frame: &[u8],
+        launch_ns: u64,
+        flags: DescFlags,
+    ) -> Result<u32, Full> {
         if self.prod.wrapping_sub(self.cons) >= self.size {
             self.refresh_cons(b);
             if self.prod.wrapping_sub(self.cons) >= self.size {
                 // Make sure the card knows about what is pending, or it will never free a slot.
                 self.doorbell(b);
-                return Ok(Err(Full::Ring));
+                return Err(Full::Ring);
             }
         }
         let small = if frame.len() <= self.small_size {
@@ -322,7 +335,7 @@ impl TxQueue {
         };
         let Some(buf) = small.or_else(|| self.free.pop()) else {
             self.doorbell(b);
-            return Ok(Err(Full::Buffers));
+            return Err(Full::Buffers);
         };
         self.in_flight[buf as usize] = true;
         self.outstanding += 1;
@@ -348,7 +361,7 @@ impl TxQueue {
         if self.pending() >= self.batch {
             self.doorbell(b);
         }
-        Ok(Ok(buf))
+        Ok(buf)
     }
 
     /// Write the gathered descriptors to the ring (one DMA write): those of slots `prod - n .. prod`.

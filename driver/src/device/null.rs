@@ -56,6 +56,45 @@ struct Region {
     iova: u64,
     ptr: *mut u8,
     len: usize,
+    /// The allocation `ptr` is in ([`zeroed_block`]).
+    base: *mut u8,
+}
+
+/// Alignment of the allocation a region is carved from: what `calloc` gives.
+const BLOCK_ALIGN: usize = 16;
+
+/// The layout of the allocation that holds a region of `size` bytes (a multiple of [`DMA_ALIGN`]).
+fn block_layout(size: usize) -> Option<Layout> {
+    Layout::from_size_align(size.checked_add(DMA_ALIGN)?, BLOCK_ALIGN).ok()
+}
+
+/// `size` zeroed bytes at a [`DMA_ALIGN`]-aligned address: (start of the allocation, region).
+/// Allocated at 16-byte alignment, which the system allocator serves with `calloc`: a large block
+/// comes as fresh zero pages of the OS, written by no one (a 9 MB buffer pool costs nothing until
+/// its buffers are used), where a zeroed allocation at 4 KiB alignment is `posix_memalign` and a
+/// `memset` of every byte (the pool zeroed inside the replay's loop, when its queue is made).
+fn zeroed_block(size: usize) -> Option<(*mut u8, *mut u8)> {
+    let layout = block_layout(size).filter(|_| size > 0)?;
+    // SAFETY: `layout` has a non-zero size (checked above).
+    let base = unsafe { alloc::alloc_zeroed(layout) };
+    if base.is_null() {
+        return None;
+    }
+    let off = base.align_offset(DMA_ALIGN);
+    // SAFETY: `off < DMA_ALIGN` (the alignment is a power of two and `base` a valid pointer), so
+    // `base + off + size <= base + size + DMA_ALIGN`: inside the allocation.
+    Some((base, unsafe { base.add(off) }))
+}
+
+/// Free a block of [`zeroed_block`]`(size)`.
+///
+/// # Safety
+/// `base` came from `zeroed_block(size)` with this `size`, is freed once, and no one uses it after.
+unsafe fn free_block(base: *mut u8, size: usize) {
+    if let Some(layout) = block_layout(size) {
+        // SAFETY: allocated by `zeroed_block` with this layout (the caller's promise).
+        unsafe { alloc::dealloc(base, layout) };
+    }
 }
 
 // SAFETY: a `Region` is a pointer to a heap allocation owned by the backend; it is only dereferenced
@@ -78,10 +117,10 @@ struct CardState {
 impl Drop for CardState {
     fn drop(&mut self) {
         for r in self.regions.drain(..) {
-            // SAFETY: allocated in `dma_alloc` with this layout; the state is dropped with the last
-            // `Arc<Shared>`, so the card thread has ended and neither the backend nor any port
-            // (each holds the `Arc`) can reach the region any more.
-            unsafe { alloc::dealloc(r.ptr, Layout::from_size_align_unchecked(r.len, DMA_ALIGN)) };
+            // SAFETY: allocated in `dma_alloc` by `zeroed_block(r.len)`; the state is dropped with
+            // the last `Arc<Shared>`, so the card thread has ended and neither the backend nor any
+            // port (each holds the `Arc`) can reach the region any more.
+            unsafe { free_block(r.base, r.len) };
         }
     }
 }
@@ -349,21 +388,18 @@ impl Backend for NullBackend {
 
     fn dma_alloc(&mut self, len: usize) -> Result<DmaRegion, DeviceError> {
         let size = len.div_ceil(DMA_ALIGN) * DMA_ALIGN;
-        let layout = Layout::from_size_align(size, DMA_ALIGN)
-            .ok()
-            .filter(|_| size > 0)
-            .ok_or_else(|| DeviceError::DmaAlloc {
+        if size == 0 || block_layout(size).is_none() {
+            return Err(DeviceError::DmaAlloc {
                 len,
                 why: "zero or too large a length".into(),
-            })?;
-        // SAFETY: `layout` has a non-zero size (checked above).
-        let ptr = unsafe { alloc::alloc_zeroed(layout) };
-        if ptr.is_null() {
+            });
+        }
+        let Some((base, ptr)) = zeroed_block(size) else {
             return Err(DeviceError::DmaAlloc {
                 len,
                 why: "out of memory".into(),
             });
-        }
+        };
         let iova = self.next_iova;
         self.next_iova += size as u64;
         let id = self.host.len();
@@ -372,6 +408,7 @@ impl Backend for NullBackend {
             iova,
             ptr,
             len: size,
+            base,
         });
         Ok(DmaRegion::new(id, iova, size))
     }
@@ -386,16 +423,19 @@ impl Backend for NullBackend {
                 ),
             });
         }
-        let Some((ptr, size)) = self.host.get_mut(region.id()).and_then(Option::take) else {
+        let Some((ptr, _size)) = self.host.get_mut(region.id()).and_then(Option::take) else {
             return Ok(());
         };
         // Unregister under the lock: the card thread never touches it again, and no port exists
         // (checked above, under the same lock) that could have it cached.
-        st.regions.retain(|r| r.ptr != ptr);
+        let Some(at) = st.regions.iter().position(|r| r.ptr == ptr) else {
+            return Ok(());
+        };
+        let r = st.regions.remove(at);
         drop(st);
-        // SAFETY: allocated in `dma_alloc` with exactly this size and alignment, and no longer
-        // registered with the card thread (it reads regions only under the lock held above).
-        unsafe { alloc::dealloc(ptr, Layout::from_size_align_unchecked(size, DMA_ALIGN)) };
+        // SAFETY: allocated in `dma_alloc` by `zeroed_block(size)` (`r.len == size`), and no
+        // longer registered with the card thread (it reads regions only under the lock held above).
+        unsafe { free_block(r.base, r.len) };
         Ok(())
     }
 

@@ -256,6 +256,17 @@ impl Common {
         Ok(Some(self.item(ts_ns, data, false, iface)))
     }
 
+    /// True when a packet of interface 0 of `len` bytes captured of `orig_len` passes
+    /// [`Common::check`] (a bool, not the check's large `Result`, on the batch's per-frame path).
+    #[inline(always)]
+    fn passes(&self, orig_len: u32, len: usize) -> bool {
+        let l = self.limits;
+        !(l.by_interface && l.spread == 0)
+            && orig_len as usize <= len
+            && len != 0
+            && len <= l.max_len as usize
+    }
+
     /// Check a packet of `len` bytes captured of `orig_len` on interface `iface`.
     #[inline]
     fn check(&self, orig_len: u32, len: usize, iface: u32) -> Result<(), InputError> {
@@ -385,6 +396,54 @@ impl Source for CaptureSource {
         match &mut self.kind {
             Kind::Pcap(p) => pcap_next(&mut self.c, p, data, true),
             Kind::PcapNg(p) => pcapng_next(&mut self.c, p, data, true),
+        }
+    }
+    /// A pcap's records whole in the reader's buffer, up to the first that is not (or that
+    /// needs padding, or that `check` refuses: [`Source::next_lent`] reads that one); consumed at
+    /// the next read.
+    fn next_lent_batch(&mut self, out: &mut Vec<Raw>, offs: &mut Vec<u32>, max: usize) -> bool {
+        let Kind::Pcap(p) = &mut self.kind else {
+            return false;
+        };
+        if p.consume > 0 {
+            p.r.consume(std::mem::take(&mut p.consume));
+        }
+        let Ok(b) = p.r.fill_buf() else {
+            return false;
+        };
+        let limit = p.snaplen.max(262_144) as usize;
+        let mut at = 0usize;
+        let mut k = 0usize;
+        while k < max && b.len() - at >= 16 {
+            let mut h = [0u8; 16];
+            h.copy_from_slice(&b[at..at + 16]);
+            let w = [h[8], h[9], h[10], h[11]];
+            let incl = if p.le {
+                u32::from_le_bytes(w)
+            } else {
+                u32::from_be_bytes(w)
+            } as usize;
+            if incl > limit || incl < MIN_FRAME || b.len() - at - 16 < incl {
+                break;
+            }
+            let (ts, orig) = pcap_times(p.le, p.nanos, &h);
+            if !self.c.passes(orig, incl) {
+                break;
+            }
+            let f = &b[at + 16..at + 16 + incl];
+            out.push(self.c.item(ts, f, true, 0));
+            offs.push((at + 16) as u32);
+            at += 16 + incl;
+            k += 1;
+        }
+        p.consume = at;
+        k > 0
+    }
+    fn lent_block(&mut self) -> &[u8] {
+        match &mut self.kind {
+            // Not consumed yet: `fill_buf` gives the same bytes again without reading.
+            Kind::Pcap(p) => p.r.fill_buf().unwrap_or(&[]),
+            Kind::PcapNg(_) => &[],
         }
     }
     #[inline]
@@ -714,6 +773,97 @@ fn pcapng_next(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pcap read in batches ([`Source::next_lent_batch`], one frame at a time where a batch
+    /// gives none, as the schedule reads it) gives exactly the frames, queues, bytes and error of
+    /// the same pcap read one frame at a time: records cut by the reader's buffer, runts to pad,
+    /// frames spread over queues by flow, and a truncated packet that ends the input.
+    #[test]
+    fn batches_equal_frames_read_one_by_one() {
+        let mut pcap = Vec::new();
+        pcap.extend(0xa1b2_3c4du32.to_le_bytes());
+        pcap.extend([2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        pcap.extend(65_535u32.to_le_bytes());
+        pcap.extend(1u32.to_le_bytes());
+        for k in 0..3000u32 {
+            let len = match k % 97 {
+                0 => 9000,
+                5 => 42,
+                _ => 60 + (k as usize * 7) % 200,
+            };
+            // the last packet captured truncated: refused, naming it
+            let orig = if k == 2999 { len + 1 } else { len };
+            pcap.extend((k / 10).to_le_bytes());
+            pcap.extend((7 * k).to_le_bytes());
+            pcap.extend((len as u32).to_le_bytes());
+            pcap.extend((orig as u32).to_le_bytes());
+            let mut f: Vec<u8> = (0..len).map(|b| (b * 3 + k as usize) as u8).collect();
+            // IPv4 UDP of one of 16 flows, so that a spread picks queues by flow
+            f[12] = 0x08;
+            f[13] = 0x00;
+            f[14] = 0x45;
+            f[23] = 17;
+            f[26..30].copy_from_slice(&[10, 0, 0, (k % 16) as u8]);
+            pcap.extend(f);
+        }
+        let spread = ReplayLimits { spread: 4, ..lim() };
+        for l in [lim(), spread] {
+            let open = || {
+                let r =
+                    std::io::BufReader::with_capacity(1 << 16, std::io::Cursor::new(pcap.clone()));
+                open_capture(Box::new(r), "c".into(), l).unwrap()
+            };
+            let mut one = Vec::new();
+            let mut s = open();
+            let mut d = Vec::new();
+            let e1 = loop {
+                match s.next_lent(&mut d) {
+                    Ok(Some(r)) => {
+                        let b = if r.lent { s.lent().to_vec() } else { d.clone() };
+                        one.push((r.seq, r.index, r.time_ns, r.queue, r.len, b));
+                    }
+                    Ok(None) => break None,
+                    Err(e) => break Some(e.to_string()),
+                }
+            };
+            let mut batched = Vec::new();
+            let (mut s, mut raws, mut offs, mut batches) = (open(), Vec::new(), Vec::new(), 0);
+            let e2 = loop {
+                raws.clear();
+                offs.clear();
+                if s.next_lent_batch(&mut raws, &mut offs, 64) {
+                    batches += 1;
+                    assert!(raws.len() <= 64 && raws.len() == offs.len());
+                    for (r, &o) in raws.iter().zip(&offs) {
+                        assert!(r.lent);
+                        let b = s.lent_block()[o as usize..o as usize + r.len as usize].to_vec();
+                        batched.push((r.seq, r.index, r.time_ns, r.queue, r.len, b));
+                    }
+                    continue;
+                }
+                match s.next_lent(&mut d) {
+                    Ok(Some(r)) => {
+                        let b = if r.lent { s.lent().to_vec() } else { d.clone() };
+                        batched.push((r.seq, r.index, r.time_ns, r.queue, r.len, b));
+                    }
+                    Ok(None) => break None,
+                    Err(e) => break Some(e.to_string()),
+                }
+            };
+            assert_eq!(batched.len(), 2999);
+            assert!(batches >= 2999 / 64, "{batches} batches");
+            assert!(
+                batched == one,
+                "batched frames differ from frames read one by one"
+            );
+            assert!(
+                e1.as_deref().is_some_and(|e| e.contains("packet 2999")),
+                "{e1:?}"
+            );
+            assert_eq!(e2, e1);
+            assert!(l.spread == 1 || one.iter().any(|f| f.3 == 3));
+        }
+    }
 
     fn lim() -> ReplayLimits {
         ReplayLimits {

@@ -12,27 +12,47 @@ use crate::push::ErrorStats;
 const HALF: i64 = 1 << 15;
 
 /// Exact counts of i64 values (departure errors, delays, ns).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Histogram {
     dense: Vec<u64>,
     over: BTreeMap<i64, u64>,
     n: u64,
+    /// Smallest and largest value so far (`i64::MAX` and `i64::MIN` while empty).
     min: i64,
     max: i64,
 }
 
+impl Default for Histogram {
+    fn default() -> Self {
+        Histogram {
+            dense: Vec::new(),
+            over: BTreeMap::new(),
+            n: 0,
+            min: i64::MAX,
+            max: i64::MIN,
+        }
+    }
+}
+
 impl Histogram {
-    /// Count one value.
+    /// Count one value: a bin increment for the values of the dense part (one range check, no
+    /// branch on the first value), the map for the others.
     #[inline]
     pub fn add(&mut self, v: i64) {
-        if self.n == 0 {
-            self.min = v;
-            self.max = v;
-        } else {
-            self.min = self.min.min(v);
-            self.max = self.max.max(v);
-        }
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
         self.n += 1;
+        // Below -HALF wraps to a large index, as does anything while `dense` is not allocated.
+        let i = (v as u64).wrapping_add(HALF as u64) as usize;
+        match self.dense.get_mut(i) {
+            Some(c) => *c += 1,
+            None => self.add_outside(v),
+        }
+    }
+
+    /// A value outside the dense part, or the first of the dense part (which allocates it).
+    #[cold]
+    fn add_outside(&mut self, v: i64) {
         if (-HALF..HALF).contains(&v) {
             if self.dense.is_empty() {
                 self.dense = vec![0; 2 * HALF as usize];

@@ -234,9 +234,8 @@ pub fn run_beside(
                         break;
                     }
                     if pending.is_none() && !input_done {
-                        match sched.next_frame() {
-                            Ok(p) => {
-                                pending = p;
+                        match sched.next_frame_into(&mut pending) {
+                            Ok(()) => {
                                 input_done = pending.is_none();
                             }
                             Err(e) => {
@@ -259,9 +258,11 @@ pub fn run_beside(
                     let lent = if h.raw.lent { sched.lent() } else { &[] };
                     if post.post(b, &caps, h, gen, lent)? {
                         burst += 1;
-                        if let Some(h) = pending.take() {
-                            sched.recycle(h.data);
+                        if let Some(h) = &mut pending {
+                            let data = std::mem::take(&mut h.data);
+                            sched.recycle(data);
                         }
+                        pending = None;
                     } else {
                         ring_full = true;
                         break;

@@ -18,6 +18,9 @@ use super::schedule::Held;
 /// to a pool of their own, the rest to buffers as large as the longest frame.
 pub const SMALL_BUF: usize = 256;
 
+/// Posts between two trims of the FIFO of frames in flight ([`Post::oldest_due`]).
+const TRIM: u64 = 64;
+
 /// Queues to create before the first post, each with its buffer size in bytes (a job known whole:
 /// buffers as large as its longest frame on that queue).
 pub type QueuePlan = Vec<(u16, usize)>;
@@ -234,6 +237,18 @@ impl Post {
         Ok((qp, f))
     }
 
+    /// [`Post::take_in_flight`], None when no frame is in flight under that queue and cookie.
+    #[inline(always)]
+    pub fn take_in_flight_opt(&mut self, c: &Completion) -> Option<(usize, InFlight)> {
+        let qp = *self.qpos.get(c.queue as usize)?;
+        let f = self
+            .in_flight
+            .get_mut(qp)?
+            .get_mut(c.cookie as usize)?
+            .take()?;
+        Some((qp, f))
+    }
+
     /// Queue numbers in use.
     pub fn queues(&self) -> Vec<u16> {
         self.queues.iter().map(|q| q.queue()).collect()
@@ -298,9 +313,12 @@ impl Post {
                 });
                 self.fifo.push_back((self.posts, f.launch_ns, qp, cookie));
                 self.posts += 1;
-                // Drop completed frames from the front, so the FIFO holds no more than what is in
-                // flight behind the oldest outstanding frame, however long the job.
-                self.oldest_due();
+                // Drop completed frames from the front every TRIM posts, so the FIFO holds no more
+                // than what is in flight behind the oldest outstanding frame (and TRIM), however
+                // long the job.
+                if self.posts.is_multiple_of(TRIM) {
+                    self.oldest_due();
+                }
                 Ok(true)
             }
             Err(_full) => Ok(false),

@@ -27,22 +27,31 @@ impl Default for Reap {
 /// The result of frame `f` as completion `c` says.
 #[inline]
 pub fn result(c: &Completion, f: &super::post::InFlight) -> Result<FrameResult, PushError> {
-    let status = Status::from_code(c.status).ok_or_else(|| {
-        PushError::Job(format!(
-            "completion with unknown status code {} for frame {}",
-            c.status, f.job.index
-        ))
-    })?;
-    Ok(FrameResult {
+    result_of(c, f).ok_or_else(|| unknown_status(c, f))
+}
+
+/// [`result`], None for a status code the contract does not know (small enough to come back in
+/// registers: no large `Result` through memory per frame).
+#[inline(always)]
+fn result_of(c: &Completion, f: &super::post::InFlight) -> Option<FrameResult> {
+    Some(FrameResult {
         index: f.job.index,
         queue: f.job.queue,
         len: f.job.len,
         launch_ns: f.job.launch_ns,
-        status,
+        status: Status::from_code(c.status)?,
         depart_ns: c.depart_ns,
         reason: c.reason,
         capped: c.flags & crate::contract::CPL_FLAG_CAPPED != 0,
     })
+}
+
+#[cold]
+fn unknown_status(c: &Completion, f: &super::post::InFlight) -> PushError {
+    PushError::Job(format!(
+        "completion with unknown status code {} for frame {}",
+        c.status, f.job.index
+    ))
 }
 
 impl Reap {
@@ -57,13 +66,22 @@ impl Reap {
         post.poll(b, &mut self.cpls, 1024)?;
         let want_bytes = sink.wants_bytes();
         for c in &self.cpls {
-            let (qp, f) = post.take_in_flight(c)?;
-            let r = result(c, &f)?;
+            let Some((qp, f)) = post.take_in_flight_opt(c) else {
+                return Err(PushError::Unmatched {
+                    queue: c.queue,
+                    cookie: c.cookie,
+                });
+            };
+            let Some(r) = result_of(c, &f) else {
+                return Err(unknown_status(c, &f));
+            };
             // The buffer went back to its ring in `poll` but nothing was posted since: its bytes are
             // still the frame's.
-            self.bytes.clear();
-            if want_bytes && r.on_wire() {
-                post.queues[qp].read_buffer(b, c.cookie, &mut self.bytes, r.len as usize);
+            if want_bytes {
+                self.bytes.clear();
+                if r.on_wire() {
+                    post.queues[qp].read_buffer(b, c.cookie, &mut self.bytes, r.len as usize);
+                }
             }
             sink.completed(f.seq, &r, &self.bytes)
                 .map_err(PushError::Output)?;

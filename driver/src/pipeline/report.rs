@@ -205,6 +205,7 @@ impl ReportBuilder {
 
     /// A completion, in any order. A frame on the wire must also come to [`ReportBuilder::departed`],
     /// in departure order.
+    #[inline]
     pub fn completed(&mut self, seq: u64, f: &FrameResult) -> std::io::Result<()> {
         let r = &mut self.r;
         r.packets += 1;
@@ -240,28 +241,35 @@ impl ReportBuilder {
 
     /// A frame on the wire, in departure order (ties in job order), with its start on the simulated
     /// line (ps) when the wire is recorded.
+    #[inline]
     pub fn departed(
         &mut self,
         seq: u64,
         f: &FrameResult,
         wire_start_ps: Option<u64>,
     ) -> std::io::Result<()> {
-        let mut fr = FrameReport::of(f, true);
+        // The frame's report line: built only when the report keeps the per-frame list.
+        let mut fr = self.spool.as_ref().map(|_| FrameReport::of(f, true));
         if let Some(rate) = self.line_rate_bps {
             let earliest_ps = (u128::from(f.launch_ns) * 1000).max(self.line_free_ps);
             let earliest = (earliest_ps / 1000).min(u64::MAX as u128) as u64;
             let delay = sub_ns(f.depart_ns, earliest);
             self.delay.add(delay);
-            fr.earliest_ns = Some(earliest);
-            fr.delay_ns = Some(delay);
+            if let Some(fr) = &mut fr {
+                fr.earliest_ns = Some(earliest);
+                fr.delay_ns = Some(delay);
+            }
             if f.error_ns() > self.tol {
                 self.r.late += 1;
-                if delay <= self.tol {
+                let waited = if delay <= self.tol {
                     self.r.late_busy_line += 1;
-                    fr.waited_for = Some("line");
+                    "line"
                 } else {
                     self.r.late_card += 1;
-                    fr.waited_for = Some("card");
+                    "card"
+                };
+                if let Some(fr) = &mut fr {
+                    fr.waited_for = Some(waited);
                 }
             }
             self.line_free_ps =
@@ -274,7 +282,9 @@ impl ReportBuilder {
                 * (i128::from(sa) + i128::from(f.launch_ns) - i128::from(self.clock.sample_phc_ns));
             let e = (i128::from(start_ps) - launch_sim_ps).div_euclid(1000);
             let e = e.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
-            fr.sim_error_ns = Some(e);
+            if let Some(fr) = &mut fr {
+                fr.sim_error_ns = Some(e);
+            }
             self.sim.add(e);
             if f.status == Status::Sent {
                 self.sim_sent.add(e);
@@ -289,8 +299,8 @@ impl ReportBuilder {
         }
         self.wire += 1;
         self.bits += bits;
-        if let Some(s) = &mut self.spool {
-            s.put(seq, &fr)?;
+        if let (Some(s), Some(fr)) = (&mut self.spool, &fr) {
+            s.put(seq, fr)?;
         }
         Ok(())
     }

@@ -126,7 +126,7 @@ impl Passes {
 }
 
 /// A frame the schedule gives out.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Held {
     /// As the source read it.
     pub raw: Raw,
@@ -317,7 +317,22 @@ pub struct Schedule<'a> {
     lend: bool,
     /// The buffer a lending read is given (for a frame the source cannot lend), kept between reads.
     spare: Vec<u8>,
+    /// Frames read in one go with their bytes lent ([`Source::next_lent_batch`]), the first not
+    /// given out yet, and where their bytes are in the source's block.
+    batch: Vec<Raw>,
+    batch_offs: Vec<u32>,
+    /// The frames of the batch, placed; `ready[ready_at..]` not given out yet (read but not
+    /// counted as read: a job cut short reports them no more than frames never read).
+    ready: Vec<Held>,
+    ready_at: usize,
+    /// The schedule refused the frame after the last of `ready`: given out after them.
+    ready_err: Option<ScheduleError>,
+    /// The frame given out last is `batch[batch_at - 1]`, its bytes at this offset of the block.
+    batch_lent: Option<usize>,
 }
+
+/// Frames a lending schedule reads from its source in one go (at most).
+pub const BATCH: usize = 64;
 
 impl<'a> Schedule<'a> {
     /// Schedule the frames of `src`.
@@ -338,6 +353,12 @@ impl<'a> Schedule<'a> {
             read: 0,
             lend: false,
             spare: Vec::new(),
+            batch: Vec::with_capacity(BATCH),
+            batch_offs: Vec::with_capacity(BATCH),
+            ready: Vec::with_capacity(BATCH),
+            ready_at: 0,
+            ready_err: None,
+            batch_lent: None,
         }
     }
 
@@ -362,7 +383,13 @@ impl<'a> Schedule<'a> {
     /// The bytes of the frame last given out lent ([`Raw::lent`]); empty when none is.
     #[inline]
     pub fn lent(&mut self) -> &[u8] {
-        self.src.lent()
+        match (self.batch_lent, self.ready_at.checked_sub(1)) {
+            (Some(off), Some(i)) => {
+                let len = self.batch[i].len as usize;
+                self.src.lent_block().get(off..off + len).unwrap_or(&[])
+            }
+            _ => self.src.lent(),
+        }
     }
 
     /// Frames read from the input so far.
@@ -435,6 +462,11 @@ impl<'a> Schedule<'a> {
         if self.cfg.window == 0 && self.heap.is_empty() && !self.eof {
             // The fast lane of an input taken in order (a replay, a window of 0): nothing is held, so
             // the frame just read is the next one; it does not go through the window at all.
+            if self.lend {
+                if let Some(h) = self.read_batched()? {
+                    return Ok(Some(h));
+                }
+            }
             if let Some(e) = self.read_one(self.lend)? {
                 self.last_out = Some((e.key, e.held.raw));
                 return Ok(Some(e.held));
@@ -450,6 +482,28 @@ impl<'a> Schedule<'a> {
         };
         self.last_out = Some((e.key, e.held.raw));
         Ok(Some(e.held))
+    }
+
+    /// [`Schedule::next_frame`] into `out` (None when the input is done). A frame of a batch
+    /// read ahead goes there straight from the batch, not through a returned value: a struct
+    /// returned and copied at once costs a store-forwarding stall per frame.
+    #[inline]
+    pub fn next_frame_into(&mut self, out: &mut Option<Held>) -> Result<(), ScheduleError> {
+        if self.ready_at < self.ready.len()
+            && self.lend
+            && self.cfg.window == 0
+            && self.heap.is_empty()
+            && !self.eof
+        {
+            let i = self.ready_at;
+            self.ready_at += 1;
+            self.read += 1;
+            self.batch_lent = Some(self.batch_offs[i] as usize);
+            *out = Some(std::mem::take(&mut self.ready[i]));
+            return Ok(());
+        }
+        *out = self.next_frame()?;
+        Ok(())
     }
 
     /// Every frame held (read and not given out), in launch order, emptying the window: the frames a
@@ -479,7 +533,7 @@ impl<'a> Schedule<'a> {
             self.eof = true;
             return Ok(None);
         };
-        self.read += 1;
+        self.batch_lent = None;
         if raw.lent {
             // The bytes stayed in the source's buffer: `data` was not used, keep it for the next.
             self.spare = data;
@@ -488,6 +542,105 @@ impl<'a> Schedule<'a> {
             self.recycle(data);
             data = Vec::new();
         }
+        self.admit(raw, data).map(Some)
+    }
+
+    /// The next frame of a batch read from the source with its bytes lent
+    /// ([`Source::next_lent_batch`]) and placed in one go, reading the next batch once this one is
+    /// given out (None: the source gives none this way now: read one with [`Schedule::read_one`]).
+    /// A frame the schedule refuses ends the batch before it: the frames before it are given out,
+    /// then its error.
+    #[inline]
+    fn read_batched(&mut self) -> Result<Option<Held>, ScheduleError> {
+        if self.ready_at == self.ready.len() {
+            if let Some(e) = self.ready_err.take() {
+                self.read += 1;
+                return Err(e);
+            }
+            if !self.fill_ready() {
+                return Ok(None);
+            }
+            if self.ready.is_empty() {
+                return self.read_batched();
+            }
+        }
+        let i = self.ready_at;
+        self.ready_at += 1;
+        self.read += 1;
+        self.batch_lent = Some(self.batch_offs[i] as usize);
+        Ok(Some(std::mem::take(&mut self.ready[i])))
+    }
+
+    /// Read a batch from the source and place its frames into `ready` (frames, times and checks as
+    /// [`Schedule::admit`] makes them, one after the other). False when the source gave none.
+    fn fill_ready(&mut self) -> bool {
+        self.batch.clear();
+        self.batch_offs.clear();
+        self.ready.clear();
+        self.ready_at = 0;
+        self.batch_lent = None;
+        if !self
+            .src
+            .next_lent_batch(&mut self.batch, &mut self.batch_offs, BATCH)
+        {
+            return false;
+        }
+        let raws = std::mem::take(&mut self.batch);
+        for raw in &raws {
+            let placed = self
+                .key_of(raw)
+                .and_then(|key| Ok((key, self.launch_of(key, raw)?)));
+            let (key, launch) = match placed {
+                Ok(k) => k,
+                Err(e) => {
+                    self.ready_err = Some(e);
+                    break;
+                }
+            };
+            self.last_out = Some((key, *raw));
+            self.ready.push(Held {
+                raw: *raw,
+                job: JobFrame {
+                    index: raw.index,
+                    queue: raw.queue,
+                    len: raw.len,
+                    launch_ns: launch,
+                },
+                data: Vec::new(),
+            });
+        }
+        self.batch = raws;
+        true
+    }
+
+    /// Place a frame just read (times, pass, order check) and make its entry.
+    #[inline]
+    fn admit(&mut self, raw: Raw, data: Vec<u8>) -> Result<Entry, ScheduleError> {
+        self.read += 1;
+        let key = self.key_of(&raw)?;
+        let mut e = Entry {
+            key,
+            held: Held {
+                raw,
+                job: JobFrame {
+                    index: raw.index,
+                    queue: raw.queue,
+                    len: raw.len,
+                    launch_ns: key,
+                },
+                data,
+            },
+        };
+        if self.zero.is_some() {
+            self.place(&mut e)?;
+        }
+        Ok(e)
+    }
+
+    /// A frame's key (its launch time relative to time 0: times, pass), checked against the last
+    /// frame given out.
+    #[inline]
+    fn key_of(&mut self, raw: &Raw) -> Result<u64, ScheduleError> {
         if raw.pass != self.pass.number {
             // A new pass over the input: it starts one pass period after the one before.
             self.pass.start_next(self.cfg.retime);
@@ -529,42 +682,33 @@ impl<'a> Schedule<'a> {
                 });
             }
         }
-        let mut e = Entry {
-            key,
-            held: Held {
-                raw,
-                job: JobFrame {
-                    index: raw.index,
-                    queue: raw.queue,
-                    len: raw.len,
-                    launch_ns: key,
-                },
-                data,
-            },
-        };
-        if self.zero.is_some() {
-            self.place(&mut e)?;
-        }
-        Ok(Some(e))
+        Ok(key)
     }
 
     /// Compute the frame's absolute launch time from time 0 and check it.
     fn place(&self, e: &mut Entry) -> Result<(), ScheduleError> {
+        e.held.job.launch_ns = self.launch_of(e.key, &e.held.raw)?;
+        Ok(())
+    }
+
+    /// The absolute launch time of a frame of key `key` (the key itself before time 0 is set),
+    /// checked against the PHC's range and the hold limit.
+    #[inline]
+    fn launch_of(&self, key: u64, raw: &Raw) -> Result<u64, ScheduleError> {
         let Some((t0, phc)) = self.zero else {
-            return Ok(());
+            return Ok(key);
         };
-        let what = || e.held.raw.what();
+        let what = || raw.what();
         let name = || self.src.name().to_string();
         let launch = if self.cfg.absolute {
-            e.key
+            key
         } else {
-            t0.checked_add(e.key)
-                .ok_or_else(|| ScheduleError::Overflow {
-                    name: name(),
-                    what: what(),
-                    t0,
-                    rel: e.key,
-                })?
+            t0.checked_add(key).ok_or_else(|| ScheduleError::Overflow {
+                name: name(),
+                what: what(),
+                t0,
+                rel: key,
+            })?
         };
         if launch.saturating_sub(phc) > self.cfg.hold_limit_ns {
             return Err(ScheduleError::HoldTooLong {
@@ -582,8 +726,7 @@ impl<'a> Schedule<'a> {
                 launch_ns: launch,
             });
         }
-        e.held.job.launch_ns = launch;
-        Ok(())
+        Ok(launch)
     }
 }
 

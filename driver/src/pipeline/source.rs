@@ -14,7 +14,7 @@ use crate::push::{FrameSource, JobFrame};
 use crate::trace::{RowParser, TraceError};
 
 /// One frame as the input gives it, before the schedule maps its time to the card's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Raw {
     /// Read order, from 0: the position of the frame in the input (the report's job order).
     pub seq: u64,
@@ -98,6 +98,20 @@ pub trait Source {
     }
     /// The bytes of the frame [`Source::next_lent`] last gave out lent (empty when none is).
     fn lent(&mut self) -> &[u8] {
+        &[]
+    }
+    /// Up to `max` frames at once, all lent ([`Raw::lent`]): appended to `out`, frame `i`'s bytes at
+    /// `offs[i]` in [`Source::lent_block`] (`out[i].len` of them), until the next call of this
+    /// method, [`Source::next`] or [`Source::next_lent`]. Exactly the frames [`Source::next_lent`]
+    /// would give next, in order; it stops before a frame it cannot lend as it is (a record not whole
+    /// in the reader's buffer, a frame to pad, one that is refused: `next_lent` then reads it, or
+    /// says what is wrong). Returns false when it gave none (nothing, or not now): then use
+    /// [`Source::next_lent`]. Default: none.
+    fn next_lent_batch(&mut self, _out: &mut Vec<Raw>, _offs: &mut Vec<u32>, _max: usize) -> bool {
+        false
+    }
+    /// The buffer the frames of the last [`Source::next_lent_batch`] are in.
+    fn lent_block(&mut self) -> &[u8] {
         &[]
     }
     /// The input as messages name it (a path, `the trace on stdin`).
@@ -325,6 +339,31 @@ impl Looped<'_> {
 }
 
 impl Source for Looped<'_> {
+    fn next_lent_batch(&mut self, out: &mut Vec<Raw>, offs: &mut Vec<u32>, max: usize) -> bool {
+        let left = self.limit.saturating_sub(self.seq);
+        if left == 0 {
+            return false;
+        }
+        let start = out.len();
+        // At the end of a pass this gives none: `next_lent` opens the next pass.
+        if !self
+            .cur
+            .next_lent_batch(out, offs, max.min(left.min(usize::MAX as u64) as usize))
+        {
+            return false;
+        }
+        for r in &mut out[start..] {
+            r.pos = r.seq;
+            r.pass = self.pass;
+            r.seq = self.seq;
+            r.index = self.seq;
+            self.seq += 1;
+        }
+        true
+    }
+    fn lent_block(&mut self) -> &[u8] {
+        self.cur.lent_block()
+    }
     fn next(&mut self, data: &mut Vec<u8>) -> Result<Option<Raw>, InputError> {
         self.read(data, false)
     }
