@@ -405,6 +405,7 @@ fn a_kept_board_card_runs_push_a_then_push_b() {
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_tsnic"))
             .args(args)
             .env("TSNIC_SIM_STATE", state)
+            .env("TSNIC_SIM_STATS", "1")
             .current_dir(&*dir)
             .output()
             .expect("run tsnic");
@@ -452,14 +453,15 @@ fn a_kept_board_card_runs_push_a_then_push_b() {
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("b.json")).unwrap()).unwrap();
     eprintln!(
-        "kept board card, push B: sent {} + {} late, late {} (busy line {}, card {}) early {}; {}",
+        "kept board card, push B: sent {} + {} late, late {} (busy line {}, card {}) early {}; {}; {}",
         r["sent"],
         r["sent_late"],
         r["late"],
         r["late_busy_line"],
         r["late_card"],
         r["early"],
-        r["backend"]
+        r["backend"],
+        out.lines().find(|l| l.starts_with("sim:board:")).unwrap_or("")
     );
     assert!(
         r["backend"].as_str().unwrap().contains("card kept in"),
@@ -478,6 +480,14 @@ fn a_kept_board_card_runs_push_a_then_push_b() {
     );
     assert_eq!(r["late_card"], 0, "no frame of B waited for the card");
     assert_eq!(r["early"], 0, "no frame of B early");
+    // the restored card still interrupts (its MSI-X table and the host's enable were kept)
+    let irqs: u64 = out
+        .split(" MSI-X interrupts")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(irqs > 0, "push B took no MSI-X interrupt: {out}");
     // the card's counters count both pushes: it was kept
     let (ok, out) = run(&["stats", "--backend", "sim:board", "--json"], &state);
     assert!(ok, "stats: {out}");
