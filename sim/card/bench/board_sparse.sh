@@ -16,11 +16,11 @@ BIN=${TSNIC_BIN:-./target/debug/tsnic}
 mkdir -p target/bench
 python3 sim/card/bench/trace_sparse.py "$N" "$(python3 -c "print($MS / 1000)")" 1 > target/bench/board_sparse.csv
 export TSNIC_SIM_STATE=none
-for run in "board gates off:sim:board:0" "board gates on:sim:board:" "core build:sim:"; do
-    IFS=: read -r what spec gate <<< "$run"
+for run in "board gates off|sim:board|0" "board gates on|sim:board|" "core build|sim|"; do
+    IFS='|' read -r what spec gate <<< "$run"
     echo "== $what (--backend $spec${gate:+, TSNIC_SIM_GATE=$gate})"
     TSNIC_SIM_GATE=${gate:-1} /usr/bin/time -f "wall %e s, cpu %U+%S s" "$BIN" push --backend "$spec" \
         --report "target/bench/board_sparse_${spec//[:=]/_}${gate}.json" target/bench/board_sparse.csv \
-        2>&1 | grep -E "^(sent|late|early|wall) " || true
+        2>&1 | grep -E "^ *(sent|late|early|duration_ns) |^wall |^sim|rror" || true
 done
 bench_footer "sim/card/bench/board_sparse.sh $N $MS"
