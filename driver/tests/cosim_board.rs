@@ -386,3 +386,143 @@ fn cli_info_stats_and_push_run_on_the_board() {
     assert_eq!(r["early"], 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The board card kept between commands (`TSNIC_SIM_STATE`), as the core build's: issue 34's
+/// reproducer on `sim:board` (trace A, 3,000 frames at random times over 2 ms on 8 queues, pushed
+/// with `--quiet`; then trace B, 50 groups of 8 ties 20 us apart, on the same card) gives 0 frames
+/// late for the card and 0 early in B; the card's counters carry across the commands (`stats`
+/// after both shows every frame of A and B), its time too. A state of the board is refused by the
+/// core build and by another board, and a core state by the board, each naming the card it holds
+/// and the `--backend` that opens it.
+#[test]
+fn a_kept_board_card_runs_push_a_then_push_b() {
+    if !core_ready() {
+        return;
+    }
+    let dir = common::scratch_dir("cosim-board", "kept");
+    let state = dir.join("card.state");
+    let run = |args: &[&str], state: &std::path::Path| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_tsnic"))
+            .args(args)
+            .env("TSNIC_SIM_STATE", state)
+            .env("TSNIC_SIM_STATS", "1")
+            .current_dir(&*dir)
+            .output()
+            .expect("run tsnic");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        (o.status.success(), text)
+    };
+    let mut rng = Rng(20261130);
+    let mut a = String::from("launch_ns,queue,len\n");
+    for _ in 0..3000 {
+        let t = rng.below(2_000_000);
+        let q = rng.below(8);
+        let len = [60, 64, 128, 512, 1000, 1514][rng.below(6) as usize];
+        a += &format!("{t},{q},{len}\n");
+    }
+    let mut b = String::from("launch_ns,queue,len\n");
+    for k in 0..50u64 {
+        for q in 0..8 {
+            b += &format!("{},{q},60\n", 20_000 * k + 10_000);
+        }
+    }
+    std::fs::write(dir.join("a.csv"), a).unwrap();
+    std::fs::write(dir.join("b.csv"), b).unwrap();
+    let (ok, out) = run(
+        &["push", "--backend", "sim:board", "--quiet", "a.csv"],
+        &state,
+    );
+    assert!(ok, "push A: {out}");
+    assert!(state.exists(), "push A left no state");
+    let (ok, out) = run(
+        &[
+            "push",
+            "--backend",
+            "sim:board",
+            "--report",
+            "b.json",
+            "b.csv",
+        ],
+        &state,
+    );
+    assert!(ok, "push B: {out}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("b.json")).unwrap()).unwrap();
+    eprintln!(
+        "kept board card, push B: sent {} + {} late, late {} (busy line {}, card {}) early {}; {}; {}",
+        r["sent"],
+        r["sent_late"],
+        r["late"],
+        r["late_busy_line"],
+        r["late_card"],
+        r["early"],
+        r["backend"],
+        out.lines().find(|l| l.starts_with("sim:board:")).unwrap_or("")
+    );
+    assert!(
+        r["backend"].as_str().unwrap().contains("card kept in"),
+        "{}",
+        r["backend"]
+    );
+    // (ties: 7 of each 8 wait for the busy line, SENT_LATE)
+    assert_eq!(
+        r["sent"].as_u64().unwrap() + r["sent_late"].as_u64().unwrap(),
+        400,
+        "every frame of B sent"
+    );
+    assert_eq!(
+        r["late"], r["late_busy_line"],
+        "late only behind the busy line"
+    );
+    assert_eq!(r["late_card"], 0, "no frame of B waited for the card");
+    assert_eq!(r["early"], 0, "no frame of B early");
+    // the restored card still interrupts (its MSI-X table and the host's enable were kept)
+    let irqs: u64 = out
+        .split(" MSI-X interrupts")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(irqs > 0, "push B took no MSI-X interrupt: {out}");
+    // the card's counters count both pushes: it was kept
+    let (ok, out) = run(&["stats", "--backend", "sim:board", "--json"], &state);
+    assert!(ok, "stats: {out}");
+    let s: serde_json::Value =
+        serde_json::from_str(&out[out.find('{').unwrap()..=out.rfind('}').unwrap()]).unwrap();
+    assert_eq!(s["global"]["posted"], 3400, "{out}");
+    let sent = s["global"]["sent"].as_u64().unwrap() + s["global"]["sent_late"].as_u64().unwrap();
+    assert_eq!(sent, 3400, "{out}");
+    // `tsnic sim status` names the board
+    let (ok, out) = run(&["sim", "status", "--backend", "sim:board"], &state);
+    assert!(ok && out.contains("SUME board card"), "{out}");
+    // other cards refuse it, naming what it holds and how to open it
+    let (ok, out) = run(&["info", "--backend", "sim:small"], &state);
+    assert!(
+        !ok && out.contains("SUME board card") && out.contains("sim:board"),
+        "{out}"
+    );
+    if cfg!(feature = "alveo") {
+        let (ok, out) = run(&["info", "--backend", "sim:board=u50"], &state);
+        assert!(
+            !ok && out.contains("SUME board card")
+                && out.contains("U50")
+                && out.contains("sim:board"),
+            "{out}"
+        );
+    }
+    // and the board refuses a core card's state
+    let core_state = dir.join("core.state");
+    let (ok, out) = run(&["info", "--backend", "sim:small"], &core_state);
+    assert!(ok, "{out}");
+    let (ok, out) = run(&["info", "--backend", "sim:board"], &core_state);
+    assert!(
+        !ok && out.contains("64-bit")
+            && out.contains("SUME board card")
+            && out.contains("sim:small"),
+        "{out}"
+    );
+}

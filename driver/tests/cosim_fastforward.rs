@@ -37,7 +37,7 @@
 //!   files in sim/card/bench/gate_regs.py: the same test fails on the completion writer's count.
 
 use tsnic::contract::{reg, Completion, HorizonPolicy, LatePolicy};
-use tsnic::device::sim::{SimBackend, SimConfig};
+use tsnic::device::sim::{SimBackend, SimConfig, WireTap};
 use tsnic::device::{Backend, Caps};
 use tsnic::flash::model::ModelCard;
 use tsnic::flash::nor::{NorFlash, Timing};
@@ -64,6 +64,71 @@ struct Outcome {
     rx_received: usize,
     flash_done: usize,
     gate_check: Option<tsnic_sim::GateCheckStats>,
+}
+
+/// What the programs need of a simulated card beyond [`Backend`]: the core build's `SimBackend`
+/// and the board build's `BoardBackend` (`sim:board[=NAME]`).
+trait Dut: Backend {
+    fn tap(&mut self) -> WireTap;
+    fn now_ps(&mut self) -> u64;
+    fn rx_inject(&mut self, bytes: Vec<u8>, at_ps: u64, bad: bool);
+    fn attach_flash(&mut self, pins: Box<dyn tsnic_sim::FlashPins>);
+    /// Per gated block, the clock edges at which it held and was not clocked (the core build: also
+    /// with the check, where it would have held and was checked).
+    fn gate_held(&mut self, tap: &WireTap) -> [u64; tsnic_sim::GATED_BLOCKS.len()];
+    fn gate_check(&mut self, max_bytes: u64);
+    fn gate_check_stats(&mut self) -> Option<tsnic_sim::GateCheckStats>;
+}
+
+impl Dut for SimBackend {
+    fn tap(&mut self) -> WireTap {
+        SimBackend::tap(self)
+    }
+    fn now_ps(&mut self) -> u64 {
+        self.card().now_ps()
+    }
+    fn rx_inject(&mut self, bytes: Vec<u8>, at_ps: u64, bad: bool) {
+        self.card().rx_inject(bytes, at_ps, bad);
+    }
+    fn attach_flash(&mut self, pins: Box<dyn tsnic_sim::FlashPins>) {
+        self.card().attach_flash(pins).expect("flash pins");
+    }
+    fn gate_held(&mut self, tap: &WireTap) -> [u64; tsnic_sim::GATED_BLOCKS.len()] {
+        tap.fast_forward_stats().gate_held
+    }
+    fn gate_check(&mut self, max_bytes: u64) {
+        self.card()
+            .gate_check(max_bytes)
+            .expect("the model has the check");
+    }
+    fn gate_check_stats(&mut self) -> Option<tsnic_sim::GateCheckStats> {
+        self.card().gate_check_stats()
+    }
+}
+
+#[cfg(feature = "board")]
+impl Dut for tsnic::device::sim_board::BoardBackend {
+    fn tap(&mut self) -> WireTap {
+        tsnic::device::sim_board::BoardBackend::tap(self)
+    }
+    fn now_ps(&mut self) -> u64 {
+        self.card().now_ps()
+    }
+    fn rx_inject(&mut self, bytes: Vec<u8>, at_ps: u64, bad: bool) {
+        self.card().rx_inject(bytes, at_ps, bad);
+    }
+    fn attach_flash(&mut self, pins: Box<dyn tsnic_sim::FlashPins>) {
+        self.card().attach_flash(pins).expect("flash pins");
+    }
+    fn gate_held(&mut self, _tap: &WireTap) -> [u64; tsnic_sim::GATED_BLOCKS.len()] {
+        self.card().gate_held()
+    }
+    fn gate_check(&mut self, _max_bytes: u64) {
+        panic!("the board build has no gated blocks' check");
+    }
+    fn gate_check_stats(&mut self) -> Option<tsnic_sim::GateCheckStats> {
+        None
+    }
 }
 
 fn hash(bytes: &[u8]) -> u64 {
@@ -121,7 +186,7 @@ const RX_COUNTERS: [usize; 8] = [
     reg::RX_CNT_DROP_MAC,
 ];
 
-fn read_counters(b: &mut SimBackend, log: &mut Vec<String>, nq: u16, which: u64) {
+fn read_counters(b: &mut impl Backend, log: &mut Vec<String>, nq: u16, which: u64) {
     let mut v = Vec::new();
     if which & 1 != 0 {
         v.extend(TX_COUNTERS.iter().map(|&r| b.read32(r)));
@@ -164,7 +229,7 @@ struct FlashCmd {
 /// Start a random flash command (FLASH_ADDR, FLASH_LEN, the data for a PROGRAM, FLASH_CMD). The
 /// command after a PROGRAM reads its data back (`last`).
 fn flash_start(
-    b: &mut SimBackend,
+    b: &mut impl Backend,
     rng: &mut Rng,
     log: &mut Vec<String>,
     n: u64,
@@ -213,7 +278,7 @@ fn flash_start(
 }
 
 /// Poll a flash command once: FLASH_STATUS, and what it read once it has ended. True if it ended.
-fn flash_poll(b: &mut SimBackend, log: &mut Vec<String>, cmd: FlashCmd) -> bool {
+fn flash_poll(b: &mut impl Backend, log: &mut Vec<String>, cmd: FlashCmd) -> bool {
     let st = b.read32(reg::FLASH_STATUS);
     log.push(format!("flash status {st:#x}"));
     if st & reg::FLASH_STATUS_BUSY != 0 {
@@ -250,14 +315,28 @@ fn log_cpl(log: &mut Vec<String>, c: &Completion) {
 /// `check` (with `ff`) runs the gated blocks' check instead of gating, comparing memories of up to
 /// that many bytes.
 fn run(cfg: SimConfig, seed: u64, ff: bool, check: Option<u64>) -> Outcome {
-    let mut rng = Rng(seed);
-    let mut b = SimBackend::new(SimConfig {
+    let b = SimBackend::new(SimConfig {
         fast_forward: ff,
         ..cfg
     })
     .expect("sim backend (is Verilator installed? `make deps`)");
+    run_on(b, seed, ff, check, 1, 70)
+}
+
+/// The program of [`run`] on any card: `scale` divides the longer idle waits and launch-time
+/// offsets (the board build, which steps every edge, runs it shorter; 1: the core build's program
+/// as it was), `steps` host steps. `ff` only names the run in messages.
+fn run_on<B: Dut>(
+    mut b: B,
+    seed: u64,
+    ff: bool,
+    check: Option<u64>,
+    scale: u64,
+    steps: u64,
+) -> Outcome {
+    let mut rng = Rng(seed);
     if let Some(max) = check {
-        b.card().gate_check(max).expect("the model has the check");
+        b.gate_check(max);
     }
     let tap = b.tap();
     let caps = Caps::read(&mut b).expect("card identifies itself");
@@ -277,7 +356,7 @@ fn run(cfg: SimConfig, seed: u64, ff: bool, check: Option<u64>) -> Outcome {
         },
     );
     let flash = SimFlash::new(ModelCard::with_chip(Board::Generic, chip));
-    b.card().attach_flash(flash.pins()).expect("flash pins");
+    b.attach_flash(flash.pins());
     let mut flash_cmd = Some(FlashCmd {
         op: op::FIFO_RESET,
         len: 0,
@@ -339,7 +418,7 @@ fn run(cfg: SimConfig, seed: u64, ff: bool, check: Option<u64>) -> Outcome {
     let mut frame = vec![0u8; 1536];
     let mut cpls = Vec::new();
     let mut posted = 0u64;
-    for step in 0..70 {
+    for step in 0..steps {
         match rng.below(16) {
             // post a few frames on one queue
             0..=3 => {
@@ -352,11 +431,11 @@ fn run(cfg: SimConfig, seed: u64, ff: bool, check: Option<u64>) -> Outcome {
                     let now = phc::get_ns(&mut b);
                     let launch = match rng.below(10) {
                         0 => now.saturating_sub(rng.range(1, 20_000)), // late
-                        1..=4 => now + rng.range(0, 20_000),           // near
-                        5..=8 => now + rng.range(50_000, 3_000_000),   // coarse wheel
+                        1..=4 => now + rng.range(0, 20_000) / scale,   // near
+                        5..=8 => now + rng.range(50_000, 3_000_000) / scale, // coarse wheel
                         // beyond the horizon: dropped at once, or (capped) a few ms ahead, so that the
                         // run stepping every cycle stays short
-                        _ if capped[q] => now + rng.range(3_000_000, 6_000_000),
+                        _ if capped[q] => now + rng.range(3_000_000, 6_000_000) / scale,
                         _ => now + caps.horizon_ns + rng.range(1, 1_000_000_000),
                     };
                     let len = rng.range(60, 1514) as usize;
@@ -380,8 +459,8 @@ fn run(cfg: SimConfig, seed: u64, ff: bool, check: Option<u64>) -> Outcome {
             4..=6 => {
                 let ns = match rng.below(3) {
                     0 => rng.range(100, 5_000),
-                    1 => rng.range(20_000, 300_000),
-                    _ => rng.range(500_000, 1_500_000),
+                    1 => rng.range(20_000, 300_000) / scale,
+                    _ => rng.range(500_000, 1_500_000) / scale,
                 };
                 b.wait_ns(ns).unwrap();
             }
@@ -443,16 +522,15 @@ fn run(cfg: SimConfig, seed: u64, ff: bool, check: Option<u64>) -> Outcome {
             11 | 12 => {
                 let ahead = match rng.below(3) {
                     0 => rng.range(0, 5_000),
-                    1 => rng.range(20_000, 300_000),
-                    _ => rng.range(300_000, 1_200_000),
+                    1 => rng.range(20_000, 300_000) / scale,
+                    _ => rng.range(300_000, 1_200_000) / scale,
                 };
-                let at = b.card().now_ps() + ahead * 1000;
+                let at = b.now_ps() + ahead * 1000;
                 for k in 0..rng.range(1, 3) {
                     let len = rng.range(60, 1514) as usize;
                     let bad = rng.below(8) == 0;
                     // the same time for all: the line queues them back to back
-                    b.card()
-                        .rx_inject(rx_frame(len, seed ^ injected), at + k, bad);
+                    b.rx_inject(rx_frame(len, seed ^ injected), at + k, bad);
                     injected += 1;
                     log.push(format!("rx inject at {} len {len} bad {bad}", at + k));
                 }
@@ -598,13 +676,14 @@ fn run(cfg: SimConfig, seed: u64, ff: bool, check: Option<u64>) -> Outcome {
         ));
     }
     log.push(format!("cycles {}", tap.cycles()));
+    let gate_held = b.gate_held(&tap);
+    let gate_check = check.and_then(|_| b.gate_check_stats());
     let ff_stats = tap.fast_forward_stats();
-    let gate_check = check.and_then(|_| b.card().gate_check_stats());
     Outcome {
         log,
         skipped_cycles: ff_stats.cycles,
         jumps: ff_stats.jumps,
-        gate_held: ff_stats.gate_held,
+        gate_held,
         rx_received,
         flash_done,
         gate_check,
@@ -730,4 +809,110 @@ fn gate_check_holds_on_random_programs() {
         }
         assert!(o.rx_received > 0 && o.flash_done >= 2);
     }
+}
+
+/// One program on a fresh board card (`sim:board[=NAME]`), its gated blocks left unclocked where
+/// they hold (`gated`) or every block clocked at every PCIe clock edge. The board has no idle
+/// fast-forward (docs/ARCHITECTURE.md, "Board co-simulation": its MAC-domain PHC copies are
+/// disciplined loops a jump cannot reproduce bit for bit), so the program is shorter: idle waits and
+/// launch offsets a quarter of the core build's, 50 steps.
+#[cfg(feature = "board")]
+fn run_board(model: tsnic_sim::board::BoardModel, seed: u64, gated: bool) -> Outcome {
+    use tsnic_sim::board::BoardConfig;
+    let mut cfg = if model.is_alveo() {
+        BoardConfig::alveo(model)
+    } else {
+        BoardConfig::default()
+    };
+    cfg.gated = gated;
+    let b = tsnic::device::sim_board::BoardBackend::new(cfg).expect("board backend");
+    assert_eq!(
+        b.gated(),
+        gated && std::env::var("TSNIC_SIM_GATE").as_deref() != Ok("0")
+    );
+    run_on(b, seed, gated, None, 4, 50)
+}
+
+/// The board core's gated blocks are exact: the same programs (TX posts, idle waits, PHC steps and
+/// trims, flushes, interrupt waits, RX frames, flash commands, every counter) on the board with
+/// every block clocked and with the gates, everything the host sees identical: completions with
+/// their departure stamps, the wire's frames with the simulated time of their first beat, the RX
+/// line's arrival records and the received frames' stamps, PHC readings, counters, the final cycle
+/// count. Each gated run must have held every block.
+#[cfg(feature = "board")]
+fn gates_exact_on_board(model: tsnic_sim::board::BoardModel, seeds: std::ops::RangeInclusive<u64>) {
+    let what = format!("board {}", model.name());
+    for seed in seeds {
+        let plain = run_board(model, seed, false);
+        let gated = run_board(model, seed, true);
+        assert_eq!(
+            plain.gate_held,
+            [0; tsnic_sim::GATED_BLOCKS.len()],
+            "{what}: with the gates off no block may be left unclocked"
+        );
+        if std::env::var("TSNIC_SIM_GATE").as_deref() != Ok("0") {
+            for (block, held) in tsnic_sim::GATED_BLOCKS.iter().zip(gated.gate_held) {
+                assert!(
+                    held > 0,
+                    "{what} seed {seed}: the {block} never held, so this run proves nothing about its gate"
+                );
+            }
+        }
+        assert!(
+            gated.rx_received > 0 && gated.flash_done >= 2,
+            "{what} seed {seed}: {} frames received, {} flash commands: this run proves nothing about them",
+            gated.rx_received,
+            gated.flash_done
+        );
+        assert!(
+            gated.log.iter().any(|l| l.starts_with("wire at")),
+            "{what} seed {seed}: nothing was sent"
+        );
+        if std::env::var_os("TSNIC_FF_LOG").is_some() {
+            eprintln!(
+                "{what} seed {seed}, every block clocked:\n{}",
+                plain.log.join("\n")
+            );
+        }
+        if plain.log != gated.log {
+            let first = plain
+                .log
+                .iter()
+                .zip(&gated.log)
+                .position(|(a, b)| a != b)
+                .unwrap_or(plain.log.len().min(gated.log.len()));
+            panic!(
+                "{what} seed {seed}: the gates changed what the host sees at event {first}:\n clocked: {:?}\n   gated: {:?}\n(events before: {:?})",
+                plain.log.get(first),
+                gated.log.get(first),
+                &plain.log[first.saturating_sub(3)..first]
+            );
+        }
+        eprintln!(
+            "{what} seed {seed}: {} events identical ({} frames received, {} flash commands); not clocked: {:?} ({:?})",
+            plain.log.len(),
+            gated.rx_received,
+            gated.flash_done,
+            gated.gate_held,
+            tsnic_sim::GATED_BLOCKS
+        );
+    }
+}
+
+#[cfg(feature = "board")]
+#[test]
+fn gates_are_exact_on_the_sume_board() {
+    gates_exact_on_board(
+        tsnic_sim::board::BoardModel::Sume,
+        1..=env_seeds("TSNIC_FF_BOARD_SEEDS", 1),
+    );
+}
+
+#[cfg(feature = "alveo")]
+#[test]
+fn gates_are_exact_on_the_alveo_u50_board() {
+    gates_exact_on_board(
+        tsnic_sim::board::BoardModel::AlveoU50,
+        1..=env_seeds("TSNIC_FF_BOARD_SEEDS", 1),
+    );
 }

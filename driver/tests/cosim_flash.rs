@@ -120,19 +120,30 @@ fn board_flash_info_through_the_board_core_pins() {
     assert!(out.contains("sume"), "{out}");
 }
 
-/// `sim:board` is a fresh card for every command: asked to keep one (TSNIC_SIM_STATE naming a file,
-/// or `state=`), a command says so and what to do instead, and does nothing.
+/// `tsnic flash` on the board build runs on a fresh board (the flash configures it at power-up; the
+/// board card of other commands is kept: `cosim_board`): asked to keep one (TSNIC_SIM_STATE naming
+/// a file, or `state=`), it says so and what to do instead, and does nothing.
 #[cfg(feature = "board")]
 #[test]
-fn board_refuses_a_state_file_and_names_the_fix() {
+fn board_flash_refuses_a_state_file_and_names_the_fix() {
     let card = Card::new("boardstate");
     let state = card.path("card.state");
+    let file = card.path("flash.img");
     for (spec, env) in [
         ("sim:board", Some(state.as_str())),
         (&*format!("sim:board,state={state}"), None),
     ] {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_tsnic"));
-        cmd.args(["info", "--backend", spec]);
+        cmd.args([
+            "flash",
+            "--backend",
+            spec,
+            "--board",
+            "sume",
+            "--flash-file",
+            &file,
+            "info",
+        ]);
         match env {
             Some(v) => cmd.env("TSNIC_SIM_STATE", v),
             None => cmd.env_remove("TSNIC_SIM_STATE"),
@@ -141,7 +152,7 @@ fn board_refuses_a_state_file_and_names_the_fix() {
         let text = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{spec}: {text}");
         assert!(
-            text.contains("not kept between commands") && text.contains("--backend sim"),
+            text.contains("runs on a fresh board") && text.contains("=none"),
             "{spec}: {text}"
         );
         assert!(!std::path::Path::new(&state).exists());

@@ -116,8 +116,10 @@ module tsnic_board_core #(
     parameter PCIE_STATUS_ENC = 0,   // pcie_width / pcie_speed codes: 0 UltraScale+ pcie4(c) (PG213: width
                                      //   log2(lanes), speed gen - 1); 1 7-series Gen3 pcie3_7x (PG023) and
                                      //   UltraScale Gen3 (PG156): width = lane count, speed one-hot
-    parameter MAC_KIND = 1           // MAC_LINK_STATUS.MAC_KIND: 1 CMAC (mac_rx_up = RX aligned), 2 10GBASE-R
+    parameter MAC_KIND = 1,          // MAC_LINK_STATUS.MAC_KIND: 1 CMAC (mac_rx_up = RX aligned), 2 10GBASE-R
                                      //   (block lock), 0 none
+    parameter SIM_GATE = 0           // 1: the core's gated blocks on sim_gclk* (co-simulation only; 0 leaves
+                                     //   no logic: tie sim_gclk* to 0 on a board)
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -203,7 +205,19 @@ module tsnic_board_core #(
     output wire                     pps,
     output wire                     stat_dma_rd_err,
     output wire                     stat_bar_bad_np,
-    output wire                     stat_bar_bad_posted
+    output wire                     stat_bar_bad_posted,
+
+    // co-simulation clock gating of the core's blocks (tsnic_core's sim_gclk*, docs/ARCHITECTURE.md,
+    // "Gated blocks"): clk, held low at an edge where sim_gate_hold says the block holds
+    /* verilator lint_off UNUSEDSIGNAL */   // no reader without SIM_GATE
+    input  wire                     sim_gclk,
+    input  wire                     sim_gclk_df,
+    input  wire                     sim_gclk_cw,
+    input  wire                     sim_gclk_fl,
+    input  wire                     sim_gclk_rx,
+    input  wire                     sim_gclk_rg,
+    /* verilator lint_on UNUSEDSIGNAL */
+    output wire [5:0]               sim_gate_hold
 );
 
 localparam AXI_ID_W = 8;
@@ -404,6 +418,8 @@ tsnic_core #(
     .FLASH_SIZE_LOG2(FLASH_SIZE_LOG2),
     .FLASH_WRITABLE(FLASH_WRITABLE),
     .GOLDEN(GOLDEN),
+    .SIM_FAST_FORWARD(SIM_GATE),   // the gated blocks' holds need the quiet signals (sim_ff_warp stays 0)
+    .SIM_GATE(SIM_GATE),
     .TX_GATE_EXTERNAL(MAC_DOMAIN != 0),
     .TX_MAC_LAG((MAC_DOMAIN == 0 && TX_MAC_LAG == 1) ? 1 : 0),
     .RX_TS_EXTERNAL(MAC_DOMAIN != 0)
@@ -459,9 +475,9 @@ tsnic_core #(
     .pps(pps),
     .sim_ff_warp(32'd0), .sim_ff_quiet(ff_quiet), .sim_ff_wake_ns(ff_wake_ns), .sim_ff_phc_ns(ff_phc_ns),
     .sim_ff_inc(ff_inc), .sim_ff_chunk_ns(ff_chunk_ns),
-    .sim_gclk(1'b0), .sim_gclk_df(1'b0), .sim_gclk_cw(1'b0), .sim_gclk_fl(1'b0), .sim_gclk_rx(1'b0),
-    .sim_gclk_rg(1'b0),
-    .sim_gate_hold()
+    .sim_gclk(sim_gclk), .sim_gclk_df(sim_gclk_df), .sim_gclk_cw(sim_gclk_cw), .sim_gclk_fl(sim_gclk_fl),
+    .sim_gclk_rx(sim_gclk_rx), .sim_gclk_rg(sim_gclk_rg),
+    .sim_gate_hold(sim_gate_hold)
 );
 /* verilator lint_on PINCONNECTEMPTY */
 

@@ -327,8 +327,9 @@ fn main() {
 /// `tsnic_board_core` as board/netfpga_sume/rtl/fpga.v instantiates it (256-bit PCIe user interfaces
 /// with the pcie3_7x tuser widths of PG023, the Gen3 block's completion buffer, MAC_DOMAIN = 1 with
 /// the MAC clock at 156.25 MHz, the MAC's line-start reports, RX at 64 bits with the MAC's start of
-/// frame, configuration flash out of reach), with csrc/board_shim.cpp. Not `--savable`: a board card
-/// is not kept between commands yet.
+/// frame, configuration flash out of reach), with csrc/board_shim.cpp. `--savable` (csrc/save.cpp):
+/// the board card kept between commands. SIM_GATE = 1 (both boards): the core's gated blocks on
+/// the board core's sim_gclk* inputs (the board tops tie them to 0 with SIM_GATE = 0).
 const BOARD_SUME: &[(&str, &str)] = &[
     ("DATA_W", "256"),
     ("CQ_USER_W", "85"),
@@ -346,6 +347,7 @@ const BOARD_SUME: &[(&str, &str)] = &[
     ("RX_SOF_IN", "1"),
     ("PCIE_STATUS_ENC", "1"),
     ("MAC_KIND", "2"),
+    ("SIM_GATE", "1"),
 ];
 
 /// The Alveo build (`board` and `alveo` features; `sim:board=u50|u280|u250`): `tsnic_board_core` as
@@ -376,6 +378,7 @@ const BOARD_ALVEO: &[(&str, &str)] = &[
     ("RX_SOF_IN", "0"),
     ("PCIE_STATUS_ENC", "0"),
     ("MAC_KIND", "1"),
+    ("SIM_GATE", "1"),
 ];
 
 /// One Verilated `tsnic_board_core` configuration.
@@ -437,8 +440,13 @@ fn build_board(
         .copied()
         .chain([("BOARD_ID", board.board_id)])
         .collect();
-    verilate(verilator, rtl, &top, &mdir, &prefix, &params, false)?;
+    verilate(verilator, rtl, &top, &mdir, &prefix, &params, true)?;
+    // Save/restore (`--savable`, the kept board card): a state is only good for the model that wrote it.
     let fp = fingerprint(verilator, rtl, &mdir)?;
+    println!(
+        "cargo:rustc-env=TSNIC_SIMB_FINGERPRINT_{}={fp}",
+        name.to_uppercase()
+    );
     let mut b = cc_base(include);
     b.include(&mdir)
         .define("TSNIC_BTOP", prefix.as_str())
@@ -453,6 +461,7 @@ fn build_board(
         lib.as_bytes(),
         &read_or_empty(&manifest.join("csrc/board_shim.cpp")),
         &read_or_empty(&manifest.join("csrc/board_ports.h")),
+        &read_or_empty(&manifest.join("csrc/save.cpp")),
     ]);
     compile_cached(&b, cold.as_ref(), &lib, &key, out);
     Ok(())

@@ -318,6 +318,9 @@ wire pps;
 wire qspi_clk, qspi_cs_n;
 wire [3:0] qspi_dq_o, qspi_dq_oe;
 wire core_rx_tready, stat_dma_rd_err, stat_bar_bad_np, stat_bar_bad_posted;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [5:0] sim_gate_hold_nc;   // the core's co-simulation gating output (0 with SIM_GATE = 0)
+/* verilator lint_on UNUSEDSIGNAL */
 /* verilator lint_on UNUSEDSIGNAL */
 wire icap_csib, icap_rdwrb;
 wire [31:0] icap_i, icap_o;
@@ -370,6 +373,9 @@ tsnic_board_core #(
     .pps(pps),
     .stat_dma_rd_err(stat_dma_rd_err), .stat_bar_bad_np(stat_bar_bad_np),
     .stat_bar_bad_posted(stat_bar_bad_posted),
+    // co-simulation clock gating only (SIM_GATE = 0): no logic
+    .sim_gclk(1'b0), .sim_gclk_df(1'b0), .sim_gclk_cw(1'b0), .sim_gclk_fl(1'b0), .sim_gclk_rx(1'b0),
+    .sim_gclk_rg(1'b0), .sim_gate_hold(sim_gate_hold_nc),
     .qspi_clk(qspi_clk), .qspi_cs_n(qspi_cs_n), .qspi_dq_o(qspi_dq_o), .qspi_dq_oe(qspi_dq_oe),
     .qspi_dq_i(4'hf),
     .icap_ce(icap_ce), .icap_csib(icap_csib), .icap_rdwrb(icap_rdwrb), .icap_i(icap_i), .icap_o(icap_o),

@@ -240,7 +240,8 @@ fn open_sim(args: &RunArgs, opts: &SimOptions) -> Result<Opened> {
             );
         }
         cfg.pcie.read_latency_ns = args.read_latency_ns;
-        let mut b = tsnic::device::sim_board::BoardBackend::new(cfg)
+        // the board card kept in its state file (the PCIe model's settings are this command's)
+        let mut b = tsnic::device::sim_board::BoardBackend::open(cfg, &opts.state)
             .context("cannot start the simulated board")?;
         b.card().wire_mut().set_recording(!args.no_wire_record);
         let tap = b.tap();

@@ -12,7 +12,8 @@ use super::common::fmt_ns;
 /// Arguments of `tsnic sim`.
 #[derive(Args, Debug)]
 pub struct SimArgs {
-    /// Which simulated card: `sim` (the 64-bit one), `sim:wide` (the 512-bit one), `sim:state=PATH`.
+    /// Which simulated card: `sim` (the 64-bit one), `sim:wide` (the 512-bit one), `sim:board[=NAME]`
+    /// (a board build's), `sim:state=PATH`.
     #[arg(long, default_value = "sim", global = true)]
     pub backend: String,
     /// What to do.
@@ -31,7 +32,6 @@ pub enum SimCmd {
 
 fn sim_options(spec: &str) -> Result<SimOptions> {
     match spec.parse::<BackendSpec>()? {
-        BackendSpec::Sim(o) if o.board => bail!("the board build (`sim:board`) is not kept between commands: there is nothing to reset"),
         BackendSpec::Sim(o) => Ok(o),
         other => bail!("`tsnic sim` is about the simulated card; `--backend {other}` is not one (use `sim`, `sim:wide` or `sim:state=PATH`)"),
     }
@@ -40,7 +40,11 @@ fn sim_options(spec: &str) -> Result<SimOptions> {
 /// Run `tsnic sim`.
 pub fn run(args: SimArgs) -> Result<()> {
     let opts = sim_options(&args.backend)?;
-    let name = sim_state::card_name(if opts.wide { 512 } else { 64 }, opts.small);
+    let name = if opts.board {
+        format!("board-{}", opts.board_kind.name())
+    } else {
+        sim_state::card_name(if opts.wide { 512 } else { 64 }, opts.small)
+    };
     let Some(path) = opts.state.resolve(&name)? else {
         outln!("the simulated card is not kept (state=none, or {}=none): every command starts a fresh card", sim_state::ENV);
         return Ok(());
@@ -107,6 +111,9 @@ fn describe_saved(bytes: &[u8]) {
                 "saved    {} s ago (Unix time {saved_s})",
                 now.saturating_sub(saved_s)
             );
+            if let Some(b) = info.board {
+                outln!("board    {} (`--backend {}`)", b.card_words(), b.spec());
+            }
             outln!(
                 "card     {}-bit core at {} MHz, {} cycles = {} of simulated time since power-on",
                 info.width.bytes() * 8,

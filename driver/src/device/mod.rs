@@ -741,11 +741,6 @@ impl SimOptions {
                 "`board` is a board build of the board core (its own width and size: 256 bits on the SUME, 512 on the Alveos): it takes no `small` or `wide`".into(),
             ));
         }
-        if o.board && matches!(o.state, sim_state::StateChoice::Path(_)) {
-            return Err(bad(
-                "a board card is not kept between commands yet: drop `state=` (or use `state=none`) for a fresh board, or use `--backend sim` for a card kept in a state file".into(),
-            ));
-        }
         Ok(o)
     }
 }
@@ -848,17 +843,18 @@ pub fn open_backend(spec: &BackendSpec) -> Result<Box<dyn Backend>, DeviceError>
 #[cfg(feature = "sim")]
 fn open_sim(opts: &SimOptions) -> Result<Box<dyn Backend>, DeviceError> {
     if opts.board {
-        // a fresh board card for each command
-        board_state_check(opts)?;
-        return Ok(Box::new(sim_board::BoardBackend::new(
+        // the board card kept in its state file, as the core build's
+        return Ok(Box::new(sim_board::BoardBackend::open(
             opts.board_kind.config(),
+            &opts.state,
         )?));
     }
     Ok(Box::new(open_sim_backend(opts)?))
 }
 
-/// The board build is a fresh card for every command: asked to keep one (`sim:board,state=PATH`,
-/// or `TSNIC_SIM_STATE` naming a file), say so and how to run, rather than forget it silently.
+/// `tsnic flash` on the board build runs on a fresh board (its flash model is attached at open, as
+/// on a power-up): asked to keep one (`sim:board,state=PATH`, or `TSNIC_SIM_STATE` naming a file),
+/// say so and how to run, rather than forget it silently.
 #[cfg(feature = "sim")]
 pub fn board_state_check(opts: &SimOptions) -> Result<(), DeviceError> {
     let asked = match &opts.state {
@@ -873,7 +869,7 @@ pub fn board_state_check(opts: &SimOptions) -> Result<(), DeviceError> {
         Some(what) => Err(DeviceError::BadSimOptions {
             spec: format!("sim:board ({what})"),
             why: format!(
-                "the board build is not kept between commands yet (issue 31): each command opens a fresh board, so {what} would be ignored; drop it (unset {env} or set {env}=none) for a fresh board, or use `--backend sim` for a card kept in a state file",
+                "`tsnic flash` on the board build runs on a fresh board, not a kept one (the flash configures it at power-up), so {what} would be ignored; set {env}=none (or `state=none`) for flash commands on the board",
                 env = sim_state::ENV
             ),
         }),
@@ -886,7 +882,7 @@ pub fn open_sim_backend(opts: &SimOptions) -> Result<sim::SimBackend, DeviceErro
     if opts.board {
         return Err(DeviceError::BadSimOptions {
             spec: "sim:board".into(),
-            why: "this needs what only the core build has yet (a saved card, the idle fast-forward): use `sim` (the board build runs `info`, `stats`, `push`, `replay`, `send --card sim:board`, `flash` and register commands)".into(),
+            why: "this needs what only the core build has (the idle fast-forward and its SimCard): use `sim` (the board build runs `info`, `stats`, `push`, `replay`, `send --card sim:board`, `flash` and register commands)".into(),
         });
     }
     let cfg = match (opts.wide, opts.small) {

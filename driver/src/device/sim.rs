@@ -123,11 +123,11 @@ pub struct SimBackend {
 }
 
 /// The state file of a persistent card, held locked while the backend lives.
-struct Persist {
-    path: std::path::PathBuf,
-    _lock: StateLock,
+pub(crate) struct Persist {
+    pub(crate) path: std::path::PathBuf,
+    pub(crate) _lock: StateLock,
     /// The state's folder is not writable: the card was read from it and cannot be saved there.
-    read_only: bool,
+    pub(crate) read_only: bool,
 }
 
 impl std::fmt::Debug for SimBackend {
@@ -364,7 +364,11 @@ fn card_kind(width: Width, size: CoreSize) -> &'static str {
 
 /// The card a state holds (in words, and the `--backend` that opens it), when this build knows it:
 /// its fingerprint is one of this build's configurations.
-fn saved_card(info: &tsnic_sim::StateInfo) -> Option<(&'static str, &'static str)> {
+pub(crate) fn saved_card(info: &tsnic_sim::StateInfo) -> Option<(&'static str, &'static str)> {
+    if let Some(b) = info.board {
+        // a board card: named whether or not this build has that board
+        return Some((b.card_words(), b.spec()));
+    }
     [CoreSize::Small, CoreSize::Shipped]
         .into_iter()
         .find(|&size| tsnic_sim::fingerprint(info.width, size) == Some(info.fingerprint.as_str()))
@@ -381,14 +385,14 @@ fn saved_card(info: &tsnic_sim::StateInfo) -> Option<(&'static str, &'static str
 }
 
 /// Wall-clock time, ns since the Unix epoch (0 if the clock is before it).
-fn unix_ns() -> u64 {
+pub(crate) fn unix_ns() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos().min(u64::MAX as u128) as u64)
 }
 
 /// The host-clock model as the driver's part of a state.
-fn encode_clock(c: &HostClockModel) -> Vec<u8> {
+pub(crate) fn encode_clock(c: &HostClockModel) -> Vec<u8> {
     let (true_ns, host_ns, ppb) = c.parts();
     let mut v = Vec::with_capacity(32);
     v.extend_from_slice(&true_ns.to_le_bytes());
@@ -397,7 +401,7 @@ fn encode_clock(c: &HostClockModel) -> Vec<u8> {
     v
 }
 
-fn decode_clock(b: &[u8]) -> Option<HostClockModel> {
+pub(crate) fn decode_clock(b: &[u8]) -> Option<HostClockModel> {
     if b.len() != 32 {
         return None;
     }

@@ -13,18 +13,28 @@
 //!   [`BoardBackend::last_error`].
 //! - DMA regions live in the host-memory model; the card reaches them with RQ requests through the
 //!   link. `dma_write`/`dma_read` are the CPU's view, at once.
-//! - A fresh card for every open: a board card is not saved between commands yet.
+//! - The card is kept between commands as the core build's is ([`BoardBackend::open`]: the same
+//!   state files, lock and rules, `sim-board-NAME.state` by default); [`BoardBackend::new`] is a
+//!   fresh one. At close the card runs on until the link, the host and the MAC side are quiet
+//!   (at most [`SETTLE_LIMIT_NS`]), as a real card goes on while its driver exits, then is saved.
 
 use tsnic_sim::board::{BoardCard, BoardConfig, CmacStats, PcieStats};
 use tsnic_sim::{SimError, WireFrame};
 
-use super::sim::{host_dma, WireTap, SIM_HOST_EPOCH_NS};
+use super::sim::{
+    decode_clock, encode_clock, host_dma, saved_card, unix_ns, Persist, WireTap, SIM_HOST_EPOCH_NS,
+};
+use super::sim_state::{self, StateChoice, StateLock};
 use super::{Backend, DeviceError, DmaRegion, HostClockModel};
 use crate::contract::reg;
 
 /// The MSI-X table in BAR0 (tsnic_pcie_us: the endpoint serves it at 0x20000, 16 bytes per entry:
 /// address low, address high, data, vector control).
 pub const MSIX_TABLE: u32 = 0x20000;
+
+/// Longest a card runs on at close for its models to fall quiet before it is saved, ns of simulated
+/// time (a frame of 9000 bytes at 10G is 7.2 us; a read round trip about 1 us).
+pub const SETTLE_LIMIT_NS: u64 = 1_000_000;
 
 /// The board backend.
 pub struct BoardBackend {
@@ -35,6 +45,7 @@ pub struct BoardBackend {
     cmac_tap: Option<std::rc::Rc<std::cell::Cell<CmacStats>>>,
     last_error: Option<String>,
     mmio_ops: u64,
+    persist: Option<Persist>,
 }
 
 impl std::fmt::Debug for BoardBackend {
@@ -65,9 +76,107 @@ impl BoardBackend {
             cmac_tap: None,
             last_error: None,
             mmio_ops: 0,
+            persist: None,
         };
         b.host_setup()?;
         Ok(b)
+    }
+
+    /// The board card `state` names (as [`super::sim::SimBackend::open`]: `TSNIC_SIM_STATE`,
+    /// `state=PATH|none`, else `sim-board-NAME.state` in the default folder): restored from its
+    /// state file if there is one (a fresh board if not), saved back by [`Backend::close`] (or,
+    /// failing that, when dropped without a panic). A state of another card (the core build's, or
+    /// another board's) is refused, naming both and the `--backend` that opens it.
+    pub fn open(cfg: BoardConfig, state: &StateChoice) -> Result<BoardBackend, DeviceError> {
+        let Some(path) = state.resolve(&board_card_name(cfg))? else {
+            return BoardBackend::new(cfg);
+        };
+        let lock = StateLock::acquire(&path)?;
+        let mut b = match sim_state::read(&path)? {
+            None => BoardBackend::new(cfg)?,
+            Some(bytes) => {
+                if let Some((saved, spec)) = tsnic_sim::state::inspect(&bytes)
+                    .ok()
+                    .and_then(|info| saved_card(&info))
+                {
+                    let want = cfg.model.card_words();
+                    if saved != want {
+                        return Err(DeviceError::SimStateOtherCard {
+                            path: path.display().to_string(),
+                            saved: saved.into(),
+                            want: want.into(),
+                            spec: spec.into(),
+                        });
+                    }
+                }
+                let (card, _info, extra) =
+                    BoardCard::restore(cfg, &bytes).map_err(|e| match e {
+                        tsnic_sim::StateError::Sim(e) => board_err(e),
+                        e => DeviceError::SimState {
+                            path: path.display().to_string(),
+                            why: e.to_string(),
+                        },
+                    })?;
+                let clock = decode_clock(&extra).ok_or_else(|| DeviceError::SimState {
+                    path: path.display().to_string(),
+                    why: "the driver's part of the state is damaged".into(),
+                })?;
+                BoardBackend {
+                    card,
+                    clock,
+                    tap: None,
+                    stats_tap: None,
+                    cmac_tap: None,
+                    last_error: None,
+                    mmio_ops: 0,
+                    persist: None,
+                }
+            }
+        };
+        let read_only = lock.read_only();
+        b.persist = Some(Persist {
+            path,
+            _lock: lock,
+            read_only,
+        });
+        Ok(b)
+    }
+
+    /// Save the card to its state file now, after letting its models fall quiet (no-op for a card
+    /// that does not persist).
+    pub fn save(&mut self) -> Result<(), DeviceError> {
+        let Some(p) = &self.persist else {
+            return Ok(());
+        };
+        let path = p.path.display().to_string();
+        if p.read_only {
+            return Err(DeviceError::SimState {
+                path,
+                why: "its folder is not writable by this user (or is on a read-only file system), so what this command did to the card cannot be saved; use a state file in a writable folder (TSNIC_SIM_STATE or `--backend sim:board,state=PATH`) for commands that change the card".into(),
+            });
+        }
+        if !self.card.settle(SETTLE_LIMIT_NS * 1000) {
+            return Err(DeviceError::SimState {
+                path,
+                why: format!(
+                    "the board did not fall quiet within {SETTLE_LIMIT_NS} ns after the command ({}), so it was not saved; the state file keeps the card as the command before left it",
+                    self.card.quiet().unwrap_or("")
+                ),
+            });
+        }
+        let bytes = self
+            .card
+            .snapshot(&encode_clock(&self.clock), unix_ns())
+            .map_err(|e| DeviceError::SimState {
+                path: path.clone(),
+                why: e.to_string(),
+            })?;
+        sim_state::write_atomic(&self.persist.as_ref().expect("checked above").path, &bytes)
+    }
+
+    /// The state file this card is saved to, if it persists.
+    pub fn state_path(&self) -> Option<&std::path::Path> {
+        self.persist.as_ref().map(|p| p.path.as_path())
     }
 
     /// The host's part after a reset: bus mastering on, MSI-X table entry 0 programmed and unmasked
@@ -179,6 +288,12 @@ impl BoardBackend {
         }
     }
 
+    /// Whether the core's gated blocks are left unclocked where they hold (`BoardConfig::gated`,
+    /// `TSNIC_SIM_GATE=0` turns it off).
+    pub fn gated(&self) -> bool {
+        self.card.gated()
+    }
+
     /// The simulated board (models, counters).
     pub fn card(&mut self) -> &mut BoardCard {
         &mut self.card
@@ -206,8 +321,20 @@ impl BoardBackend {
     }
 }
 
+/// The name of a board's card in its default state file (`sim-board-NAME.state`).
+pub fn board_card_name(cfg: BoardConfig) -> String {
+    format!("board-{}", cfg.model.name())
+}
+
 impl Drop for BoardBackend {
     fn drop(&mut self) {
+        // A kept card not closed (the command failed): save it, as a real card keeps its state
+        // whatever the driver did, unless unwinding from a panic (state of unknown sanity).
+        if self.persist.is_some() && !std::thread::panicking() {
+            if let Err(e) = self.save() {
+                eprintln!("warning: {e}");
+            }
+        }
         // TSNIC_SIM_STATS=1: what the link carried.
         if std::env::var_os("TSNIC_SIM_STATS").is_some() {
             let s = self.card.pcie().stats();
@@ -240,7 +367,7 @@ impl Backend for BoardBackend {
             "SUME build: 256-bit PCIe user interfaces".to_string()
         };
         format!(
-            "sim:board{} (Verilated tsnic_board_core, {build} at {} MHz, MAC clock {:.6} MHz, {}{} Gb/s wire; PCIe Gen3 x{} model, MPS {} MRRS {} RCB {}, {} ns read latency; fresh card, not kept)",
+            "sim:board{} (Verilated tsnic_board_core, {build} at {} MHz, MAC clock {:.6} MHz, {}{} Gb/s wire; PCIe Gen3 x{} model, MPS {} MRRS {} RCB {}, {} ns read latency; {})",
             if c.model.is_alveo() {
                 format!("={}", c.model.name())
             } else {
@@ -254,8 +381,39 @@ impl Backend for BoardBackend {
             p.mps,
             p.mrrs,
             p.rcb,
-            p.read_latency_ns
+            p.read_latency_ns,
+            match &self.persist {
+                Some(p) if p.read_only => format!(
+                    "card read from {} (a read-only location: not saved)",
+                    p.path.display()
+                ),
+                Some(p) => format!("card kept in {}", p.path.display()),
+                None => "fresh card, not kept".into(),
+            }
         )
+    }
+
+    fn saved_state_path(&self) -> Option<std::path::PathBuf> {
+        self.persist
+            .as_ref()
+            .filter(|p| !p.read_only)
+            .map(|p| p.path.clone())
+    }
+
+    fn close_read_only(&mut self) -> Result<(), DeviceError> {
+        if self.persist.as_ref().is_some_and(|p| p.read_only) {
+            // Only read: the card in its read-only location stays as it was saved.
+            self.persist = None;
+            return Ok(());
+        }
+        self.close()
+    }
+
+    fn close(&mut self) -> Result<(), DeviceError> {
+        let r = self.save();
+        // Saved (or failed loudly): nothing more to save at drop; the lock goes with it.
+        self.persist = None;
+        r
     }
 
     fn read32(&mut self, offset: usize) -> u32 {

@@ -49,6 +49,8 @@ typedef struct {
     uint64_t tx_tdata[TSNIC_SIM_WIDE_WORDS];
     uint64_t tx_tkeep, tx_tvalid, tx_tlast, tx_tuser;
     uint64_t pps, stat_dma_rd_err, stat_bar_bad_np, stat_bar_bad_posted;
+    // the core's gated blocks holding at this instant (bits as tsnic_sim_out's sim_gate_hold)
+    uint64_t sim_gate_hold;
 } tsnic_board_out;
 
 #endif

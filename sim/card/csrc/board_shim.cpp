@@ -9,6 +9,11 @@
 // high and the model is evaluated again (registers of those domains update). Plain eval() both
 // times: the board core has two clock domains, so the core shim's single-clock edge shortcut
 // (csrc/shim.cpp, TSNIC_EDGE) does not apply.
+//
+// Gated blocks (built with SIM_GATE = 1; docs/ARCHITECTURE.md, "Gated blocks"): with bit 2 of
+// `edges` (EDGE_GATE) a PCIe clock edge leaves each of the core's gated blocks unclocked where
+// sim_gate_hold (read before the edge, with the outputs) says it holds; without it every block is
+// clocked at every PCIe clock edge. The gated clocks never rise at an instant without the PCIe clock.
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -126,6 +131,7 @@ void get_outputs(TSNIC_BTOP* t, tsnic_board_out* out) {
     out->stat_dma_rd_err = t->stat_dma_rd_err;
     out->stat_bar_bad_np = t->stat_bar_bad_np;
     out->stat_bar_bad_posted = t->stat_bar_bad_posted;
+    out->sim_gate_hold = t->sim_gate_hold;
 }
 
 }  // namespace
@@ -154,10 +160,25 @@ void TSNIC_BFN(step)(void* handle, const tsnic_board_in* in, tsnic_board_out* ou
     t->clk = 0;
     t->tx_clk = 0;
     t->rx_clk = 0;
+    t->sim_gclk = 0;
+    t->sim_gclk_df = 0;
+    t->sim_gclk_cw = 0;
+    t->sim_gclk_fl = 0;
+    t->sim_gclk_rx = 0;
+    t->sim_gclk_rg = 0;
     set_inputs(t, &m->flash_in, in);
     t->eval();
     get_outputs(t, out);
-    if (edges & 1) t->clk = 1;
+    if (edges & 1) {
+        const uint64_t held = (edges & 4) ? out->sim_gate_hold : 0;
+        t->clk = 1;
+        t->sim_gclk = (held & 1) ? 0 : 1;
+        t->sim_gclk_df = (held & 2) ? 0 : 1;
+        t->sim_gclk_cw = (held & 4) ? 0 : 1;
+        t->sim_gclk_fl = (held & 8) ? 0 : 1;
+        t->sim_gclk_rx = (held & 16) ? 0 : 1;
+        t->sim_gclk_rg = (held & 32) ? 0 : 1;
+    }
     if (edges & 2) {
         t->tx_clk = 1;
         t->rx_clk = 1;
@@ -184,3 +205,11 @@ void TSNIC_BFN(flash_io)(void* handle, const tsnic_sim_flash_in* in, tsnic_sim_f
 }
 
 }  // extern "C"
+
+// Save/restore of the board model (the kept board card): csrc/save.cpp, as on the core build, with
+// this shim's model and symbol prefix (TSNIC_BFN(save), TSNIC_BFN(restore)).
+namespace {
+typedef BoardModel Model;
+}  // namespace
+#define TSNIC_FN(x) TSNIC_BFN(x)
+#include "save.cpp"

@@ -325,6 +325,8 @@ macro_rules! port_words {
 }
 port_words!(PortsIn);
 port_words!(PortsOut);
+port_words!(crate::board::ffi::BoardIn);
+port_words!(crate::board::ffi::BoardOut);
 
 /// Which Verilated configuration to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

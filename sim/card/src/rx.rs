@@ -131,6 +131,24 @@ impl RxPort {
         &self.arrivals
     }
 
+    /// Append what a kept card keeps of an idle RX line ([`crate::state`]; nothing queued): when the
+    /// line is free again and the time of the last edge. Counters and arrival records belong to the
+    /// observing process.
+    pub(crate) fn save_state(&self, e: &mut crate::state::Enc) {
+        e.u64(self.free_ps);
+        e.u64(self.now_ps);
+    }
+
+    /// Load what [`RxPort::save_state`] wrote.
+    pub(crate) fn restore_state(
+        &mut self,
+        d: &mut crate::state::Dec<'_>,
+    ) -> Result<(), crate::state::StateError> {
+        self.free_ps = d.u64("RX line free time")?;
+        self.now_ps = d.u64("RX line time")?;
+        Ok(())
+    }
+
     /// Take the recorded arrivals.
     pub fn take_arrivals(&mut self) -> Vec<RxArrival> {
         std::mem::take(&mut self.arrivals)

@@ -67,6 +67,16 @@ pub enum StateError {
         /// Clock period asked for.
         want_ps: u64,
     },
+    /// A board card where a core-build card is wanted, or the other way round, or another board.
+    #[error("the state holds {saved}, this command wants {want}: use `--backend {spec}` for the saved card, or another state file (TSNIC_SIM_STATE or `state=PATH`) for this one")]
+    OtherKind {
+        /// What the file holds.
+        saved: String,
+        /// What the command asked for.
+        want: String,
+        /// The `--backend` that opens the saved card.
+        spec: String,
+    },
     /// The model cannot be saved (no core, or a model without save/restore).
     #[error("this simulated card cannot be saved or restored: {0}")]
     Unsupported(String),
@@ -93,11 +103,18 @@ pub struct StateInfo {
     pub cycle: u64,
     /// Bytes of the Verilated model's state.
     pub model_bytes: usize,
+    /// The board build that saved it (`sim:board[=NAME]`: `tsnic_board_core`), `None` for a card
+    /// of the core build. Its `width` is the board's (256 bits on the SUME, 512 on the Alveos) and
+    /// `cycle` counts PCIe user clock cycles.
+    pub board: Option<crate::board::BoardModel>,
 }
 
 impl StateInfo {
     /// True when this build can restore it (same fingerprint).
     pub fn matches_this_build(&self) -> bool {
+        if let Some(b) = self.board {
+            return b.fingerprint() == Some(self.fingerprint.as_str());
+        }
         [ffi::CoreSize::Shipped, ffi::CoreSize::Small]
             .into_iter()
             .any(|size| ffi::fingerprint(self.width, size) == Some(self.fingerprint.as_str()))
@@ -214,6 +231,33 @@ fn width_from(code: u8) -> Result<Width, StateError> {
     }
 }
 
+/// The card code of a board build's state (in the width's place: 0x10 + the board's index in
+/// [`crate::board::BoardModel::ALL`]).
+pub(crate) fn board_code(b: crate::board::BoardModel) -> u8 {
+    0x10 + crate::board::BoardModel::ALL
+        .iter()
+        .position(|&m| m == b)
+        .unwrap_or(0) as u8
+}
+
+/// The card in a state: (width, board) from its code.
+fn card_from(code: u8) -> Result<(Width, Option<crate::board::BoardModel>), StateError> {
+    match code {
+        0x10..=0x13 => {
+            let b = crate::board::BoardModel::ALL[usize::from(code - 0x10)];
+            Ok((
+                if b.is_alveo() {
+                    Width::W512
+                } else {
+                    Width::W256
+                },
+                Some(b),
+            ))
+        }
+        c => Ok((width_from(c)?, None)),
+    }
+}
+
 /// Check magic, format and CRC; return the body (between the version and the CRC).
 fn body(bytes: &[u8]) -> Result<&[u8], StateError> {
     if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
@@ -245,18 +289,18 @@ fn body(bytes: &[u8]) -> Result<&[u8], StateError> {
 }
 
 /// The header fields at the start of the body.
-struct Head<'a> {
-    info: StateInfo,
-    dec: Dec<'a>,
+pub(crate) struct Head<'a> {
+    pub(crate) info: StateInfo,
+    pub(crate) dec: Dec<'a>,
 }
 
-fn head(bytes: &[u8]) -> Result<Head<'_>, StateError> {
+pub(crate) fn head(bytes: &[u8]) -> Result<Head<'_>, StateError> {
     let mut d = Dec::new(body(bytes)?);
     let fp = d.bytes("fingerprint")?;
     let fingerprint = std::str::from_utf8(fp)
         .map_err(|_| StateError::Corrupt("fingerprint is not text".into()))?
         .to_string();
-    let width = width_from(d.u8("width")?)?;
+    let (width, board) = card_from(d.u8("width")?)?;
     let clk_period_ps = d.u64("clock period")?;
     let saved_unix_ns = d.u64("save time")?;
     let cycle = d.u64("cycle")?;
@@ -269,6 +313,7 @@ fn head(bytes: &[u8]) -> Result<Head<'_>, StateError> {
             saved_unix_ns,
             cycle,
             model_bytes,
+            board,
         },
         dec: d,
     })
@@ -320,6 +365,16 @@ impl SimCard {
     pub fn restore(cfg: Config, bytes: &[u8]) -> Result<(SimCard, StateInfo, Vec<u8>), StateError> {
         cfg.check()?;
         let Head { info, mut dec } = head(bytes)?;
+        if let Some(b) = info.board {
+            return Err(StateError::OtherKind {
+                saved: b.card_words().into(),
+                want: format!(
+                    "a {}-bit card of the core build (tsnic_core)",
+                    cfg.width.bytes() * 8
+                ),
+                spec: b.spec().into(),
+            });
+        }
         let this = ffi::fingerprint(info.width, cfg.size);
         if this != Some(info.fingerprint.as_str()) {
             return Err(match this {

@@ -78,6 +78,28 @@ impl Cmac {
         }
     }
 
+    /// A packet has started and not ended on tx_axis.
+    pub fn in_packet(&self) -> bool {
+        self.in_packet
+    }
+
+    /// Append what a kept board card keeps ([`crate::state`]): tready as computed at the last edge
+    /// and whether a packet is open. The counters belong to the observing process.
+    pub(crate) fn save_state(&self, e: &mut crate::state::Enc) {
+        e.bool(self.ready);
+        e.bool(self.in_packet);
+    }
+
+    /// Load what [`Cmac::save_state`] wrote.
+    pub(crate) fn restore_state(
+        &mut self,
+        d: &mut crate::state::Dec<'_>,
+    ) -> Result<(), crate::state::StateError> {
+        self.ready = d.bool("CMAC tready")?;
+        self.in_packet = d.bool("CMAC packet open")?;
+        Ok(())
+    }
+
     /// The settings.
     pub fn config(&self) -> &CmacConfig {
         &self.cfg

@@ -21,15 +21,20 @@
 //! frame (RX_SOF_IN = 1); on the Alveos the RX line model of the core build ([`RxPort`]) drives the
 //! 512-bit RX stream on the MAC clock (RX_SOF_IN = 0: the core stamps the first beat).
 //!
+//! The core's gated blocks are left unclocked where they hold ([`BoardConfig::gated`], exact:
+//! `cosim_fastforward`'s board tests), and the card can be saved and restored between commands
+//! ([`BoardCard::snapshot`], [`BoardCard::restore`]: module `state`).
+//!
 //! What this slice does not have yet (issue 31): the MAC as the SUME has it (tsnic_axis_downsize and
 //! tsnic_xgmii_tx/_rx: the [`Wire`] model takes the 256-bit stream on the MAC clock instead, and
-//! [`xgmii_rx`] gives tsnic_xgmii_rx's output), the flash pins (pulled up), the idle fast-forward and gated clocks (every edge is
-//! evaluated), saving the card between commands, link flow-control credits, poisoned completions
-//! and completion timeouts.
+//! [`xgmii_rx`] gives tsnic_xgmii_rx's output), the idle fast-forward (every edge is evaluated: a
+//! jump cannot reproduce the MAC domains' disciplined PHC copies, tsnic_td_sink, bit for bit; docs/
+//! ARCHITECTURE.md), link flow-control credits, poisoned completions and completion timeouts.
 
 pub mod cmac;
 pub mod ffi;
 pub mod pcie;
+mod state;
 pub mod xgmii_rx;
 
 use crate::ffi::{FlashOut, PortsIn, PortsOut};
@@ -39,7 +44,7 @@ use crate::wire::{LineRate, Wire};
 use crate::{FlashPins, SimError};
 pub use cmac::{Cmac, CmacConfig, CmacStats};
 pub use ffi::BoardModel;
-use ffi::{BoardIn, BoardOut, BoardRtl, EDGE_CLK, EDGE_MAC};
+use ffi::{BoardIn, BoardOut, BoardRtl, EDGE_CLK, EDGE_GATE, EDGE_MAC};
 pub use pcie::{LinkStats, PcieConfig, PcieModel, PcieStats};
 pub use xgmii_rx::XgmiiRx;
 
@@ -78,6 +83,10 @@ pub struct BoardConfig {
     pub mmio_timeout_ns: u64,
     /// The link, the hard block and the host.
     pub pcie: PcieConfig,
+    /// Leave the core's gated blocks unclocked at the PCIe clock edges where they hold
+    /// (docs/ARCHITECTURE.md, "Gated blocks"; exact: `cosim_fastforward`'s board tests compare it
+    /// with every block clocked). On by default; `TSNIC_SIM_GATE=0` turns it off.
+    pub gated: bool,
 }
 
 impl Default for BoardConfig {
@@ -93,6 +102,7 @@ impl Default for BoardConfig {
             reset_cycles: 16,
             mmio_timeout_ns: 400_000,
             pcie: PcieConfig::default(),
+            gated: true,
         }
     }
 }
@@ -152,6 +162,10 @@ pub struct BoardCard {
     reset_left: u64,
     /// MSI-X interrupts the host has taken ([`BoardCard::run_until_irq_or_ps`]).
     irqs_taken: u64,
+    /// [`EDGE_GATE`] with every PCIe clock edge, or 0 (every block clocked).
+    gate: u64,
+    /// Per gated block (`crate::GATED_BLOCKS`), the PCIe clock edges at which it was not clocked.
+    gate_held: [u64; crate::GATED_BLOCKS.len()],
 }
 
 impl std::fmt::Debug for BoardCard {
@@ -182,6 +196,19 @@ impl BoardCard {
 
     /// Around any [`BoardRtl`].
     pub fn with_rtl(cfg: BoardConfig, rtl: Box<dyn BoardRtl>) -> Result<BoardCard, SimError> {
+        let mut c = BoardCard::unreset(cfg, rtl)?;
+        c.inp.rst = 1;
+        c.inp.tx_rst = 1;
+        let end = cfg.reset_cycles.max(1) * cfg.clk_period_ps;
+        c.run_until_ps(end);
+        c.inp.rst = 0;
+        c.inp.tx_rst = 0;
+        Ok(c)
+    }
+
+    /// The models around `rtl` at time 0, nothing run (a fresh card resets it; a restored one loads
+    /// its state).
+    fn unreset(cfg: BoardConfig, rtl: Box<dyn BoardRtl>) -> Result<BoardCard, SimError> {
         cfg.pcie.check().map_err(SimError::BadConfig)?;
         if cfg.clk_period_ps == 0 || cfg.mac_period_ps == 0 || cfg.mac_period_den == 0 {
             return Err(SimError::BadConfig("clock periods must be above 0".into()));
@@ -237,15 +264,15 @@ impl BoardCard {
             flash: None,
             reset_left: 0,
             irqs_taken: 0,
+            gate: if cfg.gated && std::env::var("TSNIC_SIM_GATE").as_deref() != Ok("0") {
+                EDGE_GATE
+            } else {
+                0
+            },
+            gate_held: [0; crate::GATED_BLOCKS.len()],
         };
         // the board core takes every RX beat (s_axis_rx_tready is 1 with MAC_DOMAIN = 1)
         c.wire_out.s_axis_rx_tready = 1;
-        c.inp.rst = 1;
-        c.inp.tx_rst = 1;
-        let end = cfg.reset_cycles.max(1) * cfg.clk_period_ps;
-        c.run_until_ps(end);
-        c.inp.rst = 0;
-        c.inp.tx_rst = 0;
         Ok(c)
     }
 
@@ -332,7 +359,15 @@ impl BoardCard {
                 }
             }
         }
+        if edges & EDGE_CLK != 0 {
+            edges |= self.gate;
+        }
         self.rtl.step(&self.inp, &mut self.out, edges);
+        if edges & EDGE_GATE != 0 && self.out.sim_gate_hold != 0 {
+            for (i, n) in self.gate_held.iter_mut().enumerate() {
+                *n += (self.out.sim_gate_hold >> i) & 1;
+            }
+        }
         if edges & EDGE_CLK != 0 {
             self.pcie.clock(&self.inp, &self.out, t, &mut self.mem);
             self.clk_cycles += 1;
@@ -537,5 +572,16 @@ impl BoardCard {
     /// The PPS output at the last PCIe clock edge.
     pub fn pps(&self) -> bool {
         self.out.pps == 1
+    }
+
+    /// Whether the core's gated blocks are left unclocked where they hold ([`BoardConfig::gated`]).
+    pub fn gated(&self) -> bool {
+        self.gate != 0
+    }
+
+    /// Per gated block (`crate::GATED_BLOCKS` order), the PCIe clock edges at which it held and was
+    /// not clocked so far.
+    pub fn gate_held(&self) -> [u64; crate::GATED_BLOCKS.len()] {
+        self.gate_held
     }
 }

@@ -483,6 +483,46 @@ impl PcieModel {
             || !self.rq_dw.is_empty()
     }
 
+    /// True while an MSI-X message's answer (sent or fail) is owed to the card at the next edge.
+    pub fn msix_owed(&self) -> bool {
+        self.msix_reply.is_some()
+    }
+
+    /// Append what a kept board card keeps of the link and the host ([`crate::state`]), taken when
+    /// nothing is in flight ([`PcieModel::busy`] false, no MSI-X answer owed): the configuration
+    /// space the host set, each direction's free time and owed DLLP bytes, the host's read sequence
+    /// (its jitter) and the next CQ tag. Counters and BAR0 completions not yet taken belong to the
+    /// process that drove the card, as the interrupt it did not wait for.
+    pub(crate) fn save_state(&self, e: &mut crate::state::Enc) {
+        e.bool(self.bus_master);
+        e.bool(self.msix_enable);
+        e.bool(self.msix_mask);
+        for l in [&self.down, &self.up] {
+            e.u64(l.free_fs);
+            e.u64(l.owed);
+        }
+        e.u64(self.read_seq);
+        e.u8(self.cq_tag);
+    }
+
+    /// Load what [`PcieModel::save_state`] wrote into a fresh model.
+    pub(crate) fn restore_state(
+        &mut self,
+        d: &mut crate::state::Dec<'_>,
+    ) -> Result<(), crate::state::StateError> {
+        self.bus_master = d.bool("bus master enable")?;
+        self.msix_enable = d.bool("MSI-X enable")?;
+        self.msix_mask = d.bool("MSI-X mask")?;
+        for down in [true, false] {
+            let l = if down { &mut self.down } else { &mut self.up };
+            l.free_fs = d.u64("link free time")?;
+            l.owed = d.u64("link DLLP bytes owed")?;
+        }
+        self.read_seq = d.u64("host read sequence")?;
+        self.cq_tag = d.u8("next CQ tag")?;
+        Ok(())
+    }
+
     /// A CQ request (one dword at BAR0 `offset`) sent by the host at `now_ps`; returns its tag.
     fn bar_request(&mut self, now_ps: u64, offset: u32, write: Option<u32>) -> u8 {
         let tag = self.cq_tag;
