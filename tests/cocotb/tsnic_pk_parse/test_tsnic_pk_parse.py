@@ -162,18 +162,18 @@ def model(beats):
     """Expected records per queue from the beats (in input order): each queue's valid units
     concatenated, then parsed from the start."""
     seen = {}
-    for bt in beats:
+    for k, bt in enumerate(beats):
         for lane in range(bt["lo"], bt["hi"]):
             v = (bt["data"] >> (64 * lane)) & M64
             seen.setdefault(bt["queue"], []).append(
-                ((bt["unit"] + lane) & M16, v, (bt["buf"] + 8 * lane) % (1 << BUF_AW), bt["prod"]))
+                ((bt["unit"] + lane) & M16, v, (bt["buf"] + 8 * lane) % (1 << BUF_AW), bt["prod"], k))
     exp = {}
     for q, us in seen.items():
         out = exp.setdefault(q, [])
         base = 0
         i = 0
         while i < len(us):
-            unit, v, addr, prod = us[i]
+            unit, v, addr, prod, k = us[i]
             length, kind, flags, off = v & M16, (v >> 16) & 0xFF, (v >> 24) & 0xFF, v >> 32
             rec = dict(queue=q, unit=unit, addr=addr, len=length, kind=kind, halt=0)
             avail = (prod - unit) & M16
@@ -187,6 +187,8 @@ def model(beats):
             if kind == C.PK_TYPE_BASE:
                 if i + 1 < len(us):
                     base = us[i + 1][1]
+                    if us[i + 1][4] != k:
+                        COVER["base value in a later beat"] = COVER.get("base value in a later beat", 0) + 1
                 i += 2
                 continue
             asap = flags & C.PK_FLAG_ASAP
@@ -213,6 +215,7 @@ def model(beats):
 # the bench
 
 FIELDS = ("queue", "unit", "addr", "len", "kind", "reason", "halt")
+COVER = {}     # model-side counts of cases the random test must have reached
 
 
 class TB:
@@ -437,6 +440,9 @@ async def test_random(dut):
     await tb.reset()
     rounds = 3 if SOAK else 2
     total = 0
+    COVER.clear()
+    reasons = set()
+    asap = 0
     for rnd in range(rounds):
         streams = {}
         for q in range(NQ):
@@ -445,6 +451,9 @@ async def test_random(dut):
             streams[q] = (u, p, rng.getrandbits(16))
         beats = build(rng, streams, cut_p=0.3, buf_start=rng.getrandbits(BUF_AW) & ~(DATA_W // 8 - 1))
         exp = model(beats)
+        for recs in exp.values():
+            reasons |= {r["reason"] for r in recs}
+            asap += sum(r.get("asap", 0) for r in recs)
         tb.got.clear()
         tb.ready_p = 0.7
         await tb.send(beats, gap_p=0.15)
@@ -453,7 +462,12 @@ async def test_random(dut):
         tb.ready_p = 1.0
         for q in range(NQ):
             await tb.clear(q)
-    dut._log.info("random (seed %d): %d records in %d rounds as the model says", seed, total, rounds)
+    dut._log.info("random (seed %d): %d records in %d rounds as the model says; reasons %s, %d ASAP, "
+                  "%s", seed, total, rounds, sorted(reasons), asap, COVER)
+    all_reasons = {C.REJECT_NONE, C.REJECT_ZERO_LEN, C.REJECT_OVERSIZE, C.REJECT_BAD_FLAGS,
+                   C.REJECT_PK_BAD_TYPE, C.REJECT_PK_TRUNCATED, C.REJECT_PK_TOO_EARLY}
+    assert reasons == all_reasons, f"the random streams did not reach reasons {all_reasons - reasons}"
+    assert asap and COVER.get("base value in a later beat"), "random streams missed ASAP or a split BASE"
 
 
 @cocotb.test()
