@@ -92,6 +92,8 @@ COST_HINT = {
     "tsnic_rx_regs": 2,
     "tsnic_pk_parse[w64]": 13,      # measured 2026-12-07 (CPU s of the make; 37 s wall at load 7)
     "tsnic_pk_parse[w512]": 8,
+    "tsnic_pk_buf[w64]": 8,         # measured 2026-12-07
+    "tsnic_pk_buf[w512]": 6,
 }
 UNKNOWN_COST = 1000
 
