@@ -15,20 +15,26 @@
 //   s_buf_addr  byte address in the packed buffer of unit 0 of the beat (2^BUF_AW bytes; the fetch
 //               keeps each queue's stream in linked 512-byte chunks, so only the beat's own units
 //               are known to be contiguous)
-// Per-queue state (units to skip to the next record, a BASE value pending, halted, base_ns) lives in
+// Per-queue state (units to skip to the next record, a BASE value pending, halted, base_ns, the open
+// frame: the one whose body runs past the beats seen so far, with its record word, unit, address) lives in
 // a RAM of 2^QUEUE_W words, written through on every change and read when a beat of another queue
 // comes up (one idle cycle per change of queue). s_clr_* zeroes one queue's state (the fetch sends
 // it when a packed queue is enabled; taken only while no beat is held here).
 //
-// Output m_rec_*, one per FRAME or malformed record, in stream order per queue:
+// Output m_rec_*, one per FRAME or malformed record, in stream order per queue. A FRAME is emitted
+// once the beat holding its last unit has come (the whole frame is in the buffer: the transmit side
+// may read it at once); a malformed record at its header. Fields:
 //   queue, unit (the record's unit index), addr (buffer byte address of the record: the frame's bytes
-//   follow it in the queue's chunk chain, and may not all have arrived yet), len, kind, launch_ns (base_ns + launch_off; the PHC time for ASAP), asap,
+//   follow it in the queue's chunk chain), len, kind, launch_ns (base_ns + launch_off, base_ns as at
+//   the record; the PHC time at emission for ASAP), asap,
 //   reason (0: a valid frame to schedule; else the REJECT_* code), halt (the record halted the queue:
 //   PK_BAD_TYPE or PK_TRUNCATED). Reason order: PK_BAD_TYPE, PK_TRUNCATED, ZERO_LEN, OVERSIZE,
 //   BAD_FLAGS, PK_TOO_EARLY (launch_ns > phc_ns + cfg_ahead_ns, not for ASAP).
 //
-// Throughput: one record per cycle, and a beat per cycle while its records allow (a beat whose units
-// hold k record starts takes max(1, k) cycles), plus one idle cycle when the queue changes. DMA read
+// Throughput: one header and at most one emitted record per cycle, and a beat per cycle while its
+// records allow (a beat whose units hold k record starts takes max(1, k) cycles, one more when an
+// open frame ends in it and the header after it would emit too), plus one idle cycle when the queue
+// changes. DMA read
 // errors are not seen here (the fetch, not built yet, completes those records DMA_ERROR).
 `resetall
 `timescale 1ns / 1ps
@@ -86,7 +92,9 @@ generate
 endgenerate
 
 localparam SPAN_W = 14;                  // units after a record header: ceil(65535 / 8) = 8192
-localparam ST_W   = SPAN_W + 2 + 64;     // per-queue state: skip, pend, halted, base_ns
+// per-queue state: skip, pend, halted, base_ns, and the open frame (one whose body runs past the
+// beats seen so far): open, its record word, unit and buffer address
+localparam ST_W   = SPAN_W + 2 + 64 + 1 + 64 + 16 + BUF_AW;
 
 // ------------------------------------------------------------------------------------------------
 // Input skid (s_ready from a register) and the lane precompute of the beat entering the work stage
@@ -120,7 +128,7 @@ wire                n_valid = sk_valid || (s_valid && s_ready);
 //   span: units after the header to the next record (FRAME ceil(len/8), BASE 1, bad 0)
 //   bad, base, trunc (record runs past PROD), ge (the record reaches the beat's end: rem <= span),
 //   d = span - rem (units to skip in later beats), nxt = i + 1 + span (next header, when !ge)
-wire [UPB-1:0]        n_bad, n_base, n_trunc, n_ge;
+wire [UPB-1:0]        n_bad, n_base, n_trunc, n_ge, n_opens;
 wire [UPB*SPAN_W-1:0] n_d;
 wire [UPB*CW-1:0]     n_nxt;
 
@@ -143,6 +151,9 @@ generate
         assign n_trunc[gi] = (isf || isb) && (need > {1'b0, avail});
         assign n_ge[gi]    = ({{(SPAN_W-CW-1){1'b0}}, rem} <= span);
         assign n_d[SPAN_W*gi +: SPAN_W] = span - {{(SPAN_W-CW-1){1'b0}}, rem};
+        // a FRAME whose body runs past this beat (rem < span): emitted when its body ends
+        assign n_opens[gi] = isf && ({{(SPAN_W-CW-1){1'b0}}, rem} < span)
+                             && !((isf || isb) && (need > {1'b0, avail}));
         assign n_nxt[CW*gi +: CW] = LI[CW-1:0] + 1'b1 + span[CW-1:0];
     end
 endgenerate
@@ -156,6 +167,7 @@ reg [15:0]          w_unit = 16'd0;
 reg [CW:0]          w_hi = {(CW+1){1'b0}};
 reg [BUF_AW-1:0]    w_buf = {BUF_AW{1'b0}};
 reg [UPB-1:0]       w_bad = {UPB{1'b0}}, w_base = {UPB{1'b0}}, w_trunc = {UPB{1'b0}}, w_ge = {UPB{1'b0}};
+reg [UPB-1:0]       w_opens = {UPB{1'b0}};
 reg [UPB*SPAN_W-1:0] w_d = {(UPB*SPAN_W){1'b0}};
 reg [UPB*CW-1:0]    w_nxt = {(UPB*CW){1'b0}};
 reg [CW-1:0]        c = {CW{1'b0}};          // cursor: the next unit of the beat to look at
@@ -168,6 +180,10 @@ reg [SPAN_W-1:0]    skip = {SPAN_W{1'b0}};
 reg                 pend = 1'b0;
 reg                 halted = 1'b0;
 reg [63:0]          base = 64'd0;
+reg                 open = 1'b0;
+reg [63:0]          o_w = 64'd0;
+reg [15:0]          o_unit = 16'd0;
+reg [BUF_AW-1:0]    o_addr = {BUF_AW{1'b0}};
 
 wire [ST_W-1:0]     ram_rd;
 reg                 ram_we;
@@ -213,21 +229,32 @@ wire [CW-1:0]       h_nxt = w_nxt[CW*pos +: CW];
 wire [CW:0]         c_inc = {1'b0, c} + 1'b1;
 wire [BUF_AW-1:0]   pos_off = {{(BUF_AW-CW-3){1'b0}}, pos, 3'b000};   // 8 * pos: the record's address
 
+// the header at pos: a FRAME whose body runs past this beat opens (emitted when the body ends);
+// anything else that is not a BASE is emitted now
+wire                h_opens = w_opens[pos];
+wire                h_emits = !h_base && !h_opens;
+
 reg                 pop;                     // the beat is done this cycle
 reg                 emit;
+reg                 emit_open;               // the record emitted is the open frame
 reg [CW-1:0]        c_n;
 reg [SPAN_W-1:0]    skip_n;
 reg                 pend_n, halted_n;
 reg [63:0]          base_n;
+reg                 open_n;
+reg                 take_open;               // the header at pos becomes the open frame
 
 always @* begin
     pop = 1'b0;
     emit = 1'b0;
+    emit_open = 1'b0;
     c_n = c;
     skip_n = skip;
     pend_n = pend;
     halted_n = halted;
     base_n = base;
+    open_n = open;
+    take_open = 1'b0;
     if (w_run) begin
         if (halted) begin
             pop = 1'b1;
@@ -239,14 +266,37 @@ always @* begin
         end else if (skip_all) begin
             skip_n = skip - {{(SPAN_W-CW-1){1'b0}}, n_left};
             pop = 1'b1;
+            if (open && skip_n == {SPAN_W{1'b0}}) begin
+                // the open frame's body ends with this beat
+                emit = 1'b1;
+                emit_open = 1'b1;
+                open_n = 1'b0;
+            end
+        end else if (open && h_emits) begin
+            // the open frame's body ends inside this beat, and the header after it would emit
+            // too: the open frame now, the header next cycle
+            emit = 1'b1;
+            emit_open = 1'b1;
+            open_n = 1'b0;
+            skip_n = {SPAN_W{1'b0}};
+            c_n = pos;
         end else begin
             skip_n = {SPAN_W{1'b0}};
+            if (open) begin
+                emit = 1'b1;
+                emit_open = 1'b1;
+                open_n = 1'b0;
+            end
             if (h_bad || h_trunc) begin
                 emit = 1'b1;
                 halted_n = 1'b1;
                 pop = 1'b1;
             end else begin
-                emit = !h_base;
+                if (h_emits) emit = 1'b1;
+                if (h_opens) begin
+                    open_n = 1'b1;
+                    take_open = 1'b1;
+                end
                 if (h_base) base_n = u_val;
                 if (h_base && pos_rem == {(CW+1){1'b0}}) begin
                     // the BASE value is the first unit of the queue's next beat
@@ -264,13 +314,19 @@ always @* begin
     end
 end
 
+wire [15:0]         h_unit = w_unit + {{(16-CW){1'b0}}, pos};
+wire [BUF_AW-1:0]   h_addr = w_buf + pos_off;
+wire [63:0]         o_w_n = take_open ? u_pos : o_w;
+wire [15:0]         o_unit_n = take_open ? h_unit : o_unit;
+wire [BUF_AW-1:0]   o_addr_n = take_open ? h_addr : o_addr;
+
 wire w_take = !w_valid || pop;               // the work stage loads the next beat
 wire w_load = w_take && n_valid;
 
 always @* begin
     ram_we = 1'b0;
     ram_wa = st_q;
-    ram_wd = {skip_n, pend_n, halted_n, base_n};
+    ram_wd = {skip_n, pend_n, halted_n, base_n, open_n, o_w_n, o_unit_n, o_addr_n};
     if (init_busy) begin
         ram_we = 1'b1;
         ram_wa = init_q;
@@ -312,6 +368,7 @@ always @(posedge clk) begin
         w_base <= n_base;
         w_trunc <= n_trunc;
         w_ge <= n_ge;
+        w_opens <= n_opens;
         w_d <= n_d;
         w_nxt <= n_nxt;
         c <= n_lo;
@@ -322,6 +379,10 @@ always @(posedge clk) begin
     pend <= pend_n;
     halted <= halted_n;
     base <= base_n;
+    open <= open_n;
+    o_w <= o_w_n;
+    o_unit <= o_unit_n;
+    o_addr <= o_addr_n;
     // a beat of another queue: its state comes from the RAM (read at this load) next cycle
     st_load <= 1'b0;
     if (w_load && !(st_ok && n_queue == st_q)) begin
@@ -330,7 +391,7 @@ always @(posedge clk) begin
         st_ok <= 1'b1;
     end
     if (st_load) begin
-        {skip, pend, halted, base} <= ram_rd;
+        {skip, pend, halted, base, open, o_w, o_unit, o_addr} <= ram_rd;
     end
     if (s_clr_valid && s_clr_ready && s_clr_queue == st_q) begin
         st_ok <= 1'b0;
@@ -342,12 +403,20 @@ always @(posedge clk) begin
     end
     if (emit) begin
         e_queue <= st_q;
-        e_unit <= w_unit + {{(16-CW){1'b0}}, pos};
-        e_addr <= w_buf + pos_off;
-        e_w <= u_pos;
         e_base <= base;
-        e_bad <= h_bad;
-        e_trunc <= h_trunc;
+        if (emit_open) begin
+            e_unit <= o_unit;
+            e_addr <= o_addr;
+            e_w <= o_w;
+            e_bad <= 1'b0;
+            e_trunc <= 1'b0;
+        end else begin
+            e_unit <= h_unit;
+            e_addr <= h_addr;
+            e_w <= u_pos;
+            e_bad <= h_bad;
+            e_trunc <= h_trunc;
+        end
     end
 
     if (rst) begin
@@ -360,6 +429,7 @@ always @(posedge clk) begin
         pend <= 1'b0;
         halted <= 1'b0;
         base <= 64'd0;
+        open <= 1'b0;
         e_valid <= 1'b0;
     end
 end

@@ -8,8 +8,9 @@ garbage), reads of different queues interleaved, with random input gaps and outp
 
 The reference model does not walk beats: it concatenates each queue's units in [lo, hi) in arrival
 order and parses that list record by record from the start (base_ns, the reasons in their order, the
-halt on a bad kind or a record past PROD). The DUT must emit exactly the model's records per queue,
-in order, with every field; ASAP launch times must be a PHC value between the start of the test and
+halt on a bad kind or a record past PROD; a FRAME is emitted once its last unit has come, a
+malformed record at its header). The DUT must emit exactly the model's records per queue, in order,
+with every field, each after the beat holding its last unit was taken; ASAP launch times must be a PHC value between the start of the test and
 the record's output; nothing for BASE records or after a halt. The output must hold while stalled.
 """
 
@@ -177,6 +178,7 @@ def model(beats):
             length, kind, flags, off = v & M16, (v >> 16) & 0xFF, (v >> 24) & 0xFF, v >> 32
             rec = dict(queue=q, unit=unit, addr=addr, len=length, kind=kind, halt=0)
             avail = (prod - unit) & M16
+            rec["end_beat"] = k
             if kind not in (C.PK_TYPE_FRAME, C.PK_TYPE_BASE):
                 out.append(dict(rec, reason=C.REJECT_PK_BAD_TYPE, halt=1))
                 break
@@ -184,6 +186,10 @@ def model(beats):
             if span + 1 > avail:
                 out.append(dict(rec, reason=C.REJECT_PK_TRUNCATED, halt=1))
                 break
+            if kind == C.PK_TYPE_FRAME and span:
+                if i + span >= len(us):
+                    break                 # the body has not all come: not emitted yet
+                rec["end_beat"] = us[i + span][4]
             if kind == C.PK_TYPE_BASE:
                 if i + 1 < len(us):
                     base = us[i + 1][1]
@@ -302,6 +308,7 @@ class TB:
         whether the next rising edge takes it. Returns the cycles of the first and last beats taken."""
         dut = self.dut
         first = last = None
+        self.taken = []
         await FallingEdge(dut.clk)
         for bt in beats:
             while random.random() < gap_p:
@@ -319,6 +326,7 @@ class TB:
                 await ReadOnly()
                 taken = bool(dut.s_ready.value)
                 if taken:
+                    self.taken.append(self.cycle)
                     last = self.cycle
                     if first is None:
                         first = self.cycle
@@ -355,6 +363,10 @@ class TB:
                 else:
                     assert y["launch"] == x["launch"], f"{label} queue {q} record {i}: launch {y['launch']:#x} != {x['launch']:#x}"
             assert len(g) == len(e), f"{label} queue {q}: {len(g)} records, model {len(e)}"
+            for i, (x, y) in enumerate(zip(e, g)):
+                t_in = self.taken[x["end_beat"]]
+                assert (y["phc_out"] - PHC0) // PHC_STEP > t_in, \
+                    f"{label} queue {q} record {i}: out in cycle {(y['phc_out'] - PHC0) // PHC_STEP}, its last unit came in cycle {t_in}"
         return sum(len(v) for v in exp.values())
 
 
