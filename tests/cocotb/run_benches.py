@@ -94,6 +94,8 @@ COST_HINT = {
     "tsnic_pk_parse[w512]": 8,
     "tsnic_pk_buf[w64]": 8,         # measured 2026-12-07
     "tsnic_pk_buf[w512]": 6,
+    "tsnic_pk_rdmux[w64]": 6,       # measured 2026-12-07 (make's CPU)
+    "tsnic_pk_rdmux[w512]": 3,
 }
 UNKNOWN_COST = 1000
 
