@@ -87,16 +87,25 @@ pub enum RejectReason {
     OutsideWindow = 3,
     /// A reserved flag bit is set.
     BadFlags = 4,
+    /// Packed queue: a record whose kind is neither PK_TYPE_FRAME nor PK_TYPE_BASE. Its length is unknown, so the queue's stream is halted at it (nothing after it is parsed; the driver disables and re-initialises the queue).
+    PkBadType = 5,
+    /// Packed queue: a FRAME record whose frame extends past Q_PROD (PROD must be on a record boundary). The stream is halted at it, as for PK_BAD_TYPE.
+    PkTruncated = 6,
+    /// Packed queue: the launch time was further ahead of the PHC, when the record was parsed, than the post-ahead bound of the packed buffer (docs/DATAPATH.md, "Packed transmit format"). The stream continues.
+    PkTooEarly = 7,
 }
 
 impl RejectReason {
     /// Every value, in code order.
-    pub const ALL: [RejectReason; 5] = [
+    pub const ALL: [RejectReason; 8] = [
         RejectReason::None,
         RejectReason::ZeroLen,
         RejectReason::Oversize,
         RejectReason::OutsideWindow,
         RejectReason::BadFlags,
+        RejectReason::PkBadType,
+        RejectReason::PkTruncated,
+        RejectReason::PkTooEarly,
     ];
 
     /// The code as the card writes it, or `None` for a code the contract does not define.
@@ -107,6 +116,9 @@ impl RejectReason {
             2 => Some(RejectReason::Oversize),
             3 => Some(RejectReason::OutsideWindow),
             4 => Some(RejectReason::BadFlags),
+            5 => Some(RejectReason::PkBadType),
+            6 => Some(RejectReason::PkTruncated),
+            7 => Some(RejectReason::PkTooEarly),
             _ => None,
         }
     }
@@ -119,6 +131,9 @@ impl RejectReason {
             RejectReason::Oversize => "OVERSIZE",
             RejectReason::OutsideWindow => "OUTSIDE_WINDOW",
             RejectReason::BadFlags => "BAD_FLAGS",
+            RejectReason::PkBadType => "PK_BAD_TYPE",
+            RejectReason::PkTruncated => "PK_TRUNCATED",
+            RejectReason::PkTooEarly => "PK_TOO_EARLY",
         }
     }
 }
@@ -237,6 +252,38 @@ impl RxStatus {
     }
 }
 
+/// Packed stream record types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum PkType {
+    /// A frame: the record, then len bytes of frame, then pad to a multiple of 8.
+    Frame = 1,
+    /// A base record (pk_base_record, 16 bytes): sets base_ns.
+    Base = 2,
+}
+
+impl PkType {
+    /// Every value, in code order.
+    pub const ALL: [PkType; 2] = [PkType::Frame, PkType::Base];
+
+    /// The code as the card writes it, or `None` for a code the contract does not define.
+    pub fn from_code(code: u8) -> Option<Self> {
+        match code {
+            1 => Some(PkType::Frame),
+            2 => Some(PkType::Base),
+            _ => None,
+        }
+    }
+
+    /// The contract's name for this code.
+    pub fn name(self) -> &'static str {
+        match self {
+            PkType::Frame => "FRAME",
+            PkType::Base => "BASE",
+        }
+    }
+}
+
 /// Per-queue late policy (send late / drop).
 pub const FEATURE_LATE_POLICY: u32 = 1 << 0;
 /// Per-queue horizon policy (drop / cap).
@@ -249,12 +296,16 @@ pub const FEATURE_PPS_OUT: u32 = 1 << 3;
 pub const FEATURE_IRQ_MODERATION: u32 = 1 << 4;
 /// Receive path: RX global block (RX_*), RX queues (RXQ_*), RX descriptors and completions.
 pub const FEATURE_RX_PATH: u32 = 1 << 5;
+/// Packed transmit format (Q_CTRL.FORMAT, pk_record). Not built yet: every build reads 0 and Q_CTRL.FORMAT reads 0.
+pub const FEATURE_PACKED_TX: u32 = 1 << 6;
 
 /// Send as soon as possible: no launch time, the frame is scheduled at the PHC time it is fetched.
 pub const DESC_FLAG_ASAP: u32 = 1 << 0;
 
 /// Launch time was capped to the horizon (horizon policy CAP).
 pub const CPL_FLAG_CAPPED: u32 = 1 << 0;
+/// The completion is for a packed record: ring_index is the record's 8-byte unit index in the queue's stream, cookie is 0, launch_ns is base_ns + launch_off (or the parse time for ASAP).
+pub const CPL_FLAG_PACKED: u32 = 1 << 1;
 /// Phase bit: a record is valid when this equals the host's expected phase.
 pub const CPL_FLAG_PHASE: u32 = 1 << 31;
 
@@ -262,6 +313,9 @@ pub const CPL_FLAG_PHASE: u32 = 1 << 31;
 pub const RXC_FLAG_STEERED: u32 = 1 << 0;
 /// Phase bit: a record is valid when this equals the host's expected phase.
 pub const RXC_FLAG_PHASE: u32 = 1 << 31;
+
+/// Send as soon as possible: launch_off is ignored, the frame is scheduled at the PHC time its record is parsed.
+pub const PK_FLAG_ASAP: u32 = 1 << 0;
 
 /// Size of one descriptor record in bytes.
 pub const DESC_SIZE: usize = 32;
@@ -463,6 +517,86 @@ impl RxCompletion {
             reserved1: u32::from_le_bytes([b[20], b[21], b[22], b[23]]),
             reserved2: u32::from_le_bytes([b[24], b[25], b[26], b[27]]),
             flags: u32::from_le_bytes([b[28], b[29], b[30], b[31]]),
+        }
+    }
+}
+
+/// Size of one pk_record record in bytes.
+pub const PKR_SIZE: usize = 8;
+
+/// Packed stream record header (every record starts with it): a FRAME, followed by the frame, or the first half of a BASE record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PkRecord {
+    /// FRAME: frame length in bytes that follow the record, without FCS (the next record is at 8 + len rounded up to 8). BASE: 0.
+    pub len: u16,
+    /// PK_TYPE_* code; any other value (0 included) completes REJECTED PK_BAD_TYPE and halts the stream.
+    pub kind: u8,
+    /// FRAME: PK_FLAG_* bits, the others must be 0 (REJECTED BAD_FLAGS). BASE: 0, ignored.
+    pub flags: u8,
+    /// FRAME: launch time minus the queue's base_ns, unsigned ns (ignored with flag ASAP). BASE: 0, ignored.
+    pub launch_off: u32,
+}
+
+impl PkRecord {
+    /// Encode as the little-endian record the card reads or writes.
+    pub fn to_bytes(&self) -> [u8; 8] {
+        let mut b = [0u8; 8];
+        b[0..2].copy_from_slice(&self.len.to_le_bytes());
+        b[2..3].copy_from_slice(&self.kind.to_le_bytes());
+        b[3..4].copy_from_slice(&self.flags.to_le_bytes());
+        b[4..8].copy_from_slice(&self.launch_off.to_le_bytes());
+        b
+    }
+
+    /// Decode a little-endian record.
+    pub fn from_bytes(b: &[u8; 8]) -> Self {
+        Self {
+            len: u16::from_le_bytes([b[0], b[1]]),
+            kind: u8::from_le_bytes([b[2]]),
+            flags: u8::from_le_bytes([b[3]]),
+            launch_off: u32::from_le_bytes([b[4], b[5], b[6], b[7]]),
+        }
+    }
+}
+
+/// Size of one pk_base_record record in bytes.
+pub const PKB_SIZE: usize = 16;
+
+/// Packed stream BASE record: sets the queue's base_ns for the FRAME records after it (base_ns is 0 when the queue is enabled). Gets no completion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PkBaseRecord {
+    /// 0, ignored.
+    pub len: u16,
+    /// PK_TYPE_BASE.
+    pub kind: u8,
+    /// 0, ignored.
+    pub flags: u8,
+    /// 0, ignored.
+    pub reserved: u32,
+    /// TAI ns that the following FRAME records' launch_off count from.
+    pub base_ns: u64,
+}
+
+impl PkBaseRecord {
+    /// Encode as the little-endian record the card reads or writes.
+    pub fn to_bytes(&self) -> [u8; 16] {
+        let mut b = [0u8; 16];
+        b[0..2].copy_from_slice(&self.len.to_le_bytes());
+        b[2..3].copy_from_slice(&self.kind.to_le_bytes());
+        b[3..4].copy_from_slice(&self.flags.to_le_bytes());
+        b[4..8].copy_from_slice(&self.reserved.to_le_bytes());
+        b[8..16].copy_from_slice(&self.base_ns.to_le_bytes());
+        b
+    }
+
+    /// Decode a little-endian record.
+    pub fn from_bytes(b: &[u8; 16]) -> Self {
+        Self {
+            len: u16::from_le_bytes([b[0], b[1]]),
+            kind: u8::from_le_bytes([b[2]]),
+            flags: u8::from_le_bytes([b[3]]),
+            reserved: u32::from_le_bytes([b[4], b[5], b[6], b[7]]),
+            base_ns: u64::from_le_bytes([b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]]),
         }
     }
 }
@@ -732,6 +866,8 @@ pub mod reg {
     pub const Q_CTRL_HORIZON_POLICY: u32 = 0x4;
     /// Write 1: complete every scheduled entry of the queue FLUSHED; self-clearing.
     pub const Q_CTRL_FLUSH: u32 = 0x8;
+    /// 0: classic 32-byte descriptors; 1: packed stream (pk_record; only with CAP_FEATURES.PACKED_TX, change it only while the queue is disabled). Builds without PACKED_TX (all, so far) read 0 and stay classic.
+    pub const Q_CTRL_FORMAT: u32 = 0x10;
     /// (rw) Producer index doorbell (descriptors posted, modulo 2^16). A value more than the ring size ahead of CONS is clamped to CONS + ring size.
     pub const Q_PROD: usize = 0x10;
     /// (ro) Consumer index: descriptors fetched by the card (modulo 2^16). Host buffers are reusable only after their completion.

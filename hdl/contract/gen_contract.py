@@ -38,10 +38,11 @@ class ContractError(Exception):
 
 # Record layouts: (toml key, prefix in Verilog/Python/Rust constants, Rust struct name)
 RECORDS = (("descriptor", "DESC", "TxDescriptor"), ("completion", "CPL", "Completion"),
-           ("rx_descriptor", "RXD", "RxDescriptor"), ("rx_completion", "RXC", "RxCompletion"))
+           ("rx_descriptor", "RXD", "RxDescriptor"), ("rx_completion", "RXC", "RxCompletion"),
+           ("pk_record", "PKR", "PkRecord"), ("pk_base_record", "PKB", "PkBaseRecord"))
 # Flag-bit lists: (toml key, prefix)
 FLAGS = (("feature", "FEATURE"), ("descriptor_flag", "DESC_FLAG"), ("completion_flag", "CPL_FLAG"),
-         ("rx_completion_flag", "RXC_FLAG"))
+         ("rx_completion_flag", "RXC_FLAG"), ("pk_flag", "PK_FLAG"))
 
 
 def load(path: Path = SOURCE) -> dict:
@@ -84,8 +85,9 @@ def validate(c: dict) -> None:
     for kind, _prefix, _sname in RECORDS:
         _check_layout(kind, c[kind])
     for kind, key in (("status", "value"), ("reject_reason", "value"), ("late_policy", "value"),
-                      ("horizon_policy", "value"), ("rx_status", "value"), ("feature", "bit"),
-                      ("descriptor_flag", "bit"), ("completion_flag", "bit"), ("rx_completion_flag", "bit")):
+                      ("horizon_policy", "value"), ("rx_status", "value"), ("pk_type", "value"),
+                      ("feature", "bit"), ("descriptor_flag", "bit"), ("completion_flag", "bit"),
+                      ("rx_completion_flag", "bit"), ("pk_flag", "bit")):
         _check_codes(kind, c[kind], key)
     bar = c["meta"]["bar0_size"]
     spans = []
@@ -132,7 +134,7 @@ def gen_verilog(c: dict) -> str:
     o.append("")
     for kind, prefix, width in (("status", "STATUS", 8), ("reject_reason", "REJECT", 8),
                                 ("late_policy", "LATE_POLICY", 1), ("horizon_policy", "HORIZON_POLICY", 1),
-                                ("rx_status", "RX_STATUS", 8)):
+                                ("rx_status", "RX_STATUS", 8), ("pk_type", "PK_TYPE", 8)):
         o.append(f"// {kind}")
         for it in c[kind]:
             o.append(f"`define TSNIC_{prefix}_{it['name']} {width}'d{it['value']}")
@@ -246,6 +248,7 @@ def gen_rust(c: dict) -> str:
     enum("LatePolicy", "What a queue does with a frame whose launch time has passed.", c["late_policy"], "u8")
     enum("HorizonPolicy", "What a queue does with a launch time beyond the horizon.", c["horizon_policy"], "u8")
     enum("RxStatus", "RX completion status codes.", c["rx_status"], "u8")
+    enum("PkType", "Packed stream record types.", c["pk_type"], "u8")
 
     for kind, prefix in FLAGS:
         for it in c[kind]:
@@ -365,7 +368,8 @@ def gen_python(c: dict) -> str:
     o.append(f"BAR0_SIZE = {m['bar0_size']:#x}")
     o.append("")
     for kind, prefix in (("status", "STATUS"), ("reject_reason", "REJECT"), ("late_policy", "LATE_POLICY"),
-                         ("horizon_policy", "HORIZON_POLICY"), ("rx_status", "RX_STATUS")):
+                         ("horizon_policy", "HORIZON_POLICY"), ("rx_status", "RX_STATUS"),
+                         ("pk_type", "PK_TYPE")):
         for it in c[kind]:
             o.append(f"{prefix}_{it['name']} = {it['value']}")
         o.append("")
@@ -463,6 +467,7 @@ def gen_markdown(c: dict) -> str:
         o.append("")
     for kind, title, key in (("descriptor_flag", "Descriptor flags", "bit"), ("completion_flag", "Completion flags", "bit"),
                              ("rx_completion_flag", "RX completion flags", "bit"),
+                             ("pk_flag", "Packed record flags", "bit"), ("pk_type", "Packed record types", "value"),
                              ("status", "Status codes", "value"), ("rx_status", "RX status codes", "value"), ("reject_reason", "Reject reasons", "value"),
                              ("late_policy", "Late policies (Q_CTRL.LATE_POLICY)", "value"),
                              ("horizon_policy", "Horizon policies (Q_CTRL.HORIZON_POLICY)", "value"),

@@ -21,6 +21,9 @@
 `define TSNIC_REJECT_OVERSIZE 8'd2
 `define TSNIC_REJECT_OUTSIDE_WINDOW 8'd3
 `define TSNIC_REJECT_BAD_FLAGS 8'd4
+`define TSNIC_REJECT_PK_BAD_TYPE 8'd5
+`define TSNIC_REJECT_PK_TRUNCATED 8'd6
+`define TSNIC_REJECT_PK_TOO_EARLY 8'd7
 
 // late_policy
 `define TSNIC_LATE_POLICY_SEND 1'd0
@@ -37,6 +40,10 @@
 `define TSNIC_RX_STATUS_TRUNCATED 8'd4
 `define TSNIC_RX_STATUS_BAD_DESC 8'd5
 
+// pk_type
+`define TSNIC_PK_TYPE_FRAME 8'd1
+`define TSNIC_PK_TYPE_BASE 8'd2
+
 // feature bit positions
 `define TSNIC_FEATURE_LATE_POLICY_BIT 0
 `define TSNIC_FEATURE_HORIZON_POLICY_BIT 1
@@ -44,17 +51,22 @@
 `define TSNIC_FEATURE_PPS_OUT_BIT 3
 `define TSNIC_FEATURE_IRQ_MODERATION_BIT 4
 `define TSNIC_FEATURE_RX_PATH_BIT 5
+`define TSNIC_FEATURE_PACKED_TX_BIT 6
 
 // descriptor_flag bit positions
 `define TSNIC_DESC_FLAG_ASAP_BIT 0
 
 // completion_flag bit positions
 `define TSNIC_CPL_FLAG_CAPPED_BIT 0
+`define TSNIC_CPL_FLAG_PACKED_BIT 1
 `define TSNIC_CPL_FLAG_PHASE_BIT 31
 
 // rx_completion_flag bit positions
 `define TSNIC_RXC_FLAG_STEERED_BIT 0
 `define TSNIC_RXC_FLAG_PHASE_BIT 31
+
+// pk_flag bit positions
+`define TSNIC_PK_FLAG_ASAP_BIT 0
 
 // descriptor: 32 bytes; _LSB is the bit position in the little-endian record
 `define TSNIC_DESC_SIZE 32
@@ -129,6 +141,32 @@
 `define TSNIC_RXC_RESERVED2_W 32
 `define TSNIC_RXC_FLAGS_LSB 224
 `define TSNIC_RXC_FLAGS_W 32
+
+// pk_record: 8 bytes; _LSB is the bit position in the little-endian record
+`define TSNIC_PKR_SIZE 8
+`define TSNIC_PKR_BITS 64
+`define TSNIC_PKR_LEN_LSB 0
+`define TSNIC_PKR_LEN_W 16
+`define TSNIC_PKR_KIND_LSB 16
+`define TSNIC_PKR_KIND_W 8
+`define TSNIC_PKR_FLAGS_LSB 24
+`define TSNIC_PKR_FLAGS_W 8
+`define TSNIC_PKR_LAUNCH_OFF_LSB 32
+`define TSNIC_PKR_LAUNCH_OFF_W 32
+
+// pk_base_record: 16 bytes; _LSB is the bit position in the little-endian record
+`define TSNIC_PKB_SIZE 16
+`define TSNIC_PKB_BITS 128
+`define TSNIC_PKB_LEN_LSB 0
+`define TSNIC_PKB_LEN_W 16
+`define TSNIC_PKB_KIND_LSB 16
+`define TSNIC_PKB_KIND_W 8
+`define TSNIC_PKB_FLAGS_LSB 24
+`define TSNIC_PKB_FLAGS_W 8
+`define TSNIC_PKB_RESERVED_LSB 32
+`define TSNIC_PKB_RESERVED_W 32
+`define TSNIC_PKB_BASE_NS_LSB 64
+`define TSNIC_PKB_BASE_NS_W 64
 
 // block CAP: Identity and capabilities: read these first; nothing here is writable.
 `define TSNIC_CAP_BASE 32'h00000
@@ -367,6 +405,7 @@
 `define TSNIC_Q_CTRL_LATE_POLICY_BIT 1
 `define TSNIC_Q_CTRL_HORIZON_POLICY_BIT 2
 `define TSNIC_Q_CTRL_FLUSH_BIT 3
+`define TSNIC_Q_CTRL_FORMAT_BIT 4
 `define TSNIC_Q_PROD 16  // offset inside one queue's block
 `define TSNIC_Q_CONS 20  // offset inside one queue's block
 `define TSNIC_Q_WIN_BASE_LO 24  // offset inside one queue's block

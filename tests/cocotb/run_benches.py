@@ -90,6 +90,12 @@ COST_HINT = {
     "tsnic_rx_ts[w512]": 5,
     "tsnic_rx_dma": 10,
     "tsnic_rx_regs": 2,
+    "tsnic_pk_parse[w64]": 13,      # measured 2026-12-07 (CPU s of the make; 37 s wall at load 7)
+    "tsnic_pk_parse[w512]": 8,
+    "tsnic_pk_buf[w64]": 8,         # measured 2026-12-07
+    "tsnic_pk_buf[w512]": 6,
+    "tsnic_pk_rdmux[w64]": 6,       # measured 2026-12-07 (make's CPU)
+    "tsnic_pk_rdmux[w512]": 3,
 }
 UNKNOWN_COST = 1000
 

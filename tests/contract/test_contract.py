@@ -83,3 +83,25 @@ def test_verilog_view_matches_source():
             m = re.search(rf"`define TSNIC_{blk['name']}_{reg['name']} 32'h([0-9A-F]+)", vh)
             assert m, reg["name"]
             assert int(m.group(1), 16) == blk["base"] + reg["offset"]
+
+
+def test_packed_records_share_their_header_and_fit_the_stream():
+    """The packed format (docs/DATAPATH.md "Packed transmit format"): a BASE record starts with the
+    same header as a FRAME record (len, kind, flags at the same places), both are whole 8-byte
+    units, and the Python view packs them where the contract says."""
+    sys.path.insert(0, str(ROOT / "tests" / "cocotb" / "common"))
+    import tsnic_contract as c
+
+    contract = gen_contract.load()
+    rec = {f["name"]: f for f in contract["pk_record"]["field"]}
+    base = {f["name"]: f for f in contract["pk_base_record"]["field"]}
+    for name in ("len", "kind", "flags"):
+        assert (rec[name]["offset"], rec[name]["width"]) == (base[name]["offset"], base[name]["width"])
+    assert c.PKR_SIZE == 8 and c.PKB_SIZE == 16
+    raw = c.pack_pk_record(len=60, kind=c.PK_TYPE_FRAME, flags=c.PK_FLAG_ASAP, launch_off=0x89ABCDEF)
+    assert raw == bytes([60, 0, 1, 1, 0xEF, 0xCD, 0xAB, 0x89])
+    b = c.pack_pk_base_record(kind=c.PK_TYPE_BASE, base_ns=(1 << 62) + 3)
+    assert b[2] == c.PK_TYPE_BASE and int.from_bytes(b[8:16], "little") == (1 << 62) + 3
+    assert c.unpack_pk_record(b[:8])["kind"] == c.PK_TYPE_BASE
+    # 0 is not a record kind: zeroed memory is never taken for a record
+    assert 0 not in {t["value"] for t in contract["pk_type"]}

@@ -33,6 +33,7 @@ straddle off), the same with the `--headroom` kept free, and reads in flight aga
 Stdlib only. Examples:
   pcie_budget.py                       # the tables of docs/DATAPATH.md (x16 and x8 builds)
   pcie_budget.py --lanes 8 --bus-bits 256 --sizes 60,1500 --json
+  pcie_budget.py --packed [--latency]  # the packed format beside the classic one (issue 32 item 2)
 """
 
 import argparse
@@ -250,6 +251,152 @@ def frame_budget(cfg, length, offset):
 
 
 # ---------------------------------------------------------------------------------------------
+# the packed transmit format (issue 32 item 2; docs/DATAPATH.md "Packed transmit format")
+
+PK_REC = 8        # packed frame record (hdl/contract/tsnic.toml pk_record)
+PK_ALIGN = 8      # records and frames are 8-byte aligned in the stream
+PK_BASE = 16      # base record (pk_base_record): once per 2^32 ns of launch times, at most
+
+
+def pk_stream_bytes(length):
+    """Bytes a frame takes in its queue's packed stream: record + frame padded to 8."""
+    return PK_REC + -(-length // PK_ALIGN) * PK_ALIGN
+
+
+def pk_buf_bytes(cfg, length):
+    """Bytes a frame holds in the card's packed buffer: the buffer is a copy of the stream (record
+    and frame, 8-byte aligned), so its stream bytes (`cfg` kept for a bus-word layout)."""
+    del cfg
+    return pk_stream_bytes(length)
+
+
+def packed_budget(cfg, length, base_every=1024):
+    """Per-frame budget of the packed format: the queue's stream read in MRRS-aligned reads of
+    min(MRRS, MAX_RD_BYTES) bytes (steady state: whole, aligned reads of a contiguous ring), one
+    base record per `base_every` frames, 32-byte completion records as in the classic format,
+    the same doorbells and DLLP accounting."""
+    s = pk_stream_bytes(length) + PK_BASE / base_every
+    rd = cfg.mrrs_eff
+    d1, u1 = Tally(), Tally()
+    rc1, rq1 = [0], [0]
+    nreq, h, d = dma_read(cfg, d1, u1, rc1, rq1, "stream", 1 << 32, rd)
+    k = s / rd  # reads per frame
+    down, up = d1.scaled(k), u1.scaled(k)
+    rc, rq = rc1[0] * k, rq1[0] * k
+    reqs, cplh, cpld = nreq * k, h * k, d * k
+    # RC beats with the 512-bit interface's straddle option (completions start on 16-byte lanes)
+    rc_straddle = 0
+    for a_, n_ in read_requests(1 << 32, rd, cfg.mrrs_eff):
+        for _ca, cn in split_completions(a_, n_, cfg.rcb, cfg.cpl_max):
+            rc_straddle += math.ceil((12 + cn) / 16) * 16 / cfg.bus_bytes
+    rc_straddle *= k
+    r = cfg.cpl_per_write
+    up.add("completion writes", (tlp(req_hdr_dw(cfg.addr64), 0) + r * CPL_BYTES) / r, 1 / r, CPL_BYTES)
+    rq += math.ceil((16 + CPL_BYTES * r) / cfg.bus_bytes) / r
+    up.add("MSI-X", cfg.msix_per_frame * tlp(3, 4), cfg.msix_per_frame, 4 * cfg.msix_per_frame)
+    down.add("BAR0 writes", cfg.bar_writes_per_frame * tlp(3, 4), cfg.bar_writes_per_frame,
+             4 * cfg.bar_writes_per_frame)
+    down.add("BAR0 reads", cfg.bar_reads_per_frame * tlp(3, 0), cfg.bar_reads_per_frame)
+    up.add("BAR0 read completions", cfg.bar_reads_per_frame * tlp(3, 4), cfg.bar_reads_per_frame,
+           4 * cfg.bar_reads_per_frame)
+    up_tlps, down_tlps = up.total_tlps(), down.total_tlps()
+    down.add("DLLPs", cfg.dllp_share * up_tlps, 0)
+    up.add("DLLPs", cfg.dllp_share * down_tlps, 0)
+    cap = link_bytes_per_s(cfg.lanes, cfg.skp_interval)
+    line = cfg.line_gbps * 1e9 / ((length + 4 + 20) * 8) / 1e6
+    res = {
+        "len": length,
+        "stream_bytes": s,
+        "buf_bytes": pk_buf_bytes(cfg, length),
+        "down": {"bytes": down.total(), "tlps": down_tlps, "by": down.bytes},
+        "up": {"bytes": up.total(), "tlps": up_tlps, "by": up.bytes},
+        "read_requests": reqs,
+        "cplh": cplh,
+        "cpld": cpld,
+        "rc_beats": rc,
+        "rc_beats_straddle": rc_straddle,
+        "rq_beats": rq,
+        "line_mpps": line,
+        "down_mpps": cap / down.total() / 1e6,
+        "up_mpps": cap / up.total() / 1e6,
+    }
+    res["link_mpps"] = min(res["down_mpps"], res["up_mpps"])
+    res["link_mpps_headroom"] = res["link_mpps"] * (1 - cfg.headroom)
+    res["rc_mpps"] = CLK_HZ / rc / 1e6
+    res["rc_mpps_straddle"] = CLK_HZ / rc_straddle / 1e6
+    res["rq_mpps"] = CLK_HZ / rq / 1e6
+    res["mrd_mpps"] = CLK_HZ / 2 / reqs / 1e6
+    res["bound_mpps"] = min(res["link_mpps_headroom"], res["rc_mpps"], res["rq_mpps"],
+                            res["mrd_mpps"], line)
+    res["bound_mpps_straddle"] = min(res["link_mpps_headroom"], res["rc_mpps_straddle"],
+                                     res["rq_mpps"], res["mrd_mpps"], line)
+    return res
+
+
+def pk_buffer_kib(cfg, length, ahead_us, free_us):
+    """Packed buffer (KiB) that keeps the line full of `length`-byte frames when the driver posts
+    frames at most `ahead_us` before their launch and a frame's space is reclaimed `free_us` after
+    it left (its completion written): every frame stays at most ahead_us + free_us."""
+    line = cfg.line_gbps * 1e9 / ((length + 4 + 20) * 8)
+    return line * pk_buf_bytes(cfg, length) * (ahead_us + free_us) * 1e-6 / 1024
+
+
+PK_AHEAD_US = (2.0, 5.0, 10.0, 20.0)
+
+
+def packed_table(cfg, a):
+    """Both formats side by side, per frame size."""
+    rows = [(n, frame_budget(cfg, n, a.offset), packed_budget(cfg, n)) for n in sizes(a)]
+    if a.json:
+        json.dump({"config": cfg.describe(), "ahead_us": PK_AHEAD_US, "free_us": a.pk_free_us,
+                   "frames": [{"len": n, "classic": c, "packed": p,
+                               "buffer_kib": [pk_buffer_kib(cfg, n, x, a.pk_free_us)
+                                              for x in PK_AHEAD_US]} for n, c, p in rows]},
+                  sys.stdout, indent=1)
+        print()
+        return
+    print(f"# classic vs packed: {cfg.describe()}; link "
+          f"{link_bytes_per_s(cfg.lanes, cfg.skp_interval) / 1e9:.3f} GB/s per direction, "
+          f"{a.headroom:.0%} headroom; RC/RQ at {CLK_HZ / 1e6:.0f} MHz")
+    hdr = ("len", "line", "classic down / up B", "classic **bound**", "stream B", "packed down / up B",
+           "link-5%", "RC", "RC straddle", "RQ", "MRd", "packed **bound** (straddle)",
+           "reads / headers per frame",
+           "buffer KiB at " + ", ".join(f"{x:g}" for x in PK_AHEAD_US) + " us ahead")
+    print("| " + " | ".join(hdr) + " |")
+    print("|---:|---:|---|---:|---:|---|---:|---:|---:|---:|---:|---|---|---|")
+    for n, c, p in rows:
+        buf = ", ".join(f"{pk_buffer_kib(cfg, n, x, a.pk_free_us):.0f}" for x in PK_AHEAD_US)
+        print("| " + " | ".join([
+            f"{n}", f"{p['line_mpps']:.2f}",
+            f"{c['down']['bytes']:.1f} / {c['up']['bytes']:.1f}", f"**{c['bound_mpps']:.1f}**",
+            f"{p['stream_bytes']:.0f}",
+            f"{p['down']['bytes']:.1f} / {p['up']['bytes']:.1f}",
+            f"{p['link_mpps_headroom']:.1f}", f"{p['rc_mpps']:.1f}", f"{p['rc_mpps_straddle']:.1f}",
+            f"{p['rq_mpps']:.1f}", f"{p['mrd_mpps']:.1f}",
+            f"**{p['bound_mpps']:.1f}** ({p['bound_mpps_straddle']:.1f})",
+            f"{p['read_requests']:.3f} / {p['cplh']:.2f}",
+            buf]) + " |")
+
+
+def packed_latency_table(cfg, a):
+    """Mpps that reads in flight allow for the packed format (32 tags; completion buffer)."""
+    buf = BUFFERS[cfg.bus_bytes]
+    print(f"# packed format, Mpps that reads in flight allow: {cfg.describe()}; {buf[0]}: "
+          f"{buf[1]} headers, {buf[2]} data credits; cells: 32 tags / completion buffer")
+    print("| len | reads, headers, credits per frame | target | " +
+          " | ".join(f"{x} us" for x in LATENCIES_US) + " |")
+    print("|---:|---|---:|" + "---|" * len(LATENCIES_US))
+    for n in sizes(a):
+        p = packed_budget(cfg, n)
+        cells = []
+        for L in LATENCIES_US:
+            b = in_flight_bound(p, L, 32, buf)
+            cells.append(f"{b['tags']:.0f} / {b['buffer']:.0f}")
+        print(f"| {n} | {p['read_requests']:.3f}, {p['cplh']:.2f}, {p['cpld']:.2f} | "
+              f"{p['line_mpps']:.2f} | " + " | ".join(cells) + " |")
+
+
+# ---------------------------------------------------------------------------------------------
 # settings
 
 class Cfg:
@@ -353,6 +500,12 @@ def parser():
     p.add_argument("--dma-bw", action="store_true",
                    help="print the link model's effective bandwidth for back-to-back DMA reads and "
                         "writes of each size instead (the pcie-bench comparison)")
+    p.add_argument("--packed", action="store_true",
+                   help="print the classic and the packed format side by side instead (with "
+                        "--latency: the packed format's reads-in-flight table)")
+    p.add_argument("--pk-free-us", type=float, default=1.0,
+                   help="packed buffer: time from a frame's departure to its space being reclaimed "
+                        "(its completion written), us")
     p.add_argument("--json", action="store_true", help="JSON: one object per frame size")
     return p
 
@@ -529,7 +682,11 @@ def main(argv=None):
         summary_table(argv)
         return
     cfg = Cfg(a)
-    if a.latency:
+    if a.packed and a.latency:
+        packed_latency_table(cfg, a)
+    elif a.packed:
+        packed_table(cfg, a)
+    elif a.latency:
         latency_table(cfg, a)
     elif a.dma_bw:
         dma_bw_table(cfg, a)

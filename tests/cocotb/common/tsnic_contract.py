@@ -19,6 +19,9 @@ REJECT_ZERO_LEN = 1
 REJECT_OVERSIZE = 2
 REJECT_OUTSIDE_WINDOW = 3
 REJECT_BAD_FLAGS = 4
+REJECT_PK_BAD_TYPE = 5
+REJECT_PK_TRUNCATED = 6
+REJECT_PK_TOO_EARLY = 7
 
 LATE_POLICY_SEND = 0
 LATE_POLICY_DROP = 1
@@ -32,6 +35,9 @@ RX_STATUS_TOO_LONG = 3
 RX_STATUS_TRUNCATED = 4
 RX_STATUS_BAD_DESC = 5
 
+PK_TYPE_FRAME = 1
+PK_TYPE_BASE = 2
+
 STATUS_NAMES = {1: "SENT", 2: "SENT_LATE", 3: "DROPPED_LATE", 4: "DROPPED_HORIZON", 5: "FLUSHED", 6: "REJECTED", 7: "DMA_ERROR"}
 RX_STATUS_NAMES = {1: "OK", 2: "BAD_FCS", 3: "TOO_LONG", 4: "TRUNCATED", 5: "BAD_DESC"}
 
@@ -41,14 +47,18 @@ FEATURE_PHC_ADJFINE = 1 << 2
 FEATURE_PPS_OUT = 1 << 3
 FEATURE_IRQ_MODERATION = 1 << 4
 FEATURE_RX_PATH = 1 << 5
+FEATURE_PACKED_TX = 1 << 6
 
 DESC_FLAG_ASAP = 1 << 0
 
 CPL_FLAG_CAPPED = 1 << 0
+CPL_FLAG_PACKED = 1 << 1
 CPL_FLAG_PHASE = 1 << 31
 
 RXC_FLAG_STEERED = 1 << 0
 RXC_FLAG_PHASE = 1 << 31
+
+PK_FLAG_ASAP = 1 << 0
 
 CAP_BASE = 0x0
 CAP_MAGIC = 0x0
@@ -187,6 +197,7 @@ Q_CTRL_ENABLE = 0x1
 Q_CTRL_LATE_POLICY = 0x2
 Q_CTRL_HORIZON_POLICY = 0x4
 Q_CTRL_FLUSH = 0x8
+Q_CTRL_FORMAT = 0x10
 Q_PROD = 0x10
 Q_CONS = 0x14
 Q_WIN_BASE_LO = 0x18
@@ -331,3 +342,39 @@ def pack_rx_completion(**fields) -> bytes:
 def unpack_rx_completion(data: bytes) -> dict:
     """Unpack a rx_completion record into a dict of its fields."""
     return dict(zip(RXC_FIELDS, _RXC_FMT.unpack(bytes(data[:RXC_SIZE]))))
+
+
+PKR_SIZE = 8
+PKR_FIELDS = ('len', 'kind', 'flags', 'launch_off')
+_PKR_FMT = struct.Struct('<HBBI')
+
+
+def pack_pk_record(**fields) -> bytes:
+    """Pack a pk_record record; fields not given are 0."""
+    unknown = set(fields) - set(PKR_FIELDS)
+    if unknown:
+        raise KeyError(f"unknown pk_record fields: {sorted(unknown)}")
+    return _PKR_FMT.pack(*(fields.get(n, 0) for n in PKR_FIELDS))
+
+
+def unpack_pk_record(data: bytes) -> dict:
+    """Unpack a pk_record record into a dict of its fields."""
+    return dict(zip(PKR_FIELDS, _PKR_FMT.unpack(bytes(data[:PKR_SIZE]))))
+
+
+PKB_SIZE = 16
+PKB_FIELDS = ('len', 'kind', 'flags', 'reserved', 'base_ns')
+_PKB_FMT = struct.Struct('<HBBIQ')
+
+
+def pack_pk_base_record(**fields) -> bytes:
+    """Pack a pk_base_record record; fields not given are 0."""
+    unknown = set(fields) - set(PKB_FIELDS)
+    if unknown:
+        raise KeyError(f"unknown pk_base_record fields: {sorted(unknown)}")
+    return _PKB_FMT.pack(*(fields.get(n, 0) for n in PKB_FIELDS))
+
+
+def unpack_pk_base_record(data: bytes) -> dict:
+    """Unpack a pk_base_record record into a dict of its fields."""
+    return dict(zip(PKB_FIELDS, _PKB_FMT.unpack(bytes(data[:PKB_SIZE]))))
