@@ -186,7 +186,10 @@ tsnic_board_core #(
     .pcie_width(width_x[3:0]), .pcie_speed(speed_x[2:0]),
     .mac_rx_up(mac_rx_up),
     .pps(pps),
-    .stat_dma_rd_err(stat_dma_rd_err), .stat_bar_bad_np(), .stat_bar_bad_posted()
+    .stat_dma_rd_err(stat_dma_rd_err), .stat_bar_bad_np(), .stat_bar_bad_posted(),
+    // co-simulation clock gating (SIM_GATE = 0 here, as on the boards): tied off as the board tops do
+    .sim_gclk(1'b0), .sim_gclk_df(1'b0), .sim_gclk_cw(1'b0), .sim_gclk_fl(1'b0), .sim_gclk_rx(1'b0),
+    .sim_gclk_rg(1'b0), .sim_gate_hold()
 );
 /* verilator lint_on PINCONNECTEMPTY */
 
