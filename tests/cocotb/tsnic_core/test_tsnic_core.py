@@ -63,8 +63,12 @@ class HostReadSlave:
 
     async def _run(self):
         dut = self.dut
+        # always ready for a request; rvalid is written only when it changes (a signal write costs a
+        # scheduler write and a ReadWrite phase: rewriting the same values every idle cycle was
+        # most of this coroutine's time)
+        dut.m_axi_arready.value = 1
+        rvalid = 0
         while True:
-            dut.m_axi_arready.value = 1
             head = self.pending[0] if self.pending and self.pending[0][0] <= self.cycle else None
             if head is not None:
                 _, rid, addr, left, size = head
@@ -74,8 +78,10 @@ class HostReadSlave:
                 dut.m_axi_rresp.value = 2 if any(lo < word + self.bus and word < hi for lo, hi in self.bad) else 0
                 dut.m_axi_rlast.value = int(left == 1)
                 dut.m_axi_rvalid.value = 1
-            else:
+                rvalid = 1
+            elif rvalid:
                 dut.m_axi_rvalid.value = 0
+                rvalid = 0
             await ReadOnly()
             if dut.m_axi_arvalid.value:
                 addr = int(dut.m_axi_araddr.value)
@@ -117,9 +123,13 @@ class WireMonitor:
         dut = self.dut
         in_frame = False
         last_end = None
+        tvalid = dut.m_axis_tx_tvalid
+        clk_rise = RisingEdge(dut.clk)
+        valid_rise = RisingEdge(tvalid)
         while True:
             await ReadOnly()
-            if dut.m_axis_tx_tvalid.value and dut.m_axis_tx_tready.value:
+            valid = tvalid.value
+            if valid and dut.m_axis_tx_tready.value:
                 t = int(dut.phc_ns.value)
                 if not in_frame:
                     self.first_times.append(t)
@@ -134,7 +144,9 @@ class WireMonitor:
                 in_frame = not dut.m_axis_tx_tlast.value
                 if not in_frame:
                     last_end = t
-            await RisingEdge(dut.clk)
+            # no handshake can happen before tvalid rises (it changes only at clock edges): sleep
+            # until then rather than wake at every edge of an idle line
+            await (clk_rise if valid else valid_rise)
 
 
 class Driver:
@@ -877,15 +889,20 @@ class RxHost:
         dut = self.dut
         in_frame = False
         n = 0
+        tvalid = dut.s_axis_rx_tvalid
+        clk_rise = RisingEdge(dut.clk)
+        valid_rise = RisingEdge(tvalid)
         while True:
             await ReadOnly()
-            if dut.s_axis_rx_tvalid.value and dut.s_axis_rx_tready.value:
+            valid = tvalid.value
+            if valid and dut.s_axis_rx_tready.value:
                 if not in_frame:
                     if n < len(self.sent):
                         self.sent[n]["first_phc"] = int(dut.phc_ns.value)
                     n += 1
                 in_frame = not dut.s_axis_rx_tlast.value
-            await RisingEdge(dut.clk)
+            # idle port: sleep until tvalid rises (the source drives it at clock edges)
+            await (clk_rise if valid else valid_rise)
 
     async def setup_queue(self, q, log2, buf_len=2048, post=None):
         qb = C.RXQ_BASE + q * C.RXQ_STRIDE
