@@ -21,7 +21,8 @@ import random
 from collections import Counter
 
 import cocotb
-from cocotb.triggers import RisingEdge, ReadOnly, ClockCycles, Timer
+from cocotb.triggers import First, RisingEdge, ReadOnly, ClockCycles, Timer
+from cocotb.utils import get_sim_steps, get_sim_time
 from cocotbext.axi import (AxiLiteBus, AxiLiteMaster, AxiWriteBus, AxiRamWrite, AxiStreamBus,
                            AxiStreamSink, AxiStreamSource, AxiStreamFrame)
 from cocotbext.axi.sparse_memory import SparseMemory
@@ -68,6 +69,10 @@ class HostReadSlave:
         # most of this coroutine's time)
         dut.m_axi_arready.value = 1
         rvalid = 0
+        clk_rise = RisingEdge(dut.clk)
+        ar_rise = RisingEdge(dut.m_axi_arvalid)
+        period = get_sim_steps(CLK_NS, "ns")
+        t_edge = None             # simulated time (steps) of the clock edge self.cycle counts
         while True:
             head = self.pending[0] if self.pending and self.pending[0][0] <= self.cycle else None
             if head is not None:
@@ -83,7 +88,8 @@ class HostReadSlave:
                 dut.m_axi_rvalid.value = 0
                 rvalid = 0
             await ReadOnly()
-            if dut.m_axi_arvalid.value:
+            arvalid = dut.m_axi_arvalid.value
+            if arvalid:
                 addr = int(dut.m_axi_araddr.value)
                 beats = int(dut.m_axi_arlen.value) + 1
                 size = int(dut.m_axi_arsize.value)
@@ -104,8 +110,27 @@ class HostReadSlave:
                 head[3] -= 1
                 if head[3] == 0:
                     self.pending.pop(0)
-            await RisingEdge(dut.clk)
-            self.cycle += 1
+            # The next cycle changes nothing unless a request is up (arvalid now, or it rises), a beat
+            # is out (rvalid), or the oldest burst's first beat is due then: otherwise sleep until
+            # arvalid rises or that burst is due, instead of a wake-up at every edge of the latency.
+            if (t_edge is None or arvalid or rvalid
+                    or (self.pending and self.pending[0][0] <= self.cycle + 1)):
+                await clk_rise
+            elif self.pending:
+                await First(ar_rise, Timer((self.pending[0][0] - self.cycle) * period - 1, "step"))
+                if (get_sim_time("step") - t_edge) % period:   # the timer: on to the edge the burst is due at
+                    await clk_rise
+            else:
+                await ar_rise
+            t = get_sim_time("step")
+            if t_edge is None:
+                self.cycle += 1
+            else:
+                # arvalid changes only at clock edges: the wake-up is at one, n cycles on
+                n, rest = divmod(t - t_edge, period)
+                assert rest == 0 and n > 0, f"read slave woke {t - t_edge} steps after a clock edge"
+                self.cycle += n
+            t_edge = t
 
 
 class WireMonitor:
