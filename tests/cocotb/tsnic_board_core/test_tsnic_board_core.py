@@ -114,19 +114,32 @@ class Clockwork:
     async def _run_mac(self):
         dut = self.dut
         in_frame = False
+        tvalid = dut.m_axis_tx_tvalid
+        clk_rise = RisingEdge(dut.tx_clk)
+        valid_rise = RisingEdge(tvalid)
+        edge = clk_rise
+        t0 = None                   # a tx_clk rising edge (fs): the wake-ups on tvalid must fall on one
         while True:
-            await RisingEdge(dut.tx_clk)
+            await edge
             t_fs = get_sim_time("fs")
+            if t0 is None:
+                t0 = t_fs
+            elif edge is valid_rise:
+                assert (t_fs - t0) % (2 * MAC_HALF_FS) == 0, f"m_axis_tx_tvalid rose off a tx_clk edge at {t_fs} fs"
             await ReadOnly()
-            if in_frame and not dut.m_axis_tx_tvalid.value:
+            valid = tvalid.value
+            if in_frame and not valid:
                 self.gaps += 1
-            if dut.m_axis_tx_tvalid.value and dut.m_axis_tx_tready.value:
+            if valid and dut.m_axis_tx_tready.value:
                 if not in_frame:
                     self.sof_fs.append(t_fs)
                 keep = int(dut.m_axis_tx_tkeep.value)
                 if not dut.m_axis_tx_tlast.value and keep != (1 << (DATA_W // 8)) - 1:
                     self.tkeep_errors.append(keep)
                 in_frame = not dut.m_axis_tx_tlast.value
+            # between frames with tvalid low nothing is noted until tvalid rises (at a tx_clk edge):
+            # sleep until then instead of waking at every edge of an idle line
+            edge = clk_rise if (valid or in_frame) else valid_rise
 
     def true_time_fs(self, t_fs):
         """The true PHC time (ns, real) at simulated time t_fs: the anchor's line continued."""
@@ -329,9 +342,18 @@ class TB:
         the cycle (MAC_DOMAIN=0: the core's own stamp)."""
         dut = self.dut
         in_frame = False
+        clk_rise = RisingEdge(clk)
+        valid_rise = RisingEdge(dut.s_axis_rx_tvalid)
+        half = RX_HALF_FS if MAC_DOMAIN else CLK_NS * 500_000
+        edge = clk_rise
+        t0 = None                   # a clk rising edge (fs): the wake-ups on tvalid must fall on one
         while True:
-            await RisingEdge(clk)
+            await edge
             t_fs = get_sim_time("fs")
+            if t0 is None:
+                t0 = t_fs
+            elif edge is valid_rise:
+                assert (t_fs - t0) % (2 * half) == 0, f"s_axis_rx_tvalid rose off a clock edge at {t_fs} fs"
             await ReadOnly()
             if self.clock.anchor is None:
                 continue
@@ -348,6 +370,12 @@ class TB:
                     else:
                         self.rx_starts.append(float(self.clock.phc_probe()))
                 in_frame = not dut.s_axis_rx_tlast.value
+            else:
+                # AXI-Stream pins idle: nothing is noted until the source raises tvalid (it drives
+                # it at clock edges); sleep until then. XGMII pins are looked at every cycle.
+                edge = valid_rise
+                continue
+            edge = clk_rise
 
     async def init(self):
         await self.host.init()

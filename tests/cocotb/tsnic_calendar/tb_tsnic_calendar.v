@@ -1,7 +1,8 @@
 // Test-only wrapper for the calendar bench: a free-running clock (no Python callback per edge), a
 // PHC counter (phc += phc_inc every cycle; phc_load sets it and pulses phc_step for one cycle), and
 // the handshake flags and release fields packed into single buses, so the bench does one or two
-// simulator accesses per cycle. Everything else is driven and read by the cocotb bench.
+// simulator accesses per cycle, and the insert fields packed into one input bus (one write per
+// insert instead of five). Everything else is driven and read by the cocotb bench.
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -23,11 +24,7 @@ module tb_tsnic_calendar #(
     input  wire [31:0]          lookahead_ns,
     input  wire                 s_ins_valid,
     output wire                 s_ins_ready,
-    input  wire [QUEUE_W-1:0]   s_ins_queue,
-    input  wire [HANDLE_W-1:0]  s_ins_handle,
-    input  wire [63:0]          s_ins_launch_ns,
-    input  wire                 s_ins_late_policy,
-    input  wire                 s_ins_horizon_policy,
+    input  wire [QUEUE_W+HANDLE_W+65:0] s_ins_bus,  // {horizon_policy, late_policy, launch, handle, queue}
     output wire                 m_rel_valid,
     input  wire                 m_rel_ready,
     output wire [QUEUE_W-1:0]   m_rel_queue,
@@ -59,6 +56,12 @@ end
 assign ev = {flush_done, s_flush_ready, m_rel_valid, s_ins_ready};
 assign ev_any = |ev;
 assign rel_bus = {m_rel_capped, m_rel_status, m_rel_launch_ns, m_rel_queue, m_rel_handle};
+
+wire [QUEUE_W-1:0]  s_ins_queue          = s_ins_bus[QUEUE_W-1:0];
+wire [HANDLE_W-1:0] s_ins_handle         = s_ins_bus[QUEUE_W+HANDLE_W-1:QUEUE_W];
+wire [63:0]         s_ins_launch_ns      = s_ins_bus[QUEUE_W+HANDLE_W+63:QUEUE_W+HANDLE_W];
+wire                s_ins_late_policy    = s_ins_bus[QUEUE_W+HANDLE_W+64];
+wire                s_ins_horizon_policy = s_ins_bus[QUEUE_W+HANDLE_W+65];
 
 tsnic_calendar #(
     .QUEUE_W(QUEUE_W), .NODE_W(NODE_W), .HANDLE_W(HANDLE_W)

@@ -14,6 +14,7 @@ import random
 import time
 
 import cocotb
+from cocotb import simulator
 from cocotb.triggers import FallingEdge, First, RisingEdge, Timer
 from cocotb.utils import get_sim_time
 
@@ -35,6 +36,22 @@ NODE_W = int(os.environ.get("CAL_NODE_W", "13"))
 NQ = 1 << QUEUE_W
 POOL = 1 << NODE_W
 T0 = 1_764_480_000 * 1_000_000_000 + 37_000_000_000   # a TAI time in late 2025
+HANDLE_W = 16
+INS_LATE_BIT = QUEUE_W + HANDLE_W + 64      # s_ins_bus = {horizon_policy, late_policy, launch, handle, queue}
+
+
+def ins_word(e):
+    """An entry as the tb's packed insert bus (tb_tsnic_calendar.v)."""
+    if e.queue >> QUEUE_W or e.handle >> HANDLE_W or e.launch >> 64 or (e.late_policy | e.horizon_policy) >> 1:
+        raise ValueError(f"entry field too wide for the insert port: {e}")
+    return (e.queue | e.handle << QUEUE_W | e.launch << (QUEUE_W + HANDLE_W) | e.late_policy << INS_LATE_BIT
+            | e.horizon_policy << (INS_LATE_BIT + 1))
+
+
+def read_int(h):
+    """A signal's value as an int, straight from its binary string (the per-cycle reads: no
+    BinaryValue object; an x or z bit still raises ValueError, as int(h.value) does)."""
+    return int(h._handle.get_signal_val_binstr(), 2)
 
 
 class Bench:
@@ -71,6 +88,19 @@ class Bench:
         self.t_fall = None           # sim time (ns) of the last handled falling edge
         self.skipped = 0             # cycles slept through
         self.phc_dec_last = None     # PHC of the cycle before the one the last rising edge ended
+        # handles and triggers of the per-cycle handler, looked up once (per-cycle dut attribute
+        # lookups and BinaryValue conversions were about a tenth of test_random's profiled time)
+        self.h_ev = dut.ev
+        self.h_rel_bus = dut.rel_bus
+        self.h_ins_bus = dut.s_ins_bus
+        self.fall = FallingEdge(dut.clk)
+        self.ev_rise = RisingEdge(dut.ev_any)
+        self.steps_per_ns = 10 ** (-9 - simulator.get_precision())
+
+    def now_ns(self):
+        """Simulated time in whole ns (the handler runs at falling edges, at whole ns)."""
+        hi, lo = simulator.get_sim_time()
+        return round(((hi << 32) | lo) / self.steps_per_ns)
 
     def set_rel_ready(self, r):
         r = 1 if r else 0
@@ -97,11 +127,7 @@ class Bench:
         self.inc_drv = self.inc
         d.lookahead_ns.value = self.lookahead
         d.s_ins_valid.value = 0
-        d.s_ins_queue.value = 0
-        d.s_ins_handle.value = 0
-        d.s_ins_launch_ns.value = 0
-        d.s_ins_late_policy.value = 0
-        d.s_ins_horizon_policy.value = 0
+        d.s_ins_bus.value = 0
         d.m_rel_ready.value = 0
         d.s_flush_valid.value = 0
         d.s_flush_queue.value = 0
@@ -118,7 +144,8 @@ class Bench:
         while int(d.stat_init_busy.value):
             await FallingEdge(d.clk)
         self.phc = int(d.phc_ns.value)
-        self.t_fall = round(get_sim_time(units="ns"))
+        self.t_fall = self.now_ns()
+        assert self.t_fall == round(get_sim_time(units="ns"))
 
     async def cycle(self, max_n=1):
         """One clock cycle, handled at its falling edge. With max_n > 1 and nothing to do (self.quiet:
@@ -128,9 +155,9 @@ class Bench:
         registered, so ev_any is stable between rising edges)."""
         d = self.dut
         if max_n > 1 and self.quiet():
-            await First(RisingEdge(d.ev_any), Timer(max_n * CLK_NS - 1, units="ns"))
-        await FallingEdge(d.clk)
-        t = round(get_sim_time(units="ns"))
+            await First(self.ev_rise, Timer(max_n * CLK_NS - 1, units="ns"))
+        await self.fall
+        t = self.now_ns()
         n = 1 if self.t_fall is None else (t - self.t_fall) // CLK_NS
         self.t_fall = t
         if n > 1:
@@ -150,7 +177,7 @@ class Bench:
         else:
             self.phc += self.inc_drv
         sb = self.sb
-        ev = int(d.ev.value)
+        ev = read_int(self.h_ev)
         # --- insert handshake at the coming rising edge (s_ins_ready depends on registers only, so
         # the value read now holds at that edge whatever the bench drives; the calendar classifies
         # the entry against the PHC of the cycle that ends with the handshake, self.phc)
@@ -176,7 +203,7 @@ class Bench:
         if ev & 2:
             ready = self.rel_ready_p >= 1.0 or self.rng.random() < self.rel_ready_p
             if self.rel_new:
-                rb = int(d.rel_bus.value)
+                rb = read_int(self.h_rel_bus)
                 h = rb & 0xFFFF
                 rb >>= 16
                 q = rb & (NQ - 1)
@@ -225,11 +252,7 @@ class Bench:
                 e = self.ins_src(self)
             if e is not None:
                 self.cur_ins = e
-                d.s_ins_queue.value = e.queue
-                d.s_ins_handle.value = e.handle
-                d.s_ins_launch_ns.value = e.launch
-                d.s_ins_late_policy.value = e.late_policy
-                d.s_ins_horizon_policy.value = e.horizon_policy
+                self.h_ins_bus.value = ins_word(e)
                 if not self.ins_valid:
                     d.s_ins_valid.value = 1
                     self.ins_valid = True

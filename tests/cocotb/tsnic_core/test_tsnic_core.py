@@ -21,7 +21,8 @@ import random
 from collections import Counter
 
 import cocotb
-from cocotb.triggers import RisingEdge, ReadOnly, ClockCycles, Timer
+from cocotb.triggers import First, RisingEdge, ReadOnly, ClockCycles, Timer
+from cocotb.utils import get_sim_steps, get_sim_time
 from cocotbext.axi import (AxiLiteBus, AxiLiteMaster, AxiWriteBus, AxiRamWrite, AxiStreamBus,
                            AxiStreamSink, AxiStreamSource, AxiStreamFrame)
 from cocotbext.axi.sparse_memory import SparseMemory
@@ -63,8 +64,16 @@ class HostReadSlave:
 
     async def _run(self):
         dut = self.dut
+        # always ready for a request; rvalid is written only when it changes (a signal write costs a
+        # scheduler write and a ReadWrite phase: rewriting the same values every idle cycle was
+        # most of this coroutine's time)
+        dut.m_axi_arready.value = 1
+        rvalid = 0
+        clk_rise = RisingEdge(dut.clk)
+        ar_rise = RisingEdge(dut.m_axi_arvalid)
+        period = get_sim_steps(CLK_NS, "ns")
+        t_edge = None             # simulated time (steps) of the clock edge self.cycle counts
         while True:
-            dut.m_axi_arready.value = 1
             head = self.pending[0] if self.pending and self.pending[0][0] <= self.cycle else None
             if head is not None:
                 _, rid, addr, left, size = head
@@ -74,10 +83,13 @@ class HostReadSlave:
                 dut.m_axi_rresp.value = 2 if any(lo < word + self.bus and word < hi for lo, hi in self.bad) else 0
                 dut.m_axi_rlast.value = int(left == 1)
                 dut.m_axi_rvalid.value = 1
-            else:
+                rvalid = 1
+            elif rvalid:
                 dut.m_axi_rvalid.value = 0
+                rvalid = 0
             await ReadOnly()
-            if dut.m_axi_arvalid.value:
+            arvalid = dut.m_axi_arvalid.value
+            if arvalid:
                 addr = int(dut.m_axi_araddr.value)
                 beats = int(dut.m_axi_arlen.value) + 1
                 size = int(dut.m_axi_arsize.value)
@@ -98,8 +110,27 @@ class HostReadSlave:
                 head[3] -= 1
                 if head[3] == 0:
                     self.pending.pop(0)
-            await RisingEdge(dut.clk)
-            self.cycle += 1
+            # The next cycle changes nothing unless a request is up (arvalid now, or it rises), a beat
+            # is out (rvalid), or the oldest burst's first beat is due then: otherwise sleep until
+            # arvalid rises or that burst is due, instead of a wake-up at every edge of the latency.
+            if (t_edge is None or arvalid or rvalid
+                    or (self.pending and self.pending[0][0] <= self.cycle + 1)):
+                await clk_rise
+            elif self.pending:
+                await First(ar_rise, Timer((self.pending[0][0] - self.cycle) * period - 1, "step"))
+                if (get_sim_time("step") - t_edge) % period:   # the timer: on to the edge the burst is due at
+                    await clk_rise
+            else:
+                await ar_rise
+            t = get_sim_time("step")
+            if t_edge is None:
+                self.cycle += 1
+            else:
+                # arvalid changes only at clock edges: the wake-up is at one, n cycles on
+                n, rest = divmod(t - t_edge, period)
+                assert rest == 0 and n > 0, f"read slave woke {t - t_edge} steps after a clock edge"
+                self.cycle += n
+            t_edge = t
 
 
 class WireMonitor:
@@ -117,9 +148,13 @@ class WireMonitor:
         dut = self.dut
         in_frame = False
         last_end = None
+        tvalid = dut.m_axis_tx_tvalid
+        clk_rise = RisingEdge(dut.clk)
+        valid_rise = RisingEdge(tvalid)
         while True:
             await ReadOnly()
-            if dut.m_axis_tx_tvalid.value and dut.m_axis_tx_tready.value:
+            valid = tvalid.value
+            if valid and dut.m_axis_tx_tready.value:
                 t = int(dut.phc_ns.value)
                 if not in_frame:
                     self.first_times.append(t)
@@ -134,7 +169,9 @@ class WireMonitor:
                 in_frame = not dut.m_axis_tx_tlast.value
                 if not in_frame:
                     last_end = t
-            await RisingEdge(dut.clk)
+            # no handshake can happen before tvalid rises (it changes only at clock edges): sleep
+            # until then rather than wake at every edge of an idle line
+            await (clk_rise if valid else valid_rise)
 
 
 class Driver:
@@ -877,15 +914,20 @@ class RxHost:
         dut = self.dut
         in_frame = False
         n = 0
+        tvalid = dut.s_axis_rx_tvalid
+        clk_rise = RisingEdge(dut.clk)
+        valid_rise = RisingEdge(tvalid)
         while True:
             await ReadOnly()
-            if dut.s_axis_rx_tvalid.value and dut.s_axis_rx_tready.value:
+            valid = tvalid.value
+            if valid and dut.s_axis_rx_tready.value:
                 if not in_frame:
                     if n < len(self.sent):
                         self.sent[n]["first_phc"] = int(dut.phc_ns.value)
                     n += 1
                 in_frame = not dut.s_axis_rx_tlast.value
-            await RisingEdge(dut.clk)
+            # idle port: sleep until tvalid rises (the source drives it at clock edges)
+            await (clk_rise if valid else valid_rise)
 
     async def setup_queue(self, q, log2, buf_len=2048, post=None):
         qb = C.RXQ_BASE + q * C.RXQ_STRIDE
