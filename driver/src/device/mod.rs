@@ -1183,6 +1183,12 @@ mod tests {
             "sim:board,state=none".parse::<BackendSpec>(),
             Ok(BackendSpec::Sim(SimOptions { board: true, .. }))
         ));
+        // a board card is kept between commands too (issue 31): its state file is taken
+        assert!(matches!(
+            "sim:board,state=/tmp/b.state".parse::<BackendSpec>(),
+            Ok(BackendSpec::Sim(SimOptions { board: true, state: sim_state::StateChoice::Path(p), .. }))
+                if p == std::path::Path::new("/tmp/b.state")
+        ));
         for s in [
             "sim:fast",
             "sim:state=",
@@ -1193,7 +1199,6 @@ mod tests {
             "sim:board=",
             "sim:board=u50,wide",
             "sim:wide,board",
-            "sim:board,state=/tmp/b.state",
         ] {
             assert!(
                 matches!(

@@ -212,6 +212,34 @@ impl<'a> Dec<'a> {
     pub(crate) fn done(&self) -> bool {
         self.pos == self.buf.len()
     }
+    /// The end of every state file (core and board): the driver's bytes, then the model's image of
+    /// the size the header gave, and nothing after it.
+    pub(crate) fn tail(&mut self, model_bytes: usize) -> Result<(Vec<u8>, &'a [u8]), StateError> {
+        let extra = self.bytes("driver state")?.to_vec();
+        let model = self.bytes("model")?;
+        if model.len() != model_bytes {
+            return Err(StateError::Corrupt(format!(
+                "model state is {} bytes, the header says {model_bytes}",
+                model.len()
+            )));
+        }
+        if !self.done() {
+            return Err(StateError::Corrupt("bytes after the model state".into()));
+        }
+        Ok((extra, model))
+    }
+}
+
+/// A Verilated model's refusal of a saved image, as the user reads it: another build of the model
+/// (its fingerprint `saved` against this build's `this`) unless saving is not built in at all.
+pub(crate) fn model_refused(e: RtlStateError, saved: &str, this: &str) -> StateError {
+    match e {
+        RtlStateError::Unsupported => StateError::Unsupported(e.to_string()),
+        _ => StateError::OtherBuild {
+            saved: format!("{saved} ({e})"),
+            this: this.to_string(),
+        },
+    }
 }
 
 fn width_code(w: Width) -> u8 {
@@ -411,25 +439,10 @@ impl SimCard {
         let mut card = SimCard::unreset(cfg)?;
         card.wire.restore_state(&mut dec)?;
         card.mem.restore_state(&mut dec)?;
-        let extra = dec.bytes("driver state")?.to_vec();
-        let model = dec.bytes("model")?;
-        if model.len() != info.model_bytes {
-            return Err(StateError::Corrupt(format!(
-                "model state is {} bytes, the header says {}",
-                model.len(),
-                info.model_bytes
-            )));
-        }
-        if !dec.done() {
-            return Err(StateError::Corrupt("bytes after the model state".into()));
-        }
-        card.rtl.restore(model).map_err(|e| match e {
-            RtlStateError::Unsupported => StateError::Unsupported(e.to_string()),
-            _ => StateError::OtherBuild {
-                saved: format!("{} ({e})", info.fingerprint),
-                this: this.unwrap_or("").to_string(),
-            },
-        })?;
+        let (extra, model) = dec.tail(info.model_bytes)?;
+        card.rtl
+            .restore(model)
+            .map_err(|e| model_refused(e, &info.fingerprint, this.unwrap_or("")))?;
         card.cycle = info.cycle;
         card.irq_edges = irq_edges;
         card.inp = inp;

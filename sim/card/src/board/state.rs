@@ -18,8 +18,7 @@
 
 use super::{BoardCard, BoardConfig};
 use crate::board::ffi::{BoardIn, BoardOut};
-use crate::ffi::RtlStateError;
-use crate::state::{head, Enc, Head, StateError, StateInfo, FORMAT, MAGIC};
+use crate::state::{head, model_refused, Enc, Head, StateError, StateInfo, FORMAT, MAGIC};
 use crate::SimError;
 
 impl BoardCard {
@@ -216,25 +215,10 @@ impl BoardCard {
             super::BoardRx::Xgmii(x) => x.restore_state(&mut dec)?,
             super::BoardRx::Line(r) => r.restore_state(&mut dec)?,
         }
-        let extra = dec.bytes("driver state")?.to_vec();
-        let model = dec.bytes("model")?;
-        if model.len() != info.model_bytes {
-            return Err(StateError::Corrupt(format!(
-                "model state is {} bytes, the header says {}",
-                model.len(),
-                info.model_bytes
-            )));
-        }
-        if !dec.done() {
-            return Err(StateError::Corrupt("bytes after the model state".into()));
-        }
-        card.rtl.restore(model).map_err(|e| match e {
-            RtlStateError::Unsupported => StateError::Unsupported(e.to_string()),
-            _ => StateError::OtherBuild {
-                saved: format!("{} ({e})", info.fingerprint),
-                this: this.to_string(),
-            },
-        })?;
+        let (extra, model) = dec.tail(info.model_bytes)?;
+        card.rtl
+            .restore(model)
+            .map_err(|e| model_refused(e, &info.fingerprint, this))?;
         card.now_ps = now_ps;
         card.next_clk_ps = next_clk_ps;
         card.next_mac_ps = next_mac_ps;
