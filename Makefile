@@ -27,7 +27,7 @@ APT_PACKAGES := verilator iverilog yosys tshark qemu-system-x86 busybox-static t
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PATH := $(VENV)/bin:$(PATH)
 
-.PHONY: help deps apt-deps py-deps gen check-contract lint timing test test-side test-benches test-python test-rust test-cocotb test-vm bench-vm demo synth soak clean
+.PHONY: help deps apt-deps py-deps gen check-contract lint timing test test-side test-python test-rust test-cocotb test-vm bench-vm demo synth soak clean
 
 help:
 	@sed -n '2,12p' $(ROOT)/Makefile | sed 's/^# \{0,1\}//'
@@ -68,31 +68,23 @@ lint: apt-deps
 	@$(ROOT)/board/lint.sh
 
 # The quick checks first (and the installs, once: nothing below installs anything any more), then
-# two sides at the same time: the cocotb benches (single-threaded simulations, two at a time) and
-# after them the RTL lint (single-threaded, about two minutes with the board lint and CDC checks);
-# and, one after another, the Rust build and tests (cargo, mostly parallel compiles, then test
-# binaries one at a time) and the VM test of the vfio backend (test-vm, about 30 s, reusing the Rust
-# build). `make test` is CPU-bound on two cores: the lint sits after the benches because the Rust
-# side's test runs leave a core free at the end (2026-12-07 21:42 run: the benches ended about
-# 4 minutes before the Rust side). A failure anywhere fails `make test`; everything else still runs
-# to its end so its result is reported too. Lines of cargo's output are tagged `rust| `; each cocotb
-# bench's log goes to tests/cocotb/logs/ and is printed whole if the bench failed (its results table
-# if it passed; TSNIC_COCOTB_LOG=full prints every log).
+# two sides at the same time: the cocotb benches (single-threaded simulations, two at a time, the
+# longer side) and, one after another, the RTL lint (single-threaded, about a minute), the Rust build
+# and tests (cargo, mostly parallel compiles) and the VM test of the vfio backend (test-vm, about
+# 30 s, reusing the Rust build). `make test` is CPU-bound on two cores: run alone before or after
+# the benches, lint and the VM left a core idle. A failure anywhere fails `make test`; everything
+# else still runs to its end so its result is reported too. Lines of cargo's output are tagged
+# `rust| `; each cocotb bench's log goes to tests/cocotb/logs/ and is printed whole if the bench
+# failed (its results table if it passed; TSNIC_COCOTB_LOG=full prints every log).
 test: deps check-contract test-python
-	@$(MAKE) --no-print-directory -j2 test-side test-benches RUST_TAG='rust| '
+	@$(MAKE) --no-print-directory -j2 test-side test-cocotb RUST_TAG='rust| '
 
-# The Rust side of `make test`: every step runs even after a failure; fails if any failed.
+# The non-cocotb side of `make test`: every step runs even after a failure; fails if any failed.
 test-side: apt-deps
 	@rc=0; \
+	$(MAKE) --no-print-directory lint || rc=1; \
 	$(MAKE) --no-print-directory test-rust || rc=1; \
 	$(MAKE) --no-print-directory test-vm || rc=1; \
-	exit $$rc
-
-# The simulator side of `make test`: the cocotb benches, then the lint, each run whatever the other gave.
-test-benches: deps
-	@rc=0; \
-	$(MAKE) --no-print-directory test-cocotb || rc=1; \
-	$(MAKE) --no-print-directory lint || rc=1; \
 	exit $$rc
 
 # tests/board: the Vivado scripts of board/ under tclsh with the Vivado commands stubbed (about 1 s)
