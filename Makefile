@@ -99,6 +99,13 @@ rust = $(if $(RUST_TAG),$(1) 2>&1 | sed -u 's/^/$(RUST_TAG)/',$(1))
 # its argument, and make would run only the part before it).
 RUST_FEATURES := tsnic/wide,tsnic/alveo
 
+# The workspace's tests run with cargo-nextest where the machine has it (Rust toolchains here come with
+# it): every test in its own process, two at a time across all the test binaries, where `cargo test`
+# runs the binaries one after another and a core waited while a test ran alone (the real-time tests
+# against Linux, the longest co-simulations). Its settings: .config/nextest.toml. Without it, `cargo
+# test` runs the same tests (nextest runs no doc tests: `cargo test --doc` does, after it).
+NEXTEST := $(shell cargo nextest --version >/dev/null 2>&1 && echo yes)
+
 test-rust: apt-deps
 	$(call rust,cargo fmt --all -- --check)
 # With `wide`: the 512-bit (100G) simulated card too, for the line-rate regression (cosim_line_rate).
@@ -110,7 +117,12 @@ test-rust: apt-deps
 # The driver for a real card: built without the `sim` feature (no sim/card, no Verilator).
 	$(call rust,cargo clippy -p tsnic --no-default-features --all-targets --locked -- -D warnings)
 	$(call rust,cargo test -p tsnic --no-default-features --locked --test cli_driver)
-	$(call rust,cargo test --workspace --locked --features $(RUST_FEATURES))
+ifeq ($(NEXTEST),yes)
+	$(call rust,cargo nextest run --workspace --locked --features $(RUST_FEATURES))
+	$(call rust,cargo test --workspace --locked --features $(RUST_FEATURES) --doc)
+else
+	$(call rust,cargo test --workspace --locked --no-fail-fast --features $(RUST_FEATURES))
+endif
 
 # Two benches at a time (COCOTB_JOBS=1: one after another, output live).
 COCOTB_JOBS ?= 2
