@@ -493,10 +493,10 @@ generate
 endgenerate
 
 // reclaim: the head chunk is free when no inserted frame of it is outstanding and the queue is past it
-wire [6*NCH-1:0] cnt;                          // per chunk, 6 bits (at most 32 frames start in one)
+wire [NCH-1:0]  cnt_zero;                      // per chunk: no inserted frame of it outstanding
 wire [15:0] rc_dist   = fr_q - {t_hblk, 6'd0};
 wire        rc_sealed = (t_nrd == {NRD_W{1'b0}}) && (t_halt || (!t_en && fr_q == t_rd));
-wire        rc_free   = t_hdok && (cnt[6*t_head +: 6] == 6'd0) && (rc_sealed || rc_dist[15:6] != 10'd0);
+wire        rc_free   = t_hdok && (cnt_zero[t_head]) && (rc_sealed || rc_dist[15:6] != 10'd0);
 
 // init: nothing of the queue left anywhere
 wire        qc_initok = (t_held == {HELD_W{1'b0}}) && (t_nrd == {NRD_W{1'b0}}) && (t_halt || fr_q == t_rd);
@@ -837,7 +837,7 @@ end
 
 // credits: beat FIFO room reserved by issued reads (and markers), back as the parser takes entries
 always @(posedge clk) begin
-    credits <= credits - ((ph == 2'd1 && b_ar) ? {{(BF_LOG2+1-BT_W){1'b0}}, sc_beats} : {(BF_LOG2+1){1'b0}})
+    credits <= credits - (ar_push ? {{(BF_LOG2+1-BT_W){1'b0}}, w_beats} : {(BF_LOG2+1){1'b0}})
                        - {{BF_LOG2{1'b0}}, (ph == 2'd1 && b_init)}
                        + {{BF_LOG2{1'b0}}, bf_pop};
     nout <= nout + {{MAX_OUT_LOG2{1'b0}}, (ph == 2'd1 && b_ar)}
@@ -963,12 +963,19 @@ genvar gc;
 generate
     for (gc = 0; gc < NCH; gc = gc + 1) begin : g_cnt
         localparam [CHUNK_W-1:0] CI = gc;
-        reg [5:0] n = 6'd0;
+        // the count (at most 32 frames start in a chunk) and its "zero" flag, both registered
+        reg  [5:0] n = 6'd0;
+        reg        z = 1'b1;
+        wire [5:0] n_nx = n + {5'd0, (ins_go && r1_chunk == CI)} - {5'd0, (fp_v && hc_q == CI)};
         always @(posedge clk) begin
-            n <= n + {5'd0, (ins_go && r1_chunk == CI)} - {5'd0, (fp_v && hc_q == CI)};
-            if (rst) n <= 6'd0;
+            n <= n_nx;
+            z <= (n_nx == 6'd0);
+            if (rst) begin
+                n <= 6'd0;
+                z <= 1'b1;
+            end
         end
-        assign cnt[6*gc +: 6] = n;
+        assign cnt_zero[gc] = z;
     end
 endgenerate
 
