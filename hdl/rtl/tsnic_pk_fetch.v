@@ -66,7 +66,9 @@ module tsnic_pk_fetch #(
     parameter CHUNK_W        = 8,          // buffer: 2^CHUNK_W chunks of 512 bytes (8: 128 KiB)
     parameter PK_SHARE_BYTES = (512 << CHUNK_W) / 4,   // a queue's buffer share when cfg_share_bytes is 0
     parameter MAX_FRAME_LEN  = 9600,
-    parameter BF_LOG2        = $clog2(4 * MAX_RD_BYTES / (DATA_W / 8)) // beat FIFO: 2^BF_LOG2 beats
+    // the beat FIFO: 2^BF_LOG2 beats; room for every read outstanding (less caps the rate: reads wait
+    // for room there)
+    parameter BF_LOG2        = MAX_OUT_LOG2 + $clog2(MAX_RD_BYTES / (DATA_W / 8))
 ) (
     input  wire                   clk,
     input  wire                   rst,
