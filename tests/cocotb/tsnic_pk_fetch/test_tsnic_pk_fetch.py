@@ -769,8 +769,22 @@ async def test_share_and_free_list(dut):
     await tb.settle()
     st = await tb.status(0)
     assert st["chunks"] >= 6, f"reclaim: {st['chunks']} chunks held while the first frame is outstanding"
+    # an init of the queue (disabled) waits while the held frame keeps its chunks (the reclaim turns
+    # go on meanwhile: without them the chunks would never come back); once freed, the init is taken
+    await tb.ctl_do("qcfg", dict(queue=0, base=Q0.base, size_log2=12, enable=0, late_policy=0,
+                                 horizon_policy=0, init=0, ptr=0))
+    box = []
+    tb.ctl.append(("qcfg", dict(queue=0, base=Q0.base, size_log2=12, enable=1, late_policy=0,
+                                horizon_policy=0, init=1, ptr=0x5000), box.append))
+    await tb.clocks(2000)
+    assert not box, "init taken while the queue still holds chunks"
+    assert tb.ctl_cur is not None and tb.ctl_cur[0] == "qcfg"
     tb.hold.clear()
-    await finish(tb, "reclaim", chunks_max=1)
+    await tb.until(lambda: box, what="the init after the frees")
+    fix_ins(tb)
+    tb.check("reclaim")
+    st = await tb.status(0)
+    assert (st["prod"], st["cons"], st["chunks"], st["en"]) == (0x5000, 0x5000, 0, 1), st
     dut._log.info("share, free list, reclaim order: as expected (free list: %s chunks held)", held)
 
 
