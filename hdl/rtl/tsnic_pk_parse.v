@@ -15,6 +15,8 @@
 //   s_buf_addr  byte address in the packed buffer of unit 0 of the beat (2^BUF_AW bytes; the fetch
 //               keeps each queue's stream in linked 512-byte chunks, so only the beat's own units
 //               are known to be contiguous)
+//   s_err       the beat came back with a DMA error (rresp != OKAY): its units are not parsed; the
+//               queue halts at it and one record says so (m_rec_dma, below)
 // Per-queue state (units to skip to the next record, a BASE value pending, halted, base_ns, the open
 // frame: the one whose body runs past the beats seen so far, with its record word, unit, address) lives in
 // a RAM of 2^QUEUE_W words, written through on every change and read when a beat of another queue
@@ -28,14 +30,17 @@
 //   follow it in the queue's chunk chain), len, kind, launch_ns (base_ns + launch_off, base_ns as at
 //   the record; the PHC time at emission for ASAP), asap,
 //   reason (0: a valid frame to schedule; else the REJECT_* code), halt (the record halted the queue:
-//   PK_BAD_TYPE or PK_TRUNCATED). Reason order: PK_BAD_TYPE, PK_TRUNCATED, ZERO_LEN, OVERSIZE,
+//   PK_BAD_TYPE or PK_TRUNCATED), dma (a beat with s_err halted the queue: the open frame, the one
+//   whose body the failed beat cuts, with its record's fields, kind FRAME, reason 0, halt 1; or, when
+//   no frame was open, a marker with kind 0, len 0, halt 1 and unit = the first unit of the failed
+//   beat not yet parsed). Reason order: PK_BAD_TYPE, PK_TRUNCATED, ZERO_LEN, OVERSIZE,
 //   BAD_FLAGS, PK_TOO_EARLY (launch_ns > phc_ns + cfg_ahead_ns, not for ASAP).
 //
 // Throughput: one header and at most one emitted record per cycle, and a beat per cycle while its
 // records allow (a beat whose units hold k record starts takes max(1, k) cycles, one more when an
 // open frame ends in it and the header after it would emit too), plus one idle cycle when the queue
-// changes. DMA read
-// errors are not seen here (the fetch, not built yet, completes those records DMA_ERROR).
+// changes. DMA read errors come as s_err (the fetch, tsnic_pk_fetch, completes an open frame cut by
+// one DMA_ERROR and halts the queue).
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -64,6 +69,7 @@ module tsnic_pk_parse #(
     input  wire [CW:0]          s_hi,
     input  wire [15:0]          s_prod,
     input  wire [BUF_AW-1:0]    s_buf_addr,
+    input  wire                 s_err,
 
     input  wire                 s_clr_valid,
     output wire                 s_clr_ready,
@@ -79,7 +85,8 @@ module tsnic_pk_parse #(
     output reg  [63:0]          m_rec_launch_ns,
     output reg                  m_rec_asap,
     output reg  [7:0]           m_rec_reason,
-    output reg                  m_rec_halt
+    output reg                  m_rec_halt,
+    output reg                  m_rec_dma
 );
 
 generate
@@ -107,6 +114,7 @@ reg [CW-1:0]        sk_lo = {CW{1'b0}};
 reg [CW:0]          sk_hi = {(CW+1){1'b0}};
 reg [15:0]          sk_prod = 16'd0;
 reg [BUF_AW-1:0]    sk_buf = {BUF_AW{1'b0}};
+reg                 sk_err = 1'b0;
 
 reg                 init_busy = 1'b1;
 reg [QUEUE_W-1:0]   init_q = {QUEUE_W{1'b0}};
@@ -122,6 +130,7 @@ wire [CW-1:0]       n_lo   = sk_valid ? sk_lo    : s_lo;
 wire [CW:0]         n_hi   = sk_valid ? sk_hi    : s_hi;
 wire [15:0]         n_prod = sk_valid ? sk_prod  : s_prod;
 wire [BUF_AW-1:0]   n_buf  = sk_valid ? sk_buf   : s_buf_addr;
+wire                n_err  = sk_valid ? sk_err   : s_err;
 wire                n_valid = sk_valid || (s_valid && s_ready);
 
 // per lane i, independent of the queue's state:
@@ -166,6 +175,7 @@ reg [DATA_W-1:0]    w_data = {DATA_W{1'b0}};
 reg [15:0]          w_unit = 16'd0;
 reg [CW:0]          w_hi = {(CW+1){1'b0}};
 reg [BUF_AW-1:0]    w_buf = {BUF_AW{1'b0}};
+reg                 w_err = 1'b0;
 reg [UPB-1:0]       w_bad = {UPB{1'b0}}, w_base = {UPB{1'b0}}, w_trunc = {UPB{1'b0}}, w_ge = {UPB{1'b0}};
 reg [UPB-1:0]       w_opens = {UPB{1'b0}};
 reg [UPB*SPAN_W-1:0] w_d = {(UPB*SPAN_W){1'b0}};
@@ -202,7 +212,7 @@ reg [15:0]          e_unit = 16'd0;
 reg [BUF_AW-1:0]    e_addr = {BUF_AW{1'b0}};
 reg [63:0]          e_w = 64'd0;
 reg [63:0]          e_base = 64'd0;
-reg                 e_bad = 1'b0, e_trunc = 1'b0;
+reg                 e_bad = 1'b0, e_trunc = 1'b0, e_dma = 1'b0;
 reg                 a_valid = 1'b0;
 
 wire adv_m = !m_rec_valid || m_rec_ready;
@@ -237,6 +247,7 @@ wire                h_emits = !h_base && !h_opens;
 reg                 pop;                     // the beat is done this cycle
 reg                 emit;
 reg                 emit_open;               // the record emitted is the open frame
+reg                 emit_dma;                // a DMA error halts the queue: the open frame or a marker
 reg [CW-1:0]        c_n;
 reg [SPAN_W-1:0]    skip_n;
 reg                 pend_n, halted_n;
@@ -248,6 +259,7 @@ always @* begin
     pop = 1'b0;
     emit = 1'b0;
     emit_open = 1'b0;
+    emit_dma = 1'b0;
     c_n = c;
     skip_n = skip;
     pend_n = pend;
@@ -257,6 +269,15 @@ always @* begin
     take_open = 1'b0;
     if (w_run) begin
         if (halted) begin
+            pop = 1'b1;
+        end else if (w_err) begin
+            // a failed beat: the open frame (if any) is emitted as the DMA error record, else a
+            // marker at the cursor; the queue halts
+            emit = 1'b1;
+            emit_dma = 1'b1;
+            emit_open = open;
+            open_n = 1'b0;
+            halted_n = 1'b1;
             pop = 1'b1;
         end else if (pend) begin
             base_n = u_c;
@@ -351,6 +372,7 @@ always @(posedge clk) begin
         sk_hi <= s_hi;
         sk_prod <= s_prod;
         sk_buf <= s_buf_addr;
+        sk_err <= s_err;
     end else if (w_take && sk_valid) begin
         sk_valid <= 1'b0;
     end
@@ -364,6 +386,7 @@ always @(posedge clk) begin
         w_unit <= n_unit;
         w_hi <= n_hi;
         w_buf <= n_buf;
+        w_err <= n_err;
         w_bad <= n_bad;
         w_base <= n_base;
         w_trunc <= n_trunc;
@@ -404,7 +427,14 @@ always @(posedge clk) begin
     if (emit) begin
         e_queue <= st_q;
         e_base <= base;
-        if (emit_open) begin
+        e_dma <= emit_dma;
+        if (emit_dma && !emit_open) begin
+            e_unit <= w_unit + {{(16-CW){1'b0}}, c};
+            e_addr <= w_buf + {{(BUF_AW-CW-3){1'b0}}, c, 3'b000};
+            e_w <= 64'd0;
+            e_bad <= 1'b0;
+            e_trunc <= 1'b0;
+        end else if (emit_open) begin
             e_unit <= o_unit;
             e_addr <= o_addr;
             e_w <= o_w;
@@ -459,6 +489,7 @@ reg [64:0]          a_limit = 65'd0;
 reg                 a_asap = 1'b0;
 reg [7:0]           a_reason = 8'd0;     // every reason but PK_TOO_EARLY
 reg                 a_halt = 1'b0;
+reg                 a_dma = 1'b0;
 
 wire [15:0] e_len   = e_w[`TSNIC_PKR_LEN_LSB +: 16];
 wire [7:0]  e_flags = e_w[`TSNIC_PKR_FLAGS_LSB +: 8];
@@ -477,8 +508,10 @@ always @(posedge clk) begin
         a_asap <= e_asap;
         a_launch <= e_asap ? phc_ns : e_base + {32'd0, e_w[`TSNIC_PKR_LAUNCH_OFF_LSB +: 32]};
         a_limit <= {1'b0, phc_ns} + {33'd0, cfg_ahead_ns};
-        a_halt <= e_bad || e_trunc;
-        if (e_bad)                                   a_reason <= `TSNIC_REJECT_PK_BAD_TYPE;
+        a_halt <= e_bad || e_trunc || e_dma;
+        a_dma <= e_dma;
+        if (e_dma)                                   a_reason <= `TSNIC_REJECT_NONE;
+        else if (e_bad)                                   a_reason <= `TSNIC_REJECT_PK_BAD_TYPE;
         else if (e_trunc)                            a_reason <= `TSNIC_REJECT_PK_TRUNCATED;
         else if (e_len == 16'd0)                     a_reason <= `TSNIC_REJECT_ZERO_LEN;
         else if (e_len > MAX_FRAME_LEN)              a_reason <= `TSNIC_REJECT_OVERSIZE;
@@ -499,7 +532,8 @@ always @(posedge clk) begin
         m_rec_launch_ns <= a_launch;
         m_rec_asap <= a_asap;
         m_rec_halt <= a_halt;
-        if (a_reason == `TSNIC_REJECT_NONE && !a_asap && {1'b0, a_launch} > a_limit)
+        m_rec_dma <= a_dma;
+        if (a_reason == `TSNIC_REJECT_NONE && !a_asap && !a_dma && {1'b0, a_launch} > a_limit)
             m_rec_reason <= `TSNIC_REJECT_PK_TOO_EARLY;
         else
             m_rec_reason <= a_reason;
@@ -522,6 +556,7 @@ initial begin
     m_rec_asap = 1'b0;
     m_rec_reason = 8'd0;
     m_rec_halt = 1'b0;
+    m_rec_dma = 1'b0;
 end
 
 endmodule

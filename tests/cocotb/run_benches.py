@@ -96,6 +96,8 @@ COST_HINT = {
     "tsnic_pk_buf[w512]": 6,
     "tsnic_pk_rdmux[w64]": 6,       # measured 2026-12-07 (make's CPU)
     "tsnic_pk_rdmux[w512]": 3,
+    "tsnic_pk_fetch[w64]": 27,      # measured 2026-12-07 (make's CPU at load 9)
+    "tsnic_pk_fetch[w512]": 14,
 }
 UNKNOWN_COST = 1000
 

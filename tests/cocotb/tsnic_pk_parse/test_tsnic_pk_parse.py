@@ -232,6 +232,7 @@ class TB:
         dut.phc_ns.value = PHC0
         dut.cfg_ahead_ns.value = AHEAD
         dut.s_valid.value = 0
+        dut.s_err.value = 0        # DMA errors: tsnic_pk_fetch's bench
         dut.s_clr_valid.value = 0
         dut.s_clr_queue.value = 0
         dut.m_rec_ready.value = 1
