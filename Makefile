@@ -27,7 +27,7 @@ APT_PACKAGES := verilator iverilog yosys tshark qemu-system-x86 busybox-static t
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PATH := $(VENV)/bin:$(PATH)
 
-.PHONY: help deps apt-deps py-deps gen check-contract lint timing test test-side test-python test-rust test-cocotb test-vm bench-vm demo synth soak clean
+.PHONY: help deps apt-deps py-deps gen check-contract lint timing test test-side test-bench-side test-python test-rust test-cocotb test-vm bench-vm demo synth soak clean
 
 help:
 	@sed -n '2,12p' $(ROOT)/Makefile | sed 's/^# \{0,1\}//'
@@ -67,17 +67,28 @@ lint: apt-deps
 	@$(ROOT)/hdl/lint.sh
 	@$(ROOT)/board/lint.sh
 
-# The quick checks first (and the installs, once: nothing below installs anything any more), then
-# two sides at the same time: the cocotb benches (single-threaded simulations, two at a time, the
-# longer side) and, one after another, the RTL lint (single-threaded, about a minute), the Rust build
-# and tests (cargo, mostly parallel compiles) and the VM test of the vfio backend (test-vm, about
-# 30 s, reusing the Rust build). `make test` is CPU-bound on two cores: run alone before or after
-# the benches, lint and the VM left a core idle. A failure anywhere fails `make test`; everything
-# else still runs to its end so its result is reported too. Lines of cargo's output are tagged
-# `rust| `; each cocotb bench's log goes to tests/cocotb/logs/ and is printed whole if the bench
-# failed (its results table if it passed; TSNIC_COCOTB_LOG=full prints every log).
-test: deps check-contract test-python
-	@$(MAKE) --no-print-directory -j2 test-side test-cocotb RUST_TAG='rust| '
+# The Debian packages first (once: nothing below installs any), then two sides at the same time:
+# the bench side (the Python venv, the contract's drift check and the Python tests, then the cocotb
+# benches: single-threaded simulations, two at a time) and, one after another, the RTL lint
+# (single-threaded, about a minute), the Rust build and tests (cargo, mostly parallel compiles and
+# tests two at a time) and the VM test of the vfio backend (test-vm, about 50 s, reusing the Rust
+# build). The Rust side does not wait for the venv (its Python scripts need only the standard
+# library). `make test` is CPU-bound on two cores: run alone before or after the benches, lint and
+# the VM left a core idle. A failure anywhere fails `make test`; everything else still runs to its
+# end so its result is reported too. Lines of cargo's output are tagged `rust| `; each cocotb
+# bench's log goes to tests/cocotb/logs/ and is printed whole if the bench failed (its results table
+# if it passed; TSNIC_COCOTB_LOG=full prints every log).
+test: apt-deps
+	@$(MAKE) --no-print-directory -j2 test-side test-bench-side RUST_TAG='rust| '
+
+# The bench side of `make test`: the venv, the quick Python checks, then the cocotb benches (which
+# run even after a failed check; the side fails if anything failed).
+test-bench-side: py-deps
+	@rc=0; \
+	$(MAKE) --no-print-directory check-contract || rc=1; \
+	$(MAKE) --no-print-directory test-python || rc=1; \
+	$(MAKE) --no-print-directory test-cocotb || rc=1; \
+	exit $$rc
 
 # The non-cocotb side of `make test`: every step runs even after a failure; fails if any failed.
 test-side: apt-deps
