@@ -63,6 +63,42 @@ fn pacing_does_not_inflate_rtt_with_edt_but_does_with_queue_stamping() {
 }
 
 #[test]
+fn tso_rtt_log_bursts_are_acked_whole_with_gro() {
+    // tcp_tso_autosize with tcp_tso_rtt_log 9: at 50 us of min RTT a burst is a whole 64 KB
+    // (45 segments) even at 24 Mbit/s. Without GRO the model receiver ACKs every second
+    // segment, an odd burst leaves one segment over, and every ACK then covers the last
+    // segment of one burst and the first of the next (seq_rtt = the burst interval); with
+    // GRO each poll of a back-to-back burst is one packet and one stretch ACK
+    // (__tcp_ack_snd_check), so srtt stays near the base RTT plus the burst's own time.
+    let mut c = cfg("rate=10G,rtt=50us,buffer=1MB", 300_000);
+    c.max_rate_bps = Some(24_000_000);
+    c.tso_rtt_log = Some(9);
+    let no_gro = run(&c).unwrap();
+    c.gro = true;
+    let gro = run(&c).unwrap();
+    assert!(no_gro.completed && gro.completed);
+    assert!(
+        no_gro.srtt_us.mean > 200.0,
+        "without GRO: srtt {}",
+        no_gro.srtt_us.mean
+    );
+    // base 50 us + a 16 us poll + 13 frames of 1.23 us: well under 100 us
+    assert!(
+        gro.srtt_us.mean < 100.0,
+        "with GRO: srtt {}",
+        gro.srtt_us.mean
+    );
+    // stretch ACKs: 45-segment bursts in polls of up to 13 frames
+    let per_seg = gro.receiver_acks_sent as f64 / gro.receiver_data_segments as f64;
+    assert!(per_seg < 0.2, "ACKs per segment {per_seg}");
+    assert!(gro.receiver_data_packets * 5 < gro.receiver_data_segments);
+    assert_eq!(no_gro.receiver_data_packets, no_gro.receiver_data_segments);
+    // the pacing rate still holds
+    let acc = gro.pacing_accuracy.unwrap();
+    assert!((0.98..=1.002).contains(&acc), "accuracy {acc}");
+}
+
+#[test]
 fn jitter_credit_recovers_rate_lost_to_wakeup_jitter() {
     // Benchmark 2 in small: host pacing timer at 8 Gbit/s with 0..5 us wake-up jitter.
     let mut c = cfg("rate=10G,rtt=50us,buffer=4MB", 20_000_000);

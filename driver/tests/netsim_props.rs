@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use tsnic::edt::frame::pattern_byte;
 use tsnic::netsim::wire::{self, flags, TcpFrame, TcpOptions};
-use tsnic::netsim::{Network, PathConfig, ReceiverConfig, TcpReceiver};
+use tsnic::netsim::{GroConfig, Network, PathConfig, ReceiverConfig, TcpReceiver};
 
 const ISS: u32 = 0xffff_ff00; // close to wrap on purpose
 
@@ -176,7 +176,7 @@ fn out_of_order_gets_immediate_ack_with_newest_sack_block_first() {
 fn out_of_order_acks_are_compressed_as_linux_6() {
     // Linux __tcp_ack_snd_check with out-of-order data held: the first 3 ACKs per rcv_nxt go
     // at once, later ones are held back (at most tcp_comp_sack_nr = 44) until the timer
-    // fires min(RTT / 20, 1 ms) after the first; RTT is the receiver's estimate or the
+    // fires min(RTT / 20, 1 ms) + 100 us after the first; RTT is the receiver's estimate or the
     // handshake RTT if smaller. Filling the last hole is ACKed at once.
     let run = |cfg: ReceiverConfig| {
         let mut r = TcpReceiver::new(cfg, 5001, 77);
@@ -198,15 +198,19 @@ fn out_of_order_acks_are_compressed_as_linux_6() {
         }
         (r, acks, t)
     };
-    let (mut r, acks, t) = run(ReceiverConfig::default());
+    let (mut r, acks, t) = run(ReceiverConfig {
+        comp_sack_slack_ns: 100_000,
+        ..ReceiverConfig::default()
+    });
     assert_eq!(acks[..3], [1, 1, 1], "3 at once per rcv_nxt");
     assert_eq!(acks[3..47], [0; 44], "44 held back");
     assert_eq!(acks[47], 1, "the 45th goes: tcp_comp_sack_nr reached");
     assert_eq!(acks[48..], [0, 0]);
-    // the timer of the two held after it: armed at the 49th, 400 us / 20 = 20 us later
-    assert_eq!(r.delack_deadline(), Some(t + 48_000 + 20_000));
-    assert!(r.on_timer(t + 48_000 + 19_999).is_none());
-    let a = r.on_timer(t + 48_000 + 20_000).expect("the held-back ACK");
+    // the timer of the two held after it: armed at the 49th, 400 us / 20 = 20 us later plus
+    // tcp_comp_sack_slack_ns (100 us: the hrtimer's hard expiry)
+    assert_eq!(r.delack_deadline(), Some(t + 48_000 + 20_000 + 100_000));
+    assert!(r.on_timer(t + 48_000 + 119_999).is_none());
+    let a = r.on_timer(t + 48_000 + 120_000).expect("the held-back ACK");
     let b = ISS.wrapping_add(1);
     assert_eq!(
         wire::parse(&a).unwrap().options.sack[0],
@@ -309,4 +313,118 @@ fn same_seed_same_losses() {
     };
     assert_eq!(run(5), run(5));
     assert_ne!(run(5), run(6));
+}
+
+/// A network with GRO at the receiver (10G bottleneck, 100 us RTT) and an established
+/// connection; returns it and the time after the handshake.
+fn gro_network(gro: Option<GroConfig>) -> (Network, u64) {
+    let cfg = PathConfig {
+        rate_bps: 10_000_000_000,
+        rtt_ns: 100_000,
+        ..PathConfig::default()
+    };
+    let rcv = ReceiverConfig {
+        gro,
+        ..ReceiverConfig::default()
+    };
+    let mut n = Network::new(cfg, rcv, 1);
+    n.listen(5001);
+    n.inject(0, seg(0, 0, flags::SYN));
+    let synack = n.advance(1_000_000);
+    assert_eq!(synack.len(), 1);
+    n.inject(1_000_000, seg(0, 0, flags::ACK));
+    assert!(n.advance(2_000_000).is_empty());
+    (n, 2_000_000)
+}
+
+#[test]
+fn gro_merges_a_back_to_back_train_and_acks_each_poll_once() {
+    // 20 full segments back to back at 10 Gbit/s (1538 wire bytes: 1231 ns apart), PSH on
+    // the last (a TSO packet): a poll runs at most 16 us after its first frame (13 frames),
+    // GRO merges each poll's frames into one packet, and __tcp_ack_snd_check ACKs each
+    // packet once (quick-ACK mode, and more than one rcv_mss unacknowledged)
+    let train = |n: &mut Network, t0: u64| {
+        for i in 0..20u64 {
+            let fl = if i == 19 {
+                flags::ACK | flags::PSH
+            } else {
+                flags::ACK
+            };
+            n.inject(t0, seg(i * 1448, 1448, fl));
+        }
+        n.advance(t0 + 10_000_000)
+    };
+    let (mut n, t0) = gro_network(Some(GroConfig::default()));
+    let acks = train(&mut n, t0);
+    let b = ISS.wrapping_add(1);
+    let got: Vec<(u64, u32)> = acks
+        .iter()
+        .map(|(t, f)| (*t, wire::parse(f).unwrap().ack.wrapping_sub(b)))
+        .collect();
+    // first frame's last bit at the receiver: t0 + 1231 + 50 us; the poll 16 us later, the
+    // ACK 50 us after that; the second poll when the train ends (the 20th frame)
+    let first = t0 + 1231 + 50_000;
+    let last = t0 + 20 * 1231 + 50_000;
+    assert_eq!(
+        got,
+        [
+            (first + 16_000 + 50_000, 13 * 1448),
+            (last + 50_000, 20 * 1448)
+        ]
+    );
+    let r = n.receiver(5001).unwrap();
+    assert_eq!(r.stats.data_segments, 20);
+    assert_eq!(r.stats.data_packets, 2);
+    assert_eq!(r.stats.delivered, 20 * 1448);
+    // without GRO: an ACK per segment in quick-ACK mode (16), then one per two
+    let (mut n, t0) = gro_network(None);
+    assert_eq!(train(&mut n, t0).len(), 18);
+}
+
+#[test]
+fn gro_polls_a_lone_frame_at_once() {
+    // a frame with no other of its flow right behind it is not held: its ACK leaves at its
+    // arrival, as without GRO
+    for gro in [Some(GroConfig::default()), None] {
+        let (mut n, t0) = gro_network(gro);
+        n.inject(t0, seg(0, 1448, flags::ACK));
+        n.inject(t0 + 100_000, seg(1448, 1448, flags::ACK));
+        let t: Vec<u64> = n.advance(t0 + 10_000_000).iter().map(|a| a.0).collect();
+        assert_eq!(t, [t0 + 1231 + 100_000, t0 + 100_000 + 1231 + 100_000]);
+    }
+}
+
+#[test]
+fn a_gro_packet_measures_rcv_mss_by_its_segment_size() {
+    // tcp_measure_rcv_mss reads gso_size: after a 10-segment GRO packet, rcv_mss is one
+    // segment (1448), so one more lone segment waits for the delayed ACK and the next goes
+    let mut r = TcpReceiver::new(
+        ReceiverConfig {
+            gro: Some(GroConfig::default()),
+            max_quickacks: 0,
+            ..ReceiverConfig::default()
+        },
+        5001,
+        77,
+    );
+    r.on_frame(0, &seg(0, 0, flags::SYN));
+    r.on_frame(1, &seg(0, 0, flags::ACK));
+    let poll: Vec<Vec<u8>> = (0..10u64)
+        .map(|i| seg(i * 1448, 1448, flags::ACK))
+        .collect();
+    let a = r.on_frames(10, &poll);
+    assert_eq!(a.len(), 1, "one stretch ACK for the GRO packet");
+    assert_eq!(
+        wire::parse(&a[0]).unwrap().ack,
+        ISS.wrapping_add(1).wrapping_add(10 * 1448)
+    );
+    assert_eq!(r.stats.data_packets, 1);
+    assert!(r
+        .on_frames(20, &[seg(10 * 1448, 1448, flags::ACK)])
+        .is_empty());
+    assert!(r.delack_deadline().is_some());
+    assert_eq!(
+        r.on_frames(30, &[seg(11 * 1448, 1448, flags::ACK)]).len(),
+        1
+    );
 }

@@ -64,6 +64,29 @@ pub enum CardArg {
     Model,
 }
 
+/// On or off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnOff {
+    On,
+    Off,
+}
+
+/// `--tso-rtt-log`: a shift of 0-31, or none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RttLog(pub Option<u32>);
+
+fn rtt_log_arg(s: &str) -> Result<RttLog, String> {
+    if s == "off" {
+        return Ok(RttLog(None));
+    }
+    match s.parse::<u32>() {
+        Ok(n) if n <= 31 => Ok(RttLog(Some(n))),
+        _ => Err(format!(
+            "`{s}` is not a tcp_tso_rtt_log; use 0-31 (Linux: 9) or off"
+        )),
+    }
+}
+
 fn size_arg(s: &str) -> Result<u64, String> {
     parse_size(s).ok_or_else(|| format!("`{s}` is not a size; use e.g. 10MB, 64KB, 1500"))
 }
@@ -189,6 +212,20 @@ pub struct SendArgs {
     /// (`tcp_cwnd_restart`: halved per idle RTO, down to the initial window).
     #[arg(long)]
     pub no_slow_start_after_idle: bool,
+    /// The simulated receiver's NAPI poll and GRO: `on` (as Linux: back-to-back segments of one
+    /// poll are merged up to 64 KB and ACKed as one) or `off` (the default: every segment
+    /// reaches TCP alone). See docs/EDT.md "The network model".
+    #[arg(long, value_enum, default_value = "off")]
+    pub gro: OnOff,
+    /// BBR's ACK-aggregation cwnd term (`bbr_extra_acked`, on in Linux 4.20+): `on` or `off`
+    /// (the default; docs/EDT.md "Differences from Linux").
+    #[arg(long, value_enum, default_value = "off")]
+    pub bbr_extra_acked: OnOff,
+    /// net.ipv4.tcp_tso_rtt_log of the sender (Linux 5.18+: 9): below 2^N us of min RTT a burst
+    /// grows toward 64 KB (`tcp_tso_autosize`); `off` (the default, see docs/EDT.md "TSO
+    /// autosizing"): bursts from the pacing rate alone, as before 5.18.
+    #[arg(long, default_value = "off", value_parser = rtt_log_arg)]
+    pub tso_rtt_log: RttLog,
     /// With --pacing-model edt: where RTT and delivery-rate samples start.
     #[arg(long, value_enum, default_value = "scheduled")]
     pub stamp: StampArg,
@@ -354,6 +391,7 @@ fn run_peer(a: SendArgs, peer: &str) -> Result<()> {
         max_rate_bps: a.max_rate,
         fq: !a.no_fq,
         slow_start_after_idle: !a.no_slow_start_after_idle,
+        tso_rtt_log: a.tso_rtt_log.0,
         rcvbuf: small(a.peer_rcvbuf, "--peer-rcvbuf")?,
         read_rate: a.peer_read_rate,
         capture: a.pcap.is_some(),
@@ -515,6 +553,9 @@ pub fn run(a: SendArgs) -> Result<()> {
         },
         fq: !a.no_fq,
         slow_start_after_idle: !a.no_slow_start_after_idle,
+        gro: a.gro == OnOff::On,
+        tso_rtt_log: a.tso_rtt_log.0,
+        bbr_extra_acked: a.bbr_extra_acked == OnOff::On,
         stamp: match a.stamp {
             StampArg::Scheduled => SampleStamp::Scheduled,
             StampArg::Departure => SampleStamp::Departure,

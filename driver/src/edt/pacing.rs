@@ -62,22 +62,29 @@ pub fn tcp_pacing_rate(
 /// sample, `min_rtt_us` 0, as Linux's `~0U`), at least `MIN_TSO_SEGS`, at most a 64 KB GSO
 /// packet.
 pub fn tso_autosize_segs(pacing_rate: u64, mss: u64, min_rtt_us: u64) -> u64 {
-    tso_autosize_segs_min(pacing_rate, mss, MIN_TSO_SEGS, min_rtt_us)
+    tso_autosize_segs_min(
+        pacing_rate,
+        mss,
+        MIN_TSO_SEGS,
+        min_rtt_us,
+        Some(TSO_RTT_LOG),
+    )
 }
 
-/// [`tso_autosize_segs`] with another `tcp_min_tso_segs`.
+/// [`tso_autosize_segs`] with another `tcp_min_tso_segs` and `tcp_tso_rtt_log` (None: no RTT
+/// term, as kernels before 5.18).
 pub fn tso_autosize_segs_min(
     pacing_rate: u64,
     mss: u64,
     min_tso_segs: u64,
     min_rtt_us: u64,
+    tso_rtt_log: Option<u32>,
 ) -> u64 {
     let mut bytes = pacing_rate >> PACING_SHIFT;
     // `r < BITS_PER_TYPE(sk_gso_max_size)`: the term counts while the shift is below 32
-    let r = if min_rtt_us == 0 {
-        u64::MAX
-    } else {
-        min_rtt_us >> TSO_RTT_LOG
+    let r = match tso_rtt_log {
+        Some(log) if min_rtt_us != 0 => min_rtt_us >> log.min(63),
+        _ => u64::MAX,
     };
     if r < 32 {
         bytes += GSO_MAX_SIZE >> r;
@@ -273,6 +280,13 @@ mod tests {
         assert_eq!(tso_autosize_segs(12_500_000, 1448, 1024), 19);
         assert_eq!(tso_autosize_segs(12_500_000, 1448, 10_000), 8);
         assert_eq!(tso_autosize_segs(3_000_000, 1448, 100), 45);
+        // no term (tso_rtt_log None, before 5.18): the rate alone
+        assert_eq!(tso_autosize_segs_min(12_500_000, 1448, 2, 50, None), 8);
+        assert_eq!(tso_autosize_segs_min(12_500_000, 1448, 2, 50, Some(9)), 45);
+        // tcp_tso_rtt_log 0: min_rtt >> 0, so only below 32 us (at 20 us: 65536 >> 20 = 0; at
+        // 1 us: 12207 + 32768 = 44975 -> 31)
+        assert_eq!(tso_autosize_segs_min(12_500_000, 1448, 2, 20, Some(0)), 8);
+        assert_eq!(tso_autosize_segs_min(12_500_000, 1448, 2, 1, Some(0)), 31);
         // TSQ at 1 Gbit/s: 125e6>>10 = 122070 B > 2 * 8 segs.
         assert_eq!(tsq_limit_bytes(125_000_000, 8 * 1448), 122_070);
         // TSQ at 24 Mbit/s: 2929 < 2 bursts of 2896 -> 5792.

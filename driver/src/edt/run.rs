@@ -67,6 +67,14 @@ pub struct RunConfig {
     pub capture: bool,
     /// Receiver buffer (the most it advertises), bytes.
     pub rcv_buf: u32,
+    /// A NAPI poll and GRO at the receiver (`netsim::gro`; Linux: on; off by default here,
+    /// docs/EDT.md "The network model").
+    pub gro: bool,
+    /// net.ipv4.tcp_tso_rtt_log of the senders (`SenderConfig::tso_rtt_log`; Linux 5.18+: 9;
+    /// None: no RTT term in TSO autosizing).
+    pub tso_rtt_log: Option<u32>,
+    /// BBR's ACK-aggregation cwnd term (`SenderConfig::bbr_extra_acked`; Linux: on).
+    pub bbr_extra_acked: bool,
     /// `--ptp ROLE[,OPT...]`: a PTP clock beside the sender on the simulated card (L2 only:
     /// [`crate::ptp::beside::BesideSpec::for_send`]; docs/PTP.md).
     pub ptp: Option<String>,
@@ -102,6 +110,9 @@ impl Default for RunConfig {
             tick_ns: DEFAULT_TICK_NS,
             capture: false,
             rcv_buf: 6 * 1024 * 1024,
+            gro: false,
+            tso_rtt_log: None,
+            bbr_extra_acked: false,
             ptp: None,
             ptp_master: None,
         }
@@ -213,6 +224,13 @@ pub struct Report {
     pub pacing_timer_arms_before_patch: u64,
     pub receiver_delivered: u64,
     pub receiver_duplicate_bytes: u64,
+    /// Data segments that reached the receivers, and the packets TCP saw after GRO (equal
+    /// without GRO).
+    pub receiver_data_segments: u64,
+    pub receiver_data_packets: u64,
+    /// ACKs (and other answers) the receivers sent, and ACKs SACK compression held back.
+    pub receiver_acks_sent: u64,
+    pub receiver_acks_compressed: u64,
     pub receiver_corrupt_bytes: u64,
     /// Payload bytes that arrived beyond the advertised window (must be 0).
     pub receiver_beyond_window_bytes: u64,
@@ -517,6 +535,7 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
     let rcv_cfg = ReceiverConfig {
         rr_request: cfg.rr,
         rcv_buf: cfg.rcv_buf,
+        gro: cfg.gro.then(crate::netsim::GroConfig::default),
         ..ReceiverConfig::default()
     };
     let mut net = Network::new(cfg.path.clone(), rcv_cfg, cfg.seed);
@@ -541,6 +560,8 @@ fn run_on<C: TxPort + SimWire>(cfg: &RunConfig, mut card: C) -> Result<(Report, 
         sc.pacing_model = cfg.pacing_model;
         sc.fq = cfg.fq;
         sc.slow_start_after_idle = cfg.slow_start_after_idle;
+        sc.tso_rtt_log = cfg.tso_rtt_log;
+        sc.bbr_extra_acked = cfg.bbr_extra_acked;
         sc.stamp = cfg.stamp;
         sc.pacer = cfg.pacer;
         sc.tick_ns = cfg.tick_ns;
@@ -877,7 +898,12 @@ fn make_report(
     let mut dup = 0;
     let mut corrupt = 0;
     let mut beyond = 0;
+    let (mut rsegs, mut rpkts, mut racks, mut rcomp) = (0, 0, 0, 0);
     for (_, r) in net.receivers() {
+        rsegs += r.stats.data_segments;
+        rpkts += r.stats.data_packets;
+        racks += r.stats.acks_sent;
+        rcomp += r.stats.acks_compressed;
         beyond += r.stats.beyond_window_bytes;
         delivered += r.stats.delivered;
         dup += r.stats.duplicate_bytes;
@@ -947,6 +973,10 @@ fn make_report(
             .sum(),
         receiver_delivered: delivered,
         receiver_duplicate_bytes: dup,
+        receiver_data_segments: rsegs,
+        receiver_data_packets: rpkts,
+        receiver_acks_sent: racks,
+        receiver_acks_compressed: rcomp,
         receiver_corrupt_bytes: corrupt,
         receiver_beyond_window_bytes: beyond,
         window_violations: senders.iter().map(|s| s.stats.window_violations).sum(),
@@ -997,6 +1027,17 @@ impl Report {
             &mut o,
             "retransmitted segs",
             self.retransmitted_segments.to_string(),
+        );
+        row(
+            &mut o,
+            "rcv segs/pkts/ACKs",
+            format!(
+                "{} / {} / {} ({:.3} ACKs per segment)",
+                self.receiver_data_segments,
+                self.receiver_data_packets,
+                self.receiver_acks_sent,
+                self.receiver_acks_sent as f64 / self.receiver_data_segments.max(1) as f64
+            ),
         );
         row(
             &mut o,

@@ -7,7 +7,8 @@
 //!   receivers at the far end. Time is simulated, in u64 nanoseconds; the same seed always gives
 //!   the same run.
 //! - [`receiver::TcpReceiver`]: cumulative ACK, SACK blocks, delayed ACK (2 segments or 40 ms),
-//!   advertised window, timestamp echo; checks every payload byte.
+//!   SACK compression, advertised window, timestamp echo; checks every payload byte.
+//! - [`gro`]: the receiving host's NAPI poll and GRO (optional, [`ReceiverConfig::gro`]).
 //! - [`wire`]: its own Ethernet/IPv4/TCP codec with checksum checks.
 
 //!
@@ -16,10 +17,12 @@
 //! [`crate::edt::frame::pattern_byte`] to check payload bytes. Its frame codec ([`wire`]) is its own
 //! on purpose (see there).
 
+pub mod gro;
 pub mod network;
 pub mod receiver;
 pub mod wire;
 
+pub use gro::GroConfig;
 pub use network::{Network, PathConfig, PathStats};
 pub use receiver::{RcvState, ReceiverConfig, ReceiverStats, TcpReceiver};
 

@@ -2,7 +2,7 @@
 //! reordering, and the TCP receivers at the far end. Discrete-event, in u64 nanoseconds.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BTreeSet, BinaryHeap, HashMap};
 
 use super::receiver::{ReceiverConfig, TcpReceiver};
 use super::wire;
@@ -60,6 +60,22 @@ enum EvKind {
     ToSender(Vec<u8>),
     /// A receiver's delayed-ACK timer (keyed by its port).
     DelAck(u16),
+    /// The latest time a receiver's NAPI poll may run (GRO on; port, poll number).
+    Poll(u16, u64),
+}
+
+/// A receiver's NAPI poll being gathered (GRO on, [`ReceiverConfig::gro`]).
+#[derive(Debug)]
+struct OpenPoll {
+    id: u64,
+    frames: Vec<Vec<u8>>,
+}
+
+/// The TCP destination port of an Ethernet/IPv4/TCP frame, without checking it.
+fn dst_port(f: &[u8]) -> Option<u16> {
+    let ihl = usize::from(*f.get(14)? & 0x0f) * 4;
+    let at = 14 + ihl + 2;
+    Some(u16::from_be_bytes([*f.get(at)?, *f.get(at + 1)?]))
 }
 
 #[derive(Debug)]
@@ -102,6 +118,11 @@ pub struct Network {
     pub stats: PathStats,
     /// Hand frames for the sender out as soon as they are scheduled (see [`Network::set_early_delivery`]).
     early: bool,
+    /// GRO on: each receiver's poll being gathered, and the frames on their way to it
+    /// (arrival time, event number), which tell whether a train of frames goes on.
+    polls: HashMap<u16, OpenPoll>,
+    arriving: HashMap<u16, BTreeSet<(u64, u64)>>,
+    next_poll: u64,
 }
 
 impl Network {
@@ -118,6 +139,9 @@ impl Network {
             receivers: HashMap::new(),
             stats: PathStats::default(),
             early: false,
+            polls: HashMap::new(),
+            arriving: HashMap::new(),
+            next_poll: 0,
         }
     }
 
@@ -125,13 +149,14 @@ impl Network {
         &self.cfg
     }
 
-    fn push(&mut self, t: u64, kind: EvKind) {
+    fn push(&mut self, t: u64, kind: EvKind) -> u64 {
         self.next_seq += 1;
         self.events.push(Ev {
             t,
             seq: self.next_seq,
             kind,
         });
+        self.next_seq
     }
 
     /// The receiver listening on (or connected at) `port`.
@@ -190,7 +215,13 @@ impl Network {
             self.stats.reordered += 1;
             arrive += self.cfg.reorder_delay_ns;
         }
-        self.push(arrive, EvKind::ToReceiver(frame));
+        let port = dst_port(&frame);
+        let ev = self.push(arrive, EvKind::ToReceiver(frame));
+        if self.rcv_cfg.gro.is_some() {
+            if let Some(p) = port {
+                self.arriving.entry(p).or_default().insert((arrive, ev));
+            }
+        }
     }
 
     /// Early delivery (for a card with a receive path that stamps arrivals itself): [`Network::advance`]
@@ -223,6 +254,23 @@ impl Network {
             let Some(ev) = self.events.pop() else { break };
             match ev.kind {
                 EvKind::ToSender(f) => out.push((ev.t, f)),
+                EvKind::ToReceiver(f) if self.rcv_cfg.gro.is_some() => {
+                    let Some(port) = dst_port(&f) else { continue };
+                    if let Some(a) = self.arriving.get_mut(&port) {
+                        a.remove(&(ev.t, ev.seq));
+                    }
+                    if !self.receivers.contains_key(&port) {
+                        // nobody listens: answered alone, at once, below
+                        self.deliver(ev.t, port, vec![f], reverse, &mut out);
+                        continue;
+                    }
+                    self.gather(ev.t, port, f, reverse, &mut out);
+                }
+                EvKind::Poll(port, id) => {
+                    if self.polls.get(&port).is_some_and(|p| p.id == id) {
+                        self.run_poll(ev.t, port, reverse, &mut out);
+                    }
+                }
                 EvKind::ToReceiver(f) => {
                     let port = match wire::parse(&f) {
                         Ok(p) => p.dst_port,
@@ -268,5 +316,91 @@ impl Network {
             }
         }
         out
+    }
+
+    /// GRO on: add a frame that arrived at `t` to its receiver's poll, and run the poll now if
+    /// the train of frames ends here (no frame of this flow arrives within one full-sized frame
+    /// time at the bottleneck rate) or the poll is full; otherwise it runs at the latest its
+    /// moderation period after its first frame (see [`super::gro`]).
+    fn gather(
+        &mut self,
+        t: u64,
+        port: u16,
+        f: Vec<u8>,
+        reverse: u64,
+        out: &mut Vec<(u64, Vec<u8>)>,
+    ) {
+        let (max_delay, max_frames) = match self.rcv_cfg.gro.as_ref() {
+            Some(g) => (g.max_delay_ns, g.max_frames.max(1)),
+            None => (0, 1),
+        };
+        if !self.polls.contains_key(&port) {
+            self.next_poll += 1;
+            let id = self.next_poll;
+            self.polls.insert(
+                port,
+                OpenPoll {
+                    id,
+                    frames: Vec::new(),
+                },
+            );
+            self.push(t + max_delay, EvKind::Poll(port, id));
+        }
+        let Some(p) = self.polls.get_mut(&port) else {
+            return;
+        };
+        p.frames.push(f);
+        let full = p.frames.len() >= max_frames;
+        let gap = serialize_ns(wire_bytes(1514), self.cfg.rate_bps);
+        let train_goes_on = self
+            .arriving
+            .get(&port)
+            .and_then(|a| a.first())
+            .is_some_and(|&(next, _)| next <= t + gap);
+        if full || !train_goes_on {
+            self.run_poll(t, port, reverse, out);
+        }
+    }
+
+    /// Run a receiver's gathered poll at `t`.
+    fn run_poll(&mut self, t: u64, port: u16, reverse: u64, out: &mut Vec<(u64, Vec<u8>)>) {
+        if let Some(p) = self.polls.remove(&port) {
+            self.deliver(t, port, p.frames, reverse, out);
+        }
+    }
+
+    /// Hand `frames` (one poll's, in arrival order) to the receiver on `port` at `t`, schedule
+    /// its ACK timer, and send its answers back.
+    fn deliver(
+        &mut self,
+        t: u64,
+        port: u16,
+        frames: Vec<Vec<u8>>,
+        reverse: u64,
+        out: &mut Vec<(u64, Vec<u8>)>,
+    ) {
+        let replies = match self.receivers.get_mut(&port) {
+            Some(r) => {
+                let before = r.delack_deadline();
+                let replies = r.on_frames(t, &frames);
+                if let Some(d) = r.delack_deadline() {
+                    if before != Some(d) {
+                        self.push(d, EvKind::DelAck(port));
+                    }
+                }
+                replies
+            }
+            None => {
+                let r: Vec<Vec<u8>> = frames
+                    .iter()
+                    .filter_map(|f| TcpReceiver::reset_reply(f))
+                    .collect();
+                self.stats.resets_sent += r.len() as u64;
+                r
+            }
+        };
+        for r in replies {
+            self.send_back(t + reverse, r, out);
+        }
     }
 }

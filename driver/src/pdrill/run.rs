@@ -182,6 +182,8 @@ struct Settings {
     slow_start_after_idle: bool,
     /// net.ipv4.tcp_min_tso_segs (Linux default 2).
     min_tso_segs: u64,
+    /// net.ipv4.tcp_tso_rtt_log (6.18 default 9).
+    tso_rtt_log: u32,
 }
 
 /// Read the init command's settings: defaults.sh is the sender's configuration (docs/EDT.md);
@@ -191,6 +193,7 @@ fn init_settings(init: &str) -> (Settings, Vec<String>) {
         notsent_lowat: u64::from(u32::MAX),
         slow_start_after_idle: false,
         min_tso_segs: crate::edt::pacing::MIN_TSO_SEGS,
+        tso_rtt_log: crate::edt::pacing::TSO_RTT_LOG,
     };
     let mut unmodeled = vec![];
     let cmd = init.replace("\\\n", " ");
@@ -213,6 +216,10 @@ fn init_settings(init: &str) -> (Settings, Vec<String>) {
                 }
                 ("net.ipv4.tcp_min_tso_segs", v) => match v.parse::<u64>() {
                     Ok(n) if (1..=255).contains(&n) => st.min_tso_segs = n,
+                    _ => unmodeled.push(format!("{k}={v}")),
+                },
+                ("net.ipv4.tcp_tso_rtt_log", v) => match v.parse::<u32>() {
+                    Ok(n) if n <= 31 => st.tso_rtt_log = n,
                     _ => unmodeled.push(format!("{k}={v}")),
                 },
                 // The sender never defers a send to build a bigger TSO packet
@@ -346,6 +353,7 @@ impl<'a> Runner<'a> {
         cfg.wscale = 8;
         cfg.slow_start_after_idle = settings.slow_start_after_idle;
         cfg.min_tso_segs = settings.min_tso_segs;
+        cfg.tso_rtt_log = Some(settings.tso_rtt_log);
         let tol = script
             .tolerance_usecs()
             .and_then(|t| i64::try_from(t).ok())

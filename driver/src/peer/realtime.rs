@@ -79,6 +79,8 @@ pub struct LinuxRunConfig {
     pub fq: bool,
     /// Linux `tcp_slow_start_after_idle` (default on).
     pub slow_start_after_idle: bool,
+    /// net.ipv4.tcp_tso_rtt_log of our sender (`SenderConfig::tso_rtt_log`).
+    pub tso_rtt_log: Option<u32>,
     /// SO_RCVBUF of the Linux receiver (None: autotuning).
     pub rcvbuf: Option<u32>,
     /// The Linux receiver reads at most this many bytes/s (None: as fast as it can).
@@ -104,6 +106,7 @@ impl Default for LinuxRunConfig {
             max_rate_bps: None,
             fq: true,
             slow_start_after_idle: true,
+            tso_rtt_log: None,
             rcvbuf: None,
             read_rate: None,
             capture: false,
@@ -636,6 +639,7 @@ fn our_sender(cfg: &LinuxRunConfig) -> TcpSender {
     sc.max_pacing_rate = cfg.max_rate_bps.map_or(u64::MAX, |r| r / 8);
     sc.fq = cfg.fq;
     sc.slow_start_after_idle = cfg.slow_start_after_idle;
+    sc.tso_rtt_log = cfg.tso_rtt_log;
     sc.tick_ns = cfg.tick_ns;
     sc.seed = cfg.seed;
     TcpSender::new(sc, 1 << 48)

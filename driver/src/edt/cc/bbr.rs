@@ -47,6 +47,15 @@ pub const FULL_BW_CNT: u32 = 3;
 pub const PACING_MARGIN_PERCENT: u64 = 1;
 /// Below this pacing rate (bits/s) a TSO burst is one segment (bbr_min_tso_rate).
 pub const MIN_TSO_RATE_BPS: u64 = 1_200_000;
+/// Gain on the ACK-aggregation estimate added to the cwnd target (bbr_extra_acked_gain, 1.0).
+pub const EXTRA_ACKED_GAIN: u64 = BBR_UNIT;
+/// Rounds per half of the extra-ACKed max filter (bbr_extra_acked_win_rtts).
+pub const EXTRA_ACKED_WIN_RTTS: u32 = 5;
+/// An aggregation epoch restarts after this many segments (bbr_ack_epoch_acked_reset_thresh).
+pub const ACK_EPOCH_ACKED_RESET_THRESH: u64 = 1 << 20;
+/// The aggregation term is at most this much data at the estimated bandwidth
+/// (bbr_extra_acked_max_us, 100 ms).
+pub const EXTRA_ACKED_MAX_US: u64 = 100_000;
 
 /// Linux's congestion-avoidance states as BBR tracks them (`prev_ca_state`), ordered as the
 /// kernel orders them (Open < Recovery < Loss).
@@ -118,6 +127,15 @@ pub struct Bbr {
     mark_app_limited: bool,
     mss: u64,
     rng: SeededRng,
+    /// ACK aggregation (`bbr_update_ack_aggregation`): the two halves of the max filter of
+    /// segments ACKed beyond bw x time, the current half, rounds in it, and the epoch.
+    pub extra_acked: [u64; 2],
+    extra_acked_win_idx: usize,
+    extra_acked_win_rtts: u32,
+    ack_epoch_us: u64,
+    ack_epoch_acked: u64,
+    /// bbr_extra_acked_gain (BBR_UNIT = 1.0; 0 turns the term off, as kernels before 4.20).
+    pub extra_acked_gain: u64,
 }
 
 impl Bbr {
@@ -147,7 +165,62 @@ impl Bbr {
             mark_app_limited: false,
             mss: 1448,
             rng: SeededRng::new(seed ^ 0xbb5),
+            extra_acked: [0; 2],
+            extra_acked_win_idx: 0,
+            extra_acked_win_rtts: 0,
+            ack_epoch_us: 0,
+            ack_epoch_acked: 0,
+            extra_acked_gain: EXTRA_ACKED_GAIN,
         }
+    }
+
+    /// Linux `bbr_update_ack_aggregation`: the degree of ACK aggregation, as segments ACKed
+    /// in an epoch beyond what the estimated bandwidth would have delivered in it (at most
+    /// cwnd), kept as a max over 5-10 rounds (two alternating halves of 5 rounds). An epoch
+    /// restarts when the ACKs fall back to the expected rate or after 2^20 segments.
+    fn update_ack_aggregation(&mut self, st: &CcState, ack: &AckInfo) {
+        let valid = ack
+            .rate
+            .is_some_and(|r| r.interval_us > 0 && r.delivered > 0);
+        if self.extra_acked_gain == 0 || ack.acked == 0 || !valid {
+            return;
+        }
+        if self.round_start {
+            self.extra_acked_win_rtts = (self.extra_acked_win_rtts + 1).min(0x1f);
+            if self.extra_acked_win_rtts >= EXTRA_ACKED_WIN_RTTS {
+                self.extra_acked_win_rtts = 0;
+                self.extra_acked_win_idx ^= 1;
+                self.extra_acked[self.extra_acked_win_idx] = 0;
+            }
+        }
+        // tp->delivered_mstamp: this ACK delivered data, so it is now
+        let now_us = ack.now_ns / 1000;
+        let epoch_us = now_us.saturating_sub(self.ack_epoch_us);
+        let mut expected =
+            ((u128::from(self.max_bw()) * u128::from(epoch_us)) / u128::from(BW_UNIT)) as u64;
+        if self.ack_epoch_acked <= expected
+            || self.ack_epoch_acked + ack.acked >= ACK_EPOCH_ACKED_RESET_THRESH
+        {
+            self.ack_epoch_acked = 0;
+            self.ack_epoch_us = now_us;
+            expected = 0;
+        }
+        self.ack_epoch_acked = (self.ack_epoch_acked + ack.acked).min(0xfffff);
+        let extra = self.ack_epoch_acked.saturating_sub(expected).min(st.cwnd);
+        let slot = &mut self.extra_acked[self.extra_acked_win_idx];
+        *slot = (*slot).max(extra);
+    }
+
+    /// Linux `bbr_ack_aggregation_cwnd`: once the pipe is full, the aggregation estimate
+    /// (x gain) goes on top of the cwnd target, at most 100 ms at the estimated bandwidth.
+    pub fn ack_aggregation_cwnd(&self) -> u64 {
+        if self.extra_acked_gain == 0 || !self.full_bw_reached {
+            return 0;
+        }
+        let max_aggr = ((u128::from(self.max_bw()) * u128::from(EXTRA_ACKED_MAX_US))
+            / u128::from(BW_UNIT)) as u64;
+        let extra = self.extra_acked[0].max(self.extra_acked[1]);
+        ((self.extra_acked_gain * extra) >> BBR_SCALE).min(max_aggr)
     }
 
     /// Linux `bbr_rate_bytes_per_sec`: bw (segments/us << 24) x gain -> bytes/s, less 1 %.
@@ -190,7 +263,12 @@ impl Bbr {
     /// Linux `bbr_inflight` = `bbr_bdp` + `bbr_quantization_budget`: the BDP plus 3 bursts
     /// (`3 * bbr_tso_segs_goal`), rounded up to even, + 2 in the 5/4 probing phase.
     pub fn target_inflight(&self, gain: u64) -> u64 {
-        let mut w = self.bdp(self.max_bw(), gain);
+        self.quantization_budget(self.bdp(self.max_bw(), gain))
+    }
+
+    /// Linux `bbr_quantization_budget`: `w` plus 3 bursts, rounded up to even, + 2 in the 5/4
+    /// probing phase.
+    fn quantization_budget(&self, mut w: u64) -> u64 {
         w += 3 * self.tso_segs_goal();
         w = (w + 1) & !1;
         if self.mode == Mode::ProbeBw && self.cycle_idx == 0 {
@@ -387,6 +465,8 @@ impl CongestionControl for Bbr {
                 }
             }
         }
+        // --- bbr_update_ack_aggregation
+        self.update_ack_aggregation(st, ack);
         // --- bbr_check_full_bw_reached
         if !self.full_bw_reached && self.round_start && !ack.rate.is_some_and(|r| r.is_app_limited)
         {
@@ -461,7 +541,10 @@ impl CongestionControl for Bbr {
         if ack.acked > 0 {
             let (mut cwnd, conserving) = self.cwnd_to_recover_or_restore(st, ack);
             if !conserving {
-                let target = self.target_inflight(self.cwnd_gain);
+                // bbr_set_cwnd: bdp + the ACK-aggregation term, then the quantization budget
+                let target = self.quantization_budget(
+                    self.bdp(self.max_bw(), self.cwnd_gain) + self.ack_aggregation_cwnd(),
+                );
                 if self.full_bw_reached {
                     cwnd = (cwnd + ack.acked).min(target);
                 } else if cwnd < target || ack.delivered < super::INIT_CWND {
@@ -667,6 +750,56 @@ mod tests {
         b.on_ack(&mut st, &eq);
         assert_eq!(b.min_rtt_stamp_us, 9_000_000);
         assert!(!b.wants_app_limited());
+    }
+
+    #[test]
+    fn ack_aggregation_raises_the_cwnd_target() {
+        // bbr_update_ack_aggregation / bbr_ack_aggregation_cwnd, bw 1 segment/us: an ACK of 10
+        // starts an epoch; 5 us later an ACK of 40 more makes 50 ACKed where 5 were expected:
+        // 45 extra, which goes on top of the target (bdp 200 + 45, + 3 bursts of 45 = 380)
+        let (mut b, mut st) = probe_bw();
+        st.cwnd = 330;
+        let rate = Some(crate::edt::cc::RateSample {
+            delivered: 10,
+            interval_us: 100,
+            prior_delivered: 0,
+            is_app_limited: false,
+        });
+        let ack = |t_us: u64, acked: u64, delivered: u64| AckInfo {
+            now_ns: t_us * 1000,
+            acked,
+            delivered,
+            in_flight: 300,
+            rate,
+            ..AckInfo::default()
+        };
+        b.on_ack(&mut st, &ack(1000, 10, 1010));
+        assert_eq!(b.extra_acked, [10, 0]);
+        b.on_ack(&mut st, &ack(1005, 40, 1050));
+        assert_eq!(b.extra_acked, [45, 0]);
+        assert_eq!(b.ack_aggregation_cwnd(), 45);
+        // the target without the term would be 200 + 135, rounded up to even: 336
+        assert_eq!(st.cwnd, 380);
+        // ACKs at the expected rate restart the epoch and keep the max
+        b.on_ack(&mut st, &ack(2005, 1, 1051));
+        assert_eq!(b.extra_acked, [45, 0]);
+        // the term is capped by cwnd and needs a full pipe; gain 0 turns it off
+        b.full_bw_reached = false;
+        assert_eq!(b.ack_aggregation_cwnd(), 0);
+        let (mut b, mut st) = probe_bw();
+        st.cwnd = 20;
+        b.on_ack(&mut st, &ack(1000, 10, 1010));
+        b.on_ack(&mut st, &ack(1005, 40, 1050));
+        assert_eq!(
+            b.extra_acked[0], 30,
+            "min(50 - 5, cwnd 30 after the first ACK)"
+        );
+        let (mut b, mut st) = probe_bw();
+        b.extra_acked_gain = 0;
+        st.cwnd = 330;
+        b.on_ack(&mut st, &ack(1000, 10, 1010));
+        b.on_ack(&mut st, &ack(1005, 40, 1050));
+        assert_eq!((b.extra_acked, st.cwnd), ([0, 0], 336));
     }
 
     #[test]

@@ -141,9 +141,21 @@ pub enum CcKind {
 
 impl CcKind {
     pub fn build(self, seed: u64) -> Box<dyn CongestionControl> {
+        self.build_with(seed, true)
+    }
+
+    /// [`Self::build`]; `bbr_extra_acked`: BBR's ACK-aggregation cwnd term
+    /// (`bbr_extra_acked_gain` 1.0 as Linux 4.20+, or 0).
+    pub fn build_with(self, seed: u64, bbr_extra_acked: bool) -> Box<dyn CongestionControl> {
         match self {
             CcKind::Cubic => Box::new(Cubic::new()),
-            CcKind::Bbr => Box::new(Bbr::new(seed)),
+            CcKind::Bbr => {
+                let mut b = Bbr::new(seed);
+                if !bbr_extra_acked {
+                    b.extra_acked_gain = 0;
+                }
+                Box::new(b)
+            }
         }
     }
 }

@@ -117,6 +117,14 @@ pub struct SenderConfig {
     pub slow_start_after_idle: bool,
     /// net.ipv4.tcp_min_tso_segs (Linux default 2): the fewest segments per TSO burst.
     pub min_tso_segs: u64,
+    /// net.ipv4.tcp_tso_rtt_log (Linux 5.18+ default 9): `tcp_tso_autosize` adds
+    /// `65536 >> (min_rtt_us >> tso_rtt_log)` bytes to a burst (a whole 64 KB below 512 us of min
+    /// RTT). None (the default here, see docs/EDT.md "TSO autosizing"): no such term, as
+    /// kernels before 5.18.
+    pub tso_rtt_log: Option<u32>,
+    /// BBR's ACK-aggregation cwnd term (`bbr_update_ack_aggregation`, `bbr_extra_acked_gain`;
+    /// Linux 4.20+: on). Off by default here (docs/EDT.md "Differences from Linux").
+    pub bbr_extra_acked: bool,
 }
 
 impl SenderConfig {
@@ -138,6 +146,8 @@ impl SenderConfig {
             seed: 1,
             slow_start_after_idle: true,
             min_tso_segs: pacing::MIN_TSO_SEGS,
+            tso_rtt_log: None,
+            bbr_extra_acked: false,
         }
     }
 }
@@ -448,7 +458,7 @@ impl TcpSender {
     /// so a shared card can be demultiplexed.
     pub fn new(cfg: SenderConfig, cookie_base: u64) -> Self {
         let mss = u64::from(cfg.mss) - frame::TS_OPTION_LEN as u64;
-        let cc = cfg.cc.build(cfg.seed);
+        let cc = cfg.cc.build_with(cfg.seed, cfg.bbr_extra_acked);
         let rto_min = cfg.rto_min_us;
         let jc = cfg.jitter_credit;
         TcpSender {

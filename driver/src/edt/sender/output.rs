@@ -472,10 +472,8 @@ impl TcpSender {
                 self.pacing_rate,
                 self.mss,
                 self.cfg.min_tso_segs,
-                // the tcp_tso_rtt_log term is left out (0: as before an RTT sample) until the
-                // model receiver has GRO: odd bursts misalign its ACK-every-2 and inflate
-                // seq_rtt (docs/EDT.md, TSO autosizing)
-                0,
+                self.min_rtt_us,
+                self.cfg.tso_rtt_log,
             );
             let tsq = pacing::tsq_limit_bytes(self.pacing_rate, burst_segs * self.mss);
             // TSQ: the first burst may always go (Linux lets a lone skb through).
