@@ -4,9 +4,10 @@
 // at 1700 + floor(k * MP / MD) ps (src/board/mod.rs), the PHC counting 4 ns per PCIe edge.
 //
 //   td_idle cost MS MP MD         step MS ms; print instants and CPU time
-//   td_idle period CYC MP MD N    from 20 ms on, compare every register (td_idle_regs.inc, written
-//                                 by td_idle.sh from the model) at N MAC edges CYC PCIe clock cycles
-//                                 apart with the first: the absolute times less the PHC's advance
+//   td_idle period CYC MP MD N [D]  from 20 ms on, compare every register (td_idle_regs.inc,
+//                                 written by td_idle.sh from the model) at N MAC edges CYC PCIe clock
+//                                 cycles apart with the first: the absolute times less the PHC's
+//                                 advance; D: the PHC's increment is 4 ns + D x 2^-48 ns (a trim)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,28 +20,34 @@
 
 typedef std::vector<unsigned __int128> State;
 
-static State dump(Vtsnic_td_idle___024root* r, unsigned long long shift_ns) {
+// shift: the PHC's advance, 2^-48 ns; an absolute register with `frac` fraction bits is compared
+// less shift >> (48 - frac) (exact when the advance is a whole number of its units)
+static State dump(Vtsnic_td_idle___024root* r, unsigned __int128 shift) {
     State out;
     const unsigned __int128 one = 1;
 #define REL(name, bits) out.push_back(static_cast<unsigned __int128>(r->name));
 #define REL_W(name, bits) { unsigned __int128 v = 0; for (int i = 0; i < (bits + 31) / 32; i++) v |= static_cast<unsigned __int128>(r->name[i]) << (32 * i); out.push_back(v); }
     // absolute PHC times: less the PHC's advance, in the register's fixed point (frac bits), mod 2^bits
-#define ABS(name, bits, frac) out.push_back((static_cast<unsigned __int128>(r->name) - (static_cast<unsigned __int128>(shift_ns) << frac)) & ((one << bits) - 1));
-#define ABS_W(name, bits, frac) { unsigned __int128 v = 0; for (int i = 0; i < (bits + 31) / 32; i++) v |= static_cast<unsigned __int128>(r->name[i]) << (32 * i); out.push_back((v - (static_cast<unsigned __int128>(shift_ns) << frac)) & ((one << bits) - 1)); }
+#define ABS(name, bits, frac) out.push_back((static_cast<unsigned __int128>(r->name) - (shift >> (48 - frac))) & ((one << bits) - 1));
+#define ABS_W(name, bits, frac) { unsigned __int128 v = 0; for (int i = 0; i < (bits + 31) / 32; i++) v |= static_cast<unsigned __int128>(r->name[i]) << (32 * i); out.push_back((v - (shift >> (48 - frac))) & ((one << bits) - 1)); }
+    // the sample: {ns_reg, fns_reg} as one 64.32 time
+#define ABS_NS(ns, fns) out.push_back(((static_cast<unsigned __int128>(r->ns) << 32 | r->fns) - (shift >> 16)) & ((one << 96) - 1));
 #include "td_idle_regs.inc"
     return out;
 }
 
 struct Clocks {
     unsigned long long mp, md, nclk = 0, nmac = 0, next_clk = 0, next_mac = 1700;
+    unsigned __int128 inc = static_cast<unsigned __int128>(4) << 48;   // PHC increment, 2^-48 ns
     // one instant; returns its time (ps) and whether the MAC clock rose
     unsigned long long step(Vtsnic_td_idle* t, bool* mac) {
         unsigned long long now = next_clk < next_mac ? next_clk : next_mac;
         bool e_clk = next_clk == now, e_mac = next_mac == now;
         t->clk = 0;
         t->mac_clk = 0;
-        t->phc_ns = nclk * 4;
-        t->phc_fns = 0;
+        const unsigned __int128 phc = inc * nclk;
+        t->phc_ns = static_cast<unsigned long long>(phc >> 48);
+        t->phc_fns = static_cast<unsigned long long>(phc) & ((1ull << 48) - 1);
         t->eval();
         if (e_clk) t->clk = 1;
         if (e_mac) t->mac_clk = 1;
@@ -79,13 +86,14 @@ int main(int argc, char** argv) {
     }
     const unsigned long long cyc = std::strtoull(argv[2], nullptr, 10);
     const int reps = argc > 5 ? std::atoi(argv[5]) : 3;
+    if (argc > 6) c.inc += std::strtoull(argv[6], nullptr, 10);
     State first;
     for (int rep = 0; rep < reps; rep++) {
         const unsigned long long end = 20000000000ull + rep * cyc * 4000;
         for (;;) {
             unsigned long long now = c.step(&t, &mac);
             if (mac && now >= end) {
-                State s = dump(t.rootp, rep * cyc * 4);
+                State s = dump(t.rootp, c.inc * (static_cast<unsigned long long>(rep) * cyc));
                 if (rep == 0) first = s;
                 size_t diff = 0;
                 for (size_t i = 0; i < s.size(); i++) diff += s[i] != first[i];
