@@ -51,9 +51,9 @@ use tsnic::regs::DescFlags;
 use tsnic::ring::{CplRing, QueueConfig, TxQueue};
 use tsnic::rx::{self, RxCaps, RxPacket, RxQueue, RxQueueConfig};
 
-#[allow(dead_code)] // only its Rng here
+#[allow(dead_code)] // only its Rng and watchdog here
 mod common;
-use common::Rng;
+use common::{within_wall, Rng};
 
 struct Outcome {
     log: Vec<String>,
@@ -697,8 +697,12 @@ fn exact_on(cfg: SimConfig, seeds: std::ops::RangeInclusive<u64>, what: &str) {
         panic!("the simulator was not built: {why}");
     }
     for seed in seeds {
-        let slow = run(cfg, seed, false, None);
-        let fast = run(cfg, seed, true, None);
+        let slow = within_wall(&format!("{what} seed {seed}, stepped"), move || {
+            run(cfg, seed, false, None)
+        });
+        let fast = within_wall(&format!("{what} seed {seed}, skipped"), move || {
+            run(cfg, seed, true, None)
+        });
         assert_eq!(slow.jumps, 0, "fast-forward off must not jump");
         // TSNIC_SIM_GATE=check (sim/card/bench/gate_check.sh) checks the holds of both runs instead
         // of taking them, and =0 turns the gates off: then only the rest applies
@@ -808,7 +812,9 @@ fn gate_check_holds_on_random_programs() {
         panic!("the simulator was not built: {why}");
     }
     for seed in 1..=env_seeds("TSNIC_GATE_CHECK_SEEDS", 3) {
-        let o = run(SimConfig::default(), seed, true, Some(16384));
+        let o = within_wall(&format!("gate check seed {seed}"), move || {
+            run(SimConfig::default(), seed, true, Some(16384))
+        });
         let st = o.gate_check.expect("the check's counts");
         eprint!("seed {seed}:\n{}", st.summary());
         if let Err(why) = st.verdict(true) {
@@ -820,9 +826,9 @@ fn gate_check_holds_on_random_programs() {
 
 /// One program on a fresh board card (`sim:board[=NAME]`), its gated blocks left unclocked where
 /// they hold (`gated`) or every block clocked at every PCIe clock edge. The board has no idle
-/// fast-forward (docs/ARCHITECTURE.md, "Board co-simulation": its MAC-domain PHC copies are
-/// disciplined loops a jump cannot reproduce bit for bit), so the program is shorter: idle waits and
-/// launch offsets a quarter of the core build's, 50 steps.
+/// fast-forward (docs/ARCHITECTURE.md, "Gated blocks on the board": its MAC-side PHC copies and
+/// clock crossings change at every edge, and no jump reproduces them yet), so the program is
+/// shorter: idle waits and launch offsets a quarter of the core build's, 50 steps.
 #[cfg(feature = "board")]
 fn run_board(model: tsnic_sim::board::BoardModel, seed: u64, gated: bool) -> Outcome {
     use tsnic_sim::board::BoardConfig;
@@ -850,8 +856,13 @@ fn run_board(model: tsnic_sim::board::BoardModel, seed: u64, gated: bool) -> Out
 fn gates_exact_on_board(model: tsnic_sim::board::BoardModel, seeds: std::ops::RangeInclusive<u64>) {
     let what = format!("board {}", model.name());
     for seed in seeds {
-        let plain = run_board(model, seed, false);
-        let gated = run_board(model, seed, true);
+        let plain = within_wall(
+            &format!("{what} seed {seed}, every block clocked"),
+            move || run_board(model, seed, false),
+        );
+        let gated = within_wall(&format!("{what} seed {seed}, gated"), move || {
+            run_board(model, seed, true)
+        });
         assert_eq!(
             plain.gate_held,
             [0; tsnic_sim::GATED_BLOCKS.len()],

@@ -73,3 +73,48 @@ impl Rng {
         lo + self.below(hi - lo + 1)
     }
 }
+
+/// Wall-clock seconds one bounded piece of a co-simulation test may take before [`within_wall`]
+/// fails it: `TSNIC_TEST_WALL_S`, else 300 (the pieces take seconds; a hang runs on forever, e.g. a
+/// planted mutant that skips a MAC clock edge without advancing the board's time).
+#[allow(dead_code)]
+pub fn wall_limit() -> std::time::Duration {
+    let s = std::env::var("TSNIC_TEST_WALL_S")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(300);
+    std::time::Duration::from_secs(s.max(1))
+}
+
+/// Runs `f` on its own thread and returns its result, or fails the test with a message naming `what`
+/// when it has not finished within [`wall_limit`] (a watchdog: a hung simulation would otherwise hold
+/// the suite, and `make test`, until killed). A panic in `f` is passed on as the test's failure. The
+/// abandoned thread keeps running until the test binary exits.
+#[allow(dead_code)]
+pub fn within_wall<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let limit = wall_limit();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let worker = std::thread::Builder::new()
+        .name(what.to_string())
+        .spawn(move || {
+            let _ = tx.send(f());
+        })
+        .expect("spawn the watched thread");
+    match rx.recv_timeout(limit) {
+        Ok(v) => {
+            let _ = worker.join();
+            v
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => match worker.join() {
+            // the thread panicked: its message is already printed; fail with it
+            Err(p) => std::panic::resume_unwind(p),
+            Ok(()) => panic!("{what}: the watched thread ended without a result"),
+        },
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => panic!(
+            "{what}: not finished after {} s of wall time: the simulated card or the program hangs \
+             (a loop that never advances simulated time, or a wait that never ends); \
+             TSNIC_TEST_WALL_S sets the limit",
+            limit.as_secs()
+        ),
+    }
+}

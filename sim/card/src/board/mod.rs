@@ -28,8 +28,10 @@
 //! What this slice does not have yet (issue 31): the MAC as the SUME has it (tsnic_axis_downsize and
 //! tsnic_xgmii_tx/_rx: the [`Wire`] model takes the 256-bit stream on the MAC clock instead, and
 //! [`xgmii_rx`] gives tsnic_xgmii_rx's output), the idle fast-forward (every edge is evaluated: a
-//! jump cannot reproduce the MAC domains' disciplined PHC copies, tsnic_td_sink, bit for bit; docs/
-//! ARCHITECTURE.md), link flow-control credits, poisoned completions and completion timeouts.
+//! jump must reproduce the MAC side's PHC copies, tsnic_td_sink, and the endless tsnic_cdc_bus
+//! handshakes bit for bit, which no formula does; what an exact jump needs: docs/ARCHITECTURE.md,
+//! "Gated blocks on the board"), link flow-control credits, poisoned completions and completion
+//! timeouts.
 
 pub mod cmac;
 pub mod ffi;
@@ -418,6 +420,12 @@ impl BoardCard {
                 + (u128::from(self.mac_cycles) * u128::from(self.cfg.mac_period_ps)
                     / u128::from(self.cfg.mac_period_den)) as u64;
         }
+        // every clock that rose here has its next edge later: else the loops that call this one
+        // would run this instant again forever (a test then hangs instead of failing)
+        debug_assert!(
+            self.next_clk_ps.min(self.next_mac_ps) > t,
+            "board instant at {t} ps did not advance either clock (edges {edges:#x})"
+        );
     }
 
     /// Run until simulated time reaches `ps` (every edge before it).
