@@ -266,7 +266,31 @@ impl Post {
         gen: &dyn FrameSource,
         lent: &[u8],
     ) -> Result<bool, PushError> {
-        let f = &h.job;
+        let bytes: &[u8] = if h.raw.lent {
+            lent
+        } else if h.raw.has_bytes {
+            &h.data
+        } else {
+            gen.frame(&h.job, &mut self.buf);
+            // (moved out and back: `post_bytes` takes `self` whole)
+            let buf = std::mem::take(&mut self.buf);
+            let r = self.post_bytes(b, caps, &h.job, h.raw.seq, &buf);
+            self.buf = buf;
+            return r;
+        };
+        self.post_bytes(b, caps, &h.job, h.raw.seq, bytes)
+    }
+
+    /// Post job frame `f` (input position `seq`) of bytes `bytes`; as [`Post::post`].
+    #[inline]
+    pub fn post_bytes(
+        &mut self,
+        b: &mut dyn Backend,
+        caps: &Caps,
+        f: &JobFrame,
+        seq: u64,
+        bytes: &[u8],
+    ) -> Result<bool, PushError> {
         if self.reserved == Some(f.queue) {
             return Err(PushError::Job(format!(
                 "frame {} is for queue {}, which the clock beside the job (--ptp) uses: put the \
@@ -284,14 +308,6 @@ impl Post {
                 )))
             }
         };
-        let bytes: &[u8] = if h.raw.lent {
-            lent
-        } else if h.raw.has_bytes {
-            &h.data
-        } else {
-            gen.frame(f, &mut self.buf);
-            &self.buf
-        };
         if bytes.len() != f.len as usize {
             return Err(PushError::Job(format!(
                 "frame {} has {} bytes at hand where {} were read: a driver bug",
@@ -308,7 +324,7 @@ impl Post {
                 }
                 slot[cookie as usize] = Some(InFlight {
                     job: *f,
-                    seq: h.raw.seq,
+                    seq,
                     post_no: self.posts,
                 });
                 self.fifo.push_back((self.posts, f.launch_ns, qp, cookie));

@@ -64,6 +64,29 @@ impl Reap {
     ) -> Result<u64, PushError> {
         self.cpls.clear();
         post.poll(b, &mut self.cpls, 1024)?;
+        if let Some((report, departed)) = sink.counts_only() {
+            // The report alone: each result straight to it (what `Outputs::completed` does then).
+            let out = |e: std::io::Error| {
+                PushError::Output(format!("cannot write the report's frame list: {e}"))
+            };
+            for c in &self.cpls {
+                let Some((_, f)) = post.take_in_flight_opt(c) else {
+                    return Err(PushError::Unmatched {
+                        queue: c.queue,
+                        cookie: c.cookie,
+                    });
+                };
+                let Some(r) = result_of(c, &f) else {
+                    return Err(unknown_status(c, &f));
+                };
+                report.completed(f.seq, &r).map_err(out)?;
+                if r.on_wire() {
+                    *departed += 1;
+                    report.departed(f.seq, &r, None).map_err(out)?;
+                }
+            }
+            return Ok(self.cpls.len() as u64);
+        }
         let want_bytes = sink.wants_bytes();
         for c in &self.cpls {
             let Some((qp, f)) = post.take_in_flight_opt(c) else {

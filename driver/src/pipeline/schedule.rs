@@ -506,6 +506,40 @@ impl<'a> Schedule<'a> {
         Ok(())
     }
 
+    /// The frames of the batch read ahead (reading the next batch when this one is given out),
+    /// not given out yet, placed, with the block their bytes are lent in and each one's offset
+    /// there: for a caller that posts them where they are, then says how many it took
+    /// ([`Schedule::take_ready`]); frame `i`'s bytes are `block[offs[i]..][..len]`. The same
+    /// frames, in the same order, as [`Schedule::next_frame_into`] would give one at a time,
+    /// without moving each into the caller's slot. Empty when there is none this way (no lending,
+    /// a hold window, or the source gives no batch now, or the next read is an error): then use
+    /// [`Schedule::next_frame_into`].
+    #[inline]
+    pub fn ready_lent(&mut self) -> (&[Held], &[u32], &[u8]) {
+        if !(self.lend && self.cfg.window == 0 && self.heap.is_empty() && !self.eof) {
+            return (&[], &[], &[]);
+        }
+        if self.ready_at == self.ready.len() && (self.ready_err.is_some() || !self.fill_ready()) {
+            return (&[], &[], &[]);
+        }
+        let block = self.src.lent_block();
+        (
+            &self.ready[self.ready_at..],
+            &self.batch_offs[self.ready_at..],
+            block,
+        )
+    }
+
+    /// The first `n` frames of [`Schedule::ready_lent`] were taken (posted in place): counted as
+    /// read and given out.
+    #[inline]
+    pub fn take_ready(&mut self, n: usize) {
+        debug_assert!(self.ready_at + n <= self.ready.len());
+        self.ready_at += n;
+        self.read += n as u64;
+        self.batch_lent = None;
+    }
+
     /// Every frame held (read and not given out), in launch order, emptying the window: the frames a
     /// job cut short never posted.
     pub fn drain_held(&mut self) -> Vec<Held> {

@@ -30,6 +30,14 @@ pub trait Sink {
     fn completed(&mut self, seq: u64, r: &FrameResult, bytes: &[u8]) -> Result<(), String>;
     /// Frame `seq` has no completion: never posted, or the card gave none back.
     fn unfinished(&mut self, seq: u64, f: &JobFrame) -> Result<(), String>;
+    /// When this sink only counts (the report alone, which needs no departure order, no bytes):
+    /// the report, and the count of frames it took on the wire, for the reap to hand each
+    /// completion to straight ([`ReportBuilder::completed`], then [`ReportBuilder::departed`] for
+    /// a frame on the wire, as [`Sink::completed`] would), with no call through this trait per
+    /// frame. None: every completion goes to [`Sink::completed`].
+    fn counts_only(&mut self) -> Option<(&mut ReportBuilder, &mut u64)> {
+        None
+    }
 }
 
 /// Every result in memory, by input position (for [`crate::push::run`]).
@@ -272,5 +280,14 @@ impl Sink for Outputs {
         self.report
             .unfinished(seq, f)
             .map_err(|e| format!("cannot write the report's frame list: {e}"))
+    }
+    #[inline]
+    fn counts_only(&mut self) -> Option<(&mut ReportBuilder, &mut u64)> {
+        // As `completed`'s first case: nothing here needs departure order or bytes.
+        if self.pcap.is_none() && self.wire.is_none() && !self.report.needs_departure_order() {
+            Some((&mut self.report, &mut self.departed))
+        } else {
+            None
+        }
     }
 }
