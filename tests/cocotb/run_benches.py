@@ -55,7 +55,7 @@ COST_HINT = {
     "tsnic_board_core[w256]": 91,
     "tsnic_calendar[rest]": 30,
     "tsnic_calendar[test_throughput_far]": 25,
-    "tsnic_phc": 24,
+    "tsnic_phc": 24,                       # 2026-12-08: run 23 -> 12 s + ~12 s Verilator build (long ClockCycles waits)
     "tsnic_flash_ctrl": 16,
     "tsnic_tx_prefetch[w64]": 22,
     "tsnic_tx_prefetch[w512]": 16,
