@@ -50,7 +50,7 @@ LOGS = HERE / "logs"
 # new bench is never left for the end.
 COST_HINT = {
     "tsnic_calendar[test_random]": 38,     # 2026-12-07: 130.7 -> 82.4 s at load 8 (per-cycle handler cut)
-    "tsnic_core": 76,                      # 2026-12-07: 75.4 -> 61.0 s side by side (idle-port sleeps)
+    "tsnic_core": 64,                      # 2026-12-08: 86.0 -> 72.9 s run only (model log lines off)
     "tsnic_board_core[w512]": 93,
     "tsnic_board_core[w256]": 91,
     "tsnic_calendar[rest]": 22,            # 2026-12-08: test_quota_counter_wrap 24.5 -> 13.7 s (watch in the tb)
