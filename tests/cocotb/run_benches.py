@@ -52,7 +52,7 @@ COST_HINT = {
     "tsnic_calendar[test_random]": 38,     # 2026-12-07: 130.7 -> 82.4 s at load 8 (per-cycle handler cut)
     "tsnic_core": 64,                      # 2026-12-08: 86.0 -> 72.9 s run only (model log lines off)
     "tsnic_board_core[w512]": 86,          # 2026-12-08: 92.6 -> 84.9 s side by side
-    "tsnic_board_core[w256]": 91,
+    "tsnic_board_core[w256]": 80,          # 2026-12-08: 102.6 -> 89.3 s side by side
     "tsnic_calendar[rest]": 22,            # 2026-12-08: test_quota_counter_wrap 24.5 -> 13.7 s (watch in the tb)
     "tsnic_calendar[test_throughput_far]": 25,
     "tsnic_phc": 24,                       # 2026-12-08: run 23 -> 12 s + ~12 s Verilator build (long ClockCycles waits)
