@@ -25,7 +25,7 @@ A wrong field raises AssertionError at once, naming the beat.
 from collections import deque
 
 import cocotb
-from cocotb.triggers import RisingEdge, ReadOnly
+from cocotb.triggers import First, RisingEdge, ReadOnly
 
 
 def be_ref(start, nbytes):
@@ -94,10 +94,19 @@ class FramingChecker:
         rq_dw = cc_dw = 0
         rq_d0 = cc_d0 = 0
         be_sh = 8 if self.width == 512 else 4
+        clk_rise = RisingEdge(dut.clk)
+        rq_valid, cc_valid = dut.m_axis_rq_tvalid, dut.m_axis_cc_tvalid
+        idle = False
         while True:
-            await RisingEdge(dut.clk)
+            if idle:
+                # both ports idle: nothing is checked until a tvalid rises (the design drives them at
+                # clk edges), so sleep until then and look at that edge as the loop would have
+                await First(RisingEdge(rq_valid), RisingEdge(cc_valid))
+            else:
+                await clk_rise
             await ReadOnly()
-            if dut.m_axis_rq_tvalid.value and dut.m_axis_rq_tready.value:
+            idle = not rq_valid.value and not cc_valid.value
+            if rq_valid.value and dut.m_axis_rq_tready.value:
                 self.rq_beats += 1
                 u = int(dut.m_axis_rq_tuser.value)
                 if rq_beat == 0:
@@ -139,7 +148,7 @@ class FramingChecker:
                 last = bool(dut.m_axis_rq_tlast.value)
                 self._frame("RQ", rq_beat, rq_dw, rq_d0, last, int(dut.m_axis_rq_tkeep.value), u, 20, 26)
                 rq_beat = 0 if last else rq_beat + 1
-            if dut.m_axis_cc_tvalid.value and dut.m_axis_cc_tready.value:
+            if cc_valid.value and dut.m_axis_cc_tready.value:
                 self.cc_beats += 1
                 u = int(dut.m_axis_cc_tuser.value)
                 if cc_beat == 0:

@@ -115,6 +115,21 @@ initial begin
 end
 `endif
 
+// For the bench (RX_XGMII): the starts of frame at the XGMII RX pins, counted at the rx_clk edge that
+// takes them (the /S/ word was on the pins the cycle before), tb_rx_sof_l4 set when the last was on
+// lane 4; the bench wakes on the count instead of looking at the pins at every rx_clk edge.
+reg [31:0] tb_rx_sof_cnt = 32'd0;
+reg        tb_rx_sof_l4 = 1'b0;
+always @(posedge rx_clk) begin
+    if (xgmii_rxc[0] && xgmii_rxd[7:0] == 8'hFB) begin
+        tb_rx_sof_cnt <= tb_rx_sof_cnt + 32'd1;
+        tb_rx_sof_l4  <= 1'b0;
+    end else if (xgmii_rxc[4] && xgmii_rxd[39:32] == 8'hFB) begin
+        tb_rx_sof_cnt <= tb_rx_sof_cnt + 32'd1;
+        tb_rx_sof_l4  <= 1'b1;
+    end
+end
+
 localparam RX_DATA_W = (RX_XGMII != 0) ? 64 : DATA_W;
 wire [RX_DATA_W-1:0]   rx_tdata;
 wire [RX_DATA_W/8-1:0] rx_tkeep;

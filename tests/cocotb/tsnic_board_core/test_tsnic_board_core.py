@@ -45,7 +45,7 @@ import zlib
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import RisingEdge, FallingEdge, ReadOnly, ClockCycles, Timer
+from cocotb.triggers import RisingEdge, FallingEdge, ReadOnly, ClockCycles, Timer, Edge
 from cocotb.utils import get_sim_time
 from cocotbext.axi import AxiStreamBus, AxiStreamSink, AxiStreamSource, AxiStreamFrame
 from cocotbext.eth import XgmiiFrame, XgmiiSource
@@ -84,7 +84,10 @@ class Clockwork:
         self.sof_fs = []            # tx_clk: simulated time of the edge starting each first-beat cycle
         self.tkeep_errors = []
         self.gaps = 0               # tx_clk cycles without tvalid inside a frame (a CMAC underflows)
-        cocotb.start_soon(self._run())
+        # MAC_DOMAIN: nothing is watched on clk, so the cycle count is taken from the simulated time
+        # (clk is exactly CLK_NS) rather than by a Python wake-up at every clk edge (see cycles_now)
+        if not MAC_DOMAIN:
+            cocotb.start_soon(self._run())
         if MAC_DOMAIN:
             cocotb.start_soon(self._run_mac())
 
@@ -147,16 +150,35 @@ class Clockwork:
 
     async def take_anchor(self):
         """After reset and enumeration: one look at the PHC, then time is the bench's count."""
+        if MAC_DOMAIN:
+            # as _run does it: the PHC read in the ReadOnly phase of a clk edge; return at the next edge
+            await RisingEdge(self.dut.clk)
+            t_fs = get_sim_time("fs")
+            await ReadOnly()
+            self.anchor = (0, self.phc_probe())
+            self.anchor_fs = t_fs
+            await RisingEdge(self.dut.clk)
+            return
         self.want_anchor = True
         while self.anchor is None:
             await RisingEdge(self.dut.clk)
+
+    def cycles_now(self):
+        """MAC_DOMAIN: the cycle count now, from the simulated time: clk edges since the anchor's, an
+        edge at this very instant counted once clk reads 1 (the edge has been taken)."""
+        k, r = divmod(round(get_sim_time("fs") - self.anchor_fs), CLK_NS * 1_000_000)
+        if r == 0 and not int(self.dut.clk.value):
+            k -= 1
+        return self.anchor[0] + k
 
     def time_of(self, cycle):
         c0, t0 = self.anchor
         return t0 + CLK_NS * (cycle - c0)
 
     def now(self):
-        return self.time_of(self.cycle)
+        if not MAC_DOMAIN:
+            return self.time_of(self.cycle)
+        return self.time_of(self.cycles_now())
 
 
 class Driver:
@@ -299,7 +321,10 @@ class TB:
             dut.xgmii_rxd.value = 0x0707070707070707
             dut.xgmii_rxc.value = 0xFF
         self.rx_starts = []         # true PHC time (ns, real) of each start of frame at the RX pins
-        cocotb.start_soon(self._rx_pins(rx_clk))
+        if RX_XGMII:
+            cocotb.start_soon(self._rx_pins_xgmii())
+        else:
+            cocotb.start_soon(self._rx_pins(rx_clk))
         # the board's PHY status (NetFPGA SUME: the Si5324 set-up): ready, error code 3
         dut.phy_status.value = C.MAC_PHY_STATUS_REFCLK_READY | (3 << 4)
         # the link status inputs the model does not drive: LTSSM L0, the MAC receiving
@@ -337,9 +362,33 @@ class TB:
                 assert t1 - t == half_fs, f"{clk._name}: half period {t1 - t} fs, the bench uses {half_fs} fs"
                 t = t1
 
+    async def _rx_pins_xgmii(self):
+        """RX_XGMII: the starts of frame at the XGMII pins in true PHC time. The bench top counts each
+        /S/ word (lane 0 or 4) at the rx_clk edge that takes it (tb_rx_sof_cnt, tb_rx_sof_l4): the
+        word was on the pins from the edge one rx_clk period before, plus half a period for lane 4."""
+        dut = self.dut
+        cnt = dut.tb_rx_sof_cnt
+        change = Edge(cnt)
+        v = cnt.value               # x at time 0, before the bench top's initial value
+        seen = int(v) if v.is_resolvable else 0
+        while True:
+            await change
+            t_fs = get_sim_time("fs") - 2 * RX_HALF_FS
+            await ReadOnly()
+            n = int(cnt.value)
+            if n == seen:           # x -> its initial 0
+                continue
+            assert n == seen + 1, f"tb_rx_sof_cnt went {seen} -> {n}"
+            seen = n
+            if self.clock.anchor is None:
+                continue
+            if int(dut.tb_rx_sof_l4.value):
+                t_fs += RX_HALF_FS
+            self.rx_starts.append(self.clock.true_time_fs(t_fs))
+
     async def _rx_pins(self, clk):
-        """The starts of frame at the RX pins, in true PHC time (MAC_DOMAIN) or as the PHC value of
-        the cycle (MAC_DOMAIN=0: the core's own stamp)."""
+        """The starts of frame at the AXI-Stream RX pins, in true PHC time (MAC_DOMAIN) or as the PHC
+        value of the cycle (MAC_DOMAIN=0: the core's own stamp)."""
         dut = self.dut
         in_frame = False
         clk_rise = RisingEdge(clk)
@@ -357,13 +406,7 @@ class TB:
             await ReadOnly()
             if self.clock.anchor is None:
                 continue
-            if RX_XGMII:
-                rxd, rxc = int(dut.xgmii_rxd.value), int(dut.xgmii_rxc.value)
-                if rxc & 1 and rxd & 0xFF == 0xFB:
-                    self.rx_starts.append(self.clock.true_time_fs(t_fs))
-                elif rxc & 0x10 and (rxd >> 32) & 0xFF == 0xFB:
-                    self.rx_starts.append(self.clock.true_time_fs(t_fs + RX_HALF_FS))
-            elif dut.s_axis_rx_tvalid.value:
+            if dut.s_axis_rx_tvalid.value:
                 if not in_frame:
                     if MAC_DOMAIN:
                         self.rx_starts.append(self.clock.true_time_fs(t_fs))
@@ -372,7 +415,7 @@ class TB:
                 in_frame = not dut.s_axis_rx_tlast.value
             else:
                 # AXI-Stream pins idle: nothing is noted until the source raises tvalid (it drives
-                # it at clock edges); sleep until then. XGMII pins are looked at every cycle.
+                # it at clock edges); sleep until then
                 edge = valid_rise
                 continue
             edge = clk_rise

@@ -40,7 +40,14 @@ module tb_tsnic_calendar #(
     input  wire [QUEUE_W-1:0]   cfg_quota_queue,
     input  wire [NODE_W:0]      cfg_quota_value,
     output wire [NODE_W:0]      stat_occupancy,
-    output wire                 stat_init_busy
+    output wire                 stat_init_busy,
+    // test_quota_counter_wrap: the most nodes the calendar held (fcount + ccount) in the cycles after
+    // the rising edges that saw held_en high, in all of them and in those that also saw held_late
+    // high; the bench reads them once at the end instead of waking Python at every clock edge
+    input  wire                 held_en,
+    input  wire                 held_late,
+    output reg  [NODE_W+1:0]    held_max,
+    output reg  [NODE_W+1:0]    held_late_max
 );
 
 initial clk = 1'b0;
@@ -51,6 +58,21 @@ initial phc_step = 1'b0;
 always @(posedge clk) begin
     phc_ns   <= phc_load ? phc_load_value : phc_ns + {32'd0, phc_inc};
     phc_step <= phc_load;
+end
+
+// sampled at the falling edge: the counts as the rising edge before left them (a Python coroutine
+// woken at that rising edge read the same values)
+wire [NODE_W+1:0] held_now = {1'b0, dut.fcount} + {1'b0, dut.ccount};
+reg held_en_q = 1'b0, held_late_q = 1'b0;
+initial held_max = 0;
+initial held_late_max = 0;
+always @(posedge clk) begin
+    held_en_q   <= held_en;
+    held_late_q <= held_en && held_late;
+end
+always @(negedge clk) begin
+    if (held_en_q && held_now > held_max) held_max <= held_now;
+    if (held_late_q && held_now > held_late_max) held_late_max <= held_now;
 end
 
 assign ev = {flush_done, s_flush_ready, m_rel_valid, s_ins_ready};

@@ -128,6 +128,8 @@ class Bench:
         d.lookahead_ns.value = self.lookahead
         d.s_ins_valid.value = 0
         d.s_ins_bus.value = 0
+        d.held_en.value = 0
+        d.held_late.value = 0
         d.m_rel_ready.value = 0
         d.s_flush_valid.value = 0
         d.s_flush_queue.value = 0
@@ -623,26 +625,21 @@ async def test_quota_counter_wrap(dut):
     n = (1 << (NODE_W + 1)) + 600
     t0 = b.phc + LOOKAHEAD + 20_000
     b.post([b.new_entry(qn, t0 + SLOT_NS * i) for i in range(n)])
-    held = {"max": 0, "late_max": 0}
-
-    async def watch():
-        c = dut.dut
-        while True:
-            await RisingEdge(dut.clk)
-            v = int(c.fcount.value) + int(c.ccount.value)
-            held["max"] = max(held["max"], v)
-            if b.sb.accepted > n - 500:
-                held["late_max"] = max(held["late_max"], v)
-
-    w = cocotb.start_soon(watch())
-    await b.run_until(lambda: b.sb.accepted == n, n * 24, "all entries accepted")
-    w.kill()
+    # the nodes held, watched every cycle by the bench top (held_en: from the next rising edge on;
+    # held_late: once more than n - 500 entries were accepted) and read after the drain
+    dut.held_en.value = 1
+    k0 = b.k
+    await b.run_until(lambda: b.sb.accepted > n - 500, n * 24, "all but 500 entries accepted")
+    dut.held_late.value = 1
+    await b.run_until(lambda: b.sb.accepted == n, n * 24 - (b.k - k0), "all entries accepted")
+    dut.held_en.value = 0
     # (the premise: every entry went through the wheel, so the insert counter wrapped)
     wheel_ins = int(dut.dut.qins_inst.mem[qn].value)     # counted modulo 2^(NODE_W + 1)
     assert 500 <= wheel_ins <= n - (1 << (NODE_W + 1)), f"insert counter at {wheel_ins}: did not wrap"
-    assert held["max"] <= 3, f"queue held {held['max']} nodes with quota 3"
-    assert held["late_max"] == 3, f"after the counters wrapped the queue held at most {held['late_max']} of 3"
     await b.drain(limit=400_000)
+    held_max, late_max = int(dut.held_max.value), int(dut.held_late_max.value)
+    assert held_max <= 3, f"queue held {held_max} nodes with quota 3"
+    assert late_max == 3, f"after the counters wrapped the queue held at most {late_max} of 3"
 
 
 @cocotb.test()

@@ -16,6 +16,7 @@ SENT_LATE = later; launch order on the wire across queues; depart_ns of completi
 the wire between post and completion; global and per-queue counters against the completions.
 """
 
+import logging
 import os
 import random
 from collections import Counter
@@ -315,6 +316,10 @@ class TB:
         self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis_tx"), dut.clk, dut.rst)
         # the RX port: idle unless a test sends frames (the receive-path tests at the end)
         self.rx_src = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis_rx"), dut.clk, dut.rst)
+        # the models' per-transaction INFO lines (every frame's bytes and keep/user lists, every
+        # register access: ~2.5 MB of log) are read by no one: warnings only
+        for log in (self.sink.log, self.rx_src.log, self.axil.write_if.log, self.axil.read_if.log):
+            log.setLevel(logging.WARNING)
         self.wire = WireMonitor(dut)
         self.drv = Driver(self)
         self.frames = []           # frame bytes in wire order (first-beat times: self.wire)

@@ -18,7 +18,7 @@ import os
 import random
 
 import cocotb
-from cocotb.triggers import RisingEdge, ReadOnly, ClockCycles, Timer
+from cocotb.triggers import First, RisingEdge, ReadOnly, ClockCycles, Timer
 from cocotbext.axi import AxiBus, AxiMaster, AxiLiteBus, AxiLiteRam, AxiResp
 from cocotbext.pcie.core.caps import PciCapId
 
@@ -59,10 +59,19 @@ class RqMonitor:
         dut = self.dut
         rq_sop = True
         rc_sop = True
+        clk_rise = RisingEdge(dut.clk)
+        rq_valid, rc_valid = dut.m_axis_rq_tvalid, dut.s_axis_rc_tvalid
+        idle = False
         while True:
-            await RisingEdge(dut.clk)
+            if idle:
+                # both ports idle: nothing is noted until a tvalid rises (the design and the model
+                # drive them at clk edges): sleep until then, and look at that edge as the loop would
+                await First(RisingEdge(rq_valid), RisingEdge(rc_valid))
+            else:
+                await clk_rise
             await ReadOnly()
-            if dut.m_axis_rq_tvalid.value and dut.m_axis_rq_tready.value:
+            idle = not rq_valid.value and not rc_valid.value
+            if rq_valid.value and dut.m_axis_rq_tready.value:
                 if rq_sop:
                     d = int(dut.m_axis_rq_tdata.value) & ((1 << 128) - 1)
                     u = int(dut.m_axis_rq_tuser.value)
@@ -108,7 +117,7 @@ class RqMonitor:
                     else:
                         self.errors.append(f"unexpected request type {rt}")
                 rq_sop = bool(dut.m_axis_rq_tlast.value)
-            if dut.s_axis_rc_tvalid.value and dut.s_axis_rc_tready.value:
+            if rc_valid.value and dut.s_axis_rc_tready.value:
                 if rc_sop:
                     d = int(dut.s_axis_rc_tdata.value)
                     tag = (d >> 64) & 0xFF

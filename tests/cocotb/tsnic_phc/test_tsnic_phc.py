@@ -16,6 +16,7 @@ from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster
 
 import tsnic_contract as C
+from tsnic_clock import clock_cycles
 from phc_model import (
     FRAC_BITS, FRAC_MASK, MASK64, NS_PER_SEC, PHC_REGS, SV_BUSY, PhcModel, effective_inc, ideal_rate,
     period_fixed,
@@ -23,6 +24,7 @@ from phc_model import (
 
 PERIOD_6P4 = period_fixed(32, 5)          # 156.25 MHz: the wrapper's PERIOD_NUM/PERIOD_DEN
 PERIOD_322 = period_fixed(1024, 330)      # 322.265625 MHz
+CLK_PS = 4000                             # tb_tsnic_phc.v: clk toggles every 2 ns
 SOAK = os.environ.get("SOAK", "0") not in ("", "0")
 
 SNAPSHOT_REGS = [C.PHC_TIME_HI, C.PHC_TIME_FNS, C.PHC_SEC_LO, C.PHC_SEC_HI, C.PHC_NSEC]
@@ -126,7 +128,7 @@ def rel(a: Fraction, b: Fraction) -> float:
 
 async def long_rate(tb: TB, cycles: int, ideal: Fraction) -> float:
     c1, t1, _ = await tb.snapshot()
-    await ClockCycles(tb.dut.clk, cycles)
+    await clock_cycles(tb.dut.clk, cycles, CLK_PS)
     c2, t2, _ = await tb.snapshot()
     rate = Fraction(t2 - t1, (c2 - c1) << FRAC_BITS)
     err = rel(rate, ideal)
@@ -233,7 +235,7 @@ async def test_adjfine(dut):
             await tb.wr(C.PHC_ADJFINE_PPB, ppb)
             await tb.wait_idle()
             c1, t1, _ = await tb.snapshot()
-            await ClockCycles(dut.clk, n)
+            await clock_cycles(dut.clk, n, CLK_PS)
             c2, t2, _ = await tb.snapshot()
             rate = Fraction(t2 - t1, (c2 - c1) << FRAC_BITS)
             err = rel(rate, ideal_rate(period, ppb))
