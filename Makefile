@@ -91,6 +91,8 @@ test-bench-side: py-deps
 	exit $$rc
 
 # The non-cocotb side of `make test`: every step runs even after a failure; fails if any failed.
+# test-vm stays after test-rust: it builds target/debug/tsnic without the `sim` feature, the binary the
+# Rust tests run (tried on the bench side on 2026-12-08: 32 CLI tests then ran a tsnic without simulator).
 test-side: apt-deps
 	@rc=0; \
 	$(MAKE) --no-print-directory lint || rc=1; \
